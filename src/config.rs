@@ -1,0 +1,218 @@
+//! [`Config`]: which engine's layout to read and write, and the limits applied while doing it.
+
+use crate::wire::GODOT_MAX_DEPTH;
+
+/// The Godot engine whose Variant layout is read and written.
+///
+/// The layout is always chosen explicitly, never guessed from the bytes: Godot 3 and Godot 4
+/// streams share only nil, bool, int, float, String and Vector2, so a guess would silently
+/// misread everything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[non_exhaustive]
+pub enum GodotVersion {
+    /// Godot 3.x (`var2bytes` / `bytes2var`): 27 type ids, `Pool*Array`, RID without payload,
+    /// no StringName, Callable, Signal, integer vectors, Vector4 or Projection.
+    V3,
+    /// Godot 4.0, 4.1 and 4.2: no PackedVector4Array, no typed container headers.
+    V4_0,
+    /// Godot 4.3: adds PackedVector4Array and typed Array headers.
+    V4_3,
+    /// Godot 4.4 and later (4.6 at the time of writing): adds typed Dictionary headers.
+    #[default]
+    V4_4,
+}
+
+impl GodotVersion {
+    /// Whether this engine reads and writes the typed-Array descriptor (4.3+).
+    #[must_use]
+    pub const fn has_typed_arrays(self) -> bool {
+        matches!(self, GodotVersion::V4_3 | GodotVersion::V4_4)
+    }
+
+    /// Whether this engine reads and writes the typed-Dictionary descriptors (4.4+).
+    #[must_use]
+    pub const fn has_typed_dictionaries(self) -> bool {
+        matches!(self, GodotVersion::V4_4)
+    }
+
+    /// Whether this is a Godot 4 layout.
+    #[must_use]
+    pub const fn is_godot4(self) -> bool {
+        !matches!(self, GodotVersion::V3)
+    }
+}
+
+impl core::fmt::Display for GodotVersion {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            GodotVersion::V3 => "3.x",
+            GodotVersion::V4_0 => "4.0-4.2",
+            GodotVersion::V4_3 => "4.3",
+            GodotVersion::V4_4 => "4.4+",
+        })
+    }
+}
+
+/// How Rust enum variants are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum EnumRepr {
+    /// The variant's name as a String (`"Idle"`, `{"Move": ...}`), serde's usual external
+    /// tagging. Readable on the GDScript side with `match value: "Idle": ...`.
+    #[default]
+    Name,
+    /// The variant's index as an int (`0`, `{1: ...}`), which is what a GDScript `enum` holds.
+    Index,
+}
+
+/// Settings for encoding and decoding: target engine, precision, enum style, object policy
+/// and limits.
+///
+/// `Config` is a small `Copy` value; the crate-root functions use [`Config::default()`]
+/// (Godot 4.4+). Every entry point exists as a method here too:
+///
+/// ```
+/// # #[derive(serde::Serialize)] struct Player { hp: u32 }
+/// # let player = Player { hp: 3 };
+/// let g4 = godot_serde::to_bytes(&player)?;                        // var_to_bytes in 4.4+
+/// let g3 = godot_serde::Config::godot3().to_bytes(&player)?;      // var2bytes in 3.x
+/// # Ok::<(), godot_serde::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    pub(crate) version: GodotVersion,
+    pub(crate) double_precision: bool,
+    pub(crate) typed_containers: bool,
+    pub(crate) enum_repr: EnumRepr,
+    pub(crate) allow_objects: bool,
+    pub(crate) max_depth: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self::new(GodotVersion::V4_4)
+    }
+}
+
+impl Config {
+    /// The default settings for `version`: single precision, untyped containers, enums by
+    /// name, full objects refused, nesting depth limited to Godot's own 1024.
+    #[must_use]
+    pub const fn new(version: GodotVersion) -> Self {
+        Self {
+            version,
+            double_precision: false,
+            typed_containers: false,
+            enum_repr: EnumRepr::Name,
+            allow_objects: false,
+            max_depth: GODOT_MAX_DEPTH,
+        }
+    }
+
+    /// Godot 3.x (`var2bytes` / `bytes2var`).
+    #[must_use]
+    pub const fn godot3() -> Self {
+        Self::new(GodotVersion::V3)
+    }
+
+    /// Godot 4.x, latest layout (4.4 and later). Same as [`Config::default()`].
+    #[must_use]
+    pub const fn godot4() -> Self {
+        Self::new(GodotVersion::V4_4)
+    }
+
+    /// Returns this config targeting `version`.
+    #[must_use]
+    pub const fn with_version(mut self, version: GodotVersion) -> Self {
+        self.version = version;
+        self
+    }
+
+    /// Write float math types (Vector2, Rect2, Vector3, Transform2D, Vector4, Plane,
+    /// Quaternion, AABB, Basis, Transform3D, Projection and the packed vector arrays) with
+    /// header bit 16 set and f64 components, as a Godot 4 engine built with
+    /// `precision=double` does. Color, the integer vectors and float arrays are unaffected.
+    ///
+    /// Decoding always honours the flag whatever this setting says. Godot 3 never writes or
+    /// reads the flag: encoding with this set and [`GodotVersion::V3`] is an error.
+    #[must_use]
+    pub const fn with_double_precision(mut self, on: bool) -> Self {
+        self.double_precision = on;
+        self
+    }
+
+    /// Write typed Array and Dictionary headers (`Array[int]`, `Dictionary[String, int]`)
+    /// for Rust sequences and maps whose elements all have one builtin type, so that GDScript
+    /// can assign the result to a typed variable. Off by default.
+    ///
+    /// Only Godot 4.3+ (arrays) and 4.4+ (dictionaries) can read these headers; for older
+    /// targets the setting is ignored, as those engines themselves do not write typing.
+    /// Typing carried by a [`Variant`](crate::Variant) value is written whenever the target
+    /// can read it, whatever this setting says.
+    #[must_use]
+    pub const fn with_typed_containers(mut self, on: bool) -> Self {
+        self.typed_containers = on;
+        self
+    }
+
+    /// How enum variants are written. Decoding accepts both forms.
+    #[must_use]
+    pub const fn with_enum_repr(mut self, repr: EnumRepr) -> Self {
+        self.enum_repr = repr;
+        self
+    }
+
+    /// Accept full objects (`var_to_bytes_with_objects` output) when decoding, as a
+    /// [`Object`](crate::Object) record: class name and ordered properties. Nothing is ever
+    /// instantiated or executed. Refused by default, as Godot's `bytes_to_var` does
+    /// (`ERR_UNAUTHORIZED`).
+    #[must_use]
+    pub const fn with_allow_objects(mut self, on: bool) -> Self {
+        self.allow_objects = on;
+        self
+    }
+
+    /// Maximum nesting depth of Arrays, Dictionaries and objects below the top-level value,
+    /// for encoding and decoding. Default and Godot's own limit: 1024.
+    #[must_use]
+    pub const fn with_max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// The target engine.
+    #[must_use]
+    pub const fn version(&self) -> GodotVersion {
+        self.version
+    }
+
+    /// Whether float math types are written as f64 (see [`Config::with_double_precision`]).
+    #[must_use]
+    pub const fn double_precision(&self) -> bool {
+        self.double_precision
+    }
+
+    /// Whether typed container headers are inferred (see [`Config::with_typed_containers`]).
+    #[must_use]
+    pub const fn typed_containers(&self) -> bool {
+        self.typed_containers
+    }
+
+    /// How enum variants are written.
+    #[must_use]
+    pub const fn enum_repr(&self) -> EnumRepr {
+        self.enum_repr
+    }
+
+    /// Whether full objects are accepted when decoding.
+    #[must_use]
+    pub const fn allow_objects(&self) -> bool {
+        self.allow_objects
+    }
+
+    /// The nesting-depth limit.
+    #[must_use]
+    pub const fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+}

@@ -1,0 +1,18 @@
+#![doc = include_str!("../README.md")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
+mod config;
+mod error;
+mod types;
+mod value;
+mod wire;
+
+pub use config::{Config, EnumRepr, GodotVersion};
+pub use error::{Error, ErrorKind, Result};
+pub use types::*;
+pub use value::{Array, ContainerType, Dictionary, Object, Variant};
+pub use wire::VariantType;

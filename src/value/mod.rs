@@ -1,0 +1,200 @@
+//! [`Variant`]: a dynamically typed Godot value, for data whose shape is not known in advance.
+
+mod array;
+mod convert;
+mod de;
+mod dictionary;
+mod display;
+mod index;
+mod ser;
+
+use crate::types::{
+    Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
+    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
+    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
+    Rect2, Rect2i, Rid, Signal, StringName, Transform2D, Transform3D, Vector2, Vector2i, Vector3,
+    Vector3i, Vector4, Vector4i,
+};
+use crate::wire::VariantType;
+
+/// Any Godot value, of Godot 3 or Godot 4.
+///
+/// Each variant is one Godot type; the doc comment gives its type id in 4.x and 3.x.
+/// Decoding any engine output into a `Variant` and encoding it again for the same engine gives
+/// the same bytes (typed container descriptors are kept; NodePath padding is written as zeros).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub enum Variant {
+    /// `null` (id 0 in both engines). Also what a null object is written as.
+    #[default]
+    Nil,
+    /// `bool` (id 1).
+    Bool(bool),
+    /// `int` (id 2): 64-bit; written as 32-bit when it fits.
+    Int(i64),
+    /// `float` (id 3; Godot 3 `real`): 64-bit; written as 32-bit when exact.
+    Float(f64),
+    /// `String` (id 4).
+    String(String),
+    /// `Vector2` (id 5).
+    Vector2(Vector2),
+    /// `Vector2i` (4.x id 6).
+    Vector2i(Vector2i),
+    /// `Rect2` (4.x id 7, 3.x id 6).
+    Rect2(Rect2),
+    /// `Rect2i` (4.x id 8).
+    Rect2i(Rect2i),
+    /// `Vector3` (4.x id 9, 3.x id 7).
+    Vector3(Vector3),
+    /// `Vector3i` (4.x id 10).
+    Vector3i(Vector3i),
+    /// `Transform2D` (4.x id 11, 3.x id 8).
+    Transform2D(Transform2D),
+    /// `Vector4` (4.x id 12).
+    Vector4(Vector4),
+    /// `Vector4i` (4.x id 13).
+    Vector4i(Vector4i),
+    /// `Plane` (4.x id 14, 3.x id 9).
+    Plane(Plane),
+    /// `Quaternion` (4.x id 15; 3.x `Quat`, id 10).
+    Quaternion(Quaternion),
+    /// `AABB` (4.x id 16, 3.x id 11).
+    Aabb(Aabb),
+    /// `Basis` (4.x id 17, 3.x id 12).
+    Basis(Basis),
+    /// `Transform3D` (4.x id 18; 3.x `Transform`, id 13).
+    Transform3D(Transform3D),
+    /// `Projection` (4.x id 19).
+    Projection(Projection),
+    /// `Color` (4.x id 20, 3.x id 14).
+    Color(Color),
+    /// `StringName` (4.x id 21).
+    StringName(StringName),
+    /// `NodePath` (4.x id 22, 3.x id 15).
+    NodePath(NodePath),
+    /// `RID` (4.x id 23, 3.x id 16).
+    Rid(Rid),
+    /// A full object (4.x id 24, 3.x id 17, no flag): class name and properties, as data.
+    Object(Object),
+    /// An object sent as its instance id (OBJECT with header bit 16).
+    ObjectId(ObjectId),
+    /// `Callable` (4.x id 25): never carries data on the wire.
+    Callable(Callable),
+    /// `Signal` (4.x id 26).
+    Signal(Signal),
+    /// `Dictionary` (4.x id 27, 3.x id 18).
+    Dictionary(Dictionary),
+    /// `Array` (4.x id 28, 3.x id 19).
+    Array(Array),
+    /// `PackedByteArray` (4.x id 29; 3.x `PoolByteArray`, id 20).
+    PackedByteArray(PackedByteArray),
+    /// `PackedInt32Array` (4.x id 30; 3.x `PoolIntArray`, id 21).
+    PackedInt32Array(PackedInt32Array),
+    /// `PackedInt64Array` (4.x id 31).
+    PackedInt64Array(PackedInt64Array),
+    /// `PackedFloat32Array` (4.x id 32; 3.x `PoolRealArray`, id 22).
+    PackedFloat32Array(PackedFloat32Array),
+    /// `PackedFloat64Array` (4.x id 33).
+    PackedFloat64Array(PackedFloat64Array),
+    /// `PackedStringArray` (4.x id 34; 3.x `PoolStringArray`, id 23).
+    PackedStringArray(PackedStringArray),
+    /// `PackedVector2Array` (4.x id 35; 3.x `PoolVector2Array`, id 24).
+    PackedVector2Array(PackedVector2Array),
+    /// `PackedVector3Array` (4.x id 36; 3.x `PoolVector3Array`, id 25).
+    PackedVector3Array(PackedVector3Array),
+    /// `PackedColorArray` (4.x id 37; 3.x `PoolColorArray`, id 26).
+    PackedColorArray(PackedColorArray),
+    /// `PackedVector4Array` (4.3+ id 38).
+    PackedVector4Array(PackedVector4Array),
+}
+
+/// The element type of a typed Array, or the key or value type of a typed Dictionary.
+///
+/// Godot 4.3+ writes it for `Array[int]` and friends, 4.4+ for `Dictionary[K, V]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ContainerType {
+    /// Untyped (`Variant`): nothing is written.
+    #[default]
+    Untyped,
+    /// A builtin type, e.g. `Array[int]`. Written as the Godot 4 type id.
+    Builtin(VariantType),
+    /// A native class, e.g. `Array[Node]`; `"EncodedObjectAsID"` when objects are sent as ids.
+    ClassName(String),
+    /// A script class, by its `res://` path (only with full objects).
+    Script(String),
+}
+
+/// A Godot `Array`: ordered Variants, optionally typed (`Array[int]`, Godot 4.3+).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Array {
+    /// The element type; [`ContainerType::Untyped`] for a plain `Array`.
+    pub element_type: ContainerType,
+    /// The elements.
+    pub items: Vec<Variant>,
+}
+
+/// A Godot `Dictionary`: keys of any type, kept in insertion order (as Godot does), optionally
+/// typed (`Dictionary[String, int]`, Godot 4.4+).
+///
+/// Lookups compare keys one by one (linear time), which is what small network messages want
+/// and keeps the wire order. Keys are unique: inserting an existing key replaces its value in
+/// place, as Godot does.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dictionary {
+    /// The key type; [`ContainerType::Untyped`] for a plain `Dictionary`.
+    pub key_type: ContainerType,
+    /// The value type; [`ContainerType::Untyped`] for a plain `Dictionary`.
+    pub value_type: ContainerType,
+    entries: Vec<(Variant, Variant)>,
+}
+
+/// A full object (`var_to_bytes_with_objects`): its class name and its stored properties in
+/// order. This is data only; nothing is instantiated.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Object {
+    /// The native class name, e.g. `"Node2D"`.
+    pub class: String,
+    /// Property names and values, in the order Godot wrote them.
+    pub properties: Vec<(String, Variant)>,
+}
+
+impl Dictionary {
+    /// An empty, untyped Dictionary.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Inserts `value` under `key`. An existing equal key keeps its position and gets the new
+    /// value, which is returned (Godot's behaviour, also when decoding a repeated key).
+    pub fn insert(&mut self, key: Variant, value: Variant) -> Option<Variant> {
+        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| *k == key) {
+            return Some(core::mem::replace(&mut slot.1, value));
+        }
+        self.entries.push((key, value));
+        None
+    }
+
+    /// The number of entries.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no entries.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries in insertion order.
+    pub fn iter(&self) -> core::slice::Iter<'_, (Variant, Variant)> {
+        self.entries.iter()
+    }
+
+    /// The entries in insertion order, as a slice.
+    #[must_use]
+    pub fn as_slice(&self) -> &[(Variant, Variant)] {
+        &self.entries
+    }
+}
