@@ -1,0 +1,1476 @@
+//! [`Deserializer`]: Godot Variant bytes → serde data model, accepting and rejecting what
+//! `decode_variant` in `core/io/marshalls.cpp` does (stricter where documented).
+//!
+//! Godot data describes itself, so `deserialize_any` does the work. Values of types serde has
+//! no word for (Vector2, StringName, packed arrays, typed containers, ...) are presented as a
+//! one-entry map `{ "$godot_serde::Name": payload }`; see the marker protocol in `types`.
+
+use crate::config::{Config, GodotVersion};
+use crate::error::{Error, ErrorKind, Result};
+use crate::read::{IoRead, Read, Reference, SliceRead};
+use crate::types::{
+    CALLABLE, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_name,
+};
+use crate::wire::{
+    COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, TYPE_MASK, TYPED_KEY_SHIFT,
+    TYPED_VALUE_SHIFT, VariantType, padding,
+};
+use serde::de::value::{BoolDeserializer, BorrowedStrDeserializer, StringDeserializer};
+use serde::de::{
+    self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, Unexpected,
+    VariantAccess, Visitor,
+};
+use serde::forward_to_deserialize_any;
+
+/// Reads Godot Variant bytes as serde values.
+///
+/// Most users call [`from_bytes`](crate::from_bytes) or [`Config::from_bytes`]; construct
+/// one directly to decode several values from one input:
+///
+/// ```
+/// use serde::Deserialize;
+/// let bytes = [2, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0];
+/// let mut de = godot_serde::Deserializer::from_slice(&bytes, godot_serde::Config::default());
+/// assert_eq!(u8::deserialize(&mut de)?, 7);
+/// assert!(bool::deserialize(&mut de)?);
+/// de.end()?;
+/// # Ok::<(), godot_serde::Error>(())
+/// ```
+pub struct Deserializer<R> {
+    read: R,
+    scratch: Vec<u8>,
+    config: Config,
+    /// Depth of the value about to be read (top level = 0), as Godot counts it.
+    depth: usize,
+    /// A header read ahead (by `deserialize_option`) and not consumed yet.
+    peeked: Option<Header>,
+}
+
+/// A value's header word, decoded.
+#[derive(Clone, Copy, Debug)]
+struct Header {
+    raw: u32,
+    ty: VariantType,
+    offset: usize,
+}
+
+impl Header {
+    fn flag(self) -> bool {
+        self.raw & FLAG_64 != 0
+    }
+}
+
+/// A typed-container descriptor, read from the bytes after the header.
+#[derive(Clone, Debug, Default)]
+struct Descriptor {
+    kind: u8,
+    id: u32,
+    name: String,
+}
+
+impl<'de> Deserializer<SliceRead<'de>> {
+    /// Decodes from a byte slice; strings and byte arrays can be borrowed from it.
+    #[must_use]
+    pub fn from_slice(bytes: &'de [u8], config: Config) -> Self {
+        Self::new(SliceRead::new(bytes), config)
+    }
+
+    /// The bytes after the last value read.
+    #[must_use]
+    pub fn rest(&self) -> &'de [u8] {
+        self.read.rest()
+    }
+
+    /// Checks that the whole input was used.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::TrailingBytes`] when bytes are left.
+    pub fn end(&self) -> Result<()> {
+        match self.read.rest().len() {
+            0 => Ok(()),
+            count => Err(Error::at(
+                ErrorKind::TrailingBytes { count },
+                self.read.offset(),
+            )),
+        }
+    }
+}
+
+impl<R: std::io::Read> Deserializer<IoRead<R>> {
+    /// Decodes from a reader, reading exactly the bytes of each value.
+    pub fn from_reader(reader: R, config: Config) -> Self {
+        Self::new(IoRead::new(reader), config)
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// Decodes from any [`Read`] source.
+    pub fn new(read: R, config: Config) -> Self {
+        Deserializer {
+            read,
+            scratch: Vec::new(),
+            config,
+            depth: 0,
+            peeked: None,
+        }
+    }
+
+    /// Gives back the input source.
+    pub fn into_inner(self) -> R {
+        self.read
+    }
+
+    /// Bytes consumed so far.
+    pub fn offset(&self) -> usize {
+        self.read.offset()
+    }
+
+    fn version(&self) -> GodotVersion {
+        self.config.version
+    }
+
+    #[inline]
+    fn read_u32(&mut self) -> Result<u32> {
+        self.read.read_array().map(u32::from_le_bytes)
+    }
+
+    #[inline]
+    fn read_i32(&mut self) -> Result<i32> {
+        self.read.read_array().map(i32::from_le_bytes)
+    }
+
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64> {
+        self.read.read_array().map(u64::from_le_bytes)
+    }
+
+    fn read_header(&mut self) -> Result<Header> {
+        if let Some(h) = self.peeked.take() {
+            return Ok(h);
+        }
+        let offset = self.read.offset();
+        if self.depth > self.config.max_depth {
+            return Err(Error::at(
+                ErrorKind::DepthLimitExceeded {
+                    limit: self.config.max_depth,
+                },
+                offset,
+            ));
+        }
+        let raw = self.read_u32()?;
+        let id = raw & TYPE_MASK;
+        let ty = VariantType::from_id(id, self.version()).ok_or_else(|| {
+            Error::at(
+                ErrorKind::UnknownType {
+                    id,
+                    version: self.version(),
+                },
+                offset,
+            )
+        })?;
+        Ok(Header { raw, ty, offset })
+    }
+
+    /// Checks that `count` items of at least `min_size` bytes each can still be in the input,
+    /// before anything is reserved for them.
+    fn check_fits(&self, count: u64, min_size: u64, what: &'static str) -> Result<()> {
+        if let Some(remaining) = self.read.remaining() {
+            let needed = count.checked_mul(min_size).unwrap_or(u64::MAX);
+            if needed > remaining as u64 {
+                return Err(Error::at(
+                    ErrorKind::LengthTooLarge {
+                        what,
+                        len: count,
+                        remaining,
+                    },
+                    self.read.offset(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A size hint for `count` items, never more than the input could hold.
+    fn cautious_hint(&self, count: u32, min_size: usize) -> Option<usize> {
+        self.read
+            .remaining()
+            .map(|remaining| (count as usize).min(remaining / min_size.max(1)))
+    }
+
+    /// A length Godot reads as `i32`: negative is an error.
+    fn read_len(&mut self, what: &'static str) -> Result<usize> {
+        let offset = self.read.offset();
+        let n = self.read_i32()?;
+        usize::try_from(n).map_err(|_| {
+            Error::at(
+                ErrorKind::NegativeLength {
+                    what,
+                    len: n.into(),
+                },
+                offset,
+            )
+        })
+    }
+
+    /// Reads a Godot String field (length, UTF-8, padding that must be present) and visits
+    /// the text, borrowed from the input when possible.
+    fn read_str<V: Visitor<'de>>(&mut self, what: &'static str, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let len = self.read_len(what)?;
+        let total = len
+            .checked_add(padding(len))
+            .ok_or_else(|| Error::at(ErrorKind::NegativeLength { what, len: -1 }, start))?;
+        self.check_fits(total as u64, 1, what)?;
+        match self.read.read_slice(total, &mut self.scratch)? {
+            Reference::Borrowed(bytes) => {
+                visitor.visit_borrowed_str(text(bytes, len, what, start)?)
+            }
+            Reference::Copied(bytes) => visitor.visit_str(text(bytes, len, what, start)?),
+        }
+    }
+
+    fn read_string(&mut self, what: &'static str) -> Result<String> {
+        self.read_str(what, StringVisitor)
+    }
+
+    /// Reads a typed-container descriptor of `kind` (§2.1 of the wire format).
+    fn read_descriptor(&mut self, kind: u32) -> Result<Descriptor> {
+        let offset = self.read.offset();
+        Ok(match kind {
+            0 => Descriptor::default(),
+            1 => {
+                let id = self.read_i32()?;
+                let valid = u32::try_from(id)
+                    .ok()
+                    .filter(|&id| VariantType::from_id(id, self.version()).is_some());
+                match valid {
+                    // A builtin type of NIL means untyped.
+                    Some(0) => Descriptor::default(),
+                    Some(id) => Descriptor {
+                        kind: 1,
+                        id,
+                        name: String::new(),
+                    },
+                    None => {
+                        return Err(Error::at(
+                            ErrorKind::InvalidContainerType(
+                                format!("builtin type id {id} out of range").into(),
+                            ),
+                            offset,
+                        ));
+                    }
+                }
+            }
+            2 => Descriptor {
+                kind: 2,
+                id: 0,
+                name: self.read_string("class name")?,
+            },
+            _ => Descriptor {
+                kind: 3,
+                id: 0,
+                name: self.read_string("script path")?,
+            },
+        })
+    }
+
+    /// The Array's descriptor (4.3+), or `None` when untyped.
+    fn array_descriptor(&mut self, h: Header) -> Result<Option<Descriptor>> {
+        if !self.version().has_typed_arrays() {
+            return Ok(None);
+        }
+        let d = self.read_descriptor((h.raw >> TYPED_KEY_SHIFT) & 3)?;
+        Ok((d.kind != 0).then_some(d))
+    }
+
+    /// The Dictionary's key and value descriptors (4.4+), or `None` when untyped.
+    fn dictionary_descriptors(&mut self, h: Header) -> Result<Option<(Descriptor, Descriptor)>> {
+        if !self.version().has_typed_dictionaries() {
+            return Ok(None);
+        }
+        let k = self.read_descriptor((h.raw >> TYPED_KEY_SHIFT) & 3)?;
+        let v = self.read_descriptor((h.raw >> TYPED_VALUE_SHIFT) & 3)?;
+        Ok((k.kind != 0 || v.kind != 0).then_some((k, v)))
+    }
+
+    fn read_count(&mut self, what: &'static str, min_size: u64) -> Result<u32> {
+        let count = self.read_u32()? & COUNT_MASK;
+        self.check_fits(count.into(), min_size, what)?;
+        Ok(count)
+    }
+
+    /// Runs `f` one level deeper (elements, keys, values, properties).
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let count = self.read_count("Array count", 4)?;
+        self.nested(|de| {
+            let mut access = ArrayAccess { de, left: count };
+            let value = visitor.visit_seq(&mut access)?;
+            access.finish(count)?;
+            Ok(value)
+        })
+    }
+
+    fn visit_dictionary<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let count = self.read_count("Dictionary count", 8)?;
+        self.nested(|de| {
+            let mut access = DictionaryAccess { de, left: count };
+            let value = visitor.visit_map(&mut access)?;
+            access.finish(count)?;
+            Ok(value)
+        })
+    }
+
+    /// Visits a value whose header has been read.
+    fn visit_value<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
+        match h.ty {
+            VariantType::Nil => visitor.visit_unit(),
+            VariantType::Bool => visitor.visit_bool(self.read_u32()? != 0),
+            VariantType::Int if h.flag() => {
+                visitor.visit_i64(i64::from_le_bytes(self.read.read_array()?))
+            }
+            VariantType::Int => visitor.visit_i64(self.read_i32()?.into()),
+            VariantType::Float if h.flag() => {
+                visitor.visit_f64(f64::from_le_bytes(self.read.read_array()?))
+            }
+            VariantType::Float => {
+                visitor.visit_f64(f32::from_le_bytes(self.read.read_array()?).into())
+            }
+            VariantType::String => self.read_str("String", visitor),
+            VariantType::Array => match self.array_descriptor(h)? {
+                Some(d) => {
+                    visitor.visit_map(MarkerAccess::new(self, TYPED_ARRAY, Payload::TypedArray(d)))
+                }
+                None => self.visit_array(visitor),
+            },
+            VariantType::Dictionary => match self.dictionary_descriptors(h)? {
+                Some((k, v)) => visitor.visit_map(MarkerAccess::new(
+                    self,
+                    TYPED_DICTIONARY,
+                    Payload::TypedDictionary(k, v),
+                )),
+                None => self.visit_dictionary(visitor),
+            },
+            VariantType::Object => self.visit_object(h, visitor),
+            ty => {
+                let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
+                let payload = Payload::for_type(ty, wide);
+                let name = marker_name(ty, wide).unwrap_or(CALLABLE);
+                visitor.visit_map(MarkerAccess::new(self, name, payload))
+            }
+        }
+    }
+
+    fn visit_object<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
+        if h.raw & FLAG_OBJECT_AS_ID != 0 {
+            return match self.read_u64()? {
+                // Instance id 0 is the null object.
+                0 => visitor.visit_unit(),
+                id => visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(id))),
+            };
+        }
+        if !self.config.allow_objects {
+            // Godot refuses before reading anything; the class name only improves the message.
+            let class = self
+                .read_string("class name")
+                .unwrap_or_else(|_| "?".to_owned());
+            return Err(Error::at(
+                ErrorKind::ObjectsNotAllowed {
+                    class: class.into(),
+                },
+                h.offset,
+            ));
+        }
+        let class = self.read_string("class name")?;
+        if class.is_empty() {
+            return visitor.visit_unit();
+        }
+        // A negative property count means none (`decode_variant`, 3.x and 4.x).
+        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
+        // Each property is at least a name length and a header.
+        self.check_fits(count.into(), 8, "object property count")?;
+        visitor.visit_map(MarkerAccess::new(
+            self,
+            OBJECT,
+            Payload::Object { class, count },
+        ))
+    }
+
+    /// The error for a value of Godot type `h.ty` where the visitor wanted something else.
+    #[cold]
+    fn unexpected<V: Visitor<'de>>(&self, h: Header, visitor: &V) -> Error {
+        de::Error::invalid_type(Unexpected::Other(h.ty.name_in(self.version())), visitor)
+    }
+
+    /// Scalars: nil, bool, int, float, String and StringName are visited (the visitor judges
+    /// the fit, e.g. an int into a float); anything else is an error naming the Godot type.
+    fn scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::Nil
+            | VariantType::Bool
+            | VariantType::Int
+            | VariantType::Float
+            | VariantType::String => self.visit_value(h, visitor),
+            VariantType::StringName => self.read_str("StringName", visitor),
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// A marker type asked for by name: the value must have that Godot type.
+    fn marker_value<V: Visitor<'de>>(
+        &mut self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let Some(m) = marker(name) else {
+            return Err(Error::new(ErrorKind::Message(
+                format!("unknown marker {name}").into(),
+            )));
+        };
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::Array if m.typed && m.ty == VariantType::Array => {
+                let d = self.array_descriptor(h)?.unwrap_or_default();
+                visitor.visit_map(MarkerAccess::new(self, TYPED_ARRAY, Payload::TypedArray(d)))
+            }
+            VariantType::Dictionary if m.typed && m.ty == VariantType::Dictionary => {
+                let (k, v) = self.dictionary_descriptors(h)?.unwrap_or_default();
+                visitor.visit_map(MarkerAccess::new(
+                    self,
+                    TYPED_DICTIONARY,
+                    Payload::TypedDictionary(k, v),
+                ))
+            }
+            // The null object is an ObjectId of 0.
+            VariantType::Nil if m.as_id => {
+                visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(0)))
+            }
+            VariantType::Object if m.as_id == (h.raw & FLAG_OBJECT_AS_ID != 0) => {
+                self.visit_value(h, visitor)
+            }
+            // Godot code often sends a String where a StringName is expected.
+            VariantType::String if m.ty == VariantType::StringName => self.visit_value(h, visitor),
+            ty if ty == m.ty && ty != VariantType::Object => self.visit_value(h, visitor),
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// Reads PackedByteArray bytes (its padding may be missing at the end of the input).
+    fn visit_packed_bytes<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let len = self.read_len("PackedByteArray count")?;
+        self.check_fits(len as u64, 1, "PackedByteArray count")?;
+        let value = match self.read.read_slice(len, &mut self.scratch)? {
+            Reference::Borrowed(b) => visitor.visit_borrowed_bytes::<Error>(b),
+            Reference::Copied(b) => visitor.visit_bytes::<Error>(b),
+        }?;
+        self.read.skip_padding(padding(len))?;
+        Ok(value)
+    }
+}
+
+/// Cuts Godot String bytes to text: the first `len` bytes, up to the first NUL, well-formed
+/// UTF-8, one leading BOM removed (`String::parse_utf8`, 4.x).
+fn text<'b>(bytes: &'b [u8], len: usize, what: &'static str, offset: usize) -> Result<&'b str> {
+    let bytes = bytes.get(..len).unwrap_or(bytes);
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let s = core::str::from_utf8(bytes.get(..end).unwrap_or_default())
+        .map_err(|_| Error::at(ErrorKind::InvalidUtf8 { what }, offset))?;
+    Ok(s.strip_prefix('\u{FEFF}').unwrap_or(s))
+}
+
+struct StringVisitor;
+
+impl Visitor<'_> for StringVisitor {
+    type Value = String;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<String, E> {
+        Ok(v.to_owned())
+    }
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        self.visit_value(h, visitor).map_err(|e| e.or_at(h.offset))
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.scalar(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::PackedByteArray => self.visit_packed_bytes(visitor),
+            VariantType::Array | VariantType::String => self.visit_value(h, visitor),
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        if h.ty == VariantType::Nil {
+            return visitor.visit_none();
+        }
+        self.peeked = Some(h);
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if marker(name).is_some() {
+            return self.marker_value(name, visitor);
+        }
+        self.scalar(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if marker(name).is_some() {
+            return self.marker_value(name, visitor);
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::Array => {
+                self.array_descriptor(h)?;
+                self.visit_array(visitor)
+            }
+            ty if Elem::of(ty).is_some() => {
+                let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
+                let elem = Elem::of(ty).unwrap_or(Elem::Byte);
+                self.visit_packed_elements(elem, wide, visitor)
+            }
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if marker(name).is_some() {
+            return self.marker_value(name, visitor);
+        }
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::Dictionary => {
+                self.dictionary_descriptors(h)?;
+                self.visit_dictionary(visitor)
+            }
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::Dictionary => {
+                self.dictionary_descriptors(h)?;
+                self.visit_dictionary(visitor)
+            }
+            VariantType::Array => {
+                self.array_descriptor(h)?;
+                self.visit_array(visitor)
+            }
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::String | VariantType::StringName => {
+                self.read_str("enum variant", UnitEnum(visitor))
+            }
+            VariantType::Int => {
+                let index = if h.flag() {
+                    i64::from_le_bytes(self.read.read_array()?)
+                } else {
+                    self.read_i32()?.into()
+                };
+                let index = u32::try_from(index).map_err(|_| {
+                    <Error as de::Error>::invalid_value(
+                        Unexpected::Signed(index),
+                        &"a variant index",
+                    )
+                })?;
+                visitor.visit_enum(de::value::U32Deserializer::<Error>::new(index))
+            }
+            VariantType::Dictionary => {
+                self.dictionary_descriptors(h)?;
+                let count = self.read_u32()? & COUNT_MASK;
+                if count != 1 {
+                    return Err(Error::at(
+                        ErrorKind::Message(
+                            format!("invalid enum: a Dictionary of {count} entries, expected 1")
+                                .into(),
+                        ),
+                        h.offset,
+                    ));
+                }
+                self.nested(|de| visitor.visit_enum(EnumDictionary { de }))
+            }
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::String | VariantType::StringName => self.read_str("key", visitor),
+            VariantType::Int if !h.flag() => match u64::try_from(self.read_i32()?) {
+                Ok(n) => visitor.visit_u64(n),
+                Err(_) => Err(self.unexpected(h, &visitor)),
+            },
+            _ => self.visit_value(h, visitor),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// Visits a String as a unit enum variant.
+struct UnitEnum<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
+        self.0.visit_enum(BorrowedStrDeserializer::new(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
+        self.0.visit_enum(v.to_owned().into_deserializer())
+    }
+}
+
+/// An enum variant with data: a one-entry Dictionary `{variant: payload}`.
+struct EnumDictionary<'a, R> {
+    de: &'a mut Deserializer<R>,
+}
+
+impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
+    type Error = Error;
+    type Variant = Self;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        let variant = seed.deserialize(&mut *self.de)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
+    type Error = Error;
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de).map(|de::IgnoredAny| ())
+    }
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}
+
+/// Array elements.
+struct ArrayAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u32,
+}
+
+impl<R> ArrayAccess<'_, R> {
+    fn finish(&self, count: u32) -> Result<()> {
+        if self.left == 0 {
+            return Ok(());
+        }
+        Err(de::Error::invalid_length(
+            count as usize,
+            &format!("{} elements", count - self.left).as_str(),
+        ))
+    }
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        // At most what the input can hold, and small enough that a forged count reserves
+        // little: every element takes at least 4 bytes, a decoded one often 8 times that.
+        self.de.cautious_hint(self.left, 32)
+    }
+}
+
+/// Dictionary entries.
+struct DictionaryAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u32,
+}
+
+impl<R> DictionaryAccess<'_, R> {
+    fn finish(&self, count: u32) -> Result<()> {
+        if self.left == 0 {
+            return Ok(());
+        }
+        Err(de::Error::invalid_length(
+            count as usize,
+            &format!("{} entries", count - self.left).as_str(),
+        ))
+    }
+}
+
+impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.de.cautious_hint(self.left, 64)
+    }
+}
+
+/// What follows the header of a marker-typed value.
+enum Payload {
+    /// `n` components of one kind (math types, Color).
+    Components(u8, Comp),
+    /// A Godot String field (StringName).
+    Str,
+    NodePath,
+    Rid,
+    /// An object id, already read.
+    Id(u64),
+    Callable,
+    Signal,
+    Object {
+        class: String,
+        count: u32,
+    },
+    TypedArray(Descriptor),
+    TypedDictionary(Descriptor, Descriptor),
+    /// Numeric packed array: raw bytes of `elem`-sized elements.
+    Packed(Elem, bool),
+    PackedStrings,
+}
+
+impl Payload {
+    fn for_type(ty: VariantType, wide: bool) -> Self {
+        let real = if wide { Comp::F64 } else { Comp::F32 };
+        match ty {
+            VariantType::Vector2 => Payload::Components(2, real),
+            VariantType::Vector2i => Payload::Components(2, Comp::I32),
+            VariantType::Rect2 => Payload::Components(4, real),
+            VariantType::Rect2i => Payload::Components(4, Comp::I32),
+            VariantType::Vector3 => Payload::Components(3, real),
+            VariantType::Vector3i => Payload::Components(3, Comp::I32),
+            VariantType::Transform2D => Payload::Components(6, real),
+            VariantType::Vector4 => Payload::Components(4, real),
+            VariantType::Vector4i => Payload::Components(4, Comp::I32),
+            VariantType::Plane | VariantType::Quaternion => Payload::Components(4, real),
+            VariantType::Aabb => Payload::Components(6, real),
+            VariantType::Basis => Payload::Components(9, real),
+            VariantType::Transform3D => Payload::Components(12, real),
+            VariantType::Projection => Payload::Components(16, real),
+            VariantType::Color => Payload::Components(4, Comp::F32),
+            VariantType::StringName => Payload::Str,
+            VariantType::NodePath => Payload::NodePath,
+            VariantType::Rid => Payload::Rid,
+            VariantType::Signal => Payload::Signal,
+            VariantType::PackedStringArray => Payload::PackedStrings,
+            ty => match Elem::of(ty) {
+                Some(elem) => Payload::Packed(elem, wide),
+                None => Payload::Callable,
+            },
+        }
+    }
+}
+
+/// One math-type component on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Comp {
+    F32,
+    F64,
+    I32,
+}
+
+/// A packed array's element kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Elem {
+    Byte,
+    I32,
+    I64,
+    F32,
+    F64,
+    /// `n` real components (Vector2/3/4).
+    Vector(u8),
+    Color,
+}
+
+impl Elem {
+    fn of(ty: VariantType) -> Option<Elem> {
+        Some(match ty {
+            VariantType::PackedByteArray => Elem::Byte,
+            VariantType::PackedInt32Array => Elem::I32,
+            VariantType::PackedInt64Array => Elem::I64,
+            VariantType::PackedFloat32Array => Elem::F32,
+            VariantType::PackedFloat64Array => Elem::F64,
+            VariantType::PackedVector2Array => Elem::Vector(2),
+            VariantType::PackedVector3Array => Elem::Vector(3),
+            VariantType::PackedVector4Array => Elem::Vector(4),
+            VariantType::PackedColorArray => Elem::Color,
+            VariantType::PackedStringArray => Elem::Byte, // handled separately
+            _ => return None,
+        })
+    }
+
+    fn size(self, wide: bool) -> usize {
+        match self {
+            Elem::Byte => 1,
+            Elem::I32 | Elem::F32 => 4,
+            Elem::I64 | Elem::F64 => 8,
+            Elem::Vector(n) => usize::from(n) * if wide { 8 } else { 4 },
+            Elem::Color => 16,
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// Reads a numeric packed array's count and checks it (`decode_variant`: negative or more
+    /// than the input holds is an error).
+    fn packed_count(&mut self, elem: Elem, wide: bool) -> Result<usize> {
+        let what = "packed array count";
+        let count = self.read_len(what)?;
+        self.check_fits(count as u64, elem.size(wide) as u64, what)?;
+        count.checked_mul(elem.size(wide)).ok_or_else(|| {
+            Error::at(
+                ErrorKind::LengthTooLarge {
+                    what,
+                    len: count as u64,
+                    remaining: 0,
+                },
+                self.read.offset(),
+            )
+        })
+    }
+
+    fn visit_packed_elements<V: Visitor<'de>>(
+        &mut self,
+        elem: Elem,
+        wide: bool,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if elem == Elem::Byte {
+            let len = self.read_len("PackedByteArray count")?;
+            self.check_fits(len as u64, 1, "PackedByteArray count")?;
+            let value = visitor.visit_seq(PackedSeq {
+                de: self,
+                left: len,
+                elem,
+                wide,
+            })?;
+            self.read.skip_padding(padding(len))?;
+            return Ok(value);
+        }
+        let bytes = self.packed_count(elem, wide)?;
+        let left = bytes / elem.size(wide).max(1);
+        visitor.visit_seq(PackedSeq {
+            de: self,
+            left,
+            elem,
+            wide,
+        })
+    }
+}
+
+/// The one-entry map `{ name: payload }` for a marker-typed value.
+struct MarkerAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    name: &'static str,
+    payload: Option<Payload>,
+}
+
+impl<'a, R> MarkerAccess<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, name: &'static str, payload: Payload) -> Self {
+        MarkerAccess {
+            de,
+            name,
+            payload: Some(payload),
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> MapAccess<'de> for MarkerAccess<'_, R> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.payload.is_none() {
+            return Ok(None);
+        }
+        seed.deserialize(BorrowedStrDeserializer::new(self.name))
+            .map(Some)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        match self.payload.take() {
+            Some(payload) => seed.deserialize(PayloadDe {
+                de: &mut *self.de,
+                payload,
+            }),
+            None => Err(de::Error::custom("marker value requested twice")),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.payload.is_some()))
+    }
+}
+
+/// Deserializes a marker payload; its shape is fixed by [`Payload`], so every method visits
+/// the same way.
+struct PayloadDe<'a, R> {
+    de: &'a mut Deserializer<R>,
+    payload: Payload,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let de = self.de;
+        match self.payload {
+            Payload::Components(n, comp) => {
+                let mut seq = ComponentSeq { de, left: n, comp };
+                let value = visitor.visit_seq(&mut seq)?;
+                seq.finish()?;
+                Ok(value)
+            }
+            Payload::Str => de.read_str("StringName", visitor),
+            Payload::Rid => {
+                // Godot 3 writes no RID payload.
+                let id = if de.version().is_godot4() {
+                    de.read_u64()?
+                } else {
+                    0
+                };
+                visitor.visit_u64(id)
+            }
+            Payload::Id(id) => visitor.visit_u64(id),
+            Payload::Callable => visitor.visit_unit(),
+            Payload::Signal => visitor.visit_seq(FieldSeq {
+                de,
+                field: 0,
+                kind: Fields::Signal,
+            }),
+            Payload::NodePath => {
+                let offset = de.read.offset();
+                let first = de.read_u32()?;
+                if first & NODE_PATH_NEW_FORMAT == 0 {
+                    return Err(Error::at(ErrorKind::LegacyNodePath, offset));
+                }
+                let names = first & !NODE_PATH_NEW_FORMAT;
+                let mut subnames = de.read_u32()?;
+                let flags = de.read_u32()?;
+                if flags & 2 != 0 {
+                    // Legacy "has property" flag: one more subname follows.
+                    subnames = subnames.saturating_add(1);
+                }
+                de.check_fits(
+                    u64::from(names) + u64::from(subnames),
+                    4,
+                    "NodePath name count",
+                )?;
+                visitor.visit_seq(FieldSeq {
+                    de,
+                    field: 0,
+                    kind: Fields::NodePath {
+                        names,
+                        subnames,
+                        absolute: flags & 1 != 0,
+                    },
+                })
+            }
+            Payload::Object { class, count } => visitor.visit_seq(FieldSeq {
+                de,
+                field: 0,
+                kind: Fields::Object {
+                    class: Some(class),
+                    count,
+                },
+            }),
+            Payload::TypedArray(d) => visitor.visit_seq(FieldSeq {
+                de,
+                field: 0,
+                kind: Fields::TypedArray(Some(d)),
+            }),
+            Payload::TypedDictionary(k, v) => visitor.visit_seq(FieldSeq {
+                de,
+                field: 0,
+                kind: Fields::TypedDictionary(Some(k), Some(v)),
+            }),
+            Payload::Packed(Elem::Byte, _) => de.visit_packed_bytes(visitor),
+            Payload::Packed(elem, wide) => {
+                let len = de.packed_count(elem, wide)?;
+                match de.read.read_slice(len, &mut de.scratch)? {
+                    Reference::Borrowed(b) => visitor.visit_borrowed_bytes(b),
+                    Reference::Copied(b) => visitor.visit_bytes(b),
+                }
+            }
+            Payload::PackedStrings => {
+                // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
+                let count = u32::try_from(de.read_i32()?).unwrap_or(0);
+                de.check_fits(count.into(), 4, "PackedStringArray count")?;
+                visitor.visit_seq(StrSeq {
+                    de,
+                    left: count,
+                    what: "PackedStringArray element",
+                })
+            }
+        }
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Math-type components.
+struct ComponentSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u8,
+    comp: Comp,
+}
+
+impl<R> ComponentSeq<'_, R> {
+    fn finish(&self) -> Result<()> {
+        if self.left == 0 {
+            Ok(())
+        } else {
+            Err(de::Error::custom(format_args!(
+                "{} math components left unread",
+                self.left
+            )))
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for ComponentSeq<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(Component {
+            de: &mut *self.de,
+            comp: self.comp,
+        })
+        .map(Some)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left.into())
+    }
+}
+
+/// One math-type component.
+struct Component<'a, R> {
+    de: &'a mut Deserializer<R>,
+    comp: Comp,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.comp {
+            Comp::F32 => visitor.visit_f32(f32::from_le_bytes(self.de.read.read_array()?)),
+            Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.read.read_array()?)),
+            Comp::I32 => visitor.visit_i32(self.de.read_i32()?),
+        }
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Packed array elements one by one (when a plain sequence such as `Vec<f32>` is asked for).
+struct PackedSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+    elem: Elem,
+    wide: bool,
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let real = if self.wide { Comp::F64 } else { Comp::F32 };
+        let de = &mut *self.de;
+        let value = match self.elem {
+            Elem::Byte => {
+                let [b] = de.read.read_array()?;
+                seed.deserialize(b.into_deserializer())
+            }
+            Elem::I32 => seed.deserialize(de.read_i32()?.into_deserializer()),
+            Elem::I64 => {
+                seed.deserialize(i64::from_le_bytes(de.read.read_array()?).into_deserializer())
+            }
+            Elem::F32 => {
+                seed.deserialize(f32::from_le_bytes(de.read.read_array()?).into_deserializer())
+            }
+            Elem::F64 => {
+                seed.deserialize(f64::from_le_bytes(de.read.read_array()?).into_deserializer())
+            }
+            Elem::Vector(n) => seed.deserialize(PayloadDe {
+                de,
+                payload: Payload::Components(n, real),
+            }),
+            Elem::Color => seed.deserialize(PayloadDe {
+                de,
+                payload: Payload::Components(4, Comp::F32),
+            }),
+        }?;
+        Ok(Some(value))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// Godot String fields one after another (PackedStringArray elements, NodePath names).
+struct StrSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u32,
+    what: &'static str,
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(StrDe {
+            de: &mut *self.de,
+            what: self.what,
+        })
+        .map(Some)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.de.cautious_hint(self.left, 4)
+    }
+}
+
+/// One Godot String field.
+struct StrDe<'a, R> {
+    de: &'a mut Deserializer<R>,
+    what: &'static str,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for StrDe<'_, R> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.read_str(self.what, visitor)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The fields of a multi-field payload.
+enum Fields {
+    Signal,
+    NodePath {
+        names: u32,
+        subnames: u32,
+        absolute: bool,
+    },
+    Object {
+        class: Option<String>,
+        count: u32,
+    },
+    TypedArray(Option<Descriptor>),
+    TypedDictionary(Option<Descriptor>, Option<Descriptor>),
+}
+
+struct FieldSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    field: u8,
+    kind: Fields,
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let field = self.field;
+        self.field += 1;
+        let de = &mut *self.de;
+        let value = match (&mut self.kind, field) {
+            (Fields::Signal, 0) => seed.deserialize(StrDe {
+                de,
+                what: "signal name",
+            })?,
+            (Fields::Signal, 1) => {
+                seed.deserialize(de::value::U64Deserializer::<Error>::new(de.read_u64()?))?
+            }
+            (Fields::NodePath { names, .. }, 0) => seed.deserialize(SeqDe(StrSeq {
+                de,
+                left: *names,
+                what: "NodePath name",
+            }))?,
+            (Fields::NodePath { subnames, .. }, 1) => seed.deserialize(SeqDe(StrSeq {
+                de,
+                left: *subnames,
+                what: "NodePath subname",
+            }))?,
+            (Fields::NodePath { absolute, .. }, 2) => {
+                seed.deserialize(BoolDeserializer::<Error>::new(*absolute))?
+            }
+            (Fields::Object { class, .. }, 0) => seed.deserialize(
+                StringDeserializer::<Error>::new(class.take().unwrap_or_default()),
+            )?,
+            (Fields::Object { count, .. }, 1) => {
+                let count = *count;
+                de.nested(|de| seed.deserialize(MapDe(PropertyAccess { de, left: count })))?
+            }
+            (Fields::TypedArray(d), 0)
+            | (Fields::TypedDictionary(d, _), 0)
+            | (Fields::TypedDictionary(_, d), 1) => {
+                let d = d.take().unwrap_or_default();
+                seed.deserialize(SeqDe(DescriptorSeq { d, field: 0 }))?
+            }
+            (Fields::TypedArray(_), 1) => {
+                let count = de.read_count("Array count", 4)?;
+                de.nested(|de| {
+                    let mut access = ArrayAccess { de, left: count };
+                    let value = seed.deserialize(SeqDe(&mut access))?;
+                    access.finish(count)?;
+                    Ok(value)
+                })?
+            }
+            (Fields::TypedDictionary(..), 2) => {
+                let count = de.read_count("Dictionary count", 8)?;
+                de.nested(|de| {
+                    let mut access = DictionaryAccess { de, left: count };
+                    let value = seed.deserialize(MapDe(&mut access))?;
+                    access.finish(count)?;
+                    Ok(value)
+                })?
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(value))
+    }
+}
+
+/// Hands a ready-made `SeqAccess` to whatever deserializes it.
+struct SeqDe<A>(A);
+
+impl<'de, A: SeqAccess<'de, Error = Error>> de::Deserializer<'de> for SeqDe<A> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(self.0)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Hands a ready-made `MapAccess` to whatever deserializes it.
+struct MapDe<A>(A);
+
+impl<'de, A: MapAccess<'de, Error = Error>> de::Deserializer<'de> for MapDe<A> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(self.0)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The descriptor as the 3-tuple `(kind, Godot 4 type id, class or script)`.
+struct DescriptorSeq {
+    d: Descriptor,
+    field: u8,
+}
+
+impl<'de> SeqAccess<'de> for DescriptorSeq {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        self.field += 1;
+        match self.field {
+            1 => seed.deserialize(self.d.kind.into_deserializer()).map(Some),
+            2 => seed.deserialize(self.d.id.into_deserializer()).map(Some),
+            3 => seed
+                .deserialize(StringDeserializer::<Error>::new(core::mem::take(
+                    &mut self.d.name,
+                )))
+                .map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Full-object properties: String-field names, Variant values.
+struct PropertyAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u32,
+}
+
+impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(StrDe {
+            de: &mut *self.de,
+            what: "property name",
+        })
+        .map(Some)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.de.cautious_hint(self.left, 64)
+    }
+}

@@ -1,0 +1,231 @@
+//! Input sources for the [`Deserializer`](crate::Deserializer): a byte slice (strings and
+//! byte arrays are borrowed from it) and any `std::io::Read` (copied through a scratch buffer
+//! that grows only as bytes actually arrive).
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Bytes borrowed from the input (`'b`) or copied into the deserializer's scratch (`'c`).
+pub enum Reference<'b, 'c, T: ?Sized> {
+    /// Points into the input, lives as long as it.
+    Borrowed(&'b T),
+    /// Points into scratch space, lives until the next read.
+    Copied(&'c T),
+}
+
+impl<T: ?Sized> core::ops::Deref for Reference<'_, '_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match *self {
+            Reference::Borrowed(b) => b,
+            Reference::Copied(c) => c,
+        }
+    }
+}
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// Where the [`Deserializer`](crate::Deserializer) gets bytes from. Implemented by
+/// [`SliceRead`] and [`IoRead`]; sealed.
+pub trait Read<'de>: private::Sealed {
+    /// Reads exactly `N` bytes.
+    #[doc(hidden)]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]>;
+
+    /// Reads exactly `len` bytes, borrowed from the input when possible.
+    #[doc(hidden)]
+    fn read_slice<'s>(
+        &'s mut self,
+        len: usize,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>>;
+
+    /// Skips up to `len` bytes of padding; the input may end first (Godot does not require
+    /// the padding after a final PackedByteArray).
+    #[doc(hidden)]
+    fn skip_padding(&mut self, len: usize) -> Result<()>;
+
+    /// Bytes consumed so far.
+    #[doc(hidden)]
+    fn offset(&self) -> usize;
+
+    /// Bytes left, when known (slices), so that lengths can be checked before anything is
+    /// allocated.
+    #[doc(hidden)]
+    fn remaining(&self) -> Option<usize>;
+}
+
+/// Reads from a byte slice; strings and byte arrays are borrowed from it.
+pub struct SliceRead<'de> {
+    slice: &'de [u8],
+    pos: usize,
+}
+
+impl<'de> SliceRead<'de> {
+    /// Reads `slice` from its start.
+    #[must_use]
+    pub fn new(slice: &'de [u8]) -> Self {
+        SliceRead { slice, pos: 0 }
+    }
+
+    /// The bytes not read yet.
+    #[must_use]
+    pub fn rest(&self) -> &'de [u8] {
+        self.slice.get(self.pos..).unwrap_or_default()
+    }
+
+    #[cold]
+    fn eof(&self, want: usize) -> Error {
+        let have = self.slice.len().saturating_sub(self.pos);
+        Error::at(
+            ErrorKind::UnexpectedEof {
+                needed: want.saturating_sub(have),
+            },
+            self.pos,
+        )
+    }
+
+    fn take(&mut self, len: usize) -> Result<&'de [u8]> {
+        let end = self.pos.checked_add(len).ok_or_else(|| self.eof(len))?;
+        let bytes = self.slice.get(self.pos..end).ok_or_else(|| self.eof(len))?;
+        self.pos = end;
+        Ok(bytes)
+    }
+}
+
+impl private::Sealed for SliceRead<'_> {}
+
+impl<'de> Read<'de> for SliceRead<'de> {
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let bytes = self.take(N)?;
+        let mut out = [0; N];
+        out.copy_from_slice(bytes);
+        Ok(out)
+    }
+
+    #[inline]
+    fn read_slice<'s>(
+        &'s mut self,
+        len: usize,
+        _scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        self.take(len).map(Reference::Borrowed)
+    }
+
+    fn skip_padding(&mut self, len: usize) -> Result<()> {
+        self.pos = self.pos.saturating_add(len).min(self.slice.len());
+        Ok(())
+    }
+
+    #[inline]
+    fn offset(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn remaining(&self) -> Option<usize> {
+        Some(self.slice.len().saturating_sub(self.pos))
+    }
+}
+
+/// Reads from any [`std::io::Read`]. Strings and byte arrays are copied; the scratch buffer
+/// grows in steps of at most 64 KiB as bytes arrive, so a forged length cannot make it
+/// allocate more than 64 KiB beyond what the reader really delivered.
+pub struct IoRead<R> {
+    reader: R,
+    offset: usize,
+}
+
+/// Largest step by which a buffer grows ahead of the bytes actually read.
+const READ_CHUNK: usize = 64 * 1024;
+
+impl<R: std::io::Read> IoRead<R> {
+    /// Reads from `reader`.
+    pub fn new(reader: R) -> Self {
+        IoRead { reader, offset: 0 }
+    }
+
+    /// Gives back the reader.
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
+    fn fill(&mut self, buf: &mut [u8]) -> Result<()> {
+        let mut done = 0;
+        while let Some(rest) = buf.get_mut(done..) {
+            if rest.is_empty() {
+                break;
+            }
+            match self.reader.read(rest) {
+                Ok(0) => {
+                    return Err(Error::at(
+                        ErrorKind::UnexpectedEof { needed: rest.len() },
+                        self.offset + done,
+                    ));
+                }
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::at(ErrorKind::Io(e), self.offset + done)),
+            }
+        }
+        self.offset += done;
+        Ok(())
+    }
+}
+
+impl<R> private::Sealed for IoRead<R> {}
+
+impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut out = [0; N];
+        self.fill(&mut out)?;
+        Ok(out)
+    }
+
+    fn read_slice<'s>(
+        &'s mut self,
+        len: usize,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<Reference<'de, 's, [u8]>> {
+        scratch.clear();
+        while scratch.len() < len {
+            let have = scratch.len();
+            let step = (len - have).min(READ_CHUNK);
+            scratch.resize(have + step, 0);
+            if let Some(dst) = scratch.get_mut(have..) {
+                self.fill(dst).map_err(|e| match e.kind() {
+                    ErrorKind::UnexpectedEof { needed } => Error::at(
+                        ErrorKind::UnexpectedEof {
+                            needed: needed + (len - have - step),
+                        },
+                        self.offset,
+                    ),
+                    _ => e,
+                })?;
+            }
+        }
+        Ok(Reference::Copied(scratch.as_slice()))
+    }
+
+    fn skip_padding(&mut self, len: usize) -> Result<()> {
+        let mut pad = [0u8; 3];
+        for byte in pad.iter_mut().take(len) {
+            match self.reader.read(core::slice::from_mut(byte)) {
+                Ok(0) => break,
+                Ok(_) => self.offset += 1,
+                Err(e) => return Err(Error::at(ErrorKind::Io(e), self.offset)),
+            }
+        }
+        Ok(())
+    }
+
+    fn offset(&self) -> usize {
+        self.offset
+    }
+
+    fn remaining(&self) -> Option<usize> {
+        None
+    }
+}

@@ -1,0 +1,71 @@
+//! Shared test helpers.
+#![allow(dead_code)]
+
+use godot_serde::Config;
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+
+/// Parses hex written in 4-byte groups with optional spaces ("02000000 01000000").
+pub fn hex(s: &str) -> Vec<u8> {
+    let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(clean.len() % 2 == 0, "odd hex: {s}");
+    (0..clean.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&clean[i..i + 2], 16).expect("hex digit"))
+        .collect()
+}
+
+/// Lower-case hex without spaces.
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The Godot 3 and every Godot 4 layout.
+pub const GODOT4: [Config; 3] = [
+    Config::new(godot_serde::GodotVersion::V4_0),
+    Config::new(godot_serde::GodotVersion::V4_3),
+    Config::new(godot_serde::GodotVersion::V4_4),
+];
+
+/// Asserts every path agrees on `value` ⇔ `expected` bytes under `config`: encoding,
+/// `serialized_size`, `from_bytes`, `from_reader` and `take_from_bytes`.
+#[track_caller]
+pub fn check<T>(value: &T, config: Config, expected: &str)
+where
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    let expected = hex(expected);
+    let bytes = config.to_bytes(value).expect("encode");
+    assert_eq!(
+        to_hex(&bytes),
+        to_hex(&expected),
+        "encoding of {value:?} for {:?}",
+        config.version()
+    );
+    assert_eq!(
+        config.serialized_size(value).expect("size"),
+        expected.len(),
+        "serialized_size"
+    );
+    let back: T = config.from_bytes(&expected).expect("from_bytes");
+    assert_eq!(&back, value, "from_bytes");
+    let back: T = config.from_reader(&expected[..]).expect("from_reader");
+    assert_eq!(&back, value, "from_reader");
+    let mut with_tail = expected.clone();
+    with_tail.extend_from_slice(&[0xAA; 3]);
+    let (back, rest): (T, _) = config.take_from_bytes(&with_tail).expect("take_from_bytes");
+    assert_eq!(&back, value, "take_from_bytes");
+    assert_eq!(rest, &[0xAA; 3], "take_from_bytes rest");
+}
+
+/// [`check`] for Godot 3 and every Godot 4 layout, when the bytes are the same in all.
+#[track_caller]
+pub fn check_all<T>(value: &T, expected: &str)
+where
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    check(value, Config::godot3(), expected);
+    for config in GODOT4 {
+        check(value, config, expected);
+    }
+}
