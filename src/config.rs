@@ -1,6 +1,6 @@
 //! [`Config`]: which engine's layout to read and write, and the limits applied while doing it.
 
-use crate::wire::GODOT_MAX_DEPTH;
+use crate::wire::DEFAULT_MAX_DEPTH;
 
 /// The Godot engine whose Variant layout is read and written.
 ///
@@ -96,7 +96,7 @@ impl Default for Config {
 
 impl Config {
     /// The default settings for `version`: single precision, untyped containers, enums by
-    /// name, full objects refused, nesting depth limited to Godot's own 1024.
+    /// name, full objects refused, nesting depth limited to [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) (256).
     #[must_use]
     pub const fn new(version: GodotVersion) -> Self {
         Self {
@@ -105,7 +105,7 @@ impl Config {
             typed_containers: false,
             enum_repr: EnumRepr::Name,
             allow_objects: false,
-            max_depth: GODOT_MAX_DEPTH,
+            max_depth: DEFAULT_MAX_DEPTH,
         }
     }
 
@@ -172,8 +172,14 @@ impl Config {
         self
     }
 
-    /// Maximum nesting depth of Arrays, Dictionaries and objects below the top-level value,
-    /// for encoding and decoding. Default and Godot's own limit: 1024.
+    /// Maximum nesting depth of Arrays, Dictionaries, enum payloads and objects below the
+    /// top-level value, for encoding and decoding; a value at depth `max_depth` is accepted,
+    /// one deeper is [`ErrorKind::DepthLimitExceeded`](crate::ErrorKind::DepthLimitExceeded).
+    ///
+    /// Default [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) (256). Godot's own limit is
+    /// [`GODOT_MAX_DEPTH`](crate::GODOT_MAX_DEPTH) (1024); decoding that deep recurses
+    /// 1024 times, which needs more than a 2 MiB thread stack in a debug build (release
+    /// builds need about a quarter of it), so raise the limit only where the stack allows.
     #[must_use]
     pub const fn with_max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;

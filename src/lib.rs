@@ -13,6 +13,7 @@
 
 mod config;
 mod de;
+pub mod dump;
 mod error;
 pub mod read;
 mod ser;
@@ -26,7 +27,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use ser::{Output, Serializer, SizeCounter};
 pub use types::*;
 pub use value::{Array, ContainerType, Dictionary, Object, Variant};
-pub use wire::VariantType;
+pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 
 use serde::{Serialize, de::DeserializeOwned};
 

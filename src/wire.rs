@@ -19,7 +19,11 @@ pub(crate) const NODE_PATH_NEW_FORMAT: u32 = 0x8000_0000;
 /// Array / Dictionary counts: bit 31 is a historical "shared" flag, masked off on decode.
 pub(crate) const COUNT_MASK: u32 = 0x7FFF_FFFF;
 /// Deepest nesting Godot accepts (`Variant::MAX_RECURSION_DEPTH`).
-pub(crate) const GODOT_MAX_DEPTH: usize = 1024;
+pub const GODOT_MAX_DEPTH: usize = 1024;
+/// Our default nesting limit: deep enough for any real game data, shallow enough that
+/// decoding hostile input cannot overflow a 2 MiB thread stack even in a debug build (each
+/// level costs a few KiB of stack there; 1024 levels overflow).
+pub const DEFAULT_MAX_DEPTH: usize = 256;
 
 /// Zero bytes needed after `len` bytes to reach a multiple of four.
 #[inline]
