@@ -141,15 +141,15 @@ impl Config {
         self
     }
 
-    /// Write typed Array and Dictionary headers (`Array[int]`, `Dictionary[String, int]`)
-    /// for Rust sequences and maps whose elements all have one builtin type, so that GDScript
-    /// can assign the result to a typed variable. Off by default.
+    /// Write a typed Array header (`Array[int]`, `Array[Vector2]`, ...) for every Rust
+    /// sequence whose elements all have one builtin type, so that GDScript can assign the
+    /// result to a typed variable. Off by default. The type is inferred from the elements:
+    /// an empty sequence, or one mixing types, nil, objects or containers, stays untyped.
     ///
-    /// Only Godot 4.3+ (arrays) and 4.4+ (dictionaries) can read these headers; for older
-    /// targets the setting is ignored, as those engines themselves do not write typing.
-    /// Typing carried by a [`Variant`](crate::Variant) value is written whenever the target
-    /// can read it, whatever this setting says.
-    #[must_use]
+    /// Only Godot 4.3+ reads typed Array headers; for older targets the setting has no
+    /// effect, as those engines themselves write no typing. Typing carried by a
+    /// [`Variant`](crate::Variant) (including typed Dictionaries, 4.4+) is written whenever
+    /// the target can read it, whatever this setting says.
     pub const fn with_typed_containers(mut self, on: bool) -> Self {
         self.typed_containers = on;
         self

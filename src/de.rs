@@ -217,11 +217,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// the text, borrowed from the input when possible.
     fn read_str<V: Visitor<'de>>(&mut self, what: &'static str, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
-        let len = self.read_len(what)?;
-        let total = len
-            .checked_add(padding(len))
-            .ok_or_else(|| Error::at(ErrorKind::NegativeLength { what, len: -1 }, start))?;
-        self.check_fits(total as u64, 1, what)?;
+        let len = self.read_len("string length")?;
+        // The padding must be present too (`decode_string`, 4.x).
+        let total = len + padding(len);
+        if self.read.remaining().is_some_and(|r| total > r) {
+            return Err(Error::at(
+                ErrorKind::LengthTooLarge {
+                    what: "string length (padded)",
+                    len: total as u64,
+                    remaining: self.read.remaining().unwrap_or(0),
+                },
+                start,
+            ));
+        }
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => {
                 visitor.visit_borrowed_str(text(bytes, len, what, start)?)

@@ -51,7 +51,7 @@ pub enum ErrorKind {
         limit: usize,
     },
     /// A length or count that the remaining input cannot hold (checked before allocating).
-    #[error("{what} of {len} does not fit in the {remaining} bytes left")]
+    #[error("{what} {len} does not fit in the {remaining} bytes left")]
     LengthTooLarge {
         /// What the length counts ("String length", "Array count", ...).
         what: &'static str,

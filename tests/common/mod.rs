@@ -69,3 +69,35 @@ where
         check(value, config, expected);
     }
 }
+
+/// Asserts an insta snapshot stored in the top-level `snapshots/` folder.
+#[macro_export]
+macro_rules! snap {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!($name, $value);
+        })
+    };
+}
+
+/// Runs `f` on a thread with a large stack (for tests at Godot's 1024 nesting limit in
+/// debug builds).
+pub fn with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("join")
+}
+
+/// `depth` Arrays each holding the next, the innermost empty: its deepest value is at
+/// `depth` (the top level is 0, as Godot counts). Header 0x1c = Array in Godot 4.
+pub fn nested_arrays_g4(depth: usize) -> Vec<u8> {
+    let mut v = Vec::new();
+    for _ in 0..depth {
+        v.extend_from_slice(&hex("1c000000 01000000"));
+    }
+    v.extend_from_slice(&hex("1c000000 00000000"));
+    v
+}
