@@ -430,3 +430,210 @@ fn decoded_object_ids_print_as_the_engine_prints_them() {
     assert_eq!(u64::from_str_radix("b700009f", 16), Ok(3_070_230_687));
     assert_eq!(Variant::ObjectId(ObjectId(0)).to_string(), "null");
 }
+
+/// `var2str` output of a Godot 3.2.3 engine (`godot3-server`, one run, values built in
+/// GDScript with the same expressions as the Rust values here).
+#[test]
+fn godot3_var2str_matches_the_engine() {
+    use Variant as V;
+    let color = |r, g, b, a| Color { r, g, b, a };
+    let mut mixed = Dictionary::new();
+    mixed.insert(s("x"), V::Int(1));
+    mixed.insert(V::Int(2), V::Int(3));
+    mixed.insert(V::Float(1.5), V::Int(4));
+    mixed.insert(V::Vector2(v2(1.0, 2.0)), V::Int(5));
+    mixed.insert(V::Nil, V::Int(6));
+    let cases: Vec<(&str, Variant, &str)> = vec![
+        ("nil", V::Nil, "null"),
+        ("true", V::Bool(true), "true"),
+        ("intneg", V::Int(-1_099_511_627_776), "-1099511627776"),
+        ("i64max", V::Int(i64::MAX), "9223372036854775807"),
+        ("f1", V::Float(1.0), "1.0"),
+        ("f0_1", V::Float(0.1), "0.1"),
+        ("fpi", V::Float(std::f64::consts::PI), "3.14159"),
+        ("f0_3", V::Float(0.1 + 0.2), "0.3"),
+        ("f1e10", V::Float(1e10), "1e+10"),
+        ("f1e300", V::Float(1e300), "inf"),
+        ("fneg0", V::Float(-0.0), "0.0"),
+        ("finf", V::Float(f64::INFINITY), "inf"),
+        ("fneginf", V::Float(f64::NEG_INFINITY), "-inf.0"),
+        ("fnan", V::Float(f64::NAN), "nan"),
+        ("f100000", V::Float(100_000.0), "100000.0"),
+        ("f1234567", V::Float(1_234_567.0), "1.23457e+06"),
+        ("f123456", V::Float(123_456.0), "123456.0"),
+        ("f0_0001", V::Float(0.0001), "0.0001"),
+        ("f0_00001", V::Float(0.00001), "1e-05"),
+        ("f16777217", V::Float(16_777_217.0), "1.67772e+07"),
+        ("f1e_45", V::Float(1e-45), "1.4013e-45"),
+        ("fneg2_5", V::Float(-2.5), "-2.5"),
+        ("f_small", V::Float(0.000_123_45), "0.00012345"),
+        ("f_1e15", V::Float(1e15), "1e+15"),
+        ("f_999999_5", V::Float(999_999.5), "1e+06"),
+        ("f_neg_small", V::Float(-0.000_001), "-1e-06"),
+        ("str", s("a\"b\\c\nd\te'f?g"), "\"a\\\"b\\\\c\nd\te'f?g\""),
+        ("str_empty", s(""), "\"\""),
+        ("v2", V::Vector2(v2(1.0, 2.0)), "Vector2( 1, 2 )"),
+        ("v2neg0", V::Vector2(v2(-0.0, 1.5)), "Vector2( 0, 1.5 )"),
+        ("v2big", V::Vector2(v2(1e300, -1e300)), "Vector2( inf, -inf )"),
+        ("v2frac", V::Vector2(v2(0.1, 123_456.7)), "Vector2( 0.1, 123457 )"),
+        ("v2_1e_7", V::Vector2(v2(1e-7, 12_345_678.0)), "Vector2( 1e-07, 1.23457e+07 )"),
+        (
+            "rect2",
+            V::Rect2(Rect2 { position: v2(1.0, 2.0), size: v2(3.0, 4.0) }),
+            "Rect2( 1, 2, 3, 4 )",
+        ),
+        ("v3", V::Vector3(v3(0.1, 0.2, 0.3)), "Vector3( 0.1, 0.2, 0.3 )"),
+        (
+            "t2dflip",
+            V::Transform2D(Transform2D { x: v2(-1.0, 0.0), y: v2(0.0, 1.0), origin: v2(5.0, 6.0) }),
+            "Transform2D( -1, 0, 0, 1, 5, 6 )",
+        ),
+        ("plane", V::Plane(Plane { normal: v3(1.0, 2.0, 3.0), d: r(4.0) }), "Plane( 1, 2, 3, 4 )"),
+        (
+            "quat",
+            V::Quaternion(Quaternion { x: r(0.0), y: r(0.0), z: r(0.0), w: r(1.0) }),
+            "Quat( 0, 0, 0, 1 )",
+        ),
+        (
+            "aabb",
+            V::Aabb(Aabb { position: v3(1.0, 2.0, 3.0), size: v3(4.0, 5.0, 6.0) }),
+            "AABB( 1, 2, 3, 4, 5, 6 )",
+        ),
+        (
+            "basis",
+            V::Basis(Basis { rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)] }),
+            "Basis( 1, 4, 7, 2, 5, 8, 3, 6, 9 )",
+        ),
+        (
+            "transform",
+            V::Transform3D(Transform3D {
+                basis: Basis { rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)] },
+                origin: v3(10.0, 11.0, 12.0),
+            }),
+            "Transform( 1, 4, 7, 2, 5, 8, 3, 6, 9, 10, 11, 12 )",
+        ),
+        ("color", V::Color(color(0.1, 0.2, 0.3, 0.4)), "Color( 0.1, 0.2, 0.3, 0.4 )"),
+        ("nodepath", V::NodePath(path("/root/Main:position")), "NodePath(\"/root/Main:position\")"),
+        ("nodepath_esc", V::NodePath(path("a\"b")), "NodePath(\"a\\\"b\")"),
+        ("np_esc", V::NodePath(path("a?b'c")), "NodePath(\"a\\?b\\'c\")"),
+        ("rid", V::Rid(Rid(0)), ""),
+        ("obj_ref", object("Reference", vec![("script", V::Nil)]), "Object(Reference,\"script\":null)\n"),
+        (
+            "node",
+            object(
+                "Node",
+                vec![
+                    ("_import_path", V::NodePath(path(""))),
+                    ("pause_mode", V::Int(0)),
+                    ("process_priority", V::Int(0)),
+                    ("script", V::Nil),
+                ],
+            ),
+            "Object(Node,\"_import_path\":NodePath(\"\"),\"pause_mode\":0,\"process_priority\":0,\"script\":null)\n",
+        ),
+        ("dict_empty", plain_dict(vec![]), "{\n\n}"),
+        (
+            "dict",
+            plain_dict(vec![(s("z"), V::Int(1)), (s("a"), V::Int(2)), (s("m"), V::Int(3))]),
+            "{\n\"a\": 2,\n\"m\": 3,\n\"z\": 1\n}",
+        ),
+        ("dict_mixed", V::Dictionary(mixed), "{\nnull: 6,\n2: 3,\n1.5: 4,\n\"x\": 1,\nVector2( 1, 2 ): 5\n}"),
+        (
+            "dict_keys",
+            plain_dict(vec![
+                (V::Bool(true), V::Int(1)),
+                (V::Bool(false), V::Int(2)),
+                (V::Int(-5), V::Int(3)),
+                (V::Int(10), V::Int(4)),
+                (s("b"), V::Int(5)),
+                (s("B"), V::Int(6)),
+                (s(""), V::Int(7)),
+            ]),
+            "{\nfalse: 2,\ntrue: 1,\n-5: 3,\n10: 4,\n\"\": 7,\n\"B\": 6,\n\"b\": 5\n}",
+        ),
+        (
+            "dict_in_arr_in_dict",
+            plain_dict(vec![
+                (s("a"), arr(vec![plain_dict(vec![(s("x"), V::Int(1))])])),
+                (s("b"), plain_dict(vec![])),
+            ]),
+            "{\n\"a\": [ {\n\"x\": 1\n} ],\n\"b\": {\n\n}\n}",
+        ),
+        ("arr_empty", arr(vec![]), "[  ]"),
+        (
+            "arr",
+            arr(vec![V::Nil, V::Bool(true), V::Float(1.5), V::Float(0.1), V::Int(2_147_483_648), s("s")]),
+            "[ null, true, 1.5, 0.1, 2147483648, \"s\" ]",
+        ),
+        (
+            "arr_floats",
+            arr(vec![V::Float(1.0), V::Float(-0.0), V::Float(2.5e-8), V::Float(1e20)]),
+            "[ 1.0, 0.0, 2.5e-08, 1e+20 ]",
+        ),
+        ("pba_empty", V::PackedByteArray(PackedByteArray(vec![])), "PoolByteArray(  )"),
+        ("pba", V::PackedByteArray(PackedByteArray(vec![1, 2, 3])), "PoolByteArray( 1, 2, 3 )"),
+        ("pia", V::PackedInt32Array(PackedInt32Array(vec![1, -2])), "PoolIntArray( 1, -2 )"),
+        (
+            "pra",
+            V::PackedFloat32Array(PackedFloat32Array(vec![0.1, -0.0, 1.5, 1e10])),
+            "PoolRealArray( 0.1, 0, 1.5, 1e+10 )",
+        ),
+        (
+            "psa",
+            V::PackedStringArray(PackedStringArray(vec!["a".into(), "b\"c".into(), "d\ne".into()])),
+            "PoolStringArray( \"a\", \"b\\\"c\", \"d\\ne\" )",
+        ),
+        (
+            "psa_esc",
+            V::PackedStringArray(PackedStringArray(vec![
+                "?'\\".into(),
+                "\t\r".into(),
+                "\u{7}\u{b}\u{c}\u{8}".into(),
+            ])),
+            "PoolStringArray( \"\\?\\'\\\\\", \"\\t\\r\", \"\\a\\v\\f\\b\" )",
+        ),
+        (
+            "pv2a",
+            V::PackedVector2Array(PackedVector2Array(vec![v2(1.0, 0.5), v2(2.0, 1.5)])),
+            "PoolVector2Array( 1, 0.5, 2, 1.5 )",
+        ),
+        (
+            "pv3a",
+            V::PackedVector3Array(PackedVector3Array(vec![v3(1.0, 2.0, 0.1)])),
+            "PoolVector3Array( 1, 2, 0.1 )",
+        ),
+        (
+            "pca",
+            V::PackedColorArray(PackedColorArray(vec![color(0.0, 0.0, 0.5, 1.0)])),
+            "PoolColorArray( 0, 0, 0.5, 1 )",
+        ),
+        ("pca_empty", V::PackedColorArray(PackedColorArray(vec![])), "PoolColorArray(  )"),
+    ];
+    let failures: Vec<String> = cases
+        .iter()
+        .filter(|(_, value, engine)| value.to_godot3_string() != *engine)
+        .map(|(name, value, engine)| {
+            format!("{name}:\n  engine: {engine:?}\n  ours:   {:?}", value.to_godot3_string())
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Godot 3 has no StringName, integer vectors, Vector4, Projection, Callable, Signal or
+/// 64-bit packed arrays: those print in their Godot 4 syntax (documented behaviour).
+#[test]
+fn godot3_text_of_godot4_only_types_uses_godot4_syntax() {
+    let v = Variant::Array(Array {
+        element_type: ContainerType::Builtin(VariantType::Int),
+        items: vec![
+            Variant::Vector2i(Vector2i { x: 1, y: 2 }),
+            Variant::StringName(StringName("n".into())),
+            Variant::Vector3i(Vector3i { x: 1, y: 2, z: 3 }),
+            Variant::Vector4(v4(1.0, 0.5, 0.0, 1e300)),
+        ],
+    });
+    assert_eq!(
+        v.to_godot3_string(),
+        "[ Vector2i(1, 2), &\"n\", Vector3i(1, 2, 3), Vector4(1, 0.5, 0, inf) ]"
+    );
+}
