@@ -27,11 +27,20 @@ fn v2(x: f64, y: f64) -> Vector2 {
 }
 
 fn v3(x: f64, y: f64, z: f64) -> Vector3 {
-    Vector3 { x: r(x), y: r(y), z: r(z) }
+    Vector3 {
+        x: r(x),
+        y: r(y),
+        z: r(z),
+    }
 }
 
 fn v4(x: f64, y: f64, z: f64, w: f64) -> Vector4 {
-    Vector4 { x: r(x), y: r(y), z: r(z), w: r(w) }
+    Vector4 {
+        x: r(x),
+        y: r(y),
+        z: r(z),
+        w: r(w),
+    }
 }
 
 fn s(text: &str) -> Variant {
@@ -44,18 +53,28 @@ fn path(text: &str) -> NodePath {
     let mut parts = text.split(':');
     let names = parts.next().unwrap_or("");
     NodePath {
-        names: if names.is_empty() { vec![] } else { names.split('/').map(String::from).collect() },
+        names: if names.is_empty() {
+            vec![]
+        } else {
+            names.split('/').map(String::from).collect()
+        },
         subnames: parts.map(String::from).collect(),
         absolute,
     }
 }
 
 fn arr(items: Vec<Variant>) -> Variant {
-    Variant::Array(Array { element_type: ContainerType::Untyped, items })
+    Variant::Array(Array {
+        element_type: ContainerType::Untyped,
+        items,
+    })
 }
 
 fn typed_arr(element_type: ContainerType, items: Vec<Variant>) -> Variant {
-    Variant::Array(Array { element_type, items })
+    Variant::Array(Array {
+        element_type,
+        items,
+    })
 }
 
 fn builtin(ty: VariantType) -> ContainerType {
@@ -66,7 +85,11 @@ fn class(name: &str) -> ContainerType {
     ContainerType::ClassName(name.to_owned())
 }
 
-fn dict(key_type: ContainerType, value_type: ContainerType, entries: Vec<(Variant, Variant)>) -> Variant {
+fn dict(
+    key_type: ContainerType,
+    value_type: ContainerType,
+    entries: Vec<(Variant, Variant)>,
+) -> Variant {
     let mut d = Dictionary::new();
     d.key_type = key_type;
     d.value_type = value_type;
@@ -83,7 +106,10 @@ fn plain_dict(entries: Vec<(Variant, Variant)>) -> Variant {
 fn object(class: &str, properties: Vec<(&str, Variant)>) -> Variant {
     Variant::Object(Object {
         class: class.to_owned(),
-        properties: properties.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        properties: properties
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
     })
 }
 
@@ -131,8 +157,14 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ("float_neg_nan", V::Float(-f64::NAN)),
         ("float_f32_min_normal", f32_bits(0x0080_0000)),
         ("float_f32_subnormal_neg", f32_bits(0x8000_0003)),
-        ("float_f64_min_normal", V::Float(f64::from_bits(0x0010_0000_0000_0000))),
-        ("float_nan_payload_quiet", V::Float(f64::from_bits(0x7ff8_0000_0000_0001))),
+        (
+            "float_f64_min_normal",
+            V::Float(f64::from_bits(0x0010_0000_0000_0000)),
+        ),
+        (
+            "float_nan_payload_quiet",
+            V::Float(f64::from_bits(0x7ff8_0000_0000_0001)),
+        ),
         ("float_1e_minus_45", V::Float(1e-45)),
         ("string_len1", s("a")),
         ("string_len4", s("abcd")),
@@ -147,24 +179,57 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ("vector2i_zero", V::Vector2i(Vector2i { x: 0, y: 0 })),
         (
             "rect2i_1_2_3_4",
-            V::Rect2i(Rect2i { position: Vector2i { x: 1, y: 2 }, size: Vector2i { x: 3, y: 4 } }),
+            V::Rect2i(Rect2i {
+                position: Vector2i { x: 1, y: 2 },
+                size: Vector2i { x: 3, y: 4 },
+            }),
         ),
         ("vector3_0_1", V::Vector3(v3(0.1, 0.2, 0.3))),
         (
             "transform2d_identity",
-            V::Transform2D(Transform2D { x: v2(1.0, 0.0), y: v2(0.0, 1.0), origin: v2(0.0, 0.0) }),
+            V::Transform2D(Transform2D {
+                x: v2(1.0, 0.0),
+                y: v2(0.0, 1.0),
+                origin: v2(0.0, 0.0),
+            }),
         ),
         (
             "transform2d_flip_x",
-            V::Transform2D(Transform2D { x: v2(-1.0, 0.0), y: v2(0.0, 1.0), origin: v2(0.0, 0.0) }),
+            V::Transform2D(Transform2D {
+                x: v2(-1.0, 0.0),
+                y: v2(0.0, 1.0),
+                origin: v2(0.0, 0.0),
+            }),
         ),
-        ("vector4i_1_2_3_4", V::Vector4i(Vector4i { x: 1, y: 2, z: 3, w: 4 })),
-        ("plane_1_2_3_4", V::Plane(Plane { normal: v3(1.0, 2.0, 3.0), d: r(4.0) })),
-        ("aabb_1_6", V::Aabb(Aabb { position: v3(1.0, 2.0, 3.0), size: v3(4.0, 5.0, 6.0) })),
+        (
+            "vector4i_1_2_3_4",
+            V::Vector4i(Vector4i {
+                x: 1,
+                y: 2,
+                z: 3,
+                w: 4,
+            }),
+        ),
+        (
+            "plane_1_2_3_4",
+            V::Plane(Plane {
+                normal: v3(1.0, 2.0, 3.0),
+                d: r(4.0),
+            }),
+        ),
+        (
+            "aabb_1_6",
+            V::Aabb(Aabb {
+                position: v3(1.0, 2.0, 3.0),
+                size: v3(4.0, 5.0, 6.0),
+            }),
+        ),
         (
             // Basis(X, Y, Z) has the axes as columns: row i holds component i of each axis.
             "basis_1_9",
-            V::Basis(Basis { rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)] }),
+            V::Basis(Basis {
+                rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)],
+            }),
         ),
         (
             "projection_identity",
@@ -177,14 +242,30 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
                 ],
             }),
         ),
-        ("color_frac", V::Color(Color { r: 0.1, g: 0.2, b: 0.3, a: 0.4 })),
+        (
+            "color_frac",
+            V::Color(Color {
+                r: 0.1,
+                g: 0.2,
+                b: 0.3,
+                a: 0.4,
+            }),
+        ),
         (
             "color_html",
-            V::Color(Color { r: 51.0 / 255.0, g: 102.0 / 255.0, b: 153.0 / 255.0, a: 204.0 / 255.0 }),
+            V::Color(Color {
+                r: 51.0 / 255.0,
+                g: 102.0 / 255.0,
+                b: 153.0 / 255.0,
+                a: 204.0 / 255.0,
+            }),
         ),
         ("stringname_abcd", V::StringName(StringName("abcd".into()))),
         ("nodepath_empty", V::NodePath(path(""))),
-        ("nodepath_root_main_position", V::NodePath(path("/root/Main:position"))),
+        (
+            "nodepath_root_main_position",
+            V::NodePath(path("/root/Main:position")),
+        ),
         (
             "nodepath_godot3_issue_44999",
             V::NodePath(path("Path2D/PathFollow2D/Sprite:position:x")),
@@ -196,18 +277,31 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ("rid_neg1", V::Rid(Rid(u64::MAX))),
         // Full objects: what `var_to_bytes_with_objects` wrote (class and stored properties).
         ("object_node", node()),
-        ("object_refcounted", object("RefCounted", vec![("script", V::Nil)])),
+        (
+            "object_refcounted",
+            object("RefCounted", vec![("script", V::Nil)]),
+        ),
         ("callable_bound", V::Callable(Callable)),
         (
             "signal_obj_custom",
-            V::Signal(Signal { name: "pressed".into(), object: ObjectId(0x0000_0003_fc00_039e) }),
+            V::Signal(Signal {
+                name: "pressed".into(),
+                object: ObjectId(0x0000_0003_fc00_039e),
+            }),
         ),
         (
             "dict_insertion_order",
-            plain_dict(vec![(s("z"), V::Int(1)), (s("a"), V::Int(2)), (s("m"), V::Int(3))]),
+            plain_dict(vec![
+                (s("z"), V::Int(1)),
+                (s("a"), V::Int(2)),
+                (s("m"), V::Int(3)),
+            ]),
         ),
         // The engine merged the two keys; its bytes hold the String key "k" with the value 2.
-        ("dict_string_vs_stringname_key", plain_dict(vec![(s("k"), V::Int(2))])),
+        (
+            "dict_string_vs_stringname_key",
+            plain_dict(vec![(s("k"), V::Int(2))]),
+        ),
         (
             "dict_object_value",
             plain_dict(vec![(
@@ -248,23 +342,48 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ),
         (
             "tdict_int_node",
-            dict(builtin(VariantType::Int), class("Node"), vec![(V::Int(1), node())]),
+            dict(
+                builtin(VariantType::Int),
+                class("Node"),
+                vec![(V::Int(1), node())],
+            ),
         ),
-        ("tdict_object_object_empty", dict(class("Object"), class("Object"), vec![])),
+        (
+            "tdict_object_object_empty",
+            dict(class("Object"), class("Object"), vec![]),
+        ),
         ("array_empty", arr(vec![])),
         (
             "array_scalars",
-            arr(vec![V::Nil, V::Bool(true), V::Float(1.5), V::Float(0.1), V::Int(2_147_483_648)]),
+            arr(vec![
+                V::Nil,
+                V::Bool(true),
+                V::Float(1.5),
+                V::Float(0.1),
+                V::Int(2_147_483_648),
+            ]),
         ),
-        ("array_nodepaths", arr(vec![V::NodePath(path("a")), V::NodePath(path("bc:d"))])),
-        ("tarray_int", typed_arr(builtin(VariantType::Int), int_array(&[1, 2]))),
+        (
+            "array_nodepaths",
+            arr(vec![V::NodePath(path("a")), V::NodePath(path("bc:d"))]),
+        ),
+        (
+            "tarray_int",
+            typed_arr(builtin(VariantType::Int), int_array(&[1, 2])),
+        ),
         (
             "tarray_float",
-            typed_arr(builtin(VariantType::Float), vec![V::Float(1.0), V::Float(0.1)]),
+            typed_arr(
+                builtin(VariantType::Float),
+                vec![V::Float(1.0), V::Float(0.1)],
+            ),
         ),
         (
             "tarray_vector2",
-            typed_arr(builtin(VariantType::Vector2), vec![V::Vector2(v2(1.0, 2.0))]),
+            typed_arr(
+                builtin(VariantType::Vector2),
+                vec![V::Vector2(v2(1.0, 2.0))],
+            ),
         ),
         (
             "tarray_pba",
@@ -279,17 +398,44 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
             "tarray_script_empty",
             typed_arr(ContainerType::Script("res://script_res.gd".into()), vec![]),
         ),
-        ("tarray_rid", typed_arr(builtin(VariantType::Rid), vec![V::Rid(Rid(9))])),
-        ("tarray_declared_int", typed_arr(builtin(VariantType::Int), int_array(&[1, 2]))),
-        ("tdict_declared_variant_object", dict(ContainerType::Untyped, class("Object"), vec![])),
+        (
+            "tarray_rid",
+            typed_arr(builtin(VariantType::Rid), vec![V::Rid(Rid(9))]),
+        ),
+        (
+            "tarray_declared_int",
+            typed_arr(builtin(VariantType::Int), int_array(&[1, 2])),
+        ),
+        (
+            "tdict_declared_variant_object",
+            dict(ContainerType::Untyped, class("Object"), vec![]),
+        ),
         ("pba_len0", V::PackedByteArray(PackedByteArray(vec![]))),
-        ("pba_len3", V::PackedByteArray(PackedByteArray(vec![1, 2, 3]))),
-        ("pba_len6", V::PackedByteArray(PackedByteArray(vec![1, 2, 3, 4, 5, 6]))),
-        ("pba_len9", V::PackedByteArray(PackedByteArray((1..=9).collect()))),
-        ("pi32_1_2", V::PackedInt32Array(PackedInt32Array(vec![1, 2]))),
+        (
+            "pba_len3",
+            V::PackedByteArray(PackedByteArray(vec![1, 2, 3])),
+        ),
+        (
+            "pba_len6",
+            V::PackedByteArray(PackedByteArray(vec![1, 2, 3, 4, 5, 6])),
+        ),
+        (
+            "pba_len9",
+            V::PackedByteArray(PackedByteArray((1..=9).collect())),
+        ),
+        (
+            "pi32_1_2",
+            V::PackedInt32Array(PackedInt32Array(vec![1, 2])),
+        ),
         ("pi64_empty", V::PackedInt64Array(PackedInt64Array(vec![]))),
-        ("pf32_empty", V::PackedFloat32Array(PackedFloat32Array(vec![]))),
-        ("pf32_subnormal", V::PackedFloat32Array(PackedFloat32Array(vec![f32::from_bits(1)]))),
+        (
+            "pf32_empty",
+            V::PackedFloat32Array(PackedFloat32Array(vec![])),
+        ),
+        (
+            "pf32_subnormal",
+            V::PackedFloat32Array(PackedFloat32Array(vec![f32::from_bits(1)])),
+        ),
         (
             "pf64_special",
             V::PackedFloat64Array(PackedFloat64Array(vec![
@@ -301,11 +447,26 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
                 f64::from_bits(1),
             ])),
         ),
-        ("psa_a", V::PackedStringArray(PackedStringArray(vec!["a".into()]))),
-        ("psa_abcd", V::PackedStringArray(PackedStringArray(vec!["abcd".into()]))),
-        ("psa_embedded_nul", V::PackedStringArray(PackedStringArray(vec![replacement.into()]))),
-        ("pv4a_len0", V::PackedVector4Array(PackedVector4Array(vec![]))),
-        ("pv3a_len1", V::PackedVector3Array(PackedVector3Array(vec![v3(1.0, 2.0, 0.1)]))),
+        (
+            "psa_a",
+            V::PackedStringArray(PackedStringArray(vec!["a".into()])),
+        ),
+        (
+            "psa_abcd",
+            V::PackedStringArray(PackedStringArray(vec!["abcd".into()])),
+        ),
+        (
+            "psa_embedded_nul",
+            V::PackedStringArray(PackedStringArray(vec![replacement.into()])),
+        ),
+        (
+            "pv4a_len0",
+            V::PackedVector4Array(PackedVector4Array(vec![])),
+        ),
+        (
+            "pv3a_len1",
+            V::PackedVector3Array(PackedVector3Array(vec![v3(1.0, 2.0, 0.1)])),
+        ),
         (
             "pv2a_len2",
             V::PackedVector2Array(PackedVector2Array(vec![v2(1.0, 0.5), v2(2.0, 1.5)])),
@@ -313,8 +474,18 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         (
             "pca_len2",
             V::PackedColorArray(PackedColorArray(vec![
-                Color { r: 0.0, g: 0.0, b: 0.5, a: 1.0 },
-                Color { r: 1.0, g: 0.0, b: 0.5, a: 1.0 },
+                Color {
+                    r: 0.0,
+                    g: 0.0,
+                    b: 0.5,
+                    a: 1.0,
+                },
+                Color {
+                    r: 1.0,
+                    g: 0.0,
+                    b: 0.5,
+                    a: 1.0,
+                },
             ])),
         ),
         (
@@ -327,13 +498,21 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ),
         (
             "pca_spec_red",
-            V::PackedColorArray(PackedColorArray(vec![Color { r: 1.0, g: 0.0, b: 0.0, a: 1.0 }])),
+            V::PackedColorArray(PackedColorArray(vec![Color {
+                r: 1.0,
+                g: 0.0,
+                b: 0.0,
+                a: 1.0,
+            }])),
         ),
         (
             "dict_packed_values",
             plain_dict(vec![
                 (s("b"), V::PackedByteArray(PackedByteArray(vec![1, 2, 3]))),
-                (s("s"), V::PackedStringArray(PackedStringArray(vec!["ab".into()]))),
+                (
+                    s("s"),
+                    V::PackedStringArray(PackedStringArray(vec!["ab".into()])),
+                ),
             ]),
         ),
     ];
@@ -381,11 +560,18 @@ fn var_to_str_of_every_fixture_record() {
             .unwrap_or_else(|| panic!("fixture record {name} has no expected value in the table"));
         let ours = value.to_string();
         if ours != engine_text {
-            failures.push(format!("{name}:\n  engine: {engine_text:?}\n  ours:   {ours:?}"));
+            failures.push(format!(
+                "{name}:\n  engine: {engine_text:?}\n  ours:   {ours:?}"
+            ));
         }
         checked.push(name.to_owned());
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     // Every table entry was used by a record, so the count is the number of records covered.
     assert_eq!(checked.len(), expected.len());
     assert_eq!(checked.len(), 95, "records covered");
@@ -405,25 +591,44 @@ fn decoded_object_ids_print_as_the_engine_prints_them() {
         ("object_node", id(17_028_875_161)),
         ("object_refcounted", id(-9_223_372_019_758_791_779)),
         ("object_script_itself", id(-9_223_372_020_144_667_757)),
-        ("dict_object_value", plain_dict(vec![(s("o"), id(-9_223_372_019_792_346_213))])),
+        (
+            "dict_object_value",
+            plain_dict(vec![(s("o"), id(-9_223_372_019_792_346_213))]),
+        ),
         (
             "tdict_int_node",
-            dict(builtin(VariantType::Int), encoded(), vec![(Variant::Int(1), id(17_028_875_161))]),
+            dict(
+                builtin(VariantType::Int),
+                encoded(),
+                vec![(Variant::Int(1), id(17_028_875_161))],
+            ),
         ),
-        ("tarray_node_one", typed_arr(encoded(), vec![id(17_028_875_161)])),
+        (
+            "tarray_node_one",
+            typed_arr(encoded(), vec![id(17_028_875_161)]),
+        ),
     ];
     let text = std::fs::read_to_string("tests/fixtures/godot4/vectors-sample.jsonl")
         .expect("fixture file");
-    let records: Vec<serde_json::Value> =
-        text.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    let records: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
     for (name, value) in &cases {
-        let record = records.iter().find(|r| r["name"] == *name).expect("record present");
-        let engine_text = record["decode_var_to_str"].as_str().expect("decode_var_to_str");
+        let record = records
+            .iter()
+            .find(|r| r["name"] == *name)
+            .expect("record present");
+        let engine_text = record["decode_var_to_str"]
+            .as_str()
+            .expect("decode_var_to_str");
         assert_eq!(value.to_string(), engine_text, "{name}");
     }
     // The bytes of the singleton record hold that same id (it is stable across runs).
-    let hex = records.iter().find(|r| r["name"] == "object_input_singleton").expect("record")
-        ["hex"]
+    let hex = records
+        .iter()
+        .find(|r| r["name"] == "object_input_singleton")
+        .expect("record")["hex"]
         .as_str()
         .expect("hex");
     assert_eq!(hex, "180001009f0000b700000000");
@@ -474,50 +679,112 @@ fn godot3_var2str_matches_the_engine() {
         ("str_empty", s(""), "\"\""),
         ("v2", V::Vector2(v2(1.0, 2.0)), "Vector2( 1, 2 )"),
         ("v2neg0", V::Vector2(v2(-0.0, 1.5)), "Vector2( 0, 1.5 )"),
-        ("v2big", V::Vector2(v2(1e300, -1e300)), "Vector2( inf, -inf )"),
-        ("v2frac", V::Vector2(v2(0.1, 123_456.7)), "Vector2( 0.1, 123457 )"),
-        ("v2_1e_7", V::Vector2(v2(1e-7, 12_345_678.0)), "Vector2( 1e-07, 1.23457e+07 )"),
+        (
+            "v2big",
+            V::Vector2(v2(1e300, -1e300)),
+            "Vector2( inf, -inf )",
+        ),
+        (
+            "v2frac",
+            V::Vector2(v2(0.1, 123_456.7)),
+            "Vector2( 0.1, 123457 )",
+        ),
+        (
+            "v2_1e_7",
+            V::Vector2(v2(1e-7, 12_345_678.0)),
+            "Vector2( 1e-07, 1.23457e+07 )",
+        ),
         (
             "rect2",
-            V::Rect2(Rect2 { position: v2(1.0, 2.0), size: v2(3.0, 4.0) }),
+            V::Rect2(Rect2 {
+                position: v2(1.0, 2.0),
+                size: v2(3.0, 4.0),
+            }),
             "Rect2( 1, 2, 3, 4 )",
         ),
-        ("v3", V::Vector3(v3(0.1, 0.2, 0.3)), "Vector3( 0.1, 0.2, 0.3 )"),
+        (
+            "v3",
+            V::Vector3(v3(0.1, 0.2, 0.3)),
+            "Vector3( 0.1, 0.2, 0.3 )",
+        ),
         (
             "t2dflip",
-            V::Transform2D(Transform2D { x: v2(-1.0, 0.0), y: v2(0.0, 1.0), origin: v2(5.0, 6.0) }),
+            V::Transform2D(Transform2D {
+                x: v2(-1.0, 0.0),
+                y: v2(0.0, 1.0),
+                origin: v2(5.0, 6.0),
+            }),
             "Transform2D( -1, 0, 0, 1, 5, 6 )",
         ),
-        ("plane", V::Plane(Plane { normal: v3(1.0, 2.0, 3.0), d: r(4.0) }), "Plane( 1, 2, 3, 4 )"),
+        (
+            "plane",
+            V::Plane(Plane {
+                normal: v3(1.0, 2.0, 3.0),
+                d: r(4.0),
+            }),
+            "Plane( 1, 2, 3, 4 )",
+        ),
         (
             "quat",
-            V::Quaternion(Quaternion { x: r(0.0), y: r(0.0), z: r(0.0), w: r(1.0) }),
+            V::Quaternion(Quaternion {
+                x: r(0.0),
+                y: r(0.0),
+                z: r(0.0),
+                w: r(1.0),
+            }),
             "Quat( 0, 0, 0, 1 )",
         ),
         (
             "aabb",
-            V::Aabb(Aabb { position: v3(1.0, 2.0, 3.0), size: v3(4.0, 5.0, 6.0) }),
+            V::Aabb(Aabb {
+                position: v3(1.0, 2.0, 3.0),
+                size: v3(4.0, 5.0, 6.0),
+            }),
             "AABB( 1, 2, 3, 4, 5, 6 )",
         ),
         (
             "basis",
-            V::Basis(Basis { rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)] }),
+            V::Basis(Basis {
+                rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)],
+            }),
             "Basis( 1, 4, 7, 2, 5, 8, 3, 6, 9 )",
         ),
         (
             "transform",
             V::Transform3D(Transform3D {
-                basis: Basis { rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)] },
+                basis: Basis {
+                    rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)],
+                },
                 origin: v3(10.0, 11.0, 12.0),
             }),
             "Transform( 1, 4, 7, 2, 5, 8, 3, 6, 9, 10, 11, 12 )",
         ),
-        ("color", V::Color(color(0.1, 0.2, 0.3, 0.4)), "Color( 0.1, 0.2, 0.3, 0.4 )"),
-        ("nodepath", V::NodePath(path("/root/Main:position")), "NodePath(\"/root/Main:position\")"),
-        ("nodepath_esc", V::NodePath(path("a\"b")), "NodePath(\"a\\\"b\")"),
-        ("np_esc", V::NodePath(path("a?b'c")), "NodePath(\"a\\?b\\'c\")"),
+        (
+            "color",
+            V::Color(color(0.1, 0.2, 0.3, 0.4)),
+            "Color( 0.1, 0.2, 0.3, 0.4 )",
+        ),
+        (
+            "nodepath",
+            V::NodePath(path("/root/Main:position")),
+            "NodePath(\"/root/Main:position\")",
+        ),
+        (
+            "nodepath_esc",
+            V::NodePath(path("a\"b")),
+            "NodePath(\"a\\\"b\")",
+        ),
+        (
+            "np_esc",
+            V::NodePath(path("a?b'c")),
+            "NodePath(\"a\\?b\\'c\")",
+        ),
         ("rid", V::Rid(Rid(0)), ""),
-        ("obj_ref", object("Reference", vec![("script", V::Nil)]), "Object(Reference,\"script\":null)\n"),
+        (
+            "obj_ref",
+            object("Reference", vec![("script", V::Nil)]),
+            "Object(Reference,\"script\":null)\n",
+        ),
         (
             "node",
             object(
@@ -534,10 +801,18 @@ fn godot3_var2str_matches_the_engine() {
         ("dict_empty", plain_dict(vec![]), "{\n\n}"),
         (
             "dict",
-            plain_dict(vec![(s("z"), V::Int(1)), (s("a"), V::Int(2)), (s("m"), V::Int(3))]),
+            plain_dict(vec![
+                (s("z"), V::Int(1)),
+                (s("a"), V::Int(2)),
+                (s("m"), V::Int(3)),
+            ]),
             "{\n\"a\": 2,\n\"m\": 3,\n\"z\": 1\n}",
         ),
-        ("dict_mixed", V::Dictionary(mixed), "{\nnull: 6,\n2: 3,\n1.5: 4,\n\"x\": 1,\nVector2( 1, 2 ): 5\n}"),
+        (
+            "dict_mixed",
+            V::Dictionary(mixed),
+            "{\nnull: 6,\n2: 3,\n1.5: 4,\n\"x\": 1,\nVector2( 1, 2 ): 5\n}",
+        ),
         (
             "dict_keys",
             plain_dict(vec![
@@ -562,17 +837,41 @@ fn godot3_var2str_matches_the_engine() {
         ("arr_empty", arr(vec![]), "[  ]"),
         (
             "arr",
-            arr(vec![V::Nil, V::Bool(true), V::Float(1.5), V::Float(0.1), V::Int(2_147_483_648), s("s")]),
+            arr(vec![
+                V::Nil,
+                V::Bool(true),
+                V::Float(1.5),
+                V::Float(0.1),
+                V::Int(2_147_483_648),
+                s("s"),
+            ]),
             "[ null, true, 1.5, 0.1, 2147483648, \"s\" ]",
         ),
         (
             "arr_floats",
-            arr(vec![V::Float(1.0), V::Float(-0.0), V::Float(2.5e-8), V::Float(1e20)]),
+            arr(vec![
+                V::Float(1.0),
+                V::Float(-0.0),
+                V::Float(2.5e-8),
+                V::Float(1e20),
+            ]),
             "[ 1.0, 0.0, 2.5e-08, 1e+20 ]",
         ),
-        ("pba_empty", V::PackedByteArray(PackedByteArray(vec![])), "PoolByteArray(  )"),
-        ("pba", V::PackedByteArray(PackedByteArray(vec![1, 2, 3])), "PoolByteArray( 1, 2, 3 )"),
-        ("pia", V::PackedInt32Array(PackedInt32Array(vec![1, -2])), "PoolIntArray( 1, -2 )"),
+        (
+            "pba_empty",
+            V::PackedByteArray(PackedByteArray(vec![])),
+            "PoolByteArray(  )",
+        ),
+        (
+            "pba",
+            V::PackedByteArray(PackedByteArray(vec![1, 2, 3])),
+            "PoolByteArray( 1, 2, 3 )",
+        ),
+        (
+            "pia",
+            V::PackedInt32Array(PackedInt32Array(vec![1, -2])),
+            "PoolIntArray( 1, -2 )",
+        ),
         (
             "pra",
             V::PackedFloat32Array(PackedFloat32Array(vec![0.1, -0.0, 1.5, 1e10])),
@@ -580,7 +879,11 @@ fn godot3_var2str_matches_the_engine() {
         ),
         (
             "psa",
-            V::PackedStringArray(PackedStringArray(vec!["a".into(), "b\"c".into(), "d\ne".into()])),
+            V::PackedStringArray(PackedStringArray(vec![
+                "a".into(),
+                "b\"c".into(),
+                "d\ne".into(),
+            ])),
             "PoolStringArray( \"a\", \"b\\\"c\", \"d\\ne\" )",
         ),
         (
@@ -607,16 +910,28 @@ fn godot3_var2str_matches_the_engine() {
             V::PackedColorArray(PackedColorArray(vec![color(0.0, 0.0, 0.5, 1.0)])),
             "PoolColorArray( 0, 0, 0.5, 1 )",
         ),
-        ("pca_empty", V::PackedColorArray(PackedColorArray(vec![])), "PoolColorArray(  )"),
+        (
+            "pca_empty",
+            V::PackedColorArray(PackedColorArray(vec![])),
+            "PoolColorArray(  )",
+        ),
     ];
     let failures: Vec<String> = cases
         .iter()
         .filter(|(_, value, engine)| value.to_godot3_string() != *engine)
         .map(|(name, value, engine)| {
-            format!("{name}:\n  engine: {engine:?}\n  ours:   {:?}", value.to_godot3_string())
+            format!(
+                "{name}:\n  engine: {engine:?}\n  ours:   {:?}",
+                value.to_godot3_string()
+            )
         })
         .collect();
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Godot 3 has no StringName, integer vectors, Vector4, Projection, Callable, Signal or

@@ -13,14 +13,20 @@ fn from_rust_values() {
     assert_eq!(Variant::from(i64::MIN), Variant::Int(i64::MIN));
     assert_eq!(Variant::from(0.5f32), Variant::Float(0.5));
     assert_eq!(Variant::from("s"), Variant::String("s".into()));
-    assert_eq!(Variant::from(String::from("s")), Variant::String("s".into()));
+    assert_eq!(
+        Variant::from(String::from("s")),
+        Variant::String("s".into())
+    );
     assert_eq!(Variant::from(None::<&str>), Variant::Nil);
     assert_eq!(Variant::from(Some(3)), Variant::Int(3));
     let v = Vector2i { x: 1, y: 2 };
     assert_eq!(Variant::from(v), Variant::Vector2i(v));
     assert_eq!(
         Variant::from(vec![Variant::Int(1)]),
-        Variant::Array(Array { element_type: ContainerType::Untyped, items: vec![Variant::Int(1)] })
+        Variant::Array(Array {
+            element_type: ContainerType::Untyped,
+            items: vec![Variant::Int(1)]
+        })
     );
 }
 
@@ -28,7 +34,10 @@ fn from_rust_values() {
 fn unsigned_64_bit_values_convert_only_when_they_fit() {
     assert_eq!(Variant::try_from(7u64).ok(), Some(Variant::Int(7)));
     let err = Variant::try_from(u64::MAX).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::IntegerOutOfRange(_)), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::IntegerOutOfRange(_)),
+        "{err}"
+    );
     assert_eq!(Variant::try_from(3usize).ok(), Some(Variant::Int(3)));
 }
 
@@ -57,15 +66,28 @@ fn try_from_variant_names_both_types() {
     assert!(Option::<i64>::try_from(Variant::Bool(false)).is_err());
     let items = Vec::<Variant>::try_from(Variant::from(vec![Variant::Nil])).ok();
     assert_eq!(items, Some(vec![Variant::Nil]));
-    let path = NodePath { names: vec!["a".into()], subnames: vec![], absolute: false };
-    assert_eq!(NodePath::try_from(Variant::NodePath(path.clone())).ok(), Some(path));
+    let path = NodePath {
+        names: vec!["a".into()],
+        subnames: vec![],
+        absolute: false,
+    };
+    assert_eq!(
+        NodePath::try_from(Variant::NodePath(path.clone())).ok(),
+        Some(path)
+    );
 }
 
 #[test]
 fn variant_type_and_accessors() {
     assert_eq!(Variant::Nil.variant_type(), VariantType::Nil);
-    assert_eq!(Variant::ObjectId(ObjectId(1)).variant_type(), VariantType::Object);
-    assert_eq!(Variant::Object(Object::default()).variant_type(), VariantType::Object);
+    assert_eq!(
+        Variant::ObjectId(ObjectId(1)).variant_type(),
+        VariantType::Object
+    );
+    assert_eq!(
+        Variant::Object(Object::default()).variant_type(),
+        VariantType::Object
+    );
     assert_eq!(Variant::from(vec![]).variant_type(), VariantType::Array);
     assert!(Variant::Nil.is_nil());
     assert!(!Variant::Bool(false).is_nil());
@@ -76,7 +98,10 @@ fn variant_type_and_accessors() {
     assert_eq!(Variant::Int(3).as_float(), Some(3.0));
     assert_eq!(Variant::Float(2.5).as_float(), Some(2.5));
     assert_eq!(Variant::Bool(true).as_float(), None);
-    assert_eq!(Variant::StringName(StringName("sn".into())).as_str(), Some("sn"));
+    assert_eq!(
+        Variant::StringName(StringName("sn".into())).as_str(),
+        Some("sn")
+    );
     assert_eq!(Variant::from("s").as_str(), Some("s"));
     assert_eq!(Variant::NodePath(NodePath::default()).as_str(), None);
     let v = Variant::Vector2(Vector2 { x: 1.0, y: 2.0 });
@@ -92,10 +117,16 @@ fn variant_type_and_accessors() {
 #[test]
 fn index_reads_and_never_panics() {
     let mut inner = Dictionary::new();
-    inner.insert(Variant::StringName(StringName("hp".into())), Variant::Int(7));
+    inner.insert(
+        Variant::StringName(StringName("hp".into())),
+        Variant::Int(7),
+    );
     let mut outer = Dictionary::new();
     outer.insert("player".into(), Variant::Dictionary(inner));
-    outer.insert("list".into(), Variant::from(vec![Variant::from("x"), Variant::Nil]));
+    outer.insert(
+        "list".into(),
+        Variant::from(vec![Variant::from("x"), Variant::Nil]),
+    );
     outer.insert(Variant::Int(5), "five".into());
     let v = Variant::Dictionary(outer);
     assert_eq!(v["player"]["hp"], Variant::Int(7)); // StringName key found by &str
@@ -155,7 +186,10 @@ fn dictionary_lookups_by_kind_of_key() {
         *v = Variant::Int(0);
     }
     assert!(d.values().all(|v| *v == Variant::Int(0)));
-    assert_eq!(d.remove_entry(true), Some((Variant::Bool(true), Variant::Int(0))));
+    assert_eq!(
+        d.remove_entry(true),
+        Some((Variant::Bool(true), Variant::Int(0)))
+    );
 }
 
 #[test]
@@ -194,5 +228,8 @@ fn typed_containers() {
     let d = Dictionary::typed(ContainerType::ClassName("Node".into()), int);
     assert!(d.is_typed());
     assert!(!Dictionary::new().is_typed());
-    assert_eq!(Variant::Dictionary(d).to_string(), "Dictionary[Node, int]({})");
+    assert_eq!(
+        Variant::Dictionary(d).to_string(),
+        "Dictionary[Node, int]({})"
+    );
 }

@@ -36,7 +36,10 @@ impl Array {
     /// ```
     #[must_use]
     pub fn typed(element_type: ContainerType) -> Self {
-        Array { element_type, items: Vec::new() }
+        Array {
+            element_type,
+            items: Vec::new(),
+        }
     }
 
     /// Appends anything that converts into a [`Variant`].
@@ -74,7 +77,10 @@ impl DerefMut for Array {
 impl From<Vec<Variant>> for Array {
     /// An untyped Array of the items.
     fn from(items: Vec<Variant>) -> Self {
-        Array { element_type: ContainerType::Untyped, items }
+        Array {
+            element_type: ContainerType::Untyped,
+            items,
+        }
     }
 }
 

@@ -490,7 +490,9 @@ impl Variant {
 #[cold]
 fn mismatch(expected: &str, found: &Variant) -> Error {
     let found = found.variant_type().name();
-    Error::new(ErrorKind::Message(format!("expected {expected}, found {found}").into()))
+    Error::new(ErrorKind::Message(
+        format!("expected {expected}, found {found}").into(),
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -667,7 +669,9 @@ impl TryFrom<Variant> for f32 {
     /// From a `float` or an `int`, rounded to `f32`.
     fn try_from(v: Variant) -> Result<Self, Error> {
         #[allow(clippy::cast_possible_truncation)]
-        v.as_float().map(|x| x as f32).ok_or_else(|| mismatch("float", &v))
+        v.as_float()
+            .map(|x| x as f32)
+            .ok_or_else(|| mismatch("float", &v))
     }
 }
 

@@ -90,7 +90,11 @@ impl Dictionary {
     /// ```
     #[must_use]
     pub fn typed(key_type: ContainerType, value_type: ContainerType) -> Self {
-        Dictionary { key_type, value_type, entries: Vec::new() }
+        Dictionary {
+            key_type,
+            value_type,
+            entries: Vec::new(),
+        }
     }
 
     /// Whether the Dictionary has a key or value type (`Dictionary[K, V]`).
@@ -110,12 +114,18 @@ impl Dictionary {
     /// ```
     #[must_use]
     pub fn get(&self, key: impl DictionaryKey) -> Option<&Variant> {
-        self.entries.iter().find(|(k, _)| key.matches_key(k)).map(|(_, v)| v)
+        self.entries
+            .iter()
+            .find(|(k, _)| key.matches_key(k))
+            .map(|(_, v)| v)
     }
 
     /// The value under the first key that matches `key`, mutably.
     pub fn get_mut(&mut self, key: impl DictionaryKey) -> Option<&mut Variant> {
-        self.entries.iter_mut().find(|(k, _)| key.matches_key(k)).map(|(_, v)| v)
+        self.entries
+            .iter_mut()
+            .find(|(k, _)| key.matches_key(k))
+            .map(|(_, v)| v)
     }
 
     /// Whether some key matches `key`.

@@ -4,39 +4,7 @@
 //! Both follow the engines' `VariantWriter` (`core/variant/variant_parser.cpp`) rule by rule;
 //! the expected strings in `tests/display.rs` come from real engine runs.
 //!
-//! # Godot 4 (`var_to_str`, 4.4 – 4.6)
-//!
-//! - Floats go through `rtos_fix`: `0` for both zeros, `inf`, `inf_neg` (negative infinity),
-//!   `nan`, and otherwise the shortest text that reads back to the same value, using the
-//!   shortest `f32` text when the value is exactly an `f32` (so `0.1f32` prints `0.1`).
-//!   Plain notation is used for 10⁻⁵ < |x| < 10¹⁵, scientific (`1e+300`, `5e-324`) outside.
-//!   A `float` Variant gets `.0` appended when the text has no `.` or `e` (`1.0`, `0.0`).
-//!   The engine uses Grisu2 for the digits, which in rare cases gives one digit more than the
-//!   shortest form printed here; both read back to the same number.
-//! - Strings are quoted, with only `\` and `"` escaped (newlines stay raw); StringName
-//!   (`&"name"`), NodePath (`NodePath("a/b:c")`) and PackedStringArray elements use C escapes.
-//! - Dictionary keys are printed **sorted** (String and StringName keys by text, other keys by
-//!   type id, then by value), one entry per line: `{\n"a": 1,\n"b": 2\n}`; `{}` when empty.
-//! - Typed containers print their type: `Array[int]([1, 2])`,
-//!   `Dictionary[String, int]({...})`; a script type prints as `Resource("res://path.gd")`.
-//! - A full [`Object`] prints as `Object(Class,"prop":value,...)` followed by a newline, as
-//!   the engine does; an [`ObjectId`] prints as the engine prints a decoded id
-//!   (`Object(EncodedObjectAsID,"object_id":N,"script":null)` and a newline), `ObjectId(0)`
-//!   as `null`. Callable and Signal print as `Callable()` / `Signal()`.
-//!
-//! # Godot 3 (`var2str`, 3.2 – 3.6)
-//!
-//! - Constructors have spaces inside the parentheses: `Vector2( 1, 2 )`, `[ 1, 2 ]`,
-//!   `PoolIntArray( 1, 2 )`, and empty ones keep two spaces: `[  ]`, `PoolIntArray(  )`.
-//! - Floats are converted to `f32` (Godot 3's `real_t`) and printed with `%g`, i.e. six
-//!   significant digits: `3.14159`, `1e+10`, `1.23457e+06`; a `float` Variant gets `.0`
-//!   appended as in Godot 4, also after `-inf` (`-inf.0`, the engine's own quirk).
-//! - Dictionaries always span lines, `{\n\n}` when empty; keys are sorted by Godot 3 type
-//!   id, then by value. Typed container descriptors do not exist and are not printed.
-//! - `RID` prints as nothing at all (the engine writes an empty string).
-//! - Types that Godot 3 does not have (`Vector2i`, `StringName`, `PackedInt64Array`, ...)
-//!   are printed in their Godot 4 syntax, which Godot 3 cannot read back: convert them first
-//!   if the text is meant for a Godot 3 engine.
+//! The rules are listed on `impl Display for Variant` and on [`Variant::to_godot3_string`].
 
 use core::fmt::{self, Write};
 
@@ -65,8 +33,19 @@ impl Variant {
     /// This value in Godot 3's `var2str` syntax (3.x names such as `Quat`, `Transform`,
     /// `PoolIntArray`, spaces inside parentheses, floats with six significant digits).
     ///
-    /// Types that Godot 3 lacks print in their Godot 4 syntax; see the module notes in the
-    /// crate documentation of [`Variant`]'s `Display` for every rule.
+    /// The rules (Godot 3.2 – 3.6):
+    ///
+    /// - Constructors have spaces inside the parentheses: `Vector2( 1, 2 )`, `[ 1, 2 ]`,
+    ///   `PoolIntArray( 1, 2 )`, and empty ones keep two spaces: `[  ]`, `PoolIntArray(  )`.
+    /// - Floats are converted to `f32` (Godot 3's `real_t`) and printed with `%g`, i.e. six
+    ///   significant digits: `3.14159`, `1e+10`, `1.23457e+06`; a `float` Variant gets `.0`
+    ///   appended as in Godot 4, also after `-inf` (`-inf.0`, the engine's own quirk).
+    /// - Dictionaries always span lines, `{\n\n}` when empty; keys are sorted by Godot 3 type
+    ///   id, then by value. Typed container descriptors do not exist and are not printed.
+    /// - `RID` prints as nothing at all (the engine writes an empty string).
+    /// - Types that Godot 3 does not have (`Vector2i`, `StringName`, `PackedInt64Array`, ...)
+    ///   are printed in their Godot 4 syntax, which Godot 3 cannot read back: convert them first
+    ///   if the text is meant for a Godot 3 engine.
     ///
     /// ```
     /// use godot_serde::{Variant, Vector2};
@@ -86,6 +65,26 @@ impl Variant {
 }
 
 /// Prints Godot 4's `var_to_str` text, e.g. `Vector2(1, 2)`, `&"name"`, `[1, "a"]`.
+///
+/// The rules (Godot 4.4 – 4.6):
+///
+/// - Floats go through `rtos_fix`: `0` for both zeros, `inf`, `inf_neg` (negative infinity),
+///   `nan`, and otherwise the shortest text that reads back to the same value, using the
+///   shortest `f32` text when the value is exactly an `f32` (so `0.1f32` prints `0.1`).
+///   Plain notation is used for 10⁻⁴ ≤ |x| < 10¹⁵, scientific (`1e+300`, `5e-324`) outside.
+///   A `float` Variant gets `.0` appended when the text has no `.` or `e` (`1.0`, `0.0`).
+///   The engine uses Grisu2 for the digits, which in rare cases gives one digit more than the
+///   shortest form printed here; both read back to the same number.
+/// - Strings are quoted, with only `\` and `"` escaped (newlines stay raw); StringName
+///   (`&"name"`), NodePath (`NodePath("a/b:c")`) and PackedStringArray elements use C escapes.
+/// - Dictionary keys are printed **sorted** (String and StringName keys by text, other keys by
+///   type id, then by value), one entry per line: `{\n"a": 1,\n"b": 2\n}`; `{}` when empty.
+/// - Typed containers print their type: `Array[int]([1, 2])`,
+///   `Dictionary[String, int]({...})`; a script type prints as `Resource("res://path.gd")`.
+/// - A full [`Object`] prints as `Object(Class,"prop":value,...)` followed by a newline, as
+///   the engine does; an [`ObjectId`] prints as the engine prints a decoded id
+///   (`Object(EncodedObjectAsID,"object_id":N,"script":null)` and a newline), `ObjectId(0)`
+///   as `null`. Callable and Signal print as `Callable()` / `Signal()`.
 ///
 /// ```
 /// use godot_serde::{Array, Dictionary, Variant};
@@ -194,7 +193,11 @@ fn real4(v: f64) -> String {
     // The engine prints the shortest f32 text when the double is exactly an f32.
     #[allow(clippy::cast_possible_truncation)]
     let as_f32 = a as f32;
-    let sci = if f64::from(as_f32) == a { format!("{as_f32:e}") } else { format!("{a:e}") };
+    let sci = if f64::from(as_f32) == a {
+        format!("{as_f32:e}")
+    } else {
+        format!("{a:e}")
+    };
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let exponent: i32 = exponent.parse().unwrap_or(0);
@@ -281,7 +284,11 @@ fn printf_g6(v: f64) -> String {
 
 /// Drops trailing zeros of a fraction, and the point if nothing is left after it.
 fn trim_fraction(s: &str) -> &str {
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
 }
 
 fn real(v: f64, d: Dialect) -> String {
@@ -449,7 +456,12 @@ fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::
         }
         Variant::Quaternion(q) => {
             let name = if g3 { "Quat" } else { "Quaternion" };
-            write_ctor(w, name, reals([q.x.into(), q.y.into(), q.z.into(), q.w.into()], d), d)
+            write_ctor(
+                w,
+                name,
+                reals([q.x.into(), q.y.into(), q.z.into(), q.w.into()], d),
+                d,
+            )
         }
         Variant::Aabb(b) => {
             let [a, c, e] = v3(&b.position);
@@ -485,30 +497,53 @@ fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::
         Variant::ObjectId(ObjectId(0)) => w.write_str("null"),
         #[allow(clippy::cast_possible_wrap)]
         Variant::ObjectId(ObjectId(id)) => {
-            write!(w, "Object(EncodedObjectAsID,\"object_id\":{},\"script\":null)\n", *id as i64)
+            writeln!(
+                w,
+                "Object(EncodedObjectAsID,\"object_id\":{},\"script\":null)",
+                *id as i64
+            )
         }
         Variant::Callable(_) => w.write_str("Callable()"),
         Variant::Signal(_) => w.write_str("Signal()"),
         Variant::Dictionary(dict) => write_dictionary(w, dict, d),
         Variant::Array(a) => write_array(w, a, d),
         Variant::PackedByteArray(a) => {
-            let name = if g3 { "PoolByteArray" } else { "PackedByteArray" };
+            let name = if g3 {
+                "PoolByteArray"
+            } else {
+                "PackedByteArray"
+            };
             write_ctor(w, name, ints(a.0.iter()), d)
         }
         Variant::PackedInt32Array(a) => {
-            let name = if g3 { "PoolIntArray" } else { "PackedInt32Array" };
+            let name = if g3 {
+                "PoolIntArray"
+            } else {
+                "PackedInt32Array"
+            };
             write_ctor(w, name, ints(a.0.iter()), d)
         }
         Variant::PackedInt64Array(a) => write_ctor(w, "PackedInt64Array", ints(a.0.iter()), G4),
         Variant::PackedFloat32Array(a) => {
-            let name = if g3 { "PoolRealArray" } else { "PackedFloat32Array" };
+            let name = if g3 {
+                "PoolRealArray"
+            } else {
+                "PackedFloat32Array"
+            };
             write_ctor(w, name, a.0.iter().map(|x| real((*x).into(), d)), d)
         }
-        Variant::PackedFloat64Array(a) => {
-            write_ctor(w, "PackedFloat64Array", a.0.iter().map(|x| real(*x, G4)), G4)
-        }
+        Variant::PackedFloat64Array(a) => write_ctor(
+            w,
+            "PackedFloat64Array",
+            a.0.iter().map(|x| real(*x, G4)),
+            G4,
+        ),
         Variant::PackedStringArray(a) => {
-            let name = if g3 { "PoolStringArray" } else { "PackedStringArray" };
+            let name = if g3 {
+                "PoolStringArray"
+            } else {
+                "PackedStringArray"
+            };
             let items = a.0.iter().map(|s| {
                 let mut q = String::from("\"");
                 let _ = write_c_escaped(&mut q, s, d);
@@ -518,20 +553,35 @@ fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::
             write_ctor(w, name, items, d)
         }
         Variant::PackedVector2Array(a) => {
-            let name = if g3 { "PoolVector2Array" } else { "PackedVector2Array" };
+            let name = if g3 {
+                "PoolVector2Array"
+            } else {
+                "PackedVector2Array"
+            };
             write_ctor(w, name, a.0.iter().flat_map(|x| reals(v2(x), d)), d)
         }
         Variant::PackedVector3Array(a) => {
-            let name = if g3 { "PoolVector3Array" } else { "PackedVector3Array" };
+            let name = if g3 {
+                "PoolVector3Array"
+            } else {
+                "PackedVector3Array"
+            };
             write_ctor(w, name, a.0.iter().flat_map(|x| reals(v3(x), d)), d)
         }
         Variant::PackedColorArray(a) => {
-            let name = if g3 { "PoolColorArray" } else { "PackedColorArray" };
+            let name = if g3 {
+                "PoolColorArray"
+            } else {
+                "PackedColorArray"
+            };
             write_ctor(w, name, a.0.iter().flat_map(|x| reals(color(x), d)), d)
         }
-        Variant::PackedVector4Array(a) => {
-            write_ctor(w, "PackedVector4Array", a.0.iter().flat_map(|x| reals(v4(x), G4)), G4)
-        }
+        Variant::PackedVector4Array(a) => write_ctor(
+            w,
+            "PackedVector4Array",
+            a.0.iter().flat_map(|x| reals(v4(x), G4)),
+            G4,
+        ),
     }
 }
 
@@ -555,9 +605,7 @@ fn write_object<W: Write + ?Sized>(w: &mut W, o: &Object, d: Dialect) -> fmt::Re
 /// The name a typed container prints for its element, key or value type.
 fn write_container_type<W: Write + ?Sized>(w: &mut W, t: &ContainerType) -> fmt::Result {
     match t {
-        ContainerType::Untyped | ContainerType::Builtin(VariantType::Nil) => {
-            w.write_str("Variant")
-        }
+        ContainerType::Untyped | ContainerType::Builtin(VariantType::Nil) => w.write_str("Variant"),
         ContainerType::Builtin(ty) => w.write_str(ty.name()),
         ContainerType::ClassName(name) => w.write_str(name),
         ContainerType::Script(path) => {
@@ -569,7 +617,10 @@ fn write_container_type<W: Write + ?Sized>(w: &mut W, t: &ContainerType) -> fmt:
 }
 
 fn is_typed(t: &ContainerType) -> bool {
-    !matches!(t, ContainerType::Untyped | ContainerType::Builtin(VariantType::Nil))
+    !matches!(
+        t,
+        ContainerType::Untyped | ContainerType::Builtin(VariantType::Nil)
+    )
 }
 
 fn write_array<W: Write + ?Sized>(w: &mut W, a: &Array, d: Dialect) -> fmt::Result {
@@ -640,7 +691,10 @@ fn write_dictionary<W: Write + ?Sized>(w: &mut W, dict: &Dictionary, d: Dialect)
 /// "less than", which is not a total order in every corner, so no std sort that could panic).
 fn sorted_entries(dict: &Dictionary, d: Dialect) -> Vec<&(Variant, Variant)> {
     let entries: Vec<&(Variant, Variant)> = dict.iter().collect();
-    merge_sort(entries, &|a: &(Variant, Variant), b: &(Variant, Variant)| key_less(&a.0, &b.0, d))
+    merge_sort(entries, &|a: &(Variant, Variant),
+                          b: &(Variant, Variant)| {
+        key_less(&a.0, &b.0, d)
+    })
 }
 
 fn merge_sort<'a, T, F>(mut v: Vec<&'a T>, less: &F) -> Vec<&'a T>
@@ -660,7 +714,11 @@ where
         match (left.peek(), right.peek()) {
             (Some(a), Some(b)) => {
                 // Take from the right only when strictly less: keeps equal keys in order.
-                let next = if less(b, a) { right.next() } else { left.next() };
+                let next = if less(b, a) {
+                    right.next()
+                } else {
+                    left.next()
+                };
                 out.extend(next);
             }
             (Some(_), None) => {
@@ -682,7 +740,9 @@ fn type_rank(v: &Variant, d: Dialect) -> u32 {
     let ty = v.variant_type();
     match d {
         Dialect::Godot4 => u32::from(ty as u8),
-        Dialect::Godot3 => ty.id(GodotVersion::V3).map_or(100 + u32::from(ty as u8), u32::from),
+        Dialect::Godot3 => ty
+            .id(GodotVersion::V3)
+            .map_or(100 + u32::from(ty as u8), u32::from),
     }
 }
 
@@ -767,7 +827,10 @@ mod tests {
         assert_eq!(real4(0.1), "0.1");
         assert_eq!(real4(-0.0), "0");
         assert_eq!(real4(f64::NEG_INFINITY), "inf_neg");
-        assert_eq!(real4(f64::from(f32::from_bits(0x0080_0000))), "1.1754944e-38");
+        assert_eq!(
+            real4(f64::from(f32::from_bits(0x0080_0000))),
+            "1.1754944e-38"
+        );
     }
 
     #[test]
