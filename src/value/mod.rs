@@ -8,6 +8,8 @@ mod display;
 mod index;
 mod ser;
 
+pub use dictionary::DictionaryKey;
+
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
     PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
