@@ -83,7 +83,9 @@ pub enum ErrorKind {
     InvalidContainerType(Box<str>),
     /// A full object while [`Config::allow_objects`](crate::Config::allow_objects) is off,
     /// which Godot's `bytes_to_var` refuses too (`ERR_UNAUTHORIZED`).
-    #[error("full object of class {class:?} refused: objects are not allowed (Config::with_allow_objects)")]
+    #[error(
+        "full object of class {class:?} refused: objects are not allowed (Config::with_allow_objects)"
+    )]
     ObjectsNotAllowed {
         /// The class name, when it could be read.
         class: Box<str>,
@@ -122,7 +124,10 @@ impl Error {
     #[cold]
     #[must_use]
     pub fn at(kind: ErrorKind, offset: usize) -> Self {
-        Error(Box::new(ErrorImpl { kind, offset: Some(offset) }))
+        Error(Box::new(ErrorImpl {
+            kind,
+            offset: Some(offset),
+        }))
     }
 
     /// What went wrong.
@@ -230,7 +235,10 @@ mod tests {
     #[test]
     fn display_appends_the_offset() {
         let e = Error::at(ErrorKind::UnexpectedEof { needed: 4 }, 8);
-        assert_eq!(e.to_string(), "unexpected end of input, 4 more bytes needed at byte 8");
+        assert_eq!(
+            e.to_string(),
+            "unexpected end of input, 4 more bytes needed at byte 8"
+        );
         assert!(e.is_eof());
         let e = Error::new(ErrorKind::TrailingBytes { count: 2 });
         assert_eq!(e.to_string(), "2 trailing bytes after the value");

@@ -295,12 +295,20 @@ mod tests {
 
     #[test]
     fn ids_round_trip_for_every_version() {
-        for version in [GodotVersion::V3, GodotVersion::V4_0, GodotVersion::V4_3, GodotVersion::V4_4] {
+        for version in [
+            GodotVersion::V3,
+            GodotVersion::V4_0,
+            GodotVersion::V4_3,
+            GodotVersion::V4_4,
+        ] {
             for id in 0..VariantType::variant_max(version) {
                 let t = VariantType::from_id(id, version).expect("id in range");
                 assert_eq!(t.id(version), Some(id as u8), "{t:?} in {version:?}");
             }
-            assert_eq!(VariantType::from_id(VariantType::variant_max(version), version), None);
+            assert_eq!(
+                VariantType::from_id(VariantType::variant_max(version), version),
+                None
+            );
         }
     }
 
@@ -315,7 +323,10 @@ mod tests {
         assert_eq!(VariantType::PackedColorArray.id(GodotVersion::V3), Some(26));
         assert_eq!(VariantType::Vector2i.id(GodotVersion::V3), None);
         assert_eq!(VariantType::PackedVector4Array.id(GodotVersion::V4_0), None);
-        assert_eq!(VariantType::PackedVector4Array.id(GodotVersion::V4_3), Some(38));
+        assert_eq!(
+            VariantType::PackedVector4Array.id(GodotVersion::V4_3),
+            Some(38)
+        );
     }
 
     #[test]

@@ -39,6 +39,7 @@
 mod math;
 mod misc;
 mod packed;
+mod proto;
 mod strings;
 
 pub use math::{
@@ -119,8 +120,22 @@ pub(crate) struct Marker {
 /// deserializer.
 pub(crate) fn marker(name: &str) -> Option<Marker> {
     let rest = name.strip_prefix("$godot_serde::")?;
-    let plain = |ty| Some(Marker { ty, wide: false, typed: false, as_id: false });
-    let wide = |ty| Some(Marker { ty, wide: true, typed: false, as_id: false });
+    let plain = |ty| {
+        Some(Marker {
+            ty,
+            wide: false,
+            typed: false,
+            as_id: false,
+        })
+    };
+    let wide = |ty| {
+        Some(Marker {
+            ty,
+            wide: true,
+            typed: false,
+            as_id: false,
+        })
+    };
     match rest {
         "Vector2" => plain(VariantType::Vector2),
         "Vector2i" => plain(VariantType::Vector2i),
@@ -141,14 +156,27 @@ pub(crate) fn marker(name: &str) -> Option<Marker> {
         "StringName" => plain(VariantType::StringName),
         "NodePath" => plain(VariantType::NodePath),
         "RID" => plain(VariantType::Rid),
-        "ObjectId" => Some(Marker { ty: VariantType::Object, wide: false, typed: false, as_id: true }),
+        "ObjectId" => Some(Marker {
+            ty: VariantType::Object,
+            wide: false,
+            typed: false,
+            as_id: true,
+        }),
         "Object" => plain(VariantType::Object),
         "Callable" => plain(VariantType::Callable),
         "Signal" => plain(VariantType::Signal),
-        "TypedArray" => Some(Marker { ty: VariantType::Array, wide: false, typed: true, as_id: false }),
-        "TypedDictionary" => {
-            Some(Marker { ty: VariantType::Dictionary, wide: false, typed: true, as_id: false })
-        }
+        "TypedArray" => Some(Marker {
+            ty: VariantType::Array,
+            wide: false,
+            typed: true,
+            as_id: false,
+        }),
+        "TypedDictionary" => Some(Marker {
+            ty: VariantType::Dictionary,
+            wide: false,
+            typed: true,
+            as_id: false,
+        }),
         "PackedByteArray" => plain(VariantType::PackedByteArray),
         "PackedInt32Array" => plain(VariantType::PackedInt32Array),
         "PackedInt64Array" => plain(VariantType::PackedInt64Array),
