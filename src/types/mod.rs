@@ -54,6 +54,8 @@ pub use packed::{
 };
 pub use strings::{NodePath, StringName};
 
+pub(crate) use proto::{Payload, cautious};
+
 use crate::wire::VariantType;
 
 macro_rules! marker_names {
