@@ -287,3 +287,45 @@ impl<'de> DeserializeSeed<'de> for BytesSeed {
         <std::borrow::Cow<'de, [u8]> as serde_bytes::Deserialize<'de>>::deserialize(deserializer)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Color, Vector2};
+    use serde::de::value::Error;
+
+    #[test]
+    fn decode_packed_narrows_and_widens() {
+        // 1.5f64 = 0x3ff8000000000000, -2.0f64 = 0xc000000000000000.
+        let wide = [0, 0, 0, 0, 0, 0, 0xf8, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0xc0];
+        let v: Vec<Vector2> = decode_packed::<_, Error>(&wide, 8, "x").unwrap();
+        assert_eq!(v, [Vector2::new(1.5, -2.0)]);
+        // 1.5f32 = 0x3fc00000, -2.0f32 = 0xc0000000.
+        let narrow = [0, 0, 0xc0, 0x3f, 0, 0, 0, 0xc0];
+        let v: Vec<Vector2> = decode_packed::<_, Error>(&narrow, 4, "x").unwrap();
+        assert_eq!(v, [Vector2::new(1.5, -2.0)]);
+        let v: Vec<Color> = decode_packed::<_, Error>(&[], 4, "x").unwrap();
+        assert!(v.is_empty());
+        // Integers have one width only.
+        let e = decode_packed::<i32, Error>(&[0; 8], 8, "PackedInt32Array").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "PackedInt32Array bytes: components cannot be 8 bytes wide"
+        );
+    }
+
+    #[test]
+    fn encode_packed_is_little_endian() {
+        // 258 = 0x00000102.
+        assert_eq!(
+            &*encode_packed(&[258i32, -1]),
+            &[2, 1, 0, 0, 0xff, 0xff, 0xff, 0xff]
+        );
+        assert_eq!(
+            components(&Color::new(1.0, 2.0, 3.0, 4.0)),
+            &[1.0, 2.0, 3.0, 4.0]
+        );
+        assert_eq!(component_count::<crate::types::Transform3D>(), 12);
+        assert_eq!(component_count::<crate::types::Projection>(), 16);
+    }
+}

@@ -482,3 +482,31 @@ impl<'de> Deserialize<'de> for Object {
         deserializer.deserialize_tuple_struct(OBJECT, 2, ContainerVisitor::<Object>::new())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::value::Error;
+
+    #[test]
+    fn wide_integers_are_range_checked() {
+        let v: Variant = VariantVisitor.visit_i128::<Error>(-(1 << 40)).unwrap();
+        assert_eq!(v, Variant::Int(-(1 << 40)));
+        let v: Variant = VariantVisitor.visit_u128::<Error>(42).unwrap();
+        assert_eq!(v, Variant::Int(42));
+        // i64::MIN - 1 = -9223372036854775809.
+        let e = VariantVisitor
+            .visit_i128::<Error>(i128::from(i64::MIN) - 1)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "integer -9223372036854775809 out of range for Godot's 64-bit int"
+        );
+        let e = VariantVisitor.visit_u128::<Error>(u128::MAX).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("integer 3402823669209384634633746"),
+            "{e}"
+        );
+    }
+}
