@@ -353,6 +353,14 @@ fn packed_variants() {
             "$godot_serde::PackedVector2Array64",
             &[0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0],
         );
+        check_packed(
+            Variant::PackedVector4Array(PackedVector4Array(vec![Vector4::new(0.0, 0.0, 0.0, 2.0)])),
+            "$godot_serde::PackedVector4Array64",
+            &[
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0x40,
+            ],
+        );
     }
     // The 64 names hold f64 components in every build.
     assert_de_tokens(

@@ -358,8 +358,8 @@ impl<T> ContainerVisitor<T> {
 trait Container: Sized {
     /// What the visitor expects.
     const EXPECTING: &'static str;
-    /// The value out of a Variant read from a map, if it is of this kind.
-    fn from_variant(v: Variant) -> Result<Self, Variant>;
+    /// The value out of a Variant read from a map, if it is of this kind; else what it is.
+    fn from_variant(v: Variant) -> Result<Self, &'static str>;
     /// The value from a plain seq.
     fn from_seq<'de, A: SeqAccess<'de>>(seq: A, exp: &dyn de::Expected) -> Result<Self, A::Error>;
 }
@@ -367,10 +367,10 @@ trait Container: Sized {
 impl Container for Array {
     const EXPECTING: &'static str = "an Array";
 
-    fn from_variant(v: Variant) -> Result<Self, Variant> {
+    fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
             Variant::Array(a) => Ok(a),
-            other => Err(other),
+            other => Err(variant_kind(&other)),
         }
     }
 
@@ -392,10 +392,10 @@ impl Container for Array {
 impl Container for Dictionary {
     const EXPECTING: &'static str = "a Dictionary";
 
-    fn from_variant(v: Variant) -> Result<Self, Variant> {
+    fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
             Variant::Dictionary(d) => Ok(d),
-            other => Err(other),
+            other => Err(variant_kind(&other)),
         }
     }
 
@@ -407,10 +407,10 @@ impl Container for Dictionary {
 impl Container for Object {
     const EXPECTING: &'static str = "an Object (class and properties)";
 
-    fn from_variant(v: Variant) -> Result<Self, Variant> {
+    fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
             Variant::Object(o) => Ok(o),
-            other => Err(other),
+            other => Err(variant_kind(&other)),
         }
     }
 
@@ -440,10 +440,9 @@ impl<'de, T: Container> Visitor<'de> for ContainerVisitor<T> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        T::from_variant(VariantVisitor.visit_map(map)?).map_err(|other| {
+        T::from_variant(VariantVisitor.visit_map(map)?).map_err(|kind| {
             de::Error::custom(format_args!(
-                "invalid type: {}, expected {}",
-                variant_kind(&other),
+                "invalid type: {kind}, expected {}",
                 T::EXPECTING
             ))
         })
