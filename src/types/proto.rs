@@ -270,7 +270,7 @@ pub(crate) fn encode_packed<T: Flat>(items: &[T]) -> std::borrow::Cow<'_, [u8]> 
     {
         let comps: &[T::Comp] = bytemuck::cast_slice(items);
         let mut out = Vec::with_capacity(size_of_val(items));
-        for c in comps {
+        for &c in comps {
             c.put_le(&mut out);
         }
         std::borrow::Cow::Owned(out)
