@@ -4,6 +4,16 @@
 //! Serialization follows the marker protocol in [`crate::types`]: each is a tuple struct of its
 //! components in wire order, so other serde formats see a plain sequence of numbers.
 
+use bytemuck::{Pod, Zeroable};
+use serde::de::MapAccess;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::proto::{FlatSeq, FlatVisitor, Payload, component_count, serialize_flat};
+use super::{
+    AABB, BASIS, COLOR, PLANE, PROJECTION, QUATERNION, RECT2, RECT2I, TRANSFORM2D, TRANSFORM3D,
+    VECTOR2, VECTOR2I, VECTOR3, VECTOR3I, VECTOR4, VECTOR4I,
+};
+
 /// The component type of Godot's float math types: `f32`, or `f64` with the
 /// `double-precision` cargo feature (Godot's `real_t`).
 #[cfg(not(feature = "double-precision"))]
@@ -14,7 +24,7 @@ pub type Real = f32;
 pub type Real = f64;
 
 /// Godot `Vector2` (type id 5 in 3.x and 4.x): `x, y`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Vector2 {
     /// X component.
@@ -24,7 +34,7 @@ pub struct Vector2 {
 }
 
 /// Godot 4 `Vector2i` (type id 6; no Godot 3 equivalent): `x, y` as `i32`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Pod, Zeroable)]
 #[repr(C)]
 pub struct Vector2i {
     /// X component.
@@ -34,7 +44,7 @@ pub struct Vector2i {
 }
 
 /// Godot `Rect2` (4.x id 7, 3.x id 6): position, size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Rect2 {
     /// Top-left corner.
@@ -44,7 +54,7 @@ pub struct Rect2 {
 }
 
 /// Godot 4 `Rect2i` (type id 8): position, size as `i32`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Pod, Zeroable)]
 #[repr(C)]
 pub struct Rect2i {
     /// Top-left corner.
@@ -54,7 +64,7 @@ pub struct Rect2i {
 }
 
 /// Godot `Vector3` (4.x id 9, 3.x id 7): `x, y, z`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Vector3 {
     /// X component.
@@ -66,7 +76,7 @@ pub struct Vector3 {
 }
 
 /// Godot 4 `Vector3i` (type id 10): `x, y, z` as `i32`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Pod, Zeroable)]
 #[repr(C)]
 pub struct Vector3i {
     /// X component.
@@ -79,7 +89,7 @@ pub struct Vector3i {
 
 /// Godot `Transform2D` (4.x id 11, 3.x id 8): three columns, written column by column
 /// (`x.x, x.y, y.x, y.y, origin.x, origin.y`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Transform2D {
     /// The X axis (first column).
@@ -91,7 +101,7 @@ pub struct Transform2D {
 }
 
 /// Godot 4 `Vector4` (type id 12): `x, y, z, w`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Vector4 {
     /// X component.
@@ -105,7 +115,7 @@ pub struct Vector4 {
 }
 
 /// Godot 4 `Vector4i` (type id 13): `x, y, z, w` as `i32`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Pod, Zeroable)]
 #[repr(C)]
 pub struct Vector4i {
     /// X component.
@@ -119,7 +129,7 @@ pub struct Vector4i {
 }
 
 /// Godot `Plane` (4.x id 14, 3.x id 9): `normal.x, normal.y, normal.z, d`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Plane {
     /// The plane's normal.
@@ -129,7 +139,7 @@ pub struct Plane {
 }
 
 /// Godot `Quaternion` (4.x id 15; Godot 3 `Quat`, id 10): `x, y, z, w`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Quaternion {
     /// X component.
@@ -143,7 +153,7 @@ pub struct Quaternion {
 }
 
 /// Godot `AABB` (4.x id 16, 3.x id 11): position, size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Aabb {
     /// The minimum corner.
@@ -156,7 +166,7 @@ pub struct Aabb {
 ///
 /// Row *i* holds the *i*-th component of the X, Y and Z axes, so GDScript's
 /// `Basis(X, Y, Z)` has `rows[0] = (X.x, Y.x, Z.x)`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Basis {
     /// The three rows.
@@ -164,7 +174,7 @@ pub struct Basis {
 }
 
 /// Godot `Transform3D` (4.x id 18; Godot 3 `Transform`, id 13): the basis rows, then origin.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Transform3D {
     /// Rotation and scale.
@@ -174,7 +184,7 @@ pub struct Transform3D {
 }
 
 /// Godot 4 `Projection` (type id 19): a 4×4 matrix written column by column.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Projection {
     /// The four columns.
@@ -183,7 +193,7 @@ pub struct Projection {
 
 /// Godot `Color` (4.x id 20, 3.x id 14): `r, g, b, a`, always `f32` on the wire, also in
 /// double-precision builds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Color {
     /// Red.
@@ -194,4 +204,307 @@ pub struct Color {
     pub b: f32,
     /// Alpha.
     pub a: f32,
+}
+
+/// `Serialize`, `Deserialize` and the marker payload of a flat math type: a tuple struct of
+/// its components in wire order (see the protocol table in [`crate::types`]).
+macro_rules! flat_marker {
+    ($($t:ty: $comp:ty = $name:ident, $what:literal;)*) => {$(
+        impl super::proto::Flat for $t {
+            type Comp = $comp;
+            const EXPECTING: &'static str = $what;
+        }
+
+        impl Payload for $t {
+            const NAMES: &'static [&'static str] = &[$name];
+
+            fn next_payload<'de, A: MapAccess<'de>>(
+                map: &mut A,
+                _wide: bool,
+            ) -> Result<Self, A::Error> {
+                map.next_value_seed(FlatSeq::new())
+            }
+        }
+
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serialize_flat(self, $name, serializer)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_tuple_struct(
+                    $name,
+                    component_count::<Self>(),
+                    FlatVisitor::new(),
+                )
+            }
+        }
+    )*};
+}
+
+flat_marker! {
+    Vector2: Real = VECTOR2, "a Vector2";
+    Vector2i: i32 = VECTOR2I, "a Vector2i";
+    Rect2: Real = RECT2, "a Rect2";
+    Rect2i: i32 = RECT2I, "a Rect2i";
+    Vector3: Real = VECTOR3, "a Vector3";
+    Vector3i: i32 = VECTOR3I, "a Vector3i";
+    Transform2D: Real = TRANSFORM2D, "a Transform2D";
+    Vector4: Real = VECTOR4, "a Vector4";
+    Vector4i: i32 = VECTOR4I, "a Vector4i";
+    Plane: Real = PLANE, "a Plane";
+    Quaternion: Real = QUATERNION, "a Quaternion";
+    Aabb: Real = AABB, "an AABB";
+    Basis: Real = BASIS, "a Basis";
+    Transform3D: Real = TRANSFORM3D, "a Transform3D";
+    Projection: Real = PROJECTION, "a Projection";
+    Color: f32 = COLOR, "a Color";
+}
+
+impl Vector2 {
+    /// `(0, 0)`.
+    pub const ZERO: Self = Self::new(0.0, 0.0);
+    /// `(1, 1)`.
+    pub const ONE: Self = Self::new(1.0, 1.0);
+
+    /// `Vector2(x, y)`.
+    #[must_use]
+    pub const fn new(x: Real, y: Real) -> Self {
+        Self { x, y }
+    }
+}
+
+impl Vector2i {
+    /// `(0, 0)`.
+    pub const ZERO: Self = Self::new(0, 0);
+    /// `(1, 1)`.
+    pub const ONE: Self = Self::new(1, 1);
+
+    /// `Vector2i(x, y)`.
+    #[must_use]
+    pub const fn new(x: i32, y: i32) -> Self {
+        Self { x, y }
+    }
+}
+
+impl Vector3 {
+    /// `(0, 0, 0)`.
+    pub const ZERO: Self = Self::new(0.0, 0.0, 0.0);
+    /// `(1, 1, 1)`.
+    pub const ONE: Self = Self::new(1.0, 1.0, 1.0);
+
+    /// `Vector3(x, y, z)`.
+    #[must_use]
+    pub const fn new(x: Real, y: Real, z: Real) -> Self {
+        Self { x, y, z }
+    }
+}
+
+impl Vector3i {
+    /// `(0, 0, 0)`.
+    pub const ZERO: Self = Self::new(0, 0, 0);
+    /// `(1, 1, 1)`.
+    pub const ONE: Self = Self::new(1, 1, 1);
+
+    /// `Vector3i(x, y, z)`.
+    #[must_use]
+    pub const fn new(x: i32, y: i32, z: i32) -> Self {
+        Self { x, y, z }
+    }
+}
+
+impl Vector4 {
+    /// `(0, 0, 0, 0)`.
+    pub const ZERO: Self = Self::new(0.0, 0.0, 0.0, 0.0);
+    /// `(1, 1, 1, 1)`.
+    pub const ONE: Self = Self::new(1.0, 1.0, 1.0, 1.0);
+
+    /// `Vector4(x, y, z, w)`.
+    #[must_use]
+    pub const fn new(x: Real, y: Real, z: Real, w: Real) -> Self {
+        Self { x, y, z, w }
+    }
+}
+
+impl Vector4i {
+    /// `(0, 0, 0, 0)`.
+    pub const ZERO: Self = Self::new(0, 0, 0, 0);
+    /// `(1, 1, 1, 1)`.
+    pub const ONE: Self = Self::new(1, 1, 1, 1);
+
+    /// `Vector4i(x, y, z, w)`.
+    #[must_use]
+    pub const fn new(x: i32, y: i32, z: i32, w: i32) -> Self {
+        Self { x, y, z, w }
+    }
+}
+
+/// `From<[T; N]>`, `From<(T, ..)>` and back to an array, for a vector type.
+macro_rules! vector_from {
+    ($($t:ident($c:ty; $n:literal): $($f:ident),*;)*) => {$(
+        impl From<[$c; $n]> for $t {
+            fn from([$($f),*]: [$c; $n]) -> Self {
+                Self { $($f),* }
+            }
+        }
+
+        impl From<($(vector_from!(@ty $f $c)),*)> for $t {
+            fn from(($($f),*): ($(vector_from!(@ty $f $c)),*)) -> Self {
+                Self { $($f),* }
+            }
+        }
+
+        impl From<$t> for [$c; $n] {
+            fn from(v: $t) -> Self {
+                [$(v.$f),*]
+            }
+        }
+    )*};
+    (@ty $f:ident $c:ty) => { $c };
+}
+
+vector_from! {
+    Vector2(Real; 2): x, y;
+    Vector2i(i32; 2): x, y;
+    Vector3(Real; 3): x, y, z;
+    Vector3i(i32; 3): x, y, z;
+    Vector4(Real; 4): x, y, z, w;
+    Vector4i(i32; 4): x, y, z, w;
+    Quaternion(Real; 4): x, y, z, w;
+}
+
+impl Rect2 {
+    /// `Rect2(position, size)`.
+    #[must_use]
+    pub const fn new(position: Vector2, size: Vector2) -> Self {
+        Self { position, size }
+    }
+}
+
+impl Rect2i {
+    /// `Rect2i(position, size)`.
+    #[must_use]
+    pub const fn new(position: Vector2i, size: Vector2i) -> Self {
+        Self { position, size }
+    }
+}
+
+impl Transform2D {
+    /// The identity: X axis `(1, 0)`, Y axis `(0, 1)`, origin `(0, 0)`.
+    pub const IDENTITY: Self = Self::new(
+        Vector2::new(1.0, 0.0),
+        Vector2::new(0.0, 1.0),
+        Vector2::ZERO,
+    );
+
+    /// `Transform2D(x_axis, y_axis, origin)`: the three columns.
+    #[must_use]
+    pub const fn new(x: Vector2, y: Vector2, origin: Vector2) -> Self {
+        Self { x, y, origin }
+    }
+}
+
+impl Plane {
+    /// `Plane(normal, d)`.
+    #[must_use]
+    pub const fn new(normal: Vector3, d: Real) -> Self {
+        Self { normal, d }
+    }
+}
+
+impl Quaternion {
+    /// The identity rotation `(0, 0, 0, 1)`.
+    pub const IDENTITY: Self = Self::new(0.0, 0.0, 0.0, 1.0);
+
+    /// `Quaternion(x, y, z, w)`.
+    #[must_use]
+    pub const fn new(x: Real, y: Real, z: Real, w: Real) -> Self {
+        Self { x, y, z, w }
+    }
+}
+
+impl Aabb {
+    /// `AABB(position, size)`.
+    #[must_use]
+    pub const fn new(position: Vector3, size: Vector3) -> Self {
+        Self { position, size }
+    }
+}
+
+impl Basis {
+    /// The identity matrix.
+    pub const IDENTITY: Self = Self::from_rows(
+        Vector3::new(1.0, 0.0, 0.0),
+        Vector3::new(0.0, 1.0, 0.0),
+        Vector3::new(0.0, 0.0, 1.0),
+    );
+
+    /// A basis from its three rows (the order Godot writes).
+    #[must_use]
+    pub const fn from_rows(row0: Vector3, row1: Vector3, row2: Vector3) -> Self {
+        Self {
+            rows: [row0, row1, row2],
+        }
+    }
+
+    /// GDScript's `Basis(x_axis, y_axis, z_axis)`: a basis from its three axes (columns), so
+    /// `rows[i]` is `(x[i], y[i], z[i])`.
+    #[must_use]
+    pub const fn from_axes(x: Vector3, y: Vector3, z: Vector3) -> Self {
+        Self::from_rows(
+            Vector3::new(x.x, y.x, z.x),
+            Vector3::new(x.y, y.y, z.y),
+            Vector3::new(x.z, y.z, z.z),
+        )
+    }
+}
+
+impl Transform3D {
+    /// The identity: [`Basis::IDENTITY`] and origin `(0, 0, 0)`.
+    pub const IDENTITY: Self = Self::new(Basis::IDENTITY, Vector3::ZERO);
+
+    /// `Transform3D(basis, origin)`.
+    #[must_use]
+    pub const fn new(basis: Basis, origin: Vector3) -> Self {
+        Self { basis, origin }
+    }
+}
+
+impl Projection {
+    /// The identity matrix.
+    pub const IDENTITY: Self = Self::from_columns(
+        Vector4::new(1.0, 0.0, 0.0, 0.0),
+        Vector4::new(0.0, 1.0, 0.0, 0.0),
+        Vector4::new(0.0, 0.0, 1.0, 0.0),
+        Vector4::new(0.0, 0.0, 0.0, 1.0),
+    );
+
+    /// `Projection(x, y, z, w)`: a matrix from its four columns.
+    #[must_use]
+    pub const fn from_columns(x: Vector4, y: Vector4, z: Vector4, w: Vector4) -> Self {
+        Self {
+            columns: [x, y, z, w],
+        }
+    }
+}
+
+impl Color {
+    /// Opaque white `(1, 1, 1, 1)`.
+    pub const WHITE: Self = Self::new(1.0, 1.0, 1.0, 1.0);
+    /// Opaque black `(0, 0, 0, 1)`.
+    pub const BLACK: Self = Self::new(0.0, 0.0, 0.0, 1.0);
+
+    /// `Color(r, g, b, a)`.
+    #[must_use]
+    pub const fn new(r: f32, g: f32, b: f32, a: f32) -> Self {
+        Self { r, g, b, a }
+    }
+
+    /// `Color(r, g, b)`: opaque.
+    #[must_use]
+    pub const fn rgb(r: f32, g: f32, b: f32) -> Self {
+        Self::new(r, g, b, 1.0)
+    }
 }

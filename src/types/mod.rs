@@ -23,7 +23,7 @@
 //! | `Callable` | `serialize_unit_struct(CALLABLE)` | unit |
 //! | `Signal` | `serialize_tuple_struct(SIGNAL, 2)`: name (str), object id (u64) | seq of 2 |
 //! | `Object` (full object, in `value`) | `serialize_tuple_struct(OBJECT, 2)`: class (str), properties (map str → Variant, in order) | seq of 2 |
-//! | typed `Array` (in `value`) | `serialize_tuple_struct(TYPED_ARRAY, 2)`: element [`ContainerType`](crate::ContainerType) as a 3-tuple `(u8 kind, u32 Godot 4 type id, str class or script)`, then the elements as a seq | seq of 2 |
+//! | typed `Array` (in `value`) | `serialize_tuple_struct(TYPED_ARRAY, 2)`: element [`ContainerType`](crate::ContainerType) as a 3-tuple `(u8 kind, u32 Godot 4 type id, str class or script)` (kind 0 untyped, 1 builtin, 2 class name, 3 script; unused fields are `0` / `""`), then the elements as a seq | seq of 2 |
 //! | typed `Dictionary` (in `value`) | `serialize_tuple_struct(TYPED_DICTIONARY, 3)`: key type, value type (3-tuples as above), entries as a map | seq of 3 |
 //! | `PackedByteArray` | `serialize_newtype_struct(PACKED_BYTE_ARRAY, bytes)` | bytes |
 //! | `PackedStringArray` | `serialize_newtype_struct(PACKED_STRING_ARRAY, seq of str)` | seq of str |
@@ -34,11 +34,21 @@
 //! human-readable formats where the table says so) and accept: `visit_map` with one entry whose
 //! key is one of their names (the payload as above), `visit_seq` (the tuple-struct fields, for
 //! other formats), `visit_newtype_struct` for the newtype ones, and the plain forms a
-//! human-readable format produces.
+//! human-readable format produces. Packed-array bytes that arrive without a marker name
+//! (`visit_newtype_struct` / `visit_bytes`, from other compact formats) are read in this
+//! build's own layout, i.e. as the same type would serialize them. Formats such as JSON
+//! only offer the map form to `deserialize_any` (their `deserialize_tuple_struct` wants an
+//! array), so there the `{NAME: payload}` form reaches a marker through `Variant` or
+//! `#[serde(untagged)]`, not through the marker type's own `Deserialize`.
+//!
+//! Float math components are serialized as [`Real`] (`f32`, or `f64` with the
+//! `double-precision` feature); `Color` is always `f32`. Packed vector arrays serialize under
+//! the `..64` name exactly when `Real` is `f64`.
 
 mod math;
 mod misc;
 mod packed;
+mod proto;
 mod strings;
 
 pub use math::{
@@ -52,6 +62,8 @@ pub use packed::{
     PackedVector4Array,
 };
 pub use strings::{NodePath, StringName};
+
+pub(crate) use proto::{Payload, cautious};
 
 use crate::wire::VariantType;
 

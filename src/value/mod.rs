@@ -24,6 +24,11 @@ use crate::wire::VariantType;
 /// Each variant is one Godot type; the doc comment gives its type id in 4.x and 3.x.
 /// Decoding any engine output into a `Variant` and encoding it again for the same engine gives
 /// the same bytes (typed container descriptors are kept; NodePath padding is written as zeros).
+///
+/// With serde, a `Variant` takes whatever the input describes, and Godot types arrive as the
+/// one-entry maps of the marker protocol (`{"$godot_serde::Vector2": [x, y]}`). So a real Dictionary with a single entry whose key is a reserved
+/// `"$godot_serde::..."` string is read as that Godot type (or rejected if the value does not
+/// fit); such keys are reserved.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub enum Variant {
