@@ -123,7 +123,8 @@ impl fmt::Display for Object {
 }
 
 /// Implements `Display` (Godot 4 `var_to_str` text) for marker types by wrapping them in the
-/// matching Variant case.
+/// matching Variant case. `StringName` and `NodePath` print their plain text instead (the
+/// inverse of their `From<&str>` / `FromStr`); `Variant` prints them as `&"name"` / `^"path"`.
 macro_rules! display_via_variant {
     ($($ty:ident),* $(,)?) => {$(
         #[doc = concat!("Prints Godot 4's `var_to_str` text of a `", stringify!($ty), "`.")]
@@ -153,8 +154,6 @@ display_via_variant!(
     Transform3D,
     Projection,
     Color,
-    StringName,
-    NodePath,
     Rid,
     ObjectId,
     Callable,
