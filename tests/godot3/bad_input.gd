@@ -2,8 +2,9 @@
 #
 #   godot3-server --no-window --path <project> -s <abs>/bad_input.gd -- <dir>
 #
-# For each <case>.bin in <dir> (name order) it calls bytes2var(bytes) (allow_objects = false; a
-# full object is therefore always rejected) and prints one stdout line:
+# First stdout line of the contract: ENGINE <Engine.get_version_info()["string"]>
+# Then for each <case>.bin in <dir> (name order) it calls bytes2var(bytes) (allow_objects =
+# false; a full object is therefore always rejected) and prints one stdout line:
 #   CASE <name> ERR
 #   CASE <name> OK <min_len> <type_id> <reencoded_hex> <var2str_hex>
 # min_len:       the length of the shortest prefix of the bytes that bytes2var accepts (found by
@@ -16,7 +17,9 @@
 # var2str_hex:   var2str(result) as UTF-8 bytes, hex (lossless: the text may hold anything)
 # On stderr every case is framed by the lines "BEGIN_CASE <name>" and "END_CASE <name>": the
 # engine's error lines for the main decode come between them. The errors of the bisection probes
-# come after END_CASE, between "BEGIN_PROBES <name>" and "END_PROBES <name>".
+# come after END_CASE, between "BEGIN_PROBES <name>" and "END_PROBES <name>". The engine prints
+# some decoding complaints ("Unicode error: ...") on stdout instead: run with stderr and stdout
+# merged into one stream (2>&1) to keep every message between its markers.
 # Last stdout line: SUMMARY <ok> ok, <err> err
 # Exit status: 0 when every file was processed, 2 on usage errors.
 # What this cannot show: Godot's exact r_len (see min_len), the Error code (only on stderr), or
@@ -40,6 +43,7 @@ func main(args):
 	if files == null:
 		printerr("cannot read directory ", args[0])
 		return 2
+	print("ENGINE ", lib.engine_version())
 	var ok = 0
 	var err = 0
 	for f in files:
