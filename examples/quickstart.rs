@@ -37,12 +37,18 @@ fn main() -> Result<(), godot_serde::Error> {
         team: Team::Blue,
         position: Vector2::new(1.5, -2.0),
         hp: 87.5,
-        items: vec![Item { name: "potion".into(), count: 3 }],
+        items: vec![Item {
+            name: "potion".into(),
+            count: 3,
+        }],
         tags: PackedStringArray(vec!["admin".into()]),
         target: None,
     };
 
-    for (engine, config) in [("Godot 4 (var_to_bytes)", Config::godot4()), ("Godot 3 (var2bytes)", Config::godot3())] {
+    for (engine, config) in [
+        ("Godot 4 (var_to_bytes)", Config::godot4()),
+        ("Godot 3 (var2bytes)", Config::godot3()),
+    ] {
         let bytes = config.to_bytes(&player)?;
         println!("== {engine}: {} bytes", bytes.len());
         println!("{}", godot_serde::dump::annotate(&bytes, config));

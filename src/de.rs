@@ -176,7 +176,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// before anything is reserved for them.
     fn check_fits(&self, count: u64, min_size: u64, what: &'static str) -> Result<()> {
         if let Some(remaining) = self.read.remaining() {
-            let needed = count.checked_mul(min_size).unwrap_or(u64::MAX);
+            let needed = count.saturating_mul(min_size);
             if needed > remaining as u64 {
                 return Err(Error::at(
                     ErrorKind::LengthTooLarge {

@@ -128,7 +128,6 @@ impl Config {
     /// # Errors
     ///
     /// As [`Config::to_bytes`].
-
     pub fn to_variant<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
         let bytes = self.to_bytes(value)?;
         self.with_allow_objects(true).from_bytes(&bytes)
@@ -140,7 +139,6 @@ impl Config {
     /// # Errors
     ///
     /// When the Variant does not fit `T` or cannot be written for the target engine.
-
     pub fn from_variant<T: DeserializeOwned>(&self, value: &Variant) -> Result<T> {
         let bytes = self.to_bytes(value)?;
         self.with_allow_objects(true).from_bytes(&bytes)
@@ -218,7 +216,6 @@ pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T
 /// # Errors
 ///
 /// As [`Config::to_bytes`].
-
 pub fn to_variant<T: ?Sized + Serialize>(value: &T) -> Result<Variant> {
     Config::default().to_variant(value)
 }
@@ -228,7 +225,6 @@ pub fn to_variant<T: ?Sized + Serialize>(value: &T) -> Result<Variant> {
 /// # Errors
 ///
 /// As [`Config::from_variant`].
-
 pub fn from_variant<T: DeserializeOwned>(value: &Variant) -> Result<T> {
     Config::default().from_variant(value)
 }

@@ -225,7 +225,8 @@ impl<W: Output> Serializer<W> {
 
     #[inline]
     fn pad(&mut self, len: usize) {
-        self.out.put(&[0u8; 3][..padding(len)]);
+        self.out
+            .put([0u8; 3].get(..padding(len)).unwrap_or_default());
     }
 
     /// Writes a length Godot reads as a signed 32-bit int.
@@ -1015,7 +1016,7 @@ impl<W: Output> Payload<'_, '_, W> {
             VariantType::PackedColorArray => 16,
             _ => return Err(self.unexpected("bytes")),
         };
-        if bytes.len() % elem != 0 {
+        if !bytes.len().is_multiple_of(elem) {
             return Err(self.unexpected("a byte length that is not a whole number of elements"));
         }
         let count = bytes.len() / elem;

@@ -234,7 +234,7 @@ pub(crate) fn decode_packed<T: Flat, E: de::Error>(
     what: &str,
 ) -> Result<Vec<T>, E> {
     let elem = component_count::<T>() * width;
-    if elem == 0 || bytes.len() % elem != 0 {
+    if elem == 0 || !bytes.len().is_multiple_of(elem) {
         return Err(E::custom(format_args!(
             "{what} bytes: length {} is not a multiple of the element size {elem}",
             bytes.len()

@@ -394,14 +394,20 @@ fn ints<T: ToString, I: IntoIterator<Item = T>>(values: I) -> impl Iterator<Item
     values.into_iter().map(|v| v.to_string())
 }
 
+// `Real` is f32 or f64 depending on the `double-precision` feature.
+#[allow(clippy::useless_conversion)]
 fn v2(v: &Vector2) -> [f64; 2] {
     [v.x.into(), v.y.into()]
 }
 
+// `Real` is f32 or f64 depending on the `double-precision` feature.
+#[allow(clippy::useless_conversion)]
 fn v3(v: &Vector3) -> [f64; 3] {
     [v.x.into(), v.y.into(), v.z.into()]
 }
 
+// `Real` is f32 or f64 depending on the `double-precision` feature.
+#[allow(clippy::useless_conversion)]
 fn v4(v: &Vector4) -> [f64; 4] {
     [v.x.into(), v.y.into(), v.z.into(), v.w.into()]
 }
@@ -414,6 +420,8 @@ fn color(c: &Color) -> [f64; 4] {
 const G4: Dialect = Dialect::Godot4;
 
 #[allow(clippy::too_many_lines)] // one arm per Godot type
+// `Real` is f32 or f64 depending on the `double-precision` feature.
+#[allow(clippy::useless_conversion)]
 fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::Result {
     let g3 = d == Dialect::Godot3;
     match v {

@@ -8,7 +8,7 @@ use std::fmt::Debug;
 /// Parses hex written in 4-byte groups with optional spaces ("02000000 01000000").
 pub fn hex(s: &str) -> Vec<u8> {
     let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    assert!(clean.len() % 2 == 0, "odd hex: {s}");
+    assert!(clean.len().is_multiple_of(2), "odd hex: {s}");
     (0..clean.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&clean[i..i + 2], 16).expect("hex digit"))
