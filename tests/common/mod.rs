@@ -101,3 +101,22 @@ pub fn nested_arrays_g4(depth: usize) -> Vec<u8> {
     v.extend_from_slice(&hex("1c000000 00000000"));
     v
 }
+
+/// Asserts that `variant` encodes to `expected` under `config` and decodes back equal
+/// (full objects allowed, so object records decode too).
+#[track_caller]
+pub fn check_variant(variant: &godot_serde::Variant, config: Config, expected: &str) {
+    let expected = hex(expected);
+    let bytes = config.to_bytes(variant).expect("encode Variant");
+    assert_eq!(
+        to_hex(&bytes),
+        to_hex(&expected),
+        "encoding of {variant:?} for {:?}",
+        config.version()
+    );
+    let back: godot_serde::Variant = config
+        .with_allow_objects(true)
+        .from_bytes(&expected)
+        .expect("decode Variant");
+    assert_eq!(&back, variant, "decoding for {:?}", config.version());
+}
