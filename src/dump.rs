@@ -426,10 +426,14 @@ impl Dump<'_> {
             return Err(format!("count {count} does not fit in the input"));
         }
         for n in 0..count {
-            self.u32_line_peek(i, &format!("[{n}]"));
             if kind == b'l' {
-                self.u64_lines(i + 1, |v| format!("{}", v.cast_signed()))?;
+                self.u64_lines(i, |v| format!("[{n}] {}", v.cast_signed()))?;
+            } else if let [_] = names {
+                // One number per element: label it in place of the component name.
+                let label = format!("[{n}]");
+                self.components(i, &[label.as_str()], kind)?;
             } else {
+                self.u32_line_peek(i, &format!("[{n}]"));
                 self.components(i + 1, names, kind)?;
             }
         }
