@@ -5,6 +5,10 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
 )]
 
+#[cfg(feature = "litebyte")]
+#[cfg_attr(docsrs, doc(cfg(feature = "litebyte")))]
+pub mod litebyte;
+
 mod config;
 mod error;
 mod types;
