@@ -50,7 +50,7 @@ fn de_marked<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
 }
 
 macro_rules! wrappers {
-    ($($ty:ident($inner:ty), $module:ident, $lbname:literal;)*) => {
+    ($($ty:ident($inner:ty), $lbname:literal;)*) => {
         $(
             #[doc = concat!("A value written as LiteByte `", $lbname, "`.")]
             #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default)]
@@ -75,95 +75,112 @@ macro_rules! wrappers {
             }
         )*
 
-        /// `#[serde(with = "...")]` modules: one per base type. Each applies to the field's
-        /// value; on an `Option<_>` to the inner value; on a `Vec<_>` (or `Option<Vec<_>>`)
-        /// to every element.
-        pub mod with {
-            $(
-                #[doc = concat!("Writes the field (or each array element) as `", $lbname, "`.")]
-                pub mod $module {
-                    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-                    /// Serializes with this LiteByte type.
-                    pub fn serialize<T: ?Sized + Serialize, S: Serializer>(
-                        v: &T,
-                        s: S,
-                    ) -> Result<S::Ok, S::Error> {
-                        super::super::ser_marked(concat!("$litebyte::", $lbname), v, s)
-                    }
-
-                    /// Deserializes with this LiteByte type.
-                    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-                        d: D,
-                    ) -> Result<T, D::Error> {
-                        super::super::de_marked(concat!("$litebyte::", $lbname), d)
-                    }
-                }
-            )*
-
-            /// `class` semantics: one null bit before the value. On `Option<T>` the bit says
-            /// null; on `T` it is always 0 (present).
-            pub mod class {
-                use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-                /// Serializes with a class null bit.
-                pub fn serialize<T: ?Sized + Serialize, S: Serializer>(
-                    v: &T,
-                    s: S,
-                ) -> Result<S::Ok, S::Error> {
-                    super::super::ser_marked("$litebyte::Class", v, s)
-                }
-
-                /// Deserializes with a class null bit.
-                pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-                    d: D,
-                ) -> Result<T, D::Error> {
-                    super::super::de_marked("$litebyte::Class", d)
-                }
-            }
-        }
     };
 }
 
 wrappers! {
-    Bit1(bool), bit1, "Bit1";
-    Bit2(u8), bit2, "Bit2";
-    Bit3(u8), bit3, "Bit3";
-    Bit4(u8), bit4, "Bit4";
-    Bit5(u8), bit5, "Bit5";
-    Bit6(u8), bit6, "Bit6";
-    Bit7(u8), bit7, "Bit7";
-    Int8(i8), int8, "Int8";
-    Int16(i16), int16, "Int16";
-    Int24(i32), int24, "Int24";
-    Int32(i32), int32, "Int32";
-    Int40(i64), int40, "Int40";
-    Int48(i64), int48, "Int48";
-    Int56(i64), int56, "Int56";
-    Int64(i64), int64, "Int64";
-    UInt8(u8), uint8, "UInt8";
-    UInt16(u16), uint16, "UInt16";
-    UInt24(u32), uint24, "UInt24";
-    UInt32(u32), uint32, "UInt32";
-    UInt40(u64), uint40, "UInt40";
-    UInt48(u64), uint48, "UInt48";
-    UInt56(u64), uint56, "UInt56";
-    UInt64(u64), uint64, "UInt64";
-    Float8(f32), float8, "Float8";
-    Float16(f32), float16, "Float16";
-    Float24(f32), float24, "Float24";
-    Float32(f32), float32, "Float32";
-    Float64(f64), float64, "Float64";
-    VarInt16(i16), var_int16, "VarInt16";
-    VarInt32(i32), var_int32, "VarInt32";
-    VarInt64(i64), var_int64, "VarInt64";
-    VarUInt16(u16), var_uint16, "VarUInt16";
-    VarUInt32(u32), var_uint32, "VarUInt32";
-    VarUInt64(u64), var_uint64, "VarUInt64";
+    Bit1(bool), "Bit1";
+    Bit2(u8), "Bit2";
+    Bit3(u8), "Bit3";
+    Bit4(u8), "Bit4";
+    Bit5(u8), "Bit5";
+    Bit6(u8), "Bit6";
+    Bit7(u8), "Bit7";
+    Int8(i8), "Int8";
+    Int16(i16), "Int16";
+    Int24(i32), "Int24";
+    Int32(i32), "Int32";
+    Int40(i64), "Int40";
+    Int48(i64), "Int48";
+    Int56(i64), "Int56";
+    Int64(i64), "Int64";
+    UInt8(u8), "UInt8";
+    UInt16(u16), "UInt16";
+    UInt24(u32), "UInt24";
+    UInt32(u32), "UInt32";
+    UInt40(u64), "UInt40";
+    UInt48(u64), "UInt48";
+    UInt56(u64), "UInt56";
+    UInt64(u64), "UInt64";
+    Float8(f32), "Float8";
+    Float16(f32), "Float16";
+    Float24(f32), "Float24";
+    Float32(f32), "Float32";
+    Float64(f64), "Float64";
+    VarInt16(i16), "VarInt16";
+    VarInt32(i32), "VarInt32";
+    VarInt64(i64), "VarInt64";
+    VarUInt16(u16), "VarUInt16";
+    VarUInt32(u32), "VarUInt32";
+    VarUInt64(u64), "VarUInt64";
+}
+
+macro_rules! with_modules {
+    ($($module:ident, $lbname:literal;)*) => {
+        $(
+            #[doc = concat!("Writes the field (or each array element) as `", $lbname, "`.")]
+            pub mod $module {
+                use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+                /// Serializes with this LiteByte type.
+                pub fn serialize<T: ?Sized + Serialize, S: Serializer>(
+                    v: &T,
+                    s: S,
+                ) -> Result<S::Ok, S::Error> {
+                    super::super::ser_marked(concat!("$litebyte::", $lbname), v, s)
+                }
+
+                /// Deserializes with this LiteByte type.
+                pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+                    d: D,
+                ) -> Result<T, D::Error> {
+                    super::super::de_marked(concat!("$litebyte::", $lbname), d)
+                }
+            }
+        )*
+    };
+}
+
+/// `#[serde(with = "...")]` modules: one per base type, plus [`class`](with::class). Each
+/// applies to the field's value; on an `Option<_>` to the inner value; on a `Vec<_>` (or
+/// `Option<Vec<_>>`) to every element.
+pub mod with {
+    with_modules! {
+        bit1, "Bit1"; bit2, "Bit2"; bit3, "Bit3"; bit4, "Bit4"; bit5, "Bit5"; bit6, "Bit6";
+        bit7, "Bit7"; int8, "Int8"; int16, "Int16"; int24, "Int24"; int32, "Int32";
+        int40, "Int40"; int48, "Int48"; int56, "Int56"; int64, "Int64"; uint8, "UInt8";
+        uint16, "UInt16"; uint24, "UInt24"; uint32, "UInt32"; uint40, "UInt40";
+        uint48, "UInt48"; uint56, "UInt56"; uint64, "UInt64"; float8, "Float8";
+        float16, "Float16"; float24, "Float24"; float32, "Float32"; float64, "Float64";
+        var_int16, "VarInt16"; var_int32, "VarInt32"; var_int64, "VarInt64";
+        var_uint16, "VarUInt16"; var_uint32, "VarUInt32"; var_uint64, "VarUInt64";
+        ascii, "ASCII"; unicode, "Unicode"; utf8, "UTF8"; var_unicode, "VarUnicode";
+    }
+
+    /// `class` semantics: one null bit before the value. On `Option<T>` the bit says null;
+    /// on `T` it is always 0 (present).
+    pub mod class {
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        /// Serializes with a class null bit.
+        pub fn serialize<T: ?Sized + Serialize, S: Serializer>(
+            v: &T,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
+            super::super::ser_marked("$litebyte::Class", v, s)
+        }
+
+        /// Deserializes with a class null bit.
+        pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<T, D::Error> {
+            super::super::de_marked("$litebyte::Class", d)
+        }
+    }
 }
 
 macro_rules! string_wrappers {
-    ($($ty:ident, $module:ident, $lbname:literal;)*) => {$(
+    ($($ty:ident, $lbname:literal;)*) => {$(
         #[doc = concat!("A string written as LiteByte `", $lbname,
             "`; `Option<", stringify!($ty), ">` is a nullable string.")]
         #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -196,10 +213,10 @@ macro_rules! string_wrappers {
 }
 
 string_wrappers! {
-    Ascii, ascii, "ASCII";
-    Unicode, unicode, "Unicode";
-    Utf8, utf8, "UTF8";
-    VarUnicode, var_unicode, "VarUnicode";
+    Ascii, "ASCII";
+    Unicode, "Unicode";
+    Utf8, "UTF8";
+    VarUnicode, "VarUnicode";
 }
 
 /// A LiteByte `class` value: one null bit (1 = null, 0 = present) in the bit stream, then the
