@@ -60,7 +60,7 @@ use serde::de::{Deserialize, DeserializeOwned};
 pub use config::{Config, TypeMap};
 pub use de::Deserializer;
 pub use error::{Error, ErrorKind, Result};
-pub use schema::{Field, FieldType, Schema, TypeDef};
+pub use schema::{DEMO_ALIASES, Field, FieldType, MAX_DEPTH, Schema, TypeDef, parse_type};
 pub use ser::Serializer;
 pub use types::*;
 pub use value::Value;
