@@ -465,3 +465,29 @@ fn var_unicode_lone_low_surrogate_strict_vs_compat() {
     let v: VarUnicode = litebyte::from_bytes_with(&b, &Config::compat()).unwrap();
     assert_eq!(v.0, "a\u{FFFD}b");
 }
+
+#[test]
+fn typed_recursion_is_bounded() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Node {
+        v: i8,
+        next: Class<Option<Box<Node>>>,
+    }
+    // class Node { Int8 v; Node next; }: 1→2→null = bits 0 (root present), 0, 0, 1 → 08;
+    // bytes 01 02 (fixture class_self_recursive_list is 08 01 02 03 for three nodes).
+    let list = Class(Some(Node {
+        v: 1,
+        next: Class(Some(Box::new(Node {
+            v: 2,
+            next: Class(Some(Box::new(Node { v: 3, next: Class(None) }))),
+        }))),
+    }));
+    roundtrip(&list, "08 01 02 03");
+    let mut deep = Vec::new();
+    for _ in 0..4096 {
+        deep.push(0x00);
+        deep.extend_from_slice(&[1; 8]);
+    }
+    let e = litebyte::from_bytes_with::<Class<Option<Node>>>(&deep, &Config::compat()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
+}

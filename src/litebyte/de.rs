@@ -4,6 +4,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::config::Config;
 use super::error::{Error, ErrorKind, Result};
+use super::schema::MAX_DEPTH;
 use super::types::{Marker, parse_marker};
 use super::wire::{BaseType, DecodedStr, Mode, Reader, Scalar};
 
@@ -22,6 +23,7 @@ pub struct Deserializer<'de, 'c> {
     r: Reader<'de>,
     cfg: &'c Config,
     ctx: Ctx,
+    depth: usize,
 }
 
 impl<'de, 'c> Deserializer<'de, 'c> {
@@ -31,6 +33,7 @@ impl<'de, 'c> Deserializer<'de, 'c> {
             r: Reader::new(input, cfg.mode),
             cfg,
             ctx: Ctx::default(),
+            depth: 0,
         }
     }
 
@@ -281,12 +284,20 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         self.begin_struct()?;
-        visitor.visit_seq(SeqAccess {
-            de: self,
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(ErrorKind::Unsupported(format!(
+                "nesting deeper than {MAX_DEPTH}"
+            ))));
+        }
+        self.depth += 1;
+        let v = visitor.visit_seq(SeqAccess {
+            de: &mut *self,
             left: len,
             elem: None,
             in_seq: false,
-        })
+        });
+        self.depth -= 1;
+        v
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
