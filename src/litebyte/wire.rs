@@ -763,6 +763,11 @@ impl<'a> Reader<'a> {
                     .collect();
                 match String::from_utf16(&units) {
                     Ok(s) => DecodedStr::Text(s),
+                    // The C# writer replaces lone surrogates by U+FFFD, so it never writes
+                    // them; the C# reader returns them as they are.
+                    Err(_) if strict => {
+                        return Err(bad("Unicode: lone surrogate (never written by the reference)".into()));
+                    }
                     Err(_) => DecodedStr::Utf16(units),
                 }
             }
@@ -772,6 +777,11 @@ impl<'a> Reader<'a> {
                     let p = self.read_int(BaseType::VarUInt32)? as u32;
                     if p > 0x10FFFF {
                         return Err(bad(format!("code point {p:#X} above U+10FFFF")));
+                    }
+                    if strict && (0xD800..0xDC00).contains(&p) {
+                        // The C# writer throws on lone high surrogates and writes pairs as
+                        // one code point, so a high-surrogate code point is never written.
+                        return Err(bad(format!("VarUnicode: high surrogate code point {p:#X}")));
                     }
                     if (0xD800..0xE000).contains(&p) {
                         units.push(p as u16);
