@@ -3,8 +3,8 @@
 #![cfg(feature = "litebyte")]
 
 use godot_serde::litebyte::{
-    self, Ascii, Bit1, Bit3, Class, Config, ErrorKind, Float8, Float16, Float24, Int24, Int40,
-    Int48, Int56, Mode, UInt24, Unicode, Utf8, VarInt32, VarInt64, VarUInt32, VarUnicode,
+    self, Ascii, Bit3, Class, Config, ErrorKind, Float8, Float16, Float24, Int24, Int40, Int48,
+    Int56, Mode, UInt24, Unicode, Utf8, VarInt32, VarInt64, VarUInt32, VarUnicode,
 };
 use serde::{Deserialize, Serialize};
 
@@ -160,7 +160,10 @@ fn float8_vectors() {
 fn float32_64_keep_bits() {
     roundtrip(&1.0f32, "00 00 80 3F");
     assert_eq!(enc(&CS_NAN32), hex("00 00 C0 FF"));
-    assert_eq!(enc(&f64::from_bits(0xfff8_0000_0000_0000)), hex("00 00 00 00 00 00 F8 FF"));
+    assert_eq!(
+        enc(&f64::from_bits(0xfff8_0000_0000_0000)),
+        hex("00 00 00 00 00 00 F8 FF")
+    );
     assert_eq!(enc(&-0.0f64), hex("00 00 00 00 00 00 00 80"));
     let back: f64 = litebyte::from_bytes(&hex("00 00 00 00 00 00 00 80")).unwrap();
     assert!(back == 0.0 && back.is_sign_negative());
@@ -192,7 +195,13 @@ fn varlength_vectors() {
 #[test]
 fn string_vectors() {
     let cases = [
-        ("abc", "04 61 62 63", "04 61 00 62 00 63 00", "04 61 62 63", "04 00 61 62 63"),
+        (
+            "abc",
+            "04 61 62 63",
+            "04 61 00 62 00 63 00",
+            "04 61 62 63",
+            "04 00 61 62 63",
+        ),
         ("é", "03 C3 A9", "02 E9 00", "02 3F", "02 00 E9"),
         ("冰", "04 E5 86 B0", "02 B0 51", "02 3F", "02 01 B0 51"),
     ];
@@ -322,8 +331,7 @@ fn trailing_bytes_strict_vs_compat() {
     assert_eq!(v, 1);
     // Empty input: strict error, compat null.
     assert!(litebyte::from_bytes::<Class<Option<ClassType2>>>(&[]).is_err());
-    let v: Class<Option<ClassType2>> =
-        litebyte::from_bytes_with(&[], &Config::compat()).unwrap();
+    let v: Class<Option<ClassType2>> = litebyte::from_bytes_with(&[], &Config::compat()).unwrap();
     assert_eq!(v.0, None);
 }
 
@@ -440,8 +448,14 @@ fn with_modules_apply_to_options_and_elements() {
 fn type_map_is_configurable() {
     use litebyte::{BaseType, TypeMap};
     let cfg = Config::new().with_types(TypeMap::from_aliases([(BaseType::Int32, "int")]));
-    assert_eq!(litebyte::to_bytes_with(&1i32, &cfg).unwrap(), hex("01 00 00 00"));
-    assert_eq!(litebyte::from_bytes_with::<i32>(&hex("01 00 00 00"), &cfg).unwrap(), 1);
+    assert_eq!(
+        litebyte::to_bytes_with(&1i32, &cfg).unwrap(),
+        hex("01 00 00 00")
+    );
+    assert_eq!(
+        litebyte::from_bytes_with::<i32>(&hex("01 00 00 00"), &cfg).unwrap(),
+        1
+    );
 }
 
 #[test]
@@ -479,7 +493,10 @@ fn typed_recursion_is_bounded() {
         v: 1,
         next: Class(Some(Box::new(Node {
             v: 2,
-            next: Class(Some(Box::new(Node { v: 3, next: Class(None) }))),
+            next: Class(Some(Box::new(Node {
+                v: 3,
+                next: Class(None),
+            }))),
         }))),
     }));
     roundtrip(&list, "08 01 02 03");

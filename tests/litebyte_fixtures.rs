@@ -122,7 +122,9 @@ fn conv_obj(schema: &Schema, def: &TypeDef, j: &Json) -> Value {
         let v = if f.is_array {
             match fj {
                 Json::Null => Value::Null,
-                Json::Array(items) => Value::Array(items.iter().map(|i| conv(schema, ty, i)).collect()),
+                Json::Array(items) => {
+                    Value::Array(items.iter().map(|i| conv(schema, ty, i)).collect())
+                }
                 other => panic!("array {other}"),
             }
         } else {
@@ -138,16 +140,24 @@ fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::F32(x), Value::F32(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
         (Value::F64(x), Value::F64(y)) => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|((ka, a), (kb, b))| ka == kb && same(a, b))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, a), (kb, b))| ka == kb && same(a, b))
         }
         _ => a == b,
     }
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 #[test]
@@ -218,9 +228,15 @@ fn every_fixture_record() {
             let e = encoded.expect_err(name);
             let msg = rec["error"].as_str().unwrap();
             if msg.contains("ArgumentOutOfRange") {
-                assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }), "{name}: {e}");
+                assert!(
+                    matches!(e.kind(), ErrorKind::OutOfRange { .. }),
+                    "{name}: {e}"
+                );
             } else {
-                assert!(matches!(e.kind(), ErrorKind::InvalidString(_)), "{name}: {e}");
+                assert!(
+                    matches!(e.kind(), ErrorKind::InvalidString(_)),
+                    "{name}: {e}"
+                );
             }
             *counts.entry("writer_error").or_default() += 1;
             continue;
@@ -242,7 +258,10 @@ fn every_fixture_record() {
             let got = schema
                 .decode(root_name, &bytes, mode)
                 .unwrap_or_else(|e| panic!("{name}: decode {mode:?}: {e}"));
-            assert!(same(&got, &expected), "{name}: decoded {got:?}\n expected {expected:?}");
+            assert!(
+                same(&got, &expected),
+                "{name}: decoded {got:?}\n expected {expected:?}"
+            );
         }
         *counts.entry("bytes").or_default() += 1;
     }

@@ -57,7 +57,11 @@ fn mutate(rng: &mut XorShift, base: &[u8]) -> Vec<u8> {
     let n = 1 + rng.next() % 4;
     for _ in 0..n {
         let r = rng.next();
-        let pos = if v.is_empty() { 0 } else { (r >> 8) as usize % v.len() };
+        let pos = if v.is_empty() {
+            0
+        } else {
+            (r >> 8) as usize % v.len()
+        };
         match r % 6 {
             0 if !v.is_empty() => v[pos] ^= 1 << ((r >> 40) % 8),
             1 if !v.is_empty() => v[pos] = (r >> 16) as u8,
@@ -77,7 +81,10 @@ fn mutate(rng: &mut XorShift, base: &[u8]) -> Vec<u8> {
 
 #[test]
 fn seed_corpus() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/litebyte/fuzz_seeds");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/litebyte/fuzz_seeds"
+    );
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let data = std::fs::read(entry.unwrap().path()).unwrap();

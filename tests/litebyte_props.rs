@@ -47,10 +47,26 @@ fn gen_base(rng: &mut Rng, b: BaseType) -> (Value, u64, u64) {
     match b {
         BaseType::Float8 => (Value::F32(rng.below(256) as f32 / 255.0), 1, 0),
         // Float16/24 decode with decimal rounding; use values that survive it exactly.
-        BaseType::Float16 => (Value::F32(*rng.pick(&[1.0f32, -2.5, 0.5, 1000.0, 0.125, -96.0])), 2, 0),
-        BaseType::Float24 => (Value::F32(*rng.pick(&[1.0f32, -2.5, 123.5, 0.0625, -4096.0, 3.25])), 3, 0),
-        BaseType::Float32 => (Value::F32(f32::from_bits(rng.next() as u32 & 0x7F7F_FFFF)), 4, 0),
-        BaseType::Float64 => (Value::F64(f64::from_bits(rng.next() & 0x7FEF_FFFF_FFFF_FFFF)), 8, 0),
+        BaseType::Float16 => (
+            Value::F32(*rng.pick(&[1.0f32, -2.5, 0.5, 1000.0, 0.125, -96.0])),
+            2,
+            0,
+        ),
+        BaseType::Float24 => (
+            Value::F32(*rng.pick(&[1.0f32, -2.5, 123.5, 0.0625, -4096.0, 3.25])),
+            3,
+            0,
+        ),
+        BaseType::Float32 => (
+            Value::F32(f32::from_bits(rng.next() as u32 & 0x7F7F_FFFF)),
+            4,
+            0,
+        ),
+        BaseType::Float64 => (
+            Value::F64(f64::from_bits(rng.next() & 0x7FEF_FFFF_FFFF_FFFF)),
+            8,
+            0,
+        ),
         _ => {
             // strings
             if rng.below(6) == 0 {
@@ -99,7 +115,10 @@ fn int_size(b: BaseType, v: i128) -> (u64, u64) {
     if let Some(n) = name.strip_prefix("Bit") {
         return (0, n.parse().unwrap());
     }
-    if let Some(w) = name.strip_prefix("VarInt").or_else(|| name.strip_prefix("VarUInt")) {
+    if let Some(w) = name
+        .strip_prefix("VarInt")
+        .or_else(|| name.strip_prefix("VarUInt"))
+    {
         let tag_bits = match w {
             "16" => 1,
             "32" => 2,
@@ -119,7 +138,11 @@ fn int_size(b: BaseType, v: i128) -> (u64, u64) {
         }
         unreachable!()
     }
-    let w: u64 = name.trim_start_matches("UInt").trim_start_matches("Int").parse().unwrap();
+    let w: u64 = name
+        .trim_start_matches("UInt")
+        .trim_start_matches("Int")
+        .parse()
+        .unwrap();
     (w / 8, 0)
 }
 
@@ -133,7 +156,10 @@ fn random_schemas_round_trip_with_predicted_size() {
         let mut src = format!("{} T {{\n", if root_class { "class" } else { "struct" });
         let mut members = Vec::new();
         let (mut bytes, mut bits) = (0u64, if root_class { 1 } else { 0 });
-        let inner_src = format!("{} Inner {{ Bit3 k; UInt16 w; }}", if inner_class { "class" } else { "struct" });
+        let inner_src = format!(
+            "{} Inner {{ Bit3 k; UInt16 w; }}",
+            if inner_class { "class" } else { "struct" }
+        );
         for i in 0..n_fields {
             let name = format!("f{i}");
             match rng.below(8) {
@@ -146,7 +172,10 @@ fn random_schemas_round_trip_with_predicted_size() {
                     } else {
                         let k = rng.below(8);
                         let w = rng.below(65536);
-                        members.push((name, Value::object([("k", Value::UInt(k)), ("w", Value::UInt(w))])));
+                        members.push((
+                            name,
+                            Value::object([("k", Value::UInt(k)), ("w", Value::UInt(w))]),
+                        ));
                         bits += 3 + inner_class as u64;
                         bytes += 2;
                     }
@@ -183,9 +212,17 @@ fn random_schemas_round_trip_with_predicted_size() {
         src += "}";
         let schema = Schema::from_lbs([], [src.as_str(), inner_src.as_str()]).unwrap();
         let value = Value::Object(members);
-        let enc = schema.encode("T", &value).unwrap_or_else(|e| panic!("case {case}: {e}\n{src}"));
-        assert_eq!(enc.len() as u64, bytes + bits.div_ceil(8), "case {case}: size\n{src}\n{value:?}");
-        let dec = schema.decode("T", &enc, Mode::Strict).unwrap_or_else(|e| panic!("case {case}: {e}\n{src}"));
+        let enc = schema
+            .encode("T", &value)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{src}"));
+        assert_eq!(
+            enc.len() as u64,
+            bytes + bits.div_ceil(8),
+            "case {case}: size\n{src}\n{value:?}"
+        );
+        let dec = schema
+            .decode("T", &enc, Mode::Strict)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{src}"));
         assert_eq!(dec, value, "case {case}\n{src}");
     }
 }
@@ -197,8 +234,11 @@ fn typed_wrappers_agree_with_dynamic_encoder() {
     for _ in 0..2000 {
         let b = *rng.pick(BaseType::ALL);
         let (v, _, _) = gen_base(&mut rng, b);
-        let schema = Schema::from_lbs([], [format!("struct T {{ {} v; }}", b.name()).as_str()]).unwrap();
-        let dynamic = schema.encode("T", &Value::object([("v", v.clone())])).unwrap();
+        let schema =
+            Schema::from_lbs([], [format!("struct T {{ {} v; }}", b.name()).as_str()]).unwrap();
+        let dynamic = schema
+            .encode("T", &Value::object([("v", v.clone())]))
+            .unwrap();
         macro_rules! typed {
             ($w:ident, $conv:expr) => {{
                 let t = $w($conv);
@@ -262,22 +302,31 @@ fn typed_wrappers_agree_with_dynamic_encoder() {
             },
             BaseType::Ascii | BaseType::Unicode | BaseType::Utf8 | BaseType::VarUnicode => {
                 let opt = s(&v);
-                let bytes = match b {
-                    BaseType::Ascii => to_bytes(&opt.clone().map(Ascii)).unwrap(),
-                    BaseType::Unicode => to_bytes(&opt.clone().map(Unicode)).unwrap(),
-                    BaseType::Utf8 => to_bytes(&opt.clone().map(Utf8)).unwrap(),
-                    _ => to_bytes(&opt.clone().map(VarUnicode)).unwrap(),
+                let (bytes, back) = match b {
+                    BaseType::Ascii => {
+                        let bytes = to_bytes(&opt.clone().map(Ascii)).unwrap();
+                        let back: Option<Ascii> = from_bytes(&bytes).unwrap();
+                        (bytes, back.map(|x| x.0))
+                    }
+                    BaseType::Unicode => {
+                        let bytes = to_bytes(&opt.clone().map(Unicode)).unwrap();
+                        let back: Option<Unicode> = from_bytes(&bytes).unwrap();
+                        (bytes, back.map(|x| x.0))
+                    }
+                    BaseType::Utf8 => {
+                        let bytes = to_bytes(&opt.clone().map(Utf8)).unwrap();
+                        let back: Option<Utf8> = from_bytes(&bytes).unwrap();
+                        (bytes, back.map(|x| x.0))
+                    }
+                    _ => {
+                        let bytes = to_bytes(&opt.clone().map(VarUnicode)).unwrap();
+                        let back: Option<VarUnicode> = from_bytes(&bytes).unwrap();
+                        (bytes, back.map(|x| x.0))
+                    }
                 };
-                let back: Option<VarUnicode> = match b {
-                    BaseType::VarUnicode => from_bytes(&bytes).unwrap(),
-                    _ => None,
-                };
-                if b == BaseType::VarUnicode {
-                    assert_eq!(back.map(|x| x.0), opt);
-                }
+                assert_eq!(back, opt, "{b}");
                 bytes
             }
-            _ => unreachable!(),
         };
         assert_eq!(typed, dynamic, "{b} {v:?}");
     }

@@ -15,9 +15,22 @@ fn lbs(name: &str) -> String {
 }
 
 const SAMPLES: &[&str] = &[
-    "AllType", "BaseType", "BoolType", "ClassType", "ClassType2", "Color", "Int16Type",
-    "NestedType", "PlayerInfo", "UInt64Type", "UInt8Type", "UTF8Type", "VarInt16Type",
-    "VarUInt16Type", "VarUnicodeType", "Vector3",
+    "AllType",
+    "BaseType",
+    "BoolType",
+    "ClassType",
+    "ClassType2",
+    "Color",
+    "Int16Type",
+    "NestedType",
+    "PlayerInfo",
+    "UInt64Type",
+    "UInt8Type",
+    "UTF8Type",
+    "VarInt16Type",
+    "VarUInt16Type",
+    "VarUnicodeType",
+    "Vector3",
 ];
 
 fn demo_schema() -> Schema {
@@ -55,12 +68,24 @@ fn sample_schemas_parse_and_resolve() {
     }
     let p = s.get("PlayerInfo").unwrap();
     let names: Vec<_> = p.fields.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["id", "nickname", "gender", "isVip", "lv", "hp", "mp", "exp"]);
-    assert_eq!(s.resolve("uint").unwrap(), FieldType::Base(BaseType::VarUInt32));
-    assert_eq!(s.resolve("string").unwrap(), FieldType::Base(BaseType::Utf8));
+    assert_eq!(
+        names,
+        ["id", "nickname", "gender", "isVip", "lv", "hp", "mp", "exp"]
+    );
+    assert_eq!(
+        s.resolve("uint").unwrap(),
+        FieldType::Base(BaseType::VarUInt32)
+    );
+    assert_eq!(
+        s.resolve("string").unwrap(),
+        FieldType::Base(BaseType::Utf8)
+    );
     let all = s.get("AllType").unwrap();
     let last = all.fields.last().unwrap();
-    assert_eq!((last.name.as_str(), last.type_name.as_str(), last.is_array), ("playerInfos", "PlayerInfo", true));
+    assert_eq!(
+        (last.name.as_str(), last.type_name.as_str(), last.is_array),
+        ("playerInfos", "PlayerInfo", true)
+    );
     // Without the alias table the demo schemas do not resolve (`uint` is not a base type).
     let mut bare = Schema::new();
     bare.add_lbs(&lbs("PlayerInfo")).unwrap();
@@ -108,7 +133,10 @@ fn dynamic_player_info_matches_spec_and_typed_api() {
     assert_eq!(s.encode("PlayerInfo", &Value::Null).unwrap(), [0x01]);
     // A struct cannot be null; a missing member is an error.
     assert!(s.encode("Vector3", &Value::Null).is_err());
-    assert!(s.encode("Vector3", &Value::object([("x", Value::F32(1.0))])).is_err());
+    assert!(
+        s.encode("Vector3", &Value::object([("x", Value::F32(1.0))]))
+            .is_err()
+    );
 }
 
 #[test]
@@ -118,7 +146,10 @@ fn access_modifier_prefix_quirk() {
     assert_eq!(t.fields.len(), 2);
     // `publicX Int8 b;` silently parses as `Int8 b;` (§11.9).
     let t = parse_type("struct A { publicX Int8 b; }").unwrap();
-    assert_eq!((t.fields[0].type_name.as_str(), t.fields[0].name.as_str()), ("Int8", "b"));
+    assert_eq!(
+        (t.fields[0].type_name.as_str(), t.fields[0].name.as_str()),
+        ("Int8", "b")
+    );
     // `Int8 publicKey;` loses its name and becomes `Int8 ;`: a parse error.
     assert!(parse_type("struct A { Int8 publicKey; }").is_err());
     // Any first word starting with class/struct is accepted.
@@ -155,7 +186,8 @@ fn resolution_rules() {
     s.add_lbs("struct T { Int8 a; }").unwrap();
     s.validate().unwrap();
     assert_eq!(
-        s.encode("T", &Value::object([("a", Value::UInt(65535))])).unwrap(),
+        s.encode("T", &Value::object([("a", Value::UInt(65535))]))
+            .unwrap(),
         [0xFF, 0xFF]
     );
     // A custom type named like a built-in can be registered but the built-in wins.

@@ -62,9 +62,9 @@ impl<'de, 'c> Deserializer<'de, 'c> {
             )));
         }
         if ctx.option {
-            return Err(self.unsupported(
-                "LiteByte base types cannot be null (Option of a number or bool)",
-            ));
+            return Err(
+                self.unsupported("LiteByte base types cannot be null (Option of a number or bool)")
+            );
         }
         let ty = ctx.ty.unwrap_or(default);
         if ty.is_string() {

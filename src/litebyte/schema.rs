@@ -173,9 +173,11 @@ pub fn parse_type(src: &str) -> Result<TypeDef> {
     }
     let mut it = tokens.iter().peekable();
     let mut next = |what: &str| -> Result<Token> {
-        it.next()
-            .cloned()
-            .ok_or_else(|| schema_err(format!("Parse type error: unexpected end, expecting {what}")))
+        it.next().cloned().ok_or_else(|| {
+            schema_err(format!(
+                "Parse type error: unexpected end, expecting {what}"
+            ))
+        })
     };
     let expect = |t: &Token, s: &str| -> Result<()> {
         if t.text == s {

@@ -320,7 +320,11 @@ impl StructSer<'_, '_> {
 impl ser::SerializeStruct for StructSer<'_, '_> {
     type Ok = ();
     type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.field(value)
     }
     fn end(self) -> Result<()> {

@@ -116,33 +116,99 @@ impl BaseType {
             Bit5 => Layout::Bits(5),
             Bit6 => Layout::Bits(6),
             Bit7 => Layout::Bits(7),
-            Int8 => Layout::Int { bytes: 1, signed: true },
-            Int16 => Layout::Int { bytes: 2, signed: true },
-            Int24 => Layout::Int { bytes: 3, signed: true },
-            Int32 => Layout::Int { bytes: 4, signed: true },
-            Int40 => Layout::Int { bytes: 5, signed: true },
-            Int48 => Layout::Int { bytes: 6, signed: true },
-            Int56 => Layout::Int { bytes: 7, signed: true },
-            Int64 => Layout::Int { bytes: 8, signed: true },
-            UInt8 => Layout::Int { bytes: 1, signed: false },
-            UInt16 => Layout::Int { bytes: 2, signed: false },
-            UInt24 => Layout::Int { bytes: 3, signed: false },
-            UInt32 => Layout::Int { bytes: 4, signed: false },
-            UInt40 => Layout::Int { bytes: 5, signed: false },
-            UInt48 => Layout::Int { bytes: 6, signed: false },
-            UInt56 => Layout::Int { bytes: 7, signed: false },
-            UInt64 => Layout::Int { bytes: 8, signed: false },
+            Int8 => Layout::Int {
+                bytes: 1,
+                signed: true,
+            },
+            Int16 => Layout::Int {
+                bytes: 2,
+                signed: true,
+            },
+            Int24 => Layout::Int {
+                bytes: 3,
+                signed: true,
+            },
+            Int32 => Layout::Int {
+                bytes: 4,
+                signed: true,
+            },
+            Int40 => Layout::Int {
+                bytes: 5,
+                signed: true,
+            },
+            Int48 => Layout::Int {
+                bytes: 6,
+                signed: true,
+            },
+            Int56 => Layout::Int {
+                bytes: 7,
+                signed: true,
+            },
+            Int64 => Layout::Int {
+                bytes: 8,
+                signed: true,
+            },
+            UInt8 => Layout::Int {
+                bytes: 1,
+                signed: false,
+            },
+            UInt16 => Layout::Int {
+                bytes: 2,
+                signed: false,
+            },
+            UInt24 => Layout::Int {
+                bytes: 3,
+                signed: false,
+            },
+            UInt32 => Layout::Int {
+                bytes: 4,
+                signed: false,
+            },
+            UInt40 => Layout::Int {
+                bytes: 5,
+                signed: false,
+            },
+            UInt48 => Layout::Int {
+                bytes: 6,
+                signed: false,
+            },
+            UInt56 => Layout::Int {
+                bytes: 7,
+                signed: false,
+            },
+            UInt64 => Layout::Int {
+                bytes: 8,
+                signed: false,
+            },
             Float8 => Layout::Float8,
             Float16 => Layout::Float16,
             Float24 => Layout::Float24,
             Float32 => Layout::Float32,
             Float64 => Layout::Float64,
-            VarInt16 => Layout::VarInt { tag_bits: 1, signed: true },
-            VarInt32 => Layout::VarInt { tag_bits: 2, signed: true },
-            VarInt64 => Layout::VarInt { tag_bits: 3, signed: true },
-            VarUInt16 => Layout::VarInt { tag_bits: 1, signed: false },
-            VarUInt32 => Layout::VarInt { tag_bits: 2, signed: false },
-            VarUInt64 => Layout::VarInt { tag_bits: 3, signed: false },
+            VarInt16 => Layout::VarInt {
+                tag_bits: 1,
+                signed: true,
+            },
+            VarInt32 => Layout::VarInt {
+                tag_bits: 2,
+                signed: true,
+            },
+            VarInt64 => Layout::VarInt {
+                tag_bits: 3,
+                signed: true,
+            },
+            VarUInt16 => Layout::VarInt {
+                tag_bits: 1,
+                signed: false,
+            },
+            VarUInt32 => Layout::VarInt {
+                tag_bits: 2,
+                signed: false,
+            },
+            VarUInt64 => Layout::VarInt {
+                tag_bits: 3,
+                signed: false,
+            },
             Ascii | Unicode | Utf8 | VarUnicode => Layout::Str,
         }
     }
@@ -310,6 +376,8 @@ impl Writer {
     }
 
     /// Writes a float base type. `v32` is the value as C# `float` (used by Float8..Float32).
+    // The range checks are written as comparisons on purpose: like C#, they let NaN through.
+    #[allow(clippy::manual_range_contains)]
     pub(crate) fn write_float(&mut self, ty: BaseType, v64: f64, v32: f32) -> Result<()> {
         match ty.layout() {
             Layout::Float8 => {
@@ -466,7 +534,8 @@ pub(crate) fn float16_encode(v: f32) -> [u8; 2] {
 pub(crate) fn float16_raw(b0: u8, b1: u8) -> f32 {
     let b0 = b0 as u32;
     let b1 = b1 as u32;
-    let u = ((b1 & 0x80) << 24) | ((((b1 & 0x7C) >> 2) + 112) << 23) | ((b1 & 3) << 21) | (b0 << 13);
+    let u =
+        ((b1 & 0x80) << 24) | ((((b1 & 0x7C) >> 2) + 112) << 23) | ((b1 & 3) << 21) | (b0 << 13);
     f32::from_bits(u)
 }
 
@@ -650,7 +719,11 @@ impl<'a> Reader<'a> {
         if n > i32::MAX as u64 - 1 {
             return Err(Error::at(ErrorKind::LengthTooLarge(n), start));
         }
-        let free_bits = if self.bit_loc > 7 { 0 } else { 8 - self.bit_loc as u64 };
+        let free_bits = if self.bit_loc > 7 {
+            0
+        } else {
+            8 - self.bit_loc as u64
+        };
         let avail_bits = (self.remaining() as u64) * 8 + free_bits;
         if n.saturating_mul(min_bits_per_item) > avail_bits {
             return Err(Error::at(ErrorKind::LengthTooLarge(n), start));
@@ -766,7 +839,9 @@ impl<'a> Reader<'a> {
                     // The C# writer replaces lone surrogates by U+FFFD, so it never writes
                     // them; the C# reader returns them as they are.
                     Err(_) if strict => {
-                        return Err(bad("Unicode: lone surrogate (never written by the reference)".into()));
+                        return Err(bad(
+                            "Unicode: lone surrogate (never written by the reference)".into(),
+                        ));
                     }
                     Err(_) => DecodedStr::Utf16(units),
                 }
@@ -811,7 +886,10 @@ impl<'a> Reader<'a> {
             ));
         }
         if self.remaining() > 0 {
-            return Err(Error::at(ErrorKind::TrailingBytes(self.remaining()), self.pos));
+            return Err(Error::at(
+                ErrorKind::TrailingBytes(self.remaining()),
+                self.pos,
+            ));
         }
         Ok(())
     }

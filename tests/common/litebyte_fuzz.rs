@@ -109,7 +109,9 @@ pub fn check(data: &[u8]) {
     let s = schema();
     for root in ["Node", "Flat"] {
         if let Ok(v) = s.decode(root, data, Mode::Strict) {
-            let again = s.encode(root, &v).expect("strict-decoded value must re-encode");
+            let again = s
+                .encode(root, &v)
+                .expect("strict-decoded value must re-encode");
             assert_eq!(again, data, "strict decode of {root} must be canonical");
         }
         if let Ok(v) = s.decode(root, data, Mode::Compat) {
@@ -118,14 +120,22 @@ pub fn check(data: &[u8]) {
                 assert_eq!(v, Value::Null);
                 continue;
             }
-            let again = s.encode(root, &v).expect("compat-decoded value must re-encode");
-            let _: Value = s.decode(root, &again, Mode::Strict).expect("re-encoded bytes decode");
+            let again = s
+                .encode(root, &v)
+                .expect("compat-decoded value must re-encode");
+            let _: Value = s
+                .decode(root, &again, Mode::Strict)
+                .expect("re-encoded bytes decode");
         }
     }
     for mode in [Mode::Strict, Mode::Compat] {
         if let Ok(v) = s.decode("Rounded", data, mode) {
-            let again = s.encode("Rounded", &v).expect("decoded value must re-encode");
-            let _ = s.decode("Rounded", &again, Mode::Strict).expect("re-encoded bytes decode");
+            let again = s
+                .encode("Rounded", &v)
+                .expect("decoded value must re-encode");
+            let _ = s
+                .decode("Rounded", &again, Mode::Strict)
+                .expect("re-encoded bytes decode");
         }
     }
     // Schema parsing must not panic on arbitrary text either.
