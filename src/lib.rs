@@ -11,6 +11,10 @@
     )
 )]
 
+#[cfg(feature = "litebyte")]
+#[cfg_attr(docsrs, doc(cfg(feature = "litebyte")))]
+pub mod litebyte;
+
 mod config;
 mod de;
 pub mod dump;
