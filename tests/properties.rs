@@ -1,8 +1,6 @@
 //! Property tests: random Variants and random derived structs round-trip for every engine.
-mod common;
 #[path = "common/generate.rs"]
 mod generate;
-use common::*;
 use generate::Rng;
 use godot_serde::*;
 use serde::{Deserialize, Serialize};
