@@ -620,6 +620,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.array_descriptor(h)?;
                 self.visit_array(visitor)
             }
+            VariantType::PackedStringArray => PayloadDe {
+                de: &mut *self,
+                payload: Payload::PackedStrings,
+            }
+            .deserialize_any(visitor),
             ty if Elem::of(ty).is_some() => {
                 let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
                 let elem = Elem::of(ty).unwrap_or(Elem::Byte);
@@ -952,7 +957,6 @@ impl Elem {
             VariantType::PackedVector3Array => Elem::Vector(3),
             VariantType::PackedVector4Array => Elem::Vector(4),
             VariantType::PackedColorArray => Elem::Color,
-            VariantType::PackedStringArray => Elem::Byte, // handled separately
             _ => return None,
         })
     }

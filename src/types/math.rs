@@ -234,11 +234,18 @@ macro_rules! flat_marker {
 
         impl<'de> Deserialize<'de> for $t {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserializer.deserialize_tuple_struct(
-                    $name,
-                    component_count::<Self>(),
-                    FlatVisitor::new(),
-                )
+                // Human-readable formats, and serde's buffering for `untagged` / `flatten`
+                // (which replays a map only through `deserialize_any` / `_struct` / `_map`),
+                // get `deserialize_any`; the visitor takes a sequence or the marker map.
+                if deserializer.is_human_readable() {
+                    deserializer.deserialize_any(FlatVisitor::new())
+                } else {
+                    deserializer.deserialize_tuple_struct(
+                        $name,
+                        component_count::<Self>(),
+                        FlatVisitor::new(),
+                    )
+                }
             }
         }
     )*};

@@ -124,7 +124,11 @@ macro_rules! id_marker {
                     }
                 }
 
-                deserializer.deserialize_newtype_struct($name, V)
+                if deserializer.is_human_readable() {
+                    deserializer.deserialize_any(V)
+                } else {
+                    deserializer.deserialize_newtype_struct($name, V)
+                }
             }
         }
     )*};
@@ -169,7 +173,11 @@ impl<'de> de::Visitor<'de> for CallableVisitor {
 
 impl<'de> Deserialize<'de> for Callable {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_unit_struct(CALLABLE, CallableVisitor)
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(CallableVisitor)
+        } else {
+            deserializer.deserialize_unit_struct(CALLABLE, CallableVisitor)
+        }
     }
 }
 
@@ -217,6 +225,10 @@ impl<'de> de::Visitor<'de> for SignalVisitor {
 
 impl<'de> Deserialize<'de> for Signal {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_tuple_struct(SIGNAL, 2, SignalVisitor)
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(SignalVisitor)
+        } else {
+            deserializer.deserialize_tuple_struct(SIGNAL, 2, SignalVisitor)
+        }
     }
 }

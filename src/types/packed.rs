@@ -167,7 +167,11 @@ impl<'de> de::Visitor<'de> for ByteArrayVisitor {
 
 impl<'de> Deserialize<'de> for PackedByteArray {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_newtype_struct(PACKED_BYTE_ARRAY, ByteArrayVisitor)
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(ByteArrayVisitor)
+        } else {
+            deserializer.deserialize_newtype_struct(PACKED_BYTE_ARRAY, ByteArrayVisitor)
+        }
     }
 }
 
@@ -216,7 +220,11 @@ impl<'de> de::Visitor<'de> for StringArrayVisitor {
 
 impl<'de> Deserialize<'de> for PackedStringArray {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_newtype_struct(PACKED_STRING_ARRAY, StringArrayVisitor)
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(StringArrayVisitor)
+        } else {
+            deserializer.deserialize_newtype_struct(PACKED_STRING_ARRAY, StringArrayVisitor)
+        }
     }
 }
 
@@ -306,7 +314,7 @@ fn deserialize_numeric<'de, P: PackedNumeric, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<P, D::Error> {
     if deserializer.is_human_readable() {
-        deserializer.deserialize_seq(NumericVisitor(PhantomData))
+        deserializer.deserialize_any(NumericVisitor(PhantomData))
     } else {
         deserializer.deserialize_newtype_struct(P::NATIVE_NAME, NumericVisitor(PhantomData))
     }

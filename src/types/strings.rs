@@ -101,7 +101,11 @@ impl<'de> de::Visitor<'de> for StringNameVisitor {
 
 impl<'de> Deserialize<'de> for StringName {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_newtype_struct(STRING_NAME, StringNameVisitor)
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(StringNameVisitor)
+        } else {
+            deserializer.deserialize_newtype_struct(STRING_NAME, StringNameVisitor)
+        }
     }
 }
 
@@ -268,7 +272,7 @@ impl<'de> de::Visitor<'de> for NodePathVisitor {
 impl<'de> Deserialize<'de> for NodePath {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         if deserializer.is_human_readable() {
-            deserializer.deserialize_str(NodePathVisitor)
+            deserializer.deserialize_any(NodePathVisitor)
         } else {
             deserializer.deserialize_tuple_struct(NODE_PATH, 3, NodePathVisitor)
         }

@@ -464,21 +464,26 @@ fn variant_kind(v: &Variant) -> &'static str {
 impl<'de> Deserialize<'de> for Array {
     /// A seq (untyped) or the typed-Array marker map.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_seq(ContainerVisitor::<Array>::new())
+        // `deserialize_any`: the typed-Array descriptor only reaches the visitor that way.
+        deserializer.deserialize_any(ContainerVisitor::<Array>::new())
     }
 }
 
 impl<'de> Deserialize<'de> for Dictionary {
     /// A map (untyped) or the typed-Dictionary marker map.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(ContainerVisitor::<Dictionary>::new())
+        deserializer.deserialize_any(ContainerVisitor::<Dictionary>::new())
     }
 }
 
 impl<'de> Deserialize<'de> for Object {
     /// The Object marker map, or a 2-tuple of class and properties in other formats.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_tuple_struct(OBJECT, 2, ContainerVisitor::<Object>::new())
+        if deserializer.is_human_readable() {
+            deserializer.deserialize_any(ContainerVisitor::<Object>::new())
+        } else {
+            deserializer.deserialize_tuple_struct(OBJECT, 2, ContainerVisitor::<Object>::new())
+        }
     }
 }
 
