@@ -211,12 +211,12 @@ fn float_payloads_may_be_f32_or_f64() {
         "$godot_serde::Vector2",
         seq(vec![Token::F64(1.5), Token::F64(-2.0)]),
     );
-    assert_de_tokens(&v.clone().compact(), &tokens);
+    assert_de_tokens(&v.compact(), &tokens);
     let tokens = marker_map(
         "$godot_serde::Vector2",
         seq(vec![Token::F32(1.5), Token::F32(-2.0)]),
     );
-    assert_de_tokens(&v.clone().compact(), &tokens);
+    assert_de_tokens(&v.compact(), &tokens);
 }
 
 #[test]
@@ -351,13 +351,13 @@ fn rid_and_object_id_are_newtypes_around_u64() {
 #[test]
 fn callable_is_a_unit_struct() {
     assert_tokens(
-        &Callable.clone().compact(),
+        &Callable.compact(),
         &[Token::UnitStruct {
             name: "$godot_serde::Callable",
         }],
     );
     assert_de_tokens(
-        &Callable.clone().compact(),
+        &Callable.compact(),
         &marker_map("$godot_serde::Callable", vec![Token::Unit]),
     );
 }
