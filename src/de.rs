@@ -620,6 +620,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.array_descriptor(h)?;
                 self.visit_array(visitor)
             }
+            VariantType::PackedStringArray => {
+                // As in `decode_variant`: a negative count is an empty array.
+                let count = u32::try_from(self.read_i32()?).unwrap_or(0);
+                self.check_fits(count.into(), 4, "PackedStringArray count")?;
+                visitor.visit_seq(StrSeq {
+                    de: self,
+                    left: count,
+                    what: "PackedStringArray element",
+                })
+            }
             ty if Elem::of(ty).is_some() => {
                 let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
                 let elem = Elem::of(ty).unwrap_or(Elem::Byte);
