@@ -26,3 +26,13 @@ fn packed_string_array_into_vec_of_strings() {
     // A count beyond the input is an error, not an allocation.
     assert!(godot_serde::from_bytes::<Vec<String>>(&hex("22000000 ffffff7f")).is_err());
 }
+
+/// Godot 3's `var2str` of a NaN with the sign bit set is `-nan.0` (Godot 3.2.3,
+/// `tests/fixtures/godot3/vectors.jsonl` record `float_nan_negative`); we printed `nan`.
+#[test]
+fn godot3_text_of_a_negative_nan() {
+    use godot_serde::Variant;
+    let negative = Variant::Float(f64::from_bits(0xfff8_0000_0000_0000));
+    assert_eq!(negative.to_godot3_string(), "-nan.0");
+    assert_eq!(Variant::Float(f64::NAN).to_godot3_string(), "nan");
+}
