@@ -8,6 +8,8 @@ use godot_serde::{
 };
 use serde_json::Value;
 
+pub mod godot3_values;
+
 /// The records of `tests/fixtures/<path>`, one JSON object per line.
 pub fn records(path: &str) -> Vec<Value> {
     let full = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
