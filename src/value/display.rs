@@ -245,7 +245,7 @@ fn push_exponent(out: &mut String, e: i32) {
 }
 
 /// Godot 3's `rtosfix`: the value as `real_t` (f32), printed with `%g` (six significant
-/// digits); `inf` / `-inf` / `nan` as such.
+/// digits); `inf` / `-inf` / `nan` / `-nan` as such.
 fn real3(v: f64) -> String {
     #[allow(clippy::cast_possible_truncation)]
     let v = f64::from(v as f32);
@@ -253,7 +253,8 @@ fn real3(v: f64) -> String {
         return "0".to_owned();
     }
     if v.is_nan() {
-        return "nan".to_owned();
+        // `%g` prints the sign of a NaN too: var2str writes `-nan.0` for one.
+        return if v.is_sign_negative() { "-nan" } else { "nan" }.to_owned();
     }
     if v.is_infinite() {
         return if v > 0.0 { "inf" } else { "-inf" }.to_owned();

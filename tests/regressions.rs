@@ -1,0 +1,38 @@
+//! Regression tests for bugs found by the engine-conformance tests.
+
+mod common;
+
+use common::hex;
+use godot_serde::Config;
+
+/// A PackedStringArray decoded into a `Vec<String>` was read as a PackedByteArray (its first
+/// string length came out as an integer element).
+#[test]
+fn packed_string_array_into_vec_of_strings() {
+    // PackedStringArray(["ab", "cde"]): element lengths include the NUL.
+    let g4 = hex("22000000 02000000 03000000 61620000 04000000 63646500");
+    let v: Vec<String> = godot_serde::from_bytes(&g4).unwrap();
+    assert_eq!(v, ["ab", "cde"]);
+    let g3 = hex("17000000 02000000 03000000 61620000 04000000 63646500");
+    let v: Vec<String> = Config::godot3().from_bytes(&g3).unwrap();
+    assert_eq!(v, ["ab", "cde"]);
+    // Inside a struct, and as a negative count (an empty array, as decode_variant reads it).
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct S {
+        s: Vec<String>,
+    }
+    let d = hex("1b000000 01000000 04000000 01000000 73000000 22000000 ffffffff");
+    assert_eq!(godot_serde::from_bytes::<S>(&d).unwrap(), S { s: vec![] });
+    // A count beyond the input is an error, not an allocation.
+    assert!(godot_serde::from_bytes::<Vec<String>>(&hex("22000000 ffffff7f")).is_err());
+}
+
+/// Godot 3's `var2str` of a NaN with the sign bit set is `-nan.0` (Godot 3.2.3,
+/// `tests/fixtures/godot3/vectors.jsonl` record `float_nan_negative`); we printed `nan`.
+#[test]
+fn godot3_text_of_a_negative_nan() {
+    use godot_serde::Variant;
+    let negative = Variant::Float(f64::from_bits(0xfff8_0000_0000_0000));
+    assert_eq!(negative.to_godot3_string(), "-nan.0");
+    assert_eq!(Variant::Float(f64::NAN).to_godot3_string(), "nan");
+}
