@@ -129,7 +129,21 @@ pub fn welcome(hello: &Player) -> Welcome {
     }
 }
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
+/// The Summary answering Bye at the end of `session`.
+pub fn summary(welcome: &Welcome, session: &Session) -> Summary {
+    Summary {
+        updates: u32::try_from(session.updates.len()).unwrap_or(u32::MAX),
+        chats: session.chats.clone(),
+        player: session
+            .updates
+            .last()
+            .cloned()
+            .unwrap_or_else(|| welcome.player.clone()),
+    }
+}
+
+/// Errors of a session.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// One client connection: a decoder for what arrives, framing for what leaves.
 struct Connection {
@@ -192,16 +206,7 @@ pub fn handle_client(stream: TcpStream, config: Config) -> Result<Session, BoxEr
             ClientMsg::Bye => break,
         }
     }
-    let summary = Summary {
-        updates: u32::try_from(session.updates.len())?,
-        chats: session.chats.clone(),
-        player: session
-            .updates
-            .last()
-            .cloned()
-            .unwrap_or_else(|| welcome.player.clone()),
-    };
-    conn.send(&summary)?;
+    conn.send(&summary(&welcome, &session))?;
     Ok(session)
 }
 

@@ -11,6 +11,9 @@
     )
 )]
 
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod codec;
 mod config;
 mod de;
 pub mod dump;
