@@ -19,6 +19,10 @@ mod de;
 pub mod dump;
 mod error;
 pub mod frame;
+#[cfg(feature = "glam")]
+mod glam_impls;
+#[cfg(feature = "mint")]
+mod mint_impls;
 pub mod read;
 pub mod save;
 mod ser;
