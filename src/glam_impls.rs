@@ -114,6 +114,8 @@ impl From<Transform3D> for GAffine3 {
 
 #[cfg_attr(docsrs, doc(cfg(feature = "glam")))]
 impl From<GAffine3> for Transform3D {
+    // Affine3A holds SIMD Mat3A/Vec3A (a real conversion); DAffine3 holds DMat3/DVec3.
+    #[allow(clippy::useless_conversion)]
     fn from(a: GAffine3) -> Self {
         Self {
             basis: GMat3::from(a.matrix3).into(),
