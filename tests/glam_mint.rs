@@ -131,6 +131,8 @@ mod glam_tests {
     }
 
     #[test]
+    // Affine3A's fields are Mat3A/Vec3A; DAffine3's are DMat3/DVec3 already.
+    #[allow(clippy::useless_conversion)]
     fn transforms() {
         let a = Affine3::from(transform3d());
         assert_eq!(Vec3::from(a.translation), Vec3::new(-1.0, -2.0, -3.0));
