@@ -21,6 +21,9 @@ mod error;
 pub mod frame;
 #[cfg(feature = "glam")]
 mod glam_impls;
+#[cfg(feature = "base64")]
+#[cfg_attr(docsrs, doc(cfg(feature = "base64")))]
+pub mod marshalls;
 #[cfg(feature = "mint")]
 mod mint_impls;
 pub mod read;

@@ -469,3 +469,28 @@ fn module_is_reexported_consistently() {
     assert_eq!(Framing::default(), Framing::new(Config::default()));
     assert_eq!(Framing::from(Config::godot3()).config(), Config::godot3());
 }
+
+#[cfg(feature = "base64")]
+#[test]
+fn marshalls_base64() {
+    use godot_serde::marshalls::{from_base64, to_base64};
+    // Spec §8.4: Marshalls.variant_to_base64(1).
+    assert_eq!(to_base64(&1, Config::godot4()).unwrap(), "AgAAAAEAAAA=");
+    assert_eq!(to_base64(&1, Config::godot3()).unwrap(), "AgAAAAEAAAA=");
+    assert_eq!(
+        from_base64::<i64>("AgAAAAEAAAA=", Config::godot4()).unwrap(),
+        1
+    );
+    // base64 of 04000000 02000000 68690000 ("hi").
+    assert_eq!(
+        to_base64("hi", Config::godot4()).unwrap(),
+        "BAAAAAIAAABoaQAA"
+    );
+    let s = to_base64(&state(4), Config::godot3()).unwrap();
+    assert_eq!(
+        from_base64::<State>(&s, Config::godot3()).unwrap(),
+        state(4)
+    );
+    let err = from_base64::<i64>("AgAA!AEAAAA=", Config::godot4()).unwrap_err();
+    assert!(err.to_string().starts_with("invalid base64"), "{err}");
+}
