@@ -16,11 +16,43 @@
 //! # Ok::<(), godot_serde::Error>(())
 //! ```
 //!
-//! With [insta](https://insta.rs), a packet's layout becomes a reviewed snapshot:
+//! # Snapshot testing
 //!
-//! ```ignore
-//! insta::assert_snapshot!(godot_serde::dump::annotate(&bytes, godot_serde::Config::default()));
+//! With [insta](https://insta.rs) (`cargo add --dev insta`), the layout of your own packets
+//! becomes a reviewed snapshot: any change to the wire format shows up as a readable diff in
+//! `cargo insta review`, word by word. In a test of your crate:
+//!
 //! ```
+//! use serde::Serialize;
+//!
+//! #[derive(Serialize)]
+//! struct Move { player: u32, to: godot_serde::Vector2 }
+//!
+//! let packet = godot_serde::to_bytes(&Move { player: 7, to: godot_serde::Vector2::new(1.5, -2.0) })?;
+//! insta::assert_snapshot!(godot_serde::dump::annotate(&packet, godot_serde::Config::godot4()), @r#"
+//! 1b 00 00 00  Dictionary
+//! 02 00 00 00    count 2
+//! 04 00 00 00    [key 0] String
+//! 06 00 00 00      length 6
+//! 70 6c 61 79      "player" (+2 padding)
+//! 65 72 00 00
+//! 02 00 00 00    [value 0] int
+//! 07 00 00 00      7
+//! 04 00 00 00    [key 1] String
+//! 02 00 00 00      length 2
+//! 74 6f 00 00      "to" (+2 padding)
+//! 05 00 00 00    [value 1] Vector2
+//! 00 00 c0 3f      x 1.5
+//! 00 00 00 c0      y -2.0
+//! "#);
+//! // The compact form, for a short packet or a log line.
+//! insta::assert_snapshot!(godot_serde::dump::hex(&packet[..8]), @"1b000000 02000000");
+//! # Ok::<(), godot_serde::Error>(())
+//! ```
+//!
+//! In your own tests, `insta::assert_snapshot!(dump)` without the inline `@"..."` stores the
+//! snapshot in a `snapshots/` file next to the test instead. [`annotate_frames`] does the
+//! same for a length-prefixed stream (`StreamPeer.put_var`, `store_var` files).
 
 use crate::config::Config;
 use crate::wire::{
@@ -125,6 +157,12 @@ impl Dump<'_> {
                 cells.push(' ');
             }
             let _ = write!(cells, "{b:02x}");
+        }
+        if what.is_empty() {
+            // A continuation word: no trailing spaces, which editors would strip from a
+            // snapshot file.
+            let _ = writeln!(self.out, "{cells}");
+            return;
         }
         let _ = writeln!(
             self.out,
@@ -493,4 +531,94 @@ impl Dump<'_> {
         }
         Ok(())
     }
+}
+
+/// Renders a length-prefixed stream (`StreamPeer.put_var`, `store_var` files) like
+/// [`annotate`]: one line per prefix (`frame N, length L`), then that frame's value indented
+/// below it. A truncated last frame ends with a line starting `!!` that says how many bytes
+/// are missing. Never fails or panics.
+///
+/// ```
+/// use godot_serde::{Config, dump, frame::{Framing, to_frame_bytes}};
+///
+/// let mut stream = to_frame_bytes(&1, Config::godot4())?;   // StreamPeer.put_var(1)
+/// stream.extend(to_frame_bytes("hi", Config::godot4())?);   // StreamPeer.put_var("hi")
+/// assert_eq!(dump::annotate_frames(&stream, Framing::new(Config::godot4())), "\
+/// 08 00 00 00  frame 0, length 8
+/// 02 00 00 00    int
+/// 01 00 00 00      1
+/// 0c 00 00 00  frame 1, length 12
+/// 04 00 00 00    String
+/// 02 00 00 00      length 2
+/// 68 69 00 00      \"hi\" (+2 padding)
+/// ");
+/// # Ok::<(), godot_serde::Error>(())
+/// ```
+#[must_use]
+pub fn annotate_frames(bytes: &[u8], framing: crate::frame::Framing) -> String {
+    use crate::frame::{PREFIX_LEN, Split, split_frame};
+    let mut out = String::new();
+    let mut rest = bytes;
+    let mut index = 0usize;
+    while !rest.is_empty() {
+        let word = rest.get(..PREFIX_LEN.min(rest.len())).unwrap_or_default();
+        match split_frame(&framing, rest) {
+            Ok(Split::Frame(payload, after)) => {
+                let _ = writeln!(
+                    out,
+                    "{:<11}  frame {index}, length {}",
+                    spaced(word),
+                    payload.len()
+                );
+                indented(&mut out, &annotate(payload, framing.config()));
+                rest = after;
+                index += 1;
+            }
+            Ok(Split::Missing(needed)) => {
+                if word.len() == PREFIX_LEN {
+                    let len = rest.len() - PREFIX_LEN + needed;
+                    let _ = writeln!(out, "{:<11}  frame {index}, length {len}", spaced(word));
+                    let partial = rest.get(PREFIX_LEN..).unwrap_or_default();
+                    indented(&mut out, &annotate(partial, framing.config()));
+                }
+                let _ = writeln!(
+                    out,
+                    "!! truncated frame: {needed} more bytes needed at byte {}",
+                    bytes.len()
+                );
+                break;
+            }
+            Err(e) => {
+                let _ = writeln!(out, "!! {e} at byte {}", bytes.len() - rest.len());
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Appends an [`annotate`] rendering nested one level deeper.
+fn indented(out: &mut String, annotated: &str) {
+    for line in annotated.lines() {
+        match line.split_at_checked(13) {
+            Some((cells, what)) if !line.starts_with("!!") => {
+                let _ = writeln!(out, "{cells}  {what}");
+            }
+            _ => {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+}
+
+/// `02 00 00 00`.
+fn spaced(word: &[u8]) -> String {
+    let mut s = String::new();
+    for (i, b) in word.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{b:02x}");
+    }
+    s
 }

@@ -110,6 +110,25 @@ pub enum ErrorKind {
     /// `invalid type: Vector2, expected u32`.
     #[error("{0}")]
     Message(Box<str>),
+    /// A length-prefixed frame (or a packet) larger than the configured maximum
+    /// ([`frame::DEFAULT_MAX_FRAME_SIZE`](crate::frame::DEFAULT_MAX_FRAME_SIZE) by default).
+    /// Checked before anything is allocated.
+    #[error("frame of {len} bytes exceeds the maximum frame size of {max} bytes")]
+    FrameTooLarge {
+        /// The length read from the prefix (or the size of the encoded value).
+        len: u64,
+        /// The configured maximum.
+        max: usize,
+    },
+    /// A complete frame whose value needs more bytes than its length prefix announced: the
+    /// sender's prefix is wrong, so more input would not help.
+    #[error("frame of {len} bytes ends inside its value, which needs {needed} more bytes")]
+    FrameTooShort {
+        /// The length read from the prefix.
+        len: usize,
+        /// How many more bytes the value needs at least.
+        needed: usize,
+    },
 }
 
 impl Error {

@@ -15,11 +15,23 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "litebyte")))]
 pub mod litebyte;
 
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod codec;
 mod config;
 mod de;
 pub mod dump;
 mod error;
+pub mod frame;
+#[cfg(feature = "glam")]
+mod glam_impls;
+#[cfg(feature = "base64")]
+#[cfg_attr(docsrs, doc(cfg(feature = "base64")))]
+pub mod marshalls;
+#[cfg(feature = "mint")]
+mod mint_impls;
 pub mod read;
+pub mod save;
 mod ser;
 mod types;
 mod value;
