@@ -661,8 +661,3 @@ impl FrameDecoder {
         }
     }
 }
-
-/// Runs the examples of `docs/streams.md` (the README section on streams) as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/streams.md")]
-pub struct StreamsDoc;
