@@ -140,11 +140,32 @@ fn payload<'de, T: Payload, A: MapAccess<'de>>(map: &mut A, wide: bool) -> Resul
 }
 
 /// Reads the payload of the marker map whose key named `ty` (see [`crate::types::marker`]).
+///
+/// The containers, which recurse, are read here; every other type in [`leaf_payload`], whose
+/// stack frame is large in unoptimized builds (one slot per arm) and must not be on the stack
+/// once per nesting level.
 fn marker_payload<'de, A: MapAccess<'de>>(
     map: &mut A,
     ty: VariantType,
     wide: bool,
     typed: bool,
+    as_id: bool,
+) -> Result<Variant, A::Error> {
+    use VariantType as T;
+    match ty {
+        T::Object if !as_id => Ok(Variant::Object(payload::<Object, _>(map, wide)?)),
+        T::Array if typed => Ok(Variant::Array(payload::<Array, _>(map, wide)?)),
+        T::Dictionary if typed => Ok(Variant::Dictionary(payload::<Dictionary, _>(map, wide)?)),
+        _ => leaf_payload(map, ty, wide, as_id),
+    }
+}
+
+/// [`marker_payload`] for the types that hold no Variants.
+#[inline(never)]
+fn leaf_payload<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    ty: VariantType,
+    wide: bool,
     as_id: bool,
 ) -> Result<Variant, A::Error> {
     use VariantType as T;
@@ -170,11 +191,8 @@ fn marker_payload<'de, A: MapAccess<'de>>(
         T::NodePath => Variant::NodePath(payload::<NodePath, _>(m, wide)?),
         T::Rid => Variant::Rid(payload::<Rid, _>(m, wide)?),
         T::Object if as_id => Variant::ObjectId(payload::<ObjectId, _>(m, wide)?),
-        T::Object => Variant::Object(payload::<Object, _>(m, wide)?),
         T::Callable => Variant::Callable(payload::<Callable, _>(m, wide)?),
         T::Signal => Variant::Signal(payload::<Signal, _>(m, wide)?),
-        T::Array if typed => Variant::Array(payload::<Array, _>(m, wide)?),
-        T::Dictionary if typed => Variant::Dictionary(payload::<Dictionary, _>(m, wide)?),
         T::PackedByteArray => Variant::PackedByteArray(payload(m, wide)?),
         T::PackedInt32Array => Variant::PackedInt32Array(payload(m, wide)?),
         T::PackedInt64Array => Variant::PackedInt64Array(payload(m, wide)?),
