@@ -289,6 +289,7 @@ impl<'a> Gen<'a> {
     }
 
     /// A component: an f32 (always exact in `Real`, whatever its width).
+    #[allow(clippy::useless_conversion)] // Real is f32 without the double-precision feature
     fn real(&mut self) -> Real {
         f32::from_le_bytes(self.bytes()).into()
     }
