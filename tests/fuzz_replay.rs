@@ -11,8 +11,11 @@ use godot_serde::{Config, GodotVersion, Variant};
 use serde::de::IgnoredAny;
 use std::path::{Path, PathBuf};
 
+/// A fuzz target's body.
+type Check = fn(&[u8]);
+
 /// The fuzz targets and their bodies.
-const TARGETS: [(&str, fn(&[u8])); 4] = [
+const TARGETS: [(&str, Check); 4] = [
     ("decode_variant", fuzz_checks::decode_variant),
     ("typed", fuzz_checks::typed),
     ("slice_vs_reader", fuzz_checks::slice_vs_reader),
@@ -78,6 +81,10 @@ fn seed_files(target: &str) -> Vec<PathBuf> {
 
 #[test]
 fn seed_corpus_and_past_crashes_replay_clean() {
+    on_main_thread_stack(seed_corpus_and_past_crashes_replay_clean_body);
+}
+
+fn seed_corpus_and_past_crashes_replay_clean_body() {
     for (target, check) in TARGETS {
         let files = seed_files(target);
         assert!(
@@ -99,6 +106,10 @@ fn seed_corpus_and_past_crashes_replay_clean() {
 /// ("Every" is every cut of all fixtures up to 1 KiB; the deep-nesting ones are sampled.)
 #[test]
 fn every_prefix_of_every_fixture_is_an_error() {
+    on_main_thread_stack(every_prefix_of_every_fixture_is_an_error_body);
+}
+
+fn every_prefix_of_every_fixture_is_an_error_body() {
     let mut prefixes = 0;
     let mut errors = 0;
     for f in fixtures() {
@@ -143,6 +154,18 @@ fn every_prefix_of_every_fixture_is_an_error() {
         errors > prefixes * 9 / 10,
         "{errors} errors in {prefixes} prefixes"
     );
+}
+
+/// Runs `f` on a thread with a main thread's 8 MiB of stack: at the default depth limit, a
+/// Variant nested 256 levels through typed Arrays or object properties needs up to 3.5 MiB
+/// in unoptimized builds, more than a test thread's 2 MiB (see docs/security.md).
+fn on_main_thread_stack(f: fn()) {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("no panic");
 }
 
 /// xorshift64*: deterministic, so a failure here reproduces.
@@ -222,6 +245,10 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
 
 #[test]
 fn random_mutations_of_the_fixtures_never_panic() {
+    on_main_thread_stack(random_mutations_of_the_fixtures_never_panic_body);
+}
+
+fn random_mutations_of_the_fixtures_never_panic_body() {
     let fixtures = fixtures();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut decoded = 0;
@@ -245,6 +272,10 @@ fn random_mutations_of_the_fixtures_never_panic() {
 
 #[test]
 fn generated_variants_round_trip() {
+    on_main_thread_stack(generated_variants_round_trip_body);
+}
+
+fn generated_variants_round_trip_body() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     for _ in 0..3_000 {
         let n = rng.below(200);
