@@ -96,7 +96,7 @@ impl Default for Config {
 
 impl Config {
     /// The default settings for `version`: single precision, untyped containers, enums by
-    /// name, full objects refused, nesting depth limited to [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) (256).
+    /// name, full objects refused, nesting depth limited to [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) (128).
     #[must_use]
     pub const fn new(version: GodotVersion) -> Self {
         Self {
@@ -176,7 +176,7 @@ impl Config {
     /// top-level value, for encoding and decoding; a value at depth `max_depth` is accepted,
     /// one deeper is [`ErrorKind::DepthLimitExceeded`](crate::ErrorKind::DepthLimitExceeded).
     ///
-    /// Default [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) (256). Godot's own limit is
+    /// Default [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) (128). Godot's own limit is
     /// [`GODOT_MAX_DEPTH`](crate::GODOT_MAX_DEPTH) (1024); decoding that deep recurses
     /// 1024 times, which needs more than a 2 MiB thread stack in a debug build (release
     /// builds need about a quarter of it), so raise the limit only where the stack allows.

@@ -1274,7 +1274,9 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
         Ok(Some(value))
     }
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        // The count was checked against the bytes left of a slice; a reader's count is
+        // unchecked, so no hint: the visitor grows as elements actually arrive.
+        self.de.read.remaining().map(|_| self.left)
     }
 }
 

@@ -131,15 +131,16 @@ impl<'de> Read<'de> for SliceRead<'de> {
 }
 
 /// Reads from any [`std::io::Read`]. Strings and byte arrays are copied; the scratch buffer
-/// grows in steps of at most 64 KiB as bytes arrive, so a forged length cannot make it
-/// allocate more than 64 KiB beyond what the reader really delivered.
+/// grows as bytes arrive, from 4 KiB and at most doubling each step, so a forged length
+/// cannot make it hold more than twice what the reader really delivered, plus 4 KiB.
 pub struct IoRead<R> {
     reader: R,
     offset: usize,
 }
 
-/// Largest step by which a buffer grows ahead of the bytes actually read.
-const READ_CHUNK: usize = 64 * 1024;
+/// The first step by which a buffer grows ahead of the bytes actually read; each later step
+/// is at most what has arrived so far.
+const READ_CHUNK: usize = 4 * 1024;
 
 impl<R: std::io::Read> IoRead<R> {
     /// Reads from `reader`.
@@ -192,7 +193,9 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
         scratch.clear();
         while scratch.len() < len {
             let have = scratch.len();
-            let step = (len - have).min(READ_CHUNK);
+            let step = (len - have).min(have.max(READ_CHUNK));
+            // Exactly: amortized growth could double a buffer that is mostly unread.
+            scratch.reserve_exact(step);
             scratch.resize(have + step, 0);
             if let Some(dst) = scratch.get_mut(have..) {
                 self.fill(dst).map_err(|e| match e.kind() {

@@ -73,6 +73,51 @@ fn decode_cases() -> Vec<(&'static str, Config, &'static str)> {
             "1c000100 63000000 00000000",
         ),
         (
+            "5-byte UTF-8 form in Godot 3",
+            g3,
+            "04000000 05000000 f8888080 80000000",
+        ),
+        (
+            "invalid UTF-8 in a StringName",
+            g4,
+            "15000000 01000000 ff000000",
+        ),
+        (
+            "invalid UTF-8 in a NodePath name",
+            g4,
+            "16000000 01000080 00000000 00000000 01000000 ff000000",
+        ),
+        (
+            "PackedStringArray count 2^31-1",
+            g4,
+            "22000000 ffffff7f 00000000",
+        ),
+        (
+            "object property count 2^31-1",
+            g4.with_allow_objects(true),
+            "18000000 04000000 4e6f6465 ffffff7f",
+        ),
+        (
+            "full object refused in Godot 3",
+            g3,
+            "11000000 04000000 4e6f6465 00000000",
+        ),
+        (
+            "typed Array class name longer than the input",
+            g4,
+            "1c000200 ffffff7f 4e6f6465",
+        ),
+        (
+            "typed Dictionary with builtin id 99",
+            g4,
+            "1b000500 63000000 02000000 00000000",
+        ),
+        (
+            "Godot 3 PoolVector3Array 2^30 elements",
+            g3,
+            "18000000 00000040 00000000",
+        ),
+        (
             "nesting past the limit",
             Config::default().with_max_depth(2),
             "1c000000 01000000 1c000000 01000000 1c000000 01000000 1c000000 00000000",

@@ -351,7 +351,7 @@ fn vectors_sample() {
     with_big_stack(vectors_sample_at_godot_depth);
 }
 
-/// Every record, with Godot's nesting limit (1024) instead of our default (256): the sample
+/// Every record, with Godot's nesting limit (1024) instead of our default (128): the sample
 /// holds 1024 nested Arrays.
 fn vectors_sample_at_godot_depth() {
     let g4 = V4_4.with_max_depth(GODOT_MAX_DEPTH);
@@ -648,7 +648,7 @@ fn decode_sample() {
     assert_eq!(total, 140);
 }
 
-/// Deliberate difference: our default nesting limit (256) is lower than Godot's (1024), so
+/// Deliberate difference: our default nesting limit (128) is lower than Godot's (1024), so
 /// the deep records of `decode-sample.jsonl` need `with_max_depth(GODOT_MAX_DEPTH)`.
 #[test]
 fn default_depth_is_stricter_than_godot() {

@@ -75,3 +75,273 @@ fn hostile_depth_is_refused_without_overflowing_the_stack() {
         assert!(err.is_err());
     }
 }
+
+/// Every config the decoder can run in: both engines, double precision on and off, full
+/// objects allowed or not.
+fn all_configs() -> Vec<Config> {
+    let mut out = Vec::new();
+    for version in [
+        godot_serde::GodotVersion::V3,
+        godot_serde::GodotVersion::V4_0,
+        godot_serde::GodotVersion::V4_3,
+        godot_serde::GodotVersion::V4_4,
+    ] {
+        for double in [false, true] {
+            for objects in [false, true] {
+                out.push(
+                    Config::new(version)
+                        .with_double_precision(double && version.is_godot4())
+                        .with_allow_objects(objects),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// `levels` copies of `open`, then `leaf`, then `levels` copies of `close`: the shapes that
+/// recurse in the decoder.
+fn nest(shape: &Shape, levels: usize) -> Vec<u8> {
+    let (open, close) = (hex(shape.open), hex(shape.close));
+    let mut v = Vec::with_capacity((open.len() + close.len()) * levels + 8);
+    for _ in 0..levels {
+        v.extend_from_slice(&open);
+    }
+    v.extend_from_slice(&hex(shape.leaf));
+    for _ in 0..levels {
+        v.extend_from_slice(&close);
+    }
+    v
+}
+
+struct Shape {
+    name: &'static str,
+    godot3: bool,
+    open: &'static str,
+    leaf: &'static str,
+    close: &'static str,
+}
+
+/// Each way of nesting values.
+const SHAPES: [Shape; 8] = [
+    Shape {
+        name: "Array",
+        godot3: false,
+        open: "1c000000 01000000",
+        leaf: "00000000",
+        close: "",
+    },
+    Shape {
+        name: "Dictionary value",
+        godot3: false,
+        open: "1b000000 01000000 04000000 01000000 6b000000",
+        leaf: "00000000",
+        close: "",
+    },
+    Shape {
+        name: "Dictionary key",
+        godot3: false,
+        open: "1b000000 01000000",
+        leaf: "1b000000 00000000",
+        close: "00000000",
+    },
+    Shape {
+        name: "typed Array[Array]",
+        godot3: false,
+        open: "1c000100 1c000000 01000000",
+        leaf: "1c000000 00000000",
+        close: "",
+    },
+    Shape {
+        name: "Object property",
+        godot3: false,
+        open: "18000000 01000000 41000000 01000000 01000000 70000000",
+        leaf: "00000000",
+        close: "",
+    },
+    Shape {
+        name: "enum payload",
+        godot3: false,
+        open: "1b000000 01000000 04000000 04000000 4e6f6465",
+        leaf: "04000000 04000000 4c656166",
+        close: "",
+    },
+    Shape {
+        name: "Godot 3 Array",
+        godot3: true,
+        open: "13000000 01000000",
+        leaf: "00000000",
+        close: "",
+    },
+    Shape {
+        name: "Godot 3 Dictionary",
+        godot3: true,
+        open: "12000000 01000000 04000000 01000000 6b000000",
+        leaf: "00000000",
+        close: "",
+    },
+];
+
+/// A recursive enum: `{"Node": {"Node": ... "Leaf"}}`.
+#[derive(serde::Deserialize, Debug)]
+#[allow(dead_code)]
+enum Tree {
+    Leaf,
+    Node(Box<Tree>),
+}
+
+#[test]
+fn a_hundred_thousand_levels_of_every_shape_fail_cleanly_in_every_config() {
+    // The limit stops the recursion before the stack runs out, whatever recurses. At the
+    // default limit (128) a typed Array or an Object property costs up to 14 KiB of stack per
+    // level in unoptimized builds (2.7 KiB optimized): the default must fit the 2 MiB that
+    // Rust gives spawned threads (and tokio its workers), even in a debug build.
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(every_shape_100_000_deep)
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}
+
+fn every_shape_100_000_deep() {
+    for shape in &SHAPES {
+        let (name, godot3) = (shape.name, shape.godot3);
+        let bytes = nest(shape, 100_000);
+        for config in all_configs()
+            .into_iter()
+            .filter(|c| c.version().is_godot4() != godot3)
+        {
+            let what = format!("{name} in {config:?}");
+            let any: godot_serde::Result<IgnoredAny> = config.from_bytes(&bytes);
+            let variant: godot_serde::Result<godot_serde::Variant> = config.from_bytes(&bytes);
+            let reader: godot_serde::Result<godot_serde::Variant> = config.from_reader(&bytes[..]);
+            let json: godot_serde::Result<serde_json::Value> = config.from_bytes(&bytes);
+            let tree: godot_serde::Result<Tree> = config.from_bytes(&bytes);
+            let objects_refused = name.starts_with("Object") && !config.allow_objects();
+            for (path, r) in [
+                ("IgnoredAny", any.map(|_| ())),
+                ("Variant", variant.map(|_| ())),
+                ("from_reader", reader.map(|_| ())),
+            ] {
+                let e = r.expect_err(&what);
+                if objects_refused {
+                    assert!(
+                        matches!(e.kind(), ErrorKind::ObjectsNotAllowed { .. }),
+                        "{what}: {e}"
+                    );
+                } else {
+                    assert_eq!(
+                        depth_error(Err::<(), _>(e)),
+                        Some(DEFAULT_MAX_DEPTH),
+                        "{what} via {path}"
+                    );
+                }
+            }
+            // JSON has only string keys: a Dictionary key fails before the limit.
+            assert!(json.is_err(), "{what} as JSON");
+            if name != "Dictionary key" && !objects_refused {
+                assert_eq!(depth_error(json), Some(DEFAULT_MAX_DEPTH), "{what} as JSON");
+            }
+            assert!(tree.is_err(), "{what} as an enum");
+            if name == "enum payload" {
+                assert_eq!(depth_error(tree), Some(DEFAULT_MAX_DEPTH), "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_shape_decodes_at_the_limit_and_fails_one_past_it() {
+    for shape in &SHAPES {
+        let (name, godot3) = (shape.name, shape.godot3);
+        let config = if godot3 {
+            Config::godot3()
+        } else {
+            Config::godot4()
+        }
+        .with_allow_objects(true)
+        .with_max_depth(64);
+        // `levels` openings put the leaf at depth `levels` (the top level is 0).
+        let ok = nest(shape, 64);
+        let bad = nest(shape, 65);
+        if name == "enum payload" {
+            let ok: godot_serde::Result<Tree> = config.from_bytes(&ok);
+            assert!(ok.is_ok(), "{name}: {ok:?}");
+            assert_eq!(
+                depth_error(config.from_bytes::<Tree>(&bad)),
+                Some(64),
+                "{name}"
+            );
+            continue;
+        }
+        let r: godot_serde::Result<godot_serde::Variant> = config.from_bytes(&ok);
+        assert!(r.is_ok(), "{name} at the limit: {r:?}");
+        let r: godot_serde::Result<godot_serde::Variant> = config.from_reader(&ok[..]);
+        assert!(r.is_ok(), "{name} at the limit, reader: {r:?}");
+        assert_eq!(
+            depth_error(config.from_bytes::<IgnoredAny>(&bad)),
+            Some(64),
+            "{name}"
+        );
+        assert_eq!(
+            depth_error(config.from_reader::<_, IgnoredAny>(&bad[..])),
+            Some(64),
+            "{name}, reader"
+        );
+    }
+}
+
+/// A Variant of Arrays `depth` deep (the innermost empty, at `depth`).
+fn deep_variant(depth: usize) -> godot_serde::Variant {
+    let mut v = godot_serde::Variant::Array(godot_serde::Array::default());
+    for _ in 0..depth {
+        v = godot_serde::Variant::Array(godot_serde::Array {
+            items: vec![v],
+            ..Default::default()
+        });
+    }
+    v
+}
+
+#[test]
+fn encoding_a_deep_variant_stops_at_the_limit() {
+    let v = deep_variant(DEFAULT_MAX_DEPTH);
+    let bytes = Config::default().to_bytes(&v).expect("at the limit");
+    assert_eq!(bytes, nested_arrays_g4(DEFAULT_MAX_DEPTH));
+    let v = deep_variant(DEFAULT_MAX_DEPTH + 1);
+    for config in [Config::default(), Config::godot3()] {
+        assert_eq!(depth_error(config.to_bytes(&v)), Some(DEFAULT_MAX_DEPTH));
+        assert_eq!(
+            depth_error(config.serialized_size(&v)),
+            Some(DEFAULT_MAX_DEPTH)
+        );
+    }
+    // Godot's own limit, opt-in.
+    with_big_stack(|| {
+        let config = Config::default().with_max_depth(GODOT_MAX_DEPTH);
+        let bytes = config.to_bytes(&deep_variant(1024)).expect("1024 levels");
+        assert_eq!(bytes, nested_arrays_g4(1024));
+        assert_eq!(
+            depth_error(config.to_bytes(&deep_variant(1025))),
+            Some(1024)
+        );
+    });
+}
+
+#[test]
+fn encoding_a_hundred_thousand_levels_fails_without_overflowing() {
+    // Built, encoded and dropped on a big stack: dropping (not encoding) a Variant this deep
+    // recurses once per level, like any Rust tree.
+    with_big_stack(|| {
+        let v = deep_variant(100_000);
+        assert_eq!(
+            depth_error(godot_serde::to_bytes(&v)),
+            Some(DEFAULT_MAX_DEPTH)
+        );
+        assert_eq!(
+            depth_error(Config::godot3().to_bytes(&v)),
+            Some(DEFAULT_MAX_DEPTH)
+        );
+    });
+}

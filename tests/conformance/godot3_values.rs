@@ -434,6 +434,6 @@ pub const BAD_INPUT_VERDICT_DIFFERS: &[(&str, &str)] = &[
     ),
     (
         "nested_arrays_1030",
-        "nesting limit: Godot 3.2.3 has none (it crashes near 20000 levels); we stop at the configured limit, here Godot 4's 1024 (default 256)",
+        "nesting limit: Godot 3.2.3 has none (it crashes near 20000 levels); we stop at the configured limit, here Godot 4's 1024 (default 128)",
     ),
 ];

@@ -1,0 +1,7 @@
+//! Fuzz target `typed`: see `fuzz_checks::typed` (shared with `tests/fuzz_replay.rs`).
+#![no_main]
+
+#[path = "../../tests/common/fuzz_checks.rs"]
+mod fuzz_checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_checks::typed(data));

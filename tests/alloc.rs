@@ -1,0 +1,293 @@
+//! Heap use under hostile input, measured with a counting global allocator: decoding never
+//! holds more than 64 KiB + 4 × the input size (into `IgnoredAny` and compact typed targets),
+//! and a `Variant` never more than 64 KiB + 72 × the input size (a decoded `Variant` is 72
+//! bytes, its smallest encoding 4; `size_of::<Variant>()` × with the `double-precision`
+//! feature), whatever counts and lengths the input claims. The same for `from_reader` over a
+//! reader that hands out 3 bytes at a time, and one that ends early.
+//!
+//! Run alone with `cargo test --test alloc -- --nocapture` to see the worst cases. Everything
+//! runs inside one `#[test]`, so no other test thread allocates while a case is measured.
+mod common;
+#[path = "common/fuzz_checks.rs"]
+mod fuzz_checks;
+
+use common::hex;
+use fuzz_checks::{Trickle, Typed};
+use godot_serde::{Config, GodotVersion, Variant, VariantType};
+use peak_alloc::PeakAlloc;
+use serde::de::{DeserializeOwned, IgnoredAny};
+
+#[global_allocator]
+static HEAP: PeakAlloc = PeakAlloc;
+
+const SLACK: usize = 64 * 1024;
+
+/// Heap per input byte a decoded `Variant` may hold: every 4 bytes (a Nil) can become a
+/// `Variant` (72 bytes, 18 ×; larger with the `double-precision` feature) in a `Vec` that
+/// grows by doubling (2 ×) and holds the old and the new buffer while it moves (1.5 ×):
+/// 54 ×, measured 66 × at a growth boundary, below `size_of::<Variant>()` ×. This is
+/// proportional to what was really decoded, never to a count the input claims.
+const VARIANT_FACTOR: usize = size_of::<Variant>();
+
+/// Peak heap held above the starting point while `f` runs (its result included).
+fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
+    let base = HEAP.current_usage();
+    HEAP.reset_peak_usage();
+    let r = f();
+    let peak = HEAP.peak_usage().saturating_sub(base);
+    drop(r);
+    peak
+}
+
+/// The worst case seen for one budget: peak heap, input length, what.
+#[derive(Default)]
+struct Worst {
+    excess: f64,
+    peak: usize,
+    len: usize,
+    what: String,
+    cases: usize,
+}
+
+impl Worst {
+    fn record(&mut self, peak: usize, len: usize, factor: usize, what: impl FnOnce() -> String) {
+        self.cases += 1;
+        let budget = SLACK + factor * len;
+        assert!(
+            peak <= budget,
+            "{}: {peak} bytes of heap for {len} bytes of input (budget {budget})",
+            what()
+        );
+        let excess = peak as f64 / budget as f64;
+        if excess > self.excess {
+            *self = Worst {
+                excess,
+                peak,
+                len,
+                what: what(),
+                cases: self.cases,
+            };
+        }
+    }
+}
+
+/// Measures decoding `input` into `T` from a slice, a trickling reader, and a reader that
+/// ends halfway, against `factor` × the bytes the decoder was given.
+fn measure<T: DeserializeOwned>(
+    worst: &mut Worst,
+    config: Config,
+    input: &[u8],
+    factor: usize,
+    name: &str,
+) {
+    let ty = std::any::type_name::<T>();
+    let what = |path: &str| format!("{name} as {ty} via {path} ({:?})", config.version());
+    let peak = peak_of(|| config.from_bytes::<T>(input));
+    worst.record(peak, input.len(), factor, || what("from_bytes"));
+    let peak = peak_of(|| {
+        config.from_reader::<_, T>(Trickle {
+            data: input,
+            step: 3,
+        })
+    });
+    worst.record(peak, input.len(), factor, || what("from_reader"));
+    let half = &input[..input.len() / 2];
+    let peak = peak_of(|| config.from_reader::<_, T>(half));
+    worst.record(peak, half.len(), factor, || {
+        what("from_reader, ended early")
+    });
+}
+
+/// Decodes `input` into every target, each against its budget.
+fn measure_all(worst: &mut [Worst; 2], config: Config, input: &[u8], name: &str) {
+    let [compact, variant] = worst;
+    measure::<IgnoredAny>(compact, config, input, 4, name);
+    measure::<Vec<u8>>(compact, config, input, 4, name);
+    measure::<String>(compact, config, input, 4, name);
+    measure::<serde_bytes::ByteBuf>(compact, config, input, 4, name);
+    measure::<Typed>(compact, config, input, 4, name);
+    // A 4-byte empty PackedStringArray element is a 24-byte `String`: like a `Variant`, the
+    // output itself outgrows 4 × the input, so only proportionality can be asked of it.
+    measure::<Vec<String>>(variant, config, input, VARIANT_FACTOR, name);
+    measure::<Variant>(variant, config, input, VARIANT_FACTOR, name);
+}
+
+fn word(w: u32) -> [u8; 4] {
+    w.to_le_bytes()
+}
+
+/// A header for `ty` in `version`.
+fn header(ty: VariantType, version: GodotVersion, flags: u32) -> [u8; 4] {
+    let id = ty.id(version).expect("type exists in this engine");
+    word(u32::from(id) | flags)
+}
+
+/// Inputs whose counts and lengths claim far more than they hold, for every container and
+/// packed type of `version`; some followed by a lot of real data.
+fn forged(version: GodotVersion) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let big = [0x7fff_ffff_u32, 0x4000_0000, 0x0100_0000, 0x8000_0000];
+    for id in 0..40 {
+        let Some(ty) = VariantType::from_id(id, version) else {
+            continue;
+        };
+        for &count in &big {
+            let mut bytes = header(ty, version, 0).to_vec();
+            match ty {
+                VariantType::NodePath => {
+                    bytes.extend(word(count | 0x8000_0000));
+                    bytes.extend(word(count));
+                    bytes.extend(word(0));
+                }
+                VariantType::Object => {
+                    // Class "Node", then the property count.
+                    bytes.extend(hex("04000000 4e6f6465"));
+                    bytes.extend(word(count));
+                }
+                VariantType::Signal => {
+                    bytes.extend(word(count));
+                }
+                _ => bytes.extend(word(count)),
+            }
+            bytes.extend(word(0));
+            out.push((format!("{ty} claiming {count:#x}"), bytes.clone()));
+            // The same claim followed by 256 KiB of real, small elements: the slice refuses
+            // it at once, the reader decodes what arrives.
+            let filler: &[u8] = match ty {
+                VariantType::Array | VariantType::Dictionary => &[0; 4],
+                VariantType::PackedStringArray | VariantType::NodePath => &[0; 4],
+                VariantType::Object => &[0; 8],
+                _ => &[0x41; 4],
+            };
+            for _ in 0..(256 * 1024 / filler.len()) {
+                bytes.extend_from_slice(filler);
+            }
+            out.push((format!("{ty} claiming {count:#x}, 256 KiB follow"), bytes));
+        }
+    }
+    // Typed containers (4.3+): the count after a descriptor.
+    if version.has_typed_arrays() {
+        out.push((
+            "Array[int] claiming 2^31-1".into(),
+            hex("1c000100 02000000 ffffff7f 00000000"),
+        ));
+        out.push((
+            "Array[Node] claiming 2^31-1, class name 2^31-1".into(),
+            hex("1c000200 ffffff7f 4e6f6465"),
+        ));
+    }
+    if version.has_typed_dictionaries() {
+        out.push((
+            "Dictionary[int, int] claiming 2^31-1".into(),
+            hex("1b000500 02000000 02000000 ffffff7f 00000000"),
+        ));
+    }
+    // Real data, large: a 1 MiB PackedByteArray and String, 64 K Array elements.
+    let mut pba = header(VariantType::PackedByteArray, version, 0).to_vec();
+    pba.extend(word(1 << 20));
+    pba.extend(std::iter::repeat_n(0x61, 1 << 20));
+    out.push(("PackedByteArray of 1 MiB".into(), pba));
+    let mut s = header(VariantType::String, version, 0).to_vec();
+    s.extend(word(1 << 20));
+    s.extend(std::iter::repeat_n(0x61, 1 << 20));
+    out.push(("String of 1 MiB".into(), s));
+    let mut a = header(VariantType::Array, version, 0).to_vec();
+    a.extend(word(1 << 16));
+    for _ in 0..(1 << 16) {
+        a.extend(hex("02000000 07000000"));
+    }
+    out.push(("Array of 64 Ki ints".into(), a));
+    out
+}
+
+/// The fixtures' bytes, and each with one aligned word replaced by a forged count.
+fn fixture_mutants() -> Vec<(String, GodotVersion, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (dir, version) in [("godot4", GodotVersion::V4_4), ("godot3", GodotVersion::V3)] {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(dir);
+        for entry in std::fs::read_dir(folder).expect("fixtures") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            for line in std::fs::read_to_string(&path).expect("read").lines() {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                let Some(h) = v["hex"].as_str() else { continue };
+                let bytes = hex(h);
+                let name = format!("{dir}/{}", v["name"].as_str().unwrap_or("?"));
+                if bytes.len() <= 512 {
+                    for at in (0..bytes.len().saturating_sub(3)).step_by(4) {
+                        for forged in [0x7fff_ffff_u32, 0x4000_0000] {
+                            let mut m = bytes.clone();
+                            m[at..at + 4].copy_from_slice(&forged.to_le_bytes());
+                            out.push((format!("{name} word {at} = {forged:#x}"), version, m));
+                        }
+                    }
+                }
+                out.push((name, version, bytes));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn decoding_holds_at_most_64_kib_plus_4_times_the_input() {
+    let mut worst: [Worst; 2] = Default::default();
+    let versions = [
+        GodotVersion::V3,
+        GodotVersion::V4_0,
+        GodotVersion::V4_3,
+        GodotVersion::V4_4,
+    ];
+    for version in versions {
+        let config = Config::new(version).with_allow_objects(true);
+        for (name, input) in forged(version) {
+            measure_all(&mut worst, config, &input, &name);
+        }
+        // Refused objects: the class name is read for the message, bounded as any string.
+        let refused = Config::new(version);
+        let object = header(VariantType::Object, version, 0);
+        for input in [
+            [&object[..], &hex("ffffff7f 4e6f6465")].concat(),
+            object.to_vec(),
+        ] {
+            measure_all(&mut worst, refused, &input, "refused Object");
+        }
+    }
+    let mutants = fixture_mutants();
+    assert!(mutants.len() > 5_000, "{} mutants", mutants.len());
+    for (name, version, input) in &mutants {
+        let config = Config::new(*version).with_allow_objects(true);
+        let [compact, variant] = &mut worst;
+        measure::<IgnoredAny>(compact, config, input, 4, name);
+        measure::<Typed>(compact, config, input, 4, name);
+        measure::<Variant>(variant, config, input, VARIANT_FACTOR, name);
+    }
+    for (budget, w) in [
+        "64 KiB + 4 × input",
+        "64 KiB + size_of::<Variant>() × input",
+    ]
+    .iter()
+    .zip(&worst)
+    {
+        println!(
+            "budget {budget}: {} cases; worst {} bytes for {} input bytes ({:.1}% of its budget): {}",
+            w.cases,
+            w.peak,
+            w.len,
+            w.excess * 100.0,
+            w.what
+        );
+    }
+    // The forged cases really were measured (a broken counter would pass everything).
+    let probe = peak_of(|| vec![0u8; 100_000]);
+    assert!(
+        (100_000..200_000).contains(&probe),
+        "counter broken: {probe}"
+    );
+}
