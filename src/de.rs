@@ -473,6 +473,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         r.map_err(|e| e.or_at(h.offset))
     }
 
+    /// Visits PackedStringArray elements as a sequence of strings.
+    fn visit_packed_strings<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
+        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
+        self.check_fits(count.into(), 4, "PackedStringArray count")?;
+        visitor.visit_seq(StrSeq {
+            de: self,
+            left: count,
+            what: "PackedStringArray element",
+        })
+    }
+
     /// Reads PackedByteArray bytes (its padding may be missing at the end of the input).
     fn visit_packed_bytes<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let len = self.read_len("PackedByteArray count")?;
@@ -620,6 +632,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.array_descriptor(h)?;
                 self.visit_array(visitor)
             }
+            VariantType::PackedStringArray => self.visit_packed_strings(visitor),
             ty if Elem::of(ty).is_some() => {
                 let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
                 let elem = Elem::of(ty).unwrap_or(Elem::Byte);
@@ -1146,16 +1159,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
                     Reference::Copied(b) => visitor.visit_bytes(b),
                 }
             }
-            Payload::PackedStrings => {
-                // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
-                let count = u32::try_from(de.read_i32()?).unwrap_or(0);
-                de.check_fits(count.into(), 4, "PackedStringArray count")?;
-                visitor.visit_seq(StrSeq {
-                    de,
-                    left: count,
-                    what: "PackedStringArray element",
-                })
-            }
+            Payload::PackedStrings => de.visit_packed_strings(visitor),
         }
     }
 
