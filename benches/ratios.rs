@@ -75,6 +75,7 @@ const BUDGET: Duration = Duration::from_millis(2_500);
 const SAMPLE: Duration = Duration::from_millis(4);
 const MIN_ROUNDS: usize = 5;
 const MAX_ROUNDS: usize = 201;
+const PROFILE_ITERS: usize = 20;
 
 struct Contender<'a> {
     name: &'static str,
@@ -128,6 +129,9 @@ struct Line {
 
 struct Bench {
     filter: Option<String>,
+    /// `GODOT_SERDE_BENCH_PROFILE=1`: run only our side of each selected metric,
+    /// [`PROFILE_ITERS`] times, for callgrind or perf.
+    profile: bool,
     lines: Vec<Line>,
     allocs: Vec<String>,
     notes: Vec<String>,
@@ -138,6 +142,13 @@ impl Bench {
         self.filter.as_deref().is_none_or(|f| metric.contains(f))
     }
 
+    /// Whether any metric of a group (a name prefix) can match the filter.
+    fn wants_group(&self, group: &str) -> bool {
+        self.filter
+            .as_deref()
+            .is_none_or(|f| group.contains(f) || f.contains(group))
+    }
+
     /// Times `ours` against each baseline, interleaved, and records one line per baseline.
     fn compare<'a>(
         &mut self,
@@ -146,6 +157,12 @@ impl Bench {
         baselines: Vec<Contender<'a>>,
     ) {
         if !self.wants(metric) {
+            return;
+        }
+        if self.profile {
+            // Under a profiler: only our side, a fixed number of times.
+            let mut ours = ours;
+            profile_run(&mut ours);
             return;
         }
         let mut all = vec![Contender::new("ours", ours)];
@@ -187,6 +204,15 @@ impl Bench {
         self.allocs.push(format!(
             "{{\"alloc\": \"{what}\", \"ours\": {ours}, \"baseline\": \"{baseline}\", \"baseline_allocs\": {theirs}}}"
         ));
+    }
+}
+
+/// Our side of a metric under a profiler: `valgrind --tool=callgrind --collect-atstart=no
+/// --toggle-collect='*profile_run*'` records only this.
+#[inline(never)]
+fn profile_run(ours: &mut dyn FnMut()) {
+    for _ in 0..PROFILE_ITERS {
+        ours();
     }
 }
 
@@ -232,6 +258,12 @@ fn ours_into<T: serde::Serialize>(v: &T, buf: &mut Vec<u8>) {
     godot_serde::to_bytes_into(v, buf).unwrap();
 }
 
+/// A math-type component as the f32 that `godot-binary-serialization` stores.
+#[allow(clippy::unnecessary_cast, clippy::cast_possible_truncation)]
+fn f(x: godot_serde::Real) -> f32 {
+    x as f32
+}
+
 /// The `godot-binary-serialization` form of a [`FlatPlayer`]: a Dictionary of its fields.
 fn gbs_dictionary(p: &FlatPlayer) -> GodotDictionary {
     let mut d = GodotDictionary::new();
@@ -242,11 +274,11 @@ fn gbs_dictionary(p: &FlatPlayer) -> GodotDictionary {
     d.insert(GodotString::new("name"), GodotString::new(&p.name));
     d.insert(
         GodotString::new("position"),
-        GodotVector3::new(p.position.x, p.position.y, p.position.z),
+        GodotVector3::new(f(p.position.x), f(p.position.y), f(p.position.z)),
     );
     d.insert(
         GodotString::new("velocity"),
-        GodotVector2::new(p.velocity.x, p.velocity.y),
+        GodotVector2::new(f(p.velocity.x), f(p.velocity.y)),
     );
     d.insert(
         GodotString::new("rotation"),
@@ -277,6 +309,7 @@ fn main() {
         .filter(|a| !a.is_empty());
     let mut b = Bench {
         filter,
+        profile: std::env::var_os("GODOT_SERDE_BENCH_PROFILE").is_some(),
         lines: Vec::new(),
         allocs: Vec::new(),
         notes: Vec::new(),
@@ -309,6 +342,9 @@ fn main() {
 }
 
 fn packed(b: &mut Bench) {
+    if !b.wants_group("packed") {
+        return;
+    }
     let floats = packed_floats();
     let bytes = packed_bytes();
     let float_payload: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
@@ -368,7 +404,7 @@ fn packed(b: &mut Bench) {
 }
 
 fn mesh_bench(b: &mut Bench) {
-    if !b.wants("mesh") {
+    if !b.wants_group("mesh") {
         return;
     }
     let mesh = mesh();
@@ -438,7 +474,7 @@ fn mesh_bench(b: &mut Bench) {
 }
 
 fn game_state_bench(b: &mut Bench) {
-    if !b.wants("game_state") {
+    if !b.wants_group("game_state") {
         return;
     }
     let state = game_state();
@@ -558,7 +594,7 @@ fn game_state_bench(b: &mut Bench) {
 }
 
 fn message_bench(b: &mut Bench) {
-    if !b.wants("message") {
+    if !b.wants_group("message") {
         return;
     }
     let msg = message();
@@ -634,7 +670,7 @@ fn message_bench(b: &mut Bench) {
 /// Vector2, Vector3 and Dictionary: it is measured on the scalar part of a player. The
 /// Array, PackedStringArray, mesh, packed and game-state datasets are beyond it.
 fn gbs_bench(b: &mut Bench) {
-    if !b.wants("gbs") {
+    if !b.wants_group("gbs") {
         return;
     }
     b.notes.push(

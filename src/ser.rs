@@ -32,6 +32,100 @@ pub trait Output: private::Sealed {
     /// Inserts a little-endian word at `at`, moving what follows.
     #[doc(hidden)]
     fn insert_u32(&mut self, at: usize, value: u32);
+    /// Appends two little-endian words (a header and its first payload word, or a length).
+    #[doc(hidden)]
+    #[inline]
+    fn put_words(&mut self, a: u32, b: u32) {
+        self.put(&words(a, b));
+    }
+    /// Appends `head`, then `text`, then zeros up to a multiple of 4 (a Godot String field
+    /// with its header, or a PackedByteArray).
+    #[doc(hidden)]
+    #[inline]
+    fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
+        self.put(&head);
+        self.put(text);
+        put_padding(self, text.len());
+    }
+}
+
+/// Appends the zeros that pad `len` bytes to a multiple of 4.
+#[inline]
+fn put_padding<O: Output + ?Sized>(out: &mut O, len: usize) {
+    match padding(len) {
+        1 => out.put(&[0]),
+        2 => out.put(&[0; 2]),
+        3 => out.put(&[0; 3]),
+        _ => {}
+    }
+}
+
+/// Two little-endian words as 8 bytes.
+#[inline]
+fn words(a: u32, b: u32) -> [u8; 8] {
+    let mut w = [0; 8];
+    let (lo, hi) = w.split_at_mut(4);
+    lo.copy_from_slice(&a.to_le_bytes());
+    hi.copy_from_slice(&b.to_le_bytes());
+    w
+}
+
+/// Longest text [`Output::put_padded`] writes through a fixed-size block.
+const SHORT_TEXT: usize = 24;
+
+/// Copies `src` (at most [`SHORT_TEXT`] bytes) to the start of `dst` with fixed-size,
+/// possibly overlapping word copies instead of a variable-length `memcpy`.
+#[inline]
+fn copy_short(dst: &mut [u8; SHORT_TEXT], src: &[u8]) {
+    let n = src.len();
+    if let (Some(first), Some(last)) = (src.first_chunk::<8>(), src.last_chunk::<8>()) {
+        if let Some(d) = dst.get_mut(..8) {
+            d.copy_from_slice(first);
+        }
+        if let (Some(mid), Some(d)) = (src.get(8..16), dst.get_mut(8..16)) {
+            d.copy_from_slice(mid);
+        }
+        if let Some(d) = n.checked_sub(8).and_then(|at| dst.get_mut(at..n)) {
+            d.copy_from_slice(last);
+        }
+    } else if let (Some(first), Some(last)) = (src.first_chunk::<4>(), src.last_chunk::<4>()) {
+        if let Some(d) = dst.get_mut(..4) {
+            d.copy_from_slice(first);
+        }
+        if let Some(d) = n.checked_sub(4).and_then(|at| dst.get_mut(at..n)) {
+            d.copy_from_slice(last);
+        }
+    } else {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
+    }
+}
+
+/// Whether `bytes` contain a NUL, checked a word at a time.
+#[inline]
+fn has_nul(bytes: &[u8]) -> bool {
+    #[inline]
+    fn zero_in(w: u64) -> bool {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        w.wrapping_sub(LO) & !w & HI != 0
+    }
+    if let Some(last) = bytes.last_chunk::<8>() {
+        let mut chunks = bytes.chunks_exact(8);
+        let inner = chunks.by_ref().any(|c| {
+            let mut w = [0; 8];
+            w.copy_from_slice(c);
+            zero_in(u64::from_le_bytes(w))
+        });
+        // The tail overlaps the last whole word.
+        inner || zero_in(u64::from_le_bytes(*last))
+    } else if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        let w = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
+        zero_in(w)
+    } else {
+        bytes.contains(&0)
+    }
 }
 
 impl private::Sealed for Vec<u8> {}
@@ -53,6 +147,27 @@ impl Output for Vec<u8> {
         let at = at.min(self.len());
         self.splice(at..at, value.to_le_bytes());
     }
+    #[inline]
+    fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
+        let n = text.len();
+        if n <= SHORT_TEXT {
+            // One fixed-size block (header, text, zeros), cut back to the padded length.
+            let mut block = [0; 8 + SHORT_TEXT];
+            let (h, t) = block.split_at_mut(8);
+            h.copy_from_slice(&head);
+            if let Ok(t) = <&mut [u8; SHORT_TEXT]>::try_from(t) {
+                copy_short(t, text);
+            }
+            let end = self.len() + 8 + n + padding(n);
+            self.extend_from_slice(&block);
+            self.truncate(end);
+        } else {
+            self.reserve(8 + n + 3);
+            self.extend_from_slice(&head);
+            self.extend_from_slice(text);
+            put_padding(self, n);
+        }
+    }
 }
 
 impl<O: Output + ?Sized> private::Sealed for &mut O {}
@@ -70,6 +185,14 @@ impl<O: Output + ?Sized> Output for &mut O {
     }
     fn insert_u32(&mut self, at: usize, value: u32) {
         (**self).insert_u32(at, value);
+    }
+    #[inline]
+    fn put_words(&mut self, a: u32, b: u32) {
+        (**self).put_words(a, b);
+    }
+    #[inline]
+    fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
+        (**self).put_padded(head, text);
     }
 }
 
@@ -113,6 +236,9 @@ pub struct Serializer<W> {
     depth: usize,
     /// Element type seen so far in the innermost array, for typed-container inference.
     infer: Option<Infer>,
+    /// Typed container descriptors (key, value) of the marker being written, captured from
+    /// its first fields.
+    descriptors: [Descriptor; 2],
 }
 
 /// Typed-container inference state: the type of every element so far, if they all agree.
@@ -134,6 +260,7 @@ impl<W: Output> Serializer<W> {
             config,
             depth: 0,
             infer: None,
+            descriptors: Default::default(),
         }
     }
 
@@ -157,7 +284,18 @@ impl<W: Output> Serializer<W> {
         Error::at(kind, self.out.pos())
     }
 
+    #[inline]
     fn type_id(&self, ty: VariantType) -> Result<u32> {
+        // Nil to Vector2 have the same ids everywhere; Godot 4 ids are the enum's values.
+        if ty as u8 <= VariantType::Vector2 as u8
+            || (self.version().is_godot4() && ty != VariantType::PackedVector4Array)
+        {
+            return Ok(u32::from(ty as u8));
+        }
+        self.other_type_id(ty)
+    }
+
+    fn other_type_id(&self, ty: VariantType) -> Result<u32> {
         ty.id(self.version()).map(u32::from).ok_or_else(|| {
             self.error(ErrorKind::TypeNotInTarget {
                 ty,
@@ -166,20 +304,31 @@ impl<W: Output> Serializer<W> {
         })
     }
 
-    /// Writes a value's header word, enforcing the depth limit (Godot checks
+    #[cold]
+    fn depth_error(&self) -> Error {
+        self.error(ErrorKind::DepthLimitExceeded {
+            limit: self.config.max_depth,
+        })
+    }
+
+    /// A value's header word, after enforcing the depth limit (Godot checks
     /// `depth > MAX_RECURSION_DEPTH` on entry to every value).
     #[inline]
-    fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
+    fn head(&mut self, ty: VariantType, flags: u32) -> Result<u32> {
         if self.depth > self.config.max_depth {
-            return Err(self.error(ErrorKind::DepthLimitExceeded {
-                limit: self.config.max_depth,
-            }));
+            return Err(self.depth_error());
         }
         if let Some(infer) = self.infer {
             self.observe(infer, ty);
         }
-        let id = self.type_id(ty)?;
-        self.put_u32(id | flags);
+        Ok(self.type_id(ty)? | flags)
+    }
+
+    /// Writes a value's header word (see [`Serializer::head`]).
+    #[inline]
+    fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
+        let word = self.head(ty, flags)?;
+        self.put_u32(word);
         Ok(())
     }
 
@@ -206,47 +355,68 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
+    /// A String-like value: header, length, UTF-8, zero padding.
+    #[inline]
     fn string_value(&mut self, ty: VariantType, s: &str) -> Result<()> {
         self.check_no_nul(s)?;
-        self.header(ty, 0)?;
-        self.gstring(s)
+        let word = self.head(ty, 0)?;
+        let len = self.len_i32(s.len(), "String")?;
+        self.out.put_padded(words(word, len), s.as_bytes());
+        Ok(())
     }
 
     /// Godot cuts strings at the first NUL when decoding: refuse to write one rather than
     /// let the engine read a different string.
+    #[inline]
     fn check_no_nul(&self, s: &str) -> Result<()> {
-        if s.as_bytes().contains(&0) {
-            return Err(self.error(ErrorKind::Unsupported(
-                "string contains a NUL character, which Godot cuts the string at".into(),
-            )));
+        if has_nul(s.as_bytes()) {
+            return Err(self.nul_error());
         }
         Ok(())
     }
 
-    #[inline]
-    fn pad(&mut self, len: usize) {
-        self.out
-            .put([0u8; 3].get(..padding(len)).unwrap_or_default());
+    #[cold]
+    fn nul_error(&self) -> Error {
+        self.error(ErrorKind::Unsupported(
+            "string contains a NUL character, which Godot cuts the string at".into(),
+        ))
     }
 
-    /// Writes a length Godot reads as a signed 32-bit int.
-    fn len_u32(&mut self, len: usize, what: &'static str) -> Result<()> {
+    #[inline]
+    fn pad(&mut self, len: usize) {
+        put_padding(&mut self.out, len);
+    }
+
+    /// A length Godot reads as a signed 32-bit int, as the word to write.
+    #[inline]
+    fn len_i32(&self, len: usize, what: &'static str) -> Result<u32> {
         match i32::try_from(len) {
-            Ok(n) => {
-                self.put_u32(n.cast_unsigned());
-                Ok(())
-            }
-            Err(_) => Err(self.error(ErrorKind::Unsupported(
-                format!("{what} of {len} elements exceeds Godot's 2^31 - 1 limit").into(),
-            ))),
+            Ok(n) => Ok(n.cast_unsigned()),
+            Err(_) => Err(self.len_error(len, what)),
         }
     }
 
+    #[cold]
+    fn len_error(&self, len: usize, what: &'static str) -> Error {
+        self.error(ErrorKind::Unsupported(
+            format!("{what} of {len} elements exceeds Godot's 2^31 - 1 limit").into(),
+        ))
+    }
+
+    /// Writes a length Godot reads as a signed 32-bit int.
+    #[inline]
+    fn len_u32(&mut self, len: usize, what: &'static str) -> Result<()> {
+        let n = self.len_i32(len, what)?;
+        self.put_u32(n);
+        Ok(())
+    }
+
+    #[inline]
     fn int(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
             Ok(small) => {
-                self.header(VariantType::Int, 0)?;
-                self.out.put(&small.to_le_bytes());
+                let word = self.head(VariantType::Int, 0)?;
+                self.out.put_words(word, small.cast_unsigned());
             }
             Err(_) => {
                 self.header(VariantType::Int, FLAG_64)?;
@@ -256,13 +426,14 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
+    #[inline]
     fn float(&mut self, v: f64) -> Result<()> {
         // `encode_variant`: 32-bit iff converting to f32 and back gives an equal value.
         #[allow(clippy::cast_possible_truncation)]
         let narrow = v as f32;
         if f64::from(narrow) == v {
-            self.header(VariantType::Float, 0)?;
-            self.out.put(&narrow.to_le_bytes());
+            let word = self.head(VariantType::Float, 0)?;
+            self.out.put_words(word, narrow.to_bits());
         } else {
             self.header(VariantType::Float, FLAG_64)?;
             self.out.put(&v.to_le_bytes());
@@ -410,10 +581,9 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     }
 
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.header(VariantType::PackedByteArray, 0)?;
-        self.len_u32(v.len(), "PackedByteArray")?;
-        self.out.put(v);
-        self.pad(v.len());
+        let word = self.head(VariantType::PackedByteArray, 0)?;
+        let len = self.len_i32(v.len(), "PackedByteArray")?;
+        self.out.put_padded(words(word, len), v);
         Ok(())
     }
 
@@ -482,7 +652,10 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
 
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Compound<'a, W>> {
         match marker(name) {
-            Some(m) => Compound::marker(self, m),
+            Some(m) => match Components::of(m.ty) {
+                Some(comp) => Compound::components(self, m.ty, comp),
+                None => Compound::marker(self, m),
+            },
             None => self.container(VariantType::Array, Some(len)),
         }
     }
@@ -530,6 +703,43 @@ enum CompoundKind {
     InVariant,
     /// The fields of a marker type, written through a [`Payload`] each.
     Marker(MarkerState),
+    /// The components of a math type (Vector2, Color, ...): numbers of one kind.
+    Components(Components),
+}
+
+/// The component kind of a math type.
+#[derive(Clone, Copy, Debug)]
+enum Components {
+    /// Float math types: f32, or f64 when `wide`.
+    Real { wide: bool },
+    /// Integer vectors.
+    I32,
+    /// Color.
+    F32,
+}
+
+impl Components {
+    #[inline]
+    fn of(ty: VariantType) -> Option<Self> {
+        match ty {
+            _ if ty.has_real_components() => Some(Components::Real { wide: false }),
+            VariantType::Vector2i
+            | VariantType::Rect2i
+            | VariantType::Vector3i
+            | VariantType::Vector4i => Some(Components::I32),
+            VariantType::Color => Some(Components::F32),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn slot(self) -> Slot<'static> {
+        match self {
+            Components::Real { wide } => Slot::Real { wide },
+            Components::I32 => Slot::I32,
+            Components::F32 => Slot::F32,
+        }
+    }
 }
 
 /// Progress through a marker type's fields.
@@ -540,9 +750,6 @@ struct MarkerState {
     slot: usize,
     names: u32,
     subnames: u32,
-    /// Typed container descriptors captured from the first fields.
-    key: Descriptor,
-    value: Descriptor,
 }
 
 /// A typed container descriptor as the marker protocol sends it: `(kind, type id, name)`.
@@ -565,6 +772,33 @@ pub struct Compound<'a, W> {
 }
 
 impl<'a, W: Output> Compound<'a, W> {
+    /// Starts a math type: its header, then components as they come.
+    #[inline]
+    fn components(ser: &'a mut Serializer<W>, ty: VariantType, comp: Components) -> Result<Self> {
+        let header_at = ser.out.pos();
+        let comp = match comp {
+            Components::Real { .. } => Components::Real {
+                wide: ser.wide_reals()?,
+            },
+            other => other,
+        };
+        let flags = match comp {
+            Components::Real { wide: true } => FLAG_64,
+            _ => 0,
+        };
+        ser.header(ty, flags)?;
+        let outer_infer = ser.infer;
+        Ok(Compound {
+            ser,
+            ty,
+            header_at,
+            count_at: header_at,
+            count: 0,
+            outer_infer,
+            kind: CompoundKind::Components(comp),
+        })
+    }
+
     fn marker(ser: &'a mut Serializer<W>, marker: Marker) -> Result<Self> {
         let ty = marker.ty;
         let mut wide = false;
@@ -575,7 +809,9 @@ impl<'a, W: Output> Compound<'a, W> {
                 ser.header(ty, if wide { FLAG_64 } else { 0 })?;
             }
             // Written once the descriptors (the first fields) are known.
-            VariantType::Array | VariantType::Dictionary if marker.typed => {}
+            VariantType::Array | VariantType::Dictionary if marker.typed => {
+                ser.descriptors = Default::default();
+            }
             VariantType::Object => {
                 ser.header(ty, 0)?;
             }
@@ -601,13 +837,18 @@ impl<'a, W: Output> Compound<'a, W> {
                 slot,
                 names: 0,
                 subnames: 0,
-                key: Descriptor::default(),
-                value: Descriptor::default(),
             }),
         })
     }
 
+    #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if let CompoundKind::Components(comp) = self.kind {
+            return value.serialize(Payload {
+                ser: &mut *self.ser,
+                slot: comp.slot(),
+            });
+        }
         if let CompoundKind::Marker(state) = &mut self.kind {
             let field = state.field;
             state.field += 1;
@@ -628,6 +869,7 @@ impl<'a, W: Output> Compound<'a, W> {
             kind,
         } = self;
         match kind {
+            CompoundKind::Components(_) => Ok(()),
             CompoundKind::Marker(state) => {
                 ser.infer = outer_infer;
                 finish_marker(ser, ty, &state)
@@ -816,27 +1058,31 @@ fn marker_field<W: Output, T: ?Sized + Serialize>(
             0 => Slot::Str,
             _ => Slot::Properties,
         },
-        VariantType::Array => match field {
-            0 => Slot::Descriptor(&mut state.key),
-            _ => {
-                typed_header(ser, ty, &state.key, &Descriptor::default())?;
-                return value.serialize(Payload {
-                    ser,
-                    slot: Slot::Items,
+        VariantType::Array | VariantType::Dictionary => {
+            let descriptors = if ty == VariantType::Array { 1 } else { 2 };
+            if field < descriptors {
+                // Kept in the serializer (not in the Compound, which stays small) until
+                // the header is written.
+                let [key, val] = &mut ser.descriptors;
+                let mut d = core::mem::take(if field == 1 { val } else { key });
+                let r = value.serialize(Payload {
+                    ser: &mut *ser,
+                    slot: Slot::Descriptor(&mut d),
                 });
+                let [key, val] = &mut ser.descriptors;
+                *(if field == 1 { val } else { key }) = d;
+                return r;
             }
-        },
-        VariantType::Dictionary => match field {
-            0 => Slot::Descriptor(&mut state.key),
-            1 => Slot::Descriptor(&mut state.value),
-            _ => {
-                typed_header(ser, ty, &state.key, &state.value)?;
-                return value.serialize(Payload {
-                    ser,
-                    slot: Slot::Entries,
-                });
-            }
-        },
+            let [key, val] = core::mem::take(&mut ser.descriptors);
+            let slot = if ty == VariantType::Array {
+                typed_header(ser, ty, &key, &Descriptor::default())?;
+                Slot::Items
+            } else {
+                typed_header(ser, ty, &key, &val)?;
+                Slot::Entries
+            };
+            return value.serialize(Payload { ser, slot });
+        }
         _ => {
             return Err(ser.error(ErrorKind::Unsupported(
                 format!("{ty} serialized as a tuple struct").into(),
@@ -1347,5 +1593,50 @@ impl<W: Output> ser::SerializeMap for PayloadMap<'_, W> {
         self.ser.out.patch_u32(self.count_at, self.count);
         self.ser.leave();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn put_padded_matches_the_plain_layout_for_every_short_length() {
+        let text: Vec<u8> = (1..=40).collect();
+        for n in 0..=40 {
+            let t = &text[..n];
+            let head = words(4, u32::try_from(n).unwrap());
+            let mut fast = vec![9u8; 3];
+            fast.put_padded(head, t);
+            let mut plain = vec![9u8; 3];
+            plain.extend_from_slice(&head);
+            plain.extend_from_slice(t);
+            plain.resize(3 + 8 + n.div_ceil(4) * 4, 0);
+            assert_eq!(fast, plain, "length {n}");
+            let mut counter = SizeCounter::default();
+            counter.put_padded(head, t);
+            assert_eq!(counter.0, plain.len() - 3);
+        }
+    }
+
+    #[test]
+    fn has_nul_finds_a_nul_at_every_position() {
+        for n in 0..=40 {
+            let clean = vec![0xffu8; n];
+            assert!(!has_nul(&clean), "length {n}");
+            let ascii = vec![b'a'; n];
+            assert!(!has_nul(&ascii), "length {n}");
+            // Bytes just above zero and 0x80 must not look like NUL.
+            let edgy: Vec<u8> = (0..n).map(|i| [1, 0x80, 0x81, 0x7f][i % 4]).collect();
+            assert!(!has_nul(&edgy), "length {n}");
+            for at in 0..n {
+                let mut with = ascii.clone();
+                with[at] = 0;
+                assert!(has_nul(&with), "length {n}, NUL at {at}");
+                let mut with = edgy.clone();
+                with[at] = 0;
+                assert!(has_nul(&with), "length {n}, NUL at {at}");
+            }
+        }
     }
 }

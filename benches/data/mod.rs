@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use godot_serde::{
-    PackedByteArray, PackedFloat32Array, PackedStringArray, PackedVector3Array, Vector2, Vector3,
+    PackedByteArray, PackedFloat32Array, PackedStringArray, PackedVector3Array, Real, Vector2,
+    Vector3,
 };
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +16,7 @@ impl Gen {
     pub fn new(seed: u64) -> Self {
         Gen(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -24,13 +25,17 @@ impl Gen {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
     /// A float in [-range, range) with few significant bits, like game coordinates.
-    pub fn coord(&mut self, range: f32) -> f32 {
+    pub fn coord32(&mut self, range: f32) -> f32 {
         #[allow(clippy::cast_precision_loss)]
-        let unit = (self.next() >> 40) as f32 / (1u64 << 24) as f32;
+        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
         (unit * 2.0 - 1.0) * range
+    }
+    /// As [`Gen::coord32`], as a math-type component.
+    pub fn coord(&mut self, range: f32) -> Real {
+        Real::from(self.coord32(range))
     }
 }
 
@@ -78,13 +83,13 @@ pub const PACKED_BYTES: usize = 6_000_000;
 
 pub fn packed_floats() -> PackedFloat32Array {
     let mut g = Gen::new(2);
-    PackedFloat32Array((0..PACKED_BYTES / 4).map(|_| g.coord(1000.0)).collect())
+    PackedFloat32Array((0..PACKED_BYTES / 4).map(|_| g.coord32(1000.0)).collect())
 }
 
 pub fn packed_bytes() -> PackedByteArray {
     let mut g = Gen::new(3);
     #[allow(clippy::cast_possible_truncation)]
-    PackedByteArray((0..PACKED_BYTES).map(|_| g.next() as u8).collect())
+    PackedByteArray((0..PACKED_BYTES).map(|_| g.next_u64() as u8).collect())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,13 +175,13 @@ pub fn player(g: &mut Gen, id: u32, items: usize) -> Player {
         name: format!("player_{id:05}"),
         position: Vector3::new(g.coord(500.0), g.coord(50.0), g.coord(500.0)),
         velocity: Vector2::new(g.coord(10.0), g.coord(10.0)),
-        rotation: g.coord(3.0),
+        rotation: g.coord32(3.0),
         #[allow(clippy::cast_precision_loss)]
         health: g.below(101) as f32,
         #[allow(clippy::cast_possible_wrap)]
         score: g.below(1 << 40) as i64,
         #[allow(clippy::cast_possible_truncation)]
-        team: (id % 4 != 0).then(|| (id % 3) as u8),
+        team: (!id.is_multiple_of(4)).then_some((id % 3) as u8),
         items: (0..items)
             .map(|i| Item {
                 #[allow(clippy::cast_possible_truncation)]
@@ -210,7 +215,7 @@ pub fn game_state() -> GameState {
             owner: g.below(2_000) as u32,
             position: Vector3::new(g.coord(500.0), g.coord(50.0), g.coord(500.0)),
             velocity: Vector3::new(g.coord(30.0), g.coord(30.0), g.coord(30.0)),
-            damage: 5.0 + g.coord(4.0).abs(),
+            damage: 5.0 + g.coord32(4.0).abs(),
         })
         .collect();
     GameState {
