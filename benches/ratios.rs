@@ -75,7 +75,7 @@ const BUDGET: Duration = Duration::from_millis(2_500);
 const SAMPLE: Duration = Duration::from_millis(4);
 const MIN_ROUNDS: usize = 5;
 const MAX_ROUNDS: usize = 201;
-const PROFILE_ITERS: usize = 20;
+const PROFILE_ITERS: u32 = 20;
 
 struct Contender<'a> {
     name: &'static str,
@@ -129,8 +129,8 @@ struct Line {
 
 struct Bench {
     filter: Option<String>,
-    /// `GODOT_SERDE_BENCH_PROFILE=1`: run only our side of each selected metric,
-    /// [`PROFILE_ITERS`] times, for callgrind or perf.
+    /// `GODOT_SERDE_BENCH_PROFILE=N`: run only our side of each selected metric, N times
+    /// ([`PROFILE_ITERS`] when N is 1), for callgrind or perf.
     profile: bool,
     lines: Vec<Line>,
     allocs: Vec<String>,
@@ -211,9 +211,19 @@ impl Bench {
 /// --toggle-collect='*profile_run*'` records only this.
 #[inline(never)]
 fn profile_run(ours: &mut dyn FnMut()) {
-    for _ in 0..PROFILE_ITERS {
+    let iters = std::env::var("GODOT_SERDE_BENCH_PROFILE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &u32| n > 1)
+        .unwrap_or(PROFILE_ITERS);
+    let start = Instant::now();
+    for _ in 0..iters {
         ours();
     }
+    eprintln!(
+        "profile: {iters} runs, {} per run",
+        fmt_ns(start.elapsed().as_nanos() as f64 / f64::from(iters))
+    );
 }
 
 fn fmt_ns(ns: f64) -> String {

@@ -138,6 +138,7 @@ impl Output for Vec<u8> {
     fn pos(&self) -> usize {
         self.len()
     }
+    #[inline]
     fn patch_u32(&mut self, at: usize, value: u32) {
         if let Some(word) = self.get_mut(at..at + 4) {
             word.copy_from_slice(&value.to_le_bytes());
@@ -463,6 +464,7 @@ impl<W: Output> Serializer<W> {
 
     /// Starts an untyped Array or Dictionary with a count that is patched at the end if it
     /// was not known.
+    #[inline]
     fn container(&mut self, ty: VariantType, len: Option<usize>) -> Result<Compound<'_, W>> {
         let infer_array = ty == VariantType::Array
             && self.config.typed_containers
@@ -485,6 +487,7 @@ impl<W: Output> Serializer<W> {
         })
     }
 
+    #[inline]
     fn enter(&mut self) -> Result<()> {
         self.depth = self.depth.checked_add(1).ok_or_else(|| {
             Error::new(ErrorKind::DepthLimitExceeded {
@@ -494,6 +497,7 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
+    #[inline]
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
@@ -522,64 +526,80 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         false
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.header(VariantType::Bool, 0)?;
         self.put_u32(u32::from(v));
         Ok(())
     }
 
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
         let v = i64::try_from(v)
             .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
         self.int(v)
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         let v = i64::try_from(v)
             .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
         self.int(v)
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
         let v = i64::try_from(v)
             .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
         self.int(v)
     }
 
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         self.float(v.into())
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         self.float(v)
     }
 
+    #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
 
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.string_value(VariantType::String, v)
     }
 
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         let word = self.head(VariantType::PackedByteArray, 0)?;
         let len = self.len_i32(v.len(), "PackedByteArray")?;
@@ -587,18 +607,22 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         Ok(())
     }
 
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.header(VariantType::Nil, 0)
     }
 
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
 
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         self.header(VariantType::Nil, 0)
     }
 
+    #[inline]
     fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
         match marker(name) {
             Some(m) if m.ty == VariantType::Callable => self.header(VariantType::Callable, 0),
@@ -609,6 +633,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         }
     }
 
+    #[inline]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -618,6 +643,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         self.enum_key(index, variant)
     }
 
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
@@ -629,6 +655,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         }
     }
 
+    #[inline]
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _name: &'static str,
@@ -642,14 +669,17 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         Ok(())
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.container(VariantType::Array, len)
     }
 
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
         self.container(VariantType::Array, Some(len))
     }
 
+    #[inline]
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Compound<'a, W>> {
         match marker(name) {
             Some(m) => match Components::of(m.ty) {
@@ -660,6 +690,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         }
     }
 
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
@@ -673,14 +704,17 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         Ok(c)
     }
 
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.container(VariantType::Dictionary, len)
     }
 
+    #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
         self.container(VariantType::Dictionary, Some(len))
     }
 
+    #[inline]
     fn serialize_struct_variant(
         self,
         _name: &'static str,
@@ -858,6 +892,7 @@ impl<'a, W: Output> Compound<'a, W> {
         value.serialize(&mut *self.ser)
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
         let Compound {
             ser,
@@ -901,9 +936,11 @@ impl<'a, W: Output> Compound<'a, W> {
 impl<W: Output> ser::SerializeSeq for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -912,9 +949,11 @@ impl<W: Output> ser::SerializeSeq for Compound<'_, W> {
 impl<W: Output> ser::SerializeTuple for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -923,9 +962,11 @@ impl<W: Output> ser::SerializeTuple for Compound<'_, W> {
 impl<W: Output> ser::SerializeTupleStruct for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -934,9 +975,11 @@ impl<W: Output> ser::SerializeTupleStruct for Compound<'_, W> {
 impl<W: Output> ser::SerializeTupleVariant for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -945,13 +988,16 @@ impl<W: Output> ser::SerializeTupleVariant for Compound<'_, W> {
 impl<W: Output> ser::SerializeMap for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         self.count += 1;
         key.serialize(&mut *self.ser)
     }
+    #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         value.serialize(&mut *self.ser)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -960,6 +1006,7 @@ impl<W: Output> ser::SerializeMap for Compound<'_, W> {
 impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
@@ -969,6 +1016,7 @@ impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
         self.ser.string_value(VariantType::String, key)?;
         value.serialize(&mut *self.ser)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -977,6 +1025,7 @@ impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
 impl<W: Output> ser::SerializeStructVariant for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
@@ -984,6 +1033,7 @@ impl<W: Output> ser::SerializeStructVariant for Compound<'_, W> {
     ) -> Result<()> {
         ser::SerializeStruct::serialize_field(self, key, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -1347,6 +1397,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         false
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         let Slot::Absolute(slot) = self.slot else {
             return Err(self.unexpected("a bool"));
@@ -1354,35 +1405,44 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         self.ser.out.patch_u32(slot + 8, u32::from(v));
         Ok(())
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
     #[allow(clippy::cast_precision_loss)]
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.number(v as f64, Some(v))
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
     #[allow(clippy::cast_precision_loss)]
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         if matches!(self.slot, Slot::U64 | Slot::Rid | Slot::ObjectId) {
             return self.id(v);
         }
         self.number(v as f64, i64::try_from(v).ok())
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         if let Slot::F32 | Slot::Real { wide: false } = self.slot {
             self.ser.out.put(&v.to_le_bytes());
@@ -1390,18 +1450,23 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         }
         self.number(v.into(), None)
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         self.number(v, None)
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.string(v)
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         self.packed(v)
     }
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -1418,6 +1483,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         serialize_unit_variant(&'static str, u32, &'static str) "an enum";
     }
 
+    #[inline]
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -1428,12 +1494,15 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         Err(self.unexpected("an enum"))
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<PayloadSeq<'a, 's, W>> {
         PayloadSeq::start(self, len)
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<PayloadSeq<'a, 's, W>> {
         PayloadSeq::start(self, Some(len))
     }
+    #[inline]
     fn serialize_tuple_struct(
         self,
         _: &'static str,
@@ -1441,6 +1510,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
     ) -> Result<Self::SerializeTupleStruct> {
         Err(self.unexpected("a tuple struct"))
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _: &'static str,
@@ -1450,6 +1520,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
     ) -> Result<Self::SerializeTupleVariant> {
         Err(self.unexpected("an enum"))
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<PayloadMap<'a, W>> {
         let properties = match self.slot {
             Slot::Properties => true,
@@ -1467,9 +1538,11 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
             properties,
         })
     }
+    #[inline]
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
         Err(self.unexpected("a struct"))
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         _: &'static str,
