@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Marker, marker};
 use crate::wire::{
     FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
-    VariantType, padding,
+    VariantType, has_nul, padding,
 };
 use serde::ser::{self, Impossible, Serialize};
 
@@ -99,32 +99,6 @@ fn copy_short(dst: &mut [u8; SHORT_TEXT], src: &[u8]) {
         for (d, s) in dst.iter_mut().zip(src) {
             *d = *s;
         }
-    }
-}
-
-/// Whether `bytes` contain a NUL, checked a word at a time.
-#[inline]
-fn has_nul(bytes: &[u8]) -> bool {
-    #[inline]
-    fn zero_in(w: u64) -> bool {
-        const LO: u64 = 0x0101_0101_0101_0101;
-        const HI: u64 = 0x8080_8080_8080_8080;
-        w.wrapping_sub(LO) & !w & HI != 0
-    }
-    if let Some(last) = bytes.last_chunk::<8>() {
-        let mut chunks = bytes.chunks_exact(8);
-        let inner = chunks.by_ref().any(|c| {
-            let mut w = [0; 8];
-            w.copy_from_slice(c);
-            zero_in(u64::from_le_bytes(w))
-        });
-        // The tail overlaps the last whole word.
-        inner || zero_in(u64::from_le_bytes(*last))
-    } else if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
-        let w = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
-        zero_in(w)
-    } else {
-        bytes.contains(&0)
     }
 }
 
