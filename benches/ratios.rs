@@ -160,9 +160,16 @@ impl Bench {
             return;
         }
         if self.profile {
-            // Under a profiler: only our side, a fixed number of times.
-            let mut ours = ours;
-            profile_run(&mut ours);
+            // Under a profiler: only our side (or the baseline named by
+            // GODOT_SERDE_BENCH_PROFILE_BASELINE), a fixed number of times.
+            match std::env::var("GODOT_SERDE_BENCH_PROFILE_BASELINE") {
+                Ok(name) if !name.is_empty() => {
+                    for mut c in baselines.into_iter().filter(|c| c.name == name) {
+                        profile_run(&mut c.run);
+                    }
+                }
+                _ => profile_run(&mut { ours }),
+            }
             return;
         }
         let mut all = vec![Contender::new("ours", ours)];
