@@ -142,11 +142,14 @@ impl Bench {
         self.filter.as_deref().is_none_or(|f| metric.contains(f))
     }
 
-    /// Whether any metric of a group (a name prefix) can match the filter.
+    /// Whether any metric of a group (a name prefix) can match the filter: a filter that
+    /// names no group (e.g. `decode`) leaves every group to the per-metric check.
     fn wants_group(&self, group: &str) -> bool {
+        const GROUPS: [&str; 5] = ["packed", "mesh", "game_state", "message", "gbs"];
+        let related = |f: &str, g: &str| g.contains(f) || f.contains(g);
         self.filter
             .as_deref()
-            .is_none_or(|f| group.contains(f) || f.contains(group))
+            .is_none_or(|f| related(f, group) || !GROUPS.iter().any(|g| related(f, g)))
     }
 
     /// Times `ours` against each baseline, interleaved, and records one line per baseline.

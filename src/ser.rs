@@ -63,11 +63,7 @@ fn put_padding<O: Output + ?Sized>(out: &mut O, len: usize) {
 /// Two little-endian words as 8 bytes.
 #[inline]
 fn words(a: u32, b: u32) -> [u8; 8] {
-    let mut w = [0; 8];
-    let (lo, hi) = w.split_at_mut(4);
-    lo.copy_from_slice(&a.to_le_bytes());
-    hi.copy_from_slice(&b.to_le_bytes());
-    w
+    (u64::from(a) | u64::from(b) << 32).to_le_bytes()
 }
 
 /// Longest text [`Output::put_padded`] writes through a fixed-size block.
@@ -126,16 +122,19 @@ impl Output for Vec<u8> {
     fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
         let n = text.len();
         if n <= SHORT_TEXT {
-            // One fixed-size block (header, text, zeros), cut back to the padded length.
-            let mut block = [0; 8 + SHORT_TEXT];
-            let (h, t) = block.split_at_mut(8);
-            h.copy_from_slice(&head);
-            if let Ok(t) = <&mut [u8; SHORT_TEXT]>::try_from(t) {
-                copy_short(t, text);
+            // One fixed-size block of zeros, the header and text stored into it in place
+            // (not assembled on the stack and copied: reloading small stores as one wide
+            // load stalls), then cut back to the padded length.
+            let start = self.len();
+            self.extend_from_slice(&[0; 8 + SHORT_TEXT]);
+            if let Some(block) = self.get_mut(start..) {
+                let (h, t) = block.split_at_mut(8);
+                h.copy_from_slice(&head);
+                if let Ok(t) = <&mut [u8; SHORT_TEXT]>::try_from(t) {
+                    copy_short(t, text);
+                }
             }
-            let end = self.len() + 8 + n + padding(n);
-            self.extend_from_slice(&block);
-            self.truncate(end);
+            self.truncate(start + 8 + n + padding(n));
         } else {
             self.reserve(8 + n + 3);
             self.extend_from_slice(&head);
