@@ -9,11 +9,11 @@ use crate::config::{Config, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
-    CALLABLE, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_name,
+    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_name,
 };
 use crate::wire::{
     COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, TYPE_MASK, TYPED_KEY_SHIFT,
-    TYPED_VALUE_SHIFT, VariantType, padding,
+    TYPED_VALUE_SHIFT, VariantType, has_nul, padding,
 };
 use serde::de::value::{BoolDeserializer, BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{
@@ -145,6 +145,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.read.read_array().map(u64::from_le_bytes)
     }
 
+    #[inline]
     fn read_header(&mut self) -> Result<Header> {
         if let Some(h) = self.peeked.take() {
             return Ok(h);
@@ -284,8 +285,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// The Array's descriptor (4.3+), or `None` when untyped.
+    #[inline]
     fn array_descriptor(&mut self, h: Header) -> Result<Option<Descriptor>> {
-        if !self.version().has_typed_arrays() {
+        if h.raw & (3 << TYPED_KEY_SHIFT) == 0 || !self.version().has_typed_arrays() {
             return Ok(None);
         }
         let d = self.read_descriptor((h.raw >> TYPED_KEY_SHIFT) & 3)?;
@@ -293,8 +295,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// The Dictionary's key and value descriptors (4.4+), or `None` when untyped.
+    #[inline]
     fn dictionary_descriptors(&mut self, h: Header) -> Result<Option<(Descriptor, Descriptor)>> {
-        if !self.version().has_typed_dictionaries() {
+        let kinds = (3 << TYPED_KEY_SHIFT) | (3 << TYPED_VALUE_SHIFT);
+        if h.raw & kinds == 0 || !self.version().has_typed_dictionaries() {
             return Ok(None);
         }
         let k = self.read_descriptor((h.raw >> TYPED_KEY_SHIFT) & 3)?;
@@ -334,6 +338,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             access.finish(count)?;
             Ok(value)
         })
+    }
+
+    /// Whether a value's float components are f64 (the 4.x double-build flag).
+    #[inline]
+    fn wide(&self, h: Header) -> bool {
+        h.flag() && self.version().is_godot4() && h.ty.has_real_components()
     }
 
     /// Visits a value whose header has been read.
@@ -434,16 +444,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// A marker type asked for by name: the value must have that Godot type.
-    fn marker_value<V: Visitor<'de>>(
-        &mut self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        let Some(m) = marker(name) else {
-            return Err(Error::new(ErrorKind::Message(
-                format!("unknown marker {name}").into(),
-            )));
-        };
+    fn marker_value<V: Visitor<'de>>(&mut self, m: Marker, visitor: V) -> Result<V::Value> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::Array if m.typed && m.ty == VariantType::Array => {
@@ -467,10 +468,40 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             }
             // Godot code often sends a String where a StringName is expected.
             VariantType::String if m.ty == VariantType::StringName => self.visit_value(h, visitor),
-            ty if ty == m.ty && ty != VariantType::Object => self.visit_value(h, visitor),
+            // Asked for by its own name (only the marker type's `Deserialize` does that), a
+            // math type comes as the sequence of its components and a PackedStringArray as
+            // its strings, which those visitors accept: the same value without the one-entry
+            // map, which stays for `deserialize_any` (buffering, `Variant`).
+            ty if ty == m.ty && !m.typed => match Payload::for_type(ty, self.wide(h)) {
+                Payload::Components(n, comp) => {
+                    let mut seq = ComponentSeq {
+                        de: self,
+                        left: n,
+                        comp,
+                    };
+                    let value = visitor.visit_seq(&mut seq)?;
+                    seq.finish()?;
+                    Ok(value)
+                }
+                Payload::PackedStrings => self.visit_packed_strings(visitor),
+                _ if ty == VariantType::Object => Err(self.unexpected(h, &visitor)),
+                _ => self.visit_value(h, visitor),
+            },
             _ => Err(self.unexpected(h, &visitor)),
         };
         r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// Visits PackedStringArray elements as a sequence of strings.
+    fn visit_packed_strings<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
+        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
+        self.check_fits(count.into(), 4, "PackedStringArray count")?;
+        visitor.visit_seq(StrSeq {
+            de: self,
+            left: count,
+            what: "PackedStringArray element",
+        })
     }
 
     /// Reads PackedByteArray bytes (its padding may be missing at the end of the input).
@@ -489,9 +520,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 /// Cuts Godot String bytes to text: the first `len` bytes, up to the first NUL, well-formed
 /// UTF-8, one leading BOM removed (`String::parse_utf8`, 4.x).
 fn text<'b>(bytes: &'b [u8], len: usize, what: &'static str, offset: usize) -> Result<&'b str> {
-    let bytes = bytes.get(..len).unwrap_or(bytes);
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    let s = core::str::from_utf8(bytes.get(..end).unwrap_or_default())
+    let mut bytes = bytes.get(..len).unwrap_or(bytes);
+    if has_nul(bytes) {
+        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        bytes = bytes.get(..end).unwrap_or_default();
+    }
+    let s = core::str::from_utf8(bytes)
         .map_err(|_| Error::at(ErrorKind::InvalidUtf8 { what }, offset))?;
     Ok(s.strip_prefix('\u{FEFF}').unwrap_or(s))
 }
@@ -596,8 +630,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if marker(name).is_some() {
-            return self.marker_value(name, visitor);
+        if let Some(m) = marker(name) {
+            return self.marker_value(m, visitor);
         }
         self.scalar(visitor)
     }
@@ -607,8 +641,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if marker(name).is_some() {
-            return self.marker_value(name, visitor);
+        if let Some(m) = marker(name) {
+            return self.marker_value(m, visitor);
         }
         visitor.visit_newtype_struct(self)
     }
@@ -620,11 +654,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.array_descriptor(h)?;
                 self.visit_array(visitor)
             }
-            VariantType::PackedStringArray => PayloadDe {
-                de: &mut *self,
-                payload: Payload::PackedStrings,
-            }
-            .deserialize_any(visitor),
+            VariantType::PackedStringArray => self.visit_packed_strings(visitor),
             ty if Elem::of(ty).is_some() => {
                 let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
                 let elem = Elem::of(ty).unwrap_or(Elem::Byte);
@@ -645,8 +675,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         _len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        if marker(name).is_some() {
-            return self.marker_value(name, visitor);
+        if let Some(m) = marker(name) {
+            return self.marker_value(m, visitor);
         }
         self.deserialize_seq(visitor)
     }
@@ -1150,16 +1180,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
                     Reference::Copied(b) => visitor.visit_bytes(b),
                 }
             }
-            Payload::PackedStrings => {
-                // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
-                let count = u32::try_from(de.read_i32()?).unwrap_or(0);
-                de.check_fits(count.into(), 4, "PackedStringArray count")?;
-                visitor.visit_seq(StrSeq {
-                    de,
-                    left: count,
-                    what: "PackedStringArray element",
-                })
-            }
+            Payload::PackedStrings => de.visit_packed_strings(visitor),
         }
     }
 

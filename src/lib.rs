@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -47,6 +48,9 @@ pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 
 use serde::{Serialize, de::DeserializeOwned};
 
+/// Initial capacity of the buffer [`Config::to_bytes`] returns.
+const INITIAL_CAPACITY: usize = 256;
+
 impl Config {
     /// Encodes `value` as Godot would (`var_to_bytes` / `var2bytes`).
     ///
@@ -55,7 +59,8 @@ impl Config {
     /// When the value has a type the target engine lacks, an integer outside `i64`, a string
     /// containing NUL, nesting deeper than [`Config::max_depth`], or its `Serialize` impl fails.
     pub fn to_bytes<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
+        // Room for a typical network message up front: fewer reallocations on the way.
+        let mut out = Vec::with_capacity(INITIAL_CAPACITY);
         self.to_bytes_into(value, &mut out)?;
         Ok(out)
     }

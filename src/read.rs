@@ -86,6 +86,7 @@ impl<'de> SliceRead<'de> {
         )
     }
 
+    #[inline]
     fn take(&mut self, len: usize) -> Result<&'de [u8]> {
         let end = self.pos.checked_add(len).ok_or_else(|| self.eof(len))?;
         let bytes = self.slice.get(self.pos..end).ok_or_else(|| self.eof(len))?;
@@ -99,10 +100,17 @@ impl private::Sealed for SliceRead<'_> {}
 impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let bytes = self.take(N)?;
-        let mut out = [0; N];
-        out.copy_from_slice(bytes);
-        Ok(out)
+        match self
+            .slice
+            .get(self.pos..)
+            .and_then(<[u8]>::first_chunk::<N>)
+        {
+            Some(bytes) => {
+                self.pos += N;
+                Ok(*bytes)
+            }
+            None => Err(self.eof(N)),
+        }
     }
 
     #[inline]

@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Marker, marker};
 use crate::wire::{
     FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
-    VariantType, padding,
+    VariantType, has_nul, padding,
 };
 use serde::ser::{self, Impossible, Serialize};
 
@@ -32,6 +32,70 @@ pub trait Output: private::Sealed {
     /// Inserts a little-endian word at `at`, moving what follows.
     #[doc(hidden)]
     fn insert_u32(&mut self, at: usize, value: u32);
+    /// Appends two little-endian words (a header and its first payload word, or a length).
+    #[doc(hidden)]
+    #[inline]
+    fn put_words(&mut self, a: u32, b: u32) {
+        self.put(&words(a, b));
+    }
+    /// Appends `head`, then `text`, then zeros up to a multiple of 4 (a Godot String field
+    /// with its header, or a PackedByteArray).
+    #[doc(hidden)]
+    #[inline]
+    fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
+        self.put(&head);
+        self.put(text);
+        put_padding(self, text.len());
+    }
+}
+
+/// Appends the zeros that pad `len` bytes to a multiple of 4.
+#[inline]
+fn put_padding<O: Output + ?Sized>(out: &mut O, len: usize) {
+    match padding(len) {
+        1 => out.put(&[0]),
+        2 => out.put(&[0; 2]),
+        3 => out.put(&[0; 3]),
+        _ => {}
+    }
+}
+
+/// Two little-endian words as 8 bytes.
+#[inline]
+fn words(a: u32, b: u32) -> [u8; 8] {
+    (u64::from(a) | u64::from(b) << 32).to_le_bytes()
+}
+
+/// Longest text [`Output::put_padded`] writes through a fixed-size block.
+const SHORT_TEXT: usize = 24;
+
+/// Copies `src` (at most [`SHORT_TEXT`] bytes) to the start of `dst` with fixed-size,
+/// possibly overlapping word copies instead of a variable-length `memcpy`.
+#[inline]
+fn copy_short(dst: &mut [u8; SHORT_TEXT], src: &[u8]) {
+    let n = src.len();
+    if let (Some(first), Some(last)) = (src.first_chunk::<8>(), src.last_chunk::<8>()) {
+        if let Some(d) = dst.get_mut(..8) {
+            d.copy_from_slice(first);
+        }
+        if let (Some(mid), Some(d)) = (src.get(8..16), dst.get_mut(8..16)) {
+            d.copy_from_slice(mid);
+        }
+        if let Some(d) = n.checked_sub(8).and_then(|at| dst.get_mut(at..n)) {
+            d.copy_from_slice(last);
+        }
+    } else if let (Some(first), Some(last)) = (src.first_chunk::<4>(), src.last_chunk::<4>()) {
+        if let Some(d) = dst.get_mut(..4) {
+            d.copy_from_slice(first);
+        }
+        if let Some(d) = n.checked_sub(4).and_then(|at| dst.get_mut(at..n)) {
+            d.copy_from_slice(last);
+        }
+    } else {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
+    }
 }
 
 impl private::Sealed for Vec<u8> {}
@@ -44,6 +108,7 @@ impl Output for Vec<u8> {
     fn pos(&self) -> usize {
         self.len()
     }
+    #[inline]
     fn patch_u32(&mut self, at: usize, value: u32) {
         if let Some(word) = self.get_mut(at..at + 4) {
             word.copy_from_slice(&value.to_le_bytes());
@@ -52,6 +117,30 @@ impl Output for Vec<u8> {
     fn insert_u32(&mut self, at: usize, value: u32) {
         let at = at.min(self.len());
         self.splice(at..at, value.to_le_bytes());
+    }
+    #[inline]
+    fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
+        let n = text.len();
+        if n <= SHORT_TEXT {
+            // One fixed-size block of zeros, the header and text stored into it in place
+            // (not assembled on the stack and copied: reloading small stores as one wide
+            // load stalls), then cut back to the padded length.
+            let start = self.len();
+            self.extend_from_slice(&[0; 8 + SHORT_TEXT]);
+            if let Some(block) = self.get_mut(start..) {
+                let (h, t) = block.split_at_mut(8);
+                h.copy_from_slice(&head);
+                if let Ok(t) = <&mut [u8; SHORT_TEXT]>::try_from(t) {
+                    copy_short(t, text);
+                }
+            }
+            self.truncate(start + 8 + n + padding(n));
+        } else {
+            self.reserve(8 + n + 3);
+            self.extend_from_slice(&head);
+            self.extend_from_slice(text);
+            put_padding(self, n);
+        }
     }
 }
 
@@ -70,6 +159,14 @@ impl<O: Output + ?Sized> Output for &mut O {
     }
     fn insert_u32(&mut self, at: usize, value: u32) {
         (**self).insert_u32(at, value);
+    }
+    #[inline]
+    fn put_words(&mut self, a: u32, b: u32) {
+        (**self).put_words(a, b);
+    }
+    #[inline]
+    fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
+        (**self).put_padded(head, text);
     }
 }
 
@@ -113,6 +210,9 @@ pub struct Serializer<W> {
     depth: usize,
     /// Element type seen so far in the innermost array, for typed-container inference.
     infer: Option<Infer>,
+    /// Typed container descriptors (key, value) of the marker being written, captured from
+    /// its first fields.
+    descriptors: [Descriptor; 2],
 }
 
 /// Typed-container inference state: the type of every element so far, if they all agree.
@@ -134,6 +234,7 @@ impl<W: Output> Serializer<W> {
             config,
             depth: 0,
             infer: None,
+            descriptors: Default::default(),
         }
     }
 
@@ -157,7 +258,18 @@ impl<W: Output> Serializer<W> {
         Error::at(kind, self.out.pos())
     }
 
+    #[inline]
     fn type_id(&self, ty: VariantType) -> Result<u32> {
+        // Nil to Vector2 have the same ids everywhere; Godot 4 ids are the enum's values.
+        if ty as u8 <= VariantType::Vector2 as u8
+            || (self.version().is_godot4() && ty != VariantType::PackedVector4Array)
+        {
+            return Ok(u32::from(ty as u8));
+        }
+        self.other_type_id(ty)
+    }
+
+    fn other_type_id(&self, ty: VariantType) -> Result<u32> {
         ty.id(self.version()).map(u32::from).ok_or_else(|| {
             self.error(ErrorKind::TypeNotInTarget {
                 ty,
@@ -166,20 +278,31 @@ impl<W: Output> Serializer<W> {
         })
     }
 
-    /// Writes a value's header word, enforcing the depth limit (Godot checks
+    #[cold]
+    fn depth_error(&self) -> Error {
+        self.error(ErrorKind::DepthLimitExceeded {
+            limit: self.config.max_depth,
+        })
+    }
+
+    /// A value's header word, after enforcing the depth limit (Godot checks
     /// `depth > MAX_RECURSION_DEPTH` on entry to every value).
     #[inline]
-    fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
+    fn head(&mut self, ty: VariantType, flags: u32) -> Result<u32> {
         if self.depth > self.config.max_depth {
-            return Err(self.error(ErrorKind::DepthLimitExceeded {
-                limit: self.config.max_depth,
-            }));
+            return Err(self.depth_error());
         }
         if let Some(infer) = self.infer {
             self.observe(infer, ty);
         }
-        let id = self.type_id(ty)?;
-        self.put_u32(id | flags);
+        Ok(self.type_id(ty)? | flags)
+    }
+
+    /// Writes a value's header word (see [`Serializer::head`]).
+    #[inline]
+    fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
+        let word = self.head(ty, flags)?;
+        self.put_u32(word);
         Ok(())
     }
 
@@ -206,47 +329,68 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
+    /// A String-like value: header, length, UTF-8, zero padding.
+    #[inline]
     fn string_value(&mut self, ty: VariantType, s: &str) -> Result<()> {
         self.check_no_nul(s)?;
-        self.header(ty, 0)?;
-        self.gstring(s)
+        let word = self.head(ty, 0)?;
+        let len = self.len_i32(s.len(), "String")?;
+        self.out.put_padded(words(word, len), s.as_bytes());
+        Ok(())
     }
 
     /// Godot cuts strings at the first NUL when decoding: refuse to write one rather than
     /// let the engine read a different string.
+    #[inline]
     fn check_no_nul(&self, s: &str) -> Result<()> {
-        if s.as_bytes().contains(&0) {
-            return Err(self.error(ErrorKind::Unsupported(
-                "string contains a NUL character, which Godot cuts the string at".into(),
-            )));
+        if has_nul(s.as_bytes()) {
+            return Err(self.nul_error());
         }
         Ok(())
     }
 
-    #[inline]
-    fn pad(&mut self, len: usize) {
-        self.out
-            .put([0u8; 3].get(..padding(len)).unwrap_or_default());
+    #[cold]
+    fn nul_error(&self) -> Error {
+        self.error(ErrorKind::Unsupported(
+            "string contains a NUL character, which Godot cuts the string at".into(),
+        ))
     }
 
-    /// Writes a length Godot reads as a signed 32-bit int.
-    fn len_u32(&mut self, len: usize, what: &'static str) -> Result<()> {
+    #[inline]
+    fn pad(&mut self, len: usize) {
+        put_padding(&mut self.out, len);
+    }
+
+    /// A length Godot reads as a signed 32-bit int, as the word to write.
+    #[inline]
+    fn len_i32(&self, len: usize, what: &'static str) -> Result<u32> {
         match i32::try_from(len) {
-            Ok(n) => {
-                self.put_u32(n.cast_unsigned());
-                Ok(())
-            }
-            Err(_) => Err(self.error(ErrorKind::Unsupported(
-                format!("{what} of {len} elements exceeds Godot's 2^31 - 1 limit").into(),
-            ))),
+            Ok(n) => Ok(n.cast_unsigned()),
+            Err(_) => Err(self.len_error(len, what)),
         }
     }
 
+    #[cold]
+    fn len_error(&self, len: usize, what: &'static str) -> Error {
+        self.error(ErrorKind::Unsupported(
+            format!("{what} of {len} elements exceeds Godot's 2^31 - 1 limit").into(),
+        ))
+    }
+
+    /// Writes a length Godot reads as a signed 32-bit int.
+    #[inline]
+    fn len_u32(&mut self, len: usize, what: &'static str) -> Result<()> {
+        let n = self.len_i32(len, what)?;
+        self.put_u32(n);
+        Ok(())
+    }
+
+    #[inline]
     fn int(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
             Ok(small) => {
-                self.header(VariantType::Int, 0)?;
-                self.out.put(&small.to_le_bytes());
+                let word = self.head(VariantType::Int, 0)?;
+                self.out.put_words(word, small.cast_unsigned());
             }
             Err(_) => {
                 self.header(VariantType::Int, FLAG_64)?;
@@ -256,13 +400,14 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
+    #[inline]
     fn float(&mut self, v: f64) -> Result<()> {
         // `encode_variant`: 32-bit iff converting to f32 and back gives an equal value.
         #[allow(clippy::cast_possible_truncation)]
         let narrow = v as f32;
         if f64::from(narrow) == v {
-            self.header(VariantType::Float, 0)?;
-            self.out.put(&narrow.to_le_bytes());
+            let word = self.head(VariantType::Float, 0)?;
+            self.out.put_words(word, narrow.to_bits());
         } else {
             self.header(VariantType::Float, FLAG_64)?;
             self.out.put(&v.to_le_bytes());
@@ -292,6 +437,7 @@ impl<W: Output> Serializer<W> {
 
     /// Starts an untyped Array or Dictionary with a count that is patched at the end if it
     /// was not known.
+    #[inline]
     fn container(&mut self, ty: VariantType, len: Option<usize>) -> Result<Compound<'_, W>> {
         let infer_array = ty == VariantType::Array
             && self.config.typed_containers
@@ -314,6 +460,7 @@ impl<W: Output> Serializer<W> {
         })
     }
 
+    #[inline]
     fn enter(&mut self) -> Result<()> {
         self.depth = self.depth.checked_add(1).ok_or_else(|| {
             Error::new(ErrorKind::DepthLimitExceeded {
@@ -323,6 +470,7 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
+    #[inline]
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
@@ -351,84 +499,103 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         false
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.header(VariantType::Bool, 0)?;
         self.put_u32(u32::from(v));
         Ok(())
     }
 
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.int(v)
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
         let v = i64::try_from(v)
             .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
         self.int(v)
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         let v = i64::try_from(v)
             .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
         self.int(v)
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
         let v = i64::try_from(v)
             .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
         self.int(v)
     }
 
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         self.float(v.into())
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         self.float(v)
     }
 
+    #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
 
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.string_value(VariantType::String, v)
     }
 
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.header(VariantType::PackedByteArray, 0)?;
-        self.len_u32(v.len(), "PackedByteArray")?;
-        self.out.put(v);
-        self.pad(v.len());
+        let word = self.head(VariantType::PackedByteArray, 0)?;
+        let len = self.len_i32(v.len(), "PackedByteArray")?;
+        self.out.put_padded(words(word, len), v);
         Ok(())
     }
 
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.header(VariantType::Nil, 0)
     }
 
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
 
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         self.header(VariantType::Nil, 0)
     }
 
+    #[inline]
     fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
         match marker(name) {
             Some(m) if m.ty == VariantType::Callable => self.header(VariantType::Callable, 0),
@@ -439,6 +606,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         }
     }
 
+    #[inline]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -448,6 +616,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         self.enum_key(index, variant)
     }
 
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
@@ -459,6 +628,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         }
     }
 
+    #[inline]
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _name: &'static str,
@@ -472,21 +642,28 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         Ok(())
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.container(VariantType::Array, len)
     }
 
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
         self.container(VariantType::Array, Some(len))
     }
 
+    #[inline]
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Compound<'a, W>> {
         match marker(name) {
-            Some(m) => Compound::marker(self, m),
+            Some(m) => match Components::of(m.ty) {
+                Some(comp) => Compound::components(self, m.ty, comp),
+                None => Compound::marker(self, m),
+            },
             None => self.container(VariantType::Array, Some(len)),
         }
     }
 
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
@@ -500,14 +677,17 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         Ok(c)
     }
 
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.container(VariantType::Dictionary, len)
     }
 
+    #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
         self.container(VariantType::Dictionary, Some(len))
     }
 
+    #[inline]
     fn serialize_struct_variant(
         self,
         _name: &'static str,
@@ -530,6 +710,43 @@ enum CompoundKind {
     InVariant,
     /// The fields of a marker type, written through a [`Payload`] each.
     Marker(MarkerState),
+    /// The components of a math type (Vector2, Color, ...): numbers of one kind.
+    Components(Components),
+}
+
+/// The component kind of a math type.
+#[derive(Clone, Copy, Debug)]
+enum Components {
+    /// Float math types: f32, or f64 when `wide`.
+    Real { wide: bool },
+    /// Integer vectors.
+    I32,
+    /// Color.
+    F32,
+}
+
+impl Components {
+    #[inline]
+    fn of(ty: VariantType) -> Option<Self> {
+        match ty {
+            _ if ty.has_real_components() => Some(Components::Real { wide: false }),
+            VariantType::Vector2i
+            | VariantType::Rect2i
+            | VariantType::Vector3i
+            | VariantType::Vector4i => Some(Components::I32),
+            VariantType::Color => Some(Components::F32),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn slot(self) -> Slot<'static> {
+        match self {
+            Components::Real { wide } => Slot::Real { wide },
+            Components::I32 => Slot::I32,
+            Components::F32 => Slot::F32,
+        }
+    }
 }
 
 /// Progress through a marker type's fields.
@@ -540,9 +757,6 @@ struct MarkerState {
     slot: usize,
     names: u32,
     subnames: u32,
-    /// Typed container descriptors captured from the first fields.
-    key: Descriptor,
-    value: Descriptor,
 }
 
 /// A typed container descriptor as the marker protocol sends it: `(kind, type id, name)`.
@@ -565,6 +779,33 @@ pub struct Compound<'a, W> {
 }
 
 impl<'a, W: Output> Compound<'a, W> {
+    /// Starts a math type: its header, then components as they come.
+    #[inline]
+    fn components(ser: &'a mut Serializer<W>, ty: VariantType, comp: Components) -> Result<Self> {
+        let header_at = ser.out.pos();
+        let comp = match comp {
+            Components::Real { .. } => Components::Real {
+                wide: ser.wide_reals()?,
+            },
+            other => other,
+        };
+        let flags = match comp {
+            Components::Real { wide: true } => FLAG_64,
+            _ => 0,
+        };
+        ser.header(ty, flags)?;
+        let outer_infer = ser.infer;
+        Ok(Compound {
+            ser,
+            ty,
+            header_at,
+            count_at: header_at,
+            count: 0,
+            outer_infer,
+            kind: CompoundKind::Components(comp),
+        })
+    }
+
     fn marker(ser: &'a mut Serializer<W>, marker: Marker) -> Result<Self> {
         let ty = marker.ty;
         let mut wide = false;
@@ -575,7 +816,9 @@ impl<'a, W: Output> Compound<'a, W> {
                 ser.header(ty, if wide { FLAG_64 } else { 0 })?;
             }
             // Written once the descriptors (the first fields) are known.
-            VariantType::Array | VariantType::Dictionary if marker.typed => {}
+            VariantType::Array | VariantType::Dictionary if marker.typed => {
+                ser.descriptors = Default::default();
+            }
             VariantType::Object => {
                 ser.header(ty, 0)?;
             }
@@ -601,13 +844,18 @@ impl<'a, W: Output> Compound<'a, W> {
                 slot,
                 names: 0,
                 subnames: 0,
-                key: Descriptor::default(),
-                value: Descriptor::default(),
             }),
         })
     }
 
+    #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if let CompoundKind::Components(comp) = self.kind {
+            return value.serialize(Payload {
+                ser: &mut *self.ser,
+                slot: comp.slot(),
+            });
+        }
         if let CompoundKind::Marker(state) = &mut self.kind {
             let field = state.field;
             state.field += 1;
@@ -617,6 +865,7 @@ impl<'a, W: Output> Compound<'a, W> {
         value.serialize(&mut *self.ser)
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
         let Compound {
             ser,
@@ -628,6 +877,7 @@ impl<'a, W: Output> Compound<'a, W> {
             kind,
         } = self;
         match kind {
+            CompoundKind::Components(_) => Ok(()),
             CompoundKind::Marker(state) => {
                 ser.infer = outer_infer;
                 finish_marker(ser, ty, &state)
@@ -659,9 +909,11 @@ impl<'a, W: Output> Compound<'a, W> {
 impl<W: Output> ser::SerializeSeq for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -670,9 +922,11 @@ impl<W: Output> ser::SerializeSeq for Compound<'_, W> {
 impl<W: Output> ser::SerializeTuple for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -681,9 +935,11 @@ impl<W: Output> ser::SerializeTuple for Compound<'_, W> {
 impl<W: Output> ser::SerializeTupleStruct for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -692,9 +948,11 @@ impl<W: Output> ser::SerializeTupleStruct for Compound<'_, W> {
 impl<W: Output> ser::SerializeTupleVariant for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -703,13 +961,16 @@ impl<W: Output> ser::SerializeTupleVariant for Compound<'_, W> {
 impl<W: Output> ser::SerializeMap for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         self.count += 1;
         key.serialize(&mut *self.ser)
     }
+    #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         value.serialize(&mut *self.ser)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -718,6 +979,7 @@ impl<W: Output> ser::SerializeMap for Compound<'_, W> {
 impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
@@ -727,6 +989,7 @@ impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
         self.ser.string_value(VariantType::String, key)?;
         value.serialize(&mut *self.ser)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -735,6 +998,7 @@ impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
 impl<W: Output> ser::SerializeStructVariant for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
@@ -742,6 +1006,7 @@ impl<W: Output> ser::SerializeStructVariant for Compound<'_, W> {
     ) -> Result<()> {
         ser::SerializeStruct::serialize_field(self, key, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -816,27 +1081,31 @@ fn marker_field<W: Output, T: ?Sized + Serialize>(
             0 => Slot::Str,
             _ => Slot::Properties,
         },
-        VariantType::Array => match field {
-            0 => Slot::Descriptor(&mut state.key),
-            _ => {
-                typed_header(ser, ty, &state.key, &Descriptor::default())?;
-                return value.serialize(Payload {
-                    ser,
-                    slot: Slot::Items,
+        VariantType::Array | VariantType::Dictionary => {
+            let descriptors = if ty == VariantType::Array { 1 } else { 2 };
+            if field < descriptors {
+                // Kept in the serializer (not in the Compound, which stays small) until
+                // the header is written.
+                let [key, val] = &mut ser.descriptors;
+                let mut d = core::mem::take(if field == 1 { val } else { key });
+                let r = value.serialize(Payload {
+                    ser: &mut *ser,
+                    slot: Slot::Descriptor(&mut d),
                 });
+                let [key, val] = &mut ser.descriptors;
+                *(if field == 1 { val } else { key }) = d;
+                return r;
             }
-        },
-        VariantType::Dictionary => match field {
-            0 => Slot::Descriptor(&mut state.key),
-            1 => Slot::Descriptor(&mut state.value),
-            _ => {
-                typed_header(ser, ty, &state.key, &state.value)?;
-                return value.serialize(Payload {
-                    ser,
-                    slot: Slot::Entries,
-                });
-            }
-        },
+            let [key, val] = core::mem::take(&mut ser.descriptors);
+            let slot = if ty == VariantType::Array {
+                typed_header(ser, ty, &key, &Descriptor::default())?;
+                Slot::Items
+            } else {
+                typed_header(ser, ty, &key, &val)?;
+                Slot::Entries
+            };
+            return value.serialize(Payload { ser, slot });
+        }
         _ => {
             return Err(ser.error(ErrorKind::Unsupported(
                 format!("{ty} serialized as a tuple struct").into(),
@@ -1101,6 +1370,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         false
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         let Slot::Absolute(slot) = self.slot else {
             return Err(self.unexpected("a bool"));
@@ -1108,35 +1378,44 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         self.ser.out.patch_u32(slot + 8, u32::from(v));
         Ok(())
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
     #[allow(clippy::cast_precision_loss)]
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.number(v as f64, Some(v))
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
     #[allow(clippy::cast_precision_loss)]
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         if matches!(self.slot, Slot::U64 | Slot::Rid | Slot::ObjectId) {
             return self.id(v);
         }
         self.number(v as f64, i64::try_from(v).ok())
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         if let Slot::F32 | Slot::Real { wide: false } = self.slot {
             self.ser.out.put(&v.to_le_bytes());
@@ -1144,18 +1423,23 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         }
         self.number(v.into(), None)
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         self.number(v, None)
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.string(v)
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         self.packed(v)
     }
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -1172,6 +1456,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         serialize_unit_variant(&'static str, u32, &'static str) "an enum";
     }
 
+    #[inline]
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -1182,12 +1467,15 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
         Err(self.unexpected("an enum"))
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<PayloadSeq<'a, 's, W>> {
         PayloadSeq::start(self, len)
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<PayloadSeq<'a, 's, W>> {
         PayloadSeq::start(self, Some(len))
     }
+    #[inline]
     fn serialize_tuple_struct(
         self,
         _: &'static str,
@@ -1195,6 +1483,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
     ) -> Result<Self::SerializeTupleStruct> {
         Err(self.unexpected("a tuple struct"))
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _: &'static str,
@@ -1204,6 +1493,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
     ) -> Result<Self::SerializeTupleVariant> {
         Err(self.unexpected("an enum"))
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<PayloadMap<'a, W>> {
         let properties = match self.slot {
             Slot::Properties => true,
@@ -1221,9 +1511,11 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
             properties,
         })
     }
+    #[inline]
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
         Err(self.unexpected("a struct"))
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         _: &'static str,
@@ -1347,5 +1639,50 @@ impl<W: Output> ser::SerializeMap for PayloadMap<'_, W> {
         self.ser.out.patch_u32(self.count_at, self.count);
         self.ser.leave();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn put_padded_matches_the_plain_layout_for_every_short_length() {
+        let text: Vec<u8> = (1..=40).collect();
+        for n in 0..=40 {
+            let t = &text[..n];
+            let head = words(4, u32::try_from(n).unwrap());
+            let mut fast = vec![9u8; 3];
+            fast.put_padded(head, t);
+            let mut plain = vec![9u8; 3];
+            plain.extend_from_slice(&head);
+            plain.extend_from_slice(t);
+            plain.resize(3 + 8 + n.div_ceil(4) * 4, 0);
+            assert_eq!(fast, plain, "length {n}");
+            let mut counter = SizeCounter::default();
+            counter.put_padded(head, t);
+            assert_eq!(counter.0, plain.len() - 3);
+        }
+    }
+
+    #[test]
+    fn has_nul_finds_a_nul_at_every_position() {
+        for n in 0..=40 {
+            let clean = vec![0xffu8; n];
+            assert!(!has_nul(&clean), "length {n}");
+            let ascii = vec![b'a'; n];
+            assert!(!has_nul(&ascii), "length {n}");
+            // Bytes just above zero and 0x80 must not look like NUL.
+            let edgy: Vec<u8> = (0..n).map(|i| [1, 0x80, 0x81, 0x7f][i % 4]).collect();
+            assert!(!has_nul(&edgy), "length {n}");
+            for at in 0..n {
+                let mut with = ascii.clone();
+                with[at] = 0;
+                assert!(has_nul(&with), "length {n}, NUL at {at}");
+                let mut with = edgy.clone();
+                with[at] = 0;
+                assert!(has_nul(&with), "length {n}, NUL at {at}");
+            }
+        }
     }
 }

@@ -32,6 +32,32 @@ pub(crate) const fn padding(len: usize) -> usize {
     (4 - (len % 4)) % 4
 }
 
+/// Whether `bytes` contain a NUL, checked a word at a time.
+#[inline]
+pub(crate) fn has_nul(bytes: &[u8]) -> bool {
+    #[inline]
+    fn zero_in(w: u64) -> bool {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        w.wrapping_sub(LO) & !w & HI != 0
+    }
+    if let Some(last) = bytes.last_chunk::<8>() {
+        let mut chunks = bytes.chunks_exact(8);
+        let inner = chunks.by_ref().any(|c| {
+            let mut w = [0; 8];
+            w.copy_from_slice(c);
+            zero_in(u64::from_le_bytes(w))
+        });
+        // The tail overlaps the last whole word.
+        inner || zero_in(u64::from_le_bytes(*last))
+    } else if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        let w = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
+        zero_in(w)
+    } else {
+        bytes.contains(&0)
+    }
+}
+
 /// Every Godot Variant type, named as in Godot 4.
 ///
 /// Godot 3 types map onto these: `REAL` is [`Float`](Self::Float), `QUAT` is

@@ -9,7 +9,10 @@
 //! the real Godot type; our [`Deserializer`](crate::Deserializer) presents every such Godot
 //! value as a **one-entry map** `{ NAME: payload }`, whichever `deserialize_*` method was
 //! called, so serde's buffering for `#[serde(untagged)]` / `flatten` keeps the type (a map,
-//! not an enum: serde can buffer maps). The names live only in this module.
+//! not an enum: serde can buffer maps). The one exception: when a math type or
+//! `PackedStringArray` is asked for by its own marker name (only its own `Deserialize` does
+//! that) and the wire type matches, the payload below is visited directly as a sequence,
+//! which those visitors accept too. The names live only in this module.
 //!
 //! | Type | Serialize as | Payload (the map value our deserializer gives) |
 //! |---|---|---|

@@ -242,7 +242,15 @@ pub(crate) fn decode_packed<T: Flat, E: de::Error>(
     }
     #[cfg(target_endian = "little")]
     if width == size_of::<T::Comp>() {
-        return Ok(bytemuck::allocation::pod_collect_to_vec(bytes));
+        // Aligned input (the usual case: a Vec's buffer at a 4-byte offset): one bulk copy
+        // into an uninitialised allocation. Otherwise word by word, still no zero-filling.
+        if let Ok(items) = bytemuck::try_cast_slice::<u8, T>(bytes) {
+            return Ok(items.to_vec());
+        }
+        return Ok(bytes
+            .chunks_exact(size_of::<T>())
+            .map(bytemuck::pod_read_unaligned)
+            .collect());
     }
     let mut out = Vec::with_capacity(bytes.len() / elem);
     for chunk in bytes.chunks_exact(elem) {
@@ -312,6 +320,19 @@ mod tests {
             e.to_string(),
             "PackedInt32Array bytes: components cannot be 8 bytes wide"
         );
+    }
+
+    #[test]
+    fn decode_packed_reads_aligned_and_unaligned_input_alike() {
+        let items = [Vector2::new(1.5, -2.0), Vector2::new(0.25, 8.0)];
+        let bytes = encode_packed(&items).into_owned();
+        let width = size_of::<crate::types::Real>();
+        for shift in 0..4 {
+            let mut buf = vec![0u8; shift];
+            buf.extend_from_slice(&bytes);
+            let v: Vec<Vector2> = decode_packed::<_, Error>(&buf[shift..], width, "x").unwrap();
+            assert_eq!(v, items, "shift {shift}");
+        }
     }
 
     #[test]

@@ -1,0 +1,117 @@
+//! Allocation budget of the hot paths, on the benchmark datasets: encoding into a reused
+//! buffer allocates nothing; decoding allocates only the owned outputs.
+
+#![allow(missing_docs, clippy::unwrap_used)]
+
+#[path = "../benches/data/mod.rs"]
+mod data;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use data::{GameState, GameStateRef, Message};
+
+struct Counting;
+
+thread_local! {
+    /// Allocations and reallocations made by this thread (tests run on several threads).
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn bump() {
+    // `try_with`: the thread's slot may already be gone while the thread shuts down.
+    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        bump();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        bump();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = ALLOCS.with(Cell::get);
+    let out = f();
+    (ALLOCS.with(Cell::get) - before, out)
+}
+
+/// Heap blocks an owned `GameState` holds: its Vecs and Strings (none is empty).
+fn owned_blocks(state: &GameState) -> usize {
+    2 + state
+        .players
+        .iter()
+        .map(|p| 1 + 1 + p.items.len() + 1 + p.tags.len())
+        .sum::<usize>()
+}
+
+#[test]
+fn encoding_into_a_reused_buffer_allocates_nothing() {
+    let state = data::game_state();
+    let mut buf = Vec::new();
+    godot_serde::to_bytes_into(&state, &mut buf).unwrap();
+    for config in [
+        godot_serde::Config::godot4(),
+        godot_serde::Config::godot3(),
+        godot_serde::Config::godot4().with_typed_containers(true),
+    ] {
+        config.to_bytes_into(&state, &mut buf).unwrap();
+        let (n, ()) = allocations(|| {
+            buf.clear();
+            config.to_bytes_into(&state, &mut buf).unwrap();
+        });
+        assert_eq!(n, 0, "{config:?}");
+    }
+    let msg = data::message();
+    godot_serde::to_bytes_into(&msg, &mut buf).unwrap();
+    let (n, ()) = allocations(|| {
+        buf.clear();
+        godot_serde::to_bytes_into(&msg, &mut buf).unwrap();
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn decoding_allocates_only_the_owned_outputs() {
+    let state = data::game_state();
+    let bytes = godot_serde::to_bytes(&state).unwrap();
+
+    let (n, owned) = allocations(|| godot_serde::from_bytes::<GameState>(&bytes).unwrap());
+    assert_eq!(owned, state);
+    assert_eq!(n, owned_blocks(&state));
+
+    // Borrowing the strings leaves only the Vecs.
+    let (n, borrowed) =
+        allocations(|| godot_serde::from_bytes::<GameStateRef<'_>>(&bytes).unwrap());
+    assert_eq!(borrowed.players[3].name, state.players[3].name);
+    assert_eq!(n, 2 + 2 * state.players.len());
+
+    let msg = data::message();
+    let bytes = godot_serde::to_bytes(&msg).unwrap();
+    let (n, back) = allocations(|| godot_serde::from_bytes::<Message>(&bytes).unwrap());
+    assert_eq!(back, msg);
+    assert_eq!(
+        n,
+        1 + 1 + msg.player.items.len() + 1 + msg.player.tags.len()
+    );
+}
