@@ -815,9 +815,13 @@ impl<'a, W: Output> Compound<'a, W> {
                 wide = ser.wide_reals()?;
                 ser.header(ty, if wide { FLAG_64 } else { 0 })?;
             }
-            // Written once the descriptors (the first fields) are known.
+            // Written once the descriptors (the first fields) are known; the sequence holding
+            // it sees a container now, as inference is off while the fields are written.
             VariantType::Array | VariantType::Dictionary if marker.typed => {
                 ser.descriptors = Default::default();
+                if let Some(infer) = ser.infer {
+                    ser.observe(infer, ty);
+                }
             }
             VariantType::Object => {
                 ser.header(ty, 0)?;

@@ -36,3 +36,28 @@ fn godot3_text_of_a_negative_nan() {
     assert_eq!(negative.to_godot3_string(), "-nan.0");
     assert_eq!(Variant::Float(f64::NAN).to_godot3_string(), "nan");
 }
+
+/// With `with_typed_containers`, a typed Array (or typed Dictionary) element was invisible to
+/// the inference of the sequence holding it: `[5, Array[int]([1])]` came out as an
+/// `Array[int]` holding an Array, which Godot drops on insertion.
+#[test]
+fn typed_container_element_keeps_the_outer_sequence_untyped() {
+    use godot_serde::{Array, ContainerType, Dictionary, Variant, VariantType};
+    let config = Config::godot4().with_typed_containers(true);
+    let mut inner = Array::typed(ContainerType::Builtin(VariantType::Int));
+    inner.push(1i64);
+    // Untyped outer Array (1c000000), count 2; int 5; then the inner typed Array:
+    // 1c000100 (kind BUILTIN) 02000000 (int) 01000000 (count) 02000000 01000000 (int 1).
+    let value = vec![Variant::Int(5), Variant::Array(inner)];
+    let expected = hex("1c000000 02000000 02000000 05000000 \
+         1c000100 02000000 01000000 02000000 01000000");
+    assert_eq!(config.to_bytes(&value).unwrap(), expected);
+    assert_eq!(config.serialized_size(&value).unwrap(), expected.len());
+    // The same with a typed Dictionary element, Dictionary[String, Variant]:
+    // 1b000100 (key kind BUILTIN) 04000000 (String) 00000000 (count 0).
+    let mut dict = Dictionary::new();
+    dict.key_type = ContainerType::Builtin(VariantType::String);
+    let value = vec![Variant::Int(5), Variant::Dictionary(dict)];
+    let expected = hex("1c000000 02000000 02000000 05000000 1b000100 04000000 00000000");
+    assert_eq!(config.to_bytes(&value).unwrap(), expected);
+}
