@@ -463,6 +463,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             VariantType::Nil if m.as_id => {
                 visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(0)))
             }
+            // Any id, 0 (the null object, which `deserialize_any` gives as unit) included.
+            VariantType::Object if m.as_id && h.raw & FLAG_OBJECT_AS_ID != 0 => {
+                let id = self.read_u64()?;
+                visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(id)))
+            }
             VariantType::Object if m.as_id == (h.raw & FLAG_OBJECT_AS_ID != 0) => {
                 self.visit_value(h, visitor)
             }

@@ -61,3 +61,32 @@ fn typed_container_element_keeps_the_outer_sequence_untyped() {
     let expected = hex("1c000000 02000000 02000000 05000000 1b000100 04000000 00000000");
     assert_eq!(config.to_bytes(&value).unwrap(), expected);
 }
+
+/// An `ObjectId` read from the object-as-id form with instance id 0 (how Godot 3.2-era
+/// engines wrote a null object, spec §4.13: "id 0 → null") was an error instead of the null
+/// object `ObjectId(0)`, which the NIL form already gives.
+#[test]
+fn object_id_zero_in_the_as_id_form_is_the_null_object() {
+    use godot_serde::ObjectId;
+    // OBJECT (4.x id 24) | as-id flag (bit 16), u64 id 0.
+    let g4 = hex("18000100 00000000 00000000");
+    assert_eq!(
+        godot_serde::from_bytes::<ObjectId>(&g4).unwrap(),
+        ObjectId(0)
+    );
+    assert_eq!(
+        godot_serde::from_reader::<_, ObjectId>(&g4[..]).unwrap(),
+        ObjectId(0)
+    );
+    // The same in Godot 3 (OBJECT is id 17), the form the 3.2 spec source wrote.
+    let g3 = hex("11000100 00000000 00000000");
+    assert_eq!(
+        Config::godot3().from_bytes::<ObjectId>(&g3).unwrap(),
+        ObjectId(0)
+    );
+    // The NIL form, for comparison.
+    assert_eq!(
+        godot_serde::from_bytes::<ObjectId>(&hex("00000000")).unwrap(),
+        ObjectId(0)
+    );
+}
