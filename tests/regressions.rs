@@ -90,3 +90,26 @@ fn object_id_zero_in_the_as_id_form_is_the_null_object() {
         ObjectId(0)
     );
 }
+
+/// A full `Object` with an empty class name (the null object) was written as OBJECT, an empty
+/// class name and a property count. Godot writes a null object as NIL (spec §4.13, §10 rule
+/// 9), and its decoder (ours too) stops after the empty class name, so the count word was
+/// read as the next value.
+#[test]
+fn null_full_object_is_written_as_nil() {
+    use godot_serde::{Object, Variant};
+    let null = Variant::Object(Object {
+        class: String::new(),
+        properties: vec![("p".to_owned(), Variant::Int(1))],
+    });
+    let value = Variant::from(vec![null, Variant::Int(5)]);
+    // Array of 2: NIL, then int 5.
+    let g4 = hex("1c000000 02000000 00000000 02000000 05000000");
+    let config = Config::godot4().with_allow_objects(true);
+    assert_eq!(config.to_bytes(&value).unwrap(), g4);
+    assert_eq!(config.serialized_size(&value).unwrap(), g4.len());
+    let back: Variant = config.from_bytes(&g4).unwrap();
+    assert_eq!(back, Variant::from(vec![Variant::Nil, Variant::Int(5)]));
+    let g3 = hex("13000000 02000000 00000000 02000000 05000000");
+    assert_eq!(Config::godot3().to_bytes(&value).unwrap(), g3);
+}
