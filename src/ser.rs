@@ -1139,11 +1139,13 @@ fn typed_header<W: Output>(
         VariantType::Array => version.has_typed_arrays(),
         _ => version.has_typed_dictionaries(),
     };
-    let (key, value) = if typed {
-        (key, value)
-    } else {
-        (&Descriptor::default(), &Descriptor::default())
-    };
+    let none = Descriptor::default();
+    // A builtin type of NIL is no typing at all: Godot writes kind NONE for it.
+    let written = |d: &Descriptor| typed && !(d.kind == 1 && d.id == 0);
+    let (key, value) = (
+        if written(key) { key } else { &none },
+        if written(value) { value } else { &none },
+    );
     let flags =
         (u32::from(key.kind) << TYPED_KEY_SHIFT) | (u32::from(value.kind) << TYPED_VALUE_SHIFT);
     ser.header(ty, flags)?;

@@ -113,3 +113,25 @@ fn null_full_object_is_written_as_nil() {
     let g3 = hex("13000000 02000000 00000000 02000000 05000000");
     assert_eq!(Config::godot3().to_bytes(&value).unwrap(), g3);
 }
+
+/// A container typed with the builtin type NIL was written with kind BUILTIN and type id 0.
+/// Godot writes kind NONE for it (spec §2.1, encoder rule 1), and decoders (ours too) read
+/// BUILTIN 0 as untyped, so the bytes were not the engine's.
+#[test]
+fn builtin_nil_container_type_is_written_untyped() {
+    use godot_serde::{Array, ContainerType, Dictionary, Variant, VariantType};
+    let mut array = Array::typed(ContainerType::Builtin(VariantType::Nil));
+    array.push(1i64);
+    // Untyped Array, count 1, int 1.
+    assert_eq!(
+        godot_serde::to_bytes(&array).unwrap(),
+        hex("1c000000 01000000 02000000 01000000")
+    );
+    // Spec §8.2: `Dictionary[Variant, int] = {}` is 1b000400 02000000 00000000 (only the value
+    // kind, bits 18-19, is set).
+    let mut dict = Dictionary::new();
+    dict.key_type = ContainerType::Builtin(VariantType::Nil);
+    dict.value_type = ContainerType::Builtin(VariantType::Int);
+    let bytes = godot_serde::to_bytes(&Variant::Dictionary(dict)).unwrap();
+    assert_eq!(bytes, hex("1b000400 02000000 00000000"));
+}
