@@ -135,3 +135,18 @@ fn builtin_nil_container_type_is_written_untyped() {
     let bytes = godot_serde::to_bytes(&Variant::Dictionary(dict)).unwrap();
     assert_eq!(bytes, hex("1b000400 02000000 00000000"));
 }
+
+/// `dump::annotate` read a property count after the empty class name of a null full object
+/// (`18000000 00000000`, spec §4.13: "Empty class name → null"), which the decoder does not,
+/// so it reported an error for valid input and misplaced everything after it.
+#[test]
+fn annotate_stops_after_the_empty_class_name_of_a_null_object() {
+    let config = Config::godot4().with_allow_objects(true);
+    // Array of 2: a null full object (OBJECT, class name length 0), then int 5.
+    let bytes = hex("1c000000 02000000 18000000 00000000 02000000 05000000");
+    assert!(config.from_bytes::<godot_serde::Variant>(&bytes).is_ok());
+    let dump = godot_serde::dump::annotate(&bytes, config);
+    assert!(!dump.contains("!!"), "{dump}");
+    assert!(!dump.contains("trailing"), "{dump}");
+    assert!(dump.contains("[1] int"), "{dump}");
+}
