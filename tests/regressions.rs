@@ -150,3 +150,40 @@ fn annotate_stops_after_the_empty_class_name_of_a_null_object() {
     assert!(!dump.contains("trailing"), "{dump}");
     assert!(dump.contains("[1] int"), "{dump}");
 }
+
+/// `from_reader` retried a read interrupted by a signal (`ErrorKind::Interrupted`, which
+/// `std::io::Read` says to retry) everywhere except while skipping the padding after a
+/// PackedByteArray, where it failed.
+#[test]
+fn reader_interrupted_during_padding_is_retried() {
+    /// Gives one byte per call, each after an `Interrupted` error.
+    struct Flaky<'a> {
+        data: &'a [u8],
+        interrupt: bool,
+    }
+    impl std::io::Read for Flaky<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.interrupt = !self.interrupt;
+            if self.interrupt {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let Some((first, rest)) = self.data.split_first() else {
+                return Ok(0);
+            };
+            match buf.first_mut() {
+                Some(b) => *b = *first,
+                None => return Ok(0),
+            }
+            self.data = rest;
+            Ok(1)
+        }
+    }
+    // PackedByteArray([5]): count 1, one byte, three bytes of padding.
+    let bytes = hex("1d000000 01000000 05000000");
+    let reader = Flaky {
+        data: &bytes,
+        interrupt: false,
+    };
+    let v: godot_serde::PackedByteArray = godot_serde::from_reader(reader).unwrap();
+    assert_eq!(v.0, [5]);
+}
