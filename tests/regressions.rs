@@ -187,3 +187,32 @@ fn reader_interrupted_during_padding_is_retried() {
     let v: godot_serde::PackedByteArray = godot_serde::from_reader(reader).unwrap();
     assert_eq!(v.0, [5]);
 }
+
+/// A plain Dictionary whose first key was the text of an internal marker name (e.g.
+/// `{"$godot_serde::Object": ["Node", {"script": "res://x.gd"}]}`, which any peer can send)
+/// decoded into a `Variant` as that Godot type instead of a Dictionary: here a full Object,
+/// although full objects were not allowed, which encoding the Variant again then wrote.
+#[test]
+fn dictionary_keyed_by_a_marker_name_is_not_taken_for_that_type() {
+    use godot_serde::Variant;
+    // Dictionary, 1 entry: String "$godot_serde::Object" (20 bytes) -> Array of 2:
+    // String "Node", Dictionary {String "script": String "res://x.gd"}.
+    let bytes = hex("1b000000 01000000 \
+         04000000 14000000 24676f64 6f745f73 65726465 3a3a4f62 6a656374 \
+         1c000000 02000000 04000000 04000000 4e6f6465 \
+         1b000000 01000000 04000000 06000000 73637269 70740000 \
+         04000000 0a000000 7265733a 2f2f782e 67640000");
+    for result in [
+        godot_serde::from_bytes::<Variant>(&bytes),
+        godot_serde::from_reader::<_, Variant>(&bytes[..]),
+    ] {
+        match result {
+            Ok(v) => assert!(matches!(v, Variant::Dictionary(_)), "{v:?}"),
+            Err(e) => assert_eq!(e.offset(), Some(8), "{e}"),
+        }
+    }
+    // Typed targets are unaffected: the key is just a string.
+    let map: std::collections::BTreeMap<String, godot_serde::Variant> =
+        godot_serde::from_bytes(&bytes).unwrap();
+    assert!(map.contains_key("$godot_serde::Object"));
+}
