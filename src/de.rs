@@ -331,9 +331,23 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     fn visit_dictionary<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        self.visit_entries(false, visitor)
+    }
+
+    /// A Dictionary's entries; `guard_first`: its first key may not be a marker name (see
+    /// [`MarkerGuard`]).
+    fn visit_entries<V: Visitor<'de>>(
+        &mut self,
+        guard_first: bool,
+        visitor: V,
+    ) -> Result<V::Value> {
         let count = self.read_count("Dictionary count", 8)?;
         self.nested(|de| {
-            let mut access = DictionaryAccess { de, left: count };
+            let mut access = DictionaryAccess {
+                de,
+                left: count,
+                guard_first,
+            };
             let value = visitor.visit_map(&mut access)?;
             access.finish(count)?;
             Ok(value)
@@ -374,7 +388,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     TYPED_DICTIONARY,
                     Payload::TypedDictionary(k, v),
                 )),
-                None => self.visit_dictionary(visitor),
+                // Self-describing: a marker-name first key would read as that Godot type.
+                None => self.visit_entries(true, visitor),
             },
             VariantType::Object => self.visit_object(h, visitor),
             ty => {
@@ -462,6 +477,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             // The null object is an ObjectId of 0.
             VariantType::Nil if m.as_id => {
                 visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(0)))
+            }
+            // Any id, 0 (the null object, which `deserialize_any` gives as unit) included.
+            VariantType::Object if m.as_id && h.raw & FLAG_OBJECT_AS_ID != 0 => {
+                let id = self.read_u64()?;
+                visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(id)))
             }
             VariantType::Object if m.as_id == (h.raw & FLAG_OBJECT_AS_ID != 0) => {
                 self.visit_value(h, visitor)
@@ -868,6 +888,8 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
 struct DictionaryAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
+    /// The first key, if a String, is checked by [`MarkerGuard`].
+    guard_first: bool,
 }
 
 impl<R> DictionaryAccess<'_, R> {
@@ -889,6 +911,16 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        if core::mem::take(&mut self.guard_first) {
+            let h = self.de.read_header()?;
+            if h.ty == VariantType::String {
+                return seed
+                    .deserialize(GuardedKey { de: &mut *self.de })
+                    .map(Some)
+                    .map_err(|e| e.or_at(h.offset));
+            }
+            self.de.peeked = Some(h);
+        }
         seed.deserialize(&mut *self.de).map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
@@ -896,6 +928,55 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
     }
     fn size_hint(&self) -> Option<usize> {
         self.de.cautious_hint(self.left, 64)
+    }
+}
+
+/// The first String key of a Dictionary visited by `deserialize_any`, header read.
+struct GuardedKey<'a, R> {
+    de: &'a mut Deserializer<R>,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for GuardedKey<'_, R> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.read_str("key", MarkerGuard(visitor))
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Refuses a key that is one of the marker names: self-describing visitors (`Variant`)
+/// take a map whose first key is a marker name for that Godot type, so a plain Dictionary
+/// keyed that way (which any peer can send) would decode as another type, a full Object
+/// included whatever [`Config::with_allow_objects`] says.
+struct MarkerGuard<V>(V);
+
+impl<V> MarkerGuard<V> {
+    fn check<E: de::Error>(v: &str) -> core::result::Result<(), E> {
+        if marker(v).is_some() {
+            return Err(E::custom(format_args!(
+                "Dictionary key {v:?} is reserved for godot_serde's own type markers"
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for MarkerGuard<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
+        Self::check(v)?;
+        self.0.visit_borrowed_str(v)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
+        Self::check(v)?;
+        self.0.visit_str(v)
     }
 }
 
@@ -1418,7 +1499,11 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::TypedDictionary(..), 2) => {
                 let count = de.read_count("Dictionary count", 8)?;
                 de.nested(|de| {
-                    let mut access = DictionaryAccess { de, left: count };
+                    let mut access = DictionaryAccess {
+                        de,
+                        left: count,
+                        guard_first: false,
+                    };
                     let value = seed.deserialize(MapDe(&mut access))?;
                     access.finish(count)?;
                     Ok(value)

@@ -522,7 +522,12 @@ impl Dump<'_> {
             return Ok(());
         }
         self.u32_line_peek(i, "class");
+        let empty = self.bytes.get(self.pos..self.pos + 4) == Some(&[0; 4][..]);
         self.string(i + 1, false)?;
+        if empty {
+            // An empty class name is the null object: nothing follows (`decode_variant`).
+            return Ok(());
+        }
         let count = self.u32_line(i, |v| format!("property count {}", v.cast_signed()))?;
         for n in 0..count.cast_signed().max(0) {
             self.u32_line_peek(i, &format!("[{n}] name"));

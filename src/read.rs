@@ -222,10 +222,15 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
 
     fn skip_padding(&mut self, len: usize) -> Result<()> {
         let mut pad = [0u8; 3];
-        for byte in pad.iter_mut().take(len) {
-            match self.reader.read(core::slice::from_mut(byte)) {
+        let mut left = len.min(pad.len());
+        while left > 0 {
+            match self.reader.read(pad.get_mut(..left).unwrap_or_default()) {
                 Ok(0) => break,
-                Ok(_) => self.offset += 1,
+                Ok(n) => {
+                    self.offset += n;
+                    left = left.saturating_sub(n);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(Error::at(ErrorKind::Io(e), self.offset)),
             }
         }

@@ -757,6 +757,8 @@ struct MarkerState {
     slot: usize,
     names: u32,
     subnames: u32,
+    /// Object: the class name was empty, the header became NIL and nothing else is written.
+    null: bool,
 }
 
 /// A typed container descriptor as the marker protocol sends it: `(kind, type id, name)`.
@@ -815,9 +817,13 @@ impl<'a, W: Output> Compound<'a, W> {
                 wide = ser.wide_reals()?;
                 ser.header(ty, if wide { FLAG_64 } else { 0 })?;
             }
-            // Written once the descriptors (the first fields) are known.
+            // Written once the descriptors (the first fields) are known; the sequence holding
+            // it sees a container now, as inference is off while the fields are written.
             VariantType::Array | VariantType::Dictionary if marker.typed => {
                 ser.descriptors = Default::default();
+                if let Some(infer) = ser.infer {
+                    ser.observe(infer, ty);
+                }
             }
             VariantType::Object => {
                 ser.header(ty, 0)?;
@@ -844,6 +850,7 @@ impl<'a, W: Output> Compound<'a, W> {
                 slot,
                 names: 0,
                 subnames: 0,
+                null: false,
             }),
         })
     }
@@ -1078,7 +1085,12 @@ fn marker_field<W: Output, T: ?Sized + Serialize>(
             _ => Slot::U64,
         },
         VariantType::Object => match field {
-            0 => Slot::Str,
+            0 => Slot::Class {
+                header_at: state.slot.saturating_sub(4),
+                null: &mut state.null,
+            },
+            // A null object has no properties on the wire.
+            _ if state.null => return Ok(()),
             _ => Slot::Properties,
         },
         VariantType::Array | VariantType::Dictionary => {
@@ -1127,11 +1139,13 @@ fn typed_header<W: Output>(
         VariantType::Array => version.has_typed_arrays(),
         _ => version.has_typed_dictionaries(),
     };
-    let (key, value) = if typed {
-        (key, value)
-    } else {
-        (&Descriptor::default(), &Descriptor::default())
-    };
+    let none = Descriptor::default();
+    // A builtin type of NIL is no typing at all: Godot writes kind NONE for it.
+    let written = |d: &Descriptor| typed && !(d.kind == 1 && d.id == 0);
+    let (key, value) = (
+        if written(key) { key } else { &none },
+        if written(value) { value } else { &none },
+    );
     let flags =
         (u32::from(key.kind) << TYPED_KEY_SHIFT) | (u32::from(value.kind) << TYPED_VALUE_SHIFT);
     ser.header(ty, flags)?;
@@ -1169,6 +1183,12 @@ enum Slot<'s> {
     F32,
     /// A Godot String field (StringName text, class or signal name).
     Str,
+    /// A full object's class name; an empty one (the null object) turns the OBJECT header at
+    /// `header_at` into NIL, as Godot writes a null object, and sets `null`.
+    Class {
+        header_at: usize,
+        null: &'s mut bool,
+    },
     /// A u64 (Signal's object id).
     U64,
     /// RID: a u64 in 4.x, nothing in 3.x.
@@ -1208,7 +1228,7 @@ impl<W: Output> Payload<'_, '_, W> {
             Slot::Real { .. } => "a float component",
             Slot::I32 => "an i32 component",
             Slot::F32 => "an f32 component",
-            Slot::Str | Slot::Names(_) | Slot::StringArray => "a string",
+            Slot::Str | Slot::Class { .. } | Slot::Names(_) | Slot::StringArray => "a string",
             Slot::U64 | Slot::Rid | Slot::ObjectId => "a u64 id",
             Slot::Absolute(_) => "a bool",
             Slot::Packed { .. } => "packed array bytes",
@@ -1320,6 +1340,16 @@ impl<W: Output> Payload<'_, '_, W> {
     fn string(self, s: &str) -> Result<()> {
         match self.slot {
             Slot::Str => {
+                self.ser.check_no_nul(s)?;
+                self.ser.gstring(s)
+            }
+            Slot::Class { header_at, null } if s.is_empty() => {
+                let nil = self.ser.type_id(VariantType::Nil)?;
+                self.ser.out.patch_u32(header_at, nil);
+                *null = true;
+                Ok(())
+            }
+            Slot::Class { .. } => {
                 self.ser.check_no_nul(s)?;
                 self.ser.gstring(s)
             }
