@@ -26,9 +26,9 @@ use crate::wire::VariantType;
 /// the same bytes (typed container descriptors are kept; NodePath padding is written as zeros).
 ///
 /// With serde, a `Variant` takes whatever the input describes, and Godot types arrive as the
-/// one-entry maps of the marker protocol (`{"$godot_serde::Vector2": [x, y]}`). So a real Dictionary with a single entry whose key is a reserved
-/// `"$godot_serde::..."` string is read as that Godot type (or rejected if the value does not
-/// fit); such keys are reserved.
+/// one-entry maps of the marker protocol (`{"$godot_serde::Vector2": [x, y]}`). Such keys are
+/// reserved: our decoder refuses a Godot Dictionary whose first key is one, so it cannot pose
+/// as another type; from other formats (JSON) such a map is read as that Godot type.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub enum Variant {
