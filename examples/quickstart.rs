@@ -55,7 +55,14 @@ fn main() -> Result<(), godot_serde::Error> {
         let back: Player = config.from_bytes(&bytes)?;
         assert_eq!(back, player);
         let dynamic: Variant = config.from_bytes(&bytes)?;
-        println!("as GDScript sees it (var_to_str):\n{dynamic}\n");
+        if config.version().is_godot4() {
+            println!("as GDScript sees it (var_to_str):\n{dynamic}\n");
+        } else {
+            println!(
+                "as GDScript sees it (var2str):\n{}\n",
+                dynamic.to_godot3_string()
+            );
+        }
     }
     println!("decoded back: {player:?}");
     Ok(())
