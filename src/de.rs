@@ -12,8 +12,8 @@ use crate::types::{
     CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_name,
 };
 use crate::wire::{
-    COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, TYPE_MASK, TYPED_KEY_SHIFT,
-    TYPED_VALUE_SHIFT, VariantType, has_nul, padding,
+    COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPE_MASK,
+    TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT, VariantType, has_nul, padding,
 };
 use serde::de::value::{BoolDeserializer, BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{
@@ -677,7 +677,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             VariantType::PackedStringArray => self.visit_packed_strings(visitor),
             ty if Elem::of(ty).is_some() => {
                 let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
-                let elem = Elem::of(ty).unwrap_or(Elem::Byte);
+                let elem = Elem::of(ty).unwrap_or(Elem::BYTE);
                 self.visit_packed_elements(elem, wide, visitor)
             }
             _ => Err(self.unexpected(h, &visitor)),
@@ -1005,23 +1005,10 @@ enum Payload {
 
 impl Payload {
     fn for_type(ty: VariantType, wide: bool) -> Self {
-        let real = if wide { Comp::F64 } else { Comp::F32 };
+        if let Some((n, scalar)) = ty.components() {
+            return Payload::Components(n, Comp::of(scalar, wide));
+        }
         match ty {
-            VariantType::Vector2 => Payload::Components(2, real),
-            VariantType::Vector2i => Payload::Components(2, Comp::I32),
-            VariantType::Rect2 => Payload::Components(4, real),
-            VariantType::Rect2i => Payload::Components(4, Comp::I32),
-            VariantType::Vector3 => Payload::Components(3, real),
-            VariantType::Vector3i => Payload::Components(3, Comp::I32),
-            VariantType::Transform2D => Payload::Components(6, real),
-            VariantType::Vector4 => Payload::Components(4, real),
-            VariantType::Vector4i => Payload::Components(4, Comp::I32),
-            VariantType::Plane | VariantType::Quaternion => Payload::Components(4, real),
-            VariantType::Aabb => Payload::Components(6, real),
-            VariantType::Basis => Payload::Components(9, real),
-            VariantType::Transform3D => Payload::Components(12, real),
-            VariantType::Projection => Payload::Components(16, real),
-            VariantType::Color => Payload::Components(4, Comp::F32),
             VariantType::StringName => Payload::Str,
             VariantType::NodePath => Payload::NodePath,
             VariantType::Rid => Payload::Rid,
@@ -1043,43 +1030,37 @@ enum Comp {
     I32,
 }
 
-/// A packed array's element kind.
+impl Comp {
+    /// A math type's component kind from the wire table; `wide` is the 64-bit flag.
+    fn of(scalar: Scalar, wide: bool) -> Comp {
+        match scalar {
+            Scalar::Real if wide => Comp::F64,
+            Scalar::I32 => Comp::I32,
+            _ => Comp::F32,
+        }
+    }
+}
+
+/// A numeric packed array's element: `n` numbers of one kind (`VariantType::packed_element`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Elem {
-    Byte,
-    I32,
-    I64,
-    F32,
-    F64,
-    /// `n` real components (Vector2/3/4).
-    Vector(u8),
-    Color,
+struct Elem {
+    n: u8,
+    scalar: Scalar,
 }
 
 impl Elem {
+    /// PackedByteArray's element.
+    const BYTE: Elem = Elem {
+        n: 1,
+        scalar: Scalar::Byte,
+    };
+
     fn of(ty: VariantType) -> Option<Elem> {
-        Some(match ty {
-            VariantType::PackedByteArray => Elem::Byte,
-            VariantType::PackedInt32Array => Elem::I32,
-            VariantType::PackedInt64Array => Elem::I64,
-            VariantType::PackedFloat32Array => Elem::F32,
-            VariantType::PackedFloat64Array => Elem::F64,
-            VariantType::PackedVector2Array => Elem::Vector(2),
-            VariantType::PackedVector3Array => Elem::Vector(3),
-            VariantType::PackedVector4Array => Elem::Vector(4),
-            VariantType::PackedColorArray => Elem::Color,
-            _ => return None,
-        })
+        ty.packed_element().map(|(n, scalar)| Elem { n, scalar })
     }
 
     fn size(self, wide: bool) -> usize {
-        match self {
-            Elem::Byte => 1,
-            Elem::I32 | Elem::F32 => 4,
-            Elem::I64 | Elem::F64 => 8,
-            Elem::Vector(n) => usize::from(n) * if wide { 8 } else { 4 },
-            Elem::Color => 16,
-        }
+        usize::from(self.n) * self.scalar.size(wide)
     }
 }
 
@@ -1108,7 +1089,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         wide: bool,
         visitor: V,
     ) -> Result<V::Value> {
-        if elem == Elem::Byte {
+        if elem == Elem::BYTE {
             let len = self.read_len("PackedByteArray count")?;
             self.check_fits(len as u64, 1, "PackedByteArray count")?;
             let value = visitor.visit_seq(PackedSeq {
@@ -1253,7 +1234,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
                 field: 0,
                 kind: Fields::TypedDictionary(Some(k), Some(v)),
             }),
-            Payload::Packed(Elem::Byte, _) => de.visit_packed_bytes(visitor),
+            Payload::Packed(Elem::BYTE, _) => de.visit_packed_bytes(visitor),
             Payload::Packed(elem, wide) => {
                 let len = de.packed_count(elem, wide)?;
                 match de.read.read_slice(len, &mut de.scratch)? {
@@ -1347,30 +1328,26 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        let real = if self.wide { Comp::F64 } else { Comp::F32 };
         let de = &mut *self.de;
-        let value = match self.elem {
-            Elem::Byte => {
+        let value = match (self.elem.n, self.elem.scalar) {
+            (1, Scalar::Byte) => {
                 let [b] = de.read.read_array()?;
                 seed.deserialize(b.into_deserializer())
             }
-            Elem::I32 => seed.deserialize(de.read_i32()?.into_deserializer()),
-            Elem::I64 => {
+            (1, Scalar::I32) => seed.deserialize(de.read_i32()?.into_deserializer()),
+            (1, Scalar::I64) => {
                 seed.deserialize(i64::from_le_bytes(de.read.read_array()?).into_deserializer())
             }
-            Elem::F32 => {
+            (1, Scalar::F32) => {
                 seed.deserialize(f32::from_le_bytes(de.read.read_array()?).into_deserializer())
             }
-            Elem::F64 => {
+            (1, Scalar::F64) => {
                 seed.deserialize(f64::from_le_bytes(de.read.read_array()?).into_deserializer())
             }
-            Elem::Vector(n) => seed.deserialize(PayloadDe {
+            // Vectors and Colors: their numbers, as a math type's components.
+            (n, scalar) => seed.deserialize(PayloadDe {
                 de,
-                payload: Payload::Components(n, real),
-            }),
-            Elem::Color => seed.deserialize(PayloadDe {
-                de,
-                payload: Payload::Components(4, Comp::F32),
+                payload: Payload::Components(n, Comp::of(scalar, self.wide)),
             }),
         }?;
         Ok(Some(value))

@@ -9,7 +9,7 @@ use crate::config::{Config, EnumRepr, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Marker, marker};
 use crate::wire::{
-    FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
+    FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
     VariantType, has_nul, padding,
 };
 use serde::ser::{self, Impossible, Serialize};
@@ -728,15 +728,11 @@ enum Components {
 impl Components {
     #[inline]
     fn of(ty: VariantType) -> Option<Self> {
-        match ty {
-            _ if ty.has_real_components() => Some(Components::Real { wide: false }),
-            VariantType::Vector2i
-            | VariantType::Rect2i
-            | VariantType::Vector3i
-            | VariantType::Vector4i => Some(Components::I32),
-            VariantType::Color => Some(Components::F32),
-            _ => None,
-        }
+        ty.components().map(|(_, scalar)| match scalar {
+            Scalar::Real => Components::Real { wide: false },
+            Scalar::I32 => Components::I32,
+            _ => Components::F32,
+        })
     }
 
     #[inline]
@@ -1294,17 +1290,10 @@ impl<W: Output> Payload<'_, '_, W> {
         let Slot::Packed { ty, wide } = self.slot else {
             return Err(self.unexpected("bytes"));
         };
-        let real = if wide { 8 } else { 4 };
-        let elem = match ty {
-            VariantType::PackedByteArray => 1,
-            VariantType::PackedInt32Array | VariantType::PackedFloat32Array => 4,
-            VariantType::PackedInt64Array | VariantType::PackedFloat64Array => 8,
-            VariantType::PackedVector2Array => 2 * real,
-            VariantType::PackedVector3Array => 3 * real,
-            VariantType::PackedVector4Array => 4 * real,
-            VariantType::PackedColorArray => 16,
-            _ => return Err(self.unexpected("bytes")),
+        let Some((numbers, scalar)) = ty.packed_element() else {
+            return Err(self.unexpected("bytes"));
         };
+        let elem = usize::from(numbers) * scalar.size(wide);
         if !bytes.len().is_multiple_of(elem) {
             return Err(self.unexpected("a byte length that is not a whole number of elements"));
         }

@@ -289,29 +289,77 @@ impl VariantType {
         }
     }
 
-    /// Whether header bit 16 means "components are f64" for this type in Godot 4.
+    /// Math types (spec §4.6–4.8): how many numbers follow the header, and of which kind,
+    /// in wire order. `None` for every other type.
+    pub(crate) const fn components(self) -> Option<(u8, Scalar)> {
+        Some(match self {
+            VariantType::Vector2 => (2, Scalar::Real),
+            VariantType::Vector2i => (2, Scalar::I32),
+            VariantType::Rect2 | VariantType::Vector4 => (4, Scalar::Real),
+            VariantType::Plane | VariantType::Quaternion => (4, Scalar::Real),
+            VariantType::Rect2i | VariantType::Vector4i => (4, Scalar::I32),
+            VariantType::Vector3 => (3, Scalar::Real),
+            VariantType::Vector3i => (3, Scalar::I32),
+            VariantType::Transform2D | VariantType::Aabb => (6, Scalar::Real),
+            VariantType::Basis => (9, Scalar::Real),
+            VariantType::Transform3D => (12, Scalar::Real),
+            VariantType::Projection => (16, Scalar::Real),
+            VariantType::Color => (4, Scalar::F32),
+            _ => return None,
+        })
+    }
+
+    /// Numeric packed arrays (spec §4.17–4.18): numbers per element and their kind. `None`
+    /// for every other type, PackedStringArray included.
+    pub(crate) const fn packed_element(self) -> Option<(u8, Scalar)> {
+        Some(match self {
+            VariantType::PackedByteArray => (1, Scalar::Byte),
+            VariantType::PackedInt32Array => (1, Scalar::I32),
+            VariantType::PackedInt64Array => (1, Scalar::I64),
+            VariantType::PackedFloat32Array => (1, Scalar::F32),
+            VariantType::PackedFloat64Array => (1, Scalar::F64),
+            VariantType::PackedVector2Array => (2, Scalar::Real),
+            VariantType::PackedVector3Array => (3, Scalar::Real),
+            VariantType::PackedVector4Array => (4, Scalar::Real),
+            VariantType::PackedColorArray => (4, Scalar::F32),
+            _ => return None,
+        })
+    }
+
+    /// Whether header bit 16 means "components are f64" for this type in Godot 4: its
+    /// numbers are `real_t`.
     pub(crate) const fn has_real_components(self) -> bool {
-        matches!(
-            self,
-            VariantType::Vector2
-                | VariantType::Rect2
-                | VariantType::Vector3
-                | VariantType::Transform2D
-                | VariantType::Vector4
-                | VariantType::Plane
-                | VariantType::Quaternion
-                | VariantType::Aabb
-                | VariantType::Basis
-                | VariantType::Transform3D
-                | VariantType::Projection
-                | VariantType::PackedVector2Array
-                | VariantType::PackedVector3Array
-                | VariantType::PackedVector4Array
-        )
+        matches!(self.components(), Some((_, Scalar::Real)))
+            || matches!(self.packed_element(), Some((_, Scalar::Real)))
     }
 
     /// Every type, in Godot 4 id order.
     pub const ALL: [VariantType; 39] = GODOT4_IDS;
+}
+
+/// The kind of one number in a math type or packed-array element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    Byte,
+    I32,
+    I64,
+    F32,
+    F64,
+    /// `real_t`: f32, or f64 in a double-precision layout (header bit 16, Godot 4).
+    Real,
+}
+
+impl Scalar {
+    /// Bytes on the wire; `wide` is the header's 64-bit flag for `Real`.
+    pub(crate) const fn size(self, wide: bool) -> usize {
+        match self {
+            Scalar::Byte => 1,
+            Scalar::I32 | Scalar::F32 => 4,
+            Scalar::I64 | Scalar::F64 => 8,
+            Scalar::Real if wide => 8,
+            Scalar::Real => 4,
+        }
+    }
 }
 
 impl core::fmt::Display for VariantType {
@@ -358,6 +406,81 @@ mod tests {
             VariantType::PackedVector4Array.id(GodotVersion::V4_3),
             Some(38)
         );
+    }
+
+    #[test]
+    fn numeric_shapes_match_the_spec() {
+        // Spec §2: the types whose header bit 16 means f64 components in Godot 4.
+        let flagged: Vec<VariantType> = VariantType::ALL
+            .into_iter()
+            .filter(|t| t.has_real_components())
+            .collect();
+        use VariantType as T;
+        assert_eq!(
+            flagged,
+            [
+                T::Vector2,
+                T::Rect2,
+                T::Vector3,
+                T::Transform2D,
+                T::Vector4,
+                T::Plane,
+                T::Quaternion,
+                T::Aabb,
+                T::Basis,
+                T::Transform3D,
+                T::Projection,
+                T::PackedVector2Array,
+                T::PackedVector3Array,
+                T::PackedVector4Array,
+            ]
+        );
+        // Spec §4.6-4.8: component counts.
+        let counts = [
+            (T::Vector2, 2),
+            (T::Rect2, 4),
+            (T::Vector3, 3),
+            (T::Transform2D, 6),
+            (T::Vector4, 4),
+            (T::Plane, 4),
+            (T::Quaternion, 4),
+            (T::Aabb, 6),
+            (T::Basis, 9),
+            (T::Transform3D, 12),
+            (T::Projection, 16),
+            (T::Color, 4),
+            (T::Vector2i, 2),
+            (T::Rect2i, 4),
+            (T::Vector3i, 3),
+            (T::Vector4i, 4),
+        ];
+        for (t, n) in counts {
+            assert_eq!(t.components().map(|c| c.0), Some(n), "{t:?}");
+        }
+        // Spec §4.17-4.18: element sizes, single and double precision.
+        let sizes = [
+            (T::PackedByteArray, 1, 1),
+            (T::PackedInt32Array, 4, 4),
+            (T::PackedInt64Array, 8, 8),
+            (T::PackedFloat32Array, 4, 4),
+            (T::PackedFloat64Array, 8, 8),
+            (T::PackedVector2Array, 8, 16),
+            (T::PackedVector3Array, 12, 24),
+            (T::PackedVector4Array, 16, 32),
+            (T::PackedColorArray, 16, 16),
+        ];
+        for (t, single, double) in sizes {
+            let (n, s) = t.packed_element().expect("packed");
+            assert_eq!(
+                (
+                    usize::from(n) * s.size(false),
+                    usize::from(n) * s.size(true)
+                ),
+                (single, double),
+                "{t:?}"
+            );
+        }
+        assert_eq!(T::PackedStringArray.packed_element(), None);
     }
 
     #[test]
