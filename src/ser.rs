@@ -47,6 +47,45 @@ pub trait Output: private::Sealed {
         self.put(text);
         put_padding(self, text.len());
     }
+    /// [`Output::put_padded`] for a text of `n` ≤ 8 bytes held in `text`'s low bytes, zero
+    /// above them.
+    #[doc(hidden)]
+    #[inline]
+    fn put_short(&mut self, head: [u8; 8], text: u64, n: usize) {
+        let text = text.to_le_bytes();
+        self.put_padded(head, text.get(..n).unwrap_or(&text));
+    }
+}
+
+/// A text of at most 8 bytes as a little-endian word, zero above its length.
+#[inline]
+fn short_word(bytes: &[u8]) -> Option<u64> {
+    let n = bytes.len();
+    if n > 8 {
+        return None;
+    }
+    Some(
+        if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+            // Two overlapping halves: the shared bytes are equal, so OR keeps them.
+            u64::from(u32::from_le_bytes(*first))
+                | u64::from(u32::from_le_bytes(*last)) << ((n - 4) * 8)
+        } else {
+            bytes
+                .iter()
+                .rev()
+                .fold(0, |word, &b| word << 8 | u64::from(b))
+        },
+    )
+}
+
+/// Whether the first `n` bytes of a [`short_word`] hold a NUL.
+#[inline]
+fn short_has_nul(word: u64, n: usize) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // Bytes past the text become 0xFF so that only the text can hold a zero.
+    let w = word | u64::MAX.checked_shl(8 * n as u32).unwrap_or(0);
+    w.wrapping_sub(LO) & !w & HI != 0
 }
 
 /// Appends the zeros that pad `len` bytes to a multiple of 4.
@@ -119,6 +158,16 @@ impl Output for Vec<u8> {
         self.splice(at..at, value.to_le_bytes());
     }
     #[inline]
+    fn put_short(&mut self, head: [u8; 8], text: u64, n: usize) {
+        // Header and text as one 16-byte store, cut back to the padded length (the bytes
+        // past the text are already zero).
+        let start = self.len();
+        self.extend_from_slice(
+            &(u128::from(u64::from_le_bytes(head)) | u128::from(text) << 64).to_le_bytes(),
+        );
+        self.truncate(start + 8 + n.next_multiple_of(4));
+    }
+    #[inline]
     fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
         let n = text.len();
         if n <= SHORT_TEXT {
@@ -168,6 +217,10 @@ impl<O: Output + ?Sized> Output for &mut O {
     fn put_padded(&mut self, head: [u8; 8], text: &[u8]) {
         (**self).put_padded(head, text);
     }
+    #[inline]
+    fn put_short(&mut self, head: [u8; 8], text: u64, n: usize) {
+        (**self).put_short(head, text, n);
+    }
 }
 
 /// Counts bytes instead of writing them (for [`serialized_size`](crate::serialized_size)).
@@ -190,6 +243,38 @@ impl Output for SizeCounter {
     }
 }
 
+/// A [`Serializer`] that owns a caller's buffer while it writes and hands it back when
+/// dropped, unwinding included.
+pub(crate) struct Lend<'b> {
+    home: &'b mut Vec<u8>,
+    ser: Serializer<Vec<u8>>,
+}
+
+impl<'b> Lend<'b> {
+    /// Takes `home`'s contents (appending to them) until dropped.
+    #[inline]
+    pub(crate) fn new(home: &'b mut Vec<u8>, config: Config) -> Self {
+        let out = core::mem::take(home);
+        Lend {
+            home,
+            ser: Serializer::new(out, config),
+        }
+    }
+
+    /// The serializer writing into the lent buffer.
+    #[inline]
+    pub(crate) fn serializer(&mut self) -> &mut Serializer<Vec<u8>> {
+        &mut self.ser
+    }
+}
+
+impl Drop for Lend<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        core::mem::swap(self.home, &mut self.ser.out);
+    }
+}
+
 /// Writes serde values as Godot Variant bytes.
 ///
 /// Most users call [`to_bytes`](crate::to_bytes) or [`Config::to_bytes`]; use this type to
@@ -209,21 +294,46 @@ pub struct Serializer<W> {
     /// Depth of the value being written (top level = 0), as Godot counts it.
     depth: usize,
     /// Element type seen so far in the innermost array, for typed-container inference.
-    infer: Option<Infer>,
+    infer: Infer,
     /// Typed container descriptors (key, value) of the marker being written, captured from
     /// its first fields.
     descriptors: [Descriptor; 2],
 }
 
-/// Typed-container inference state: the type of every element so far, if they all agree.
+/// Typed-container inference state, packed in one word so that the check every value makes
+/// is one comparison: the depth of the Array being watched, and the type of every element
+/// so far if they all agree ([`Infer::PENDING`] before the first, [`Infer::MIXED`] once
+/// they differ or one is a container). [`Infer::OFF`] watches nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Infer {
-    /// Watching the next value written at this depth.
-    Pending { depth: usize },
-    /// All values so far had this builtin type.
-    Same { depth: usize, ty: VariantType },
-    /// Elements differ (or one is a container): untyped.
-    Mixed { depth: usize },
+struct Infer(u64);
+
+impl Infer {
+    /// No element seen yet.
+    const PENDING: u8 = 0xFF;
+    /// Elements differ: untyped.
+    const MIXED: u8 = 0xFE;
+    /// Not inferring (a depth no value has).
+    const OFF: Infer = Infer(u64::MAX);
+
+    /// Watching the values written at `depth`.
+    #[inline]
+    fn pending(depth: usize) -> Self {
+        Infer((depth as u64) << 8 | u64::from(Self::PENDING))
+    }
+
+    /// The depth whose values are watched.
+    #[inline]
+    fn depth(self) -> u64 {
+        self.0 >> 8
+    }
+
+    /// The one element type seen, if every element so far had it.
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)]
+    fn same(self) -> Option<VariantType> {
+        // The enum's values are the Godot 4 ids, the order of `ALL`.
+        VariantType::ALL.get(usize::from(self.0 as u8)).copied()
+    }
 }
 
 impl<W: Output> Serializer<W> {
@@ -233,7 +343,7 @@ impl<W: Output> Serializer<W> {
             out,
             config,
             depth: 0,
-            infer: None,
+            infer: Infer::OFF,
             descriptors: Default::default(),
         }
     }
@@ -292,8 +402,8 @@ impl<W: Output> Serializer<W> {
         if self.depth > self.config.max_depth {
             return Err(self.depth_error());
         }
-        if let Some(infer) = self.infer {
-            self.observe(infer, ty);
+        if self.infer.depth() == self.depth as u64 {
+            self.observe(ty);
         }
         Ok(self.type_id(ty)? | flags)
     }
@@ -306,19 +416,21 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
-    fn observe(&mut self, infer: Infer, ty: VariantType) {
+    /// Records the type of a value written at the watched depth.
+    #[cold]
+    fn observe(&mut self, ty: VariantType) {
         let typed = !matches!(
             ty,
             VariantType::Nil | VariantType::Array | VariantType::Dictionary | VariantType::Object
         );
-        self.infer = Some(match infer {
-            Infer::Pending { depth } if depth == self.depth && typed => Infer::Same { depth, ty },
-            Infer::Same { depth, ty: seen } if depth == self.depth && (!typed || seen != ty) => {
-                Infer::Mixed { depth }
-            }
-            Infer::Pending { depth } if depth == self.depth => Infer::Mixed { depth },
-            other => other,
-        });
+        #[allow(clippy::cast_possible_truncation)]
+        let state = self.infer.0 as u8;
+        let next = match state {
+            Infer::PENDING if typed => ty as u8,
+            seen if typed && seen == ty as u8 => seen,
+            _ => Infer::MIXED,
+        };
+        self.infer = Infer(self.infer.0 & !0xFF | u64::from(next));
     }
 
     /// Godot's String field: length, UTF-8, zero padding.
@@ -332,6 +444,17 @@ impl<W: Output> Serializer<W> {
     /// A String-like value: header, length, UTF-8, zero padding.
     #[inline]
     fn string_value(&mut self, ty: VariantType, s: &str) -> Result<()> {
+        // Most keys and names are short: one word of text, checked and stored at once.
+        if let Some(word) = short_word(s.as_bytes()) {
+            let n = s.len();
+            if short_has_nul(word, n) {
+                return Err(self.nul_error());
+            }
+            let head = self.head(ty, 0)?;
+            #[allow(clippy::cast_possible_truncation)]
+            self.out.put_short(words(head, n as u32), word, n);
+            return Ok(());
+        }
         self.check_no_nul(s)?;
         let word = self.head(ty, 0)?;
         let len = self.len_i32(s.len(), "String")?;
@@ -448,7 +571,11 @@ impl<W: Output> Serializer<W> {
         self.len_u32(len.unwrap_or(0), ty.name())?;
         self.enter()?;
         let outer_infer = self.infer;
-        self.infer = infer_array.then_some(Infer::Pending { depth: self.depth });
+        self.infer = if infer_array {
+            Infer::pending(self.depth)
+        } else {
+            Infer::OFF
+        };
         Ok(Compound {
             ser: self,
             ty,
@@ -772,7 +899,7 @@ pub struct Compound<'a, W> {
     header_at: usize,
     count_at: usize,
     count: usize,
-    outer_infer: Option<Infer>,
+    outer_infer: Infer,
     kind: CompoundKind,
 }
 
@@ -817,8 +944,8 @@ impl<'a, W: Output> Compound<'a, W> {
             // it sees a container now, as inference is off while the fields are written.
             VariantType::Array | VariantType::Dictionary if marker.typed => {
                 ser.descriptors = Default::default();
-                if let Some(infer) = ser.infer {
-                    ser.observe(infer, ty);
+                if ser.infer.depth() == ser.depth as u64 {
+                    ser.observe(ty);
                 }
             }
             VariantType::Object => {
@@ -832,7 +959,7 @@ impl<'a, W: Output> Compound<'a, W> {
             ser.out.put(&[0; 12]);
         }
         let outer_infer = ser.infer;
-        ser.infer = None;
+        ser.infer = Infer::OFF;
         Ok(Compound {
             ser,
             ty,
@@ -893,7 +1020,7 @@ impl<'a, W: Output> Compound<'a, W> {
                 let inferred = ser.infer;
                 ser.leave();
                 ser.infer = outer_infer;
-                if let Some(Infer::Same { ty: elem, .. }) = inferred {
+                if let Some(elem) = inferred.same() {
                     // Typed Array: kind BUILTIN in bits 16-17, the type id right after the
                     // header.
                     let id = ser.type_id(ty)?;
@@ -1702,6 +1829,50 @@ mod tests {
                 with[at] = 0;
                 assert!(has_nul(&with), "length {n}, NUL at {at}");
             }
+        }
+    }
+}
+#[cfg(test)]
+mod short_text_tests {
+    use super::{short_has_nul, short_word};
+
+    /// The one-word text path against the plain definitions: every length up to 8, a NUL
+    /// at every position, and bytes with the high bit set (which must not pass for NUL).
+    #[test]
+    fn short_word_and_nul_check() {
+        for n in 0..=8usize {
+            for fill in [b'a', 0x80, 0xFF, 0x01] {
+                let text: Vec<u8> = (0..n).map(|i| fill.wrapping_add(i as u8 % 3)).collect();
+                let word = short_word(&text).unwrap();
+                let mut expected = [0u8; 8];
+                expected[..n].copy_from_slice(&text);
+                assert_eq!(word.to_le_bytes(), expected, "{text:?}");
+                assert_eq!(short_has_nul(word, n), text.contains(&0), "{text:?}");
+                for at in 0..n {
+                    let mut with_nul = text.clone();
+                    with_nul[at] = 0;
+                    let word = short_word(&with_nul).unwrap();
+                    assert!(short_has_nul(word, n), "{with_nul:?}");
+                }
+            }
+        }
+        assert_eq!(short_word(b"123456789"), None);
+    }
+
+    /// `put_short` writes the plain layout: header, text, zeros to a multiple of 4.
+    #[test]
+    fn put_short_matches_the_plain_layout() {
+        use super::Output;
+        for n in 0..=8usize {
+            let text: Vec<u8> = (1..=n as u8).collect();
+            let head = [4, 0, 0, 0, n as u8, 0, 0, 0];
+            let mut out = vec![0xEE];
+            out.put_short(head, short_word(&text).unwrap(), n);
+            let mut expected = vec![0xEE];
+            expected.extend_from_slice(&head);
+            expected.extend_from_slice(&text);
+            expected.resize(1 + 8 + n.div_ceil(4) * 4, 0);
+            assert_eq!(out, expected, "n = {n}");
         }
     }
 }
