@@ -7,7 +7,7 @@
 
 use crate::config::{Config, EnumRepr, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
-use crate::types::{Marker, marker};
+use crate::types::{BULK_WIDTH, Marker, marker};
 use crate::wire::{
     FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
     VariantType, has_nul, padding,
@@ -862,6 +862,15 @@ impl Components {
         })
     }
 
+    /// Bytes of one component on the wire.
+    #[inline]
+    fn width(self) -> u8 {
+        match self {
+            Components::Real { wide: true } => 8,
+            _ => 4,
+        }
+    }
+
     #[inline]
     fn slot(self) -> Slot<'static> {
         match self {
@@ -919,13 +928,17 @@ impl<'a, W: Output> Compound<'a, W> {
             _ => 0,
         };
         ser.header(ty, flags)?;
+        // Offer to take the components as one run of bytes (see `BULK_WIDTH`).
+        BULK_WIDTH.set(comp.width());
         let outer_infer = ser.infer;
+        let numbers = ty.components().map_or(0, |(n, _)| usize::from(n));
         Ok(Compound {
             ser,
             ty,
             header_at,
-            count_at: header_at,
-            count: 0,
+            // The components start after the header and must fill exactly their bytes.
+            count_at: header_at + 4,
+            count: numbers * usize::from(comp.width()),
             outer_infer,
             kind: CompoundKind::Components(comp),
         })
@@ -1007,7 +1020,15 @@ impl<'a, W: Output> Compound<'a, W> {
             kind,
         } = self;
         match kind {
-            CompoundKind::Components(_) => Ok(()),
+            CompoundKind::Components(_) => {
+                let written = ser.out.pos().saturating_sub(count_at);
+                if written != count {
+                    return Err(ser.error(ErrorKind::Message(
+                        format!("{ty} needs {count} bytes of components, got {written}").into(),
+                    )));
+                }
+                Ok(())
+            }
             CompoundKind::Marker(state) => {
                 ser.infer = outer_infer;
                 finish_marker(ser, ty, &state)
@@ -1579,7 +1600,16 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.packed(v)
+        match self.slot {
+            // A math type's components in one run of wire bytes (see `BULK_WIDTH`); the
+            // compound checks the total length at its end.
+            Slot::Real { wide: true } if v.len().is_multiple_of(8) => self.ser.out.put(v),
+            Slot::Real { wide: false } | Slot::I32 | Slot::F32 if v.len().is_multiple_of(4) => {
+                self.ser.out.put(v);
+            }
+            _ => return self.packed(v),
+        }
+        Ok(())
     }
     #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {

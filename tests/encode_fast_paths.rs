@@ -1,0 +1,112 @@
+//! The encoder's fast paths against hand-derived bytes: math types handed over as one run
+//! of component bytes (when the in-memory and wire widths agree) or one number at a time
+//! (when they differ), short texts stored as one word, and the private marker protocol
+//! refusing component runs of the wrong length.
+
+mod common;
+
+use common::hex;
+use godot_serde::{Color, Config, Vector2i, Vector3};
+use serde::Serialize;
+use serde::ser::{SerializeTupleStruct, Serializer};
+
+/// Vector3(1.5, -2.0, 0.25) in Godot 4 (type 9), with f32 and with f64 components. One of
+/// the two configs takes the bulk path and the other the per-number path, whichever
+/// `Real` is (f32 by default, f64 with the `double-precision` feature).
+#[test]
+fn vector3_in_single_and_double_precision() {
+    let v = Vector3::new(1.5, -2.0, 0.25);
+    // 1.5f32 = 3fc00000, -2.0f32 = c0000000, 0.25f32 = 3e800000.
+    assert_eq!(
+        godot_serde::to_bytes(&v).unwrap(),
+        hex("09000000 0000c03f 000000c0 0000803e")
+    );
+    // Header 9 | 1 << 16 (64-bit reals); 1.5f64 = 3ff8.., -2.0f64 = c000.., 0.25f64 = 3fd0...
+    let wide = Config::godot4().with_double_precision(true);
+    assert_eq!(
+        wide.to_bytes(&v).unwrap(),
+        hex("09000100 00000000 0000f83f 00000000 000000c0 00000000 0000d03f")
+    );
+}
+
+/// Integer vectors and Color (always 32-bit components).
+#[test]
+fn vector2i_and_color() {
+    // Vector2i is type 6: 7, -1.
+    assert_eq!(
+        godot_serde::to_bytes(&Vector2i::new(7, -1)).unwrap(),
+        hex("06000000 07000000 ffffffff")
+    );
+    // Color is type 20: 1.0 = 3f800000, 0.5 = 3f000000, 0, 0.25 = 3e800000.
+    assert_eq!(
+        godot_serde::to_bytes(&Color::new(1.0, 0.5, 0.0, 0.25)).unwrap(),
+        hex("14000000 0000803f 0000003f 00000000 0000803e")
+    );
+}
+
+/// A type speaking the marker protocol with too few components is refused, not written
+/// short.
+#[test]
+fn math_marker_with_missing_components_is_an_error() {
+    struct Short;
+    impl Serialize for Short {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut t = s.serialize_tuple_struct("$godot_serde::Vector3", 2)?;
+            t.serialize_field(&1.0f32)?;
+            t.serialize_field(&2.0f32)?;
+            t.end()
+        }
+    }
+    let err = godot_serde::to_bytes(&Short).unwrap_err();
+    assert!(err.to_string().contains("Vector3"), "{err}");
+
+    struct ShortBytes;
+    impl Serialize for ShortBytes {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut t = s.serialize_tuple_struct("$godot_serde::Vector3", 3)?;
+            t.serialize_field(serde_bytes::Bytes::new(&[0; 8]))?;
+            t.end()
+        }
+    }
+    assert!(godot_serde::to_bytes(&ShortBytes).is_err());
+}
+
+/// The handshake that lets the encoder take component bytes never leaks into another
+/// serializer, even after a marker tuple struct that never read it.
+#[test]
+fn other_serializers_still_see_numbers() {
+    struct Unread;
+    impl Serialize for Unread {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut t = s.serialize_tuple_struct("$godot_serde::Vector2", 2)?;
+            t.serialize_field(&1.0f32)?;
+            t.serialize_field(&2.0f32)?;
+            t.end()
+        }
+    }
+    godot_serde::to_bytes(&Unread).unwrap();
+    let v = Vector3::new(1.5, -2.0, 0.25);
+    assert_eq!(serde_json::to_string(&v).unwrap(), "[1.5,-2.0,0.25]");
+    let back: Vector3 = godot_serde::from_bytes(&godot_serde::to_bytes(&v).unwrap()).unwrap();
+    assert_eq!(back, v);
+}
+
+/// Keys and names of every length around the one-word path (0 to 9 bytes): header 4, the
+/// byte length, the text, zeros to a multiple of 4; a NUL anywhere is refused.
+#[test]
+fn short_strings_of_every_length() {
+    let text = "abcdefghi";
+    for n in 0..=9 {
+        let s = &text[..n];
+        let mut expected = vec![4, 0, 0, 0, n as u8, 0, 0, 0];
+        expected.extend_from_slice(s.as_bytes());
+        expected.resize(8 + n.div_ceil(4) * 4, 0);
+        assert_eq!(godot_serde::to_bytes(s).unwrap(), expected, "{s:?}");
+        for at in 0..n {
+            let mut with_nul = s.as_bytes().to_vec();
+            with_nul[at] = 0;
+            let with_nul = String::from_utf8(with_nul).unwrap();
+            assert!(godot_serde::to_bytes(&with_nul).is_err(), "{with_nul:?}");
+        }
+    }
+}
