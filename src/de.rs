@@ -9,7 +9,8 @@ use crate::config::{Config, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
-    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_name,
+    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline,
+    marker_name,
 };
 use crate::wire::{
     COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPE_MASK,
@@ -569,6 +570,33 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         r.map_err(|e| e.or_at(h.offset))
     }
 
+    /// [`marker_value`](Self::marker_value) for a math type (`n` components of `scalar`):
+    /// the value of that type is visited as the sequence of its components; any other type
+    /// goes the general way.
+    fn math_value<V: Visitor<'de>>(
+        &mut self,
+        m: Marker,
+        n: u8,
+        scalar: Scalar,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.read_header()?;
+        if h.ty != m.ty {
+            self.peeked = Some(h);
+            return self.marker_value(m, visitor);
+        }
+        let comp = Comp::of(scalar, self.wide(h));
+        let mut seq = ComponentSeq {
+            de: self,
+            left: n,
+            comp,
+        };
+        let r = visitor
+            .visit_seq(&mut seq)
+            .and_then(|value| seq.finish().map(|()| value));
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
     /// Visits PackedStringArray elements as a sequence of strings.
     fn visit_packed_strings<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
@@ -702,23 +730,25 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         visitor.visit_some(self)
     }
 
+    #[inline(always)]
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(m) = marker(name) {
+        if let Some(m) = marker_inline(name) {
             return self.marker_value(m, visitor);
         }
         self.scalar(visitor)
     }
 
+    #[inline(always)]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(m) = marker(name) {
+        if let Some(m) = marker_inline(name) {
             return self.marker_value(m, visitor);
         }
         visitor.visit_newtype_struct(self)
@@ -746,13 +776,17 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.deserialize_seq(visitor)
     }
 
+    #[inline(always)]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         _len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(m) = marker(name) {
+        if let Some(m) = marker_inline(name) {
+            if let Some((n, scalar)) = m.ty.components() {
+                return self.math_value(m, n, scalar, visitor);
+            }
             return self.marker_value(m, visitor);
         }
         self.deserialize_seq(visitor)
