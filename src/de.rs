@@ -45,6 +45,8 @@ pub struct Deserializer<R> {
     depth: usize,
     /// A header read ahead (by `deserialize_option`) and not consumed yet.
     peeked: Option<Header>,
+    /// The types of `config.version`, indexed by type id.
+    types: &'static [VariantType],
 }
 
 /// A value's header word, decoded.
@@ -114,6 +116,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             config,
             depth: 0,
             peeked: None,
+            types: VariantType::id_table(config.version),
         }
     }
 
@@ -162,7 +165,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
         let raw = self.read_u32()?;
         let id = raw & TYPE_MASK;
-        let ty = VariantType::from_id(id, self.version()).ok_or_else(|| {
+        let ty = self.types.get(id as usize).copied().ok_or_else(|| {
             Error::at(
                 ErrorKind::UnknownType {
                     id,
@@ -323,6 +326,25 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
         let d = self.read_descriptor((h.raw >> TYPED_KEY_SHIFT) & 3)?;
         Ok((d.kind != 0).then_some(d))
+    }
+
+    /// Reads the Array's descriptor, if any, and drops it (the elements are what is wanted).
+    #[inline]
+    fn skip_array_descriptor(&mut self, h: Header) -> Result<()> {
+        if h.raw & (3 << TYPED_KEY_SHIFT) == 0 {
+            return Ok(());
+        }
+        self.array_descriptor(h).map(drop)
+    }
+
+    /// Reads the Dictionary's descriptors, if any, and drops them (the entries are what is
+    /// wanted).
+    #[inline]
+    fn skip_dictionary_descriptors(&mut self, h: Header) -> Result<()> {
+        if h.raw & ((3 << TYPED_KEY_SHIFT) | (3 << TYPED_VALUE_SHIFT)) == 0 {
+            return Ok(());
+        }
+        self.dictionary_descriptors(h).map(drop)
     }
 
     /// The Dictionary's key and value descriptors (4.4+), or `None` when untyped.
@@ -758,7 +780,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::Array => {
-                self.array_descriptor(h)?;
+                self.skip_array_descriptor(h)?;
                 self.visit_array(visitor)
             }
             VariantType::PackedStringArray => self.visit_packed_strings(visitor),
@@ -796,7 +818,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::Dictionary => {
-                self.dictionary_descriptors(h)?;
+                self.skip_dictionary_descriptors(h)?;
                 self.visit_dictionary(&[], visitor)
             }
             _ => Err(self.unexpected(h, &visitor)),
@@ -813,11 +835,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::Dictionary => {
-                self.dictionary_descriptors(h)?;
+                self.skip_dictionary_descriptors(h)?;
                 self.visit_dictionary(fields, visitor)
             }
             VariantType::Array => {
-                self.array_descriptor(h)?;
+                self.skip_array_descriptor(h)?;
                 self.visit_array(visitor)
             }
             _ => Err(self.unexpected(h, &visitor)),
@@ -851,7 +873,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 visitor.visit_enum(de::value::U32Deserializer::<Error>::new(index))
             }
             VariantType::Dictionary => {
-                self.dictionary_descriptors(h)?;
+                self.skip_dictionary_descriptors(h)?;
                 let count = self.read_u32()? & COUNT_MASK;
                 if count != 1 {
                     return Err(Error::at(

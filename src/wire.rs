@@ -197,14 +197,19 @@ impl VariantType {
     /// The type for a header's type id in `version`, or `None` if that engine has no such id.
     #[must_use]
     pub fn from_id(id: u32, version: GodotVersion) -> Option<Self> {
-        if id >= Self::variant_max(version) {
-            return None;
-        }
-        let table: &[VariantType] = match version {
+        Self::id_table(version).get(id as usize).copied()
+    }
+
+    /// The types `version` decodes, indexed by type id (exactly
+    /// [`variant_max`](Self::variant_max) of them).
+    pub(crate) fn id_table(version: GodotVersion) -> &'static [VariantType] {
+        let table: &'static [VariantType] = match version {
             GodotVersion::V3 => &GODOT3_IDS,
             _ => &GODOT4_IDS,
         };
-        table.get(id as usize).copied()
+        table
+            .get(..Self::variant_max(version) as usize)
+            .unwrap_or(table)
     }
 
     /// The type id `version` writes for this type, or `None` if that engine has no such type
