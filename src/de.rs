@@ -151,8 +151,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     #[inline]
     fn read_header(&mut self) -> Result<Header> {
-        if let Some(h) = self.peeked.take() {
-            return Ok(h);
+        if self.peeked.is_some() {
+            if let Some(h) = self.peeked.take() {
+                return Ok(h);
+            }
         }
         let offset = self.read.offset();
         if self.depth > self.config.max_depth {

@@ -41,7 +41,11 @@ pub(crate) fn has_nul(bytes: &[u8]) -> bool {
         const HI: u64 = 0x8080_8080_8080_8080;
         w.wrapping_sub(LO) & !w & HI != 0
     }
-    if let Some(last) = bytes.last_chunk::<8>() {
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        // Up to two words (most names and keys): the first and the last overlap.
+        if bytes.len() <= 16 {
+            return zero_in(u64::from_le_bytes(*first)) || zero_in(u64::from_le_bytes(*last));
+        }
         let mut chunks = bytes.chunks_exact(8);
         let inner = chunks.by_ref().any(|c| {
             let mut w = [0; 8];
