@@ -9,7 +9,8 @@ use crate::config::{Config, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
-    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_name,
+    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline,
+    marker_name,
 };
 use crate::wire::{
     COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPE_MASK,
@@ -44,6 +45,8 @@ pub struct Deserializer<R> {
     depth: usize,
     /// A header read ahead (by `deserialize_option`) and not consumed yet.
     peeked: Option<Header>,
+    /// The types of `config.version`, indexed by type id.
+    types: &'static [VariantType],
 }
 
 /// A value's header word, decoded.
@@ -113,6 +116,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             config,
             depth: 0,
             peeked: None,
+            types: VariantType::id_table(config.version),
         }
     }
 
@@ -147,8 +151,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     #[inline]
     fn read_header(&mut self) -> Result<Header> {
-        if let Some(h) = self.peeked.take() {
-            return Ok(h);
+        if self.peeked.is_some() {
+            if let Some(h) = self.peeked.take() {
+                return Ok(h);
+            }
         }
         let offset = self.read.offset();
         if self.depth > self.config.max_depth {
@@ -161,7 +167,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
         let raw = self.read_u32()?;
         let id = raw & TYPE_MASK;
-        let ty = VariantType::from_id(id, self.version()).ok_or_else(|| {
+        let ty = self.types.get(id as usize).copied().ok_or_else(|| {
             Error::at(
                 ErrorKind::UnknownType {
                     id,
@@ -243,6 +249,36 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.read_str(what, StringVisitor)
     }
 
+    /// [`read_str`](Self::read_str) for a struct's key: when the bytes are one of the
+    /// struct's field names exactly, that name (a `&'static str`, the same text) is visited,
+    /// which spares the UTF-8 check; anything else is read as before.
+    #[inline]
+    fn read_key<V: Visitor<'de>>(&mut self, keys: &mut KnownKeys, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let len = self.read_len("string length")?;
+        let total = len + padding(len);
+        if self.read.remaining().is_some_and(|r| total > r) {
+            return Err(Error::at(
+                ErrorKind::LengthTooLarge {
+                    what: "string length (padded)",
+                    len: total as u64,
+                    remaining: self.read.remaining().unwrap_or(0),
+                },
+                start,
+            ));
+        }
+        match self.read.read_slice(total, &mut self.scratch)? {
+            Reference::Borrowed(bytes) => match keys.find(bytes, len) {
+                Some(name) => visitor.visit_borrowed_str(name),
+                None => visitor.visit_borrowed_str(text(bytes, len, "key", start)?),
+            },
+            Reference::Copied(bytes) => match keys.find(bytes, len) {
+                Some(name) => visitor.visit_str(name),
+                None => visitor.visit_str(text(bytes, len, "key", start)?),
+            },
+        }
+    }
+
     /// Reads a typed-container descriptor of `kind` (§2.1 of the wire format).
     fn read_descriptor(&mut self, kind: u32) -> Result<Descriptor> {
         let offset = self.read.offset();
@@ -294,6 +330,25 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok((d.kind != 0).then_some(d))
     }
 
+    /// Reads the Array's descriptor, if any, and drops it (the elements are what is wanted).
+    #[inline]
+    fn skip_array_descriptor(&mut self, h: Header) -> Result<()> {
+        if h.raw & (3 << TYPED_KEY_SHIFT) == 0 {
+            return Ok(());
+        }
+        self.array_descriptor(h).map(drop)
+    }
+
+    /// Reads the Dictionary's descriptors, if any, and drops them (the entries are what is
+    /// wanted).
+    #[inline]
+    fn skip_dictionary_descriptors(&mut self, h: Header) -> Result<()> {
+        if h.raw & ((3 << TYPED_KEY_SHIFT) | (3 << TYPED_VALUE_SHIFT)) == 0 {
+            return Ok(());
+        }
+        self.dictionary_descriptors(h).map(drop)
+    }
+
     /// The Dictionary's key and value descriptors (4.4+), or `None` when untyped.
     #[inline]
     fn dictionary_descriptors(&mut self, h: Header) -> Result<Option<(Descriptor, Descriptor)>> {
@@ -330,15 +385,21 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         })
     }
 
-    fn visit_dictionary<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        self.visit_entries(false, visitor)
+    /// A Dictionary's entries for a visitor whose keys are `fields` (a struct's, or none).
+    fn visit_dictionary<V: Visitor<'de>>(
+        &mut self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.visit_entries(false, fields, visitor)
     }
 
     /// A Dictionary's entries; `guard_first`: its first key may not be a marker name (see
-    /// [`MarkerGuard`]).
+    /// [`MarkerGuard`]); `fields`: the struct field names the keys are expected to be.
     fn visit_entries<V: Visitor<'de>>(
         &mut self,
         guard_first: bool,
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
         let count = self.read_count("Dictionary count", 8)?;
@@ -347,6 +408,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 de,
                 left: count,
                 guard_first,
+                keys: KnownKeys::new(fields),
             };
             let value = visitor.visit_map(&mut access)?;
             access.finish(count)?;
@@ -389,7 +451,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     Payload::TypedDictionary(k, v),
                 )),
                 // Self-describing: a marker-name first key would read as that Godot type.
-                None => self.visit_entries(true, visitor),
+                None => self.visit_entries(true, &[], visitor),
             },
             VariantType::Object => self.visit_object(h, visitor),
             ty => {
@@ -509,6 +571,53 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             },
             _ => Err(self.unexpected(h, &visitor)),
         };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// `deserialize_identifier`: a String or StringName is a key (checked against `keys`),
+    /// a non-negative 32-bit int a field index, anything else is visited as it is.
+    #[inline]
+    fn identifier<V: Visitor<'de>>(
+        &mut self,
+        keys: &mut KnownKeys,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::String | VariantType::StringName => self.read_key(keys, visitor),
+            VariantType::Int if !h.flag() => match u64::try_from(self.read_i32()?) {
+                Ok(n) => visitor.visit_u64(n),
+                Err(_) => Err(self.unexpected(h, &visitor)),
+            },
+            _ => self.visit_value(h, visitor),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// [`marker_value`](Self::marker_value) for a math type (`n` components of `scalar`):
+    /// the value of that type is visited as the sequence of its components; any other type
+    /// goes the general way.
+    fn math_value<V: Visitor<'de>>(
+        &mut self,
+        m: Marker,
+        n: u8,
+        scalar: Scalar,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.read_header()?;
+        if h.ty != m.ty {
+            self.peeked = Some(h);
+            return self.marker_value(m, visitor);
+        }
+        let comp = Comp::of(scalar, self.wide(h));
+        let mut seq = ComponentSeq {
+            de: self,
+            left: n,
+            comp,
+        };
+        let r = visitor
+            .visit_seq(&mut seq)
+            .and_then(|value| seq.finish().map(|()| value));
         r.map_err(|e| e.or_at(h.offset))
     }
 
@@ -645,23 +754,25 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         visitor.visit_some(self)
     }
 
+    #[inline(always)]
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(m) = marker(name) {
+        if let Some(m) = marker_inline(name) {
             return self.marker_value(m, visitor);
         }
         self.scalar(visitor)
     }
 
+    #[inline(always)]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(m) = marker(name) {
+        if let Some(m) = marker_inline(name) {
             return self.marker_value(m, visitor);
         }
         visitor.visit_newtype_struct(self)
@@ -671,7 +782,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::Array => {
-                self.array_descriptor(h)?;
+                self.skip_array_descriptor(h)?;
                 self.visit_array(visitor)
             }
             VariantType::PackedStringArray => self.visit_packed_strings(visitor),
@@ -689,13 +800,17 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.deserialize_seq(visitor)
     }
 
+    #[inline(always)]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         _len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(m) = marker(name) {
+        if let Some(m) = marker_inline(name) {
+            if let Some((n, scalar)) = m.ty.components() {
+                return self.math_value(m, n, scalar, visitor);
+            }
             return self.marker_value(m, visitor);
         }
         self.deserialize_seq(visitor)
@@ -705,8 +820,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::Dictionary => {
-                self.dictionary_descriptors(h)?;
-                self.visit_dictionary(visitor)
+                self.skip_dictionary_descriptors(h)?;
+                self.visit_dictionary(&[], visitor)
             }
             _ => Err(self.unexpected(h, &visitor)),
         };
@@ -716,17 +831,17 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::Dictionary => {
-                self.dictionary_descriptors(h)?;
-                self.visit_dictionary(visitor)
+                self.skip_dictionary_descriptors(h)?;
+                self.visit_dictionary(fields, visitor)
             }
             VariantType::Array => {
-                self.array_descriptor(h)?;
+                self.skip_array_descriptor(h)?;
                 self.visit_array(visitor)
             }
             _ => Err(self.unexpected(h, &visitor)),
@@ -760,7 +875,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 visitor.visit_enum(de::value::U32Deserializer::<Error>::new(index))
             }
             VariantType::Dictionary => {
-                self.dictionary_descriptors(h)?;
+                self.skip_dictionary_descriptors(h)?;
                 let count = self.read_u32()? & COUNT_MASK;
                 if count != 1 {
                     return Err(Error::at(
@@ -779,16 +894,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let h = self.read_header()?;
-        let r = match h.ty {
-            VariantType::String | VariantType::StringName => self.read_str("key", visitor),
-            VariantType::Int if !h.flag() => match u64::try_from(self.read_i32()?) {
-                Ok(n) => visitor.visit_u64(n),
-                Err(_) => Err(self.unexpected(h, &visitor)),
-            },
-            _ => self.visit_value(h, visitor),
-        };
-        r.map_err(|e| e.or_at(h.offset))
+        self.identifier(&mut KnownKeys::new(&[]), visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -890,6 +996,8 @@ struct DictionaryAccess<'a, R> {
     left: u32,
     /// The first key, if a String, is checked by [`MarkerGuard`].
     guard_first: bool,
+    /// The struct field names the keys are expected to be (none for a map).
+    keys: KnownKeys,
 }
 
 impl<R> DictionaryAccess<'_, R> {
@@ -921,13 +1029,166 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
             }
             self.de.peeked = Some(h);
         }
-        seed.deserialize(&mut *self.de).map(Some)
+        seed.deserialize(KeyDe {
+            de: &mut *self.de,
+            keys: &mut self.keys,
+        })
+        .map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         seed.deserialize(&mut *self.de)
     }
     fn size_hint(&self) -> Option<usize> {
         self.de.cautious_hint(self.left, 64)
+    }
+}
+
+/// A struct's field names, and which one the next key most likely is (keys usually come in
+/// declaration order, as serializers write them).
+struct KnownKeys {
+    names: &'static [&'static str],
+    next: usize,
+}
+
+impl KnownKeys {
+    fn new(names: &'static [&'static str]) -> Self {
+        KnownKeys { names, next: 0 }
+    }
+
+    /// The field name whose text the Godot String bytes `bytes` (length `len`, then padding)
+    /// decode to, when it is one of them byte for byte; `None` sends the key down the general
+    /// path. A name `text` would change (one with a NUL or a leading BOM) never matches, so a
+    /// match is exactly what `text` gives.
+    #[inline(always)]
+    fn find(&mut self, bytes: &[u8], len: usize) -> Option<&'static str> {
+        let key = bytes.get(..len)?;
+        let (index, name) = match self.names.get(self.next) {
+            Some(&name) if same_bytes(name.as_bytes(), key) => (self.next, name),
+            _ => self
+                .names
+                .iter()
+                .enumerate()
+                .find(|(_, name)| same_bytes(name.as_bytes(), key))
+                .map(|(i, &name)| (i, name))?,
+        };
+        if has_nul(key) || key.starts_with("\u{FEFF}".as_bytes()) {
+            return None;
+        }
+        self.next = index + 1;
+        Some(name)
+    }
+}
+
+/// `a == b`, without a call to `memcmp` for the short keys of struct fields.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    // Two overlapping words cover every byte of a key of one to two word lengths.
+    if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+        a.first_chunk::<8>(),
+        a.last_chunk::<8>(),
+        b.first_chunk::<8>(),
+        b.last_chunk::<8>(),
+    ) {
+        if a.len() <= 16 {
+            return a0 == b0 && a1 == b1;
+        }
+    } else if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+        a.first_chunk::<4>(),
+        a.last_chunk::<4>(),
+        b.first_chunk::<4>(),
+        b.last_chunk::<4>(),
+    ) {
+        return a0 == b0 && a1 == b1;
+    }
+    a == b
+}
+
+/// A struct's key: `deserialize_identifier` checks it against the field names, every other
+/// method is the plain deserializer's.
+struct KeyDe<'a, 'k, R> {
+    de: &'a mut Deserializer<R>,
+    keys: &'k mut KnownKeys,
+}
+
+/// `deserialize_*` methods of [`KeyDe`] that forward to the plain deserializer.
+macro_rules! forward_to_de {
+    ($($method:ident),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            de::Deserializer::$method(self.de, visitor)
+        }
+    )*};
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for KeyDe<'_, '_, R> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.identifier(self.keys, visitor)
+    }
+
+    forward_to_de! {
+        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32,
+        deserialize_i64, deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32,
+        deserialize_u64, deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char,
+        deserialize_str, deserialize_string, deserialize_bytes, deserialize_byte_buf,
+        deserialize_option, deserialize_unit, deserialize_seq, deserialize_map,
+        deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_unit_struct(self.de, name, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_newtype_struct(self.de, name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple(self.de, len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple_struct(self.de, name, len, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(self.de, name, fields, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_enum(self.de, name, variants, visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
     }
 }
 
@@ -1480,6 +1741,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
                         de,
                         left: count,
                         guard_first: false,
+                        keys: KnownKeys::new(&[]),
                     };
                     let value = seed.deserialize(MapDe(&mut access))?;
                     access.finish(count)?;

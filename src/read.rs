@@ -58,40 +58,47 @@ pub trait Read<'de>: private::Sealed {
 
 /// Reads from a byte slice; strings and byte arrays are borrowed from it.
 pub struct SliceRead<'de> {
-    slice: &'de [u8],
-    pos: usize,
+    /// The bytes not read yet.
+    rest: &'de [u8],
+    /// Length of the whole input: the offset is how much of it is gone.
+    len: usize,
 }
 
 impl<'de> SliceRead<'de> {
     /// Reads `slice` from its start.
     #[must_use]
     pub fn new(slice: &'de [u8]) -> Self {
-        SliceRead { slice, pos: 0 }
+        SliceRead {
+            rest: slice,
+            len: slice.len(),
+        }
     }
 
     /// The bytes not read yet.
     #[must_use]
     pub fn rest(&self) -> &'de [u8] {
-        self.slice.get(self.pos..).unwrap_or_default()
+        self.rest
     }
 
     #[cold]
     fn eof(&self, want: usize) -> Error {
-        let have = self.slice.len().saturating_sub(self.pos);
         Error::at(
             ErrorKind::UnexpectedEof {
-                needed: want.saturating_sub(have),
+                needed: want.saturating_sub(self.rest.len()),
             },
-            self.pos,
+            self.offset(),
         )
     }
 
     #[inline]
     fn take(&mut self, len: usize) -> Result<&'de [u8]> {
-        let end = self.pos.checked_add(len).ok_or_else(|| self.eof(len))?;
-        let bytes = self.slice.get(self.pos..end).ok_or_else(|| self.eof(len))?;
-        self.pos = end;
-        Ok(bytes)
+        match self.rest.split_at_checked(len) {
+            Some((bytes, rest)) => {
+                self.rest = rest;
+                Ok(bytes)
+            }
+            None => Err(self.eof(len)),
+        }
     }
 }
 
@@ -100,13 +107,9 @@ impl private::Sealed for SliceRead<'_> {}
 impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self
-            .slice
-            .get(self.pos..)
-            .and_then(<[u8]>::first_chunk::<N>)
-        {
-            Some(bytes) => {
-                self.pos += N;
+        match self.rest.split_first_chunk::<N>() {
+            Some((bytes, rest)) => {
+                self.rest = rest;
                 Ok(*bytes)
             }
             None => Err(self.eof(N)),
@@ -123,18 +126,18 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 
     fn skip_padding(&mut self, len: usize) -> Result<()> {
-        self.pos = self.pos.saturating_add(len).min(self.slice.len());
+        self.rest = self.rest.get(len..).unwrap_or_default();
         Ok(())
     }
 
     #[inline]
     fn offset(&self) -> usize {
-        self.pos
+        self.len - self.rest.len()
     }
 
     #[inline]
     fn remaining(&self) -> Option<usize> {
-        Some(self.slice.len().saturating_sub(self.pos))
+        Some(self.rest.len())
     }
 }
 

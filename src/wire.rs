@@ -41,7 +41,11 @@ pub(crate) fn has_nul(bytes: &[u8]) -> bool {
         const HI: u64 = 0x8080_8080_8080_8080;
         w.wrapping_sub(LO) & !w & HI != 0
     }
-    if let Some(last) = bytes.last_chunk::<8>() {
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        // Up to two words (most names and keys): the first and the last overlap.
+        if bytes.len() <= 16 {
+            return zero_in(u64::from_le_bytes(*first)) || zero_in(u64::from_le_bytes(*last));
+        }
         let mut chunks = bytes.chunks_exact(8);
         let inner = chunks.by_ref().any(|c| {
             let mut w = [0; 8];
@@ -197,14 +201,19 @@ impl VariantType {
     /// The type for a header's type id in `version`, or `None` if that engine has no such id.
     #[must_use]
     pub fn from_id(id: u32, version: GodotVersion) -> Option<Self> {
-        if id >= Self::variant_max(version) {
-            return None;
-        }
-        let table: &[VariantType] = match version {
+        Self::id_table(version).get(id as usize).copied()
+    }
+
+    /// The types `version` decodes, indexed by type id (exactly
+    /// [`variant_max`](Self::variant_max) of them).
+    pub(crate) fn id_table(version: GodotVersion) -> &'static [VariantType] {
+        let table: &'static [VariantType] = match version {
             GodotVersion::V3 => &GODOT3_IDS,
             _ => &GODOT4_IDS,
         };
-        table.get(id as usize).copied()
+        table
+            .get(..Self::variant_max(version) as usize)
+            .unwrap_or(table)
     }
 
     /// The type id `version` writes for this type, or `None` if that engine has no such type

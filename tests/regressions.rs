@@ -216,3 +216,85 @@ fn dictionary_keyed_by_a_marker_name_is_not_taken_for_that_type() {
         godot_serde::from_bytes(&bytes).unwrap();
     assert!(map.contains_key("$godot_serde::Object"));
 }
+
+/// A Dictionary of Godot String keys (type 4) to 32-bit ints, keys written byte for byte.
+fn keyed(entries: &[(&[u8], i32)]) -> Vec<u8> {
+    let mut out = vec![27, 0, 0, 0];
+    out.extend_from_slice(&u32::try_from(entries.len()).unwrap().to_le_bytes());
+    for (key, value) in entries {
+        out.extend_from_slice(&[4, 0, 0, 0]);
+        out.extend_from_slice(&u32::try_from(key.len()).unwrap().to_le_bytes());
+        out.extend_from_slice(key);
+        out.resize(out.len().next_multiple_of(4), 0);
+        out.extend_from_slice(&[2, 0, 0, 0]);
+        out.extend_from_slice(&value.to_le_bytes());
+    }
+    out
+}
+
+/// Struct keys are matched against the field names without changing what a key means: any
+/// order, unknown keys, and keys whose text is cut at a NUL or loses a leading BOM read as
+/// that text, from a slice and from a reader alike.
+#[test]
+fn struct_keys_read_as_their_text() {
+    #[derive(serde::Deserialize, Debug, PartialEq, Default)]
+    #[serde(default)]
+    struct S {
+        alpha: i32,
+        #[serde(rename = "c\0d")]
+        nul: i32,
+        #[serde(rename = "\u{FEFF}e")]
+        bom: i32,
+        c: i32,
+        e: i32,
+    }
+    // "c\0d" is the key "c" and BOM + "e" is "e": the fields so renamed never see a key.
+    let bytes = keyed(&[(b"alpha", 1), (b"c\0d", 3), ("\u{FEFF}e".as_bytes(), 5)]);
+    let want = S {
+        alpha: 1,
+        c: 3,
+        e: 5,
+        ..S::default()
+    };
+    assert_eq!(godot_serde::from_bytes::<S>(&bytes).unwrap(), want);
+    assert_eq!(
+        godot_serde::from_reader::<_, S>(bytes.as_slice()).unwrap(),
+        want
+    );
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct T {
+        alpha: i32,
+        b: i32,
+        #[serde(rename = "a-rather-long-field-name")]
+        long: i32,
+        #[serde(rename = "ab")]
+        short: i32,
+    }
+    let want = T {
+        alpha: 1,
+        b: 2,
+        long: 6,
+        short: 7,
+    };
+    let bytes = keyed(&[
+        (b"b", 2),
+        (b"zzz", 99),
+        (b"ab", 7),
+        (b"alpha", 1),
+        (b"a-rather-long-field-name", 6),
+    ]);
+    assert_eq!(godot_serde::from_bytes::<T>(&bytes).unwrap(), want);
+    assert_eq!(
+        godot_serde::from_reader::<_, T>(bytes.as_slice()).unwrap(),
+        want
+    );
+    let dup = keyed(&[(b"b", 2), (b"b", 2)]);
+    let err = godot_serde::from_bytes::<T>(&dup).unwrap_err();
+    assert!(err.to_string().contains("duplicate field `b`"), "{err}");
+    // Invalid UTF-8 in a key is still an error at the key's offset.
+    let bad = keyed(&[(b"b", 2), (b"\xffa", 1)]);
+    let err = godot_serde::from_bytes::<T>(&bad).unwrap_err();
+    assert_eq!(err.offset(), Some(32), "{err}");
+    assert_eq!(err.to_string(), "invalid UTF-8 in key at byte 32");
+}

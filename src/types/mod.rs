@@ -133,6 +133,13 @@ pub(crate) struct Marker {
 /// The one lookup from marker name to wire type, used by both the serializer and the
 /// deserializer.
 pub(crate) fn marker(name: &str) -> Option<Marker> {
+    marker_inline(name)
+}
+
+/// [`marker`], always inlined: for the constant name a marker type's `Deserialize` passes,
+/// the lookup folds away.
+#[inline(always)]
+pub(crate) fn marker_inline(name: &str) -> Option<Marker> {
     let rest = name.strip_prefix("$godot_serde::")?;
     let plain = |ty| {
         Some(Marker {
