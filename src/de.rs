@@ -220,12 +220,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         })
     }
 
-    /// Reads a Godot String field (length, UTF-8, padding that must be present) and visits
-    /// the text, borrowed from the input when possible.
-    fn read_str<V: Visitor<'de>>(&mut self, what: &'static str, visitor: V) -> Result<V::Value> {
+    /// Reads a Godot String field's length: where the field starts, the text's length, and
+    /// its length with the padding, which must be present too (`decode_string`, 4.x).
+    #[inline]
+    fn string_len(&mut self) -> Result<(usize, usize, usize)> {
         let start = self.read.offset();
         let len = self.read_len("string length")?;
-        // The padding must be present too (`decode_string`, 4.x).
         let total = len + padding(len);
         if self.read.remaining().is_some_and(|r| total > r) {
             return Err(Error::at(
@@ -237,6 +237,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 start,
             ));
         }
+        Ok((start, len, total))
+    }
+
+    /// Reads a Godot String field (length, UTF-8, padding that must be present) and visits
+    /// the text, borrowed from the input when possible.
+    fn read_str<V: Visitor<'de>>(&mut self, what: &'static str, visitor: V) -> Result<V::Value> {
+        let (start, len, total) = self.string_len()?;
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => {
                 visitor.visit_borrowed_str(text(bytes, len, what, start)?)
@@ -254,19 +261,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// which spares the UTF-8 check; anything else is read as before.
     #[inline]
     fn read_key<V: Visitor<'de>>(&mut self, keys: &mut KnownKeys, visitor: V) -> Result<V::Value> {
-        let start = self.read.offset();
-        let len = self.read_len("string length")?;
-        let total = len + padding(len);
-        if self.read.remaining().is_some_and(|r| total > r) {
-            return Err(Error::at(
-                ErrorKind::LengthTooLarge {
-                    what: "string length (padded)",
-                    len: total as u64,
-                    remaining: self.read.remaining().unwrap_or(0),
-                },
-                start,
-            ));
-        }
+        let (start, len, total) = self.string_len()?;
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => match keys.find(bytes, len) {
                 Some(name) => visitor.visit_borrowed_str(name),
