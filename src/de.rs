@@ -959,14 +959,19 @@ struct ArrayAccess<'a, R> {
 
 impl<R> ArrayAccess<'_, R> {
     fn finish(&self, count: u32) -> Result<()> {
-        if self.left == 0 {
-            return Ok(());
-        }
-        Err(de::Error::invalid_length(
-            count as usize,
-            &format!("{} elements", count - self.left).as_str(),
-        ))
+        all_read(self.left, count, "elements")
     }
+}
+
+/// An error unless the visitor took every one of the `count` elements or entries.
+fn all_read(left: u32, count: u32, unit: &str) -> Result<()> {
+    if left == 0 {
+        return Ok(());
+    }
+    Err(de::Error::invalid_length(
+        count as usize,
+        &format!("{} {unit}", count - left).as_str(),
+    ))
 }
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
@@ -997,13 +1002,7 @@ struct DictionaryAccess<'a, R> {
 
 impl<R> DictionaryAccess<'_, R> {
     fn finish(&self, count: u32) -> Result<()> {
-        if self.left == 0 {
-            return Ok(());
-        }
-        Err(de::Error::invalid_length(
-            count as usize,
-            &format!("{} entries", count - self.left).as_str(),
-        ))
+        all_read(self.left, count, "entries")
     }
 }
 

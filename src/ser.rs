@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::types::{BULK_WIDTH, Marker, marker};
 use crate::wire::{
     FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
-    VariantType, has_nul, padding,
+    VariantType, has_nul, padding, zero_byte_in,
 };
 use serde::ser::{self, Impossible, Serialize};
 
@@ -81,11 +81,8 @@ fn short_word(bytes: &[u8]) -> Option<u64> {
 /// Whether the first `n` bytes of a [`short_word`] hold a NUL.
 #[inline]
 fn short_has_nul(word: u64, n: usize) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
     // Bytes past the text become 0xFF so that only the text can hold a zero.
-    let w = word | u64::MAX.checked_shl(8 * n as u32).unwrap_or(0);
-    w.wrapping_sub(LO) & !w & HI != 0
+    zero_byte_in(word | u64::MAX.checked_shl(8 * n as u32).unwrap_or(0))
 }
 
 /// Appends the zeros that pad `len` bytes to a multiple of 4.

@@ -32,15 +32,18 @@ pub(crate) const fn padding(len: usize) -> usize {
     (4 - (len % 4)) % 4
 }
 
+/// Whether any of the 8 bytes of `w` is zero.
+#[inline]
+pub(crate) fn zero_byte_in(w: u64) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    w.wrapping_sub(LO) & !w & HI != 0
+}
+
 /// Whether `bytes` contain a NUL, checked a word at a time.
 #[inline]
 pub(crate) fn has_nul(bytes: &[u8]) -> bool {
-    #[inline]
-    fn zero_in(w: u64) -> bool {
-        const LO: u64 = 0x0101_0101_0101_0101;
-        const HI: u64 = 0x8080_8080_8080_8080;
-        w.wrapping_sub(LO) & !w & HI != 0
-    }
+    use zero_byte_in as zero_in;
     if let (Some(first), Some(last)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
         // Up to two words (most names and keys): the first and the last overlap.
         if bytes.len() <= 16 {
