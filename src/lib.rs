@@ -29,6 +29,7 @@ mod glam_impls;
 #[cfg(feature = "base64")]
 #[cfg_attr(docsrs, doc(cfg(feature = "base64")))]
 pub mod marshalls;
+pub mod migrate;
 #[cfg(feature = "mint")]
 mod mint_impls;
 pub mod read;

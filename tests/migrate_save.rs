@@ -1,14 +1,10 @@
-//! The save-migration example on a save file written by a real Godot 3.2.3 engine
+//! The save migration (`godot_serde::migrate`, used by `examples/migrate_save.rs`) on a save file written by a real Godot 3.2.3 engine
 //! (`examples/data/make_godot3_save.gd`).
 
-#[allow(dead_code)]
-#[path = "../examples/migrate_save.rs"]
-mod migrate_save;
-
 use godot_serde::frame::Framing;
+use godot_serde::migrate::{Problem, migrate};
 use godot_serde::save::{SaveReader, SaveWriter};
 use godot_serde::{Config, Variant};
-use migrate_save::{Problem, migrate};
 
 const GODOT3_SAVE: &[u8] = include_bytes!("../examples/data/godot3_save.dat");
 
