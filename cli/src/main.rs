@@ -1,1 +1,365 @@
-fn main() {}
+//! `godot-serde`: inspect, encode and convert Godot Variant data from the command line.
+//!
+//! See cli/README.md for the commands and the JSON mapping.
+
+mod commands;
+mod input;
+mod json;
+
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use godot_serde::{Config, GodotVersion};
+use input::{Failure, Kind};
+use std::io::{IsTerminal as _, Write as _};
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  godot-serde inspect --hex '02000000 07000000'         # annotated dump of var_to_bytes(7)
+  godot-serde inspect save.dat --godot3 --json          # a Godot 3 store_var file as JSON Lines
+  godot-serde inspect --base64 AgAAAAcAAAA= --text      # Marshalls.variant_to_base64 output
+  nc -l 4242 | godot-serde inspect --stream             # a live StreamPeer.put_var stream
+  godot-serde encode -e '{\"hp\": 100, \"pos\": {\"$type\": \"Vector2\", \"value\": [1, 2]}}' --hex
+  godot-serde convert old_save.dat -o new_save.dat      # Godot 3 save to Godot 4
+
+Exit codes: 0 ok, 1 bad input (or I/O error), 2 usage error.";
+
+/// Inspect, encode and convert Godot Variant data (var_to_bytes, StreamPeer.put_var,
+/// store_var files, Marshalls base64), Godot 3 and 4.
+#[derive(Parser, Debug)]
+#[command(name = "godot-serde", version, after_help = EXAMPLES, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// When to colour messages: auto (only on a terminal, and not with NO_COLOR set),
+    /// always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Show what encoded bytes hold: an annotated word-by-word dump, Godot's text form or JSON.
+    #[command(after_help = "\
+Examples:
+  godot-serde inspect --hex '1c000000 01000000 02000000 07000000'
+  godot-serde inspect packet.bin --text
+  godot-serde inspect save.dat --save --godot3 --json
+  godot-serde inspect --base64 \"$(cat b64.txt)\" --godot3
+  cat capture.bin | godot-serde inspect --stream
+
+Without --raw/--stream/--save/--packet the framing is guessed, and a note on stderr says
+what was assumed. A stream is read frame by frame: memory stays bounded by the largest frame.")]
+    Inspect(InspectArgs),
+    /// Encode JSON (the mapping of cli/README.md) into Godot's binary format.
+    #[command(after_help = "\
+Examples:
+  godot-serde encode -e '[1, \"two\", 3.0]' --hex
+  godot-serde encode values.jsonl --save --godot3 -o save.dat
+  echo '{\"$type\": \"Vector3\", \"value\": [1, 2, 3]}' | godot-serde encode --base64
+
+Input is JSON: one value, or for --stream/--save any number of values (JSON Lines or just
+one after another), each becoming one frame.")]
+    Encode(EncodeArgs),
+    /// Convert Godot 3 data (a store_var save file, a stream or one value) to Godot 4,
+    /// reporting what cannot carry over.
+    #[command(after_help = "\
+Examples:
+  godot-serde convert old_save.dat -o new_save.dat
+  godot-serde convert --raw --hex '13000000 01000000 07000000 0000803f 00000040 00004040' --hex
+
+RIDs, objects stored as instance ids and full objects cannot carry over: each is reported on
+stderr and replaced by null. Values that cannot be read at all are reported and skipped (exit
+code 1; so does any problem with --strict).")]
+    Convert(ConvertArgs),
+}
+
+/// Where the input bytes come from.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("source_choice").args(["file", "hex", "base64"])))]
+pub struct SourceArgs {
+    /// Input file; `-` or nothing for stdin.
+    #[arg(value_name = "FILE|-")]
+    pub file: Option<String>,
+    /// The input as hex digits (spaces, `0x` and `,` ignored), e.g. '02000000 07000000'.
+    #[arg(long, value_name = "STRING")]
+    pub hex: Option<String>,
+    /// The input as base64, e.g. the output of Marshalls.variant_to_base64.
+    #[arg(long, value_name = "STRING")]
+    pub base64: Option<String>,
+}
+
+/// The engine whose layout is read or written (default 4.4+).
+#[derive(Args, Debug, Default)]
+#[command(group(ArgGroup::new("engine_choice").multiple(false)))]
+pub struct EngineArgs {
+    /// Godot 3.x (var2bytes / bytes2var).
+    #[arg(long, group = "engine_choice")]
+    pub godot3: bool,
+    /// Godot 4, latest layout (4.4 and later); the default.
+    #[arg(long, group = "engine_choice")]
+    pub godot4: bool,
+    /// Godot 4.0 (4.0 to 4.2 share one layout).
+    #[arg(long = "godot4.0", group = "engine_choice")]
+    pub godot4_0: bool,
+    /// Godot 4.1.
+    #[arg(long = "godot4.1", group = "engine_choice")]
+    pub godot4_1: bool,
+    /// Godot 4.2.
+    #[arg(long = "godot4.2", group = "engine_choice")]
+    pub godot4_2: bool,
+    /// Godot 4.3 (typed Arrays, PackedVector4Array).
+    #[arg(long = "godot4.3", group = "engine_choice")]
+    pub godot4_3: bool,
+    /// Godot 4.4 and later (typed Dictionaries).
+    #[arg(long = "godot4.4", group = "engine_choice")]
+    pub godot4_4: bool,
+    /// The engine as a version number: 3, 3.x, 4, 4.0 ... 4.6.
+    #[arg(long, group = "engine_choice", value_name = "VERSION", value_parser = parse_engine)]
+    pub engine: Option<GodotVersion>,
+}
+
+fn parse_engine(s: &str) -> Result<GodotVersion, String> {
+    let (major, minor) = s.split_once('.').unwrap_or((s, ""));
+    match (major, minor) {
+        ("3", _) => Ok(GodotVersion::V3),
+        ("4", "" | "4" | "5" | "6" | "7" | "8" | "9") => Ok(GodotVersion::V4_4),
+        ("4", "0" | "1" | "2") => Ok(GodotVersion::V4_0),
+        ("4", "3") => Ok(GodotVersion::V4_3),
+        _ => Err(format!(
+            "unknown engine version {s:?} (3, 3.x, 4, 4.0 ... 4.6)"
+        )),
+    }
+}
+
+impl EngineArgs {
+    /// The chosen engine.
+    pub fn version(&self) -> GodotVersion {
+        if self.godot3 {
+            GodotVersion::V3
+        } else if self.godot4_0 || self.godot4_1 || self.godot4_2 {
+            GodotVersion::V4_0
+        } else if self.godot4_3 {
+            GodotVersion::V4_3
+        } else {
+            self.engine.unwrap_or(GodotVersion::V4_4)
+        }
+    }
+
+    /// The config for the chosen engine.
+    pub fn config(&self) -> Config {
+        Config::new(self.version())
+    }
+}
+
+/// How the bytes are framed.
+#[derive(Args, Debug, Default)]
+#[command(group(ArgGroup::new("kind_choice").multiple(false)))]
+pub struct KindArgs {
+    /// One value, as var_to_bytes / var2bytes (trailing bytes are reported, as Godot ignores them).
+    #[arg(long, group = "kind_choice")]
+    pub raw: bool,
+    /// Length-prefixed frames, as StreamPeer.put_var.
+    #[arg(long, group = "kind_choice")]
+    pub stream: bool,
+    /// A store_var save file (length-prefixed values).
+    #[arg(long, group = "kind_choice")]
+    pub save: bool,
+    /// One packet, as PacketPeer.put_var: exactly one value, no prefix.
+    #[arg(long, group = "kind_choice")]
+    pub packet: bool,
+}
+
+impl KindArgs {
+    /// The chosen kind, if any.
+    pub fn kind(&self) -> Option<Kind> {
+        if self.raw {
+            Some(Kind::Raw)
+        } else if self.stream {
+            Some(Kind::Stream)
+        } else if self.save {
+            Some(Kind::Save)
+        } else if self.packet {
+            Some(Kind::Packet)
+        } else {
+            None
+        }
+    }
+}
+
+/// `inspect` options.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("output_choice").args(["text", "json"])))]
+pub struct InspectArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub kind: KindArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Print Godot's text form (var_to_str) instead of the annotated dump.
+    #[arg(long)]
+    pub text: bool,
+    /// Print the JSON mapping (one JSON document; JSON Lines for --stream/--save).
+    #[arg(long)]
+    pub json: bool,
+    /// Accept full objects (class name and properties are shown as data, nothing is instantiated).
+    #[arg(long)]
+    pub allow_objects: bool,
+    /// Largest frame, packet or single value accepted, in bytes (Godot's encode_buffer_max_size).
+    #[arg(long, value_name = "BYTES", default_value_t = godot_serde::frame::DEFAULT_MAX_FRAME_SIZE)]
+    pub max_frame_size: usize,
+}
+
+/// `encode` options.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("input_choice").args(["file", "expr"])))]
+#[command(group(ArgGroup::new("format_choice").args(["hex", "base64"])))]
+pub struct EncodeArgs {
+    /// Input file of JSON; `-` or nothing for stdin.
+    #[arg(value_name = "FILE|-")]
+    pub file: Option<String>,
+    /// The JSON input given inline.
+    #[arg(short = 'e', long = "expr", value_name = "JSON")]
+    pub expr: Option<String>,
+    /// The input is JSON (the only input format for now; Godot's text form is planned).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub kind: KindArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Write hex (one line per frame) instead of raw bytes.
+    #[arg(long)]
+    pub hex: bool,
+    /// Write base64 (Marshalls.variant_to_base64 for one value; one line per frame).
+    #[arg(long)]
+    pub base64: bool,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+/// `convert` options.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("format_choice").args(["hex_out", "base64_out"])))]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub kind: KindArgs,
+    /// The Godot 4 version to write for (default 4.4+).
+    #[arg(long, value_name = "VERSION", value_parser = parse_engine, default_value = "4.4")]
+    pub to: GodotVersion,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+    /// Write hex (one line per frame) instead of raw bytes.
+    #[arg(long = "hex-out")]
+    pub hex_out: bool,
+    /// Write base64 (one line per frame) instead of raw bytes.
+    #[arg(long = "base64-out")]
+    pub base64_out: bool,
+    /// Exit with code 1 when anything could not carry over, not only when a value is skipped.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// Messages on stderr, coloured on a terminal.
+pub struct Ui {
+    color: bool,
+}
+
+impl Ui {
+    fn paint(&self, code: &str, label: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{label}\x1b[0m")
+        } else {
+            label.to_owned()
+        }
+    }
+
+    /// `note: ...`
+    pub fn note(&self, msg: &str) {
+        eprintln!("{} {msg}", self.paint("1;36", "note:"));
+    }
+
+    /// `hint: ...`
+    pub fn hint(&self, msg: &str) {
+        eprintln!("{} {msg}", self.paint("1;32", "hint:"));
+    }
+
+    /// `warning: ...`
+    pub fn warn(&self, msg: &str) {
+        eprintln!("{} {msg}", self.paint("1;33", "warning:"));
+    }
+
+    /// `error: ...` and its detail lines.
+    pub fn error(&self, f: &Failure) {
+        eprintln!("{} {}", self.paint("1;31", "error:"), f.message);
+        for line in &f.details {
+            eprintln!("  {line}");
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // Help and version are not errors; everything else clap reports is usage (2).
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
+        }
+    };
+    let ui = Ui { color };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = match &cli.command {
+        Command::Inspect(args) => commands::inspect(args, &mut out, &ui),
+        Command::Encode(args) => commands::encode(args, &mut out, &ui),
+        Command::Convert(args) => commands::convert(args, &mut out, &ui),
+    };
+    let flushed = out.flush();
+    match result {
+        Ok(()) => match flushed {
+            Ok(()) => ExitCode::SUCCESS,
+            // A closed pipe (`| head`) is not an error of ours.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                ui.error(&Failure::input(format!("cannot write the output: {e}")));
+                ExitCode::from(1)
+            }
+        },
+        Err(f) if f.code == 0 => ExitCode::SUCCESS,
+        Err(f) => {
+            if !f.message.is_empty() {
+                ui.error(&f);
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory as _;
+        super::Cli::command().debug_assert();
+    }
+}

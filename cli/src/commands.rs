@@ -1,0 +1,512 @@
+//! The `inspect`, `encode` and `convert` commands.
+
+use crate::input::{self, Failure, Kind, Source};
+use crate::json;
+use crate::{ConvertArgs, EncodeArgs, InspectArgs, SourceArgs, Ui};
+use base64::Engine as _;
+use godot_serde::frame::{Framing, PREFIX_LEN};
+use godot_serde::{Config, Variant, dump};
+use std::io::{self, Read, Write};
+
+/// A write error: a closed pipe ends the command quietly, anything else is exit code 1.
+fn wr(r: io::Result<()>) -> Result<(), Failure> {
+    r.map_err(|e| {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure {
+                code: 0,
+                message: String::new(),
+                details: Vec::new(),
+            }
+        } else {
+            Failure::input(format!("cannot write the output: {e}"))
+        }
+    })
+}
+
+/// The input of `inspect` and `convert`: bytes in memory or a reader.
+fn source(args: &SourceArgs) -> Result<Source, Failure> {
+    if let Some(hex) = &args.hex {
+        return Ok(Source::Bytes(input::parse_hex(hex)?));
+    }
+    if let Some(b64) = &args.base64 {
+        return Ok(Source::Bytes(input::parse_base64(b64)?));
+    }
+    Ok(Source::Reader(input::open(args.file.as_deref())?))
+}
+
+/// Settles the kind of the input: given, or guessed from the bytes (with a note). A reader
+/// is read up to the maximum frame size to guess; longer input is taken as a stream.
+fn settle(
+    source: Source,
+    given: Option<Kind>,
+    framing: Framing,
+    max: usize,
+    ui: &Ui,
+) -> Result<(Kind, Source), Failure> {
+    match (given, source) {
+        (Some(kind), Source::Reader(mut r)) if !kind.framed() => {
+            let (bytes, ended) = input::read_up_to(&mut r, max)?;
+            if !ended {
+                return Err(Failure::input(format!(
+                    "the input is larger than the maximum of {max} bytes for one value (--max-frame-size)"
+                )));
+            }
+            Ok((kind, Source::Bytes(bytes)))
+        }
+        (Some(kind), source) => Ok((kind, source)),
+        (None, Source::Bytes(bytes)) => {
+            let (kind, why) = input::detect(&bytes, framing);
+            ui.note(&why);
+            Ok((kind, Source::Bytes(bytes)))
+        }
+        (None, Source::Reader(mut r)) => {
+            let (bytes, ended) = input::read_up_to(&mut r, max)?;
+            if ended {
+                let (kind, why) = input::detect(&bytes, framing);
+                ui.note(&why);
+                Ok((kind, Source::Bytes(bytes)))
+            } else {
+                ui.note(&format!(
+                    "assumed --stream: the input is longer than {max} bytes, too long for one value"
+                ));
+                Ok((
+                    Kind::Stream,
+                    Source::Reader(Box::new(io::Cursor::new(bytes).chain(r))),
+                ))
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Dump,
+    Text,
+    Json,
+}
+
+/// Prints a hint when the other engine family decodes bytes this one does not.
+fn engine_hint(bytes: &[u8], config: Config, ui: &Ui, hinted: &mut bool) {
+    if *hinted {
+        return;
+    }
+    let other = input::other_engine(config);
+    if other.from_bytes::<Variant>(bytes).is_ok() {
+        let flag = if other.version().is_godot4() {
+            "--godot4"
+        } else {
+            "--godot3"
+        };
+        ui.hint(&format!(
+            "these bytes decode as Godot {}: try {flag}",
+            other.version()
+        ));
+        *hinted = true;
+    }
+}
+
+/// `inspect`.
+pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), Failure> {
+    let config = args.engine.config().with_allow_objects(args.allow_objects);
+    let framing = Framing::new(config).with_max_frame_size(args.max_frame_size);
+    let output = if args.text {
+        Output::Text
+    } else if args.json {
+        Output::Json
+    } else {
+        Output::Dump
+    };
+    let src = source(&args.source)?;
+    let (kind, src) = settle(src, args.kind.kind(), framing, args.max_frame_size, ui)?;
+    let mut hinted = false;
+    if !kind.framed() {
+        let Source::Bytes(bytes) = src else {
+            return Err(Failure::input("internal: unread input"));
+        };
+        return inspect_one(&bytes, kind, framing, output, out, ui, &mut hinted);
+    }
+    let mut reader: Box<dyn Read> = match src {
+        Source::Bytes(bytes) => Box::new(io::Cursor::new(bytes)),
+        Source::Reader(r) => r,
+    };
+    let mut offset = 0usize;
+    let mut index = 0usize;
+    let mut failed: Option<Failure> = None;
+    let unit = kind.unit();
+    loop {
+        let payload = match framing.read_payload(&mut reader) {
+            Ok(Some(p)) => p,
+            Ok(None) => break,
+            Err(e) => {
+                wr(out.flush())?;
+                let at = offset + e.offset().unwrap_or(0);
+                let f = Failure::input(format!(
+                    "{unit} {index} at byte {offset}: {} at byte {at}",
+                    e.kind()
+                ));
+                if output == Output::Dump {
+                    wr(writeln!(out, "!! {} at byte {at}", e.kind()))?;
+                }
+                ui.error(&f);
+                failed = Some(f);
+                break;
+            }
+        };
+        let base = offset + PREFIX_LEN;
+        let decoded = framing.decode_payload::<Variant>(&payload);
+        match output {
+            Output::Dump => {
+                let prefix = framing.encode_prefix(payload.len()).unwrap_or_default();
+                wr(writeln!(
+                    out,
+                    "{:<11}  {unit} {index} at byte {offset}, length {}",
+                    spaced(&prefix),
+                    payload.len()
+                ))?;
+                for line in dump::annotate(&payload, config).lines() {
+                    match line.split_at_checked(13) {
+                        Some((cells, what)) if !line.starts_with("!!") => {
+                            wr(writeln!(out, "{cells}  {what}"))?;
+                        }
+                        _ => wr(writeln!(out, "{line}"))?,
+                    }
+                }
+            }
+            Output::Text => {
+                if let Ok(v) = &decoded {
+                    wr(writeln!(out, "{v}"))?;
+                }
+            }
+            Output::Json => {
+                if let Ok(v) = &decoded {
+                    let line = serde_json::to_string(&json::to_json(v))
+                        .map_err(|e| Failure::input(format!("JSON output: {e}")))?;
+                    wr(writeln!(out, "{line}"))?;
+                }
+            }
+        }
+        // Each frame is written as soon as it is read (a live stream shows up as it arrives).
+        wr(out.flush())?;
+        if let Err(e) = decoded {
+            let f = input::decode_failure(&format!("{unit} {index}"), &e, &payload, base);
+            ui.error(&f);
+            engine_hint(&payload, config, ui, &mut hinted);
+            failed.get_or_insert(f);
+        }
+        offset = base + payload.len();
+        index += 1;
+    }
+    if index == 0 && failed.is_none() {
+        ui.warn(&format!("the input holds no {unit}s"));
+    }
+    match failed {
+        // Already reported above: exit 1 without printing it again.
+        Some(_) => Err(silent()),
+        None => Ok(()),
+    }
+}
+
+/// `inspect` of one value (`--raw`, `--packet`).
+fn inspect_one(
+    bytes: &[u8],
+    kind: Kind,
+    framing: Framing,
+    output: Output,
+    out: &mut dyn Write,
+    ui: &Ui,
+    hinted: &mut bool,
+) -> Result<(), Failure> {
+    let config = framing.config();
+    let decoded: Result<(Variant, usize), godot_serde::Error> = if kind == Kind::Packet {
+        framing.from_packet::<Variant>(bytes).map(|v| (v, 0))
+    } else {
+        config
+            .take_from_bytes::<Variant>(bytes)
+            .map(|(v, rest)| (v, rest.len()))
+    };
+    match (&decoded, output) {
+        (_, Output::Dump) => wr(write!(out, "{}", dump::annotate(bytes, config)))?,
+        (Ok((v, _)), Output::Text) => wr(writeln!(out, "{v}"))?,
+        (Ok((v, _)), Output::Json) => {
+            let text = serde_json::to_string_pretty(&json::to_json(v))
+                .map_err(|e| Failure::input(format!("JSON output: {e}")))?;
+            wr(writeln!(out, "{text}"))?;
+        }
+        (Err(_), _) => {}
+    }
+    match decoded {
+        Ok((_, 0)) => Ok(()),
+        Ok((_, trailing)) => {
+            ui.warn(&format!(
+                "{trailing} trailing bytes after the value, from byte {} (bytes_to_var ignores them)",
+                bytes.len() - trailing
+            ));
+            Ok(())
+        }
+        Err(e) => {
+            wr(out.flush())?;
+            let what = if kind == Kind::Packet {
+                "packet"
+            } else {
+                "value"
+            };
+            let f = input::decode_failure(what, &e, bytes, 0);
+            ui.error(&f);
+            engine_hint(bytes, config, ui, hinted);
+            Err(silent())
+        }
+    }
+}
+
+/// Exit code 1 for an error already reported.
+fn silent() -> Failure {
+    Failure {
+        code: 1,
+        message: String::new(),
+        details: Vec::new(),
+    }
+}
+
+/// `02 00 00 00`.
+fn spaced(word: &[u8]) -> String {
+    word.iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Where encoded output goes: stdout or a file, raw bytes or hex / base64 lines.
+struct Sink<'a> {
+    out: Box<dyn Write + 'a>,
+    hex: bool,
+    base64: bool,
+    written: usize,
+}
+
+impl<'a> Sink<'a> {
+    fn new(
+        file: Option<&str>,
+        stdout: &'a mut dyn Write,
+        hex: bool,
+        base64: bool,
+    ) -> Result<Self, Failure> {
+        let out: Box<dyn Write + 'a> = match file {
+            Some(path) if path != "-" => match std::fs::File::create(path) {
+                Ok(f) => Box::new(io::BufWriter::new(f)),
+                Err(e) => return Err(Failure::input(format!("cannot create {path}: {e}"))),
+            },
+            _ => {
+                use std::io::IsTerminal as _;
+                if !hex && !base64 && io::stdout().is_terminal() {
+                    return Err(Failure::usage(
+                        "refusing to write binary data to a terminal: use --hex, --base64, -o FILE or a pipe",
+                    ));
+                }
+                Box::new(stdout)
+            }
+        };
+        Ok(Sink {
+            out,
+            hex,
+            base64,
+            written: 0,
+        })
+    }
+
+    /// Writes one unit (a value or a frame); `b64` is its base64 text if already made.
+    fn unit(&mut self, bytes: &[u8], b64: Option<String>) -> Result<(), Failure> {
+        self.written += bytes.len();
+        if self.hex {
+            wr(writeln!(self.out, "{}", dump::hex(bytes)))
+        } else if self.base64 {
+            let text =
+                b64.unwrap_or_else(|| base64::engine::general_purpose::STANDARD.encode(bytes));
+            wr(writeln!(self.out, "{text}"))
+        } else {
+            wr(self.out.write_all(bytes))
+        }
+    }
+
+    fn finish(mut self) -> Result<usize, Failure> {
+        wr(self.out.flush())?;
+        Ok(self.written)
+    }
+}
+
+/// `encode`.
+pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), Failure> {
+    let config = args.engine.config();
+    let framing = Framing::new(config);
+    let kind = args.kind.kind().unwrap_or(Kind::Raw);
+    let reader: Box<dyn Read> = match &args.expr {
+        Some(text) => Box::new(io::Cursor::new(text.clone().into_bytes())),
+        None => input::open(args.file.as_deref())?,
+    };
+    let mut sink = Sink::new(args.output.as_deref(), stdout, args.hex, args.base64)?;
+    let mut count = 0usize;
+    // JSON values one after another, read incrementally (a large JSON Lines file is never
+    // held in memory at once).
+    let stream = serde_json::Deserializer::from_reader(reader).into_iter::<serde_json::Value>();
+    for item in stream {
+        let value = item.map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
+        if count > 0 && !kind.framed() {
+            return Err(Failure::input(
+                "the input holds more than one JSON value; --raw and --packet write one value: use --stream or --save for several",
+            ));
+        }
+        let variant = json::from_json(&value)
+            .map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
+        let enc = |r: godot_serde::Result<Vec<u8>>| {
+            r.map_err(|e| {
+                Failure::input(format!(
+                    "value {count} cannot be encoded for Godot {}: {e}",
+                    config.version()
+                ))
+            })
+        };
+        match kind {
+            Kind::Raw => {
+                let bytes = enc(config.to_bytes(&variant))?;
+                let b64 = if args.base64 {
+                    // Exactly Marshalls.variant_to_base64.
+                    Some(enc(
+                        godot_serde::marshalls::to_base64(&variant, config).map(String::into_bytes)
+                    )?)
+                    .and_then(|b| String::from_utf8(b).ok())
+                } else {
+                    None
+                };
+                sink.unit(&bytes, b64)?;
+            }
+            Kind::Packet => sink.unit(&enc(framing.to_packet(&variant))?, None)?,
+            Kind::Stream | Kind::Save => sink.unit(&enc(framing.to_bytes(&variant))?, None)?,
+        }
+        count += 1;
+    }
+    if count == 0 {
+        return Err(Failure::input("the input holds no JSON value"));
+    }
+    let written = sink.finish()?;
+    if args.output.is_some() {
+        ui.note(&format!(
+            "{count} value{} encoded for Godot {}, {written} bytes",
+            if count == 1 { "" } else { "s" },
+            config.version()
+        ));
+    }
+    Ok(())
+}
+
+/// `convert`.
+pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), Failure> {
+    if !args.to.is_godot4() {
+        return Err(Failure::usage(
+            "--to must be a Godot 4 version (4.0 ... 4.6)",
+        ));
+    }
+    // Full objects are read as plain data (class and properties): nothing is instantiated.
+    let from = Framing::new(Config::godot3().with_allow_objects(true));
+    let to = Framing::new(Config::new(args.to));
+    let kind = args.kind.kind().unwrap_or(Kind::Save);
+    let src = source(&args.source)?;
+    let (kind, src) = settle(
+        src,
+        Some(kind),
+        from,
+        godot_serde::frame::DEFAULT_MAX_FRAME_SIZE,
+        ui,
+    )?;
+    let mut sink = Sink::new(
+        args.output.as_deref(),
+        stdout,
+        args.hex_out,
+        args.base64_out,
+    )?;
+    let mut problems = 0usize;
+    let mut skipped = 0usize;
+    let mut converted = 0usize;
+    let mut read = 0usize;
+    let mut convert_one =
+        |index: usize, payload: &[u8], base: usize, sink: &mut Sink| -> Result<(), Failure> {
+            let mut value = match from.decode_payload::<Variant>(payload) {
+                Ok(v) => v,
+                Err(e) => {
+                    let f = input::decode_failure(
+                        &format!("value {index} cannot be read, skipped"),
+                        &e,
+                        payload,
+                        base,
+                    );
+                    ui.error(&f);
+                    skipped += 1;
+                    return Ok(());
+                }
+            };
+            for p in godot_serde::migrate::migrate_variant(&mut value, index) {
+                ui.warn(&p.to_string());
+                problems += 1;
+            }
+            let bytes = if kind.framed() {
+                to.to_bytes(&value)
+            } else {
+                to.config().to_bytes(&value)
+            };
+            match bytes {
+                Ok(bytes) => {
+                    sink.unit(&bytes, None)?;
+                    converted += 1;
+                }
+                Err(e) => {
+                    ui.error(&Failure::input(format!(
+                        "value {index} cannot be written for Godot {}, skipped: {e}",
+                        args.to
+                    )));
+                    skipped += 1;
+                }
+            }
+            Ok(())
+        };
+    match (kind.framed(), src) {
+        (false, Source::Bytes(bytes)) => {
+            read = bytes.len();
+            convert_one(0, &bytes, 0, &mut sink)?;
+        }
+        (_, src) => {
+            let mut reader: Box<dyn Read> = match src {
+                Source::Bytes(bytes) => Box::new(io::Cursor::new(bytes)),
+                Source::Reader(r) => r,
+            };
+            let mut index = 0;
+            loop {
+                match from.read_payload(&mut reader) {
+                    Ok(Some(payload)) => {
+                        convert_one(index, &payload, read + PREFIX_LEN, &mut sink)?;
+                        read += PREFIX_LEN + payload.len();
+                        index += 1;
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        let at = read + e.offset().unwrap_or(0);
+                        ui.error(&Failure::input(format!(
+                            "value {index} at byte {read}: {} at byte {at}; the rest of the input is skipped",
+                            e.kind()
+                        )));
+                        skipped += 1;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let written = sink.finish()?;
+    let summary = format!(
+        "{converted} value{} converted from Godot 3 ({read} bytes) to Godot {} ({written} bytes); {problems} replaced by null, {skipped} skipped",
+        if converted == 1 { "" } else { "s" },
+        args.to
+    );
+    ui.note(&summary);
+    if skipped > 0 || (args.strict && problems > 0) {
+        return Err(silent());
+    }
+    Ok(())
+}
