@@ -107,7 +107,11 @@ fn engine_hint(bytes: &[u8], config: Config, ui: &Ui, hinted: &mut bool) {
 
 /// `inspect`.
 pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), Failure> {
-    let config = args.engine.config().with_allow_objects(args.allow_objects);
+    let config = args
+        .engine
+        .config()
+        .with_allow_objects(args.allow_objects)
+        .with_max_depth(args.max_depth);
     let framing = Framing::new(config).with_max_frame_size(args.max_frame_size);
     let output = if args.text {
         Output::Text
@@ -168,7 +172,14 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
                         Some((cells, what)) if !line.starts_with("!!") => {
                             wr(writeln!(out, "{cells}  {what}"))?;
                         }
-                        _ => wr(writeln!(out, "{line}"))?,
+                        // `!!` lines give offsets in the frame: make them offsets in the input.
+                        _ => match line
+                            .rsplit_once(" at byte ")
+                            .and_then(|(msg, n)| Some((msg, n.parse::<usize>().ok()?)))
+                        {
+                            Some((msg, n)) => wr(writeln!(out, "{msg} at byte {}", base + n))?,
+                            None => wr(writeln!(out, "{line}"))?,
+                        },
                     }
                 }
             }

@@ -35,13 +35,16 @@ fn tagged(ty: &str, fields: impl IntoIterator<Item = (&'static str, Value)>) -> 
     Value::Object(map)
 }
 
-/// A float as a JSON number, or `"nan"`, `"inf"`, `"-inf"`.
+/// A float as a JSON number, or `"inf"`, `"-inf"`, `"nan"`, `"-nan"` (the quiet NaNs
+/// without payload), or the 16 hex digits of its bits (any other NaN).
 fn float(f: f64) -> Value {
     match Number::from_f64(f) {
         Some(n) => Value::Number(n),
-        None if f.is_nan() => Value::String("nan".into()),
-        None if f > 0.0 => Value::String("inf".into()),
-        None => Value::String("-inf".into()),
+        None if f == f64::INFINITY => Value::String("inf".into()),
+        None if f == f64::NEG_INFINITY => Value::String("-inf".into()),
+        None if f.to_bits() == f64::NAN.to_bits() => Value::String("nan".into()),
+        None if f.to_bits() == (-f64::NAN).to_bits() => Value::String("-nan".into()),
+        None => Value::String(format!("{:016x}", f.to_bits())),
     }
 }
 
@@ -376,9 +379,18 @@ fn float_of(v: &Value, path: &str) -> Result<f64, JsonError> {
     match v {
         Value::Number(n) => n.as_f64().map_or_else(|| err(path, "not a number"), Ok),
         Value::String(s) if s == "nan" => Ok(f64::NAN),
+        Value::String(s) if s == "-nan" => Ok(-f64::NAN),
         Value::String(s) if s == "inf" => Ok(f64::INFINITY),
         Value::String(s) if s == "-inf" => Ok(f64::NEG_INFINITY),
-        _ => err(path, "expected a number (or \"nan\", \"inf\", \"-inf\")"),
+        Value::String(s) if s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            u64::from_str_radix(s, 16)
+                .map(f64::from_bits)
+                .or_else(|_| err(path, "bad float bits"))
+        }
+        _ => err(
+            path,
+            "expected a number (or \"inf\", \"-inf\", \"nan\", \"-nan\", 16 hex digits of the bits)",
+        ),
     }
 }
 

@@ -215,6 +215,10 @@ pub struct InspectArgs {
     /// Largest frame, packet or single value accepted, in bytes (Godot's encode_buffer_max_size).
     #[arg(long, value_name = "BYTES", default_value_t = godot_serde::frame::DEFAULT_MAX_FRAME_SIZE)]
     pub max_frame_size: usize,
+    /// Nesting limit (Godot's own is 1024; deep nesting needs a larger stack than the default 128).
+    #[arg(long, value_name = "LEVELS", default_value_t = godot_serde::DEFAULT_MAX_DEPTH,
+          value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=1024), usize::from))]
+    pub max_depth: usize,
 }
 
 /// `encode` options.
@@ -309,7 +313,24 @@ impl Ui {
     }
 }
 
+/// Stack of the thread running a command: decoding, printing and converting values recurse
+/// once per nesting level, and `--max-depth` allows Godot's 1024 levels.
+const STACK_SIZE: usize = 256 * 1024 * 1024;
+
 fn main() -> ExitCode {
+    // The stack is reserved, not committed: only the pages a deep value touches are used.
+    match std::thread::Builder::new()
+        .stack_size(STACK_SIZE)
+        .spawn(run)
+        .map(std::thread::JoinHandle::join)
+    {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => ExitCode::from(101),
+        Err(_) => run(),
+    }
+}
+
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
