@@ -185,7 +185,7 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
             }
             Output::Text => {
                 if let Ok(v) = &decoded {
-                    wr(writeln!(out, "{v}"))?;
+                    wr(writeln!(out, "{}", text(v, config)))?;
                 }
             }
             Output::Json => {
@@ -237,7 +237,7 @@ fn inspect_one(
     };
     match (&decoded, output) {
         (_, Output::Dump) => wr(write!(out, "{}", dump::annotate(bytes, config)))?,
-        (Ok((v, _)), Output::Text) => wr(writeln!(out, "{v}"))?,
+        (Ok((v, _)), Output::Text) => wr(writeln!(out, "{}", text(v, config)))?,
         (Ok((v, _)), Output::Json) => {
             let text = serde_json::to_string_pretty(&json::to_json(v))
                 .map_err(|e| Failure::input(format!("JSON output: {e}")))?;
@@ -252,6 +252,7 @@ fn inspect_one(
                 "{trailing} trailing bytes after the value, from byte {} (bytes_to_var ignores them)",
                 bytes.len() - trailing
             ));
+            engine_hint(bytes, config, ui, hinted);
             Ok(())
         }
         Err(e) => {
@@ -275,6 +276,15 @@ fn silent() -> Failure {
         code: 1,
         message: String::new(),
         details: Vec::new(),
+    }
+}
+
+/// Godot's text form: `var2str` for Godot 3, `var_to_str` for Godot 4.
+fn text(v: &Variant, config: Config) -> String {
+    if config.version().is_godot4() {
+        v.to_string()
+    } else {
+        v.to_godot3_string()
     }
 }
 

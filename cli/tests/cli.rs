@@ -42,7 +42,10 @@ fn inspect_godot3_save_json_and_text() {
 
     let r = run(&["inspect", SAVE, "--godot3", "--save", "--text"], b"");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    assert!(r.out().contains("Vector2(12.5, -3)"));
+    assert!(
+        r.out().contains("Vector2( 12.5, -3 )"),
+        "Godot 3 var2str spacing"
+    );
     insta::assert_snapshot!("inspect_godot3_save_text", r.out());
 }
 

@@ -1,0 +1,60 @@
+# Writes the engine samples the CLI tests read (cli/tests/godot3_engine.rs), into the directory
+# given after `--`:
+#   save.dat    File.store_var of each value (a Godot 3 save file)
+#   stream.bin  StreamPeerBuffer.put_var of each value (what a StreamPeerTCP sends)
+#   base64.txt  Marshalls.variant_to_base64 of the last value
+#   raw.bin     var2bytes of the last value
+#   text.txt    var2str of each value, one after another, each followed by a newline
+# No NodePath: Godot leaves its padding bytes unwritten (they would change from run to run).
+extends SceneTree
+
+func values():
+	return [
+		{"level": 3, "name": "Ada", "alive": true},
+		[1, -2, 2147483648, 0.5, "text", null],
+		Vector2(12.5, -3),
+		{"pos": Vector3(1, 2, 3), "color": Color(1, 0.5, 0, 1), "rot": Quat(0, 0, 0, 1)},
+		PoolIntArray([10, 20, 30]),
+		PoolStringArray(["hero", "mage"]),
+		{"inventory": [{"item": "potion", "count": 3}], "xform": Transform2D(0.5, Vector2(4, 5))},
+	]
+
+func write_bytes(path, bytes):
+	var f = File.new()
+	if f.open(path, File.WRITE) != OK:
+		printerr("cannot open ", path)
+		quit(1)
+		return false
+	f.store_buffer(bytes)
+	f.close()
+	return true
+
+func _init():
+	var args = OS.get_cmdline_args()
+	var dir = args[args.size() - 1]
+	var vs = values()
+	var f = File.new()
+	if f.open(dir + "/save.dat", File.WRITE) != OK:
+		printerr("cannot open save.dat")
+		quit(1)
+		return
+	for v in vs:
+		f.store_var(v)
+	f.close()
+	var peer = StreamPeerBuffer.new()
+	for v in vs:
+		peer.put_var(v)
+	if not write_bytes(dir + "/stream.bin", peer.data_array):
+		return
+	var text = ""
+	for v in vs:
+		text += var2str(v) + "\n"
+	if not write_bytes(dir + "/text.txt", text.to_utf8()):
+		return
+	var last = vs[vs.size() - 1]
+	if not write_bytes(dir + "/raw.bin", var2bytes(last)):
+		return
+	if not write_bytes(dir + "/base64.txt", Marshalls.variant_to_base64(last).to_utf8()):
+		return
+	print("SAMPLES OK")
+	quit(0)
