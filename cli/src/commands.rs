@@ -54,6 +54,9 @@ fn settle(
             Ok((kind, Source::Bytes(bytes)))
         }
         (Some(kind), source) => Ok((kind, source)),
+        (None, Source::Bytes(bytes)) if bytes.is_empty() => {
+            Err(Failure::input("the input is empty"))
+        }
         (None, Source::Bytes(bytes)) => {
             let (kind, why) = input::detect(&bytes, framing);
             ui.note(&why);
@@ -61,6 +64,9 @@ fn settle(
         }
         (None, Source::Reader(mut r)) => {
             let (bytes, ended) = input::read_up_to(&mut r, max)?;
+            if bytes.is_empty() {
+                return Err(Failure::input("the input is empty"));
+            }
             if ended {
                 let (kind, why) = input::detect(&bytes, framing);
                 ui.note(&why);

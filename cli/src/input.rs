@@ -108,18 +108,16 @@ pub fn open(file: Option<&str>) -> Result<Box<dyn Read>, Failure> {
     }
 }
 
-/// Reads at most `limit` bytes. Returns them and whether the reader ended within the limit.
+/// Reads at most `limit + 1` bytes. Returns them and whether the reader ended within
+/// `limit` bytes (when it did not, all `limit + 1` bytes read are returned, so that nothing
+/// is lost when reading goes on).
 pub fn read_up_to(reader: &mut dyn Read, limit: usize) -> Result<(Vec<u8>, bool), Failure> {
     let mut buf = Vec::new();
     let read = reader
         .take(limit as u64 + 1)
         .read_to_end(&mut buf)
         .map_err(|e| Failure::input(format!("cannot read the input: {e}")))?;
-    let ended = read <= limit;
-    if !ended {
-        buf.truncate(limit);
-    }
-    Ok((buf, ended))
+    Ok((buf, read <= limit))
 }
 
 /// How the input is framed.
