@@ -394,14 +394,13 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
         match kind {
             Kind::Raw => {
                 let bytes = enc(config.to_bytes(&variant))?;
-                let b64 = if args.base64 {
+                let b64 = match args.base64 {
                     // Exactly Marshalls.variant_to_base64.
-                    Some(enc(
-                        godot_serde::marshalls::to_base64(&variant, config).map(String::into_bytes)
-                    )?)
-                    .and_then(|b| String::from_utf8(b).ok())
-                } else {
-                    None
+                    true => Some(
+                        godot_serde::marshalls::to_base64(&variant, config)
+                            .map_err(|e| Failure::input(format!("value {count}: {e}")))?,
+                    ),
+                    false => None,
                 };
                 sink.unit(&bytes, b64)?;
             }

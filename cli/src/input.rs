@@ -66,7 +66,7 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, Failure> {
             "--hex: {c:?} is not a hex digit (at hex digit {i})"
         )));
     }
-    if cleaned.len() % 2 != 0 {
+    if !cleaned.len().is_multiple_of(2) {
         return Err(Failure::input(format!(
             "--hex: odd number of hex digits ({})",
             cleaned.len()
@@ -247,7 +247,7 @@ pub fn context(bytes: &[u8], offset: usize, base: usize) -> Vec<String> {
         }
         row = stop;
     }
-    if at == bytes.len() && at % 16 == 0 {
+    if at == bytes.len() && at.is_multiple_of(16) {
         lines.push(format!("{:08x}  ^ end of input", base + at));
     }
     lines

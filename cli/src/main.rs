@@ -215,7 +215,7 @@ pub struct InspectArgs {
     /// Largest frame, packet or single value accepted, in bytes (Godot's encode_buffer_max_size).
     #[arg(long, value_name = "BYTES", default_value_t = godot_serde::frame::DEFAULT_MAX_FRAME_SIZE)]
     pub max_frame_size: usize,
-    /// Nesting limit (Godot's own is 1024; deep nesting needs a larger stack than the default 128).
+    /// Nesting limit of the values read, up to Godot's own 1024.
     #[arg(long, value_name = "LEVELS", default_value_t = godot_serde::DEFAULT_MAX_DEPTH,
           value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..=1024), usize::from))]
     pub max_depth: usize,

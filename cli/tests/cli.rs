@@ -495,3 +495,88 @@ fn godot4_engine_vectors_survive_json_both_ways() {
         }
     }
 }
+
+#[test]
+fn colour_only_on_request_or_a_terminal() {
+    // The tests' stderr is a pipe: no colour by default.
+    let r = run(&["inspect", "--raw", "--hex", "63000000"], b"");
+    assert!(
+        r.stderr.starts_with("error: value: unknown type id 99"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains('\x1b'));
+    let r = run(
+        &["inspect", "--raw", "--hex", "63000000", "--color", "always"],
+        b"",
+    );
+    assert!(
+        r.stderr
+            .starts_with("\x1b[1;31merror:\x1b[0m value: unknown type id 99"),
+        "{:?}",
+        r.stderr
+    );
+    let r = run(
+        &["--color", "never", "inspect", "--hex", "02000000 07000000"],
+        b"",
+    );
+    assert_eq!(
+        r.stderr,
+        "note: assumed --raw: the bytes are exactly one value\n"
+    );
+}
+
+#[test]
+fn help_lists_the_commands_and_options() {
+    let r = run(&["--help"], b"");
+    assert_eq!(r.code, Some(0));
+    insta::assert_snapshot!("help", r.out());
+    let r = run(&["inspect", "--help"], b"");
+    assert_eq!(r.code, Some(0));
+    insta::assert_snapshot!("help_inspect", r.out());
+}
+
+#[test]
+fn writing_binary_to_a_closed_pipe_or_a_file() {
+    let out =
+        std::env::temp_dir().join(format!("godot_serde_cli_encode_{}.bin", std::process::id()));
+    let r = run(
+        &["encode", "--save", "--godot3", "-o", out.to_str().unwrap()],
+        b"\"hi\" 7",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stderr, "note: 2 values encoded for Godot 3.x, 28 bytes\n");
+    // f.store_var("hi"); f.store_var(7) (the library's save.rs example, from the spec).
+    assert_eq!(
+        hex(&std::fs::read(&out).unwrap()),
+        "0c000000040000000200000068690000080000000200000007000000"
+    );
+    let _ = std::fs::remove_file(&out);
+
+    // A reader that stops early (`| head`): the binary stops quietly, exit code 0.
+    let mut stream = Vec::new();
+    for _ in 0..20_000 {
+        stream.extend([8, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0]); // StreamPeer.put_var(7)
+    }
+    let mut child = std::process::Command::new(common::BIN)
+        .args(["inspect", "--stream", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write as _;
+        let _ = stdin.write_all(&stream);
+    });
+    let mut first = [0u8; 64];
+    use std::io::Read as _;
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then dropped: closed
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(first.starts_with(b"08 00 00 00  frame 0 at byte 0, length 8\n"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+}

@@ -172,7 +172,7 @@ fn a_large_stream_is_read_frame_by_frame() {
         // and the JSON of one frame (~ 64 KiB * 4) stay resident at most.
         eprintln!(
             "{args:?}: peak RSS {peak} KiB for {} MiB of input",
-            FRAMES * (4 + FRAME_PAYLOAD) >> 20
+            (FRAMES * (4 + FRAME_PAYLOAD)) >> 20
         );
         assert!(peak < 24 * 1024, "{args:?}: peak RSS {peak} KiB");
     }
