@@ -230,7 +230,12 @@ pub struct EncodeArgs {
     #[arg(value_name = "FILE|-")]
     pub file: Option<String>,
     /// The JSON input given inline.
-    #[arg(short = 'e', long = "expr", value_name = "JSON")]
+    #[arg(
+        short = 'e',
+        long = "expr",
+        value_name = "JSON",
+        allow_hyphen_values = true
+    )]
     pub expr: Option<String>,
     /// The input is JSON (the only input format for now; Godot's text form is planned).
     #[arg(long)]
