@@ -64,20 +64,46 @@ fn float32(f: f32) -> Value {
 /// The component words of a math type, in Godot's wire order, read from its Godot 4 encoding
 /// (header, then 4-byte components: f32, or i32 for the integer types). Exact by construction.
 fn components(v: &Variant, ty: VariantType) -> Value {
-    let bytes = Config::godot4().to_bytes(v).unwrap_or_default();
-    let int = matches!(
+    // Written with 64-bit floats (header bit 16), so that values of a library built with
+    // `double-precision` lose nothing; Color and the integer types keep 4-byte components.
+    let bytes = Config::godot4()
+        .with_double_precision(true)
+        .to_bytes(v)
+        .unwrap_or_default();
+    let payload = bytes.get(4..).unwrap_or_default();
+    let width = payload.len() / component_count(ty).unwrap_or(1).max(1);
+    let words = payload.chunks_exact(width.max(4));
+    let value: Vec<Value> = if is_int(ty) {
+        words
+            .map(|w| Value::from(i32::from_le_bytes([w[0], w[1], w[2], w[3]])))
+            .collect()
+    } else if width == 8 {
+        let floats: Vec<f64> = words
+            .map(|w| f64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))
+            .collect();
+        #[allow(clippy::cast_possible_truncation)] // checked: the f32 reads back the same
+        let single = floats
+            .iter()
+            .all(|&f| f.is_nan() || f64::from(f as f32) == f);
+        #[allow(clippy::cast_possible_truncation)]
+        floats
+            .into_iter()
+            .map(|f| if single { float32(f as f32) } else { float(f) })
+            .collect()
+    } else {
+        words
+            .map(|w| float32(f32::from_le_bytes([w[0], w[1], w[2], w[3]])))
+            .collect()
+    };
+    Value::Array(value)
+}
+
+/// Whether the components of `ty` are integers.
+fn is_int(ty: VariantType) -> bool {
+    matches!(
         ty,
         VariantType::Vector2i | VariantType::Vector3i | VariantType::Vector4i | VariantType::Rect2i
-    );
-    let words = bytes.get(4..).unwrap_or_default().chunks_exact(4).map(|w| {
-        let w = [w[0], w[1], w[2], w[3]];
-        if int {
-            Value::from(i32::from_le_bytes(w))
-        } else {
-            float32(f32::from_le_bytes(w))
-        }
-    });
-    Value::Array(words.collect())
+    )
 }
 
 /// How many components a math type has, or `None` if `ty` is not one.
@@ -416,19 +442,30 @@ fn from_components(ty: VariantType, comps: &[Value], path: &str) -> Result<Varia
             ),
         );
     }
-    let int = matches!(
-        ty,
-        VariantType::Vector2i | VariantType::Vector3i | VariantType::Vector4i | VariantType::Rect2i
-    );
     let mut bytes = vec![ty as u8, 0, 0, 0];
-    for (i, c) in comps.iter().enumerate() {
-        let p = format!("{path}[{i}]");
-        if int {
-            bytes.extend(int_of::<i32>(c, &p, "a 32-bit int")?.to_le_bytes());
+    if is_int(ty) {
+        for (i, c) in comps.iter().enumerate() {
+            bytes.extend(int_of::<i32>(c, &format!("{path}[{i}]"), "a 32-bit int")?.to_le_bytes());
+        }
+    } else {
+        let floats = comps
+            .iter()
+            .enumerate()
+            .map(|(i, c)| float_of(c, &format!("{path}[{i}]")))
+            .collect::<Result<Vec<f64>, _>>()?;
+        // f32 components unless one needs more (header bit 16: 64-bit components, read back
+        // by any library build); Color is always f32.
+        #[allow(clippy::cast_possible_truncation)]
+        let single = ty == VariantType::Color
+            || floats
+                .iter()
+                .all(|&f| f.is_nan() || f64::from(f as f32) == f);
+        if single {
+            #[allow(clippy::cast_possible_truncation)] // checked above
+            bytes.extend(floats.iter().flat_map(|&f| (f as f32).to_le_bytes()));
         } else {
-            let f = float_of(c, &p)?;
-            #[allow(clippy::cast_possible_truncation)] // components are f32 on the wire
-            bytes.extend((f as f32).to_le_bytes());
+            bytes[2] = 1;
+            bytes.extend(floats.iter().flat_map(|&f| f.to_le_bytes()));
         }
     }
     match Config::godot4().from_bytes::<Variant>(&bytes) {
