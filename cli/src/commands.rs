@@ -362,7 +362,15 @@ impl<'a> Sink<'a> {
 
 /// `encode`.
 pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), Failure> {
-    let config = args.engine.config();
+    if args.double_precision && !args.engine.version().is_godot4() {
+        return Err(Failure::usage(
+            "--double-precision is a Godot 4 layout (Godot 3 has no 64-bit math types)",
+        ));
+    }
+    let config = args
+        .engine
+        .config()
+        .with_double_precision(args.double_precision);
     let framing = Framing::new(config);
     let kind = args.kind.kind().unwrap_or(Kind::Raw);
     let reader: Box<dyn Read> = match &args.expr {

@@ -244,6 +244,10 @@ pub struct EncodeArgs {
     pub kind: KindArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Write float math types with 64-bit components (header bit 16), as a Godot 4 engine
+    /// built with `precision=double` does.
+    #[arg(long)]
+    pub double_precision: bool,
     /// Write hex (one line per frame) instead of raw bytes.
     #[arg(long)]
     pub hex: bool,

@@ -580,3 +580,44 @@ fn writing_binary_to_a_closed_pipe_or_a_file() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(stderr, "");
 }
+
+#[test]
+fn size_limits() {
+    // One value read from a pipe is bounded by --max-frame-size.
+    let bytes = unhex("1c000000020000000200000007000000040000000200000068690000");
+    let r = run(&["inspect", "--raw", "--max-frame-size", "16"], &bytes);
+    assert_eq!(r.code, Some(1));
+    assert_eq!(
+        r.stderr,
+        "error: the input is larger than the maximum of 16 bytes for one value (--max-frame-size)\n"
+    );
+    // A packet over the maximum (PacketPeer.put_var fails there in Godot).
+    let r = run(
+        &[
+            "inspect",
+            "--packet",
+            "--max-frame-size",
+            "16",
+            "--hex",
+            &hex(&bytes),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr
+            .contains("exceeds the maximum frame size of 16 bytes"),
+        "{}",
+        r.stderr
+    );
+    // A frame over the maximum ends a stream, checked from its prefix alone.
+    let r = run(
+        &["inspect", "--stream", "--max-frame-size", "16"],
+        &[0x1c, 0, 0, 0, 0x1c],
+    );
+    assert_eq!(r.code, Some(1));
+    assert_eq!(
+        r.stderr,
+        "error: frame 0 at byte 0: frame of 28 bytes exceeds the maximum frame size of 16 bytes at byte 0\n"
+    );
+}

@@ -207,3 +207,22 @@ fn malformed_mapping_is_an_error_with_its_place() {
         );
     }
 }
+
+#[test]
+fn double_precision_builds() {
+    // wire-format.md §8.2 (tests/fixtures/godot4/spec_examples.jsonl): Vector2(1, 2) from a
+    // Godot 4 engine built with precision=double: flag bit 16, two f64 per component.
+    let double = "05000100 00000000 0000f03f 00000000 00000040";
+    let json = r#"{"$type": "Vector2", "value": [1.0, 2.0]}"#;
+    assert_eq!(
+        inspect(double, &[]),
+        serde_json::from_str::<serde_json::Value>(json).unwrap()
+    );
+    assert_eq!(encode(json, &["--double-precision"]), double);
+    assert_eq!(encode(json, &[]), "05000000 0000803f 00000040");
+    let r = run(
+        &["encode", "--double-precision", "--godot3", "-e", "1"],
+        b"",
+    );
+    assert_eq!(r.code, Some(2));
+}
