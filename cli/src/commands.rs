@@ -5,7 +5,7 @@ use crate::json;
 use crate::{ConvertArgs, EncodeArgs, InspectArgs, SourceArgs, Ui};
 use base64::Engine as _;
 use godot_serde::frame::{Framing, PREFIX_LEN};
-use godot_serde::{Config, Variant, dump};
+use godot_serde::{Config, GodotVersion, Variant, dump};
 use std::io::{self, Read, Write};
 
 /// A write error: a closed pipe ends the command quietly, anything else is exit code 1.
@@ -91,23 +91,30 @@ enum Output {
     Json,
 }
 
-/// Prints a hint when the other engine family decodes bytes this one does not.
+/// Prints a hint when another engine layout reads exactly the bytes this one does not
+/// (Godot 3 against 4, or another Godot 4 version), once per command.
 fn engine_hint(bytes: &[u8], config: Config, ui: &Ui, hinted: &mut bool) {
     if *hinted {
         return;
     }
-    let other = input::other_engine(config);
-    if other.from_bytes::<Variant>(bytes).is_ok() {
-        let flag = if other.version().is_godot4() {
-            "--godot4"
-        } else {
-            "--godot3"
-        };
-        ui.hint(&format!(
-            "these bytes decode as Godot {}: try {flag}",
-            other.version()
-        ));
-        *hinted = true;
+    let candidates = [
+        (GodotVersion::V3, "--godot3"),
+        (GodotVersion::V4_4, "--godot4"),
+        (GodotVersion::V4_3, "--godot4.3"),
+        (GodotVersion::V4_0, "--godot4.0"),
+    ];
+    for (version, flag) in candidates {
+        if version == config.version() {
+            continue;
+        }
+        let other = config.with_version(version);
+        if other.from_bytes::<Variant>(bytes).is_ok() {
+            ui.hint(&format!(
+                "these bytes decode as Godot {version}: try {flag}"
+            ));
+            *hinted = true;
+            return;
+        }
     }
 }
 

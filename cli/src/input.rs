@@ -3,7 +3,7 @@
 
 use base64::Engine as _;
 use godot_serde::frame::Framing;
-use godot_serde::{Config, Variant};
+use godot_serde::Variant;
 use std::fmt::Write as _;
 use std::io::{self, Read};
 
@@ -263,14 +263,4 @@ pub fn decode_failure(what: &str, e: &godot_serde::Error, bytes: &[u8], base: us
         f.details = context(bytes, off, base);
     }
     f
-}
-
-/// The other engine family's config, for hints.
-pub fn other_engine(config: Config) -> Config {
-    let other = if config.version().is_godot4() {
-        Config::godot3()
-    } else {
-        Config::godot4()
-    };
-    other.with_allow_objects(config.allow_objects())
 }

@@ -621,3 +621,30 @@ fn size_limits() {
         "error: frame 0 at byte 0: frame of 28 bytes exceeds the maximum frame size of 16 bytes at byte 0\n"
     );
 }
+
+#[test]
+fn hint_names_the_godot4_version_that_reads_the_bytes() {
+    // A typed Array header (4.3+) does not decode as 4.0: 4.4 reads it.
+    let typed = "1c000100 02000000 01000000 02000000 05000000";
+    let r = run(&["inspect", "--raw", "--godot4.0", "--hex", typed], b"");
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr
+            .ends_with("hint: these bytes decode as Godot 4.4+: try --godot4\n"),
+        "{}",
+        r.stderr
+    );
+    // A typed Dictionary header (4.4+) as 4.3: the value-type bits are unknown there.
+    let typed_dict = "1b000500 02000000 04000000 00000000";
+    let r = run(
+        &["inspect", "--raw", "--godot4.3", "--hex", typed_dict],
+        b"",
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .ends_with("hint: these bytes decode as Godot 4.4+: try --godot4\n"),
+        "{}",
+        r.stderr
+    );
+}
