@@ -148,14 +148,14 @@ pub fn to_json(v: &Variant) -> Value {
         Variant::NodePath(p) => tagged("NodePath", [("value", Value::String(p.to_string()))]),
         Variant::Rid(Rid(id)) => tagged("RID", [("value", Value::from(*id))]),
         Variant::ObjectId(ObjectId(id)) => tagged("ObjectId", [("value", Value::from(*id))]),
-        Variant::Object(Object { class, properties }) => tagged(
+        Variant::Object(o) => tagged(
             "Object",
             [
-                ("class", Value::String(class.clone())),
+                ("class", Value::String(o.class.clone())),
                 (
                     "properties",
                     Value::Array(
-                        properties
+                        o.properties
                             .iter()
                             .map(|(k, v)| Value::Array(vec![Value::String(k.clone()), to_json(v)]))
                             .collect(),
@@ -164,11 +164,11 @@ pub fn to_json(v: &Variant) -> Value {
             ],
         ),
         Variant::Callable(_) => tagged("Callable", []),
-        Variant::Signal(Signal { name, object }) => tagged(
+        Variant::Signal(sig) => tagged(
             "Signal",
             [
-                ("name", Value::String(name.clone())),
-                ("object", Value::from(object.0)),
+                ("name", Value::String(sig.name.clone())),
+                ("object", Value::from(sig.object.0)),
             ],
         ),
         Variant::Array(a) => {
@@ -307,7 +307,7 @@ fn from_json_at(v: &Value, path: &str, depth: usize) -> Result<Variant, JsonErro
         Value::Bool(b) => Variant::Bool(*b),
         Value::Number(n) => number(n, path)?,
         Value::String(s) => Variant::String(s.clone()),
-        Value::Array(items) => Variant::Array(Array {
+        Value::Array(items) => Variant::from(Array {
             element_type: ContainerType::Untyped,
             items: items_of(items, path, depth)?,
         }),
@@ -318,7 +318,7 @@ fn from_json_at(v: &Value, path: &str, depth: usize) -> Result<Variant, JsonErro
                     let p = format!("{path}[{}]", Value::String(k.clone()));
                     d.insert(Variant::String(k.clone()), from_json_at(v, &p, depth + 1)?);
                 }
-                Variant::Dictionary(d)
+                Variant::from(d)
             }
             Some(Value::String(tag)) => from_tagged(tag, map, path, depth)?,
             Some(_) => return err(path, format!("\"{TAG}\" must be a type name")),
@@ -548,12 +548,12 @@ fn from_tagged(
             v
         }
         T::StringName => {
-            Variant::StringName(StringName(str_field(map, "value", tag, path)?.to_owned()))
+            Variant::from(StringName(str_field(map, "value", tag, path)?.to_owned()))
         }
-        T::NodePath => Variant::NodePath(NodePath::from(str_field(map, "value", tag, path)?)),
+        T::NodePath => Variant::from(NodePath::from(str_field(map, "value", tag, path)?)),
         T::Rid => Variant::Rid(Rid(u64_field(map, "value", tag, path)?)),
         T::Callable => Variant::Callable(Callable),
-        T::Signal => Variant::Signal(Signal {
+        T::Signal => Variant::from(Signal {
             name: str_field(map, "name", tag, path)?.to_owned(),
             object: ObjectId(u64_field(map, "object", tag, path)?),
         }),
@@ -572,9 +572,9 @@ fn from_tagged(
                     _ => return err(&pp, "a property is [\"name\", value]"),
                 }
             }
-            Variant::Object(Object { class, properties })
+            Variant::from(Object { class, properties })
         }
-        T::Array => Variant::Array(Array {
+        T::Array => Variant::from(Array {
             element_type: container_of(map.get("element_type"), path)?,
             items: items_of(value()?, &format!("{path}.value"), depth)?,
         }),
@@ -596,7 +596,7 @@ fn from_tagged(
                     _ => return err(&p, "an entry is [key, value]"),
                 }
             }
-            Variant::Dictionary(d)
+            Variant::from(d)
         }
         T::PackedByteArray => Variant::PackedByteArray(PackedByteArray(
             value()?
