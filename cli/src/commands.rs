@@ -401,8 +401,9 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
         let enc = |r: godot_serde::Result<Vec<u8>>| {
             r.map_err(|e| {
                 Failure::input(format!(
-                    "value {count} cannot be encoded for Godot {}: {e}",
-                    config.version()
+                    "value {count} cannot be encoded for Godot {}: {}",
+                    config.version(),
+                    e.kind()
                 ))
             })
         };
@@ -413,7 +414,7 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
                     // Exactly Marshalls.variant_to_base64.
                     true => Some(
                         godot_serde::marshalls::to_base64(&variant, config)
-                            .map_err(|e| Failure::input(format!("value {count}: {e}")))?,
+                            .map_err(|e| Failure::input(format!("value {count}: {}", e.kind())))?,
                     ),
                     false => None,
                 };
@@ -499,8 +500,9 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
                 }
                 Err(e) => {
                     ui.error(&Failure::input(format!(
-                        "value {index} cannot be written for Godot {}, skipped: {e}",
-                        args.to
+                        "value {index} cannot be written for Godot {}, skipped: {}",
+                        args.to,
+                        e.kind()
                     )));
                     skipped += 1;
                 }

@@ -2,8 +2,8 @@
 //! the errors the commands report.
 
 use base64::Engine as _;
-use godot_serde::frame::Framing;
 use godot_serde::Variant;
+use godot_serde::frame::Framing;
 use std::fmt::Write as _;
 use std::io::{self, Read};
 

@@ -547,9 +547,7 @@ fn from_tagged(
             }
             v
         }
-        T::StringName => {
-            Variant::from(StringName(str_field(map, "value", tag, path)?.to_owned()))
-        }
+        T::StringName => Variant::from(StringName(str_field(map, "value", tag, path)?.to_owned())),
         T::NodePath => Variant::from(NodePath::from(str_field(map, "value", tag, path)?)),
         T::Rid => Variant::Rid(Rid(u64_field(map, "value", tag, path)?)),
         T::Callable => Variant::Callable(Callable),

@@ -279,7 +279,7 @@ fn encode_json_to_bytes_hand_derived() {
     assert_eq!(r.code, Some(1));
     assert_eq!(
         r.stderr,
-        "error: value 0 cannot be encoded for Godot 3.x: Vector3i does not exist in Godot 3.x at byte 0\n"
+        "error: value 0 cannot be encoded for Godot 3.x: Vector3i does not exist in Godot 3.x\n"
     );
     // A Dictionary for Godot 3 (id 18) and 4 (id 27): {"a": true}.
     assert_eq!(
