@@ -459,11 +459,7 @@ fn godot4_engine_vectors_survive_json_both_ways() {
     // 1024 nested Arrays around an int: past the default limit of 128, fine with Godot's 1024.
     let r = run(&["inspect", "--raw", "--text", "--hex", &deep], b"");
     assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr.contains("recursion limit of 128 exceeded"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("128"), "the depth limit: {}", r.stderr);
     let r = run(
         &[
             "inspect",
