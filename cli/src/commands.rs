@@ -174,26 +174,27 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
         match output {
             Output::Dump => {
                 let prefix = framing.encode_prefix(payload.len()).unwrap_or_default();
-                wr(writeln!(
-                    out,
+                let header = format!(
                     "{:<11}  {unit} {index} at byte {offset}, length {}",
                     spaced(&prefix),
                     payload.len()
-                ))?;
+                );
+                wr(writeln!(out, "{}", ui.dump_line(&header, true)))?;
                 for line in dump::annotate(&payload, config).lines() {
-                    match line.split_at_checked(13) {
+                    let line = match line.split_at_checked(13) {
                         Some((cells, what)) if !line.starts_with("!!") => {
-                            wr(writeln!(out, "{cells}  {what}"))?;
+                            format!("{cells}  {what}")
                         }
                         // `!!` lines give offsets in the frame: make them offsets in the input.
                         _ => match line
                             .rsplit_once(" at byte ")
                             .and_then(|(msg, n)| Some((msg, n.parse::<usize>().ok()?)))
                         {
-                            Some((msg, n)) => wr(writeln!(out, "{msg} at byte {}", base + n))?,
-                            None => wr(writeln!(out, "{line}"))?,
+                            Some((msg, n)) => format!("{msg} at byte {}", base + n),
+                            None => line.to_owned(),
                         },
-                    }
+                    };
+                    wr(writeln!(out, "{}", ui.dump_line(&line, false)))?;
                 }
             }
             Output::Text => {
@@ -249,7 +250,11 @@ fn inspect_one(
             .map(|(v, rest)| (v, rest.len()))
     };
     match (&decoded, output) {
-        (_, Output::Dump) => wr(write!(out, "{}", dump::annotate(bytes, config)))?,
+        (_, Output::Dump) => {
+            for line in dump::annotate(bytes, config).lines() {
+                wr(writeln!(out, "{}", ui.dump_line(line, false)))?;
+            }
+        }
         (Ok((v, _)), Output::Text) => wr(writeln!(out, "{}", text(v, config)))?,
         (Ok((v, _)), Output::Json) => {
             let text = serde_json::to_string_pretty(&json::to_json(v))

@@ -286,10 +286,23 @@ pub struct ConvertArgs {
 
 /// Messages on stderr, coloured on a terminal.
 pub struct Ui {
+    /// Colour on stderr.
     color: bool,
+    /// Colour in the annotated dump on stdout.
+    color_out: bool,
 }
 
 impl Ui {
+    /// A line of the annotated dump: `!!` lines (what does not decode) in red, frame headers
+    /// in bold, when stdout is a terminal.
+    pub fn dump_line(&self, line: &str, header: bool) -> String {
+        match (self.color_out, line.starts_with("!!"), header) {
+            (true, true, _) => format!("\x1b[31m{line}\x1b[0m"),
+            (true, false, true) => format!("\x1b[1m{line}\x1b[0m"),
+            _ => line.to_owned(),
+        }
+    }
+
     fn paint(&self, code: &str, label: &str) -> String {
         if self.color {
             format!("\x1b[{code}m{label}\x1b[0m")
@@ -348,15 +361,16 @@ fn run() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let color = match cli.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stderr().is_terminal()
-        }
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let (color, color_out) = match cli.color {
+        ColorChoice::Always => (true, true),
+        ColorChoice::Never => (false, false),
+        ColorChoice::Auto => (
+            !no_color && std::io::stderr().is_terminal(),
+            !no_color && std::io::stdout().is_terminal(),
+        ),
     };
-    let ui = Ui { color };
+    let ui = Ui { color, color_out };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = match &cli.command {

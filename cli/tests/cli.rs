@@ -512,6 +512,17 @@ fn colour_only_on_request_or_a_terminal() {
         "{:?}",
         r.stderr
     );
+    // In the dump, what does not decode is red.
+    assert!(
+        r.out().contains("\x1b[31m!! unknown type id 99"),
+        "{:?}",
+        r.out()
+    );
+    assert!(
+        !run(&["inspect", "--raw", "--hex", "63000000"], b"")
+            .out()
+            .contains('\x1b')
+    );
     let r = run(
         &["--color", "never", "inspect", "--hex", "02000000 07000000"],
         b"",
