@@ -264,3 +264,61 @@ pub fn decode_failure(what: &str, e: &godot_serde::Error, bytes: &[u8], base: us
     }
     f
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godot_serde::Config;
+
+    #[test]
+    fn context_marks_every_offset_without_panicking() {
+        for len in [0usize, 1, 5, 15, 16, 17, 31, 32, 33, 100] {
+            let bytes: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            for offset in 0..=len + 2 {
+                let lines = context(&bytes, offset, 1000);
+                assert!(
+                    lines.iter().any(|l| l.contains('^') || l == "(no bytes)"),
+                    "len {len} offset {offset}: {lines:?}"
+                );
+                // At most three rows of 16 bytes and the caret line.
+                assert!(lines.len() <= 5, "{lines:?}");
+            }
+        }
+        // The caret sits under the byte at the offset (16 + 9 = byte 25, after the gap).
+        let bytes: Vec<u8> = (0..40).collect();
+        let lines = context(&bytes, 25, 0);
+        let row = lines
+            .iter()
+            .position(|l| l.starts_with("00000010"))
+            .unwrap();
+        let caret = lines[row + 1].find('^').unwrap();
+        assert_eq!(&lines[row][caret..caret + 2], "19");
+    }
+
+    #[test]
+    fn hex_input_forms() {
+        assert_eq!(
+            parse_hex("02000000 07000000").unwrap(),
+            [2, 0, 0, 0, 7, 0, 0, 0]
+        );
+        assert_eq!(parse_hex("0x02, 0x00:0A\nff").unwrap(), [2, 0, 10, 255]);
+        assert_eq!(parse_hex("").unwrap(), Vec::<u8>::new());
+        assert!(parse_hex("abc").is_err());
+        assert!(parse_hex("é0").is_err());
+    }
+
+    #[test]
+    fn detection_of_random_bytes_never_panics() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 64) as usize;
+            let bytes: Vec<u8> = (0..len).map(|i| (x >> ((i % 8) * 8)) as u8 % 40).collect();
+            for config in [Config::godot3(), Config::godot4()] {
+                let _ = detect(&bytes, Framing::new(config));
+            }
+        }
+    }
+}
