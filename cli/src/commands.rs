@@ -26,12 +26,24 @@ fn wr(r: io::Result<()>) -> Result<(), Failure> {
 /// The input of `inspect` and `convert`: bytes in memory or a reader.
 fn source(args: &SourceArgs) -> Result<Source, Failure> {
     if let Some(hex) = &args.hex {
-        return Ok(Source::Bytes(input::parse_hex(hex)?));
+        return Ok(Source::Bytes(input::parse_hex(&text_arg(hex)?)?));
     }
     if let Some(b64) = &args.base64 {
-        return Ok(Source::Bytes(input::parse_base64(b64)?));
+        return Ok(Source::Bytes(input::parse_base64(&text_arg(b64)?)?));
     }
     Ok(Source::Reader(input::open(args.file.as_deref())?))
+}
+
+/// The text of `--hex` / `--base64`: the argument, or stdin for `-`.
+fn text_arg(arg: &str) -> Result<String, Failure> {
+    if arg != "-" {
+        return Ok(arg.to_owned());
+    }
+    let mut text = String::new();
+    io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| Failure::input(format!("cannot read the text on stdin: {e}")))?;
+    Ok(text)
 }
 
 /// Settles the kind of the input: given, or guessed from the bytes (with a note). A reader

@@ -87,10 +87,12 @@ pub struct SourceArgs {
     /// Input file; `-` or nothing for stdin.
     #[arg(value_name = "FILE|-")]
     pub file: Option<String>,
-    /// The input as hex digits (spaces, `0x` and `,` ignored), e.g. '02000000 07000000'.
+    /// The input as hex digits (spaces, `0x` and `,` ignored), e.g. '02000000 07000000';
+    /// `-` reads the hex text from stdin.
     #[arg(long, value_name = "STRING")]
     pub hex: Option<String>,
-    /// The input as base64, e.g. the output of Marshalls.variant_to_base64.
+    /// The input as base64, e.g. the output of Marshalls.variant_to_base64; `-` reads the
+    /// base64 text from stdin.
     #[arg(long, value_name = "STRING")]
     pub base64: Option<String>,
 }

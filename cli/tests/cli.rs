@@ -96,6 +96,13 @@ fn stdin_pipe_hex_and_base64_give_the_same_dump() {
     02 00 00 00      length 2
     68 69 00 00      "hi" (+2 padding)
     "#);
+    let from_hex_pipe = run(&["inspect", "--raw", "--hex", "-"], hex(&bytes).as_bytes());
+    assert_eq!(from_hex_pipe.out(), from_pipe.out());
+    let b64_text = b"HAAAAAIAAAACAAAABwAAAAQAAAACAAAAaGkAAA==\n";
+    assert_eq!(
+        run(&["inspect", "--raw", "--base64", "-"], b64_text).out(),
+        from_pipe.out()
+    );
     let json = run(&["inspect", "-", "--json"], &bytes);
     assert_eq!(json.code, Some(0));
     assert_eq!(
