@@ -136,14 +136,15 @@ fn fix(value: &mut Variant, path: &mut String, report: &mut dyn FnMut(&str, Stri
         Variant::Dictionary(dict) => {
             for (key, item) in dict.iter_mut() {
                 let len = path.len();
-                let _ = write!(path, "[{key}]");
+                let label = key_label(key);
+                let _ = write!(path, "[{label}]");
                 if matches!(
                     key,
                     Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_)
                 ) {
                     report(
                         path,
-                        format!("key {key} kept as is, but it means nothing in Godot 4"),
+                        format!("key {label} kept as is, but it means nothing in Godot 4"),
                     );
                 }
                 fix(item, path, report);
@@ -155,4 +156,16 @@ fn fix(value: &mut Variant, path: &mut String, report: &mut dyn FnMut(&str, Stri
     };
     report(path, format!("{what}: replaced by null"));
     *value = Variant::Nil;
+}
+
+/// A Dictionary key as it appears in a path: its text form on one line (`"name"`, `3`,
+/// `Vector2(1, 2)`), with short names for the keys that cannot carry over.
+fn key_label(key: &Variant) -> String {
+    match key {
+        Variant::Rid(rid) => format!("RID {}", rid.0),
+        Variant::ObjectId(id) => format!("instance id {}", id.0),
+        Variant::Object(obj) => format!("{} object", obj.class),
+        // The text form breaks lines only between elements (newlines in strings are escaped).
+        other => other.to_string().replace('\n', " "),
+    }
 }

@@ -97,3 +97,41 @@ fn unreadable_values_are_skipped_and_reported() {
         problems[0]
     );
 }
+
+#[test]
+fn one_value_migrates_in_place_with_paths() {
+    use godot_serde::migrate::migrate_variant;
+    use godot_serde::{Dictionary, Object, ObjectId, Rid};
+    // {ObjectId(5): [1, Object], "k": RID}
+    let mut inner = godot_serde::Array::new();
+    inner.push(1);
+    inner.push(Variant::from(Object {
+        class: "Spatial".into(),
+        properties: vec![],
+    }));
+    let mut dict = Dictionary::new();
+    dict.insert(Variant::from(ObjectId(5)), Variant::from(inner));
+    dict.insert(Variant::from("k"), Variant::from(Rid(0)));
+    let mut value = Variant::from(dict);
+    let problems: Vec<String> = migrate_variant(&mut value, 3)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "value 3[instance id 5]: key instance id 5 kept as is, but it means nothing in Godot 4",
+            "value 3[instance id 5][1]: full Spatial object (Godot 3 class and properties; migrate it separately): replaced by null",
+            "value 3[\"k\"]: RID (Godot 3 stores no id; resource ids are per process): replaced by null",
+        ]
+    );
+    // The key stays, the values inside are null.
+    assert_eq!(value["k"], Variant::Nil);
+    let Variant::Dictionary(d) = &value else {
+        panic!()
+    };
+    let (key, items) = &d.as_slice()[0];
+    assert_eq!(*key, Variant::from(ObjectId(5)));
+    assert_eq!(items[1], Variant::Nil);
+    assert_eq!(items[0], Variant::Int(1));
+}
