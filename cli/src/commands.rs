@@ -137,7 +137,9 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
         .config()
         .with_allow_objects(args.allow_objects)
         .with_max_depth(args.max_depth);
-    let framing = Framing::new(config).with_max_frame_size(args.max_frame_size);
+    let framing = Framing::new(config)
+        .with_max_frame_size(args.max_frame_size)
+        .with_big_endian(args.kind.big_endian);
     let output = if args.text {
         Output::Text
     } else if args.json {
@@ -395,7 +397,7 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
         .engine
         .config()
         .with_double_precision(args.double_precision);
-    let framing = Framing::new(config);
+    let framing = Framing::new(config).with_big_endian(args.kind.big_endian);
     let kind = args.kind.kind().unwrap_or(Kind::Raw);
     let reader: Box<dyn Read> = match &args.expr {
         Some(text) => Box::new(io::Cursor::new(text.clone().into_bytes())),
@@ -464,8 +466,9 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
         ));
     }
     // Full objects are read as plain data (class and properties): nothing is instantiated.
-    let from = Framing::new(Config::godot3().with_allow_objects(true));
-    let to = Framing::new(Config::new(args.to));
+    let from = Framing::new(Config::godot3().with_allow_objects(true))
+        .with_big_endian(args.kind.big_endian);
+    let to = Framing::new(Config::new(args.to)).with_big_endian(args.kind.big_endian);
     let kind = args.kind.kind().unwrap_or(Kind::Save);
     let src = source(&args.source)?;
     let (kind, src) = settle(

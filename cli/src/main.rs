@@ -176,6 +176,10 @@ pub struct KindArgs {
     /// One packet, as PacketPeer.put_var: exactly one value, no prefix.
     #[arg(long, group = "kind_choice")]
     pub packet: bool,
+    /// Length prefixes are big-endian (StreamPeer.big_endian = true, File.endian_swap); the
+    /// values themselves stay little-endian.
+    #[arg(long)]
+    pub big_endian: bool,
 }
 
 impl KindArgs {

@@ -662,3 +662,38 @@ fn hint_names_the_godot4_version_that_reads_the_bytes() {
         r.stderr
     );
 }
+
+#[test]
+fn big_endian_prefixes() {
+    // StreamPeer.big_endian = true; put_var(1): the prefix is big-endian, the value is not
+    // (the library's framing docs, from the spec).
+    let r = run(
+        &["encode", "-e", "1", "--stream", "--big-endian", "--hex"],
+        b"",
+    );
+    assert_eq!(r.out(), "00000008 02000000 01000000\n");
+    let r = run(
+        &[
+            "inspect",
+            "--stream",
+            "--big-endian",
+            "--json",
+            "--hex",
+            "00000008 02000000 01000000",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, r.out()), (Some(0), "1\n".to_owned()));
+    // Read as little-endian, the prefix says 128 MiB: over the maximum.
+    let r = run(
+        &[
+            "inspect",
+            "--stream",
+            "--json",
+            "--hex",
+            "00000008 02000000 01000000",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(1));
+}
