@@ -405,18 +405,12 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
     };
     let mut sink = Sink::new(args.output.as_deref(), stdout, args.hex, args.base64)?;
     let mut count = 0usize;
-    // JSON values one after another, read incrementally (a large JSON Lines file is never
-    // held in memory at once).
-    let stream = serde_json::Deserializer::from_reader(reader).into_iter::<serde_json::Value>();
-    for item in stream {
-        let value = item.map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
+    let mut emit = |variant: Variant, count: usize| -> Result<(), Failure> {
         if count > 0 && !kind.framed() {
             return Err(Failure::input(
-                "the input holds more than one JSON value; --raw and --packet write one value: use --stream or --save for several",
+                "the input holds more than one value; --raw and --packet write one value: use --stream or --save for several",
             ));
         }
-        let variant = json::from_json(&value)
-            .map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
         let enc = |r: godot_serde::Result<Vec<u8>>| {
             r.map_err(|e| {
                 Failure::input(format!(
@@ -437,15 +431,24 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
                     ),
                     false => None,
                 };
-                sink.unit(&bytes, b64)?;
+                sink.unit(&bytes, b64)
             }
-            Kind::Packet => sink.unit(&enc(framing.to_packet(&variant))?, None)?,
-            Kind::Stream | Kind::Save => sink.unit(&enc(framing.to_bytes(&variant))?, None)?,
+            Kind::Packet => sink.unit(&enc(framing.to_packet(&variant))?, None),
+            Kind::Stream | Kind::Save => sink.unit(&enc(framing.to_bytes(&variant))?, None),
         }
+    };
+    // JSON values one after another, read incrementally (a large JSON Lines file is never
+    // held in memory at once).
+    let stream = serde_json::Deserializer::from_reader(reader).into_iter::<serde_json::Value>();
+    for item in stream {
+        let value = item.map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
+        let variant = json::from_json(&value)
+            .map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
+        emit(variant, count)?;
         count += 1;
     }
     if count == 0 {
-        return Err(Failure::input("the input holds no JSON value"));
+        return Err(Failure::input("the input holds no value"));
     }
     let written = sink.finish()?;
     if args.output.is_some() {
