@@ -110,6 +110,17 @@ pub enum ErrorKind {
     /// `invalid type: Vector2, expected u32`.
     #[error("{0}")]
     Message(Box<str>),
+    /// Text (`var_to_str` form or a ConfigFile) the engine's parser would reject, at a
+    /// 1-based line and column (in characters).
+    #[error("{message} at line {line}, column {column}")]
+    TextSyntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What went wrong, in the engine's words where it has them.
+        message: Box<str>,
+    },
     /// A length-prefixed frame (or a packet) larger than the configured maximum
     /// ([`frame::DEFAULT_MAX_FRAME_SIZE`](crate::frame::DEFAULT_MAX_FRAME_SIZE) by default).
     /// Checked before anything is allocated.

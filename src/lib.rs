@@ -34,6 +34,7 @@ mod mint_impls;
 pub mod read;
 pub mod save;
 mod ser;
+pub mod text;
 mod types;
 mod value;
 mod wire;
