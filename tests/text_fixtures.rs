@@ -77,23 +77,74 @@ fn godot3_var2str_texts_are_written_identically() {
 
 /// Parser records where we deliberately differ from the engine, with the reason.
 const PARSE_DELIBERATE: &[(&str, &str)] = &[
-    ("object_refcounted_comma_close", "object is data: the engine instantiates it and lists every default property"),
-    ("object_resource_name", "object is data: the engine instantiates it and lists every default property"),
-    ("object_unknown_property", "object is data: the engine instantiates it and lists every default property"),
-    ("object_input_event_key_godot3", "object is data: the engine instantiates it and lists every default property"),
-    ("x3_object_input_event_key", "object is data: the engine instantiates it and lists every default property"),
-    ("x4_object_input_event_mouse", "object is data: the engine instantiates it and lists every default property"),
-    ("resource_fixture", "resource reference is data: the engine loads (or fails to load) the resource"),
-    ("extresource_path", "resource reference is data: the engine loads (or fails to load) the resource"),
-    ("extresource_id_string_godot4", "resource reference is data: the engine loads (or fails to load) the resource"),
-    ("resource_unknown_uid_only", "resource reference is data: the engine loads (or fails to load) the resource"),
-    ("rt_object_script", "resource reference is data: the engine loads (or fails to load) the resource"),
-    ("x3_object_resource_with_path", "resource reference is data: the engine loads (or fails to load) the resource"),
-    ("x4_object_script", "resource reference is data: the engine loads (or fails to load) the resource"),
-    ("x4_object_refcounted", "object is data: Godot 3 has no RefCounted class to instantiate"),
-    ("str_escape_surrogate_pair", "Godot 3 keeps the two surrogate code units (not valid Unicode); we combine them"),
-    ("input_event_old_mbutton", "Godot 2 InputEvent(...) syntax is not supported"),
-    ("input_event_old_none", "Godot 2 InputEvent(...) syntax is not supported"),
+    (
+        "object_refcounted_comma_close",
+        "object is data: the engine instantiates it and lists every default property",
+    ),
+    (
+        "object_resource_name",
+        "object is data: the engine instantiates it and lists every default property",
+    ),
+    (
+        "object_unknown_property",
+        "object is data: the engine instantiates it and lists every default property",
+    ),
+    (
+        "object_input_event_key_godot3",
+        "object is data: the engine instantiates it and lists every default property",
+    ),
+    (
+        "x3_object_input_event_key",
+        "object is data: the engine instantiates it and lists every default property",
+    ),
+    (
+        "x4_object_input_event_mouse",
+        "object is data: the engine instantiates it and lists every default property",
+    ),
+    (
+        "resource_fixture",
+        "resource reference is data: the engine loads (or fails to load) the resource",
+    ),
+    (
+        "extresource_path",
+        "resource reference is data: the engine loads (or fails to load) the resource",
+    ),
+    (
+        "extresource_id_string_godot4",
+        "resource reference is data: the engine loads (or fails to load) the resource",
+    ),
+    (
+        "resource_unknown_uid_only",
+        "resource reference is data: the engine loads (or fails to load) the resource",
+    ),
+    (
+        "rt_object_script",
+        "resource reference is data: the engine loads (or fails to load) the resource",
+    ),
+    (
+        "x3_object_resource_with_path",
+        "resource reference is data: the engine loads (or fails to load) the resource",
+    ),
+    (
+        "x4_object_script",
+        "resource reference is data: the engine loads (or fails to load) the resource",
+    ),
+    (
+        "x4_object_refcounted",
+        "object is data: Godot 3 has no RefCounted class to instantiate",
+    ),
+    (
+        "str_escape_surrogate_pair",
+        "Godot 3 keeps the two surrogate code units (not valid Unicode); we combine them",
+    ),
+    (
+        "input_event_old_mbutton",
+        "Godot 2 InputEvent(...) syntax is not supported",
+    ),
+    (
+        "input_event_old_none",
+        "Godot 2 InputEvent(...) syntax is not supported",
+    ),
 ];
 
 #[derive(Default, Debug)]
@@ -179,4 +230,65 @@ fn godot4_str_to_var_verdicts_and_values() {
 fn godot3_str2var_verdicts_and_values() {
     let c = check_parser("text/godot3/str2var-sample.jsonl", true);
     assert!(c.verdicts >= 240, "{c:?}");
+}
+
+/// Values the text form itself cannot carry (the engine's own `str_to_var` loses them too).
+const LOSSY: &[(&str, &str)] = &[
+    ("float_neg_nan", "every NaN prints as nan"),
+    ("float_nan_payload_quiet", "every NaN prints as nan"),
+    ("pf64_special", "-0 prints as 0, 5e-324 reads as 0"),
+    ("vector2_neg0_1_5", "-0 prints as 0"),
+    (
+        "float_f32_min_normal",
+        "an f32-exact double prints with f32 digits",
+    ),
+    (
+        "float_f32_subnormal_neg",
+        "an f32-exact double prints with f32 digits",
+    ),
+    ("float_f64_min_normal", "the engine's strtod reads it as 0"),
+    ("object_script_itself", "a script prints as its path"),
+    ("signal_obj_custom", "Signal() prints no contents"),
+    ("dict_insertion_order", "keys print sorted"),
+    ("tdict_variant_int", "keys print sorted"),
+];
+
+/// `tests/fixtures/godot4/vectors-sample.jsonl`: every `var_to_str` text parses to the value
+/// its bytes decode to (compared as bytes, which also compares NaNs) and re-prints identically.
+#[test]
+fn godot4_vector_texts_parse_to_their_bytes() {
+    let config = engine_config(false);
+    let (mut same, mut bad) = (0, Vec::new());
+    for r in records("godot4/vectors-sample.jsonl") {
+        let (Some(input), Some(want)) = (field(&r, "var_to_str"), value_hex(&r)) else {
+            continue;
+        };
+        if r.get("decode_ok").and_then(Value::as_bool) == Some(false) {
+            continue;
+        }
+        let n = name(&r);
+        if LOSSY.iter().any(|(d, _)| *d == n) {
+            continue;
+        }
+        let expected: Variant = match config.from_bytes(&unhex(want)) {
+            Ok(v) => v,
+            Err(_) => continue,
+        };
+        match text::parse_variant_with(input, config) {
+            Ok(v) => {
+                let ours = config.to_bytes(&v).map(|b| tohex(&b));
+                let theirs = config.to_bytes(&expected).map(|b| tohex(&b));
+                let reprint = text::variant_to_string_with(&v, config);
+                if ours.ok() == theirs.ok() && reprint == input {
+                    same += 1;
+                } else {
+                    bad.push(format!("{n}: {v:?} vs {expected:?}, reprint {reprint:?}"));
+                }
+            }
+            Err(e) => bad.push(format!("{n}: {e} ({input:?})")),
+        }
+    }
+    eprintln!("vectors-sample: {same} var_to_str texts parse to their bytes");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(same >= 85, "{same}");
 }

@@ -731,7 +731,10 @@ impl<'a> Parser<'a> {
         let Token::Identifier(name) = self.next()? else {
             return self.fail(what.to_owned());
         };
-        let ty = if let Some(t) = builtin_type(name) {
+        let ty = if name == "Object" {
+            // Typed as the class `Object`, as the engine's descriptor says.
+            ContainerType::ClassName("Object".to_owned())
+        } else if let Some(t) = builtin_type(name) {
             ContainerType::Builtin(t)
         } else if name == "Resource" || name == "SubResource" || name == "ExtResource" {
             let t = self.next()?;
