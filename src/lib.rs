@@ -20,6 +20,7 @@ pub mod litebyte;
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 mod config;
+pub mod config_file;
 mod de;
 pub mod dump;
 mod error;

@@ -139,6 +139,11 @@ impl<'a> Parser<'a> {
         self.lex.g3
     }
 
+    /// Continues reading at byte `pos` (a ConfigFile value after its `=`).
+    pub(crate) fn seek(&mut self, pos: usize) {
+        self.lex.pos = pos;
+    }
+
     /// The byte offset after the last token read.
     pub(crate) fn pos(&self) -> usize {
         self.lex.pos
