@@ -1,0 +1,50 @@
+//! `config_file::to_string` / `from_str` with a struct of sections. The expected text is
+//! derived by hand from `ConfigFile.save()`'s layout as the 4.6 and 3.2.3 records show it
+//! (`global_then_section`: `config_version=5\n\n[application]\n\nconfig/name="Game"\n`).
+
+use godot_serde::{Config, config_file};
+use serde_derive::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Application {
+    #[serde(rename = "config/name")]
+    name: String,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Project {
+    config_version: u32,
+    application: Application,
+}
+
+fn project() -> Project {
+    Project {
+        config_version: 5,
+        application: Application { name: "Game".into() },
+    }
+}
+
+#[test]
+fn a_struct_of_sections_writes_as_configfile_save() {
+    let text = config_file::to_string(&project()).unwrap();
+    assert_eq!(text, "config_version=5\n\n[application]\n\nconfig/name=\"Game\"\n");
+    assert_eq!(config_file::from_str::<Project>(&text).unwrap(), project());
+}
+
+#[test]
+fn godot3_writes_the_sectionless_keys_under_an_empty_header() {
+    let text = config_file::to_string_with(&project(), Config::godot3()).unwrap();
+    assert_eq!(text, "[]\n\nconfig_version=5\n\n[application]\n\nconfig/name=\"Game\"\n");
+    let back: Project = config_file::from_str_with(&text, Config::godot3()).unwrap();
+    assert_eq!(back, project());
+}
+
+#[test]
+fn a_map_of_maps_reads_any_file() {
+    let text = "; comment\n[a]\nx=1\n[b]\ny=Vector2(1, 2)\n[a]\nz=\"s\"\n";
+    let m: BTreeMap<String, BTreeMap<String, godot_serde::Variant>> =
+        config_file::from_str(text).unwrap();
+    assert_eq!(m["a"].len(), 2);
+    assert_eq!(m["b"]["y"].to_string(), "Vector2(1, 2)");
+}
