@@ -21,21 +21,29 @@ struct Project {
 fn project() -> Project {
     Project {
         config_version: 5,
-        application: Application { name: "Game".into() },
+        application: Application {
+            name: "Game".into(),
+        },
     }
 }
 
 #[test]
 fn a_struct_of_sections_writes_as_configfile_save() {
     let text = config_file::to_string(&project()).unwrap();
-    assert_eq!(text, "config_version=5\n\n[application]\n\nconfig/name=\"Game\"\n");
+    assert_eq!(
+        text,
+        "config_version=5\n\n[application]\n\nconfig/name=\"Game\"\n"
+    );
     assert_eq!(config_file::from_str::<Project>(&text).unwrap(), project());
 }
 
 #[test]
 fn godot3_writes_the_sectionless_keys_under_an_empty_header() {
     let text = config_file::to_string_with(&project(), Config::godot3()).unwrap();
-    assert_eq!(text, "[]\n\nconfig_version=5\n\n[application]\n\nconfig/name=\"Game\"\n");
+    assert_eq!(
+        text,
+        "[]\n\nconfig_version=5\n\n[application]\n\nconfig/name=\"Game\"\n"
+    );
     let back: Project = config_file::from_str_with(&text, Config::godot3()).unwrap();
     assert_eq!(back, project());
 }
