@@ -514,8 +514,8 @@ pub(crate) fn strtod(text: &str) -> f64 {
     if sign { -fraction } else { fraction }
 }
 
-/// `Color::html` of the digits after `#`: 3, 4 (Godot 4), 6 or 8 hex digits; 8 digits are
-/// RGBA in Godot 4 and ARGB in Godot 3. Anything else is opaque black (the engine also prints
+/// `Color::html` of the digits after `#`: 3, 4, 6 or 8 hex digits; 4 and 8 digits are
+/// RGBA in Godot 4 and ARGB in Godot 3 (as the live 3.2.3 engine reads them). Anything else is opaque black (the engine also prints
 /// an error, but the parse succeeds).
 pub(crate) fn html_color(digits: &str, g3: bool) -> Color {
     let d = digits.as_bytes();
@@ -537,7 +537,13 @@ pub(crate) fn html_color(digits: &str, g3: bool) -> Color {
             b: nib(2),
             a: 1.0,
         },
-        4 if !g3 => Color {
+        4 if g3 => Color {
+            a: nib(0),
+            r: nib(1),
+            g: nib(2),
+            b: nib(3),
+        },
+        4 => Color {
             r: nib(0),
             g: nib(1),
             b: nib(2),
