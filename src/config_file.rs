@@ -285,7 +285,7 @@ impl fmt::Display for Document {
 fn encode_key(key: &str, config: Config) -> String {
     let needs = key
         .chars()
-        .any(|c| matches!(c, '=' | '"' | ';' | '[' | ']') || c < '!' || c > '~');
+        .any(|c| matches!(c, '=' | '"' | ';' | '[' | ']') || !('!'..='~').contains(&c));
     if !config.version.is_godot4() || !needs {
         return key.to_owned();
     }
@@ -408,7 +408,7 @@ fn scan(text: &str, config: Config) -> Result<(Vec<Entry>, Vec<Header>)> {
             let value_start = pos + lead;
             let mut p = Parser::new(text, config);
             p.seek(pos);
-            let v = p.parse().map_err(|e| p.into_error(e))?;
+            let v = p.parse().map_err(|e| p.error(e))?;
             let value_end = p.pos();
             let key = core::mem::take(&mut what);
             let start = key_start.take().unwrap_or(pos - 1);

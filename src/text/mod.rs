@@ -113,7 +113,7 @@ pub fn parse_variant(text: &str) -> Result<Variant> {
 /// As [`parse_variant`]; nesting deeper than [`Config::max_depth`].
 pub fn parse_variant_with(text: &str, config: Config) -> Result<Variant> {
     let mut p = parser::Parser::new(text, config);
-    let v = p.parse().map_err(|e| p.into_error(e))?;
+    let v = p.parse().map_err(|e| p.error(e))?;
     let end = p.pos();
     match p.at_end() {
         Ok(true) => Ok(v),
@@ -133,7 +133,7 @@ pub fn parse_variant_with(text: &str, config: Config) -> Result<Variant> {
 /// As [`parse_variant_with`], except for text after the value.
 pub fn take_from_str(text: &str, config: Config) -> Result<(Variant, &str)> {
     let mut p = parser::Parser::new(text, config);
-    let v = p.parse().map_err(|e| p.into_error(e))?;
+    let v = p.parse().map_err(|e| p.error(e))?;
     Ok((v, text.get(p.pos()..).unwrap_or("")))
 }
 

@@ -98,7 +98,7 @@ impl Num {
         match self {
             Num::Int(i) => i as i32,
             Num::Float(f) => {
-                if f.is_nan() || f >= 2_147_483_648.0 || f < -2_147_483_648.0 {
+                if !(-2_147_483_648.0..2_147_483_648.0).contains(&f) {
                     i32::MIN
                 } else {
                     f as i32
@@ -111,7 +111,7 @@ impl Num {
         match self {
             Num::Int(i) => i,
             Num::Float(f) => {
-                if f.is_nan() || f >= 9.223_372_036_854_776e18 || f < -9.223_372_036_854_776e18 {
+                if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f) {
                     i64::MIN
                 } else {
                     f as i64
@@ -149,7 +149,7 @@ impl<'a> Parser<'a> {
         self.lex.pos
     }
 
-    pub(crate) fn into_error(&self, e: PErrPublic) -> Error {
+    pub(crate) fn error(&self, e: PErrPublic) -> Error {
         syntax_error(self.lex.src, e.0.offset, e.0.message)
     }
 
@@ -937,7 +937,7 @@ fn convert(v: Variant, ty: &ContainerType) -> Option<Variant> {
 /// is at most three quarters of the input.
 fn base64_decode(s: &str) -> Option<Vec<u8>> {
     let b = s.as_bytes();
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return None;
     }
     let val = |c: u8| -> Option<u32> {

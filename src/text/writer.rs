@@ -687,37 +687,6 @@ fn lex_less<T: PartialOrd>(a: &[T], b: &[T]) -> bool {
     false
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn grisu_layout_matches_the_engine_thresholds() {
-        // Values from the Godot 4.6 fixtures (var_to_str of the literal).
-        assert_eq!(real4(1e10), "10000000000");
-        assert_eq!(real4(1e300), "1e+300");
-        assert_eq!(real4(f64::from_bits(1)), "5e-324");
-        assert_eq!(real4(0.1), "0.1");
-        assert_eq!(real4(-0.0), "0");
-        assert_eq!(real4(f64::NEG_INFINITY), "inf_neg");
-        assert_eq!(
-            real4(f64::from(f32::from_bits(0x0080_0000))),
-            "1.1754944e-38"
-        );
-    }
-
-    #[test]
-    fn printf_g_matches_the_godot3_engine() {
-        // Values from a Godot 3.2.3 run (var2str).
-        assert_eq!(real3(1e10), "1e+10");
-        assert_eq!(real3(1_234_567.0), "1.23457e+06");
-        assert_eq!(real3(0.0001), "0.0001");
-        assert_eq!(real3(0.00001), "1e-05");
-        assert_eq!(real3(999_999.5), "1e+06");
-        assert_eq!(real3(1e300), "inf");
-    }
-}
-
 /// The arguments of a resource reference held as data (see [`crate::text`]): an object of
 /// class `Resource` whose only properties are `path` (and first `uid`), or of class
 /// `ExtResource` / `SubResource` whose only property is `id`.
@@ -767,4 +736,35 @@ fn write_resource_reference<W: Write + ?Sized>(
         w.write_char(' ')?;
     }
     w.write_char(')')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grisu_layout_matches_the_engine_thresholds() {
+        // Values from the Godot 4.6 fixtures (var_to_str of the literal).
+        assert_eq!(real4(1e10), "10000000000");
+        assert_eq!(real4(1e300), "1e+300");
+        assert_eq!(real4(f64::from_bits(1)), "5e-324");
+        assert_eq!(real4(0.1), "0.1");
+        assert_eq!(real4(-0.0), "0");
+        assert_eq!(real4(f64::NEG_INFINITY), "inf_neg");
+        assert_eq!(
+            real4(f64::from(f32::from_bits(0x0080_0000))),
+            "1.1754944e-38"
+        );
+    }
+
+    #[test]
+    fn printf_g_matches_the_godot3_engine() {
+        // Values from a Godot 3.2.3 run (var2str).
+        assert_eq!(real3(1e10), "1e+10");
+        assert_eq!(real3(1_234_567.0), "1.23457e+06");
+        assert_eq!(real3(0.0001), "0.0001");
+        assert_eq!(real3(0.00001), "1e-05");
+        assert_eq!(real3(999_999.5), "1e+06");
+        assert_eq!(real3(1e300), "inf");
+    }
 }
