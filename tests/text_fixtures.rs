@@ -11,7 +11,7 @@
 mod conformance;
 
 use conformance::{field, name, records, tohex, unhex};
-use godot_serde::{Config, GODOT_MAX_DEPTH, Variant, text};
+use godot_serde::{Config, ErrorKind, GODOT_MAX_DEPTH, Variant, text};
 use serde_json::Value;
 
 /// The config of an engine's fixtures: objects allowed (data only), depth as the engine.
@@ -150,6 +150,11 @@ const PARSE_DELIBERATE: &[(&str, &str)] = &[
 #[derive(Default, Debug)]
 struct Counts {
     verdicts: usize,
+    /// Rejections whose line is the engine's `error_line` (0-based there, 1-based here).
+    error_lines: usize,
+    /// Rejections whose message is the engine's own text.
+    messages: usize,
+    rejections: usize,
     values: usize,
     reprints: usize,
     deliberate: usize,
@@ -159,6 +164,7 @@ fn check_parser(path: &str, g3: bool) -> Counts {
     let config = engine_config(g3);
     let mut c = Counts::default();
     let mut bad = Vec::new();
+    let mut lines_off = Vec::new();
     for r in records(path) {
         let n = name(&r).to_owned();
         let Some(input) = field(&r, "text") else {
@@ -180,7 +186,28 @@ fn check_parser(path: &str, g3: bool) -> Counts {
             continue;
         }
         c.verdicts += 1;
-        let Ok((v, _)) = got else { continue };
+        let (v, _) = match got {
+            Ok(ok) => ok,
+            Err(e) => {
+                c.rejections += 1;
+                let want = r["error_line"].as_u64().map(|l| l as usize + 1);
+                if let ErrorKind::TextSyntax { message, .. } = e.kind() {
+                    if field(&r, "error") == Some(&**message) {
+                        c.messages += 1;
+                    } else if std::env::var_os("SHOW_MESSAGES").is_some() {
+                        eprintln!(
+                            "  message {n}: ours {message:?}, engine {:?}",
+                            field(&r, "error")
+                        );
+                    }
+                }
+                match e.kind() {
+                    ErrorKind::TextSyntax { line, .. } if Some(*line) == want => c.error_lines += 1,
+                    _ => lines_off.push(format!("{n}: {e}, engine line {want:?} ({input:?})")),
+                }
+                continue;
+            }
+        };
         let want = value_hex(&r).expect("hex");
         let mut fine = true;
         match config.to_bytes(&v) {

@@ -163,14 +163,23 @@ impl<'a> Lexer<'a> {
                         self.identifier_rest();
                         return Ok(Token::Identifier(self.slice(start)));
                     }
-                    return self.err("Unexpected character", start);
+                    return self.err(self.unexpected(), start);
                 }
                 c if c.is_ascii_alphabetic() || c == b'_' => {
                     self.identifier_rest();
                     return Ok(Token::Identifier(self.slice(start)));
                 }
-                _ => return self.err("Unexpected character", start),
+                _ => return self.err(self.unexpected(), start),
             }
+        }
+    }
+
+    /// The engine's message for a character that starts no token.
+    fn unexpected(&self) -> &'static str {
+        if self.g3 {
+            "Unexpected character."
+        } else {
+            "Unexpected character"
         }
     }
 

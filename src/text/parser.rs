@@ -221,7 +221,8 @@ impl<'a> Parser<'a> {
             Token::StrName(s) => Ok(Variant::StringName(StringName(s))),
             Token::Color(c) => Ok(Variant::Color(c)),
             Token::Identifier(id) => self.identifier(id, g3),
-            other => self.fail(format!("Expected value, got {}", other.name())),
+            other if g3 => self.fail(format!("Expected value, got {}.", other.name())),
+            other => self.fail(format!("Expected value, got '{}'", other.name())),
         }
     }
 
@@ -342,6 +343,7 @@ impl<'a> Parser<'a> {
                     Token::ParenClose if !g3 => return Ok(Variant::Rid(Rid(0))),
                     Token::Int(i) => Num::Int(i),
                     Token::Float(f) => Num::Float(f),
+                    _ if g3 => return self.fail("Expected number as argument"),
                     _ => return self.fail("Expected number as argument or ')'"),
                 };
                 self.expect(&Token::ParenClose, "Expected ')'")?;
