@@ -174,11 +174,22 @@ impl Document {
             text.replace_range(e.value.clone(), &vtext);
         } else {
             let line = format!("{}={vtext}", encode_key(key, self.config));
+            // After the last key of the section. An object's text ends with its own line
+            // break (`Object(...)` and a newline), which belongs to the value.
             let after_last = self
                 .entries
                 .iter()
                 .filter(|e| e.section == section)
-                .map(|e| e.value.end)
+                .map(|e| {
+                    let object = text
+                        .get(e.value.clone())
+                        .is_some_and(|v| v.starts_with("Object("));
+                    if object && text.as_bytes().get(e.value.end) == Some(&b'\n') {
+                        e.value.end + 1
+                    } else {
+                        e.value.end
+                    }
+                })
                 .max();
             let header = self.headers.iter().rev().find(|h| h.name == section);
             if let Some(at) = after_last.filter(|&at| text.is_char_boundary(at)) {

@@ -56,3 +56,22 @@ fn a_map_of_maps_reads_any_file() {
     assert_eq!(m["a"].len(), 2);
     assert_eq!(m["b"]["y"].to_string(), "Vector2(1, 2)");
 }
+
+#[test]
+fn a_key_after_an_object_value_follows_its_line_break() {
+    // Godot 4.6 `value_object_multiline`: `ConfigFile.save()` writes the object's own newline
+    // and then the line's: `ref=Object(RefCounted,"script":null)\n\nafter=1\n`.
+    use godot_serde::{Object, Variant, config_file::Document};
+    let config = Config::godot4().with_allow_objects(true);
+    let mut doc = Document::new(config);
+    let obj = Object {
+        class: "RefCounted".into(),
+        properties: vec![("script".into(), Variant::Nil)],
+    };
+    doc.set("o", "ref", &Variant::Object(obj)).unwrap();
+    doc.set("o", "after", &Variant::Int(1)).unwrap();
+    assert_eq!(
+        doc.to_string(),
+        "[o]\n\nref=Object(RefCounted,\"script\":null)\n\nafter=1\n"
+    );
+}

@@ -6,7 +6,7 @@
 # texts.hex holds one text per line as hex-encoded UTF-8 (e.g. what
 # `godot_serde::text::to_string` wrote). For each line i, one stdout line:
 #   CASE <i> OK <var_to_str(value) as hex> <var_to_bytes(value) hex>
-#   CASE <i> ERR <0-based error line> <message>
+#   CASE <i> ERR <error code> <error name>   (the line and message are on stderr)
 # The verdict comes from ConfigFile.parse("__probe__=" + text), which runs the same value
 # parser as str_to_var but reports errors (str_to_var returns null instead): the sentinel set
 # under the key survives exactly when the value failed to parse.
