@@ -75,3 +75,38 @@ fn comments_and_legacy_names_parse() {
         "[Quaternion(0, 0, 0, 1), PackedInt32Array(1, 2)]"
     );
 }
+
+#[test]
+fn repeated_keys_merge_as_in_the_engine_in_linear_time() {
+    // Godot 4.6 fixtures: `{&"a": 1, "a": 2}` is `{&"a": 2}`; `{1: 1, 1.0: 2}` keeps both.
+    let v = text::parse_variant("{&\"a\": 1, \"a\": 2}").unwrap();
+    assert_eq!(v.to_string(), "{\n&\"a\": 2\n}");
+    let v = text::parse_variant("{1: 1, 1.0: 2}").unwrap();
+    assert_eq!(v.to_string(), "{\n1: 1,\n1.0: 2\n}");
+    // NaN keys are one key (Godot's hash_compare), also inside vectors, and -0 is 0.
+    let v = text::parse_variant(
+        "{nan: 1, nan: 2, Vector2(nan, 1): 3, Vector2(nan, 1): 4, 0.0: 5, -0.0: 6}",
+    )
+    .unwrap();
+    let godot_serde::Variant::Dictionary(d) = v else {
+        panic!("not a dictionary")
+    };
+    let pairs: Vec<String> = d.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    assert_eq!(pairs, ["nan: 2", "Vector2(nan, 1): 4", "0.0: 6"]);
+    // 20000 distinct keys and then each again: linear, and every value replaced in place.
+    let n = 20_000;
+    let mut s = String::from("{");
+    for round in 0..2 {
+        for i in 0..n {
+            s.push_str(&format!("Vector2({i}, 1): {round},"));
+        }
+    }
+    s.push('}');
+    let start = std::time::Instant::now();
+    let godot_serde::Variant::Dictionary(d) = text::parse_variant(&s).unwrap() else {
+        panic!("not a dictionary")
+    };
+    assert_eq!(d.len(), n);
+    assert!(d.iter().all(|(_, v)| *v == 1.into()));
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+}

@@ -607,7 +607,7 @@ impl<'a> Parser<'a> {
 
     /// The entries after `{`, up to and including `}`.
     fn dictionary(&mut self) -> PResult<Dictionary> {
-        let mut entries: Vec<(Variant, Variant)> = Vec::new();
+        let mut entries = Entries::new(self.g3());
         let mut need_comma = false;
         loop {
             let t = self.next()?;
@@ -630,18 +630,14 @@ impl<'a> Parser<'a> {
             }
             let t = self.next()?;
             let value = self.value(t)?;
-            let g3 = self.g3();
-            match entries.iter_mut().find(|(k, _)| same_key(k, &key, g3)) {
-                Some(slot) => slot.1 = value,
-                None => entries.push((key, value)),
-            }
+            entries.insert(key, value);
             need_comma = true;
         }
-        let mut d = Dictionary::new();
-        for (k, v) in entries {
-            d.insert(k, v);
-        }
-        Ok(d)
+        Ok(Dictionary::from_distinct_entries(
+            ContainerType::Untyped,
+            ContainerType::Untyped,
+            entries.items,
+        ))
     }
 
     /// `Object(Class, "prop": value, ...)` as data.
@@ -801,15 +797,19 @@ impl<'a> Parser<'a> {
         let values = self.dictionary()?;
         self.depth -= 1;
         self.expect(&Token::ParenClose, "Expected ')'")?;
-        let mut d = Dictionary::typed(kt.clone(), vt.clone());
         let converted: Option<Vec<(Variant, Variant)>> = values
             .into_iter()
             .map(|(k, v)| Some((convert(k, &kt)?, convert(v, &vt)?)))
             .collect();
+        let mut entries = Entries::new(self.g3());
         for (k, v) in converted.unwrap_or_default() {
-            d.insert(k, v);
+            entries.insert(k, v);
         }
-        Ok(Variant::Dictionary(d))
+        Ok(Variant::Dictionary(Dictionary::from_distinct_entries(
+            kt,
+            vt,
+            entries.items,
+        )))
     }
 }
 
@@ -891,16 +891,88 @@ fn builtin_type(name: &str) -> Option<VariantType> {
         .find(|t| t.name() == name)
 }
 
-/// Whether two keys are the same Dictionary key: Godot 4 treats String and StringName of the
-/// same text as one key; NaN equals NaN.
-fn same_key(a: &Variant, b: &Variant, g3: bool) -> bool {
-    match (a, b) {
-        (
-            Variant::String(x) | Variant::StringName(StringName(x)),
-            Variant::String(y) | Variant::StringName(StringName(y)),
-        ) if !g3 => x == y,
-        (Variant::Float(x), Variant::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
-        _ => a == b,
+/// Dictionary entries with the engine's key identity, merged in linear time: a repeated key
+/// keeps its first position and takes the last value. Keys are the same when Godot's
+/// `hash_compare` says so: Godot 4 treats a String and a StringName of the same text as one
+/// key, NaN equals NaN and `-0` equals `0` (also inside vectors and arrays); `1` and `1.0`
+/// stay distinct.
+struct Entries {
+    g3: bool,
+    items: Vec<(Variant, Variant)>,
+    /// Key fingerprint → entry index, once there are more than a few entries.
+    index: std::collections::HashMap<String, usize>,
+}
+
+/// Up to this many entries, keys are compared one by one (cheaper than hashing).
+const LINEAR_KEYS: usize = 8;
+
+impl Entries {
+    fn new(g3: bool) -> Self {
+        Self {
+            g3,
+            items: Vec::new(),
+            index: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The key's identity as text: the Godot 4 writer's text prints every NaN as `nan` and
+    /// `-0` as `0`, and is otherwise exact; String and StringName share one spelling in Godot
+    /// 4; a float key is told apart from an f32 one by its bits.
+    fn fingerprint(&self, key: &Variant) -> String {
+        match key {
+            Variant::String(s) | Variant::StringName(StringName(s)) if !self.g3 => {
+                format!("S{s}")
+            }
+            Variant::Float(f) if f.is_nan() => "Fnan".to_owned(),
+            Variant::Float(f) => format!("F{:x}", (f + 0.0).to_bits()),
+            other => {
+                let mut t = String::from("V");
+                t.push_str(&super::writer_text(other));
+                t
+            }
+        }
+    }
+
+    /// Whether two keys are one (as their fingerprints would say, cheaply for common keys).
+    fn same(&self, a: &Variant, b: &Variant) -> bool {
+        match (a, b) {
+            (
+                Variant::String(x) | Variant::StringName(StringName(x)),
+                Variant::String(y) | Variant::StringName(StringName(y)),
+            ) if !self.g3 => x == y,
+            (Variant::String(x), Variant::String(y)) => x == y,
+            (Variant::Int(x), Variant::Int(y)) => x == y,
+            (Variant::Float(x), Variant::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+            _ if a.variant_type() != b.variant_type() => false,
+            _ => self.fingerprint(a) == self.fingerprint(b),
+        }
+    }
+
+    fn insert(&mut self, key: Variant, value: Variant) {
+        if self.items.len() < LINEAR_KEYS {
+            let found = self.items.iter().position(|(k, _)| self.same(k, &key));
+            match found.and_then(|i| self.items.get_mut(i)) {
+                Some(slot) => slot.1 = value,
+                None => self.items.push((key, value)),
+            }
+            return;
+        }
+        if self.index.is_empty() {
+            for i in 0..self.items.len() {
+                if let Some((k, _)) = self.items.get(i) {
+                    let fp = self.fingerprint(k);
+                    self.index.insert(fp, i);
+                }
+            }
+        }
+        let fp = self.fingerprint(&key);
+        match self.index.get(&fp).and_then(|&i| self.items.get_mut(i)) {
+            Some(slot) => slot.1 = value,
+            None => {
+                self.index.insert(fp, self.items.len());
+                self.items.push((key, value));
+            }
+        }
     }
 }
 
