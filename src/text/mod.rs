@@ -38,19 +38,32 @@
 //! comments after it. Errors carry a 1-based line and column
 //! ([`ErrorKind::TextSyntax`](crate::ErrorKind::TextSyntax)).
 //!
-//! What is data here and live in the engine:
+//! # Where this differs from the engine, on purpose
 //!
-//! - `Object(Class, "prop": value, ...)` becomes an [`Object`](crate::Object) (never
-//!   instantiated); refused unless [`Config::with_allow_objects`] is on, as for bytes. The
-//!   engine refuses classes it cannot instantiate; every class name is accepted here.
-//! - `Resource("res://path")`, `ExtResource(...)`, `SubResource(...)` become an
-//!   [`Object`](crate::Object) of class `Resource` / `ExtResource` / `SubResource` whose one
-//!   property (`"path"`, or `"id"`) holds the argument; they are written back as written.
-//!   The engine loads the resource and fails when it cannot.
+//! The engine's parser runs code (it instantiates classes and loads files); this one only
+//! reads data:
+//!
+//! - `Object(Class, "prop": value, ...)` becomes an [`Object`](crate::Object), never
+//!   instantiated, with exactly the listed properties; refused unless
+//!   [`Config::with_allow_objects`] is on, as for bytes. The engine refuses classes it cannot
+//!   instantiate and fills in every default property.
+//! - `Resource("res://path")` (Godot 4 also `Resource("uid://…", "res://path")`),
+//!   `ExtResource(id)` and `SubResource(id)` become an [`Object`](crate::Object) of class
+//!   `Resource` / `ExtResource` / `SubResource` whose properties (`"path"`, and first
+//!   `"uid"`; or `"id"`) hold the arguments, and print back as written. They are references,
+//!   not objects, so they are read whatever the object setting. The engine loads the file and
+//!   fails when it cannot.
 //! - A typed container's class name (`Array[Node]`) is kept as written; the engine drops the
 //!   type of a class it does not know.
+//! - Nesting deeper than [`Config::max_depth`] is refused (the engine has no limit).
+//! - Godot 3 only: the Godot 2 `InputEvent(...)` syntax is refused, and `\uD83D\uDE00` is one
+//!   character (Godot 3.2 keeps two UTF-16 code units, which are not valid Unicode).
 //!
-//! Nesting deeper than [`Config::max_depth`] is refused (the engine has no limit).
+//! As in the engine, `^"node/path"` is not a value (only `NodePath("...")` is), `0x10` reads as
+//! `0` followed by ignored text, and `#` starts a colour, not a comment.
+//!
+//! Key identity in dictionaries is the engine's: in Godot 4 a String and a StringName of the
+//! same text are one key; NaN equals NaN and `-0` equals `0`; `1` and `1.0` are two keys.
 
 pub(crate) mod lexer;
 pub(crate) mod parser;
