@@ -35,6 +35,11 @@ pub fn parse_text(data: &[u8]) {
             assert_eq!(text::variant_to_string_with(&third, config), second);
         }
     }
+    // Godot's UTF-8 decoding drops a byte-order mark at the start of a String (so does ours),
+    // the text parser keeps it: such values change through bytes, in the engine too.
+    if printed.contains('\u{feff}') {
+        return;
+    }
     if let Ok(bytes) = config.to_bytes(&v) {
         let decoded: Variant = config
             .from_bytes(&bytes)
