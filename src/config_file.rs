@@ -28,6 +28,10 @@
 //! key. `ConfigFile.load()` differs from `parse()` for non-ASCII text (it reads bytes as
 //! Latin-1 in keys); this module reads text as `parse()` does.
 //!
+//! Values may be `Object(...)` whatever [`Config::with_allow_objects`] says: `project.godot`
+//! holds its input events that way (`[input]` section). They are read as data, never
+//! instantiated (see [`crate::text`]).
+//!
 //! Writing follows `ConfigFile.save()`: Godot 4 writes the keys outside any section first,
 //! without a header, then `[section]`, a blank line and `key=value` lines, sections separated
 //! by a blank line, keys quoted when they contain `= " ; [ ]` or characters outside `!`..`~`;

@@ -75,3 +75,17 @@ fn a_key_after_an_object_value_follows_its_line_break() {
         "[o]\n\nref=Object(RefCounted,\"script\":null)\n\nafter=1\n"
     );
 }
+
+#[test]
+fn project_godot_input_events_read_as_data_with_the_default_config() {
+    // The shape Godot 4 writes for an action in `[input]` (abridged property list).
+    use godot_serde::config_file::Document;
+    let text = "[input]\n\njump={\n\"deadzone\": 0.5,\n\"events\": [Object(InputEventKey,\"resource_local_to_scene\":false,\"keycode\":32,\"script\":null)\n]\n}\n";
+    let doc = Document::parse(text, Config::godot4()).unwrap();
+    let v = doc.get("input", "jump").unwrap().unwrap();
+    assert_eq!(
+        v.to_string(),
+        text.trim_end().trim_start_matches("[input]\n\njump=")
+    );
+    assert_eq!(doc.to_string(), text);
+}
