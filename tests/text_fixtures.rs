@@ -154,6 +154,8 @@ struct Counts {
     error_lines: usize,
     /// Rejections whose message is the engine's own text.
     messages: usize,
+    /// Rejections of an invalid first token, where the record has ConfigFile's generic message.
+    tokenizer_messages: usize,
     rejections: usize,
     values: usize,
     reprints: usize,
@@ -192,13 +194,16 @@ fn check_parser(path: &str, g3: bool) -> Counts {
                 c.rejections += 1;
                 let want = r["error_line"].as_u64().map(|l| l as usize + 1);
                 if let ErrorKind::TextSyntax { message, .. } = e.kind() {
-                    if field(&r, "error") == Some(&**message) {
+                    let engine = field(&r, "error").unwrap_or("");
+                    if engine == &**message {
                         c.messages += 1;
-                    } else if std::env::var_os("SHOW_MESSAGES").is_some() {
-                        eprintln!(
-                            "  message {n}: ours {message:?}, engine {:?}",
-                            field(&r, "error")
-                        );
+                    } else if engine.contains("got 'ERROR'") || engine.contains("got ERROR.") {
+                        // The record's message comes from ConfigFile's reader, which drops the
+                        // tokenizer's error for an invalid first token (fixture README);
+                        // `str_to_var`'s own parser reports the tokenizer's, as we do.
+                        c.tokenizer_messages += 1;
+                    } else {
+                        bad.push(format!("{n}: message {message:?}, engine {engine:?}"));
                     }
                 }
                 match e.kind() {

@@ -29,6 +29,8 @@ pub(crate) enum Token<'a> {
     Period,
     Equal,
     Eof,
+    /// A token the tokenizer could not read (`TK_ERROR`), where the engine's caller judges it.
+    Invalid,
 }
 
 impl Token<'_> {
@@ -51,6 +53,7 @@ impl Token<'_> {
             Token::Period => "'.'",
             Token::Equal => "'='",
             Token::Eof => "EOF",
+            Token::Invalid => "ERROR",
         }
     }
 }

@@ -160,6 +160,21 @@ impl<'a> Parser<'a> {
         Ok(t.1)
     }
 
+    /// The next token where the engine ignores the tokenizer's error and judges the token
+    /// (`TK_ERROR`) instead: the caller then reports what it expected.
+    fn tok(&mut self) -> Token<'a> {
+        match self.lex.next_token_at() {
+            Ok((start, t)) => {
+                self.tok_start = start;
+                t
+            }
+            Err(e) => {
+                self.tok_start = e.offset;
+                Token::Invalid
+            }
+        }
+    }
+
     fn fail<T>(&self, message: impl Into<String>) -> PResult<T> {
         Err(PErr {
             message: message.into(),
@@ -191,7 +206,7 @@ impl<'a> Parser<'a> {
     }
 
     fn expect(&mut self, want: &Token<'_>, message: &str) -> PResult<()> {
-        let t = self.next()?;
+        let t = self.tok();
         if &t == want {
             Ok(())
         } else {
@@ -330,7 +345,7 @@ impl<'a> Parser<'a> {
             }
             "NodePath" => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
-                let Token::Str(s) = self.next()? else {
+                let Token::Str(s) = self.tok() else {
                     return self.fail("Expected string as argument for NodePath()");
                 };
                 self.expect(&Token::ParenClose, "Expected ')'")?;
@@ -338,7 +353,7 @@ impl<'a> Parser<'a> {
             }
             "RID" => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
-                let t = self.next()?;
+                let t = self.tok();
                 let n = match t {
                     Token::ParenClose if !g3 => return Ok(Variant::Rid(Rid(0))),
                     Token::Int(i) => Num::Int(i),
@@ -375,7 +390,7 @@ impl<'a> Parser<'a> {
             "PackedByteArray" if !g3 => self.byte_array()?,
             "PoolByteArray" | "ByteArray" => {
                 if g3 {
-                    let a = self.packed(true)?;
+                    let a = self.packed(false)?;
                     Variant::PackedByteArray(PackedByteArray(a.iter().map(|n| n.u8()).collect()))
                 } else {
                     self.byte_array()?
@@ -490,13 +505,13 @@ impl<'a> Parser<'a> {
         let mut first = true;
         loop {
             if !first {
-                match self.next()? {
+                match self.tok() {
                     Token::Comma => {}
                     Token::ParenClose => break,
                     _ => return self.fail("Expected ',' or ')' in constructor"),
                 }
             }
-            let t = self.next()?;
+            let t = self.tok();
             let n = match t {
                 Token::ParenClose if first => break,
                 Token::Int(i) => Num::Int(i),
@@ -528,7 +543,7 @@ impl<'a> Parser<'a> {
     /// Godot 4 `PackedByteArray(...)`: numbers, or one base64 string.
     fn byte_array(&mut self) -> PResult<Variant> {
         self.expect(&Token::ParenOpen, "Expected '(' in constructor")?;
-        let mut t = self.next()?;
+        let mut t = self.tok();
         let mut out = Vec::new();
         match t {
             Token::Str(s) => {
@@ -546,12 +561,12 @@ impl<'a> Parser<'a> {
                     _ => return self.fail("Expected number in constructor"),
                 };
                 out.push(n.u8());
-                match self.next()? {
+                match self.tok() {
                     Token::Comma => {}
                     Token::ParenClose => break,
                     _ => return self.fail("Expected ',' or ')' in constructor"),
                 }
-                t = self.next()?;
+                t = self.tok();
             },
             Token::ParenClose => {}
             _ => return self.fail("Expected base64 string, or list of numbers in constructor"),
@@ -565,13 +580,13 @@ impl<'a> Parser<'a> {
         let mut first = true;
         loop {
             if !first {
-                match self.next()? {
+                match self.tok() {
                     Token::Comma => {}
                     Token::ParenClose => break,
                     _ => return self.fail("Expected ',' or ')'"),
                 }
             }
-            match self.next()? {
+            match self.tok() {
                 Token::ParenClose => break,
                 Token::Str(s) => out.push(s),
                 _ => return self.fail("Expected string"),
@@ -644,7 +659,7 @@ impl<'a> Parser<'a> {
     fn object(&mut self) -> PResult<Variant> {
         let start = self.tok_start;
         self.expect(&Token::ParenOpen, "Expected '('")?;
-        let Token::Identifier(class) = self.next()? else {
+        let Token::Identifier(class) = self.tok() else {
             return self.fail("Expected identifier with type of object");
         };
         if !self.config.allow_objects {
@@ -659,7 +674,7 @@ impl<'a> Parser<'a> {
             class: class.to_owned(),
             properties: Vec::new(),
         };
-        if self.next()? != Token::Comma {
+        if self.tok() != Token::Comma {
             return self.fail("Expected ',' after object type");
         }
         self.enter()?;
@@ -700,18 +715,18 @@ impl<'a> Parser<'a> {
     /// `SubResource(id)`, as data (see the module docs).
     fn resource(&mut self, id: &str) -> PResult<Variant> {
         self.expect(&Token::ParenOpen, "Expected '('")?;
-        let first = match self.next()? {
+        let first = match self.tok() {
             Token::Str(s) => Variant::String(s),
             Token::Int(i) if id != "Resource" => Variant::Int(i),
             _ => return self.fail("Expected string as argument for Resource()"),
         };
-        let mut t = self.next()?;
+        let mut t = self.tok();
         let mut props = Vec::new();
         if t == Token::Comma && !self.g3() {
-            let Token::Str(second) = self.next()? else {
+            let Token::Str(second) = self.tok() else {
                 return self.fail("Expected string in Resource reference");
             };
-            t = self.next()?;
+            t = self.tok();
             props.push(("uid".to_owned(), first));
             props.push(("path".to_owned(), Variant::String(second)));
         } else if id == "Resource" {
@@ -731,7 +746,7 @@ impl<'a> Parser<'a> {
     /// The type inside `Array[...]` / `Dictionary[...]`. `after` is the token that must
     /// follow it (`,` for a key, `]` otherwise).
     fn container_type(&mut self, after: &Token<'_>, what: &str) -> PResult<ContainerType> {
-        let Token::Identifier(name) = self.next()? else {
+        let Token::Identifier(name) = self.tok() else {
             return self.fail(what.to_owned());
         };
         let ty = if name == "Object" {
@@ -740,14 +755,14 @@ impl<'a> Parser<'a> {
         } else if let Some(t) = builtin_type(name) {
             ContainerType::Builtin(t)
         } else if name == "Resource" || name == "SubResource" || name == "ExtResource" {
-            let t = self.next()?;
+            let t = self.tok();
             if t == *after && name == "Resource" {
                 return Ok(ContainerType::ClassName("Resource".to_owned()));
             }
             if t != Token::ParenOpen {
                 return self.fail("Expected '('");
             }
-            let Token::Str(path) = self.next()? else {
+            let Token::Str(path) = self.tok() else {
                 return self.fail("Expected string as argument for Resource()");
             };
             self.expect(&Token::ParenClose, "Expected ')'")?;
