@@ -153,6 +153,33 @@ impl Document {
         crate::text::take_from_str(text, self.parse_config()).map(|(v, _)| Some(v))
     }
 
+    /// The value of `key` in `section` as a `T` (`None` when the key is absent).
+    ///
+    /// # Errors
+    ///
+    /// When the value does not fit `T`.
+    pub fn get_as<T: DeserializeOwned>(&self, section: &str, key: &str) -> Result<Option<T>> {
+        match self.get(section, key)? {
+            Some(v) => self.parse_config().from_variant(&v).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Sets `key` in `section` to `value` converted to a [`Variant`] (see [`Document::set`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::to_variant`] and [`Document::set`].
+    pub fn set_as<T: ?Sized + Serialize>(
+        &mut self,
+        section: &str,
+        key: &str,
+        value: &T,
+    ) -> Result<()> {
+        let v = self.config.to_variant(value)?;
+        self.set(section, key, &v)
+    }
+
     fn parse_config(&self) -> Config {
         self.config.with_allow_objects(true)
     }

@@ -89,3 +89,33 @@ fn project_godot_input_events_read_as_data_with_the_default_config() {
     );
     assert_eq!(doc.to_string(), text);
 }
+
+#[test]
+fn document_values_as_rust_types() {
+    use godot_serde::config_file::Document;
+    let text =
+        "[display]\n\nwindow/size/viewport_width=1152 ; wide\nwindow/size/viewport_height=648\n";
+    let mut doc = Document::parse(text, Config::godot4()).unwrap();
+    assert_eq!(
+        doc.get_as::<u32>("display", "window/size/viewport_width")
+            .unwrap(),
+        Some(1152)
+    );
+    assert_eq!(doc.get_as::<u32>("display", "missing").unwrap(), None);
+    doc.set_as("display", "window/size/viewport_width", &1920u32)
+        .unwrap();
+    doc.set_as("display", "window/stretch/mode", "canvas_items")
+        .unwrap();
+    assert_eq!(
+        doc.to_string(),
+        "[display]\n\nwindow/size/viewport_width=1920 ; wide\nwindow/size/viewport_height=648\nwindow/stretch/mode=\"canvas_items\"\n"
+    );
+    assert!(
+        doc.remove("display", "window/size/viewport_height")
+            .unwrap()
+    );
+    assert_eq!(
+        doc.to_string(),
+        "[display]\n\nwindow/size/viewport_width=1920 ; wide\nwindow/stretch/mode=\"canvas_items\"\n"
+    );
+}
