@@ -64,6 +64,8 @@ struct Entry {
 #[derive(Clone, Debug)]
 struct Header {
     name: String,
+    /// Where the `[` is.
+    start: usize,
     /// Just after the `]`.
     end: usize,
 }
@@ -228,8 +230,22 @@ impl Document {
             } else if let Some(h) = header.filter(|h| text.is_char_boundary(h.end)) {
                 text.insert_str(h.end, &format!("\n\n{line}"));
             } else if section.is_empty() && self.config.version.is_godot4() {
-                let sep = if text.is_empty() { "\n" } else { "\n\n" };
-                text.insert_str(0, &format!("{line}{sep}"));
+                // Godot 4 keeps these keys before every section: before the first header
+                // (after any leading comments), or at the end of a file without one.
+                match self
+                    .headers
+                    .first()
+                    .filter(|h| text.is_char_boundary(h.start))
+                {
+                    Some(h) => text.insert_str(h.start, &format!("{line}\n\n")),
+                    None => {
+                        if !text.is_empty() && !text.ends_with('\n') {
+                            text.push('\n');
+                        }
+                        text.push_str(&line);
+                        text.push('\n');
+                    }
+                }
             } else {
                 if !text.is_empty() {
                     if !text.ends_with('\n') {
@@ -408,7 +424,11 @@ fn scan(text: &str, config: Config) -> Result<(Vec<Entry>, Vec<Header>)> {
             if !name.is_empty() {
                 section.clone_from(&name);
             }
-            headers.push(Header { name, end: pos });
+            headers.push(Header {
+                name,
+                start,
+                end: pos,
+            });
             continue;
         }
         if c > 32 {

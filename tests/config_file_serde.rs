@@ -119,3 +119,15 @@ fn document_values_as_rust_types() {
         "[display]\n\nwindow/size/viewport_width=1920 ; wide\nwindow/stretch/mode=\"canvas_items\"\n"
     );
 }
+
+#[test]
+fn a_new_sectionless_key_goes_before_the_first_section_after_the_comments() {
+    use godot_serde::{Variant, config_file::Document};
+    let text = "; Engine configuration file.\n\n[application]\n\nconfig/name=\"Demo\"\n";
+    let mut doc = Document::parse(text, Config::godot4()).unwrap();
+    doc.set("", "config_version", &Variant::Int(5)).unwrap();
+    assert_eq!(
+        doc.to_string(),
+        "; Engine configuration file.\n\nconfig_version=5\n\n[application]\n\nconfig/name=\"Demo\"\n"
+    );
+}
