@@ -110,6 +110,8 @@ pub struct Session {
     pub updates: Vec<Player>,
     /// Every Chat line received.
     pub chats: Vec<String>,
+    /// Messages that did not decode and were skipped (the async server goes on after one).
+    pub skipped: usize,
 }
 
 /// The Welcome for a player who said Hello.
@@ -197,6 +199,7 @@ pub fn handle_client(stream: TcpStream, config: Config) -> Result<Session, BoxEr
         hello,
         updates: Vec::new(),
         chats: Vec::new(),
+        skipped: 0,
     };
     loop {
         match conn.recv::<ClientMsg>()? {
