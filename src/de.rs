@@ -6,7 +6,7 @@
 //! one-entry map `{ "$godot_serde::Name": payload }`; see the marker protocol in `types`.
 
 use crate::config::{Config, GodotVersion};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Segment};
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
     CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline,
@@ -373,7 +373,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let count = self.read_count("Array count", 4)?;
         self.nested(|de| {
-            let mut access = ArrayAccess { de, left: count };
+            let mut access = ArrayAccess {
+                de,
+                left: count,
+                count,
+            };
             let value = visitor.visit_seq(&mut access)?;
             access.finish(count)?;
             Ok(value)
@@ -404,6 +408,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 left: count,
                 guard_first,
                 keys: KnownKeys::new(fields),
+                key_at: 0,
             };
             let value = visitor.visit_map(&mut access)?;
             access.finish(count)?;
@@ -955,6 +960,8 @@ impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
 struct ArrayAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
+    /// The element count (the index of an element that fails is `count - left - 1`).
+    count: u32,
 }
 
 impl<R> ArrayAccess<'_, R> {
@@ -981,7 +988,10 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        seed.deserialize(&mut *self.de).map(Some)
+        match seed.deserialize(&mut *self.de) {
+            Ok(value) => Ok(Some(value)),
+            Err(e) => Err(e.in_segment(Segment::Index((self.count - self.left - 1) as usize))),
+        }
     }
     fn size_hint(&self) -> Option<usize> {
         // At most what the input can hold, and small enough that a forged count reserves
@@ -998,11 +1008,50 @@ struct DictionaryAccess<'a, R> {
     guard_first: bool,
     /// The struct field names the keys are expected to be (none for a map).
     keys: KnownKeys,
+    /// Where the current entry's key starts (to name it in an error of its value).
+    key_at: usize,
 }
 
 impl<R> DictionaryAccess<'_, R> {
     fn finish(&self, count: u32) -> Result<()> {
         all_read(self.left, count, "entries")
+    }
+}
+
+impl<'de, R: Read<'de>> DictionaryAccess<'_, R> {
+    /// `e`, an error of the current entry's value, with the entry's key added to its path:
+    /// the struct field it matched, else the key read again from the input when that is a
+    /// slice, else where the key starts.
+    #[cold]
+    fn in_entry(&self, e: Error) -> Error {
+        if let Some(name) = self.keys.last {
+            return e.in_segment(Segment::Field(name));
+        }
+        let segment = self
+            .de
+            .read
+            .input_from(self.key_at)
+            .and_then(|bytes| key_segment(bytes, self.de.config))
+            .unwrap_or(Segment::KeyAt(self.key_at));
+        e.in_segment(segment)
+    }
+}
+
+/// A path step for the Dictionary key at the start of `bytes`: its text (String,
+/// StringName) or number (int); `None` for other keys.
+#[cold]
+fn key_segment(bytes: &[u8], config: Config) -> Option<Segment> {
+    let mut de = Deserializer::from_slice(bytes, config);
+    let h = de.read_header().ok()?;
+    match h.ty {
+        VariantType::String | VariantType::StringName => {
+            Some(Segment::Key(de.read_string("key").ok()?.into()))
+        }
+        VariantType::Int if h.flag() => Some(Segment::IntKey(i64::from_le_bytes(
+            de.read.read_array().ok()?,
+        ))),
+        VariantType::Int => Some(Segment::IntKey(de.read_i32().ok()?.into())),
+        _ => None,
     }
 }
 
@@ -1013,6 +1062,8 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.key_at = self.de.read.offset();
+        self.keys.last = None;
         if core::mem::take(&mut self.guard_first) {
             let h = self.de.read_header()?;
             if h.ty == VariantType::String {
@@ -1030,7 +1081,10 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
         .map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
-        seed.deserialize(&mut *self.de)
+        match seed.deserialize(&mut *self.de) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(self.in_entry(e)),
+        }
     }
     fn size_hint(&self) -> Option<usize> {
         self.de.cautious_hint(self.left, 64)
@@ -1042,11 +1096,17 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
 struct KnownKeys {
     names: &'static [&'static str],
     next: usize,
+    /// The name the current key matched, if it did (for error paths).
+    last: Option<&'static str>,
 }
 
 impl KnownKeys {
     fn new(names: &'static [&'static str]) -> Self {
-        KnownKeys { names, next: 0 }
+        KnownKeys {
+            names,
+            next: 0,
+            last: None,
+        }
     }
 
     /// The field name whose text the Godot String bytes `bytes` (length `len`, then padding)
@@ -1069,6 +1129,7 @@ impl KnownKeys {
             return None;
         }
         self.next = index + 1;
+        self.last = Some(name);
         Some(name)
     }
 }
@@ -1350,6 +1411,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             let value = visitor.visit_seq(PackedSeq {
                 de: self,
                 left: len,
+                count: len,
                 elem,
                 wide,
             })?;
@@ -1361,6 +1423,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor.visit_seq(PackedSeq {
             de: self,
             left,
+            count: left,
             elem,
             wide,
         })
@@ -1572,6 +1635,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
 struct PackedSeq<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    /// The element count (for the index of an element that fails).
+    count: usize,
     elem: Elem,
     wide: bool,
 }
@@ -1604,8 +1669,11 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
                 de,
                 payload: Payload::Components(n, Comp::of(scalar, self.wide)),
             }),
-        }?;
-        Ok(Some(value))
+        };
+        match value {
+            Ok(value) => Ok(Some(value)),
+            Err(e) => Err(e.in_segment(Segment::Index(self.count - self.left - 1))),
+        }
     }
     fn size_hint(&self) -> Option<usize> {
         // The count was checked against the bytes left of a slice; a reader's count is
@@ -1722,7 +1790,11 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::TypedArray(_), 1) => {
                 let count = de.read_count("Array count", 4)?;
                 de.nested(|de| {
-                    let mut access = ArrayAccess { de, left: count };
+                    let mut access = ArrayAccess {
+                        de,
+                        left: count,
+                        count,
+                    };
                     let value = seed.deserialize(SeqDe(&mut access))?;
                     access.finish(count)?;
                     Ok(value)
@@ -1736,6 +1808,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
                         left: count,
                         guard_first: false,
                         keys: KnownKeys::new(&[]),
+                        key_at: 0,
                     };
                     let value = seed.deserialize(MapDe(&mut access))?;
                     access.finish(count)?;

@@ -499,7 +499,7 @@ pub fn read_frame<R: Read, T: DeserializeOwned>(reader: R, config: Config) -> Re
 ///     assert!(decoder.next_variant()?.is_none());
 /// }
 /// assert_eq!(decoder.missing_bytes(), 1);
-/// assert_eq!(decoder.finish().unwrap_err().to_string(), "unexpected end of input, 1 more bytes needed at byte 31");
+/// assert_eq!(decoder.finish().unwrap_err().to_string(), "unexpected end of input, 1 more byte needed (byte 31)");
 /// decoder.feed(&stream[stream.len() - 1..]);
 /// let value = decoder.next_variant()?.unwrap();
 /// assert_eq!(value[0].as_str(), Some("move"));

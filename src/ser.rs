@@ -472,7 +472,7 @@ impl<W: Output> Serializer<W> {
     #[cold]
     fn nul_error(&self) -> Error {
         self.error(ErrorKind::Unsupported(
-            "string contains a NUL character, which Godot cuts the string at".into(),
+            "string contains a NUL character, where Godot would cut it".into(),
         ))
     }
 
