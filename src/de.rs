@@ -646,6 +646,30 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 }
 
+/// `e`, the error of decoding `bytes` as a `T` with `config`, with
+/// [`Error::decodes_as`] set when the other engine's layout decodes them (`whole`: all of
+/// them, as [`Config::from_bytes`] requires). Runs only on the error path.
+#[cold]
+#[inline(never)]
+pub(crate) fn with_engine_hint<'de, T: de::Deserialize<'de>>(
+    e: Error,
+    bytes: &'de [u8],
+    config: Config,
+    whole: bool,
+) -> Error {
+    if matches!(e.kind(), ErrorKind::Io(_)) || bytes.is_empty() {
+        return e;
+    }
+    let other = if config.version.is_godot4() {
+        GodotVersion::V3
+    } else {
+        GodotVersion::V4_4
+    };
+    let mut de = Deserializer::from_slice(bytes, config.with_version(other));
+    let decodes = T::deserialize(&mut de).is_ok() && (!whole || de.end().is_ok());
+    if decodes { e.with_decodes_as(other) } else { e }
+}
+
 /// Cuts Godot String bytes to text: the first `len` bytes, up to the first NUL, well-formed
 /// UTF-8, one leading BOM removed (`String::parse_utf8`, 4.x).
 fn text<'b>(bytes: &'b [u8], len: usize, what: &'static str, offset: usize) -> Result<&'b str> {

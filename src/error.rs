@@ -42,6 +42,8 @@ struct ErrorImpl {
     offset: Option<usize>,
     /// Where in the value, innermost first (pushed as the error leaves each container).
     path: Vec<Segment>,
+    /// The other engine layout, when it decodes the same bytes into the same type.
+    decodes_as: Option<GodotVersion>,
 }
 
 /// One step of an error's path.
@@ -190,6 +192,7 @@ impl Error {
             kind,
             offset: None,
             path: Vec::new(),
+            decodes_as: None,
         }))
     }
 
@@ -201,6 +204,7 @@ impl Error {
             kind,
             offset: Some(offset),
             path: Vec::new(),
+            decodes_as: None,
         }))
     }
 
@@ -268,6 +272,39 @@ impl Error {
         Some(out)
     }
 
+    /// When decoding failed but the other engine's layout (Godot 3 for a Godot 4
+    /// [`Config`](crate::Config), Godot 4.4+ for a Godot 3 one) decodes the same bytes into
+    /// the same type, that layout: the bytes most likely come from the other engine. Checked
+    /// only when decoding a slice fails ([`from_bytes`](crate::from_bytes),
+    /// [`take_from_bytes`](crate::take_from_bytes), frames and packets), never on success.
+    ///
+    /// ```
+    /// use godot_serde::{Color, Config, GodotVersion};
+    ///
+    /// // A Color as Godot 3's var2bytes writes it (type id 14; id 14 is Plane in Godot 4).
+    /// let bytes = Config::godot3().to_bytes(&Color::new(1.0, 0.5, 0.0, 1.0))?;
+    /// let err = Config::godot4().from_bytes::<Color>(&bytes).unwrap_err();
+    /// assert_eq!(err.decodes_as(), Some(GodotVersion::V3));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid type: Plane, expected a Color (4 numbers) (byte 0); \
+    ///      these bytes decode as Godot 3.x: use Config::godot3()"
+    /// );
+    /// # Ok::<(), godot_serde::Error>(())
+    /// ```
+    #[must_use]
+    pub fn decodes_as(&self) -> Option<GodotVersion> {
+        self.0.decodes_as
+    }
+
+    /// Records that the other layout `version` decodes the bytes.
+    #[cold]
+    #[must_use]
+    pub(crate) fn with_decodes_as(mut self, version: GodotVersion) -> Self {
+        self.0.decodes_as = Some(version);
+        self
+    }
+
     /// Adds the step the error is leaving through (the innermost step comes first).
     #[cold]
     #[must_use]
@@ -298,8 +335,17 @@ impl fmt::Display for Error {
             write!(f, "{path}: ")?;
         }
         fmt::Display::fmt(&self.0.kind, f)?;
-        match self.0.offset {
-            Some(offset) => write!(f, " (byte {offset})"),
+        if let Some(offset) = self.0.offset {
+            write!(f, " (byte {offset})")?;
+        }
+        match self.0.decodes_as {
+            Some(GodotVersion::V3) => {
+                f.write_str("; these bytes decode as Godot 3.x: use Config::godot3()")
+            }
+            Some(version) => write!(
+                f,
+                "; these bytes decode as Godot {version}: use Config::godot4()"
+            ),
             None => Ok(()),
         }
     }
@@ -312,6 +358,9 @@ impl fmt::Debug for Error {
             .field("offset", &self.0.offset);
         if let Some(path) = self.path() {
             d.field("path", &path);
+        }
+        if let Some(version) = self.0.decodes_as {
+            d.field("decodes_as", &version);
         }
         d.finish()
     }

@@ -115,9 +115,10 @@ impl Config {
     /// [`Config::take_from_bytes`]).
     pub fn from_bytes<'de, T: serde::Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         let mut de = Deserializer::from_slice(bytes, *self);
-        let value = T::deserialize(&mut de)?;
-        de.end()?;
-        Ok(value)
+        match T::deserialize(&mut de).and_then(|value| de.end().map(|()| value)) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(crate::de::with_engine_hint::<T>(e, bytes, *self, true)),
+        }
     }
 
     /// Decodes a `T` from the start of `bytes` and returns it with the bytes after it, as
@@ -131,8 +132,10 @@ impl Config {
         bytes: &'de [u8],
     ) -> Result<(T, &'de [u8])> {
         let mut de = Deserializer::from_slice(bytes, *self);
-        let value = T::deserialize(&mut de)?;
-        Ok((value, de.rest()))
+        match T::deserialize(&mut de) {
+            Ok(value) => Ok((value, de.rest())),
+            Err(e) => Err(crate::de::with_engine_hint::<T>(e, bytes, *self, false)),
+        }
     }
 
     /// Decodes one `T` from `reader`, reading exactly the value's bytes and no more.
