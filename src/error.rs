@@ -228,11 +228,17 @@ impl Error {
     }
 
     /// Whether the input simply ended too soon, so that more bytes (from a stream) might
-    /// make it decode.
+    /// make it decode: true for every cut of a valid value, from a slice and from a reader
+    /// alike. A reader reports [`ErrorKind::UnexpectedEof`] (or an I/O `UnexpectedEof`); a
+    /// slice, which knows how many bytes are left, reports a length or count that does not
+    /// fit in them as [`ErrorKind::LengthTooLarge`], which is an end of input too.
+    ///
+    /// Inside a length-prefixed frame the input cannot grow, so a value cut by its frame is
+    /// [`ErrorKind::FrameTooShort`] instead, which is not an end of input.
     #[must_use]
     pub fn is_eof(&self) -> bool {
         match &self.0.kind {
-            ErrorKind::UnexpectedEof { .. } => true,
+            ErrorKind::UnexpectedEof { .. } | ErrorKind::LengthTooLarge { .. } => true,
             ErrorKind::Io(e) => e.kind() == std::io::ErrorKind::UnexpectedEof,
             _ => false,
         }

@@ -394,6 +394,10 @@ impl Framing {
 fn frame_too_short(e: Error, len: usize) -> Error {
     let needed = match e.kind() {
         ErrorKind::UnexpectedEof { needed } => *needed,
+        // A count of items of at least one byte each: at least this many more bytes.
+        ErrorKind::LengthTooLarge { len, remaining, .. } => {
+            usize::try_from(*len).map_or(usize::MAX, |len| len.saturating_sub(*remaining).max(1))
+        }
         _ => return e,
     };
     let kind = ErrorKind::FrameTooShort { len, needed };
