@@ -737,18 +737,21 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.scalar(visitor)
     }
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        // A 64-bit float beyond f32's range would become infinite: an error instead.
         let h = self.read_header()?;
-        if h.ty == VariantType::Float && h.flag() {
-            let r = self
-                .read
-                .read_array()
-                .map(f64::from_le_bytes)
-                .and_then(|v| fits_f32(v).and_then(|()| visitor.visit_f64(v)));
-            return r.map_err(|e| e.or_at(h.offset));
-        }
-        self.peeked = Some(h);
-        self.scalar(visitor)
+        let r = match h.ty {
+            // A 64-bit float beyond f32's range would become infinite: an error instead.
+            VariantType::Float if h.flag() => {
+                let v = f64::from_le_bytes(self.read.read_array()?);
+                fits_f32(v).and_then(|()| visitor.visit_f64(v))
+            }
+            VariantType::Float => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
+            VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::String => {
+                self.visit_value(h, visitor)
+            }
+            VariantType::StringName => self.read_str("StringName", visitor),
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
     }
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
@@ -1659,18 +1662,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
             Comp::I32 => visitor.visit_i32(self.de.read_i32()?),
         }
     }
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.comp {
-            Comp::F64 => {
-                let v = f64::from_le_bytes(self.de.read.read_array()?);
-                fits_f32(v)?;
-                visitor.visit_f64(v)
-            }
-            _ => self.deserialize_any(visitor),
-        }
-    }
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f64 char str string bytes byte_buf
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
         identifier ignored_any
     }
@@ -1678,17 +1671,25 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
 
 /// An error when the 64-bit float `v` is finite but beyond `f32`'s range, where a cast
 /// would make it infinite (infinities and NaN stay what they are; smaller values round to
-/// the nearest `f32`, as Godot's single-precision builds do).
+/// the nearest `f32`). Checked for `f32` values; the f64 components of a double build's
+/// math types read into single-precision ones are cast as Godot's single-precision engine
+/// casts them (`real_t`), which keeps the component path lean.
 #[inline]
 fn fits_f32(v: f64) -> Result<()> {
     #[allow(clippy::cast_possible_truncation)]
     let narrow = v as f32;
     if narrow.is_infinite() && v.is_finite() {
-        return Err(Error::new(ErrorKind::Message(
-            format!("float {v:e} does not fit in an f32 (beyond ±3.4028235e38)").into(),
-        )));
+        return Err(f32_overflow(v));
     }
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn f32_overflow(v: f64) -> Error {
+    Error::new(ErrorKind::Message(
+        format!("float {v:e} does not fit in an f32 (beyond ±3.4028235e38)").into(),
+    ))
 }
 
 /// Packed array elements one by one (when a plain sequence such as `Vec<f32>` is asked for).

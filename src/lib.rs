@@ -46,6 +46,24 @@ pub use types::*;
 pub use value::{Array, ContainerType, Dictionary, DictionaryKey, Object, Variant};
 pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 
+/// The [`serde_bytes`](https://docs.rs/serde_bytes) crate, re-exported so that byte buffers
+/// become PackedByteArray without another dependency: `Vec<u8>` alone is an Array of ints
+/// (as serde presents it), `#[serde(with = "godot_serde::serde_bytes")]` makes it bytes.
+/// [`PackedByteArray`] is the same as a type.
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+/// struct Avatar {
+///     #[serde(with = "godot_serde::serde_bytes")]
+///     png: Vec<u8>,
+/// }
+/// let bytes = godot_serde::to_bytes(&Avatar { png: vec![1, 2, 3] })?;
+/// // ... "png": PackedByteArray (type id 29), 3 bytes, 1 byte of padding.
+/// assert!(bytes.ends_with(&[29, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3, 0]));
+/// # Ok::<(), godot_serde::Error>(())
+/// ```
+pub use serde_bytes;
+
 use serde::{Serialize, de::DeserializeOwned};
 
 /// Initial capacity of the buffer [`Config::to_bytes`] returns.
