@@ -8,7 +8,7 @@
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 //! // Two ends of a connection; a TcpStream works the same way.
-//! let (client, server) = tokio::io::duplex(64);
+//! let (client, server) = tokio::io::duplex(1024);
 //! let mut client = Framed::new(client, GodotCodec::<String>::new(Config::godot4()));
 //! let mut server = Framed::new(server, GodotCodec::<(String, i32)>::new(Config::godot4()));
 //!
