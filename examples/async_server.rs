@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run --example async_server --features tokio             # Godot 4 clients, port 4242
-//! godot --headless -s examples/godot/client.gd                  # in another terminal
+//! godot --headless --path examples/godot -s client.gd           # in another terminal
 //! ```
 //!
 //! `--godot3` serves Godot 3 clients, `--port N` picks the port. The protocol and message

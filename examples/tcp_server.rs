@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! cargo run --example tcp_server                      # Godot 4 clients, port 4242
-//! godot --headless -s examples/godot/client.gd        # in another terminal (any Godot 4)
+//! godot --headless --path examples/godot -s client.gd  # in another terminal (any Godot 4)
 //! ```
 //!
 //! `--godot3` serves Godot 3 clients instead, `--port N` picks the port. Each connection runs
