@@ -64,6 +64,11 @@ pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 /// ```
 pub use serde_bytes;
 
+/// The examples of `docs/streams.md` (moved out of the README), run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/streams.md")]
+pub struct StreamsDocs;
+
 use serde::{Serialize, de::DeserializeOwned};
 
 /// Initial capacity of the buffer [`Config::to_bytes`] returns.
