@@ -924,7 +924,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                         h.offset,
                     ));
                 }
-                self.nested(|de| visitor.visit_enum(EnumDictionary { de }))
+                let key_at = self.read.offset();
+                self.nested(|de| visitor.visit_enum(EnumDictionary { de, key_at }))
             }
             _ => Err(self.unexpected(h, &visitor)),
         };
@@ -963,6 +964,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<V> {
 /// An enum variant with data: a one-entry Dictionary `{variant: payload}`.
 struct EnumDictionary<'a, R> {
     de: &'a mut Deserializer<R>,
+    /// Where the variant's key starts (to name it in an error of the payload).
+    key_at: usize,
 }
 
 impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
@@ -981,9 +984,11 @@ impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
     }
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
         seed.deserialize(&mut *self.de)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
     }
     fn struct_variant<V: Visitor<'de>>(
         self,
@@ -991,6 +996,7 @@ impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
         visitor: V,
     ) -> Result<V::Value> {
         de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
     }
 }
 
@@ -1065,13 +1071,19 @@ impl<'de, R: Read<'de>> DictionaryAccess<'_, R> {
         if let Some(name) = self.keys.last {
             return e.in_segment(Segment::Field(name));
         }
-        let segment = self
-            .de
-            .read
-            .input_from(self.key_at)
-            .and_then(|bytes| key_segment(bytes, self.de.config))
-            .unwrap_or(Segment::KeyAt(self.key_at));
-        e.in_segment(segment)
+        e.in_segment(self.de.key_path(self.key_at))
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// A path step for the Dictionary key that starts at byte `key_at`: read again from the
+    /// input when that is a slice, else where it starts.
+    #[cold]
+    fn key_path(&self, key_at: usize) -> Segment {
+        self.read
+            .input_from(key_at)
+            .and_then(|bytes| key_segment(bytes, self.config))
+            .unwrap_or(Segment::KeyAt(key_at))
     }
 }
 

@@ -125,7 +125,8 @@ fn framed_stream_survives_a_message_that_does_not_decode() {
 
         let err = framed.next().await.unwrap().unwrap().unwrap_err();
         assert!(
-            err.to_string().contains("invalid type: integer `42`"),
+            err.to_string()
+                .starts_with("Chat: invalid type: integer `42`, expected a string"),
             "{err}"
         );
         let err = framed.next().await.unwrap().unwrap().unwrap_err();

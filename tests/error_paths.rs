@@ -139,3 +139,33 @@ fn godot3_paths() {
     let err = config.from_bytes::<Vec<(bool, bool)>>(&bytes).unwrap_err();
     assert_eq!(err.path().as_deref(), Some("[0]"), "{err}");
 }
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+enum Msg {
+    Chat(String),
+    Move { to: (i32, i32) },
+}
+
+#[test]
+fn enum_variants() {
+    // {"Chat": 42}, as Godot's put_var({"Chat": 42}) sends it.
+    let mut chat = BTreeMap::new();
+    chat.insert("Chat", 42);
+    let bytes = godot_serde::to_bytes(&chat).unwrap();
+    let err = godot_serde::from_bytes::<Msg>(&bytes).unwrap_err();
+    assert_eq!(err.path().as_deref(), Some("Chat"));
+    assert!(
+        err.to_string()
+            .starts_with("Chat: invalid type: integer `42`, expected a string"),
+        "{err}"
+    );
+    // {"Move": {"to": [1, "x"]}}
+    let mut to = BTreeMap::new();
+    to.insert("to", (1, "x"));
+    let mut mv = BTreeMap::new();
+    mv.insert("Move", to);
+    let bytes = godot_serde::to_bytes(&mv).unwrap();
+    let err = godot_serde::from_bytes::<Msg>(&bytes).unwrap_err();
+    assert_eq!(err.path().as_deref(), Some("Move.to[1]"));
+}
