@@ -145,7 +145,7 @@ impl Bench {
     /// Whether any metric of a group (a name prefix) can match the filter: a filter that
     /// names no group (e.g. `decode`) leaves every group to the per-metric check.
     fn wants_group(&self, group: &str) -> bool {
-        const GROUPS: [&str; 5] = ["packed", "mesh", "game_state", "message", "gbs"];
+        const GROUPS: [&str; 6] = ["packed", "mesh", "game_state", "message", "gbs", "text"];
         let related = |f: &str, g: &str| g.contains(f) || f.contains(g);
         self.filter
             .as_deref()
@@ -341,6 +341,7 @@ fn main() {
     game_state_bench(&mut b);
     message_bench(&mut b);
     gbs_bench(&mut b);
+    text_bench(&mut b);
 
     eprintln!("total {:.1} s", total.elapsed().as_secs_f64());
     for n in &b.notes {
@@ -733,6 +734,42 @@ fn gbs_bench(b: &mut Bench) {
         },
         vec![c("godot-binary-serialization 0.2.0", || {
             black_box(GbsDecoder::decode_variant(black_box(&ours)).unwrap());
+        })],
+    );
+}
+
+/// Parsing Godot's text form (`str_to_var` syntax) into a `Variant` against serde_json parsing
+/// the same data as JSON into a `serde_json::Value`: 2000 records of a name, an int, a
+/// two-float position and two tags (target: at most 2x).
+fn text_bench(b: &mut Bench) {
+    if !b.wants_group("text") {
+        return;
+    }
+    let mut records = Vec::new();
+    for i in 0..2000 {
+        records.push(serde_json::json!({
+            "name": format!("player_{i}"),
+            "hp": i,
+            "pos": [f64::from(i) * 0.5, 1.25],
+            "tags": ["alpha", "beta"],
+        }));
+    }
+    let json = serde_json::to_string(&records).unwrap();
+    let variant = godot_serde::to_variant(&records).unwrap();
+    let text = godot_serde::text::variant_to_string(&variant);
+    assert_eq!(godot_serde::text::parse_variant(&text).unwrap(), variant);
+    b.notes.push(format!(
+        "text: {} bytes of var_to_str text, {} bytes of JSON",
+        text.len(),
+        json.len()
+    ));
+    b.compare(
+        "text_parse_variant",
+        || {
+            black_box(godot_serde::text::parse_variant(black_box(&text)).unwrap());
+        },
+        vec![c("serde_json", || {
+            black_box(serde_json::from_str::<serde_json::Value>(black_box(&json)).unwrap());
         })],
     );
 }

@@ -3,11 +3,15 @@
 //!
 //! ```sh
 //! cargo run --example async_server --features tokio             # Godot 4 clients, port 4242
-//! godot --headless -s examples/godot/client.gd                  # in another terminal
+//! godot --headless --path examples/godot -s client.gd           # in another terminal
 //! ```
 //!
 //! `--godot3` serves Godot 3 clients, `--port N` picks the port. The protocol and message
 //! types are those of `tcp_server.rs`.
+//!
+//! Each item of the `Framed` stream is `Result<Result<ClientMsg>>`: the outer error means the
+//! connection cannot go on (oversized or truncated frame, I/O), the inner one that a single
+//! well-framed message did not decode as a `ClientMsg`; that one is logged and skipped.
 
 #[allow(dead_code)]
 #[path = "tcp_server.rs"]
@@ -30,7 +34,7 @@ pub async fn handle_client<S: AsyncRead + AsyncWrite + Unpin>(
     let hello = match framed
         .next()
         .await
-        .ok_or("client closed the connection")??
+        .ok_or("client closed the connection")???
     {
         ClientMsg::Hello(player) => player,
         other => return Err(format!("expected Hello, got {other:?}").into()),
@@ -41,17 +45,23 @@ pub async fn handle_client<S: AsyncRead + AsyncWrite + Unpin>(
         hello,
         updates: Vec::new(),
         chats: Vec::new(),
+        skipped: 0,
     };
     loop {
-        match framed
+        let message = framed
             .next()
             .await
-            .ok_or("client closed the connection")??
-        {
-            ClientMsg::Hello(_) => return Err("second Hello".into()),
-            ClientMsg::Update(player) => session.updates.push(player),
-            ClientMsg::Chat(text) => session.chats.push(text),
-            ClientMsg::Bye => break,
+            .ok_or("client closed the connection")??;
+        match message {
+            Ok(ClientMsg::Hello(_)) => return Err("second Hello".into()),
+            Ok(ClientMsg::Update(player)) => session.updates.push(player),
+            Ok(ClientMsg::Chat(text)) => session.chats.push(text),
+            Ok(ClientMsg::Bye) => break,
+            // One message of the wrong shape: the connection goes on.
+            Err(e) => {
+                eprintln!("{}: skipped a message: {e}", session.hello.name);
+                session.skipped += 1;
+            }
         }
     }
     framed.send(&protocol::summary(&welcome, &session)).await?;

@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! cargo run --example tcp_server                      # Godot 4 clients, port 4242
-//! godot --headless -s examples/godot/client.gd        # in another terminal (any Godot 4)
+//! godot --headless --path examples/godot -s client.gd  # in another terminal (any Godot 4)
 //! ```
 //!
 //! `--godot3` serves Godot 3 clients instead, `--port N` picks the port. Each connection runs
@@ -110,6 +110,8 @@ pub struct Session {
     pub updates: Vec<Player>,
     /// Every Chat line received.
     pub chats: Vec<String>,
+    /// Messages that did not decode and were skipped (the async server goes on after one).
+    pub skipped: usize,
 }
 
 /// The Welcome for a player who said Hello.
@@ -197,6 +199,7 @@ pub fn handle_client(stream: TcpStream, config: Config) -> Result<Session, BoxEr
         hello,
         updates: Vec::new(),
         chats: Vec::new(),
+        skipped: 0,
     };
     loop {
         match conn.recv::<ClientMsg>()? {

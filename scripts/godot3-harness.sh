@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 name=$1
 shift
 case $name in
-decode_check | encode_cases | bad_input) ;;
+decode_check | encode_cases | bad_input | text_check | cfg_check) ;;
 *) echo "unknown harness script: $name" >&2; exit 2 ;;
 esac
 # Make path arguments absolute: the engine changes into its project directory.

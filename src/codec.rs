@@ -8,18 +8,40 @@
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 //! // Two ends of a connection; a TcpStream works the same way.
-//! let (client, server) = tokio::io::duplex(64);
+//! let (client, server) = tokio::io::duplex(1024);
 //! let mut client = Framed::new(client, GodotCodec::<String>::new(Config::godot4()));
 //! let mut server = Framed::new(server, GodotCodec::<(String, i32)>::new(Config::godot4()));
 //!
-//! client.send(("move", 3)).await?;          // any Serialize value: StreamPeer.put_var
-//! let msg = server.next().await.unwrap()?;  // a (String, i32): StreamPeer.get_var
+//! client.send(("move", 3)).await?;           // any Serialize value: StreamPeer.put_var
+//! client.send("not a pair").await?;          // well framed, but not a (String, i32)
+//! client.send(("jump", 1)).await?;
+//! // Each item is a Result: Err(stream error, the stream is over) or Ok(message), where the
+//! // message is itself Ok(value) or Err(this one message did not decode, the stream goes on).
+//! let msg = server.next().await.unwrap()??;  // a (String, i32): StreamPeer.get_var
 //! assert_eq!(msg, ("move".to_string(), 3));
+//! let bad = server.next().await.unwrap()?;
+//! assert!(bad.is_err());                     // log it, answer the client, carry on
+//! assert_eq!(server.next().await.unwrap()??, ("jump".to_string(), 1));
 //! server.send("ok").await?;
-//! assert_eq!(client.next().await.unwrap()?, "ok");
+//! assert_eq!(client.next().await.unwrap()??, "ok");
 //! # Ok::<(), godot_serde::Error>(())
 //! # }).unwrap();
 //! ```
+//!
+//! # Which errors end the stream
+//!
+//! tokio-util's `Framed` ends a stream at the first error its decoder returns, so
+//! [`GodotCodec`] returns an error only when the byte stream itself is broken:
+//!
+//! - **Fatal** (the `Err` of the stream item; `Framed` yields nothing after it): a length
+//!   prefix over the maximum frame size ([`ErrorKind::FrameTooLarge`]; the rest of the
+//!   stream cannot be framed any more), a stream that ends inside a frame
+//!   ([`ErrorKind::UnexpectedEof`]), and I/O errors.
+//! - **Per message** (`Ok(Err(e))`, the stream goes on with the next frame): a complete frame
+//!   whose payload does not decode as `T`: a value of the wrong shape, malformed bytes, a
+//!   value that needs more bytes than its frame holds ([`ErrorKind::FrameTooShort`]),
+//!   trailing bytes after the value. The frame is consumed whole, so the next frame starts
+//!   where its length prefix said.
 
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
@@ -35,6 +57,9 @@ use tokio_util::codec::{Decoder, Encoder};
 /// them: use it with `Framed`, `FramedRead` and `FramedWrite` on a `TcpStream`.
 ///
 /// Decodes `T` (a [`Variant`] by default); encodes any `Serialize` value, including `&T`.
+/// Each decoded item is a [`Result<T>`](crate::Result): a well-framed message that does not
+/// decode is an `Err` item and the stream goes on (see [which errors end the
+/// stream](self#which-errors-end-the-stream)).
 /// Frames over the maximum frame size are an [`ErrorKind::FrameTooLarge`] as soon as their
 /// prefix arrives, and the buffer grows only as bytes arrive. A stream that ends inside a
 /// frame is an [`ErrorKind::UnexpectedEof`] saying how many bytes are missing.
@@ -87,11 +112,13 @@ impl<T> GodotCodec<T> {
 /// How much to reserve at most ahead of bytes actually arriving.
 const RESERVE_LIMIT: usize = 64 * 1024;
 
+/// `Item`: one message, `Ok(value)` or the error of a frame that did not decode (the stream
+/// goes on); `Error`: the stream cannot go on (oversized or truncated frame, I/O).
 impl<T: DeserializeOwned> Decoder for GodotCodec<T> {
-    type Item = T;
+    type Item = Result<T>;
     type Error = Error;
 
-    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<T>> {
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Result<T>>> {
         let len = match split_frame(&self.framing, src)? {
             Split::Missing(needed) => {
                 src.reserve(needed.min(RESERVE_LIMIT));
@@ -101,10 +128,10 @@ impl<T: DeserializeOwned> Decoder for GodotCodec<T> {
         };
         src.advance(PREFIX_LEN);
         let payload = src.split_to(len);
-        self.framing.decode_payload(&payload).map(Some)
+        Ok(Some(self.framing.decode_payload(&payload)))
     }
 
-    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<T>> {
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Result<T>>> {
         match self.decode(src)? {
             Some(value) => Ok(Some(value)),
             None if src.is_empty() => Ok(None),

@@ -6,7 +6,7 @@
 //! one-entry map `{ "$godot_serde::Name": payload }`; see the marker protocol in `types`.
 
 use crate::config::{Config, GodotVersion};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Segment};
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
     CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline,
@@ -373,7 +373,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let count = self.read_count("Array count", 4)?;
         self.nested(|de| {
-            let mut access = ArrayAccess { de, left: count };
+            let mut access = ArrayAccess {
+                de,
+                left: count,
+                count,
+            };
             let value = visitor.visit_seq(&mut access)?;
             access.finish(count)?;
             Ok(value)
@@ -404,6 +408,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 left: count,
                 guard_first,
                 keys: KnownKeys::new(fields),
+                key_at: 0,
             };
             let value = visitor.visit_map(&mut access)?;
             access.finish(count)?;
@@ -641,6 +646,30 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 }
 
+/// `e`, the error of decoding `bytes` as a `T` with `config`, with
+/// [`Error::decodes_as`] set when the other engine's layout decodes them (`whole`: all of
+/// them, as [`Config::from_bytes`] requires). Runs only on the error path.
+#[cold]
+#[inline(never)]
+pub(crate) fn with_engine_hint<'de, T: de::Deserialize<'de>>(
+    e: Error,
+    bytes: &'de [u8],
+    config: Config,
+    whole: bool,
+) -> Error {
+    if matches!(e.kind(), ErrorKind::Io(_)) || bytes.is_empty() {
+        return e;
+    }
+    let other = if config.version.is_godot4() {
+        GodotVersion::V3
+    } else {
+        GodotVersion::V4_4
+    };
+    let mut de = Deserializer::from_slice(bytes, config.with_version(other));
+    let decodes = T::deserialize(&mut de).is_ok() && (!whole || de.end().is_ok());
+    if decodes { e.with_decodes_as(other) } else { e }
+}
+
 /// Cuts Godot String bytes to text: the first `len` bytes, up to the first NUL, well-formed
 /// UTF-8, one leading BOM removed (`String::parse_utf8`, 4.x).
 fn text<'b>(bytes: &'b [u8], len: usize, what: &'static str, offset: usize) -> Result<&'b str> {
@@ -708,7 +737,21 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         self.scalar(visitor)
     }
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        let h = self.read_header()?;
+        let r = match h.ty {
+            // A 64-bit float beyond f32's range would become infinite: an error instead.
+            VariantType::Float if h.flag() => {
+                let v = f64::from_le_bytes(self.read.read_array()?);
+                fits_f32(v).and_then(|()| visitor.visit_f64(v))
+            }
+            VariantType::Float => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
+            VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::String => {
+                self.visit_value(h, visitor)
+            }
+            VariantType::StringName => self.read_str("StringName", visitor),
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
     }
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
@@ -881,7 +924,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                         h.offset,
                     ));
                 }
-                self.nested(|de| visitor.visit_enum(EnumDictionary { de }))
+                let key_at = self.read.offset();
+                self.nested(|de| visitor.visit_enum(EnumDictionary { de, key_at }))
             }
             _ => Err(self.unexpected(h, &visitor)),
         };
@@ -920,6 +964,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<V> {
 /// An enum variant with data: a one-entry Dictionary `{variant: payload}`.
 struct EnumDictionary<'a, R> {
     de: &'a mut Deserializer<R>,
+    /// Where the variant's key starts (to name it in an error of the payload).
+    key_at: usize,
 }
 
 impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
@@ -938,9 +984,11 @@ impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
     }
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
         seed.deserialize(&mut *self.de)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
     }
     fn struct_variant<V: Visitor<'de>>(
         self,
@@ -948,6 +996,7 @@ impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
         visitor: V,
     ) -> Result<V::Value> {
         de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
     }
 }
 
@@ -955,6 +1004,8 @@ impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
 struct ArrayAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
+    /// The element count (the index of an element that fails is `count - left - 1`).
+    count: u32,
 }
 
 impl<R> ArrayAccess<'_, R> {
@@ -981,7 +1032,10 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        seed.deserialize(&mut *self.de).map(Some)
+        match seed.deserialize(&mut *self.de) {
+            Ok(value) => Ok(Some(value)),
+            Err(e) => Err(e.in_segment(Segment::Index((self.count - self.left - 1) as usize))),
+        }
     }
     fn size_hint(&self) -> Option<usize> {
         // At most what the input can hold, and small enough that a forged count reserves
@@ -998,11 +1052,56 @@ struct DictionaryAccess<'a, R> {
     guard_first: bool,
     /// The struct field names the keys are expected to be (none for a map).
     keys: KnownKeys,
+    /// Where the current entry's key starts (to name it in an error of its value).
+    key_at: usize,
 }
 
 impl<R> DictionaryAccess<'_, R> {
     fn finish(&self, count: u32) -> Result<()> {
         all_read(self.left, count, "entries")
+    }
+}
+
+impl<'de, R: Read<'de>> DictionaryAccess<'_, R> {
+    /// `e`, an error of the current entry's value, with the entry's key added to its path:
+    /// the struct field it matched, else the key read again from the input when that is a
+    /// slice, else where the key starts.
+    #[cold]
+    fn in_entry(&self, e: Error) -> Error {
+        if let Some(name) = self.keys.last {
+            return e.in_segment(Segment::Field(name));
+        }
+        e.in_segment(self.de.key_path(self.key_at))
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// A path step for the Dictionary key that starts at byte `key_at`: read again from the
+    /// input when that is a slice, else where it starts.
+    #[cold]
+    fn key_path(&self, key_at: usize) -> Segment {
+        self.read
+            .input_from(key_at)
+            .and_then(|bytes| key_segment(bytes, self.config))
+            .unwrap_or(Segment::KeyAt(key_at))
+    }
+}
+
+/// A path step for the Dictionary key at the start of `bytes`: its text (String,
+/// StringName) or number (int); `None` for other keys.
+#[cold]
+fn key_segment(bytes: &[u8], config: Config) -> Option<Segment> {
+    let mut de = Deserializer::from_slice(bytes, config);
+    let h = de.read_header().ok()?;
+    match h.ty {
+        VariantType::String | VariantType::StringName => {
+            Some(Segment::Key(de.read_string("key").ok()?.into()))
+        }
+        VariantType::Int if h.flag() => Some(Segment::IntKey(i64::from_le_bytes(
+            de.read.read_array().ok()?,
+        ))),
+        VariantType::Int => Some(Segment::IntKey(de.read_i32().ok()?.into())),
+        _ => None,
     }
 }
 
@@ -1013,6 +1112,8 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.key_at = self.de.read.offset();
+        self.keys.last = None;
         if core::mem::take(&mut self.guard_first) {
             let h = self.de.read_header()?;
             if h.ty == VariantType::String {
@@ -1030,7 +1131,10 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
         .map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
-        seed.deserialize(&mut *self.de)
+        match seed.deserialize(&mut *self.de) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(self.in_entry(e)),
+        }
     }
     fn size_hint(&self) -> Option<usize> {
         self.de.cautious_hint(self.left, 64)
@@ -1042,11 +1146,17 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
 struct KnownKeys {
     names: &'static [&'static str],
     next: usize,
+    /// The name the current key matched, if it did (for error paths).
+    last: Option<&'static str>,
 }
 
 impl KnownKeys {
     fn new(names: &'static [&'static str]) -> Self {
-        KnownKeys { names, next: 0 }
+        KnownKeys {
+            names,
+            next: 0,
+            last: None,
+        }
     }
 
     /// The field name whose text the Godot String bytes `bytes` (length `len`, then padding)
@@ -1069,6 +1179,7 @@ impl KnownKeys {
             return None;
         }
         self.next = index + 1;
+        self.last = Some(name);
         Some(name)
     }
 }
@@ -1350,6 +1461,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             let value = visitor.visit_seq(PackedSeq {
                 de: self,
                 left: len,
+                count: len,
                 elem,
                 wide,
             })?;
@@ -1361,6 +1473,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor.visit_seq(PackedSeq {
             de: self,
             left,
+            count: left,
             elem,
             wide,
         })
@@ -1568,10 +1681,35 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     }
 }
 
+/// An error when the 64-bit float `v` is finite but beyond `f32`'s range, where a cast
+/// would make it infinite (infinities and NaN stay what they are; smaller values round to
+/// the nearest `f32`). Checked for `f32` values; the f64 components of a double build's
+/// math types read into single-precision ones are cast as Godot's single-precision engine
+/// casts them (`real_t`), which keeps the component path lean.
+#[inline]
+fn fits_f32(v: f64) -> Result<()> {
+    #[allow(clippy::cast_possible_truncation)]
+    let narrow = v as f32;
+    if narrow.is_infinite() && v.is_finite() {
+        return Err(f32_overflow(v));
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn f32_overflow(v: f64) -> Error {
+    Error::new(ErrorKind::Message(
+        format!("float {v:e} does not fit in an f32 (beyond ±3.4028235e38)").into(),
+    ))
+}
+
 /// Packed array elements one by one (when a plain sequence such as `Vec<f32>` is asked for).
 struct PackedSeq<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    /// The element count (for the index of an element that fails).
+    count: usize,
     elem: Elem,
     wide: bool,
 }
@@ -1604,8 +1742,11 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
                 de,
                 payload: Payload::Components(n, Comp::of(scalar, self.wide)),
             }),
-        }?;
-        Ok(Some(value))
+        };
+        match value {
+            Ok(value) => Ok(Some(value)),
+            Err(e) => Err(e.in_segment(Segment::Index(self.count - self.left - 1))),
+        }
     }
     fn size_hint(&self) -> Option<usize> {
         // The count was checked against the bytes left of a slice; a reader's count is
@@ -1722,7 +1863,11 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::TypedArray(_), 1) => {
                 let count = de.read_count("Array count", 4)?;
                 de.nested(|de| {
-                    let mut access = ArrayAccess { de, left: count };
+                    let mut access = ArrayAccess {
+                        de,
+                        left: count,
+                        count,
+                    };
                     let value = seed.deserialize(SeqDe(&mut access))?;
                     access.finish(count)?;
                     Ok(value)
@@ -1736,6 +1881,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
                         left: count,
                         guard_first: false,
                         keys: KnownKeys::new(&[]),
+                        key_at: 0,
                     };
                     let value = seed.deserialize(MapDe(&mut access))?;
                     access.finish(count)?;

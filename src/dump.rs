@@ -543,12 +543,15 @@ impl Dump<'_> {
 /// below it. A truncated last frame ends with a line starting `!!` that says how many bytes
 /// are missing. Never fails or panics.
 ///
+/// Takes a [`Config`] as [`annotate`] does (little-endian prefixes, the default maximum
+/// frame size), or a [`Framing`](crate::frame::Framing) for other prefix settings.
+///
 /// ```
 /// use godot_serde::{Config, dump, frame::{Framing, to_frame_bytes}};
 ///
 /// let mut stream = to_frame_bytes(&1, Config::godot4())?;   // StreamPeer.put_var(1)
 /// stream.extend(to_frame_bytes("hi", Config::godot4())?);   // StreamPeer.put_var("hi")
-/// assert_eq!(dump::annotate_frames(&stream, Framing::new(Config::godot4())), "\
+/// assert_eq!(dump::annotate_frames(&stream, Config::godot4()), "\
 /// 08 00 00 00  frame 0, length 8
 /// 02 00 00 00    int
 /// 01 00 00 00      1
@@ -557,11 +560,15 @@ impl Dump<'_> {
 /// 02 00 00 00      length 2
 /// 68 69 00 00      \"hi\" (+2 padding)
 /// ");
+/// // Big-endian prefixes (`StreamPeer.big_endian = true`) need a Framing.
+/// let big = Framing::new(Config::godot4()).with_big_endian(true);
+/// assert!(dump::annotate_frames(&big.to_bytes(&1)?, big).starts_with("00 00 00 08  frame 0"));
 /// # Ok::<(), godot_serde::Error>(())
 /// ```
 #[must_use]
-pub fn annotate_frames(bytes: &[u8], framing: crate::frame::Framing) -> String {
+pub fn annotate_frames(bytes: &[u8], framing: impl Into<crate::frame::Framing>) -> String {
     use crate::frame::{PREFIX_LEN, Split, split_frame};
+    let framing = framing.into();
     let mut out = String::new();
     let mut rest = bytes;
     let mut index = 0usize;

@@ -7,8 +7,32 @@ use core::fmt;
 /// Alias for `Result<T, godot_serde::Error>`.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
 
-/// An encoding or decoding error: what went wrong ([`ErrorKind`]) and, when known, the byte
-/// offset in the input (decoding) or output (encoding) where it happened.
+/// An encoding or decoding error: what went wrong ([`ErrorKind`]), when known the byte
+/// offset in the input (decoding) or output (encoding) where it happened, and when decoding
+/// the [path](Error::path) of the value inside the input (struct fields, Dictionary keys,
+/// Array indices).
+///
+/// Displayed as `path: what (byte N)`:
+///
+/// ```
+/// #[derive(serde::Deserialize, Debug)]
+/// struct Player { hp: i32 }
+/// #[derive(serde::Deserialize, Debug)]
+/// struct World { players: Vec<Player> }
+///
+/// // {"players": [{"hp": 87.0}]}, as a Godot script could send it.
+/// #[derive(serde::Serialize)]
+/// struct Sent { players: Vec<std::collections::BTreeMap<&'static str, f64>> }
+/// let bytes = godot_serde::to_bytes(&Sent { players: vec![[("hp", 87.0)].into()] })?;
+///
+/// let err = godot_serde::from_bytes::<World>(&bytes).unwrap_err();
+/// assert_eq!(err.path().as_deref(), Some("players[0].hp"));
+/// assert_eq!(
+///     err.to_string(),
+///     "players[0].hp: invalid type: floating point `87.0`, expected i32 (byte 52)"
+/// );
+/// # Ok::<(), godot_serde::Error>(())
+/// ```
 ///
 /// One pointer wide, so every `Result<T>` stays small.
 pub struct Error(Box<ErrorImpl>);
@@ -16,6 +40,26 @@ pub struct Error(Box<ErrorImpl>);
 struct ErrorImpl {
     kind: ErrorKind,
     offset: Option<usize>,
+    /// Where in the value, innermost first (pushed as the error leaves each container).
+    path: Vec<Segment>,
+    /// The other engine layout, when it decodes the same bytes into the same type.
+    decodes_as: Option<GodotVersion>,
+}
+
+/// One step of an error's path.
+#[derive(Debug)]
+pub(crate) enum Segment {
+    /// An Array (or packed array) element.
+    Index(usize),
+    /// A struct field, or an object property.
+    Field(&'static str),
+    /// A Dictionary key's text (a String or StringName key).
+    Key(Box<str>),
+    /// A Dictionary int key.
+    IntKey(i64),
+    /// A Dictionary key that cannot be shown (read from a reader, or not a String or int):
+    /// where it starts.
+    KeyAt(usize),
 }
 
 /// What went wrong. Each malformed-input class has its own kind.
@@ -23,7 +67,7 @@ struct ErrorImpl {
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The input ended inside a value.
-    #[error("unexpected end of input, {needed} more bytes needed")]
+    #[error("unexpected end of input, {} needed", more_bytes(*needed))]
     UnexpectedEof {
         /// How many more bytes the value needs at least.
         needed: usize,
@@ -45,7 +89,7 @@ pub enum ErrorKind {
         version: GodotVersion,
     },
     /// Nesting deeper than [`Config::max_depth`](crate::Config::max_depth).
-    #[error("recursion limit of {limit} exceeded")]
+    #[error("nesting deeper than the limit of {limit} (Config::with_max_depth)")]
     DepthLimitExceeded {
         /// The configured limit.
         limit: usize,
@@ -110,6 +154,17 @@ pub enum ErrorKind {
     /// `invalid type: Vector2, expected u32`.
     #[error("{0}")]
     Message(Box<str>),
+    /// Text (`var_to_str` form or a ConfigFile) the engine's parser would reject, at a
+    /// 1-based line and column (in characters).
+    #[error("{message} at line {line}, column {column}")]
+    TextSyntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What went wrong, in the engine's words where it has them.
+        message: Box<str>,
+    },
     /// A length-prefixed frame (or a packet) larger than the configured maximum
     /// ([`frame::DEFAULT_MAX_FRAME_SIZE`](crate::frame::DEFAULT_MAX_FRAME_SIZE) by default).
     /// Checked before anything is allocated.
@@ -122,7 +177,7 @@ pub enum ErrorKind {
     },
     /// A complete frame whose value needs more bytes than its length prefix announced: the
     /// sender's prefix is wrong, so more input would not help.
-    #[error("frame of {len} bytes ends inside its value, which needs {needed} more bytes")]
+    #[error("frame of {len} bytes ends inside its value, which needs {}", more_bytes(*needed))]
     FrameTooShort {
         /// The length read from the prefix.
         len: usize,
@@ -131,12 +186,25 @@ pub enum ErrorKind {
     },
 }
 
+/// "1 more byte", "2 more bytes".
+fn more_bytes(n: usize) -> String {
+    match n {
+        1 => "1 more byte".to_owned(),
+        n => format!("{n} more bytes"),
+    }
+}
+
 impl Error {
     /// A new error of `kind` with no position.
     #[cold]
     #[must_use]
     pub fn new(kind: ErrorKind) -> Self {
-        Error(Box::new(ErrorImpl { kind, offset: None }))
+        Error(Box::new(ErrorImpl {
+            kind,
+            offset: None,
+            path: Vec::new(),
+            decodes_as: None,
+        }))
     }
 
     /// A new error of `kind` at byte `offset`.
@@ -146,6 +214,8 @@ impl Error {
         Error(Box::new(ErrorImpl {
             kind,
             offset: Some(offset),
+            path: Vec::new(),
+            decodes_as: None,
         }))
     }
 
@@ -169,11 +239,17 @@ impl Error {
     }
 
     /// Whether the input simply ended too soon, so that more bytes (from a stream) might
-    /// make it decode.
+    /// make it decode: true for every cut of a valid value, from a slice and from a reader
+    /// alike. A reader reports [`ErrorKind::UnexpectedEof`] (or an I/O `UnexpectedEof`); a
+    /// slice, which knows how many bytes are left, reports a length or count that does not
+    /// fit in them as [`ErrorKind::LengthTooLarge`], which is an end of input too.
+    ///
+    /// Inside a length-prefixed frame the input cannot grow, so a value cut by its frame is
+    /// [`ErrorKind::FrameTooShort`] instead, which is not an end of input.
     #[must_use]
     pub fn is_eof(&self) -> bool {
         match &self.0.kind {
-            ErrorKind::UnexpectedEof { .. } => true,
+            ErrorKind::UnexpectedEof { .. } | ErrorKind::LengthTooLarge { .. } => true,
             ErrorKind::Io(e) => e.kind() == std::io::ErrorKind::UnexpectedEof,
             _ => false,
         }
@@ -187,23 +263,123 @@ impl Error {
         }
         self
     }
+
+    /// Where in the decoded value the error happened, outermost first: struct fields and
+    /// String keys after a `.`, Array indices and other keys in brackets, e.g.
+    /// `players[3].hp`, `scores["two words"]`, `ids[7]` (an int key). `None` for an error of
+    /// the top-level value itself, and for encoding errors.
+    ///
+    /// A Dictionary key that is not a struct field is shown by its text when decoding from a
+    /// slice; from a reader (whose bytes are gone by then) as `[key at byte N]`.
+    #[must_use]
+    pub fn path(&self) -> Option<String> {
+        if self.0.path.is_empty() {
+            return None;
+        }
+        let mut out = String::new();
+        for segment in self.0.path.iter().rev() {
+            match segment {
+                Segment::Index(i) => out.push_str(&format!("[{i}]")),
+                Segment::Field(name) => push_name(&mut out, name),
+                Segment::Key(text) => push_name(&mut out, text),
+                Segment::IntKey(n) => out.push_str(&format!("[{n}]")),
+                Segment::KeyAt(offset) => out.push_str(&format!("[key at byte {offset}]")),
+            }
+        }
+        Some(out)
+    }
+
+    /// When decoding failed but the other engine's layout (Godot 3 for a Godot 4
+    /// [`Config`](crate::Config), Godot 4.4+ for a Godot 3 one) decodes the same bytes into
+    /// the same type, that layout: the bytes most likely come from the other engine. Checked
+    /// only when decoding a slice fails ([`from_bytes`](crate::from_bytes),
+    /// [`take_from_bytes`](crate::take_from_bytes), frames and packets), never on success.
+    ///
+    /// ```
+    /// use godot_serde::{Color, Config, GodotVersion};
+    ///
+    /// // A Color as Godot 3's var2bytes writes it (type id 14; id 14 is Plane in Godot 4).
+    /// let bytes = Config::godot3().to_bytes(&Color::new(1.0, 0.5, 0.0, 1.0))?;
+    /// let err = Config::godot4().from_bytes::<Color>(&bytes).unwrap_err();
+    /// assert_eq!(err.decodes_as(), Some(GodotVersion::V3));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid type: Plane, expected a Color (4 numbers) (byte 0); \
+    ///      these bytes decode as Godot 3.x: use Config::godot3()"
+    /// );
+    /// # Ok::<(), godot_serde::Error>(())
+    /// ```
+    #[must_use]
+    pub fn decodes_as(&self) -> Option<GodotVersion> {
+        self.0.decodes_as
+    }
+
+    /// Records that the other layout `version` decodes the bytes.
+    #[cold]
+    #[must_use]
+    pub(crate) fn with_decodes_as(mut self, version: GodotVersion) -> Self {
+        self.0.decodes_as = Some(version);
+        self
+    }
+
+    /// Adds the step the error is leaving through (the innermost step comes first).
+    #[cold]
+    #[must_use]
+    pub(crate) fn in_segment(mut self, segment: Segment) -> Self {
+        self.0.path.push(segment);
+        self
+    }
+}
+
+/// Appends a field or key name: `.name` (no dot at the start) when it reads as an
+/// identifier, `["text"]` otherwise.
+fn push_name(out: &mut String, name: &str) {
+    let plain = name.chars().next().is_some_and(|c| !c.is_ascii_digit())
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if plain {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(name);
+    } else {
+        out.push_str(&format!("[{name:?}]"));
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.offset {
-            Some(offset) => write!(f, "{} at byte {}", self.0.kind, offset),
-            None => fmt::Display::fmt(&self.0.kind, f),
+        if let Some(path) = self.path() {
+            write!(f, "{path}: ")?;
+        }
+        fmt::Display::fmt(&self.0.kind, f)?;
+        if let Some(offset) = self.0.offset {
+            write!(f, " (byte {offset})")?;
+        }
+        match self.0.decodes_as {
+            Some(GodotVersion::V3) => {
+                f.write_str("; these bytes decode as Godot 3.x: use Config::godot3()")
+            }
+            Some(version) => write!(
+                f,
+                "; these bytes decode as Godot {version}: use Config::godot4()"
+            ),
+            None => Ok(()),
         }
     }
 }
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Error")
-            .field("kind", &self.0.kind)
-            .field("offset", &self.0.offset)
-            .finish()
+        let mut d = f.debug_struct("Error");
+        d.field("kind", &self.0.kind)
+            .field("offset", &self.0.offset);
+        if let Some(path) = self.path() {
+            d.field("path", &path);
+        }
+        if let Some(version) = self.0.decodes_as {
+            d.field("decodes_as", &version);
+        }
+        d.finish()
     }
 }
 
@@ -256,7 +432,7 @@ mod tests {
         let e = Error::at(ErrorKind::UnexpectedEof { needed: 4 }, 8);
         assert_eq!(
             e.to_string(),
-            "unexpected end of input, 4 more bytes needed at byte 8"
+            "unexpected end of input, 4 more bytes needed (byte 8)"
         );
         assert!(e.is_eof());
         let e = Error::new(ErrorKind::TrailingBytes { count: 2 });

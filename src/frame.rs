@@ -394,6 +394,10 @@ impl Framing {
 fn frame_too_short(e: Error, len: usize) -> Error {
     let needed = match e.kind() {
         ErrorKind::UnexpectedEof { needed } => *needed,
+        // A count of items of at least one byte each: at least this many more bytes.
+        ErrorKind::LengthTooLarge { len, remaining, .. } => {
+            usize::try_from(*len).map_or(usize::MAX, |len| len.saturating_sub(*remaining).max(1))
+        }
         _ => return e,
     };
     let kind = ErrorKind::FrameTooShort { len, needed };
@@ -499,7 +503,7 @@ pub fn read_frame<R: Read, T: DeserializeOwned>(reader: R, config: Config) -> Re
 ///     assert!(decoder.next_variant()?.is_none());
 /// }
 /// assert_eq!(decoder.missing_bytes(), 1);
-/// assert_eq!(decoder.finish().unwrap_err().to_string(), "unexpected end of input, 1 more bytes needed at byte 31");
+/// assert_eq!(decoder.finish().unwrap_err().to_string(), "unexpected end of input, 1 more byte needed (byte 31)");
 /// decoder.feed(&stream[stream.len() - 1..]);
 /// let value = decoder.next_variant()?.unwrap();
 /// assert_eq!(value[0].as_str(), Some("move"));

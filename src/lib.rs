@@ -20,6 +20,7 @@ pub mod litebyte;
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 mod config;
+pub mod config_file;
 mod de;
 pub mod dump;
 mod error;
@@ -35,6 +36,7 @@ mod mint_impls;
 pub mod read;
 pub mod save;
 mod ser;
+pub mod text;
 mod types;
 mod value;
 mod wire;
@@ -46,6 +48,29 @@ pub use ser::{Output, Serializer, SizeCounter};
 pub use types::*;
 pub use value::{Array, ContainerType, Dictionary, DictionaryKey, Object, Variant};
 pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
+
+/// The [`serde_bytes`](https://docs.rs/serde_bytes) crate, re-exported so that byte buffers
+/// become PackedByteArray without another dependency: `Vec<u8>` alone is an Array of ints
+/// (as serde presents it), `#[serde(with = "godot_serde::serde_bytes")]` makes it bytes.
+/// [`PackedByteArray`] is the same as a type.
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+/// struct Avatar {
+///     #[serde(with = "godot_serde::serde_bytes")]
+///     png: Vec<u8>,
+/// }
+/// let bytes = godot_serde::to_bytes(&Avatar { png: vec![1, 2, 3] })?;
+/// // ... "png": PackedByteArray (type id 29), 3 bytes, 1 byte of padding.
+/// assert!(bytes.ends_with(&[29, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3, 0]));
+/// # Ok::<(), godot_serde::Error>(())
+/// ```
+pub use serde_bytes;
+
+/// The examples of `docs/streams.md` (moved out of the README), run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/streams.md")]
+pub struct StreamsDocs;
 
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -116,9 +141,10 @@ impl Config {
     /// [`Config::take_from_bytes`]).
     pub fn from_bytes<'de, T: serde::Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         let mut de = Deserializer::from_slice(bytes, *self);
-        let value = T::deserialize(&mut de)?;
-        de.end()?;
-        Ok(value)
+        match T::deserialize(&mut de).and_then(|value| de.end().map(|()| value)) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(crate::de::with_engine_hint::<T>(e, bytes, *self, true)),
+        }
     }
 
     /// Decodes a `T` from the start of `bytes` and returns it with the bytes after it, as
@@ -132,8 +158,10 @@ impl Config {
         bytes: &'de [u8],
     ) -> Result<(T, &'de [u8])> {
         let mut de = Deserializer::from_slice(bytes, *self);
-        let value = T::deserialize(&mut de)?;
-        Ok((value, de.rest()))
+        match T::deserialize(&mut de) {
+            Ok(value) => Ok((value, de.rest())),
+            Err(e) => Err(crate::de::with_engine_hint::<T>(e, bytes, *self, false)),
+        }
     }
 
     /// Decodes one `T` from `reader`, reading exactly the value's bytes and no more.

@@ -54,6 +54,14 @@ pub trait Read<'de>: private::Sealed {
     /// allocated.
     #[doc(hidden)]
     fn remaining(&self) -> Option<usize>;
+
+    /// The input from byte `start` on, when it is still at hand (a slice); used only to
+    /// describe where an error happened.
+    #[doc(hidden)]
+    fn input_from(&self, start: usize) -> Option<&'de [u8]> {
+        let _ = start;
+        None
+    }
 }
 
 /// Reads from a byte slice; strings and byte arrays are borrowed from it.
@@ -62,6 +70,8 @@ pub struct SliceRead<'de> {
     rest: &'de [u8],
     /// Length of the whole input: the offset is how much of it is gone.
     len: usize,
+    /// The whole input (for error paths, see [`Read::input_from`]).
+    all: &'de [u8],
 }
 
 impl<'de> SliceRead<'de> {
@@ -71,6 +81,7 @@ impl<'de> SliceRead<'de> {
         SliceRead {
             rest: slice,
             len: slice.len(),
+            all: slice,
         }
     }
 
@@ -138,6 +149,10 @@ impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn remaining(&self) -> Option<usize> {
         Some(self.rest.len())
+    }
+
+    fn input_from(&self, start: usize) -> Option<&'de [u8]> {
+        self.all.get(start..)
     }
 }
 

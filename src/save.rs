@@ -44,7 +44,7 @@ use std::io::{Read, Write};
 /// let mut values = SaveReader::new(&file[..], Config::godot3());
 /// assert_eq!(values.next().unwrap()?, 5.into());
 /// let err = values.next().unwrap().unwrap_err();
-/// assert_eq!(err.to_string(), "unexpected end of input, 1 more bytes needed at byte 15");
+/// assert_eq!(err.to_string(), "unexpected end of input, 1 more byte needed (byte 15)");
 /// assert!(values.next().is_none());
 /// # Ok::<(), godot_serde::Error>(())
 /// ```

@@ -472,7 +472,7 @@ impl<W: Output> Serializer<W> {
     #[cold]
     fn nul_error(&self) -> Error {
         self.error(ErrorKind::Unsupported(
-            "string contains a NUL character, which Godot cuts the string at".into(),
+            "string contains a NUL character, where Godot would cut it".into(),
         ))
     }
 
@@ -1385,8 +1385,15 @@ impl<W: Output> Payload<'_, '_, W> {
     fn number(mut self, v: f64, int: Option<i64>) -> Result<()> {
         match self.slot {
             Slot::Real { wide: true } => self.ser.out.put(&v.to_le_bytes()),
-            #[allow(clippy::cast_possible_truncation)]
-            Slot::Real { wide: false } | Slot::F32 => self.ser.out.put(&(v as f32).to_le_bytes()),
+            Slot::Real { wide: false } | Slot::F32 => {
+                // A finite value beyond f32's range would become infinite: an error instead.
+                #[allow(clippy::cast_possible_truncation)]
+                let narrow = v as f32;
+                if narrow.is_infinite() && v.is_finite() {
+                    return Err(self.unexpected("a 64-bit float beyond f32's range"));
+                }
+                self.ser.out.put(&narrow.to_le_bytes());
+            }
             Slot::I32 => {
                 let n = int
                     .and_then(|n| i32::try_from(n).ok())

@@ -43,7 +43,7 @@ fn encoder_writes_stream_peer_frames() {
     let mut dst = BytesMut::new();
     be.encode(&1, &mut dst).unwrap();
     assert_eq!(&dst[..], &hex("00000008 02000000 01000000")[..]);
-    assert_eq!(be.decode(&mut dst).unwrap(), Some(1));
+    assert_eq!(be.decode(&mut dst).unwrap().unwrap().unwrap(), 1);
     assert!(dst.is_empty());
 }
 
@@ -58,7 +58,7 @@ fn decoder_byte_by_byte_and_coalesced() {
     for b in &stream {
         src.extend_from_slice(&[*b]);
         while let Some(v) = codec.decode(&mut src).unwrap() {
-            got.push(v);
+            got.push(v.unwrap());
         }
     }
     assert_eq!(got.len(), 2);
@@ -66,10 +66,10 @@ fn decoder_byte_by_byte_and_coalesced() {
     assert_eq!(got[1], Variant::Vector2(Vector2::new(1.0, 2.0)));
     // All at once.
     let mut src = BytesMut::from(&stream[..]);
-    assert!(codec.decode(&mut src).unwrap().is_some());
-    assert!(codec.decode(&mut src).unwrap().is_some());
-    assert_eq!(codec.decode(&mut src).unwrap(), None);
-    assert_eq!(codec.decode_eof(&mut src).unwrap(), None);
+    assert!(codec.decode(&mut src).unwrap().unwrap().is_ok());
+    assert!(codec.decode(&mut src).unwrap().unwrap().is_ok());
+    assert!(codec.decode(&mut src).unwrap().is_none());
+    assert!(codec.decode_eof(&mut src).unwrap().is_none());
 }
 
 #[test]
@@ -86,18 +86,64 @@ fn decoder_errors() {
     // Truncated at the end of the stream: how many bytes are missing.
     let mut codec = GodotCodec::<Variant>::new(Config::godot4());
     let mut src = BytesMut::from(&hex("08000000 02000000 01")[..]);
-    assert_eq!(codec.decode(&mut src).unwrap(), None);
+    assert!(codec.decode(&mut src).unwrap().is_none());
     let err = codec.decode_eof(&mut src).unwrap_err();
     assert!(
         matches!(err.kind(), ErrorKind::UnexpectedEof { needed: 3 }),
         "{err:?}"
     );
-    // A bad frame is consumed; the next one decodes.
+    // A bad frame is consumed and is an item-level error; the next one decodes.
     let mut codec = GodotCodec::<u8>::new(Config::godot4());
     let mut src = BytesMut::from(&to_frame_bytes(&1000, Config::godot4()).unwrap()[..]);
     src.extend_from_slice(&to_frame_bytes(&7, Config::godot4()).unwrap());
-    assert!(codec.decode(&mut src).is_err());
-    assert_eq!(codec.decode(&mut src).unwrap(), Some(7));
+    assert!(codec.decode(&mut src).unwrap().unwrap().is_err());
+    assert_eq!(codec.decode(&mut src).unwrap().unwrap().unwrap(), 7);
+}
+
+/// Godot sends `put_var({"Chat": 42})` (a Chat whose text is an int) then `put_var("Bye")`:
+/// the first message is an item-level error, the stream goes on and "Bye" arrives. A frame
+/// whose value needs more bytes than its prefix gives is per message too; an oversized
+/// prefix ends the stream.
+#[test]
+fn framed_stream_survives_a_message_that_does_not_decode() {
+    use async_server::protocol::ClientMsg;
+    rt().block_on(async {
+        let (mut godot, server) = tokio::io::duplex(256);
+        let mut framed = Framed::new(server, GodotCodec::<ClientMsg>::new(Config::godot4()));
+        let framing = Framing::new(Config::godot4());
+        let mut chat = std::collections::BTreeMap::new();
+        chat.insert("Chat", 42);
+        framing.write_async(&mut godot, &chat).await.unwrap();
+        // A frame of 8 bytes holding a String header that announces 5 bytes of text.
+        godot
+            .write_all(&hex("08000000 04000000 05000000"))
+            .await
+            .unwrap();
+        framing.write_async(&mut godot, "Bye").await.unwrap();
+        // A prefix over the 16 MiB default maximum: the stream cannot be framed any more.
+        godot.write_all(&hex("ffffffff")).await.unwrap();
+
+        let err = framed.next().await.unwrap().unwrap().unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("Chat: invalid type: integer `42`, expected a string"),
+            "{err}"
+        );
+        let err = framed.next().await.unwrap().unwrap().unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::FrameTooShort { len: 8, .. }),
+            "{err:?}"
+        );
+        assert!(!err.is_eof());
+        let bye = framed.next().await.unwrap().unwrap().unwrap();
+        assert!(matches!(bye, ClientMsg::Bye), "{bye:?}");
+        let fatal = framed.next().await.unwrap().unwrap_err();
+        assert!(
+            matches!(fatal.kind(), ErrorKind::FrameTooLarge { .. }),
+            "{fatal:?}"
+        );
+        assert!(framed.next().await.is_none());
+    });
 }
 
 #[test]
@@ -116,7 +162,7 @@ fn framed_read_over_a_trickling_stream() {
         });
         let mut frames = FramedRead::new(rx, GodotCodec::<(usize, String)>::new(Config::godot3()));
         for i in 0..20 {
-            let (n, s) = frames.next().await.unwrap().unwrap();
+            let (n, s) = frames.next().await.unwrap().unwrap().unwrap();
             assert_eq!((n, s.len()), (i, i));
         }
         assert!(frames.next().await.is_none());
@@ -175,7 +221,7 @@ fn async_example_server_session() {
         let mut framed = Framed::new(client, GodotCodec::<Variant>::new(config));
         framed.send(ClientMsg::Hello(hello.clone())).await.unwrap();
         let got: Welcome =
-            godot_serde::from_variant(&framed.next().await.unwrap().unwrap()).unwrap();
+            godot_serde::from_variant(&framed.next().await.unwrap().unwrap().unwrap()).unwrap();
         assert_eq!(got, welcome(&hello));
         assert_eq!(got.player.inventory[0].count, 4);
         assert_eq!(got.spawn, Vector3::new(10.0, 0.0, -5.0));
@@ -190,15 +236,20 @@ fn async_example_server_session() {
         framing
             .to_bytes_into(&ClientMsg::Chat("hi".into()), &mut joined)
             .unwrap();
+        // A Chat whose text is an int: skipped, the session goes on.
+        let mut bad = std::collections::BTreeMap::new();
+        bad.insert("Chat", 42);
+        framing.to_bytes_into(&bad, &mut joined).unwrap();
         framing.to_bytes_into(&ClientMsg::Bye, &mut joined).unwrap();
         framed.get_mut().write_all(&joined).await.unwrap();
         let summary: Summary =
-            godot_serde::from_variant(&framed.next().await.unwrap().unwrap()).unwrap();
+            godot_serde::from_variant(&framed.next().await.unwrap().unwrap().unwrap()).unwrap();
         assert_eq!(summary.updates, 1);
         assert_eq!(summary.chats, vec!["hi".to_string()]);
         assert_eq!(summary.player, changed);
         let session = session.await.unwrap().unwrap();
         assert_eq!(session.hello, hello);
         assert_eq!(session.updates, vec![changed]);
+        assert_eq!(session.skipped, 1);
     });
 }

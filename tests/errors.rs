@@ -231,3 +231,44 @@ fn encoding_errors() {
     snap!("errors_encoding", out);
     let _ = Variant::Nil;
 }
+
+/// Texts that used to mislead: a String for a NodePath offered "its text", an Array for a
+/// packed array offered "a sequence of elements" (the binary format accepts neither), the
+/// depth error did not say which setting raises it, "1 more bytes", "at at byte".
+#[test]
+fn error_texts_say_what_is_accepted() {
+    let g4 = Config::godot4();
+    // "a": String header, length 1, "a" + 3 bytes of padding.
+    let string = hex("04000000 01000000 61000000");
+    let err = g4.from_bytes::<godot_serde::NodePath>(&string).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: String, expected a NodePath (byte 0)"
+    );
+    // [1]: Array header, count 1, int 1.
+    let array = hex("1c000000 01000000 02000000 01000000");
+    let err = g4
+        .from_bytes::<godot_serde::PackedInt32Array>(&array)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: Array, expected a PackedInt32Array (byte 0)"
+    );
+    // [[1]] with a depth limit of 1.
+    let nested = hex("1c000000 01000000 1c000000 01000000 02000000 01000000");
+    let err = g4
+        .with_max_depth(0)
+        .from_bytes::<IgnoredAny>(&nested)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("(Config::with_max_depth)"),
+        "{err}"
+    );
+    let err = g4.from_bytes::<IgnoredAny>(&hex("000000")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unexpected end of input, 1 more byte needed (byte 0)"
+    );
+    let err = g4.to_bytes(&"a\0b").unwrap_err();
+    assert!(!err.to_string().contains("at at"), "{err}");
+}

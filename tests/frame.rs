@@ -199,7 +199,7 @@ fn read_frame_truncated_reports_missing_bytes() {
     assert!(err.is_eof());
     assert_eq!(
         err.to_string(),
-        "unexpected end of input, 8 more bytes needed at byte 20"
+        "unexpected end of input, 8 more bytes needed (byte 20)"
     );
     assert_eq!(framing.read_payload(&b""[..]).unwrap(), None);
 }

@@ -9,13 +9,13 @@
 //! - Bad input: `bad_input` runs every crafted input of `bad_inputs.jsonl`; verdicts must
 //!   agree with ours except the deliberate differences.
 //!
-//! Without `godot3-server` on `PATH` the tests print a banner and pass, unless
+//! The engine is `$GODOT3`, else `godot3-server` on `PATH` (`tests/common/engine.rs`, the
+//! rule of `scripts/godot3-env.sh`). Without it the tests print a banner and pass, unless
 //! `GODOT_SERDE_REQUIRE_ENGINE=1` (set by `.ci/run`), which makes them fail.
 
 mod common;
 mod conformance;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -25,31 +25,11 @@ use godot_serde::{Config, GODOT_MAX_DEPTH, Variant};
 use serde_json::Value;
 
 const G3: Config = Config::godot3();
-const ENGINE: &str = "godot3-server";
 
-/// Whether the engine is installed; panics when it is missing and required.
+/// Whether the engine is installed (the shared lookup of `tests/common/engine.rs`); a loud
+/// skip when it is missing, a failure when it is required.
 fn engine_available(test: &str) -> bool {
-    let found = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(ENGINE).is_file()));
-    if found {
-        return true;
-    }
-    let required = std::env::var("GODOT_SERDE_REQUIRE_ENGINE").is_ok_and(|v| v == "1");
-    assert!(
-        !required,
-        "{test}: {ENGINE} is not installed but GODOT_SERDE_REQUIRE_ENGINE=1 \
-         (run `bash scripts/install-godot3.sh`)"
-    );
-    // Written to the real stderr, not through `eprintln!`, which the test harness captures:
-    // the banner shows in a plain `cargo test`.
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "\n{bar}\nSKIPPED: {ENGINE} not installed, {test} did not run against the engine.\n\
-         Install it with `bash scripts/install-godot3.sh`; set GODOT_SERDE_REQUIRE_ENGINE=1 to \
-         make this a failure.\n{bar}\n",
-        bar = "=".repeat(78)
-    );
-    false
+    common::engine::godot3_or_skip(test).is_some()
 }
 
 /// A fresh, empty temporary directory for one test.

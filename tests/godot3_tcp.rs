@@ -2,8 +2,11 @@
 //! client (`godot3-server` running `tests/godot3/tcp_client.gd`), exchanging nested structs
 //! both ways with `StreamPeerTCP.put_var` / `get_var`.
 //!
-//! Without the engine the test is skipped with a banner on stderr, or fails when
-//! `GODOT_SERDE_REQUIRE_ENGINE=1` (CI). Install it with `bash scripts/install-godot3.sh`.
+//! The engine is found as `tests/common/engine.rs` says (`$GODOT3`, else `godot3-server` on
+//! `PATH`). Without it the test is skipped with a banner that the test runner shows, or fails
+//! when `GODOT_SERDE_REQUIRE_ENGINE=1` (CI). Install it with `bash scripts/install-godot3.sh`.
+
+mod common;
 
 #[allow(dead_code)]
 #[path = "../examples/tcp_server.rs"]
@@ -15,32 +18,6 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 use tcp_server::{Item, Loadout, Player, handle_client};
-
-fn engine_available() -> bool {
-    let engine = std::env::var("GODOT3").unwrap_or_else(|_| "godot3-server".into());
-    Command::new("sh")
-        .arg("-c")
-        .arg("command -v \"$1\" >/dev/null")
-        .arg("sh")
-        .arg(engine)
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-fn require_engine() -> bool {
-    if engine_available() {
-        return true;
-    }
-    if std::env::var("GODOT_SERDE_REQUIRE_ENGINE").as_deref() == Ok("1") {
-        panic!(
-            "GODOT_SERDE_REQUIRE_ENGINE=1 but godot3-server is missing (bash scripts/install-godot3.sh)"
-        );
-    }
-    eprintln!("\n==================================================================");
-    eprintln!("SKIPPED godot3_tcp: godot3-server not found (bash scripts/install-godot3.sh)");
-    eprintln!("==================================================================\n");
-    false
-}
 
 fn hello() -> Player {
     Player {
@@ -69,9 +46,9 @@ fn hello() -> Player {
 
 #[test]
 fn godot3_client_exchanges_nested_structs_with_the_rust_server() {
-    if !require_engine() {
+    let Some(engine) = common::engine::godot3_or_skip("godot3_tcp") else {
         return;
-    }
+    };
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     listener.set_nonblocking(true).unwrap();
@@ -100,6 +77,7 @@ fn godot3_client_exchanges_nested_structs_with_the_rust_server() {
     let script = root.join("tests/godot3/tcp_client.gd");
     let out = Command::new("sh")
         .current_dir(root)
+        .env("GODOT3", &engine)
         .env("GODOT3_TIMEOUT", "60")
         .arg("-c")
         .arg(". scripts/godot3-env.sh && godot3_run \"$@\"")
@@ -131,4 +109,28 @@ fn godot3_client_exchanges_nested_structs_with_the_rust_server() {
     changed.guild = None;
     assert_eq!(session.updates, vec![changed]);
     assert_eq!(session.chats, vec!["gg".to_string()]);
+}
+
+/// The shared lookup: `$GODOT3` (a path or a command on `PATH`) wins over `godot3-server`.
+#[test]
+fn engine_lookup_is_godot3_then_path() {
+    use common::engine::find_engine;
+    use std::ffi::OsStr;
+    let dir = std::env::temp_dir().join(format!("godot_serde_engine_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fake = dir.join("godot3-server");
+    std::fs::write(&fake, "").unwrap();
+    let other = dir.join("my-godot");
+    std::fs::write(&other, "").unwrap();
+    let path = dir.as_os_str();
+    assert_eq!(find_engine(None, Some(path)), Some(fake.clone()));
+    assert_eq!(find_engine(Some(OsStr::new("")), Some(path)), Some(fake));
+    assert_eq!(
+        find_engine(Some(OsStr::new("my-godot")), Some(path)),
+        Some(other.clone())
+    );
+    assert_eq!(find_engine(Some(other.as_os_str()), None), Some(other));
+    assert_eq!(find_engine(Some(OsStr::new("missing")), Some(path)), None);
+    assert_eq!(find_engine(None, None), None);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -296,5 +296,5 @@ fn struct_keys_read_as_their_text() {
     let bad = keyed(&[(b"b", 2), (b"\xffa", 1)]);
     let err = godot_serde::from_bytes::<T>(&bad).unwrap_err();
     assert_eq!(err.offset(), Some(32), "{err}");
-    assert_eq!(err.to_string(), "invalid UTF-8 in key at byte 32");
+    assert_eq!(err.to_string(), "invalid UTF-8 in key (byte 32)");
 }

@@ -38,7 +38,9 @@ fn stream_snapshot_with_a_truncated_last_frame() {
     stream.extend(to_frame_bytes(&true, config).unwrap());
     let last = to_frame_bytes("truncated", config).unwrap();
     stream.extend(&last[..last.len() - 5]);
-    let dump = dump::annotate_frames(&stream, Framing::new(config));
+    let dump = dump::annotate_frames(&stream, config);
+    // A Config and the Framing it makes render the same (as `annotate` takes a Config).
+    assert_eq!(dump, dump::annotate_frames(&stream, Framing::new(config)));
     assert!(
         dump.ends_with("!! truncated frame: 5 more bytes needed at byte 123\n"),
         "{dump}"

@@ -3,41 +3,18 @@
 //! text (`tests/godot3/write_samples.gd`). The CLI's encoder must write the same bytes, and its
 //! `--text` output for Godot 3 must be the engine's `var2str`.
 //!
-//! Without `godot3-server` on `PATH` the tests print a banner and pass, unless
-//! `GODOT_SERDE_REQUIRE_ENGINE=1` (set by CI), which makes them fail.
+//! Without an engine (`$GODOT3`, else `godot3-server` on `PATH`) the test prints a banner and
+//! passes, unless `GODOT_SERDE_REQUIRE_ENGINE=1` (set by CI), which makes it fail.
 
 mod common;
+// The library's one lookup of the engine ($GODOT3, else godot3-server on PATH) and loud skip.
+#[allow(dead_code)]
+#[path = "../../tests/common/engine.rs"]
+mod engine;
 
 use common::{hex, root, run};
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
-
-const ENGINE: &str = "godot3-server";
-
-/// Whether the engine is installed; panics when it is missing and required.
-fn engine_available(test: &str) -> bool {
-    let found = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(ENGINE).is_file()));
-    if found {
-        return true;
-    }
-    let required = std::env::var("GODOT_SERDE_REQUIRE_ENGINE").is_ok_and(|v| v == "1");
-    assert!(
-        !required,
-        "{test}: {ENGINE} is not installed but GODOT_SERDE_REQUIRE_ENGINE=1 \
-         (run `bash scripts/install-godot3.sh`)"
-    );
-    // The real stderr, not `eprintln!` (captured by the test harness).
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "\n{bar}\nSKIPPED: {ENGINE} not installed, {test} did not run against the engine.\n\
-         Install it with `bash scripts/install-godot3.sh`; set GODOT_SERDE_REQUIRE_ENGINE=1 to \
-         make this a failure.\n{bar}\n",
-        bar = "=".repeat(78)
-    );
-    false
-}
 
 /// Runs the sample writer once; returns the directory holding its files.
 fn engine_samples() -> PathBuf {
@@ -78,7 +55,7 @@ const VALUES_JSON: [&str; 7] = [
 
 #[test]
 fn engine_files_inspect_and_encode_back() {
-    if !engine_available("engine_files_inspect_and_encode_back") {
+    if engine::godot3_or_skip("engine_files_inspect_and_encode_back").is_none() {
         return;
     }
     let dir = engine_samples();

@@ -1,7 +1,7 @@
 # Godot 4 client of examples/tcp_server.rs (StreamPeerTCP.put_var / get_var).
 #
 #   cargo run --example tcp_server                                   # terminal 1
-#   godot --headless -s examples/godot/client.gd -- 127.0.0.1 4242   # terminal 2 (host and port optional)
+#   godot --headless --path examples/godot -s client.gd -- 127.0.0.1 4242   # terminal 2 (host and port optional)
 #
 # Sends {"Hello": player}, checks the Welcome, sends {"Update": changed player}, {"Chat": "gg"}
 # and "Bye" in one write, checks the Summary. Prints what it got and exits with 0 when every

@@ -1,19 +1,25 @@
 # Writes Godot 4 test vectors for godot_serde: var_to_bytes() of every case below, one JSON
 # object per line.
 #
-#   godot --headless -s make_vectors.gd -- out.jsonl
+#   godot --headless --path examples/godot -s make_vectors.gd -- "$PWD/out.jsonl"
 #
-# Fields (as in the crate's tests/fixtures files): name, engine_version, type_id, type, expr,
-# var_to_str, hex (exact var_to_bytes output), nodepath_padding (byte offsets in hex of NodePath
-# name padding, which Godot leaves unwritten), hex_canonical (hex with those bytes zeroed),
-# hex_full_objects (var_to_bytes_with_objects output, only where it differs), per_process (the
-# value holds object ids), decode_equal (bytes_to_var(hex_canonical) equals the value).
+# (run from the crate's root; with --path, relative paths resolve inside that project, so give
+# the output path as an absolute one). Read it with `cargo run --example godot_kit`.
+#
+# Fields (those of the crate's tests/fixtures/godot4/vectors-sample.jsonl): name,
+# engine_version, type_id, type, expr, var_to_str, hex (exact var_to_bytes output), decode_ok
+# (bytes_to_var of the canonical bytes equals the value), decode_reencoded_hex (var_to_bytes of
+# what bytes_to_var gave, only where it differs from hex), hex_full_objects
+# (var_to_bytes_with_objects output, only where it differs) and decode_full_objects_ok, and for
+# values holding NodePaths nodepath_padding_bytes (how many bytes of NodePath name padding Godot
+# left unwritten) and hex_canonical (hex with those bytes zeroed), hex_unstable_between_calls.
 # A case whose expression fails (e.g. PackedVector4Array before 4.3) is written with an "error"
 # field instead. Exit status: 0 if every case was written, 1 if any failed, 2 on bad arguments.
 #
 # A case is one line: [name, expression]. Expressions are evaluated with `Expression`, with this
 # script as base instance, so they can also call the helpers below (f64, f32, i64, obj,
-# typed_array, typed_dict).
+# typed_array, typed_dict). `Expression` knows no TYPE_* constants: type ids are numbers
+# (2 = int, 4 = String, as in `Variant.Type`).
 extends SceneTree
 
 const CASES = [
@@ -72,8 +78,8 @@ const CASES = [
 	["dict_nodepath", "{NodePath('a'): NodePath('abc:d')}"],
 	["array_empty", "[]"],
 	["array_mixed", "[1, 'a', [2, []], {'k': 0.5}]"],
-	["array_typed_int", "typed_array(TYPE_INT, [1, 2])"],
-	["dict_typed_string_int", "typed_dict(TYPE_STRING, TYPE_INT, {'a': 1})"],
+	["array_typed_int", "typed_array(2, [1, 2])"],  # 2: TYPE_INT
+	["dict_typed_string_int", "typed_dict(4, 2, {'a': 1})"],  # 4: TYPE_STRING, 2: TYPE_INT
 	["packed_byte_3", "PackedByteArray([1, 2, 3])"],
 	["packed_int32_2", "PackedInt32Array([1, -2])"],
 	["packed_int64_1", "PackedInt64Array([4294967296])"],
@@ -92,7 +98,7 @@ var _owned: Array = []
 func _initialize() -> void:
 	var args := OS.get_cmdline_user_args()
 	if args.size() != 1:
-		printerr("usage: godot --headless -s make_vectors.gd -- out.jsonl")
+		printerr("usage: godot --headless --path examples/godot -s make_vectors.gd -- /abs/out.jsonl")
 		quit(2)
 		return
 	quit(run(args[0]))
@@ -141,15 +147,23 @@ func describe(line: Dictionary, expr: String, v) -> void:
 	var pads := pad_offsets(v, false)
 	var canonical := zero_at(bytes, pads)
 	line["hex"] = bytes.hex_encode()
-	line["nodepath_padding"] = pads
-	line["hex_canonical"] = canonical.hex_encode()
+	if not pads.is_empty():
+		line["hex_unstable_between_calls"] = true
+		line["nodepath_padding_bytes"] = pads.size()
+		line["hex_canonical"] = canonical.hex_encode()
+	var decoded = bytes_to_var(canonical)
+	line["decode_ok"] = same(decoded, v)
+	var again := var_to_bytes(decoded)
+	if zero_at(again, pad_offsets(decoded, false)) != canonical:
+		line["decode_reencoded_hex"] = again.hex_encode()
 	var full := var_to_bytes_with_objects(v)
 	var full_pads := pad_offsets(v, true)
 	if zero_at(full, full_pads) != canonical:
 		line["hex_full_objects"] = full.hex_encode()
-	if has_object(v):
-		line["per_process"] = true
-	line["decode_equal"] = same(bytes_to_var(canonical), v)
+		var full_decoded = bytes_to_var_with_objects(zero_at(full, full_pads))
+		if full_decoded is Object and not (full_decoded is RefCounted):
+			_owned.append(full_decoded)
+		line["decode_full_objects_ok"] = same(full_decoded, v)
 
 
 # ---------------------------------------------------------------- helpers for expressions
@@ -299,7 +313,7 @@ func same(a, b) -> bool:
 				return a == null and b == null
 			if a is EncodedObjectAsID or b is EncodedObjectAsID:
 				return _id_of(a) == _id_of(b)
-			return a == b
+			return same_object(a, b)
 	if typeof(a) >= TYPE_VECTOR2 and typeof(a) <= TYPE_COLOR:
 		return var_to_bytes(a) == var_to_bytes(b)
 	if typeof(a) >= TYPE_PACKED_BYTE_ARRAY:  # every packed array type (PackedVector4Array: 4.3+)
@@ -311,6 +325,20 @@ func same(a, b) -> bool:
 		return true
 	return a == b
 
+
+# Full objects: a decoded object is a new instance, so compare what the encoding carries, the
+# class and the stored properties (PROPERTY_USAGE_STORAGE, what var_to_bytes_with_objects
+# writes), not the identity.
+func same_object(a: Object, b: Object) -> bool:
+	if a == b:
+		return true
+	if a.get_class() != b.get_class():
+		return false
+	for p in a.get_property_list():
+		if p["usage"] & PROPERTY_USAGE_STORAGE:
+			if not same(a.get(p["name"]), b.get(p["name"])):
+				return false
+	return true
 
 func _id_of(o: Object) -> int:
 	return o.get_object_id() if o is EncodedObjectAsID else o.get_instance_id()

@@ -1,12 +1,15 @@
 # Checks bytes written by godot_serde against a Godot 4 engine.
 #
-#   godot --headless -s verify.gd -- <dir> [--allow-objects]
+#   godot --headless --path examples/godot -s verify.gd -- /abs/path/to/dir [--allow-objects]
 #
+# (from the crate's root; `cargo run --example godot_kit -- write VECTORS.jsonl DIR` writes
+# such a directory).
 # <dir> holds pairs <case>.bin (bytes produced by the crate) and <case>.expr (one GDScript
 # expression of the expected value, UTF-8; evaluated with `Expression` and the helpers below:
 # f64('7ff8000000000001'), f32('7f7fffff'), i64('8000000000000000') build values from bit
 # patterns; obj('Node', {...}) instantiates a class; objid(1234) is what an object sent as id
-# decodes to; typed_array(TYPE_INT, [1, 2]); typed_dict(TYPE_STRING, TYPE_INT, {'a': 1})).
+# decodes to; typed_array(2, [1, 2]); typed_dict(4, 2, {'a': 1}): `Expression` knows no TYPE_*
+# constants, type ids are numbers as in `Variant.Type`, 2 = int, 4 = String).
 # For each case, in name order, it decodes the bytes with bytes_to_var (bytes_to_var_with_objects
 # with --allow-objects, which instantiates classes: only for data you trust) and prints
 #   CASE <case> PASS
@@ -14,7 +17,8 @@
 # then SUMMARY <passed> passed, <failed> failed.
 # Equality: same type; floats and vector/matrix/Color types bit for bit (any NaN float equals
 # any NaN); Arrays, Dictionaries (keys in the same order) and packed arrays element by element,
-# with the same container typing; a decoded EncodedObjectAsID equals the object with that id.
+# with the same container typing; a decoded EncodedObjectAsID equals the object with that id;
+# a full object equals one of the same class with the same stored properties.
 # Exit status: 0 if every case passed, 1 if any failed, 2 on bad arguments.
 extends SceneTree
 
@@ -34,7 +38,7 @@ func _initialize() -> void:
 			quit(2)
 			return
 	if dir == "" or not DirAccess.dir_exists_absolute(dir):
-		printerr("usage: godot --headless -s verify.gd -- <dir> [--allow-objects]")
+		printerr("usage: godot --headless --path examples/godot -s verify.gd -- /abs/dir [--allow-objects]")
 		quit(2)
 		return
 	var names := {}
@@ -78,6 +82,10 @@ func check(base: String, allow_objects: bool) -> String:
 	var got = bytes_to_var_with_objects(bytes) if allow_objects else bytes_to_var(bytes)
 	if got == null and (bytes.size() < 4 or not ((bytes.decode_u32(0) & 0xFF) in [TYPE_NIL, TYPE_OBJECT])):
 		return "decoding failed (see the engine error on stderr)"
+	# A full object (an OBJECT header without the as-id flag, bit 16) that came back null was
+	# refused (bytes_to_var without --allow-objects) or could not be built.
+	if got == null and expected != null and bytes.size() >= 4 and (bytes.decode_u32(0) & 0xFF) == TYPE_OBJECT and (bytes.decode_u32(0) & (1 << 16)) == 0:
+		return "decoding failed (a full object: refused without --allow-objects, or see the engine error on stderr)"
 	if allow_objects and got is Object and not (got is RefCounted):
 		_owned.append(got)
 	if not same(got, expected):
@@ -169,7 +177,7 @@ func same(a, b) -> bool:
 				return a == null and b == null
 			if a is EncodedObjectAsID or b is EncodedObjectAsID:
 				return _id_of(a) == _id_of(b)
-			return a == b
+			return same_object(a, b)
 	if typeof(a) >= TYPE_VECTOR2 and typeof(a) <= TYPE_COLOR:
 		return var_to_bytes(a) == var_to_bytes(b)
 	if typeof(a) >= TYPE_PACKED_BYTE_ARRAY:  # every packed array type (PackedVector4Array: 4.3+)
@@ -181,6 +189,20 @@ func same(a, b) -> bool:
 		return true
 	return a == b
 
+
+# Full objects: a decoded object is a new instance, so compare what the encoding carries, the
+# class and the stored properties (PROPERTY_USAGE_STORAGE, what var_to_bytes_with_objects
+# writes), not the identity.
+func same_object(a: Object, b: Object) -> bool:
+	if a == b:
+		return true
+	if a.get_class() != b.get_class():
+		return false
+	for p in a.get_property_list():
+		if p["usage"] & PROPERTY_USAGE_STORAGE:
+			if not same(a.get(p["name"]), b.get(p["name"])):
+				return false
+	return true
 
 func _id_of(o: Object) -> int:
 	return o.get_object_id() if o is EncodedObjectAsID else o.get_instance_id()

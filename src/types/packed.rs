@@ -279,13 +279,20 @@ fn native<P: PackedNumeric, E: de::Error>(bytes: &[u8]) -> Result<P, E> {
     decode_packed(bytes, size_of::<<P::Elem as Flat>::Comp>(), P::WHAT).map(P::from)
 }
 
-struct NumericVisitor<P>(PhantomData<P>);
+/// The `bool`: decoding a human-readable format, where a sequence of elements is accepted
+/// too (the binary format takes only that packed array type, so its error does not offer a
+/// sequence: a Godot Array needs a `Vec`).
+struct NumericVisitor<P>(PhantomData<P>, bool);
 
 impl<'de, P: PackedNumeric> de::Visitor<'de> for NumericVisitor<P> {
     type Value = P;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a {} (element bytes or a sequence of elements)", P::WHAT)
+        if self.1 {
+            write!(f, "a {} (element bytes or a sequence of elements)", P::WHAT)
+        } else {
+            write!(f, "a {}", P::WHAT)
+        }
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<P, E> {
@@ -314,9 +321,9 @@ fn deserialize_numeric<'de, P: PackedNumeric, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<P, D::Error> {
     if deserializer.is_human_readable() {
-        deserializer.deserialize_any(NumericVisitor(PhantomData))
+        deserializer.deserialize_any(NumericVisitor(PhantomData, true))
     } else {
-        deserializer.deserialize_newtype_struct(P::NATIVE_NAME, NumericVisitor(PhantomData))
+        deserializer.deserialize_newtype_struct(P::NATIVE_NAME, NumericVisitor(PhantomData, false))
     }
 }
 

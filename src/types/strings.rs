@@ -230,17 +230,25 @@ impl<'de> de::DeserializeSeed<'de> for NodePathFields {
     type Value = NodePath;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<NodePath, D::Error> {
-        d.deserialize_tuple(3, NodePathVisitor)
+        d.deserialize_tuple(3, NodePathVisitor { readable: false })
     }
 }
 
-struct NodePathVisitor;
+/// `readable`: decoding a human-readable format, where a NodePath's text is accepted too (the
+/// binary format takes only a NodePath value, so its error does not offer text).
+struct NodePathVisitor {
+    readable: bool,
+}
 
 impl<'de> de::Visitor<'de> for NodePathVisitor {
     type Value = NodePath;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a NodePath (its text, or names, subnames and absolute)")
+        if self.readable {
+            f.write_str("a NodePath (its text, or names, subnames and absolute)")
+        } else {
+            f.write_str("a NodePath")
+        }
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<NodePath, E> {
@@ -272,9 +280,9 @@ impl<'de> de::Visitor<'de> for NodePathVisitor {
 impl<'de> Deserialize<'de> for NodePath {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         if deserializer.is_human_readable() {
-            deserializer.deserialize_any(NodePathVisitor)
+            deserializer.deserialize_any(NodePathVisitor { readable: true })
         } else {
-            deserializer.deserialize_tuple_struct(NODE_PATH, 3, NodePathVisitor)
+            deserializer.deserialize_tuple_struct(NODE_PATH, 3, NodePathVisitor { readable: false })
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Shared test helpers.
 #![allow(dead_code)]
 
+pub mod engine;
+
 use godot_serde::Config;
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;

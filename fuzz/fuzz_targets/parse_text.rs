@@ -1,0 +1,7 @@
+//! Fuzz target `parse_text`: see `tests/common/text_fuzz.rs` (shared with `tests/text_fuzz_replay.rs`).
+#![no_main]
+
+#[path = "../../tests/common/text_fuzz.rs"]
+mod text_fuzz;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| text_fuzz::parse_text(data));

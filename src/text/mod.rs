@@ -1,0 +1,175 @@
+//! Godot's text form of Variants as a serde format: what `var_to_str` / `str_to_var` (Godot 4)
+//! and `var2str` / `str2var` (Godot 3) write and read, and what `.tscn`, `.tres`,
+//! `project.godot` and every `ConfigFile` hold after `key=`.
+//!
+//! The engine is chosen by [`Config`], as for bytes: [`Config::godot3`] writes and reads
+//! Godot 3 syntax (`Vector2( 1, 2 )`, `PoolIntArray`, floats with six significant digits),
+//! every Godot 4 config writes Godot 4 syntax.
+//!
+//! ```
+//! use godot_serde::{text, Variant, Vector2};
+//!
+//! let v = text::parse_variant("Vector2(1, 2.5)")?;
+//! assert_eq!(v, Variant::Vector2(Vector2 { x: 1.0, y: 2.5 }));
+//! assert_eq!(text::variant_to_string(&v), "Vector2(1, 2.5)");
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+//! struct Player { name: String, hp: u32 }
+//! let s = text::to_string(&Player { name: "Ada".into(), hp: 3 })?;
+//! assert_eq!(s, "{\n\"hp\": 3,\n\"name\": \"Ada\"\n}");
+//! assert_eq!(text::from_str::<Player>(&s)?, Player { name: "Ada".into(), hp: 3 });
+//! # Ok::<(), godot_serde::Error>(())
+//! ```
+//!
+//! # Writing
+//!
+//! One writer serves [`Variant`]'s `Display`, [`Variant::to_godot3_string`] and
+//! [`to_string`]; it is byte-identical to the engines' `VariantWriter` (rules on
+//! `impl Display for Variant` and on `to_godot3_string`).
+//!
+//! # Reading
+//!
+//! The parser follows the engines' `VariantParser`: every constructor and its legacy
+//! spellings (`Quat`, `Transform`, `Pool*Array`, `Matrix32`, ...), `&"string_name"`,
+//! `NodePath("...")`, colour literals (`#ff8000`), typed `Array[int]([...])` and
+//! `Dictionary[String, int]({...})`, numbers (`inf`, `inf_neg`, `nan`, exponents), every string
+//! escape, `;` comments. Only the first value counts, as in the engine: [`take_from_str`]
+//! returns the rest, [`from_str`] and [`parse_variant`] refuse anything but whitespace and
+//! comments after it. Errors carry a 1-based line and column
+//! ([`ErrorKind::TextSyntax`](crate::ErrorKind::TextSyntax)).
+//!
+//! # Where this differs from the engine, on purpose
+//!
+//! The engine's parser runs code (it instantiates classes and loads files); this one only
+//! reads data:
+//!
+//! - `Object(Class, "prop": value, ...)` becomes an [`Object`](crate::Object), never
+//!   instantiated, with exactly the listed properties; refused unless
+//!   [`Config::with_allow_objects`] is on, as for bytes. The engine refuses classes it cannot
+//!   instantiate and fills in every default property.
+//! - `Resource("res://path")` (Godot 4 also `Resource("uid://…", "res://path")`),
+//!   `ExtResource(id)` and `SubResource(id)` become an [`Object`](crate::Object) of class
+//!   `Resource` / `ExtResource` / `SubResource` whose properties (`"path"`, and first
+//!   `"uid"`; or `"id"`) hold the arguments, and print back as written. They are references,
+//!   not objects, so they are read whatever the object setting. The engine loads the file and
+//!   fails when it cannot.
+//! - A typed container's class name (`Array[Node]`) is kept as written; the engine drops the
+//!   type of a class it does not know.
+//! - Nesting deeper than [`Config::max_depth`] is refused (the engine has no limit).
+//! - Godot 3 only: the Godot 2 `InputEvent(...)` syntax is refused, and `\uD83D\uDE00` is one
+//!   character (Godot 3.2 keeps two UTF-16 code units, which are not valid Unicode).
+//!
+//! As in the engine, `^"node/path"` is not a value (only `NodePath("...")` is), `0x10` reads as
+//! `0` followed by ignored text, and `#` starts a colour, not a comment.
+//!
+//! Key identity in dictionaries is the engine's: in Godot 4 a String and a StringName of the
+//! same text are one key; NaN equals NaN and `-0` equals `0`; `1` and `1.0` are two keys.
+
+pub(crate) mod lexer;
+pub(crate) mod parser;
+pub(crate) mod writer;
+
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::{Config, Result, Variant};
+
+/// The Godot 4 text of `v` (key identity in the parser).
+fn writer_text(v: &Variant) -> String {
+    variant_to_string(v)
+}
+
+/// The text of `v` for `config`'s engine: `var_to_str` (Godot 4) or `var2str` (Godot 3).
+#[must_use]
+pub fn variant_to_string_with(v: &Variant, config: Config) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = writer::write_variant(&mut out, v, writer::Dialect::of(config.version));
+    out
+}
+
+/// The Godot 4 `var_to_str` text of `v` (same as its `Display`).
+#[must_use]
+pub fn variant_to_string(v: &Variant) -> String {
+    variant_to_string_with(v, Config::default())
+}
+
+/// Writes `value` as Godot 4's `var_to_str` would write the Variant it becomes.
+///
+/// # Errors
+///
+/// As [`Config::to_variant`].
+pub fn to_string<T: ?Sized + Serialize>(value: &T) -> Result<String> {
+    to_string_with(value, Config::default())
+}
+
+/// Writes `value` in the text form of `config`'s engine (`var2str` for Godot 3).
+///
+/// # Errors
+///
+/// As [`Config::to_variant`].
+pub fn to_string_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<String> {
+    let v = config.to_variant(value)?;
+    Ok(variant_to_string_with(&v, config))
+}
+
+/// Parses one Godot 4 text-form value (`str_to_var`). Only whitespace and `;` comments may
+/// follow it.
+///
+/// # Errors
+///
+/// [`ErrorKind::TextSyntax`](crate::ErrorKind::TextSyntax) where the engine's parser fails,
+/// or for text after the value; a full `Object(...)` unless objects are allowed.
+pub fn parse_variant(text: &str) -> Result<Variant> {
+    parse_variant_with(text, Config::default())
+}
+
+/// Parses one text-form value in `config`'s syntax (`str2var` for Godot 3). Only whitespace
+/// and `;` comments may follow it.
+///
+/// # Errors
+///
+/// As [`parse_variant`]; nesting deeper than [`Config::max_depth`].
+pub fn parse_variant_with(text: &str, config: Config) -> Result<Variant> {
+    let mut p = parser::Parser::new(text, config);
+    let v = p.parse().map_err(|e| p.error(e))?;
+    let end = p.pos();
+    match p.at_end() {
+        Ok(true) => Ok(v),
+        _ => Err(parser::syntax_error(
+            text,
+            end,
+            "unexpected text after the value".to_owned(),
+        )),
+    }
+}
+
+/// Parses the first value of `text` as the engine does (it ignores what follows) and returns
+/// it with the rest of the text.
+///
+/// # Errors
+///
+/// As [`parse_variant_with`], except for text after the value.
+pub fn take_from_str(text: &str, config: Config) -> Result<(Variant, &str)> {
+    let mut p = parser::Parser::new(text, config);
+    let v = p.parse().map_err(|e| p.error(e))?;
+    Ok((v, text.get(p.pos()..).unwrap_or("")))
+}
+
+/// Reads a `T` from Godot 4 text form (`str_to_var` syntax).
+///
+/// # Errors
+///
+/// As [`parse_variant`], and when the value does not fit `T`.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
+    from_str_with(text, Config::default())
+}
+
+/// Reads a `T` from the text form of `config`'s engine.
+///
+/// # Errors
+///
+/// As [`parse_variant_with`], and when the value does not fit `T`.
+pub fn from_str_with<T: DeserializeOwned>(text: &str, config: Config) -> Result<T> {
+    let v = parse_variant_with(text, config)?;
+    config.from_variant(&v)
+}

@@ -1,0 +1,1059 @@
+//! The value parser of the text form, after the engines' `VariantParser::parse_value`.
+
+use super::lexer::{LexError, Lexer, Token};
+use crate::error::{Error, ErrorKind};
+use crate::types::{
+    Aabb, Basis, Callable, Color, NodePath, PackedByteArray, PackedColorArray, PackedFloat32Array,
+    PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
+    PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion, Real, Rect2, Rect2i,
+    Rid, Signal, StringName, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i,
+    Vector4, Vector4i,
+};
+use crate::value::{Array, ContainerType, Dictionary, Object};
+use crate::wire::VariantType;
+use crate::{Config, GodotVersion, Variant};
+
+/// A parse error before it is turned into an [`Error`]: message and byte offset.
+struct PErr {
+    message: String,
+    offset: usize,
+}
+
+impl From<LexError> for PErr {
+    fn from(e: LexError) -> Self {
+        PErr {
+            message: e.message,
+            offset: e.offset,
+        }
+    }
+}
+
+type PResult<T> = Result<T, PErr>;
+
+/// The 1-based line and column (in characters) of byte `offset` in `src`.
+pub(crate) fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = src.get(..offset).unwrap_or(src);
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
+    (line, col)
+}
+
+/// Builds the public error for a message at `offset` in `src`.
+pub(crate) fn syntax_error(src: &str, offset: usize, message: String) -> Error {
+    let (line, column) = line_col(src, offset);
+    Error::at(
+        ErrorKind::TextSyntax {
+            line,
+            column,
+            message: message.into_boxed_str(),
+        },
+        offset,
+    )
+}
+
+/// The parser: a lexer, the config and the current depth.
+pub(crate) struct Parser<'a> {
+    lex: Lexer<'a>,
+    config: Config,
+    depth: usize,
+    /// Where the token last returned by `next` began.
+    tok_start: usize,
+}
+
+/// A number argument of a constructor.
+#[derive(Clone, Copy)]
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+impl Num {
+    fn f64(self) -> f64 {
+        match self {
+            #[allow(clippy::cast_precision_loss)]
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+    /// The component as the engine's `real_t`: through `f32` unless the config targets a
+    /// double-precision engine.
+    #[allow(clippy::cast_possible_truncation, clippy::useless_conversion)]
+    fn real(self, dp: bool) -> Real {
+        if dp {
+            self.f64() as Real
+        } else {
+            Real::from(self.f64() as f32)
+        }
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    fn f32(self) -> f32 {
+        self.f64() as f32
+    }
+    /// C's `(int32_t)` of the Variant: ints wrap, floats truncate (out of range: `INT_MIN`, as
+    /// x86 does).
+    #[allow(clippy::cast_possible_truncation)]
+    fn i32(self) -> i32 {
+        match self {
+            Num::Int(i) => i as i32,
+            Num::Float(f) => {
+                if !(-2_147_483_648.0..2_147_483_648.0).contains(&f) {
+                    i32::MIN
+                } else {
+                    f as i32
+                }
+            }
+        }
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    fn i64(self) -> i64 {
+        match self {
+            Num::Int(i) => i,
+            Num::Float(f) => {
+                if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f) {
+                    i64::MIN
+                } else {
+                    f as i64
+                }
+            }
+        }
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    fn u8(self) -> u8 {
+        self.i64() as u8
+    }
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(src: &'a str, config: Config) -> Self {
+        Self {
+            lex: Lexer::new(src, config.version == GodotVersion::V3),
+            config,
+            depth: 0,
+            tok_start: 0,
+        }
+    }
+
+    fn g3(&self) -> bool {
+        self.lex.g3
+    }
+
+    /// Continues reading at byte `pos` (a ConfigFile value after its `=`).
+    pub(crate) fn seek(&mut self, pos: usize) {
+        self.lex.pos = pos;
+    }
+
+    /// The byte offset after the last token read.
+    pub(crate) fn pos(&self) -> usize {
+        self.lex.pos
+    }
+
+    pub(crate) fn error(&self, e: PErrPublic) -> Error {
+        syntax_error(self.lex.src, e.0.offset, e.0.message)
+    }
+
+    fn next(&mut self) -> PResult<Token<'a>> {
+        // Skip what cannot start a token so the error points at the token itself.
+        let t = self.lex.next_token_at()?;
+        self.tok_start = t.0;
+        Ok(t.1)
+    }
+
+    /// The next token where the engine ignores the tokenizer's error and judges the token
+    /// (`TK_ERROR`) instead: the caller then reports what it expected.
+    fn tok(&mut self) -> Token<'a> {
+        match self.lex.next_token_at() {
+            Ok((start, t)) => {
+                self.tok_start = start;
+                t
+            }
+            Err(e) => {
+                self.tok_start = e.offset;
+                Token::Invalid
+            }
+        }
+    }
+
+    fn fail<T>(&self, message: impl Into<String>) -> PResult<T> {
+        Err(PErr {
+            message: message.into(),
+            offset: self.tok_start,
+        })
+    }
+
+    /// Parses one value and leaves the lexer after it.
+    pub(crate) fn parse(&mut self) -> Result<Variant, PErrPublic> {
+        let tok = self.next().map_err(PErrPublic)?;
+        self.value(tok).map_err(PErrPublic)
+    }
+
+    /// Whether only whitespace and comments are left.
+    pub(crate) fn at_end(&mut self) -> Result<bool, PErrPublic> {
+        let tok = self.next().map_err(PErrPublic)?;
+        Ok(tok == Token::Eof)
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        if self.depth >= self.config.max_depth {
+            return Err(PErr {
+                message: format!("recursion limit of {} exceeded", self.config.max_depth),
+                offset: self.tok_start,
+            });
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn expect(&mut self, want: &Token<'_>, message: &str) -> PResult<()> {
+        let t = self.tok();
+        if &t == want {
+            Ok(())
+        } else {
+            self.fail(message)
+        }
+    }
+
+    #[allow(clippy::too_many_lines)] // one arm per constructor, as in the engine
+    fn value(&mut self, tok: Token<'a>) -> PResult<Variant> {
+        let g3 = self.g3();
+        match tok {
+            Token::CurlyOpen => {
+                self.enter()?;
+                let d = self.dictionary()?;
+                self.depth -= 1;
+                Ok(Variant::Dictionary(d))
+            }
+            Token::BracketOpen => {
+                self.enter()?;
+                let items = self.array()?;
+                self.depth -= 1;
+                Ok(Variant::Array(Array::from(items)))
+            }
+            Token::Int(i) => Ok(Variant::Int(i)),
+            Token::Float(f) => Ok(Variant::Float(f)),
+            Token::Str(s) => Ok(Variant::String(s)),
+            Token::StrName(s) => Ok(Variant::StringName(StringName(s))),
+            Token::Color(c) => Ok(Variant::Color(c)),
+            Token::Identifier(id) => self.identifier(id, g3),
+            other if g3 => self.fail(format!("Expected value, got {}.", other.name())),
+            other => self.fail(format!("Expected value, got '{}'", other.name())),
+        }
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn identifier(&mut self, id: &'a str, g3: bool) -> PResult<Variant> {
+        let dp = self.config.double_precision;
+        let v = match id {
+            "true" => Variant::Bool(true),
+            "false" => Variant::Bool(false),
+            "null" | "nil" => Variant::Nil,
+            "inf" => Variant::Float(f64::INFINITY),
+            "-inf" | "inf_neg" if !g3 => Variant::Float(f64::NEG_INFINITY),
+            "nan" => Variant::Float(f64::NAN),
+            "Vector2" => {
+                let a = self.construct(2)?;
+                Variant::Vector2(v2(dp, &a, 0))
+            }
+            "Vector2i" if !g3 => {
+                let a = self.construct(2)?;
+                Variant::Vector2i(v2i(&a, 0))
+            }
+            "Rect2" => {
+                let a = self.construct(4)?;
+                Variant::Rect2(Rect2 {
+                    position: v2(dp, &a, 0),
+                    size: v2(dp, &a, 2),
+                })
+            }
+            "Rect2i" if !g3 => {
+                let a = self.construct(4)?;
+                Variant::Rect2i(Rect2i {
+                    position: v2i(&a, 0),
+                    size: v2i(&a, 2),
+                })
+            }
+            "Vector3" => {
+                let a = self.construct(3)?;
+                Variant::Vector3(v3(dp, &a, 0))
+            }
+            "Vector3i" if !g3 => {
+                let a = self.construct(3)?;
+                Variant::Vector3i(Vector3i {
+                    x: at(&a, 0).i32(),
+                    y: at(&a, 1).i32(),
+                    z: at(&a, 2).i32(),
+                })
+            }
+            "Vector4" if !g3 => {
+                let a = self.construct(4)?;
+                Variant::Vector4(v4(dp, &a, 0))
+            }
+            "Vector4i" if !g3 => {
+                let a = self.construct(4)?;
+                Variant::Vector4i(Vector4i {
+                    x: at(&a, 0).i32(),
+                    y: at(&a, 1).i32(),
+                    z: at(&a, 2).i32(),
+                    w: at(&a, 3).i32(),
+                })
+            }
+            "Transform2D" | "Matrix32" => {
+                let a = self.construct(6)?;
+                Variant::Transform2D(Transform2D {
+                    x: v2(dp, &a, 0),
+                    y: v2(dp, &a, 2),
+                    origin: v2(dp, &a, 4),
+                })
+            }
+            "Plane" => {
+                let a = self.construct(4)?;
+                Variant::Plane(Plane {
+                    normal: v3(dp, &a, 0),
+                    d: at(&a, 3).real(dp),
+                })
+            }
+            "Quaternion" if !g3 => self.quaternion()?,
+            "Quat" => self.quaternion()?,
+            "AABB" | "Rect3" => {
+                let a = self.construct(6)?;
+                Variant::Aabb(Aabb {
+                    position: v3(dp, &a, 0),
+                    size: v3(dp, &a, 3),
+                })
+            }
+            "Basis" | "Matrix3" => {
+                let a = self.construct(9)?;
+                Variant::Basis(basis(dp, &a))
+            }
+            "Transform3D" if !g3 => self.transform3d()?,
+            "Transform" => self.transform3d()?,
+            "Projection" if !g3 => {
+                let a = self.construct(16)?;
+                Variant::Projection(Projection {
+                    columns: [v4(dp, &a, 0), v4(dp, &a, 4), v4(dp, &a, 8), v4(dp, &a, 12)],
+                })
+            }
+            "Color" => {
+                let a = self.construct(4)?;
+                Variant::Color(Color {
+                    r: at(&a, 0).f32(),
+                    g: at(&a, 1).f32(),
+                    b: at(&a, 2).f32(),
+                    a: at(&a, 3).f32(),
+                })
+            }
+            "NodePath" => {
+                self.expect(&Token::ParenOpen, "Expected '('")?;
+                let Token::Str(s) = self.tok() else {
+                    return self.fail("Expected string as argument for NodePath()");
+                };
+                self.expect(&Token::ParenClose, "Expected ')'")?;
+                Variant::NodePath(NodePath::from(s.as_str()))
+            }
+            "RID" => {
+                self.expect(&Token::ParenOpen, "Expected '('")?;
+                let t = self.tok();
+                let n = match t {
+                    Token::ParenClose if !g3 => return Ok(Variant::Rid(Rid(0))),
+                    Token::Int(i) => Num::Int(i),
+                    Token::Float(f) => Num::Float(f),
+                    _ if g3 => return self.fail("Expected number as argument"),
+                    _ => return self.fail("Expected number as argument or ')'"),
+                };
+                self.expect(&Token::ParenClose, "Expected ')'")?;
+                if g3 {
+                    // Godot 3.2 reads `RID(n)` as the number itself.
+                    match n {
+                        Num::Int(i) => Variant::Int(i),
+                        Num::Float(f) => Variant::Float(f),
+                    }
+                } else {
+                    #[allow(clippy::cast_sign_loss)]
+                    Variant::Rid(Rid(n.i64() as u64))
+                }
+            }
+            "Signal" if !g3 => {
+                self.expect(&Token::ParenOpen, "Expected '('")?;
+                self.expect(&Token::ParenClose, "Expected ')'")?;
+                Variant::Signal(Signal::default())
+            }
+            "Callable" if !g3 => {
+                self.expect(&Token::ParenOpen, "Expected '('")?;
+                self.expect(&Token::ParenClose, "Expected ')'")?;
+                Variant::Callable(Callable)
+            }
+            "Object" => self.object()?,
+            "Resource" | "SubResource" | "ExtResource" => self.resource(id)?,
+            "Dictionary" if !g3 => self.typed_dictionary()?,
+            "Array" if !g3 => self.typed_array()?,
+            "PackedByteArray" if !g3 => self.byte_array()?,
+            "PoolByteArray" | "ByteArray" => {
+                if g3 {
+                    let a = self.packed(false)?;
+                    Variant::PackedByteArray(PackedByteArray(a.iter().map(|n| n.u8()).collect()))
+                } else {
+                    self.byte_array()?
+                }
+            }
+            "PackedInt32Array" | "PackedIntArray" if !g3 => self.int32_array()?,
+            "PoolIntArray" | "IntArray" => self.int32_array()?,
+            "PackedInt64Array" if !g3 => {
+                let a = self.packed(false)?;
+                Variant::PackedInt64Array(PackedInt64Array(a.iter().map(|n| n.i64()).collect()))
+            }
+            "PackedFloat32Array" | "PackedRealArray" if !g3 => self.float32_array()?,
+            "PoolRealArray" | "FloatArray" => self.float32_array()?,
+            "PackedFloat64Array" if !g3 => {
+                let a = self.packed(false)?;
+                Variant::PackedFloat64Array(PackedFloat64Array(a.iter().map(|n| n.f64()).collect()))
+            }
+            "PackedStringArray" if !g3 => self.string_array()?,
+            "PoolStringArray" | "StringArray" => self.string_array()?,
+            "PackedVector2Array" if !g3 => self.vector2_array()?,
+            "PoolVector2Array" | "Vector2Array" => self.vector2_array()?,
+            "PackedVector3Array" if !g3 => self.vector3_array()?,
+            "PoolVector3Array" | "Vector3Array" => self.vector3_array()?,
+            "PackedVector4Array" | "PoolVector4Array" | "Vector4Array" if !g3 => {
+                let a = self.packed(false)?;
+                Variant::PackedVector4Array(PackedVector4Array(
+                    (0..a.len() / 4).map(|i| v4(dp, &a, i * 4)).collect(),
+                ))
+            }
+            "PackedColorArray" if !g3 => self.color_array()?,
+            "PoolColorArray" | "ColorArray" => self.color_array()?,
+            _ => {
+                return if g3 {
+                    self.fail(format!("Unexpected identifier: '{id}'."))
+                } else {
+                    self.fail(format!("Unexpected identifier '{id}'"))
+                };
+            }
+        };
+        Ok(v)
+    }
+
+    fn quaternion(&mut self) -> PResult<Variant> {
+        let dp = self.config.double_precision;
+        let a = self.construct(4)?;
+        Ok(Variant::Quaternion(Quaternion {
+            x: at(&a, 0).real(dp),
+            y: at(&a, 1).real(dp),
+            z: at(&a, 2).real(dp),
+            w: at(&a, 3).real(dp),
+        }))
+    }
+
+    fn transform3d(&mut self) -> PResult<Variant> {
+        let dp = self.config.double_precision;
+        let a = self.construct(12)?;
+        Ok(Variant::Transform3D(Transform3D {
+            basis: basis(dp, &a),
+            origin: v3(dp, &a, 9),
+        }))
+    }
+
+    fn int32_array(&mut self) -> PResult<Variant> {
+        let a = self.packed(false)?;
+        Ok(Variant::PackedInt32Array(PackedInt32Array(
+            a.iter().map(|n| n.i32()).collect(),
+        )))
+    }
+
+    fn float32_array(&mut self) -> PResult<Variant> {
+        let a = self.packed(false)?;
+        Ok(Variant::PackedFloat32Array(PackedFloat32Array(
+            a.iter().map(|n| n.f32()).collect(),
+        )))
+    }
+
+    fn vector2_array(&mut self) -> PResult<Variant> {
+        let dp = self.config.double_precision;
+        let a = self.packed(false)?;
+        Ok(Variant::PackedVector2Array(PackedVector2Array(
+            (0..a.len() / 2).map(|i| v2(dp, &a, i * 2)).collect(),
+        )))
+    }
+
+    fn vector3_array(&mut self) -> PResult<Variant> {
+        let dp = self.config.double_precision;
+        let a = self.packed(false)?;
+        Ok(Variant::PackedVector3Array(PackedVector3Array(
+            (0..a.len() / 3).map(|i| v3(dp, &a, i * 3)).collect(),
+        )))
+    }
+
+    fn color_array(&mut self) -> PResult<Variant> {
+        let a = self.packed(false)?;
+        Ok(Variant::PackedColorArray(PackedColorArray(
+            (0..a.len() / 4)
+                .map(|i| Color {
+                    r: at(&a, i * 4).f32(),
+                    g: at(&a, i * 4 + 1).f32(),
+                    b: at(&a, i * 4 + 2).f32(),
+                    a: at(&a, i * 4 + 3).f32(),
+                })
+                .collect(),
+        )))
+    }
+
+    /// `_parse_construct`: `(` numbers separated by commas `)`, no trailing comma. Godot 4
+    /// also takes `inf`, `-inf`, `inf_neg` and `nan`.
+    fn numbers(&mut self, byte_array: bool) -> PResult<Vec<Num>> {
+        self.expect(&Token::ParenOpen, "Expected '(' in constructor")?;
+        let mut out = Vec::new();
+        let mut first = true;
+        loop {
+            if !first {
+                match self.tok() {
+                    Token::Comma => {}
+                    Token::ParenClose => break,
+                    _ => return self.fail("Expected ',' or ')' in constructor"),
+                }
+            }
+            let t = self.tok();
+            let n = match t {
+                Token::ParenClose if first => break,
+                Token::Int(i) => Num::Int(i),
+                Token::Float(f) => Num::Float(f),
+                Token::Identifier(id) if !self.g3() && special_float(id).is_some() => {
+                    Num::Float(special_float(id).unwrap_or(0.0))
+                }
+                _ if byte_array => return self.fail("Expected number in constructor"),
+                _ => return self.fail("Expected float in constructor"),
+            };
+            out.push(n);
+            first = false;
+        }
+        Ok(out)
+    }
+
+    fn construct(&mut self, count: usize) -> PResult<Vec<Num>> {
+        let a = self.numbers(false)?;
+        if a.len() != count {
+            return self.fail(format!("Expected {count} arguments for constructor"));
+        }
+        Ok(a)
+    }
+
+    fn packed(&mut self, byte_array: bool) -> PResult<Vec<Num>> {
+        self.numbers(byte_array)
+    }
+
+    /// Godot 4 `PackedByteArray(...)`: numbers, or one base64 string.
+    fn byte_array(&mut self) -> PResult<Variant> {
+        self.expect(&Token::ParenOpen, "Expected '(' in constructor")?;
+        let mut t = self.tok();
+        let mut out = Vec::new();
+        match t {
+            Token::Str(s) => {
+                out = base64_decode(&s)
+                    .map_or_else(|| self.fail("Invalid base64-encoded string"), Ok::<_, PErr>)?;
+                self.expect(&Token::ParenClose, "Expected ')' in constructor")?;
+            }
+            Token::Int(_) | Token::Float(_) | Token::Identifier(_) => loop {
+                let n = match t {
+                    Token::Int(i) => Num::Int(i),
+                    Token::Float(f) => Num::Float(f),
+                    Token::Identifier(id) if special_float(id).is_some() => {
+                        Num::Float(special_float(id).unwrap_or(0.0))
+                    }
+                    _ => return self.fail("Expected number in constructor"),
+                };
+                out.push(n.u8());
+                match self.tok() {
+                    Token::Comma => {}
+                    Token::ParenClose => break,
+                    _ => return self.fail("Expected ',' or ')' in constructor"),
+                }
+                t = self.tok();
+            },
+            Token::ParenClose => {}
+            _ => return self.fail("Expected base64 string, or list of numbers in constructor"),
+        }
+        Ok(Variant::PackedByteArray(PackedByteArray(out)))
+    }
+
+    fn string_array(&mut self) -> PResult<Variant> {
+        self.expect(&Token::ParenOpen, "Expected '('")?;
+        let mut out = Vec::new();
+        let mut first = true;
+        loop {
+            if !first {
+                match self.tok() {
+                    Token::Comma => {}
+                    Token::ParenClose => break,
+                    _ => return self.fail("Expected ',' or ')'"),
+                }
+            }
+            match self.tok() {
+                Token::ParenClose => break,
+                Token::Str(s) => out.push(s),
+                _ => return self.fail("Expected string"),
+            }
+            first = false;
+        }
+        Ok(Variant::PackedStringArray(PackedStringArray(out)))
+    }
+
+    /// The elements after `[`, up to and including `]`.
+    fn array(&mut self) -> PResult<Vec<Variant>> {
+        let mut items = Vec::new();
+        let mut need_comma = false;
+        loop {
+            let t = self.next()?;
+            if t == Token::BracketClose {
+                return Ok(items);
+            }
+            if t == Token::Eof {
+                return self.fail("Unexpected EOF while parsing array");
+            }
+            if need_comma {
+                if t != Token::Comma {
+                    return self.fail("Expected ','");
+                }
+                need_comma = false;
+                continue;
+            }
+            items.push(self.value(t)?);
+            need_comma = true;
+        }
+    }
+
+    /// The entries after `{`, up to and including `}`.
+    fn dictionary(&mut self) -> PResult<Dictionary> {
+        let mut entries = Entries::new(self.g3());
+        let mut need_comma = false;
+        loop {
+            let t = self.next()?;
+            if t == Token::CurlyClose {
+                break;
+            }
+            if t == Token::Eof {
+                return self.fail("Unexpected EOF while parsing dictionary");
+            }
+            if need_comma {
+                if t != Token::Comma {
+                    return self.fail("Expected '}' or ','");
+                }
+                need_comma = false;
+                continue;
+            }
+            let key = self.value(t)?;
+            if self.next()? != Token::Colon {
+                return self.fail("Expected ':'");
+            }
+            let t = self.next()?;
+            let value = self.value(t)?;
+            entries.insert(key, value);
+            need_comma = true;
+        }
+        Ok(Dictionary::from_distinct_entries(
+            ContainerType::Untyped,
+            ContainerType::Untyped,
+            entries.items,
+        ))
+    }
+
+    /// `Object(Class, "prop": value, ...)` as data.
+    fn object(&mut self) -> PResult<Variant> {
+        let start = self.tok_start;
+        self.expect(&Token::ParenOpen, "Expected '('")?;
+        let Token::Identifier(class) = self.tok() else {
+            return self.fail("Expected identifier with type of object");
+        };
+        if !self.config.allow_objects {
+            return Err(PErr {
+                message: format!(
+                    "Object({class}) refused: objects are not allowed (Config::with_allow_objects)"
+                ),
+                offset: start,
+            });
+        }
+        let mut obj = Object {
+            class: class.to_owned(),
+            properties: Vec::new(),
+        };
+        if self.tok() != Token::Comma {
+            return self.fail("Expected ',' after object type");
+        }
+        self.enter()?;
+        let mut need_comma = false;
+        loop {
+            let t = self.next()?;
+            match t {
+                Token::ParenClose => break,
+                Token::Eof => return self.fail("Unexpected EOF while parsing Object()"),
+                _ => {}
+            }
+            if need_comma {
+                if t != Token::Comma {
+                    return self.fail("Expected '}' or ','");
+                }
+                need_comma = false;
+                continue;
+            }
+            let Token::Str(key) = t else {
+                return self.fail("Expected property name as string");
+            };
+            if self.next()? != Token::Colon {
+                return self.fail("Expected ':'");
+            }
+            let t = self.next()?;
+            let v = self.value(t)?;
+            match obj.properties.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = v,
+                None => obj.properties.push((key, v)),
+            }
+            need_comma = true;
+        }
+        self.depth -= 1;
+        Ok(Variant::Object(obj))
+    }
+
+    /// `Resource("path")` (Godot 4 also `Resource("uid://…", "path")`), `ExtResource(id)`,
+    /// `SubResource(id)`, as data (see the module docs).
+    fn resource(&mut self, id: &str) -> PResult<Variant> {
+        self.expect(&Token::ParenOpen, "Expected '('")?;
+        let first = match self.tok() {
+            Token::Str(s) => Variant::String(s),
+            Token::Int(i) if id != "Resource" => Variant::Int(i),
+            _ => return self.fail("Expected string as argument for Resource()"),
+        };
+        let mut t = self.tok();
+        let mut props = Vec::new();
+        if t == Token::Comma && !self.g3() {
+            let Token::Str(second) = self.tok() else {
+                return self.fail("Expected string in Resource reference");
+            };
+            t = self.tok();
+            props.push(("uid".to_owned(), first));
+            props.push(("path".to_owned(), Variant::String(second)));
+        } else if id == "Resource" {
+            props.push(("path".to_owned(), first));
+        } else {
+            props.push(("id".to_owned(), first));
+        }
+        if t != Token::ParenClose {
+            return self.fail("Expected ')'");
+        }
+        Ok(Variant::Object(Object {
+            class: id.to_owned(),
+            properties: props,
+        }))
+    }
+
+    /// The type inside `Array[...]` / `Dictionary[...]`. `after` is the token that must
+    /// follow it (`,` for a key, `]` otherwise).
+    fn container_type(&mut self, after: &Token<'_>, what: &str) -> PResult<ContainerType> {
+        let Token::Identifier(name) = self.tok() else {
+            return self.fail(what.to_owned());
+        };
+        let ty = if name == "Object" {
+            // Typed as the class `Object`, as the engine's descriptor says.
+            ContainerType::ClassName("Object".to_owned())
+        } else if let Some(t) = builtin_type(name) {
+            ContainerType::Builtin(t)
+        } else if name == "Resource" || name == "SubResource" || name == "ExtResource" {
+            let t = self.tok();
+            if t == *after && name == "Resource" {
+                return Ok(ContainerType::ClassName("Resource".to_owned()));
+            }
+            if t != Token::ParenOpen {
+                return self.fail("Expected '('");
+            }
+            let Token::Str(path) = self.tok() else {
+                return self.fail("Expected string as argument for Resource()");
+            };
+            self.expect(&Token::ParenClose, "Expected ')'")?;
+            ContainerType::Script(path)
+        } else if name == "Variant" || name == "Nil" {
+            ContainerType::Untyped
+        } else {
+            ContainerType::ClassName(name.to_owned())
+        };
+        let message = if *after == Token::Comma {
+            "Expected ',' after key type"
+        } else {
+            "Expected ']'"
+        };
+        self.expect(after, message)?;
+        Ok(ty)
+    }
+
+    fn typed_array(&mut self) -> PResult<Variant> {
+        self.expect(&Token::BracketOpen, "Expected '['")?;
+        let ty = self.container_type(&Token::BracketClose, "Expected type identifier")?;
+        self.expect(&Token::ParenOpen, "Expected '('")?;
+        self.expect(&Token::BracketOpen, "Expected '['")?;
+        self.enter()?;
+        let items = self.array()?;
+        self.depth -= 1;
+        self.expect(&Token::ParenClose, "Expected ')'")?;
+        // `assign`: every element converted, or none (an empty array) if one cannot be.
+        let items = items
+            .into_iter()
+            .map(|v| convert(v, &ty))
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default();
+        Ok(Variant::Array(Array {
+            element_type: ty,
+            items,
+        }))
+    }
+
+    fn typed_dictionary(&mut self) -> PResult<Variant> {
+        self.expect(&Token::BracketOpen, "Expected '['")?;
+        let kt = self.container_type(&Token::Comma, "Expected type identifier for key")?;
+        let vt = self.container_type(&Token::BracketClose, "Expected type identifier for value")?;
+        self.expect(&Token::ParenOpen, "Expected '('")?;
+        self.expect(&Token::CurlyOpen, "Expected '{'")?;
+        self.enter()?;
+        let values = self.dictionary()?;
+        self.depth -= 1;
+        self.expect(&Token::ParenClose, "Expected ')'")?;
+        let converted: Option<Vec<(Variant, Variant)>> = values
+            .into_iter()
+            .map(|(k, v)| Some((convert(k, &kt)?, convert(v, &vt)?)))
+            .collect();
+        let mut entries = Entries::new(self.g3());
+        for (k, v) in converted.unwrap_or_default() {
+            entries.insert(k, v);
+        }
+        Ok(Variant::Dictionary(Dictionary::from_distinct_entries(
+            kt,
+            vt,
+            entries.items,
+        )))
+    }
+}
+
+/// A parse error carried out of the parser (opaque to the rest of the crate).
+pub(crate) struct PErrPublic(PErr);
+
+impl<'a> Lexer<'a> {
+    /// The next token and the byte offset where it starts.
+    fn next_token_at(&mut self) -> Result<(usize, Token<'a>), LexError> {
+        // Whitespace and comments are skipped inside `next_token`; record the start after them
+        // by skipping plain whitespace here first.
+        while let Some(&b) = self.src.as_bytes().get(self.pos) {
+            if b != 0 && b <= 32 {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        let start = self.pos;
+        let t = self.next_token()?;
+        Ok((start, t))
+    }
+}
+
+fn special_float(id: &str) -> Option<f64> {
+    match id {
+        "inf" => Some(f64::INFINITY),
+        "-inf" | "inf_neg" => Some(f64::NEG_INFINITY),
+        "nan" => Some(f64::NAN),
+        _ => None,
+    }
+}
+
+fn at(a: &[Num], i: usize) -> Num {
+    a.get(i).copied().unwrap_or(Num::Int(0))
+}
+
+fn v2(dp: bool, a: &[Num], i: usize) -> Vector2 {
+    Vector2 {
+        x: at(a, i).real(dp),
+        y: at(a, i + 1).real(dp),
+    }
+}
+
+fn v2i(a: &[Num], i: usize) -> Vector2i {
+    Vector2i {
+        x: at(a, i).i32(),
+        y: at(a, i + 1).i32(),
+    }
+}
+
+fn v3(dp: bool, a: &[Num], i: usize) -> Vector3 {
+    Vector3 {
+        x: at(a, i).real(dp),
+        y: at(a, i + 1).real(dp),
+        z: at(a, i + 2).real(dp),
+    }
+}
+
+fn v4(dp: bool, a: &[Num], i: usize) -> Vector4 {
+    Vector4 {
+        x: at(a, i).real(dp),
+        y: at(a, i + 1).real(dp),
+        z: at(a, i + 2).real(dp),
+        w: at(a, i + 3).real(dp),
+    }
+}
+
+fn basis(dp: bool, a: &[Num]) -> Basis {
+    Basis {
+        rows: [v3(dp, a, 0), v3(dp, a, 3), v3(dp, a, 6)],
+    }
+}
+
+/// A Godot 4 builtin type by the name `Variant::get_type_name` gives it (not `Nil`).
+fn builtin_type(name: &str) -> Option<VariantType> {
+    (1..VariantType::variant_max(GodotVersion::V4_4))
+        .filter_map(|id| VariantType::from_id(id, GodotVersion::V4_4))
+        .find(|t| t.name() == name)
+}
+
+/// Dictionary entries with the engine's key identity, merged in linear time: a repeated key
+/// keeps its first position and takes the last value. Keys are the same when Godot's
+/// `hash_compare` says so: Godot 4 treats a String and a StringName of the same text as one
+/// key, NaN equals NaN and `-0` equals `0` (also inside vectors and arrays); `1` and `1.0`
+/// stay distinct.
+struct Entries {
+    g3: bool,
+    items: Vec<(Variant, Variant)>,
+    /// Key fingerprint → entry index, once there are more than a few entries.
+    index: std::collections::HashMap<String, usize>,
+}
+
+/// Up to this many entries, keys are compared one by one (cheaper than hashing).
+const LINEAR_KEYS: usize = 8;
+
+impl Entries {
+    fn new(g3: bool) -> Self {
+        Self {
+            g3,
+            items: Vec::new(),
+            index: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The key's identity as text: the Godot 4 writer's text prints every NaN as `nan` and
+    /// `-0` as `0`, and is otherwise exact; String and StringName share one spelling in Godot
+    /// 4; a float key is told apart from an f32 one by its bits.
+    fn fingerprint(&self, key: &Variant) -> String {
+        match key {
+            Variant::String(s) | Variant::StringName(StringName(s)) if !self.g3 => {
+                format!("S{s}")
+            }
+            Variant::Float(f) if f.is_nan() => "Fnan".to_owned(),
+            Variant::Float(f) => format!("F{:x}", (f + 0.0).to_bits()),
+            other => {
+                let mut t = String::from("V");
+                t.push_str(&super::writer_text(other));
+                t
+            }
+        }
+    }
+
+    /// Whether two keys are one (as their fingerprints would say, cheaply for common keys).
+    fn same(&self, a: &Variant, b: &Variant) -> bool {
+        match (a, b) {
+            (
+                Variant::String(x) | Variant::StringName(StringName(x)),
+                Variant::String(y) | Variant::StringName(StringName(y)),
+            ) if !self.g3 => x == y,
+            (Variant::String(x), Variant::String(y)) => x == y,
+            (Variant::Int(x), Variant::Int(y)) => x == y,
+            (Variant::Float(x), Variant::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+            _ if a.variant_type() != b.variant_type() => false,
+            _ => self.fingerprint(a) == self.fingerprint(b),
+        }
+    }
+
+    fn insert(&mut self, key: Variant, value: Variant) {
+        if self.items.len() < LINEAR_KEYS {
+            let found = self.items.iter().position(|(k, _)| self.same(k, &key));
+            match found.and_then(|i| self.items.get_mut(i)) {
+                Some(slot) => slot.1 = value,
+                None => self.items.push((key, value)),
+            }
+            return;
+        }
+        if self.index.is_empty() {
+            for i in 0..self.items.len() {
+                if let Some((k, _)) = self.items.get(i) {
+                    let fp = self.fingerprint(k);
+                    self.index.insert(fp, i);
+                }
+            }
+        }
+        let fp = self.fingerprint(&key);
+        match self.index.get(&fp).and_then(|&i| self.items.get_mut(i)) {
+            Some(slot) => slot.1 = value,
+            None => {
+                self.index.insert(fp, self.items.len());
+                self.items.push((key, value));
+            }
+        }
+    }
+}
+
+/// The element conversion of a typed container's `assign`: the value itself when it has the
+/// type, a converted value for the conversions the engine makes, `None` otherwise.
+#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+fn convert(v: Variant, ty: &ContainerType) -> Option<Variant> {
+    let t = match ty {
+        ContainerType::Untyped => return Some(v),
+        ContainerType::Builtin(t) => *t,
+        ContainerType::ClassName(_) | ContainerType::Script(_) => {
+            return matches!(v, Variant::Nil | Variant::Object(_) | Variant::ObjectId(_))
+                .then_some(v);
+        }
+    };
+    if v.variant_type() == t {
+        return Some(v);
+    }
+    Some(match (v, t) {
+        (Variant::Int(i), VariantType::Float) => Variant::Float(i as f64),
+        (Variant::Float(f), VariantType::Int) => Variant::Int(Num::Float(f).i64()),
+        (Variant::Bool(b), VariantType::Int) => Variant::Int(i64::from(b)),
+        (Variant::Bool(b), VariantType::Float) => Variant::Float(f64::from(u8::from(b))),
+        (Variant::Int(i), VariantType::Bool) => Variant::Bool(i != 0),
+        (Variant::Float(f), VariantType::Bool) => Variant::Bool(f != 0.0),
+        (Variant::String(s), VariantType::StringName) => Variant::StringName(StringName(s)),
+        (Variant::StringName(StringName(s)), VariantType::String) => Variant::String(s),
+        (Variant::String(s), VariantType::NodePath) => Variant::NodePath(NodePath::from(&*s)),
+        (Variant::Nil, VariantType::Object) => Variant::Nil,
+        (Variant::Object(o), VariantType::Object) => Variant::Object(o),
+        _ => return None,
+    })
+}
+
+/// Strict standard base64 with padding, as the engine's `CryptoCore::b64_decode`. The output
+/// is at most three quarters of the input.
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    if !b.len().is_multiple_of(4) {
+        return None;
+    }
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        })
+    };
+    let mut out = Vec::with_capacity(b.len() / 4 * 3);
+    let chunks = b.len() / 4;
+    for (i, chunk) in b.chunks(4).enumerate() {
+        let last = i + 1 == chunks;
+        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 || (pad > 0 && !last) {
+            return None;
+        }
+        let mut n: u32 = 0;
+        for &c in chunk.get(..4 - pad)? {
+            n = (n << 6) | val(c)?;
+        }
+        n <<= 6 * pad;
+        let bytes = n.to_be_bytes();
+        out.extend_from_slice(bytes.get(1..4 - pad)?);
+    }
+    Some(out)
+}

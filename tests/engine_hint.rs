@@ -1,0 +1,98 @@
+//! When decoding fails and the other engine's layout (Godot 3 vs 4) decodes the same bytes
+//! into the same type, the error says so.
+use godot_serde::frame::Framing;
+use godot_serde::{Color, Config, GodotVersion, Transform2D, Vector2};
+use serde::Deserialize;
+
+fn hex(s: &str) -> Vec<u8> {
+    let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    (0..clean.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&clean[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// Godot 3 Color(1, 0.5, 0, 1): type id 14 (Color in 3.x, Plane in 4.x), four f32.
+const GODOT3_COLOR: &str = "0e000000 0000803f 0000003f 00000000 0000803f";
+/// Godot 4 Transform2D(x = (1, 0), y = (0, 1), origin = (2, 3)): type id 11 (Transform2D in
+/// 4.x, AABB in 3.x), six f32.
+const GODOT4_TRANSFORM2D: &str = "0b000000 0000803f 00000000 00000000 0000803f 00000040 00004040";
+
+#[test]
+fn godot3_color_read_as_godot4() {
+    let bytes = hex(GODOT3_COLOR);
+    let err = Config::godot4().from_bytes::<Color>(&bytes).unwrap_err();
+    assert_eq!(err.decodes_as(), Some(GodotVersion::V3));
+    assert_eq!(
+        err.to_string(),
+        "invalid type: Plane, expected a Color (4 numbers) (byte 0); \
+         these bytes decode as Godot 3.x: use Config::godot3()"
+    );
+    assert_eq!(
+        Config::godot3().from_bytes::<Color>(&bytes).unwrap(),
+        Color::new(1.0, 0.5, 0.0, 1.0)
+    );
+}
+
+#[test]
+fn godot4_transform2d_read_as_godot3() {
+    let bytes = hex(GODOT4_TRANSFORM2D);
+    let err = Config::godot3()
+        .from_bytes::<Transform2D>(&bytes)
+        .unwrap_err();
+    assert_eq!(err.decodes_as(), Some(GodotVersion::V4_4));
+    assert!(
+        err.to_string()
+            .ends_with("; these bytes decode as Godot 4.4+: use Config::godot4()"),
+        "{err}"
+    );
+    // take_from_bytes and frames give the hint too.
+    let err = Config::godot3()
+        .take_from_bytes::<Transform2D>(&bytes)
+        .unwrap_err();
+    assert_eq!(err.decodes_as(), Some(GodotVersion::V4_4));
+    let mut frame = (bytes.len() as u32).to_le_bytes().to_vec();
+    frame.extend(&bytes);
+    let err = Framing::new(Config::godot3())
+        .take_from_bytes::<Transform2D>(&frame)
+        .unwrap_err();
+    assert_eq!(err.decodes_as(), Some(GodotVersion::V4_4));
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Player {
+    name: String,
+    at: Vector2,
+}
+
+#[test]
+fn godot3_dictionary_read_as_godot4() {
+    // {"name": "Bo", "at": Vector2(1, 2)} as Godot 3's var2bytes writes it: Dictionary is
+    // id 18 in 3.x (Transform3D in 4.x), so the Godot 4 layout reads a Transform3D.
+    let bytes = hex("12000000 02000000 \
+         04000000 04000000 6e616d65 04000000 02000000 426f0000 \
+         04000000 02000000 61740000 05000000 0000803f 00000040");
+    let err = Config::godot4().from_bytes::<Player>(&bytes).unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "invalid type: Transform3D, expected struct Player (byte 0); these bytes decode as Godot 3.x"
+        ),
+        "{err}"
+    );
+    let player: Player = Config::godot3().from_bytes(&bytes).unwrap();
+    assert_eq!(player.at, Vector2::new(1.0, 2.0));
+}
+
+#[test]
+fn no_hint_when_neither_layout_decodes() {
+    // A Color where a String is wanted: wrong in both layouts.
+    let bytes = hex(GODOT3_COLOR);
+    let err = Config::godot4().from_bytes::<String>(&bytes).unwrap_err();
+    assert_eq!(err.decodes_as(), None);
+    assert!(!err.to_string().contains("decode as"), "{err}");
+    // Truncated: no layout decodes it.
+    let err = Config::godot4()
+        .from_bytes::<Color>(&bytes[..10])
+        .unwrap_err();
+    assert_eq!(err.decodes_as(), None);
+}
