@@ -313,11 +313,7 @@ fn silent() -> Failure {
 
 /// Godot's text form: `var2str` for Godot 3, `var_to_str` for Godot 4.
 fn text(v: &Variant, config: Config) -> String {
-    if config.version().is_godot4() {
-        v.to_string()
-    } else {
-        v.to_godot3_string()
-    }
+    godot_serde::text::variant_to_string_with(v, config)
 }
 
 /// `02 00 00 00`.
@@ -437,15 +433,39 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
             Kind::Stream | Kind::Save => sink.unit(&enc(framing.to_bytes(&variant))?, None),
         }
     };
-    // JSON values one after another, read incrementally (a large JSON Lines file is never
-    // held in memory at once).
-    let stream = serde_json::Deserializer::from_reader(reader).into_iter::<serde_json::Value>();
-    for item in stream {
-        let value = item.map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
-        let variant = json::from_json(&value)
-            .map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
-        emit(variant, count)?;
-        count += 1;
+    if args.text {
+        // Text values one after another (the parser works on a whole string).
+        let mut text = String::new();
+        let mut reader = reader;
+        reader
+            .read_to_string(&mut text)
+            .map_err(|e| Failure::input(format!("cannot read the text input: {e}")))?;
+        let parse = config.with_allow_objects(args.allow_objects);
+        let mut rest: &str = &text;
+        loop {
+            rest = skip_blank(rest);
+            if rest.is_empty() {
+                break;
+            }
+            let at = text.len() - rest.len();
+            let (variant, after) = godot_serde::text::take_from_str(rest, parse)
+                .map_err(|e| text_failure(&text, at, count, &e))?;
+            emit(variant, count)?;
+            count += 1;
+            rest = after;
+        }
+    } else {
+        // JSON values one after another, read incrementally (a large JSON Lines file is
+        // never held in memory at once).
+        let stream = serde_json::Deserializer::from_reader(reader).into_iter::<serde_json::Value>();
+        for item in stream {
+            let value =
+                item.map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
+            let variant = json::from_json(&value)
+                .map_err(|e| Failure::input(format!("JSON input, value {count}: {e}")))?;
+            emit(variant, count)?;
+            count += 1;
+        }
     }
     if count == 0 {
         return Err(Failure::input("the input holds no value"));
@@ -459,6 +479,49 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
         ));
     }
     Ok(())
+}
+
+/// Skips whitespace and `;` comments.
+fn skip_blank(mut text: &str) -> &str {
+    loop {
+        let trimmed = text.trim_start();
+        match trimmed.strip_prefix(';') {
+            Some(comment) => text = comment.find('\n').map_or("", |i| &comment[i..]),
+            None => return trimmed,
+        }
+    }
+}
+
+/// A text-input error, its line and column counted in the whole input (the parser counts
+/// them from the start of the value), with the line shown.
+fn text_failure(text: &str, at: usize, count: usize, e: &godot_serde::Error) -> Failure {
+    let godot_serde::ErrorKind::TextSyntax {
+        line,
+        column,
+        message,
+    } = e.kind()
+    else {
+        return Failure::input(format!("text input, value {count}: {}", e.kind()));
+    };
+    let before = text.get(..at).unwrap_or_default();
+    let base_line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let base_column = before.get(line_start..).unwrap_or_default().chars().count() + 1;
+    let abs_line = base_line + line - 1;
+    let abs_column = if *line == 1 {
+        base_column + column - 1
+    } else {
+        *column
+    };
+    let mut f = Failure::input(format!(
+        "text input, value {count}: {message} at line {abs_line}, column {abs_column}"
+    ));
+    if let Some(shown) = text.lines().nth(abs_line - 1) {
+        f.details.push(shown.to_owned());
+        f.details
+            .push(format!("{}^", " ".repeat(abs_column.saturating_sub(1))));
+    }
+    f
 }
 
 /// `convert`.

@@ -57,15 +57,16 @@ Examples:
 Without --raw/--stream/--save/--packet the framing is guessed, and a note on stderr says
 what was assumed. A stream is read frame by frame: memory stays bounded by the largest frame.")]
     Inspect(InspectArgs),
-    /// Encode JSON (the mapping of cli/README.md) into Godot's binary format.
+    /// Encode JSON (the mapping of cli/README.md) or Godot's text form into Godot's binary format.
     #[command(after_help = "\
 Examples:
   godot-serde encode -e '[1, \"two\", 3.0]' --hex
   godot-serde encode values.jsonl --save --godot3 -o save.dat
   echo '{\"$type\": \"Vector3\", \"value\": [1, 2, 3]}' | godot-serde encode --base64
+  godot-serde encode --text -e 'Vector3(1, 2, 3)' --hex
 
-Input is JSON: one value, or for --stream/--save any number of values (JSON Lines or just
-one after another), each becoming one frame.")]
+Input is JSON (or with --text Godot's text form): one value, or for --stream/--save any number
+of values (JSON Lines or just one after another), each becoming one frame.")]
     Encode(EncodeArgs),
     /// Convert Godot 3 data (a store_var save file, a stream or one value) to Godot 4,
     /// reporting what cannot carry over.
@@ -230,22 +231,30 @@ pub struct InspectArgs {
 /// `encode` options.
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input_choice").args(["file", "expr"])))]
+#[command(group(ArgGroup::new("input_format").multiple(false)))]
 #[command(group(ArgGroup::new("format_choice").args(["hex", "base64"])))]
 pub struct EncodeArgs {
-    /// Input file of JSON; `-` or nothing for stdin.
+    /// Input file (JSON, or text with --text); `-` or nothing for stdin.
     #[arg(value_name = "FILE|-")]
     pub file: Option<String>,
-    /// The JSON input given inline.
+    /// The input given inline (JSON, or text with --text).
     #[arg(
         short = 'e',
         long = "expr",
-        value_name = "JSON",
+        value_name = "VALUE",
         allow_hyphen_values = true
     )]
     pub expr: Option<String>,
-    /// The input is JSON (the only input format for now; Godot's text form is planned).
-    #[arg(long)]
+    /// The input is JSON, in the mapping of cli/README.md (the default).
+    #[arg(long, group = "input_format")]
     pub json: bool,
+    /// The input is Godot's text form (var_to_str; var2str with --godot3), values one after
+    /// another.
+    #[arg(long, group = "input_format")]
+    pub text: bool,
+    /// Accept full objects (`Object(Class, ...)`) in text input.
+    #[arg(long)]
+    pub allow_objects: bool,
     #[command(flatten)]
     pub kind: KindArgs,
     #[command(flatten)]

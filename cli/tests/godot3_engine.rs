@@ -90,6 +90,20 @@ fn engine_files_inspect_and_encode_back() {
     let r = run(&["inspect", "--stream", "--godot3", "--text"], &stream);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(r.out(), var2str, "--text --godot3 is the engine's var2str");
+    // And the engine's var2str text encodes to the engine's values: the first six (the last
+    // has a rotation var2str prints with six digits only), compared as JSON because var2str
+    // sorts Dictionary keys.
+    let enc = run(
+        &["encode", "--text", "--godot3", "--stream"],
+        var2str.as_bytes(),
+    );
+    assert_eq!(enc.code, Some(0), "{}", enc.stderr);
+    let back = run(&["inspect", "--stream", "--godot3", "--json"], &enc.stdout).out();
+    for (i, (line, expected)) in back.lines().zip(VALUES_JSON).take(6).enumerate() {
+        let line: serde_json::Value = serde_json::from_str(line).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(expected).unwrap();
+        assert_eq!(line, expected, "value {i}");
+    }
     insta::assert_snapshot!("godot3_engine_stream_text", r.out());
 
     // Encoding the hand-written JSON gives the engine's bytes: store_var file, var2bytes and
