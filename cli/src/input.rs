@@ -254,10 +254,13 @@ pub fn context(bytes: &[u8], offset: usize, base: usize) -> Vec<String> {
 }
 
 /// The error of decoding `bytes` at `base` in the input, with the bytes around it.
+/// The message names where in the value it happened (`["players"][3]`) when the library
+/// knows, and the offset in the whole input.
 pub fn decode_failure(what: &str, e: &godot_serde::Error, bytes: &[u8], base: usize) -> Failure {
+    let path = e.path().map(|p| format!("{p}: ")).unwrap_or_default();
     let mut f = Failure::input(match e.offset() {
-        Some(off) => format!("{what}: {} at byte {}", e.kind(), base + off),
-        None => format!("{what}: {e}"),
+        Some(off) => format!("{what}: {path}{} at byte {}", e.kind(), base + off),
+        None => format!("{what}: {path}{}", e.kind()),
     });
     if let Some(off) = e.offset() {
         f.details = context(bytes, off, base);

@@ -201,7 +201,7 @@ fn bad_input_exits_1_with_offset_and_bytes_around_it() {
     assert_eq!(r.code, Some(1));
     assert_eq!(r.out(), "", "no partial JSON");
     insta::assert_snapshot!(r.stderr, @r"
-    error: value: string length (padded) 256 does not fit in the 4 bytes left at byte 20
+    error: value: [1]: string length (padded) 256 does not fit in the 4 bytes left at byte 20
       00000000  1c 00 00 00 02 00 00 00  02 00 00 00 07 00 00 00
       00000010  04 00 00 00 ff 00 00 00  68 69 00 00
                             ^^
