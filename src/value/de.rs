@@ -5,9 +5,6 @@
 //! [`crate::types`]) becomes that Godot type, which is how our deserializer presents them.
 
 use core::fmt;
-use core::hash::{BuildHasher, Hash, Hasher};
-use std::collections::HashMap;
-use std::hash::RandomState;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -122,131 +119,14 @@ impl<'de> Visitor<'de> for VariantVisitor {
                 return Ok(value);
             }
         }
-        let mut dict = EntryIndex::new(Dictionary::new());
+        // `insert` finds a repeated key through the hash index (linear time for any keys);
+        // the later value replaces the earlier one in its place, as Godot does.
+        let mut dict = Dictionary::new();
         dict.insert(key, map.next_value()?);
         while let Some((k, v)) = map.next_entry()? {
             dict.insert(k, v);
         }
-        Ok(Variant::Dictionary(dict.into_inner()))
-    }
-}
-
-/// Fills a [`Dictionary`] from decoded entries in linear time. A later duplicate key replaces
-/// the earlier value, as [`Dictionary::insert`] (and Godot) does, but duplicates are found
-/// through a hash of the key rather than by comparing it with every entry, which hostile input
-/// with many keys would turn into quadratic time.
-struct EntryIndex {
-    dict: Dictionary,
-    hasher: RandomState,
-    /// Key hash → index of the last entry with that hash.
-    heads: HashMap<u64, u32>,
-    /// Per entry: the index of the previous entry with the same hash, or `u32::MAX`.
-    chain: Vec<u32>,
-}
-
-impl EntryIndex {
-    fn new(dict: Dictionary) -> Self {
-        EntryIndex {
-            dict,
-            hasher: RandomState::new(),
-            heads: HashMap::new(),
-            chain: Vec::new(),
-        }
-    }
-
-    fn insert(&mut self, key: Variant, value: Variant) {
-        let mut state = self.hasher.build_hasher();
-        hash_key(&key, &mut state, &mut 16);
-        let hash = state.finish();
-        let mut at = self.heads.get(&hash).copied().unwrap_or(u32::MAX);
-        while let Some(i) = usize::try_from(at).ok().filter(|&i| i < self.chain.len()) {
-            if let Some(entry) = self.dict.entries.get_mut(i) {
-                if entry.0 == key {
-                    entry.1 = value;
-                    return;
-                }
-            }
-            at = self.chain.get(i).copied().unwrap_or(u32::MAX);
-        }
-        let Ok(index) = u32::try_from(self.dict.entries.len()) else {
-            // Beyond any count the format can hold; fall back to the linear search.
-            self.dict.insert(key, value);
-            return;
-        };
-        self.chain
-            .push(self.heads.insert(hash, index).unwrap_or(u32::MAX));
-        self.dict.entries.push((key, value));
-    }
-
-    fn into_inner(self) -> Dictionary {
-        self.dict
-    }
-}
-
-/// Hashes what `Variant`'s `==` compares, so that equal keys hash equally: the variant, and
-/// for the common key types their value (floats with -0.0 as 0.0; NaN equals nothing, so its
-/// hash does not matter). Containers hash their length and first elements, at most `budget`
-/// values in all; other types only their variant, which is coarser but still consistent.
-fn hash_key<H: Hasher>(v: &Variant, h: &mut H, budget: &mut u32) {
-    fn real<H: Hasher>(x: impl Into<f64>, h: &mut H) {
-        let x: f64 = x.into();
-        h.write_u64(if x == 0.0 { 0 } else { x.to_bits() });
-    }
-    core::mem::discriminant(v).hash(h);
-    if *budget == 0 {
-        return;
-    }
-    *budget -= 1;
-    match v {
-        Variant::Bool(b) => b.hash(h),
-        Variant::Int(i) => i.hash(h),
-        Variant::Float(x) => real(*x, h),
-        Variant::String(s) | Variant::StringName(StringName(s)) => s.hash(h),
-        Variant::Vector2(p) => {
-            real(p.x, h);
-            real(p.y, h);
-        }
-        Variant::Vector3(p) => {
-            real(p.x, h);
-            real(p.y, h);
-            real(p.z, h);
-        }
-        Variant::Vector2i(p) => p.hash(h),
-        Variant::Vector3i(p) => p.hash(h),
-        Variant::Vector4i(p) => p.hash(h),
-        Variant::Rect2i(p) => p.hash(h),
-        Variant::Color(c) => {
-            for x in [c.r, c.g, c.b, c.a] {
-                real(x, h);
-            }
-        }
-        Variant::NodePath(p) => p.hash(h),
-        Variant::Rid(r) => r.hash(h),
-        Variant::ObjectId(o) => o.hash(h),
-        Variant::Array(a) => {
-            a.items.len().hash(h);
-            for item in &a.items {
-                if *budget == 0 {
-                    break;
-                }
-                hash_key(item, h, budget);
-            }
-        }
-        Variant::Dictionary(d) => {
-            d.entries.len().hash(h);
-            for (k, val) in &d.entries {
-                if *budget == 0 {
-                    break;
-                }
-                hash_key(k, h, budget);
-                hash_key(val, h, budget);
-            }
-        }
-        Variant::PackedByteArray(p) => p.0.hash(h),
-        Variant::PackedInt32Array(p) => p.0.hash(h),
-        Variant::PackedInt64Array(p) => p.0.hash(h),
-        Variant::PackedStringArray(p) => p.0.hash(h),
-        _ => {}
+        Ok(Variant::Dictionary(dict))
     }
 }
 
@@ -414,11 +294,11 @@ impl<'de> Deserialize<'de> for Entries {
             }
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
-                let mut dict = EntryIndex::new(Dictionary::new());
+                let mut dict = Dictionary::new();
                 while let Some((k, v)) = map.next_entry()? {
                     dict.insert(k, v);
                 }
-                Ok(Entries(dict.into_inner()))
+                Ok(Entries(dict))
             }
         }
 

@@ -143,16 +143,20 @@ pub struct Array {
 /// A Godot `Dictionary`: keys of any type, kept in insertion order (as Godot does), optionally
 /// typed (`Dictionary[String, int]`, Godot 4.4+).
 ///
-/// Lookups compare keys one by one (linear time), which is what small network messages want
-/// and keeps the wire order. Keys are unique: inserting an existing key replaces its value in
-/// place, as Godot does.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Keys are unique under Godot's key equality (see [`DictionaryKey`]): inserting an existing
+/// key replaces its value in place, as Godot does. Lookups, insertion and decoding use a hash
+/// index over the whole key once the Dictionary has more than a few entries, so building or
+/// decoding a Dictionary takes linear time whatever its keys.
+#[derive(Clone, Default)]
 pub struct Dictionary {
     /// The key type; [`ContainerType::Untyped`] for a plain `Dictionary`.
     pub key_type: ContainerType,
     /// The value type; [`ContainerType::Untyped`] for a plain `Dictionary`.
     pub value_type: ContainerType,
     entries: Vec<(Variant, Variant)>,
+    /// Key hash → entry index; built once there are more than [`dictionary::LINEAR_MAX`]
+    /// entries (below that a scan is faster than hashing).
+    index: Option<dictionary::KeyIndex>,
 }
 
 /// A full object (`var_to_bytes_with_objects`): its class name and its stored properties in
@@ -163,45 +167,4 @@ pub struct Object {
     pub class: String,
     /// Property names and values, in the order Godot wrote them.
     pub properties: Vec<(String, Variant)>,
-}
-
-impl Dictionary {
-    /// An empty, untyped Dictionary.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Inserts `value` under `key`. An existing equal key keeps its position and gets the new
-    /// value, which is returned (Godot's behaviour, also when decoding a repeated key).
-    pub fn insert(&mut self, key: Variant, value: Variant) -> Option<Variant> {
-        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| *k == key) {
-            return Some(core::mem::replace(&mut slot.1, value));
-        }
-        self.entries.push((key, value));
-        None
-    }
-
-    /// The number of entries.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether there are no entries.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The entries in insertion order.
-    pub fn iter(&self) -> core::slice::Iter<'_, (Variant, Variant)> {
-        self.entries.iter()
-    }
-
-    /// The entries in insertion order, as a slice.
-    #[must_use]
-    pub fn as_slice(&self) -> &[(Variant, Variant)] {
-        &self.entries
-    }
 }
