@@ -23,10 +23,10 @@ fn from_rust_values() {
     assert_eq!(Variant::from(v), Variant::Vector2i(v));
     assert_eq!(
         Variant::from(vec![Variant::Int(1)]),
-        Variant::Array(Array {
+        Variant::Array(Box::new(Array {
             element_type: ContainerType::Untyped,
             items: vec![Variant::Int(1)]
-        })
+        }))
     );
 }
 
@@ -72,7 +72,7 @@ fn try_from_variant_names_both_types() {
         absolute: false,
     };
     assert_eq!(
-        NodePath::try_from(Variant::NodePath(path.clone())).ok(),
+        NodePath::try_from(Variant::NodePath(Box::new(path.clone()))).ok(),
         Some(path)
     );
 }
@@ -85,7 +85,7 @@ fn variant_type_and_accessors() {
         VariantType::Object
     );
     assert_eq!(
-        Variant::Object(Object::default()).variant_type(),
+        Variant::Object(Box::new(Object::default())).variant_type(),
         VariantType::Object
     );
     assert_eq!(Variant::from(vec![]).variant_type(), VariantType::Array);
@@ -103,7 +103,10 @@ fn variant_type_and_accessors() {
         Some("sn")
     );
     assert_eq!(Variant::from("s").as_str(), Some("s"));
-    assert_eq!(Variant::NodePath(NodePath::default()).as_str(), None);
+    assert_eq!(
+        Variant::NodePath(Box::new(NodePath::default())).as_str(),
+        None
+    );
     let v = Variant::Vector2(Vector2 { x: 1.0, y: 2.0 });
     assert_eq!(v.as_vector2(), Some(&Vector2 { x: 1.0, y: 2.0 }));
     assert_eq!(v.as_vector2i(), None);
@@ -122,13 +125,13 @@ fn index_reads_and_never_panics() {
         Variant::Int(7),
     );
     let mut outer = Dictionary::new();
-    outer.insert("player".into(), Variant::Dictionary(inner));
+    outer.insert("player".into(), Variant::Dictionary(Box::new(inner)));
     outer.insert(
         "list".into(),
         Variant::from(vec![Variant::from("x"), Variant::Nil]),
     );
     outer.insert(Variant::Int(5), "five".into());
-    let v = Variant::Dictionary(outer);
+    let v = Variant::Dictionary(Box::new(outer));
     assert_eq!(v["player"]["hp"], Variant::Int(7)); // StringName key found by &str
     assert_eq!(v["list"][0], Variant::from("x"));
     assert_eq!(v["list"][9], Variant::Nil);
@@ -229,7 +232,17 @@ fn typed_containers() {
     assert!(d.is_typed());
     assert!(!Dictionary::new().is_typed());
     assert_eq!(
-        Variant::Dictionary(d).to_string(),
+        Variant::Dictionary(Box::new(d)).to_string(),
         "Dictionary[Node, int]({})"
     );
+}
+
+#[test]
+fn variant_is_compact() {
+    // The largest inline payloads (String, Vec, Rect2 / Vector4 / Color) are 24 bytes with
+    // f32 reals, 32 with f64 ones; plus the tag.
+    #[cfg(not(feature = "double-precision"))]
+    assert_eq!(size_of::<Variant>(), 32);
+    #[cfg(feature = "double-precision")]
+    assert_eq!(size_of::<Variant>(), 40);
 }

@@ -558,7 +558,7 @@ impl From<String> for Variant {
 impl From<Vec<Variant>> for Variant {
     /// An untyped Array.
     fn from(items: Vec<Variant>) -> Self {
-        Variant::Array(Array::from(items))
+        Variant::from(Array::from(items))
     }
 }
 
@@ -569,12 +569,31 @@ impl<T: Into<Variant>> From<Option<T>> for Variant {
     }
 }
 
+/// The value of a `Variant` arm, out of its box if it has one.
+pub(crate) trait Unbox<T> {
+    /// The value.
+    fn unbox(self) -> T;
+}
+
+impl<T> Unbox<T> for T {
+    fn unbox(self) -> T {
+        self
+    }
+}
+
+impl<T> Unbox<T> for Box<T> {
+    fn unbox(self) -> T {
+        *self
+    }
+}
+
 /// Types that are one `Variant` case, both ways.
 macro_rules! case_conversions {
     ($($case:ident($t:ty) $name:literal;)*) => {$(
         impl From<$t> for Variant {
             fn from(v: $t) -> Self {
-                Variant::$case(v)
+                // Boxes the arms that hold a `Box` (`From<T> for Box<T>`), moves the others.
+                Variant::$case(v.into())
             }
         }
 
@@ -582,7 +601,7 @@ macro_rules! case_conversions {
             type Error = Error;
             fn try_from(v: Variant) -> Result<Self, Error> {
                 match v {
-                    Variant::$case(x) => Ok(x),
+                    Variant::$case(x) => Ok(Unbox::unbox(x)),
                     other => Err(mismatch($name, &other)),
                 }
             }

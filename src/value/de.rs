@@ -101,12 +101,12 @@ impl<'de> Visitor<'de> for VariantVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Variant, A::Error> {
-        Array::from_seq(seq, &self).map(Variant::Array)
+        Array::from_seq(seq, &self).map(Variant::from)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Variant, A::Error> {
         let Some(key) = map.next_key::<Variant>()? else {
-            return Ok(Variant::Dictionary(Dictionary::new()));
+            return Ok(Variant::from(Dictionary::new()));
         };
         if let Variant::String(name) = &key {
             if let Some(m) = marker(name) {
@@ -126,7 +126,7 @@ impl<'de> Visitor<'de> for VariantVisitor {
         while let Some((k, v)) = map.next_entry()? {
             dict.insert(k, v);
         }
-        Ok(Variant::Dictionary(dict))
+        Ok(Variant::from(dict))
     }
 }
 
@@ -155,9 +155,9 @@ fn marker_payload<'de, A: MapAccess<'de>>(
 ) -> Result<Variant, A::Error> {
     use VariantType as T;
     match ty {
-        T::Object if !as_id => Ok(Variant::Object(payload::<Object, _>(map, wide)?)),
-        T::Array if typed => Ok(Variant::Array(payload::<Array, _>(map, wide)?)),
-        T::Dictionary if typed => Ok(Variant::Dictionary(payload::<Dictionary, _>(map, wide)?)),
+        T::Object if !as_id => Ok(Variant::from(payload::<Object, _>(map, wide)?)),
+        T::Array if typed => Ok(Variant::from(payload::<Array, _>(map, wide)?)),
+        T::Dictionary if typed => Ok(Variant::from(payload::<Dictionary, _>(map, wide)?)),
         _ => leaf_payload(map, ty, wide, as_id),
     }
 }
@@ -179,22 +179,22 @@ fn leaf_payload<'de, A: MapAccess<'de>>(
         T::Rect2i => Variant::Rect2i(payload::<Rect2i, _>(m, wide)?),
         T::Vector3 => Variant::Vector3(payload::<Vector3, _>(m, wide)?),
         T::Vector3i => Variant::Vector3i(payload::<Vector3i, _>(m, wide)?),
-        T::Transform2D => Variant::Transform2D(payload::<Transform2D, _>(m, wide)?),
+        T::Transform2D => Variant::from(payload::<Transform2D, _>(m, wide)?),
         T::Vector4 => Variant::Vector4(payload::<Vector4, _>(m, wide)?),
         T::Vector4i => Variant::Vector4i(payload::<Vector4i, _>(m, wide)?),
         T::Plane => Variant::Plane(payload::<Plane, _>(m, wide)?),
         T::Quaternion => Variant::Quaternion(payload::<Quaternion, _>(m, wide)?),
-        T::Aabb => Variant::Aabb(payload::<Aabb, _>(m, wide)?),
-        T::Basis => Variant::Basis(payload::<Basis, _>(m, wide)?),
-        T::Transform3D => Variant::Transform3D(payload::<Transform3D, _>(m, wide)?),
-        T::Projection => Variant::Projection(payload::<Projection, _>(m, wide)?),
+        T::Aabb => Variant::from(payload::<Aabb, _>(m, wide)?),
+        T::Basis => Variant::from(payload::<Basis, _>(m, wide)?),
+        T::Transform3D => Variant::from(payload::<Transform3D, _>(m, wide)?),
+        T::Projection => Variant::from(payload::<Projection, _>(m, wide)?),
         T::Color => Variant::Color(payload::<Color, _>(m, wide)?),
         T::StringName => Variant::StringName(payload::<StringName, _>(m, wide)?),
-        T::NodePath => Variant::NodePath(payload::<NodePath, _>(m, wide)?),
+        T::NodePath => Variant::from(payload::<NodePath, _>(m, wide)?),
         T::Rid => Variant::Rid(payload::<Rid, _>(m, wide)?),
         T::Object if as_id => Variant::ObjectId(payload::<ObjectId, _>(m, wide)?),
         T::Callable => Variant::Callable(payload::<Callable, _>(m, wide)?),
-        T::Signal => Variant::Signal(payload::<Signal, _>(m, wide)?),
+        T::Signal => Variant::from(payload::<Signal, _>(m, wide)?),
         T::PackedByteArray => Variant::PackedByteArray(payload(m, wide)?),
         T::PackedInt32Array => Variant::PackedInt32Array(payload(m, wide)?),
         T::PackedInt64Array => Variant::PackedInt64Array(payload(m, wide)?),
@@ -389,7 +389,7 @@ impl Container for Array {
 
     fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
-            Variant::Array(a) => Ok(a),
+            Variant::Array(a) => Ok(*a),
             other => Err(variant_kind(&other)),
         }
     }
@@ -414,7 +414,7 @@ impl Container for Dictionary {
 
     fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
-            Variant::Dictionary(d) => Ok(d),
+            Variant::Dictionary(d) => Ok(*d),
             other => Err(variant_kind(&other)),
         }
     }
@@ -429,7 +429,7 @@ impl Container for Object {
 
     fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
-            Variant::Object(o) => Ok(o),
+            Variant::Object(o) => Ok(*o),
             other => Err(variant_kind(&other)),
         }
     }

@@ -47,7 +47,7 @@ impl Index<&str> for Variant {
     /// use godot_serde::{Dictionary, Variant};
     ///
     /// let d: Dictionary = [("hp", 10)].into_iter().collect();
-    /// let v = Variant::Dictionary(d);
+    /// let v = Variant::from(d);
     /// assert_eq!(v["hp"], Variant::Int(10));
     /// assert_eq!(v["mp"], Variant::Nil);
     /// assert_eq!(v["hp"]["nested"], Variant::Nil);

@@ -22,6 +22,11 @@ use crate::wire::VariantType;
 /// Any Godot value, of Godot 3 or Godot 4.
 ///
 /// Each variant is one Godot type; the doc comment gives its type id in 4.x and 3.x.
+///
+/// A `Variant` is 32 bytes (40 with the `double-precision` feature): the types larger than
+/// that, and the containers, are boxed (`Variant::Array(Box<Array>)`, ...). Build them with
+/// `From` (`Variant::from(array)`) and read them with the accessors (`as_array`, ...), which
+/// hide the box.
 /// Decoding any engine output into a `Variant` and encoding it again for the same engine gives
 /// the same bytes (typed container descriptors are kept; NodePath padding is written as zeros).
 ///
@@ -56,7 +61,7 @@ pub enum Variant {
     /// `Vector3i` (4.x id 10).
     Vector3i(Vector3i),
     /// `Transform2D` (4.x id 11, 3.x id 8).
-    Transform2D(Transform2D),
+    Transform2D(Box<Transform2D>),
     /// `Vector4` (4.x id 12).
     Vector4(Vector4),
     /// `Vector4i` (4.x id 13).
@@ -66,33 +71,33 @@ pub enum Variant {
     /// `Quaternion` (4.x id 15; 3.x `Quat`, id 10).
     Quaternion(Quaternion),
     /// `AABB` (4.x id 16, 3.x id 11).
-    Aabb(Aabb),
+    Aabb(Box<Aabb>),
     /// `Basis` (4.x id 17, 3.x id 12).
-    Basis(Basis),
+    Basis(Box<Basis>),
     /// `Transform3D` (4.x id 18; 3.x `Transform`, id 13).
-    Transform3D(Transform3D),
+    Transform3D(Box<Transform3D>),
     /// `Projection` (4.x id 19).
-    Projection(Projection),
+    Projection(Box<Projection>),
     /// `Color` (4.x id 20, 3.x id 14).
     Color(Color),
     /// `StringName` (4.x id 21).
     StringName(StringName),
     /// `NodePath` (4.x id 22, 3.x id 15).
-    NodePath(NodePath),
+    NodePath(Box<NodePath>),
     /// `RID` (4.x id 23, 3.x id 16).
     Rid(Rid),
     /// A full object (4.x id 24, 3.x id 17, no flag): class name and properties, as data.
-    Object(Object),
+    Object(Box<Object>),
     /// An object sent as its instance id (OBJECT with header bit 16).
     ObjectId(ObjectId),
     /// `Callable` (4.x id 25): never carries data on the wire.
     Callable(Callable),
     /// `Signal` (4.x id 26).
-    Signal(Signal),
+    Signal(Box<Signal>),
     /// `Dictionary` (4.x id 27, 3.x id 18).
-    Dictionary(Dictionary),
+    Dictionary(Box<Dictionary>),
     /// `Array` (4.x id 28, 3.x id 19).
-    Array(Array),
+    Array(Box<Array>),
     /// `PackedByteArray` (4.x id 29; 3.x `PoolByteArray`, id 20).
     PackedByteArray(PackedByteArray),
     /// `PackedInt32Array` (4.x id 30; 3.x `PoolIntArray`, id 21).
