@@ -43,7 +43,7 @@ pub use de::Deserializer;
 pub use error::{Error, ErrorKind, Result};
 pub use ser::{Output, Serializer, SizeCounter};
 pub use types::*;
-pub use value::{Array, ContainerType, Dictionary, DictionaryKey, Object, Variant};
+pub use value::{Array, ContainerType, Dictionary, DictionaryKey, Object, Variant, VariantIndex};
 pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 
 use serde::{Serialize, de::DeserializeOwned};

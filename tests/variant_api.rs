@@ -246,3 +246,101 @@ fn variant_is_compact() {
     #[cfg(feature = "double-precision")]
     assert_eq!(size_of::<Variant>(), 40);
 }
+
+#[test]
+fn variant_macro_builds_every_form() {
+    use godot_serde::{
+        Color, Dictionary, NodePath, Rect2, Rect2i, StringName, Vector2i, Vector3, Vector3i,
+        Vector4, Vector4i, variant,
+    };
+    assert_eq!(variant!(null), Variant::Nil);
+    assert_eq!(variant!([]), Variant::from(Vec::<Variant>::new()));
+    assert_eq!(variant!({}), Variant::from(Dictionary::new()));
+    assert_eq!(variant!(-5), Variant::Int(-5));
+    assert_eq!(variant!(2 + 3), Variant::Int(5));
+    assert_eq!(
+        variant!([1, -2, "x", [true, null],]),
+        Variant::from(vec![
+            Variant::Int(1),
+            Variant::Int(-2),
+            Variant::from("x"),
+            Variant::from(vec![Variant::Bool(true), Variant::Nil]),
+        ])
+    );
+    let key = "k";
+    let d = variant!({key: 1, (10 + 1): -2.5, "v": Vector2i(1, -2)});
+    assert_eq!(d["k"], Variant::Int(1));
+    assert_eq!(
+        d.as_dictionary().unwrap().get(11),
+        Some(&Variant::Float(-2.5))
+    );
+    assert_eq!(d["v"], Variant::Vector2i(Vector2i::new(1, -2)));
+    assert_eq!(
+        variant!(Vector3(1, 2, 3.5)),
+        Variant::Vector3(Vector3::new(1.0, 2.0, 3.5))
+    );
+    assert_eq!(variant!(Vector3i(1, 2, 3)), Vector3i::new(1, 2, 3).into());
+    assert_eq!(
+        variant!(Vector4(1, 2, 3, 4)),
+        Vector4::new(1.0, 2.0, 3.0, 4.0).into()
+    );
+    assert_eq!(
+        variant!(Vector4i(1, 2, 3, 4)),
+        Vector4i::new(1, 2, 3, 4).into()
+    );
+    assert_eq!(
+        variant!(Rect2(1, 2, 3, 4)),
+        Rect2::new(
+            godot_serde::Vector2::new(1.0, 2.0),
+            godot_serde::Vector2::new(3.0, 4.0)
+        )
+        .into()
+    );
+    assert_eq!(
+        variant!(Rect2i(1, 2, 3, 4)),
+        Rect2i::new(Vector2i::new(1, 2), Vector2i::new(3, 4)).into()
+    );
+    assert_eq!(
+        variant!(Color(1, 0.5, 0, 1)),
+        Color::new(1.0, 0.5, 0.0, 1.0).into()
+    );
+    assert_eq!(variant!(&"n"), StringName::from("n").into());
+    assert_eq!(variant!(^"a/b:c"), NodePath::from("a/b:c").into());
+}
+
+#[test]
+fn index_mut_inserts_and_pointer_walks() {
+    use godot_serde::variant;
+    let mut v = Variant::Nil;
+    v["a"]["b"] = 1.into();
+    assert_eq!(v, variant!({"a": {"b": 1}}));
+    v["a"]["list"] = variant!([0, 1]);
+    v["a"]["list"][1] = "one".into();
+    assert_eq!(v.pointer("/a/list/1"), Some(&Variant::from("one")));
+    assert_eq!(v.pointer("/a/list/01"), None); // no leading zeros
+    assert_eq!(v.pointer("a"), None); // must start with '/'
+    *v.pointer_mut("/a/b").unwrap() = 2.into();
+    assert_eq!(v["a"]["b"], Variant::Int(2));
+    // A StringName key is found and written through, not duplicated.
+    let mut s = variant!({&"hp": 1});
+    s["hp"] = 2.into();
+    assert_eq!(s, variant!({&"hp": 2}));
+    assert_eq!(s.get(String::from("hp")), Some(&Variant::Int(2)));
+    let taken = v["a"].take();
+    assert_eq!(taken["b"], Variant::Int(2));
+    assert_eq!(v, variant!({"a": null}));
+}
+
+#[test]
+#[should_panic(expected = "cannot index int with \"x\"")]
+fn index_mut_on_a_non_dictionary_panics() {
+    let mut v = Variant::Int(3);
+    v["x"] = 1.into();
+}
+
+#[test]
+#[should_panic(expected = "cannot index an Array of length 1 with 4")]
+fn index_mut_past_the_end_panics() {
+    let mut v = godot_serde::variant!([1]);
+    v[4] = 1.into();
+}

@@ -6,9 +6,11 @@ mod de;
 mod dictionary;
 mod display;
 mod index;
+mod macros;
 mod ser;
 
 pub use dictionary::DictionaryKey;
+pub use index::VariantIndex;
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
