@@ -1,8 +1,8 @@
 //! The Variant API: conversions, accessors, indexing, Dictionary order, typed containers.
 
 use godot_serde::{
-    Array, Color, ContainerType, Dictionary, ErrorKind, NodePath, Object, ObjectId, StringName,
-    Variant, VariantType, Vector2, Vector2i,
+    Array, Color, ContainerType, Dictionary, ErrorKind, NodePath, ObjectId, StringName, Variant,
+    VariantType, Vector2, Vector2i,
 };
 
 #[test]
@@ -85,7 +85,7 @@ fn variant_type_and_accessors() {
         VariantType::Object
     );
     assert_eq!(
-        Variant::Object(Box::new(Object::default())).variant_type(),
+        Variant::Object(Box::default()).variant_type(),
         VariantType::Object
     );
     assert_eq!(Variant::from(vec![]).variant_type(), VariantType::Array);
@@ -103,10 +103,7 @@ fn variant_type_and_accessors() {
         Some("sn")
     );
     assert_eq!(Variant::from("s").as_str(), Some("s"));
-    assert_eq!(
-        Variant::NodePath(Box::new(NodePath::default())).as_str(),
-        None
-    );
+    assert_eq!(Variant::NodePath(Box::default()).as_str(), None);
     let v = Variant::Vector2(Vector2 { x: 1.0, y: 2.0 });
     assert_eq!(v.as_vector2(), Some(&Vector2 { x: 1.0, y: 2.0 }));
     assert_eq!(v.as_vector2i(), None);

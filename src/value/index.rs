@@ -257,6 +257,7 @@ impl IndexMut<usize> for Variant {
     /// v[1] = "two".into();
     /// assert_eq!(v, variant!([1, "two"]));
     /// ```
+    #[allow(clippy::panic)] // `IndexMut` can only fail by panicking, as `Vec`'s does.
     fn index_mut(&mut self, index: usize) -> &mut Variant {
         match self {
             Variant::Array(a) => {
@@ -287,6 +288,7 @@ impl IndexMut<&str> for Variant {
     /// v["pos"]["x"] = 1.5.into();
     /// assert_eq!(v, variant!({"hp": 6, "mp": 3, "pos": {"x": 1.5}}));
     /// ```
+    #[allow(clippy::panic)] // `IndexMut` can only fail by panicking, as serde_json's does.
     fn index_mut(&mut self, key: &str) -> &mut Variant {
         if self.is_nil() {
             *self = Variant::from(Dictionary::new());

@@ -3,6 +3,7 @@
 mod array;
 mod convert;
 mod de;
+mod deserializer;
 mod dictionary;
 mod display;
 mod index;
@@ -11,6 +12,8 @@ mod ser;
 
 pub use dictionary::DictionaryKey;
 pub use index::VariantIndex;
+
+pub(crate) use deserializer::{Borrowed, VariantDe, direct_ok};
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
