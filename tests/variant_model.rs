@@ -318,3 +318,47 @@ fn reserved_keys_do_not_become_godot_types() {
     assert!(from_variant::<Msg>(&v).is_err());
     assert!(from_variant::<Variant>(&v).is_err());
 }
+
+#[test]
+fn to_variant_gives_what_the_bytes_give() {
+    let mut cases = 0;
+    for (i, config) in configs().into_iter().enumerate() {
+        let version = config.version();
+        let mut rng = Rng::new(2000 + i as u64);
+        for _ in 0..150 {
+            let r = record(&mut rng, version, 1);
+            assert_eq!(
+                shown(config.to_variant(&r)),
+                oracle::<_, Variant>(config, &r),
+                "{config:?} {r:?}"
+            );
+            let v = variant(&mut rng, version, 3);
+            assert_eq!(
+                shown(config.to_variant(&v)),
+                oracle::<_, Variant>(config, &v),
+                "{config:?} {v:?}"
+            );
+            // Text the wire changes or refuses, integers it cannot hold, repeated keys.
+            let odd: Vec<(String, u64)> = vec![
+                ("a\0b".into(), 1),
+                ("\u{FEFF}bom".into(), 2),
+                ("big".into(), u64::MAX),
+            ];
+            let pick = &odd[rng.below(3) as usize];
+            assert_eq!(
+                shown(config.to_variant(pick)),
+                oracle::<_, Variant>(config, pick),
+                "{config:?} {pick:?}"
+            );
+            let pairs = vec![(1, "x"), (2, "y"), (1, "z")];
+            let map: Vec<(i32, &str)> = pairs;
+            assert_eq!(
+                shown(config.to_variant(&map)),
+                oracle::<_, Variant>(config, &map),
+            );
+            cases += 4;
+        }
+    }
+    println!("to_variant: {cases} cases");
+    assert!(cases > 5_000, "{cases}");
+}

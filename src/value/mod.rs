@@ -9,11 +9,13 @@ mod display;
 mod index;
 mod macros;
 mod ser;
+mod serializer;
 
 pub use dictionary::DictionaryKey;
 pub use index::VariantIndex;
 
 pub(crate) use deserializer::{Borrowed, VariantDe, direct_ok};
+pub(crate) use serializer::VariantSerializer;
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
