@@ -476,9 +476,7 @@ impl<K: Into<Variant>, V: Into<Variant>> FromIterator<(K, V)> for Dictionary {
     /// An untyped Dictionary; a repeated key keeps its first position and its last value.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let mut d = Dictionary::new();
-        for (k, v) in iter {
-            d.insert(k.into(), v.into());
-        }
+        d.extend(iter);
         d
     }
 }

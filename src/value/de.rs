@@ -105,28 +105,125 @@ impl<'de> Visitor<'de> for VariantVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Variant, A::Error> {
-        let Some(key) = map.next_key::<Variant>()? else {
-            return Ok(Variant::from(Dictionary::new()));
-        };
-        if let Variant::String(name) = &key {
-            if let Some(m) = marker(name) {
+        // The first key is checked for a marker name before any String is allocated for it.
+        let key = match map.next_key_seed(FirstKey)? {
+            None => return Ok(Variant::from(Dictionary::new())),
+            Some(First::Marker(m)) => {
                 let value = marker_payload(&mut map, m.ty, m.wide, m.typed, m.as_id)?;
                 if map.next_key::<IgnoredAny>()?.is_some() {
                     return Err(de::Error::custom(format_args!(
-                        "a {name} marker map must have exactly one entry"
+                        "a {} marker map must have exactly one entry",
+                        marker_of(m)
                     )));
                 }
                 return Ok(value);
             }
-        }
+            Some(First::Key(key)) => key,
+        };
         // `insert` finds a repeated key through the hash index (linear time for any keys);
         // the later value replaces the earlier one in its place, as Godot does.
-        let mut dict = Dictionary::new();
+        let mut dict = Dictionary::with_capacity(cautious(map.size_hint()).saturating_add(1));
         dict.insert(key, map.next_value()?);
         while let Some((k, v)) = map.next_entry()? {
             dict.insert(k, v);
         }
         Ok(Variant::from(dict))
+    }
+}
+
+/// The first key of a map read as a Variant: a marker name, or the key.
+enum First {
+    Marker(crate::types::Marker),
+    Key(Variant),
+}
+
+/// The marker name that `m` came from, for messages.
+fn marker_of(m: crate::types::Marker) -> &'static str {
+    use VariantType as T;
+    match m.ty {
+        T::Array if m.typed => TYPED_ARRAY,
+        T::Dictionary if m.typed => TYPED_DICTIONARY,
+        T::Object if m.as_id => crate::types::OBJECT_ID,
+        T::Object => OBJECT,
+        ty => crate::types::marker_name(ty, m.wide).unwrap_or("$godot_serde marker"),
+    }
+}
+
+/// Reads a map's first key: a string that is a marker name becomes [`First::Marker`] without
+/// being copied; anything else is the key, as [`VariantVisitor`] reads it.
+struct FirstKey;
+
+impl<'de> DeserializeSeed<'de> for FirstKey {
+    type Value = First;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<First, D::Error> {
+        d.deserialize_any(FirstKey)
+    }
+}
+
+/// [`FirstKey`]'s visitor: forwards every non-string to [`VariantVisitor`].
+macro_rules! forward_first {
+    ($($m:ident($t:ty)),*) => {$(
+        fn $m<E: de::Error>(self, v: $t) -> Result<First, E> {
+            VariantVisitor.$m(v).map(First::Key)
+        }
+    )*};
+}
+
+impl<'de> Visitor<'de> for FirstKey {
+    type Value = First;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any Godot value")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<First, E> {
+        Ok(match marker(v) {
+            Some(m) => First::Marker(m),
+            None => First::Key(Variant::String(v.to_owned())),
+        })
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<First, E> {
+        Ok(match marker(&v) {
+            Some(m) => First::Marker(m),
+            None => First::Key(Variant::String(v)),
+        })
+    }
+
+    forward_first!(
+        visit_bool(bool),
+        visit_i64(i64),
+        visit_u64(u64),
+        visit_i128(i128),
+        visit_u128(u128),
+        visit_f32(f32),
+        visit_f64(f64),
+        visit_bytes(&[u8]),
+        visit_byte_buf(Vec<u8>)
+    );
+
+    fn visit_unit<E: de::Error>(self) -> Result<First, E> {
+        Ok(First::Key(Variant::Nil))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<First, E> {
+        Ok(First::Key(Variant::Nil))
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<First, D::Error> {
+        Variant::deserialize(d).map(First::Key)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<First, D::Error> {
+        Variant::deserialize(d).map(First::Key)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<First, A::Error> {
+        VariantVisitor.visit_seq(seq).map(First::Key)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<First, A::Error> {
+        VariantVisitor.visit_map(map).map(First::Key)
     }
 }
 

@@ -332,6 +332,15 @@ impl Dictionary {
         Self::default()
     }
 
+    /// An empty, untyped Dictionary with room for `n` entries.
+    #[must_use]
+    pub fn with_capacity(n: usize) -> Self {
+        Dictionary {
+            entries: Vec::with_capacity(n),
+            ..Self::default()
+        }
+    }
+
     /// The index of the entry whose key matches `key`.
     fn position(&self, key: &impl DictionaryKey) -> Option<usize> {
         match &self.index {
@@ -350,7 +359,8 @@ impl Dictionary {
     /// Builds the hash index over the current entries.
     fn build_index(&mut self) {
         let mut ix = KeyIndex {
-            table: HashTable::with_capacity(self.entries.len() * 2),
+            // Room for every entry the Vec has room for: no rehashing while it fills.
+            table: HashTable::with_capacity(self.entries.capacity().max(self.entries.len() * 2)),
             state: RandomState::new(),
         };
         for (i, (k, _)) in self.entries.iter().enumerate() {
@@ -586,6 +596,8 @@ impl<K: Into<Variant>, V: Into<Variant>> Extend<(K, V)> for Dictionary {
     /// Inserts each pair as [`Dictionary::insert`] does: an existing key keeps its position
     /// and takes the new value.
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        let iter = iter.into_iter();
+        self.entries.reserve(iter.size_hint().0);
         for (k, v) in iter {
             self.insert(k.into(), v.into());
         }
