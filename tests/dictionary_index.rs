@@ -64,27 +64,34 @@ fn assert_linear_decode(n: u32, bytes: impl Fn(u32) -> Vec<u8>) -> (usize, usize
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (mut len_small, mut len_large) = (0, 0);
-    // Interleaved, so that load on a shared machine hits every size.
-    let mut t = [Duration::MAX; 4];
-    for _ in 0..5 {
-        t[0] = t[0].min(best_of_3(|| len_small = decode(&small)));
-        t[1] = t[1].min(best_of_3(|| len_large = decode(&large)));
-        t[2] = t[2].min(best_of_3(|| {
-            assert_eq!(decode(&small_array), 2 * n as usize)
-        }));
-        t[3] = t[3].min(best_of_3(|| {
-            assert_eq!(decode(&large_array), 4 * n as usize)
-        }));
+    // Two attempts: a burst of load can spoil one, quadratic work fails both.
+    for attempt in 0..2 {
+        // Interleaved, so that load on a shared machine hits every size.
+        let mut t = [Duration::MAX; 4];
+        for _ in 0..5 {
+            t[0] = t[0].min(best_of_3(|| len_small = decode(&small)));
+            t[1] = t[1].min(best_of_3(|| len_large = decode(&large)));
+            t[2] = t[2].min(best_of_3(|| {
+                assert_eq!(decode(&small_array), 2 * n as usize)
+            }));
+            t[3] = t[3].min(best_of_3(|| {
+                assert_eq!(decode(&large_array), 4 * n as usize)
+            }));
+        }
+        let ratio = t[1].as_secs_f64() / t[0].as_secs_f64();
+        let array_ratio = t[3].as_secs_f64() / t[2].as_secs_f64();
+        if ratio < 3.0 || ratio < 1.5 * array_ratio {
+            break;
+        }
+        assert!(
+            attempt == 0,
+            "decoding {} keys took {:?}, {n} keys {:?}: ratio {ratio:.2} (as an Array: \
+             {array_ratio:.2})",
+            2 * n,
+            t[1],
+            t[0]
+        );
     }
-    let ratio = t[1].as_secs_f64() / t[0].as_secs_f64();
-    let array_ratio = t[3].as_secs_f64() / t[2].as_secs_f64();
-    assert!(
-        ratio < 3.0 || ratio < 1.5 * array_ratio,
-        "decoding {} keys took {:?}, {n} keys {:?}: ratio {ratio:.2} (as an Array: {array_ratio:.2})",
-        2 * n,
-        t[1],
-        t[0]
-    );
     (len_small, len_large)
 }
 

@@ -226,6 +226,12 @@ mod sealed {
 /// Something a [`Dictionary`] key can be compared with, for lookups without building a
 /// [`Variant`].
 ///
+/// Two keys are the same key when Godot's `Variant::hash_compare` says so: same type and
+/// equal payload, floats compared so that `NaN` equals `NaN` and `-0.0` equals `0.0` (also
+/// inside vectors, packed arrays and nested containers). A `String` key and a `StringName`
+/// key stay distinct, so what a decoded Dictionary holds is what the bytes held; a `&str`
+/// finds either.
+///
 /// ```
 /// use godot_serde::{Dictionary, StringName, Variant};
 ///
@@ -244,8 +250,8 @@ pub trait DictionaryKey: sealed::Sealed {
 }
 
 impl DictionaryKey for &Variant {
-    /// Keys equal under Godot's key equality (see the [module docs](self)); a `String` key
-    /// does not match a `StringName` key.
+    /// Keys equal under Godot's key equality (see [`DictionaryKey`]); a `String` key does not
+    /// match a `StringName` key.
     fn matches_key(&self, key: &Variant) -> bool {
         key_eq(self, key)
     }
@@ -370,8 +376,8 @@ impl Dictionary {
         self.index = Some(ix);
     }
 
-    /// Inserts `value` under `key`. An existing equal key (Godot's key equality, see the
-    /// [module docs](self)) keeps its position and gets the new value, which is returned
+    /// Inserts `value` under `key`. An existing equal key (Godot's key equality, see
+    /// [`DictionaryKey`]) keeps its position and gets the new value, which is returned
     /// (Godot's behaviour, also when decoding a repeated key). Constant time on average.
     ///
     /// ```
