@@ -85,6 +85,13 @@ fn hash_reals<F: Copy + Into<f64>, H: Hasher>(a: &[F], h: &mut H) {
 pub(crate) fn key_eq(a: &Variant, b: &Variant) -> bool {
     use Variant as V;
     use core::slice::from_ref as one;
+    // The usual keys first, and no payload comparison across types.
+    match (a, b) {
+        (V::String(x), V::String(y)) => return x == y,
+        (V::Int(x), V::Int(y)) => return x == y,
+        _ if core::mem::discriminant(a) != core::mem::discriminant(b) => return false,
+        _ => {}
+    }
     match (a, b) {
         (V::Float(x), V::Float(y)) => canonical(*x) == canonical(*y),
         (V::Vector2(x), V::Vector2(y)) => reals_eq(reals(one(x)), reals(one(y))),
