@@ -612,6 +612,16 @@ fn game_state_bench(b: &mut Bench) {
             }),
         ],
     );
+    // The dynamic decode against our own typed one (issue 13: at most 1.5x).
+    b.compare(
+        "game_state_decode_variant",
+        || {
+            black_box(godot_serde::from_bytes::<godot_serde::Variant>(black_box(&ours)).unwrap());
+        },
+        vec![c("godot_serde typed GameState", || {
+            black_box(godot_serde::from_bytes::<GameState>(black_box(&ours)).unwrap());
+        })],
+    );
 }
 
 fn message_bench(b: &mut Bench) {

@@ -46,7 +46,7 @@ pub use de::Deserializer;
 pub use error::{Error, ErrorKind, Result};
 pub use ser::{Output, Serializer, SizeCounter};
 pub use types::*;
-pub use value::{Array, ContainerType, Dictionary, DictionaryKey, Object, Variant};
+pub use value::{Array, ContainerType, Dictionary, DictionaryKey, Object, Variant, VariantIndex};
 pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 
 /// The [`serde_bytes`](https://docs.rs/serde_bytes) crate, re-exported so that byte buffers
@@ -182,19 +182,54 @@ impl Config {
     ///
     /// As [`Config::to_bytes`].
     pub fn to_variant<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
+        // Built directly for what the direct serializer takes on (serde's data model and the
+        // common Godot types, Godot 4 layouts); anything else goes through the bytes, so
+        // `value` may be serialized twice.
+        if let Some(direct) = value::VariantSerializer::new(*self) {
+            if let Ok(v) = value.serialize(direct) {
+                return Ok(v);
+            }
+        }
         let bytes = self.to_bytes(value)?;
         self.with_allow_objects(true).from_bytes(&bytes)
     }
 
     /// Converts a [`Variant`] into a `T`, exactly as encoding the Variant with this config
-    /// and decoding the bytes as `T` would.
+    /// and decoding the bytes as `T` would (objects allowed).
+    ///
+    /// For the Godot 4 layouts this reads the Variant directly, without bytes, and `T` may
+    /// borrow from it (`&str`, `&[u8]`). A Variant that the wire would change or refuse (a
+    /// full Object, a Godot 3 layout, text with a NUL or a leading BOM, a reserved marker
+    /// key, a type or descriptor the layout lacks, nesting near the depth limit) goes through
+    /// the bytes instead, where borrowing types get a "borrowed" type error.
+    ///
+    /// ```
+    /// use godot_serde::{variant, Variant};
+    ///
+    /// let v = variant!({"name": "Ann", "hp": 5});
+    /// #[derive(serde::Deserialize)]
+    /// struct Player<'a> {
+    ///     name: &'a str,
+    ///     hp: u8,
+    /// }
+    /// let p: Player = godot_serde::from_variant(&v).unwrap();
+    /// assert_eq!((p.name, p.hp), ("Ann", 5));
+    /// ```
     ///
     /// # Errors
     ///
     /// When the Variant does not fit `T` or cannot be written for the target engine.
-    pub fn from_variant<T: DeserializeOwned>(&self, value: &Variant) -> Result<T> {
+    pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
+        if value::direct_ok(value, self) {
+            return T::deserialize(value::VariantDe::new(
+                value,
+                self.double_precision,
+                value::Borrowed,
+            ));
+        }
         let bytes = self.to_bytes(value)?;
-        self.with_allow_objects(true).from_bytes(&bytes)
+        let mut de = Deserializer::from_reader(bytes.as_slice(), self.with_allow_objects(true));
+        T::deserialize(&mut de)
     }
 }
 
@@ -278,6 +313,6 @@ pub fn to_variant<T: ?Sized + Serialize>(value: &T) -> Result<Variant> {
 /// # Errors
 ///
 /// As [`Config::from_variant`].
-pub fn from_variant<T: DeserializeOwned>(value: &Variant) -> Result<T> {
+pub fn from_variant<'de, T: serde::Deserialize<'de>>(value: &'de Variant) -> Result<T> {
     Config::default().from_variant(value)
 }

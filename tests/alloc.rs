@@ -1,6 +1,6 @@
 //! Heap use under hostile input, measured with a counting global allocator: decoding never
 //! holds more than 64 KiB + 4 × the input size (into `IgnoredAny` and compact typed targets),
-//! and a `Variant` never more than 64 KiB + 72 × the input size (a decoded `Variant` is 72
+//! and a `Variant` never more than 64 KiB + 32 × the input size (a decoded `Variant` is 32
 //! bytes, its smallest encoding 4; `size_of::<Variant>()` × with the `double-precision`
 //! feature), whatever counts and lengths the input claims. The same for `from_reader` over a
 //! reader that hands out 3 bytes at a time, and one that ends early.
@@ -23,9 +23,9 @@ static HEAP: PeakAlloc = PeakAlloc;
 const SLACK: usize = 64 * 1024;
 
 /// Heap per input byte a decoded `Variant` may hold: every 4 bytes (a Nil) can become a
-/// `Variant` (72 bytes, 18 ×; larger with the `double-precision` feature) in a `Vec` that
+/// `Variant` (32 bytes, 8 ×; 40 with the `double-precision` feature) in a `Vec` that
 /// grows by doubling (2 ×) and holds the old and the new buffer while it moves (1.5 ×):
-/// 54 ×, measured 66 × at a growth boundary, below `size_of::<Variant>()` ×. This is
+/// 24 ×, below `size_of::<Variant>()` ×. This is
 /// proportional to what was really decoded, never to a count the input claims.
 const VARIANT_FACTOR: usize = size_of::<Variant>();
 

@@ -64,17 +64,17 @@ fn path(text: &str) -> NodePath {
 }
 
 fn arr(items: Vec<Variant>) -> Variant {
-    Variant::Array(Array {
+    Variant::Array(Box::new(Array {
         element_type: ContainerType::Untyped,
         items,
-    })
+    }))
 }
 
 fn typed_arr(element_type: ContainerType, items: Vec<Variant>) -> Variant {
-    Variant::Array(Array {
+    Variant::Array(Box::new(Array {
         element_type,
         items,
-    })
+    }))
 }
 
 fn builtin(ty: VariantType) -> ContainerType {
@@ -96,7 +96,7 @@ fn dict(
     for (k, v) in entries {
         d.insert(k, v);
     }
-    Variant::Dictionary(d)
+    Variant::Dictionary(Box::new(d))
 }
 
 fn plain_dict(entries: Vec<(Variant, Variant)>) -> Variant {
@@ -104,13 +104,13 @@ fn plain_dict(entries: Vec<(Variant, Variant)>) -> Variant {
 }
 
 fn object(class: &str, properties: Vec<(&str, Variant)>) -> Variant {
-    Variant::Object(Object {
+    Variant::Object(Box::new(Object {
         class: class.to_owned(),
         properties: properties
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v))
             .collect(),
-    })
+    }))
 }
 
 /// A `Node` as `var_to_bytes_with_objects` writes it in the fixtures (its stored properties).
@@ -187,19 +187,19 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ("vector3_0_1", V::Vector3(v3(0.1, 0.2, 0.3))),
         (
             "transform2d_identity",
-            V::Transform2D(Transform2D {
+            V::Transform2D(Box::new(Transform2D {
                 x: v2(1.0, 0.0),
                 y: v2(0.0, 1.0),
                 origin: v2(0.0, 0.0),
-            }),
+            })),
         ),
         (
             "transform2d_flip_x",
-            V::Transform2D(Transform2D {
+            V::Transform2D(Box::new(Transform2D {
                 x: v2(-1.0, 0.0),
                 y: v2(0.0, 1.0),
                 origin: v2(0.0, 0.0),
-            }),
+            })),
         ),
         (
             "vector4i_1_2_3_4",
@@ -219,28 +219,28 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ),
         (
             "aabb_1_6",
-            V::Aabb(Aabb {
+            V::Aabb(Box::new(Aabb {
                 position: v3(1.0, 2.0, 3.0),
                 size: v3(4.0, 5.0, 6.0),
-            }),
+            })),
         ),
         (
             // Basis(X, Y, Z) has the axes as columns: row i holds component i of each axis.
             "basis_1_9",
-            V::Basis(Basis {
+            V::Basis(Box::new(Basis {
                 rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)],
-            }),
+            })),
         ),
         (
             "projection_identity",
-            V::Projection(Projection {
+            V::Projection(Box::new(Projection {
                 columns: [
                     v4(1.0, 0.0, 0.0, 0.0),
                     v4(0.0, 1.0, 0.0, 0.0),
                     v4(0.0, 0.0, 1.0, 0.0),
                     v4(0.0, 0.0, 0.0, 1.0),
                 ],
-            }),
+            })),
         ),
         (
             "color_frac",
@@ -261,18 +261,24 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
             }),
         ),
         ("stringname_abcd", V::StringName(StringName("abcd".into()))),
-        ("nodepath_empty", V::NodePath(path(""))),
+        ("nodepath_empty", V::NodePath(Box::new(path("")))),
         (
             "nodepath_root_main_position",
-            V::NodePath(path("/root/Main:position")),
+            V::NodePath(Box::new(path("/root/Main:position"))),
         ),
         (
             "nodepath_godot3_issue_44999",
-            V::NodePath(path("Path2D/PathFollow2D/Sprite:position:x")),
+            V::NodePath(Box::new(path("Path2D/PathFollow2D/Sprite:position:x"))),
         ),
-        ("nodepath_dotdot_sibling", V::NodePath(path("../sibling"))),
-        ("nodepath_abc_d_e", V::NodePath(path("a/b/c:d:e"))),
-        ("nodepath_abcd_aligned", V::NodePath(path("abcd/efgh:ijkl"))),
+        (
+            "nodepath_dotdot_sibling",
+            V::NodePath(Box::new(path("../sibling"))),
+        ),
+        ("nodepath_abc_d_e", V::NodePath(Box::new(path("a/b/c:d:e")))),
+        (
+            "nodepath_abcd_aligned",
+            V::NodePath(Box::new(path("abcd/efgh:ijkl"))),
+        ),
         ("rid_empty", V::Rid(Rid(0))),
         ("rid_neg1", V::Rid(Rid(u64::MAX))),
         // Full objects: what `var_to_bytes_with_objects` wrote (class and stored properties).
@@ -284,10 +290,10 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ("callable_bound", V::Callable(Callable)),
         (
             "signal_obj_custom",
-            V::Signal(Signal {
+            V::Signal(Box::new(Signal {
                 name: "pressed".into(),
                 object: ObjectId(0x0000_0003_fc00_039e),
-            }),
+            })),
         ),
         (
             "dict_insertion_order",
@@ -365,7 +371,10 @@ fn expected_values() -> BTreeMap<&'static str, Variant> {
         ),
         (
             "array_nodepaths",
-            arr(vec![V::NodePath(path("a")), V::NodePath(path("bc:d"))]),
+            arr(vec![
+                V::NodePath(Box::new(path("a"))),
+                V::NodePath(Box::new(path("bc:d"))),
+            ]),
         ),
         (
             "tarray_int",
@@ -709,11 +718,11 @@ fn godot3_var2str_matches_the_engine() {
         ),
         (
             "t2dflip",
-            V::Transform2D(Transform2D {
+            V::Transform2D(Box::new(Transform2D {
                 x: v2(-1.0, 0.0),
                 y: v2(0.0, 1.0),
                 origin: v2(5.0, 6.0),
-            }),
+            })),
             "Transform2D( -1, 0, 0, 1, 5, 6 )",
         ),
         (
@@ -736,27 +745,27 @@ fn godot3_var2str_matches_the_engine() {
         ),
         (
             "aabb",
-            V::Aabb(Aabb {
+            V::Aabb(Box::new(Aabb {
                 position: v3(1.0, 2.0, 3.0),
                 size: v3(4.0, 5.0, 6.0),
-            }),
+            })),
             "AABB( 1, 2, 3, 4, 5, 6 )",
         ),
         (
             "basis",
-            V::Basis(Basis {
+            V::Basis(Box::new(Basis {
                 rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)],
-            }),
+            })),
             "Basis( 1, 4, 7, 2, 5, 8, 3, 6, 9 )",
         ),
         (
             "transform",
-            V::Transform3D(Transform3D {
+            V::Transform3D(Box::new(Transform3D {
                 basis: Basis {
                     rows: [v3(1.0, 4.0, 7.0), v3(2.0, 5.0, 8.0), v3(3.0, 6.0, 9.0)],
                 },
                 origin: v3(10.0, 11.0, 12.0),
-            }),
+            })),
             "Transform( 1, 4, 7, 2, 5, 8, 3, 6, 9, 10, 11, 12 )",
         ),
         (
@@ -766,17 +775,17 @@ fn godot3_var2str_matches_the_engine() {
         ),
         (
             "nodepath",
-            V::NodePath(path("/root/Main:position")),
+            V::NodePath(Box::new(path("/root/Main:position"))),
             "NodePath(\"/root/Main:position\")",
         ),
         (
             "nodepath_esc",
-            V::NodePath(path("a\"b")),
+            V::NodePath(Box::new(path("a\"b"))),
             "NodePath(\"a\\\"b\")",
         ),
         (
             "np_esc",
-            V::NodePath(path("a?b'c")),
+            V::NodePath(Box::new(path("a?b'c"))),
             "NodePath(\"a\\?b\\'c\")",
         ),
         ("rid", V::Rid(Rid(0)), ""),
@@ -790,7 +799,7 @@ fn godot3_var2str_matches_the_engine() {
             object(
                 "Node",
                 vec![
-                    ("_import_path", V::NodePath(path(""))),
+                    ("_import_path", V::NodePath(Box::new(path("")))),
                     ("pause_mode", V::Int(0)),
                     ("process_priority", V::Int(0)),
                     ("script", V::Nil),
@@ -810,7 +819,7 @@ fn godot3_var2str_matches_the_engine() {
         ),
         (
             "dict_mixed",
-            V::Dictionary(mixed),
+            V::Dictionary(Box::new(mixed)),
             "{\nnull: 6,\n2: 3,\n1.5: 4,\n\"x\": 1,\nVector2( 1, 2 ): 5\n}",
         ),
         (
@@ -938,7 +947,7 @@ fn godot3_var2str_matches_the_engine() {
 /// 64-bit packed arrays: those print in their Godot 4 syntax (documented behaviour).
 #[test]
 fn godot3_text_of_godot4_only_types_uses_godot4_syntax() {
-    let v = Variant::Array(Array {
+    let v = Variant::Array(Box::new(Array {
         element_type: ContainerType::Builtin(VariantType::Int),
         items: vec![
             Variant::Vector2i(Vector2i { x: 1, y: 2 }),
@@ -946,7 +955,7 @@ fn godot3_text_of_godot4_only_types_uses_godot4_syntax() {
             Variant::Vector3i(Vector3i { x: 1, y: 2, z: 3 }),
             Variant::Vector4(v4(1.0, 0.5, 0.0, 1e300)),
         ],
-    });
+    }));
     assert_eq!(
         v.to_godot3_string(),
         "[ Vector2i(1, 2), &\"n\", Vector3i(1, 2, 3), Vector4(1, 0.5, 0, inf) ]"

@@ -9,102 +9,80 @@ fn families() -> Vec<(&'static str, Variant)> {
     vec![
         (
             "scalars",
-            Variant::Array(
-                vec![
-                    Variant::Nil,
-                    true.into(),
-                    7.into(),
-                    (-5_000_000_000i64).into(),
-                    1.5.into(),
-                    0.1.into(),
-                    "héllo".into(),
-                ]
-                .into(),
-            ),
+            Variant::from(vec![
+                Variant::Nil,
+                true.into(),
+                7.into(),
+                (-5_000_000_000i64).into(),
+                1.5.into(),
+                0.1.into(),
+                "héllo".into(),
+            ]),
         ),
         (
             "math",
-            Variant::Array(
-                vec![
-                    Variant::Vector2(Vector2::new(1.0, 2.0)),
-                    Variant::Rect2(Rect2::new(Vector2::new(1.0, 2.0), Vector2::new(3.0, 4.0))),
-                    Variant::Vector3(Vector3::new(1.0, 2.0, 3.0)),
-                    Variant::Transform2D(Transform2D::IDENTITY),
-                    Variant::Plane(Plane::new(Vector3::new(0.0, 1.0, 0.0), 5.0)),
-                    Variant::Quaternion(Quaternion::IDENTITY),
-                    Variant::Aabb(Aabb::new(
-                        Vector3::new(1.0, 2.0, 3.0),
-                        Vector3::new(4.0, 5.0, 6.0),
-                    )),
-                    Variant::Basis(Basis::IDENTITY),
-                    Variant::Transform3D(Transform3D::IDENTITY),
-                    Variant::Color(Color::new(1.0, 0.5, 0.25, 1.0)),
-                ]
-                .into(),
-            ),
+            Variant::from(vec![
+                Variant::Vector2(Vector2::new(1.0, 2.0)),
+                Variant::Rect2(Rect2::new(Vector2::new(1.0, 2.0), Vector2::new(3.0, 4.0))),
+                Variant::Vector3(Vector3::new(1.0, 2.0, 3.0)),
+                Variant::Transform2D(Box::new(Transform2D::IDENTITY)),
+                Variant::Plane(Plane::new(Vector3::new(0.0, 1.0, 0.0), 5.0)),
+                Variant::Quaternion(Quaternion::IDENTITY),
+                Variant::Aabb(Box::new(Aabb::new(
+                    Vector3::new(1.0, 2.0, 3.0),
+                    Vector3::new(4.0, 5.0, 6.0),
+                ))),
+                Variant::Basis(Box::new(Basis::IDENTITY)),
+                Variant::Transform3D(Box::new(Transform3D::IDENTITY)),
+                Variant::Color(Color::new(1.0, 0.5, 0.25, 1.0)),
+            ]),
         ),
         (
             "godot4_only",
-            Variant::Array(
-                vec![
-                    Variant::Vector2i(Vector2i::new(1, -2)),
-                    Variant::Rect2i(Rect2i::new(Vector2i::new(1, 2), Vector2i::new(3, 4))),
-                    Variant::Vector3i(Vector3i::new(1, 2, 3)),
-                    Variant::Vector4(Vector4::new(1.0, 2.0, 3.0, 4.0)),
-                    Variant::Vector4i(Vector4i::new(1, 2, 3, 4)),
-                    Variant::Projection(Projection::IDENTITY),
-                    Variant::StringName("name".into()),
-                    Variant::Callable(Callable),
-                    Variant::Signal(Signal::new("pressed", ObjectId(16))),
-                    Variant::PackedInt64Array(PackedInt64Array(vec![1 << 40])),
-                    Variant::PackedFloat64Array(PackedFloat64Array(vec![0.1])),
-                ]
-                .into(),
-            ),
+            Variant::from(vec![
+                Variant::Vector2i(Vector2i::new(1, -2)),
+                Variant::Rect2i(Rect2i::new(Vector2i::new(1, 2), Vector2i::new(3, 4))),
+                Variant::Vector3i(Vector3i::new(1, 2, 3)),
+                Variant::Vector4(Vector4::new(1.0, 2.0, 3.0, 4.0)),
+                Variant::Vector4i(Vector4i::new(1, 2, 3, 4)),
+                Variant::Projection(Box::new(Projection::IDENTITY)),
+                Variant::StringName("name".into()),
+                Variant::Callable(Callable),
+                Variant::Signal(Box::new(Signal::new("pressed", ObjectId(16)))),
+                Variant::PackedInt64Array(PackedInt64Array(vec![1 << 40])),
+                Variant::PackedFloat64Array(PackedFloat64Array(vec![0.1])),
+            ]),
         ),
         (
             "handles",
-            Variant::Array(
-                vec![
-                    Variant::NodePath("/root/Main:position".parse().unwrap()),
-                    Variant::NodePath("a:b".parse().unwrap()),
-                    Variant::Rid(Rid(5)),
-                    Variant::ObjectId(ObjectId(0x1234)),
-                ]
-                .into(),
-            ),
+            Variant::from(vec![
+                Variant::NodePath(Box::new("/root/Main:position".parse().unwrap())),
+                Variant::NodePath(Box::new("a:b".parse().unwrap())),
+                Variant::Rid(Rid(5)),
+                Variant::ObjectId(ObjectId(0x1234)),
+            ]),
         ),
         (
             "containers",
-            Variant::Array(
-                vec![
-                    Variant::Dictionary(d),
-                    Variant::Array(Array {
-                        element_type: ContainerType::Builtin(VariantType::Int),
-                        items: vec![1.into()],
-                    }),
-                ]
-                .into(),
-            ),
+            Variant::from(vec![
+                Variant::Dictionary(Box::new(d)),
+                Variant::Array(Box::new(Array {
+                    element_type: ContainerType::Builtin(VariantType::Int),
+                    items: vec![1.into()],
+                })),
+            ]),
         ),
         (
             "packed",
-            Variant::Array(
-                vec![
-                    Variant::PackedByteArray(PackedByteArray(vec![1, 2, 3, 4, 5])),
-                    Variant::PackedInt32Array(PackedInt32Array(vec![1, -2])),
-                    Variant::PackedFloat32Array(PackedFloat32Array(vec![0.5])),
-                    Variant::PackedStringArray(PackedStringArray(vec!["ab".into(), "cde".into()])),
-                    Variant::PackedVector2Array(PackedVector2Array(vec![Vector2::new(1.0, 2.0)])),
-                    Variant::PackedVector3Array(PackedVector3Array(vec![Vector3::new(
-                        1.0, 2.0, 3.0,
-                    )])),
-                    Variant::PackedColorArray(PackedColorArray(vec![Color::new(
-                        1.0, 0.0, 0.0, 1.0,
-                    )])),
-                ]
-                .into(),
-            ),
+            Variant::from(vec![
+                Variant::PackedByteArray(PackedByteArray(vec![1, 2, 3, 4, 5])),
+                Variant::PackedInt32Array(PackedInt32Array(vec![1, -2])),
+                Variant::PackedFloat32Array(PackedFloat32Array(vec![0.5])),
+                Variant::PackedStringArray(PackedStringArray(vec!["ab".into(), "cde".into()])),
+                Variant::PackedVector2Array(PackedVector2Array(vec![Vector2::new(1.0, 2.0)])),
+                Variant::PackedVector3Array(PackedVector3Array(vec![Vector3::new(1.0, 2.0, 3.0)])),
+                Variant::PackedColorArray(PackedColorArray(vec![Color::new(1.0, 0.0, 0.0, 1.0)])),
+            ]),
         ),
     ]
 }

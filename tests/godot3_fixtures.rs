@@ -41,16 +41,16 @@ fn spec_value(name: &str) -> Variant {
         "value_vector2_1_2" => v2(1.0, 2.0),
         "value_vector3_1_2_3" => v3(1.0, 2.0, 3.0),
         "value_color_1_0_0_1" => c(1.0, 0.0, 0.0, 1.0),
-        "value_transform2d_identity" => Variant::Transform2D(Transform2D::new(
+        "value_transform2d_identity" => Variant::Transform2D(Box::new(Transform2D::new(
             vec2(1.0, 0.0),
             vec2(0.0, 1.0),
             vec2(0.0, 0.0),
-        )),
-        "value_basis_identity" => Variant::Basis(Basis::from_rows(
+        ))),
+        "value_basis_identity" => Variant::Basis(Box::new(Basis::from_rows(
             vec3(1.0, 0.0, 0.0),
             vec3(0.0, 1.0, 0.0),
             vec3(0.0, 0.0, 1.0),
-        )),
+        ))),
         "value_nodepath_root_main_position" => np(&["root", "Main"], &["position"], true),
         "value_nodepath_a_b" => np(&["a"], &["b"], false),
         "value_nodepath" => np(&[], &[], false),

@@ -150,16 +150,16 @@ fn spec_value(name: &str) -> Variant {
         "value_vector2_1_2" | "vector2_1_2_from_a_double_build_4_0plus" => v2(1.0, 2.0),
         "value_vector3_1_2_3" => v3(1.0, 2.0, 3.0),
         "value_color_1_0_0_1" => c(1.0, 0.0, 0.0, 1.0),
-        "value_transform2d_identity" => Variant::Transform2D(Transform2D::new(
+        "value_transform2d_identity" => Variant::Transform2D(Box::new(Transform2D::new(
             vec2(1.0, 0.0),
             vec2(0.0, 1.0),
             vec2(0.0, 0.0),
-        )),
-        "value_basis_identity" => Variant::Basis(Basis::from_rows(
+        ))),
+        "value_basis_identity" => Variant::Basis(Box::new(Basis::from_rows(
             vec3(1.0, 0.0, 0.0),
             vec3(0.0, 1.0, 0.0),
             vec3(0.0, 0.0, 1.0),
-        )),
+        ))),
         "value_vector2i_1_neg_2" => Variant::Vector2i(Vector2i::new(1, -2)),
         "value_abc" => Variant::StringName(StringName("abc".into())),
         "value_nodepath_root_main_position" => np(&["root", "Main"], &["position"], true),
@@ -192,7 +192,7 @@ fn spec_value(name: &str) -> Variant {
         "value_an_object_with_instance_id_0x1234_not_full" => Variant::ObjectId(ObjectId(0x1234)),
         "value_callable" => Variant::Callable(Callable),
         "value_signal_pressed_of_object_id_0x10" => {
-            Variant::Signal(Signal::new("pressed", ObjectId(0x10)))
+            Variant::Signal(Box::new(Signal::new("pressed", ObjectId(0x10))))
         }
         "var_a_array_int_1_2_4_3plus" => tarr(builtin(VariantType::Int), vec![i(1), i(2)]),
         // Godot 4.0–4.2 do not write the element type: it reads back untyped.

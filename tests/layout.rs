@@ -169,13 +169,13 @@ fn math_types() {
     );
     both(
         Transform2D::IDENTITY,
-        Variant::Transform2D(Transform2D::IDENTITY),
+        Variant::Transform2D(Box::new(Transform2D::IDENTITY)),
         Some("08000000 0000803f 00000000 00000000 0000803f 00000000 00000000"),
         "0b000000 0000803f 00000000 00000000 0000803f 00000000 00000000",
     );
     both(
         Basis::IDENTITY,
-        Variant::Basis(Basis::IDENTITY),
+        Variant::Basis(Box::new(Basis::IDENTITY)),
         Some(
             "0c000000 0000803f 00000000 00000000 00000000 0000803f 00000000 00000000 00000000 0000803f",
         ),
@@ -214,7 +214,7 @@ fn string_name_node_path_rid_object_callable_signal() {
     let np: NodePath = "/root/Main:position".parse().unwrap();
     both(
         np.clone(),
-        Variant::NodePath(np),
+        Variant::NodePath(Box::new(np)),
         Some(
             "0f000000 02000080 01000000 01000000 04000000 726f6f74 04000000 4d61696e 08000000 706f7369 74696f6e",
         ),
@@ -224,14 +224,14 @@ fn string_name_node_path_rid_object_callable_signal() {
     let np: NodePath = "a:b".parse().unwrap();
     both(
         np.clone(),
-        Variant::NodePath(np),
+        Variant::NodePath(Box::new(np)),
         Some("0f000000 01000080 01000000 00000000 01000000 61000000 01000000 62000000"),
         "16000000 01000080 01000000 00000000 01000000 61000000 01000000 62000000",
     );
     let np: NodePath = "".parse().unwrap();
     both(
         np.clone(),
-        Variant::NodePath(np),
+        Variant::NodePath(Box::new(np)),
         Some("0f000000 00000080 00000000 00000000"),
         "16000000 00000080 00000000 00000000",
     );
@@ -256,7 +256,7 @@ fn string_name_node_path_rid_object_callable_signal() {
     let s = Signal::new("pressed", ObjectId(0x10));
     both(
         s.clone(),
-        Variant::Signal(s),
+        Variant::Signal(Box::new(s)),
         None,
         "1a000000 07000000 70726573 73656400 10000000 00000000",
     );
@@ -264,7 +264,7 @@ fn string_name_node_path_rid_object_callable_signal() {
 
 #[test]
 fn containers() {
-    let arr = Variant::Array(vec![Variant::Int(1), Variant::from("a")].into());
+    let arr = Variant::from(vec![Variant::Int(1), Variant::from("a")]);
     check_variant(
         &arr,
         G3,
@@ -278,12 +278,12 @@ fn containers() {
     let mut d = Dictionary::new();
     d.insert("a".into(), 1.into());
     check_variant(
-        &Variant::Dictionary(d.clone()),
+        &Variant::Dictionary(Box::new(d.clone())),
         G3,
         "12000000 01000000 04000000 01000000 61000000 02000000 01000000",
     );
     check_variant(
-        &Variant::Dictionary(d),
+        &Variant::Dictionary(Box::new(d)),
         G4,
         "1b000000 01000000 04000000 01000000 61000000 02000000 01000000",
     );
@@ -358,10 +358,10 @@ fn packed_arrays() {
 #[test]
 fn typed_containers_in_variant() {
     // §8.2: Array[int] = [1, 2] in 4.3+, and untyped in 4.0-4.2.
-    let typed = Variant::Array(Array {
+    let typed = Variant::Array(Box::new(Array {
         element_type: ContainerType::Builtin(VariantType::Int),
         items: vec![1.into(), 2.into()],
-    });
+    }));
     let g43 = "1c000100 02000000 02000000 02000000 01000000 02000000 02000000";
     check_variant(&typed, Config::new(GodotVersion::V4_3), g43);
     check_variant(&typed, G4, g43);
@@ -370,19 +370,19 @@ fn typed_containers_in_variant() {
         hex("1c000000 02000000 02000000 01000000 02000000 02000000")
     );
     // Array[Node] without full objects: class "EncodedObjectAsID".
-    let nodes = Variant::Array(Array {
+    let nodes = Variant::Array(Box::new(Array {
         element_type: ContainerType::ClassName("EncodedObjectAsID".into()),
         items: vec![],
-    });
+    }));
     check_variant(
         &nodes,
         G4,
         "1c000200 11000000 456e636f 6465644f 626a6563 74417349 44000000 00000000",
     );
-    let nodes = Variant::Array(Array {
+    let nodes = Variant::Array(Box::new(Array {
         element_type: ContainerType::ClassName("Node".into()),
         items: vec![],
-    });
+    }));
     check_variant(&nodes, G4, "1c000200 04000000 4e6f6465 00000000");
     // Dictionary[String, int] = {"a": 1}, 4.4+.
     let mut d = Dictionary::typed(
@@ -391,14 +391,14 @@ fn typed_containers_in_variant() {
     );
     d.insert("a".into(), 1.into());
     check_variant(
-        &Variant::Dictionary(d.clone()),
+        &Variant::Dictionary(Box::new(d.clone())),
         G4,
         "1b000500 04000000 02000000 01000000 04000000 01000000 61000000 02000000 01000000",
     );
     // 4.3 cannot read typed dictionaries: written untyped.
     assert_eq!(
         Config::new(GodotVersion::V4_3)
-            .to_bytes(&Variant::Dictionary(d))
+            .to_bytes(&Variant::Dictionary(Box::new(d)))
             .unwrap(),
         hex("1b000000 01000000 04000000 01000000 61000000 02000000 01000000")
     );
@@ -408,7 +408,7 @@ fn typed_containers_in_variant() {
     );
     d.insert("a".into(), 1.into());
     check_variant(
-        &Variant::Dictionary(d),
+        &Variant::Dictionary(Box::new(d)),
         G4,
         "1b000100 04000000 01000000 04000000 01000000 61000000 02000000 01000000",
     );
@@ -416,14 +416,18 @@ fn typed_containers_in_variant() {
         ContainerType::Untyped,
         ContainerType::Builtin(VariantType::Int),
     );
-    check_variant(&Variant::Dictionary(d), G4, "1b000400 02000000 00000000");
+    check_variant(
+        &Variant::Dictionary(Box::new(d)),
+        G4,
+        "1b000400 02000000 00000000",
+    );
     // Engine tests (test_marshalls.h): Array[int] holding 0xF123456789ABCDEF, and
     // Dictionary[int, int] {X: X}.
     let x = 0xF123456789ABCDEFu64 as i64;
-    let a = Variant::Array(Array {
+    let a = Variant::Array(Box::new(Array {
         element_type: ContainerType::Builtin(VariantType::Int),
         items: vec![x.into()],
-    });
+    }));
     check_variant(
         &a,
         G4,
@@ -435,7 +439,7 @@ fn typed_containers_in_variant() {
     );
     d.insert(x.into(), x.into());
     check_variant(
-        &Variant::Dictionary(d),
+        &Variant::Dictionary(Box::new(d)),
         G4,
         "1b000500 02000000 02000000 01000000 02000100 efcdab89 674523f1 02000100 efcdab89 674523f1",
     );

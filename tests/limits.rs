@@ -294,12 +294,12 @@ fn every_shape_decodes_at_the_limit_and_fails_one_past_it() {
 
 /// A Variant of Arrays `depth` deep (the innermost empty, at `depth`).
 fn deep_variant(depth: usize) -> godot_serde::Variant {
-    let mut v = godot_serde::Variant::Array(godot_serde::Array::default());
+    let mut v = godot_serde::Variant::Array(Box::default());
     for _ in 0..depth {
-        v = godot_serde::Variant::Array(godot_serde::Array {
+        v = godot_serde::Variant::Array(Box::new(godot_serde::Array {
             items: vec![v],
             ..Default::default()
-        });
+        }));
     }
     v
 }

@@ -48,7 +48,7 @@ fn typed_container_element_keeps_the_outer_sequence_untyped() {
     inner.push(1i64);
     // Untyped outer Array (1c000000), count 2; int 5; then the inner typed Array:
     // 1c000100 (kind BUILTIN) 02000000 (int) 01000000 (count) 02000000 01000000 (int 1).
-    let value = vec![Variant::Int(5), Variant::Array(inner)];
+    let value = vec![Variant::Int(5), Variant::Array(Box::new(inner))];
     let expected = hex("1c000000 02000000 02000000 05000000 \
          1c000100 02000000 01000000 02000000 01000000");
     assert_eq!(config.to_bytes(&value).unwrap(), expected);
@@ -57,7 +57,7 @@ fn typed_container_element_keeps_the_outer_sequence_untyped() {
     // 1b000100 (key kind BUILTIN) 04000000 (String) 00000000 (count 0).
     let mut dict = Dictionary::new();
     dict.key_type = ContainerType::Builtin(VariantType::String);
-    let value = vec![Variant::Int(5), Variant::Dictionary(dict)];
+    let value = vec![Variant::Int(5), Variant::Dictionary(Box::new(dict))];
     let expected = hex("1c000000 02000000 02000000 05000000 1b000100 04000000 00000000");
     assert_eq!(config.to_bytes(&value).unwrap(), expected);
 }
@@ -98,10 +98,10 @@ fn object_id_zero_in_the_as_id_form_is_the_null_object() {
 #[test]
 fn null_full_object_is_written_as_nil() {
     use godot_serde::{Object, Variant};
-    let null = Variant::Object(Object {
+    let null = Variant::Object(Box::new(Object {
         class: String::new(),
         properties: vec![("p".to_owned(), Variant::Int(1))],
-    });
+    }));
     let value = Variant::from(vec![null, Variant::Int(5)]);
     // Array of 2: NIL, then int 5.
     let g4 = hex("1c000000 02000000 00000000 02000000 05000000");
@@ -132,7 +132,7 @@ fn builtin_nil_container_type_is_written_untyped() {
     let mut dict = Dictionary::new();
     dict.key_type = ContainerType::Builtin(VariantType::Nil);
     dict.value_type = ContainerType::Builtin(VariantType::Int);
-    let bytes = godot_serde::to_bytes(&Variant::Dictionary(dict)).unwrap();
+    let bytes = godot_serde::to_bytes(&Variant::Dictionary(Box::new(dict))).unwrap();
     assert_eq!(bytes, hex("1b000400 02000000 00000000"));
 }
 

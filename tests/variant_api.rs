@@ -1,8 +1,8 @@
 //! The Variant API: conversions, accessors, indexing, Dictionary order, typed containers.
 
 use godot_serde::{
-    Array, Color, ContainerType, Dictionary, ErrorKind, NodePath, Object, ObjectId, StringName,
-    Variant, VariantType, Vector2, Vector2i,
+    Array, Color, ContainerType, Dictionary, ErrorKind, NodePath, ObjectId, StringName, Variant,
+    VariantType, Vector2, Vector2i,
 };
 
 #[test]
@@ -23,10 +23,10 @@ fn from_rust_values() {
     assert_eq!(Variant::from(v), Variant::Vector2i(v));
     assert_eq!(
         Variant::from(vec![Variant::Int(1)]),
-        Variant::Array(Array {
+        Variant::Array(Box::new(Array {
             element_type: ContainerType::Untyped,
             items: vec![Variant::Int(1)]
-        })
+        }))
     );
 }
 
@@ -72,7 +72,7 @@ fn try_from_variant_names_both_types() {
         absolute: false,
     };
     assert_eq!(
-        NodePath::try_from(Variant::NodePath(path.clone())).ok(),
+        NodePath::try_from(Variant::NodePath(Box::new(path.clone()))).ok(),
         Some(path)
     );
 }
@@ -85,7 +85,7 @@ fn variant_type_and_accessors() {
         VariantType::Object
     );
     assert_eq!(
-        Variant::Object(Object::default()).variant_type(),
+        Variant::Object(Box::default()).variant_type(),
         VariantType::Object
     );
     assert_eq!(Variant::from(vec![]).variant_type(), VariantType::Array);
@@ -103,7 +103,7 @@ fn variant_type_and_accessors() {
         Some("sn")
     );
     assert_eq!(Variant::from("s").as_str(), Some("s"));
-    assert_eq!(Variant::NodePath(NodePath::default()).as_str(), None);
+    assert_eq!(Variant::NodePath(Box::default()).as_str(), None);
     let v = Variant::Vector2(Vector2 { x: 1.0, y: 2.0 });
     assert_eq!(v.as_vector2(), Some(&Vector2 { x: 1.0, y: 2.0 }));
     assert_eq!(v.as_vector2i(), None);
@@ -122,13 +122,13 @@ fn index_reads_and_never_panics() {
         Variant::Int(7),
     );
     let mut outer = Dictionary::new();
-    outer.insert("player".into(), Variant::Dictionary(inner));
+    outer.insert("player".into(), Variant::Dictionary(Box::new(inner)));
     outer.insert(
         "list".into(),
         Variant::from(vec![Variant::from("x"), Variant::Nil]),
     );
     outer.insert(Variant::Int(5), "five".into());
-    let v = Variant::Dictionary(outer);
+    let v = Variant::Dictionary(Box::new(outer));
     assert_eq!(v["player"]["hp"], Variant::Int(7)); // StringName key found by &str
     assert_eq!(v["list"][0], Variant::from("x"));
     assert_eq!(v["list"][9], Variant::Nil);
@@ -229,7 +229,115 @@ fn typed_containers() {
     assert!(d.is_typed());
     assert!(!Dictionary::new().is_typed());
     assert_eq!(
-        Variant::Dictionary(d).to_string(),
+        Variant::Dictionary(Box::new(d)).to_string(),
         "Dictionary[Node, int]({})"
     );
+}
+
+#[test]
+fn variant_is_compact() {
+    // The largest inline payloads (String, Vec, Rect2 / Vector4 / Color) are 24 bytes with
+    // f32 reals, 32 with f64 ones; plus the tag.
+    #[cfg(not(feature = "double-precision"))]
+    assert_eq!(size_of::<Variant>(), 32);
+    #[cfg(feature = "double-precision")]
+    assert_eq!(size_of::<Variant>(), 40);
+}
+
+#[test]
+fn variant_macro_builds_every_form() {
+    use godot_serde::{
+        Color, Dictionary, NodePath, Rect2, Rect2i, StringName, Vector2i, Vector3, Vector3i,
+        Vector4, Vector4i, variant,
+    };
+    assert_eq!(variant!(null), Variant::Nil);
+    assert_eq!(variant!([]), Variant::from(Vec::<Variant>::new()));
+    assert_eq!(variant!({}), Variant::from(Dictionary::new()));
+    assert_eq!(variant!(-5), Variant::Int(-5));
+    assert_eq!(variant!(2 + 3), Variant::Int(5));
+    assert_eq!(
+        variant!([1, -2, "x", [true, null],]),
+        Variant::from(vec![
+            Variant::Int(1),
+            Variant::Int(-2),
+            Variant::from("x"),
+            Variant::from(vec![Variant::Bool(true), Variant::Nil]),
+        ])
+    );
+    let key = "k";
+    let d = variant!({key: 1, (10 + 1): -2.5, "v": Vector2i(1, -2)});
+    assert_eq!(d["k"], Variant::Int(1));
+    assert_eq!(
+        d.as_dictionary().unwrap().get(11),
+        Some(&Variant::Float(-2.5))
+    );
+    assert_eq!(d["v"], Variant::Vector2i(Vector2i::new(1, -2)));
+    assert_eq!(
+        variant!(Vector3(1, 2, 3.5)),
+        Variant::Vector3(Vector3::new(1.0, 2.0, 3.5))
+    );
+    assert_eq!(variant!(Vector3i(1, 2, 3)), Vector3i::new(1, 2, 3).into());
+    assert_eq!(
+        variant!(Vector4(1, 2, 3, 4)),
+        Vector4::new(1.0, 2.0, 3.0, 4.0).into()
+    );
+    assert_eq!(
+        variant!(Vector4i(1, 2, 3, 4)),
+        Vector4i::new(1, 2, 3, 4).into()
+    );
+    assert_eq!(
+        variant!(Rect2(1, 2, 3, 4)),
+        Rect2::new(
+            godot_serde::Vector2::new(1.0, 2.0),
+            godot_serde::Vector2::new(3.0, 4.0)
+        )
+        .into()
+    );
+    assert_eq!(
+        variant!(Rect2i(1, 2, 3, 4)),
+        Rect2i::new(Vector2i::new(1, 2), Vector2i::new(3, 4)).into()
+    );
+    assert_eq!(
+        variant!(Color(1, 0.5, 0, 1)),
+        Color::new(1.0, 0.5, 0.0, 1.0).into()
+    );
+    assert_eq!(variant!(&"n"), StringName::from("n").into());
+    assert_eq!(variant!(^"a/b:c"), NodePath::from("a/b:c").into());
+}
+
+#[test]
+fn index_mut_inserts_and_pointer_walks() {
+    use godot_serde::variant;
+    let mut v = Variant::Nil;
+    v["a"]["b"] = 1.into();
+    assert_eq!(v, variant!({"a": {"b": 1}}));
+    v["a"]["list"] = variant!([0, 1]);
+    v["a"]["list"][1] = "one".into();
+    assert_eq!(v.pointer("/a/list/1"), Some(&Variant::from("one")));
+    assert_eq!(v.pointer("/a/list/01"), None); // no leading zeros
+    assert_eq!(v.pointer("a"), None); // must start with '/'
+    *v.pointer_mut("/a/b").unwrap() = 2.into();
+    assert_eq!(v["a"]["b"], Variant::Int(2));
+    // A StringName key is found and written through, not duplicated.
+    let mut s = variant!({&"hp": 1});
+    s["hp"] = 2.into();
+    assert_eq!(s, variant!({&"hp": 2}));
+    assert_eq!(s.get(String::from("hp")), Some(&Variant::Int(2)));
+    let taken = v["a"].take();
+    assert_eq!(taken["b"], Variant::Int(2));
+    assert_eq!(v, variant!({"a": null}));
+}
+
+#[test]
+#[should_panic(expected = "cannot index int with \"x\"")]
+fn index_mut_on_a_non_dictionary_panics() {
+    let mut v = Variant::Int(3);
+    v["x"] = 1.into();
+}
+
+#[test]
+#[should_panic(expected = "cannot index an Array of length 1 with 4")]
+fn index_mut_past_the_end_panics() {
+    let mut v = godot_serde::variant!([1]);
+    v[4] = 1.into();
 }

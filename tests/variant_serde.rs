@@ -133,7 +133,7 @@ fn math_variants() {
         [1, 2, 3].map(Token::I32).to_vec(),
     );
     check_flat(
-        Variant::Transform2D(Transform2D::IDENTITY),
+        Variant::Transform2D(Box::new(Transform2D::IDENTITY)),
         "$godot_serde::Transform2D",
         reals(&[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
     );
@@ -158,7 +158,7 @@ fn math_variants() {
         reals(&[0.0, 0.0, 0.0, 1.0]),
     );
     check_flat(
-        Variant::Aabb(Aabb::new(Vector3::ZERO, Vector3::ONE)),
+        Variant::Aabb(Box::new(Aabb::new(Vector3::ZERO, Vector3::ONE))),
         "$godot_serde::AABB",
         reals(&[0.0, 0.0, 0.0, 1.0, 1.0, 1.0]),
     );
@@ -170,14 +170,17 @@ fn math_variants() {
     );
     let basis_rows = [1.0, 0.0, 0.0, 2.0, 1.0, 0.0, 3.0, 0.0, 1.0];
     check_flat(
-        Variant::Basis(basis),
+        Variant::Basis(Box::new(basis)),
         "$godot_serde::Basis",
         reals(&basis_rows),
     );
     let mut t3 = basis_rows.to_vec();
     t3.extend([7.0, 8.0, 9.0]);
     check_flat(
-        Variant::Transform3D(Transform3D::new(basis, Vector3::new(7.0, 8.0, 9.0))),
+        Variant::Transform3D(Box::new(Transform3D::new(
+            basis,
+            Vector3::new(7.0, 8.0, 9.0),
+        ))),
         "$godot_serde::Transform3D",
         reals(&t3),
     );
@@ -186,7 +189,7 @@ fn math_variants() {
         identity16[i] = 1.0;
     }
     check_flat(
-        Variant::Projection(Projection::IDENTITY),
+        Variant::Projection(Box::new(Projection::IDENTITY)),
         "$godot_serde::Projection",
         reals(&identity16),
     );
@@ -231,13 +234,13 @@ fn string_and_handle_variants() {
         Token::Bool(false),
     ];
     check(
-        Variant::NodePath(NodePath::from("a:b")),
+        Variant::NodePath(Box::new(NodePath::from("a:b"))),
         &tuple_struct("$godot_serde::NodePath", 3, path_fields.clone()),
         &marker_map("$godot_serde::NodePath", seq(3, path_fields)),
     );
     // Human-readable formats get the text.
     assert_ser_tokens(
-        &Variant::NodePath(NodePath::from("a:b")).readable(),
+        &Variant::NodePath(Box::new(NodePath::from("a:b"))).readable(),
         &[Token::Str("a:b")],
     );
     check(
@@ -269,7 +272,7 @@ fn string_and_handle_variants() {
     );
     let signal_fields = vec![Token::Str("hit"), Token::U64(3)];
     check(
-        Variant::Signal(Signal::new("hit", ObjectId(3))),
+        Variant::Signal(Box::new(Signal::new("hit", ObjectId(3)))),
         &tuple_struct("$godot_serde::Signal", 2, signal_fields.clone()),
         &marker_map("$godot_serde::Signal", seq(2, signal_fields)),
     );
@@ -377,10 +380,10 @@ fn packed_variants() {
 
 #[test]
 fn untyped_containers() {
-    let array = Variant::Array(Array {
+    let array = Variant::Array(Box::new(Array {
         element_type: ContainerType::Untyped,
         items: vec![Variant::Int(1), Variant::String("a".into())],
-    });
+    }));
     assert_tokens(
         &array.clone().compact(),
         &seq(2, vec![Token::I64(1), Token::Str("a")]),
@@ -392,7 +395,7 @@ fn untyped_containers() {
     dict.insert(Variant::String("a".into()), Variant::Bool(false));
     // Insertion order is kept (b before a).
     assert_tokens(
-        &Variant::Dictionary(dict.clone()),
+        &Variant::Dictionary(Box::new(dict.clone())),
         &[
             Token::Map { len: Some(3) },
             Token::Str("b"),
@@ -412,7 +415,7 @@ fn untyped_containers() {
         Variant::Int(2),
     );
     assert_de_tokens(
-        &Variant::Dictionary(dict),
+        &Variant::Dictionary(Box::new(dict)),
         &[
             Token::Map { len: Some(2) },
             Token::I64(0),
@@ -423,7 +426,7 @@ fn untyped_containers() {
         ],
     );
     assert_tokens(
-        &Variant::Dictionary(Dictionary::new()),
+        &Variant::Dictionary(Box::new(Dictionary::new())),
         &[Token::Map { len: Some(0) }, Token::MapEnd],
     );
 }
@@ -464,7 +467,7 @@ fn typed_array() {
     fields.extend(seq(2, vec![Token::I64(1), Token::I64(2)]));
     let ser = tuple_struct("$godot_serde::TypedArray", 2, fields.clone());
     let de = marker_map("$godot_serde::TypedArray", seq(2, fields));
-    check(Variant::Array(array.clone()), &ser, &de);
+    check(Variant::Array(Box::new(array.clone())), &ser, &de);
     assert_ser_tokens(&array.clone().compact(), &ser);
     assert_de_tokens(&array.clone().compact(), &de);
 }
@@ -488,14 +491,14 @@ fn typed_dictionary() {
         Token::MapEnd,
     ]);
     let ser = tuple_struct("$godot_serde::TypedDictionary", 3, fields);
-    assert_ser_tokens(&Variant::Dictionary(dict.clone()), &ser);
+    assert_ser_tokens(&Variant::Dictionary(Box::new(dict.clone())), &ser);
     let mut payload = container_type(1, 4, "");
     payload.extend(container_type(2, 0, "Node"));
     payload.extend([Token::Map { len: Some(1) }, Token::Str("k")]);
     payload.extend(marker_map("$godot_serde::ObjectId", vec![Token::U64(5)]));
     payload.push(Token::MapEnd);
     let de = marker_map("$godot_serde::TypedDictionary", seq(3, payload));
-    assert_de_tokens(&Variant::Dictionary(dict.clone()), &de);
+    assert_de_tokens(&Variant::Dictionary(Box::new(dict.clone())), &de);
     assert_de_tokens(&dict.clone().compact(), &de);
 }
 
@@ -548,7 +551,7 @@ fn full_object() {
     let mut fields = vec![Token::Str("Node2D")];
     fields.extend(props);
     let ser = tuple_struct("$godot_serde::Object", 2, fields);
-    assert_ser_tokens(&Variant::Object(object.clone()), &ser);
+    assert_ser_tokens(&Variant::Object(Box::new(object.clone())), &ser);
 
     let mut payload = vec![
         Token::Str("Node2D"),
@@ -566,7 +569,7 @@ fn full_object() {
     ));
     payload.push(Token::MapEnd);
     let de = marker_map("$godot_serde::Object", seq(2, payload));
-    assert_de_tokens(&Variant::Object(object.clone()), &de);
+    assert_de_tokens(&Variant::Object(Box::new(object.clone())), &de);
     assert_de_tokens(&object.clone().compact(), &de);
 }
 
@@ -607,14 +610,14 @@ fn variant_from_json_marker_maps() {
     let v: Variant = serde_json::from_str(r#"{"$godot_serde::StringName": "x"}"#).unwrap();
     assert_eq!(v, Variant::StringName(StringName::from("x")));
     // Markers serialize as plain data in JSON.
-    let v = Variant::Array(Array {
+    let v = Variant::Array(Box::new(Array {
         element_type: ContainerType::Untyped,
         items: vec![
             Variant::Vector2(Vector2::new(1.0, 2.0)),
-            Variant::NodePath(NodePath::from("/root/Main:position")),
+            Variant::NodePath(Box::new(NodePath::from("/root/Main:position"))),
             Variant::PackedFloat32Array(PackedFloat32Array(vec![0.5, 1.0])),
         ],
-    });
+    }));
     assert_eq!(
         serde_json::to_string(&v).unwrap(),
         r#"[[1.0,2.0],"/root/Main:position",[0.5,1.0]]"#

@@ -153,337 +153,69 @@ impl Variant {
             _ => None,
         }
     }
+}
 
-    /// The `Array` inside.
-    #[must_use]
-    pub fn as_array(&self) -> Option<&Array> {
-        match self {
-            Variant::Array(a) => Some(a),
-            _ => None,
-        }
-    }
+/// The borrowing accessors `as_x` / `as_x_mut` of every arm that holds one Godot type
+/// (boxed or not: the box stays hidden).
+macro_rules! accessors {
+    ($($case:ident($t:ty) $what:literal $get:ident $get_mut:ident;)*) => {
+        impl Variant {$(
+            #[doc = concat!("The ", $what, " inside, if this is one.")]
+            #[must_use]
+            pub fn $get(&self) -> Option<&$t> {
+                match self {
+                    Variant::$case(v) => Some(v),
+                    _ => None,
+                }
+            }
 
-    /// The `Array` inside, mutably.
-    pub fn as_array_mut(&mut self) -> Option<&mut Array> {
-        match self {
-            Variant::Array(a) => Some(a),
-            _ => None,
-        }
-    }
+            #[doc = concat!("The ", $what, " inside, mutably, if this is one.")]
+            pub fn $get_mut(&mut self) -> Option<&mut $t> {
+                match self {
+                    Variant::$case(v) => Some(v),
+                    _ => None,
+                }
+            }
+        )*}
+    };
+}
 
-    /// The `Dictionary` inside.
-    #[must_use]
-    pub fn as_dictionary(&self) -> Option<&Dictionary> {
-        match self {
-            Variant::Dictionary(d) => Some(d),
-            _ => None,
-        }
-    }
-
-    /// The `Dictionary` inside, mutably.
-    pub fn as_dictionary_mut(&mut self) -> Option<&mut Dictionary> {
-        match self {
-            Variant::Dictionary(d) => Some(d),
-            _ => None,
-        }
-    }
-
-    /// The full object inside (not an object sent as an id: see [`Variant::as_object_id`]).
-    #[must_use]
-    pub fn as_object(&self) -> Option<&Object> {
-        match self {
-            Variant::Object(o) => Some(o),
-            _ => None,
-        }
-    }
-
-    /// The `Vector2` inside, if this is a Vector2.
-    #[must_use]
-    pub fn as_vector2(&self) -> Option<&Vector2> {
-        match self {
-            Variant::Vector2(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Vector2i` inside, if this is a Vector2i.
-    #[must_use]
-    pub fn as_vector2i(&self) -> Option<&Vector2i> {
-        match self {
-            Variant::Vector2i(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Rect2` inside, if this is a Rect2.
-    #[must_use]
-    pub fn as_rect2(&self) -> Option<&Rect2> {
-        match self {
-            Variant::Rect2(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Rect2i` inside, if this is a Rect2i.
-    #[must_use]
-    pub fn as_rect2i(&self) -> Option<&Rect2i> {
-        match self {
-            Variant::Rect2i(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Vector3` inside, if this is a Vector3.
-    #[must_use]
-    pub fn as_vector3(&self) -> Option<&Vector3> {
-        match self {
-            Variant::Vector3(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Vector3i` inside, if this is a Vector3i.
-    #[must_use]
-    pub fn as_vector3i(&self) -> Option<&Vector3i> {
-        match self {
-            Variant::Vector3i(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Transform2D` inside, if this is a Transform2D.
-    #[must_use]
-    pub fn as_transform2d(&self) -> Option<&Transform2D> {
-        match self {
-            Variant::Transform2D(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Vector4` inside, if this is a Vector4.
-    #[must_use]
-    pub fn as_vector4(&self) -> Option<&Vector4> {
-        match self {
-            Variant::Vector4(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Vector4i` inside, if this is a Vector4i.
-    #[must_use]
-    pub fn as_vector4i(&self) -> Option<&Vector4i> {
-        match self {
-            Variant::Vector4i(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Plane` inside, if this is a Plane.
-    #[must_use]
-    pub fn as_plane(&self) -> Option<&Plane> {
-        match self {
-            Variant::Plane(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Quaternion` inside, if this is a Quaternion.
-    #[must_use]
-    pub fn as_quaternion(&self) -> Option<&Quaternion> {
-        match self {
-            Variant::Quaternion(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Aabb` inside, if this is a AABB.
-    #[must_use]
-    pub fn as_aabb(&self) -> Option<&Aabb> {
-        match self {
-            Variant::Aabb(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Basis` inside, if this is a Basis.
-    #[must_use]
-    pub fn as_basis(&self) -> Option<&Basis> {
-        match self {
-            Variant::Basis(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Transform3D` inside, if this is a Transform3D.
-    #[must_use]
-    pub fn as_transform3d(&self) -> Option<&Transform3D> {
-        match self {
-            Variant::Transform3D(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Projection` inside, if this is a Projection.
-    #[must_use]
-    pub fn as_projection(&self) -> Option<&Projection> {
-        match self {
-            Variant::Projection(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Color` inside, if this is a Color.
-    #[must_use]
-    pub fn as_color(&self) -> Option<&Color> {
-        match self {
-            Variant::Color(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `StringName` inside, if this is a StringName.
-    #[must_use]
-    pub fn as_string_name(&self) -> Option<&StringName> {
-        match self {
-            Variant::StringName(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `NodePath` inside, if this is a NodePath.
-    #[must_use]
-    pub fn as_node_path(&self) -> Option<&NodePath> {
-        match self {
-            Variant::NodePath(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Rid` inside, if this is a RID.
-    #[must_use]
-    pub fn as_rid(&self) -> Option<&Rid> {
-        match self {
-            Variant::Rid(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `ObjectId` inside, if this is a Object (sent as an id).
-    #[must_use]
-    pub fn as_object_id(&self) -> Option<&ObjectId> {
-        match self {
-            Variant::ObjectId(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Callable` inside, if this is a Callable.
-    #[must_use]
-    pub fn as_callable(&self) -> Option<&Callable> {
-        match self {
-            Variant::Callable(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `Signal` inside, if this is a Signal.
-    #[must_use]
-    pub fn as_signal(&self) -> Option<&Signal> {
-        match self {
-            Variant::Signal(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedByteArray` inside, if this is a PackedByteArray.
-    #[must_use]
-    pub fn as_packed_byte_array(&self) -> Option<&PackedByteArray> {
-        match self {
-            Variant::PackedByteArray(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedInt32Array` inside, if this is a PackedInt32Array.
-    #[must_use]
-    pub fn as_packed_int32_array(&self) -> Option<&PackedInt32Array> {
-        match self {
-            Variant::PackedInt32Array(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedInt64Array` inside, if this is a PackedInt64Array.
-    #[must_use]
-    pub fn as_packed_int64_array(&self) -> Option<&PackedInt64Array> {
-        match self {
-            Variant::PackedInt64Array(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedFloat32Array` inside, if this is a PackedFloat32Array.
-    #[must_use]
-    pub fn as_packed_float32_array(&self) -> Option<&PackedFloat32Array> {
-        match self {
-            Variant::PackedFloat32Array(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedFloat64Array` inside, if this is a PackedFloat64Array.
-    #[must_use]
-    pub fn as_packed_float64_array(&self) -> Option<&PackedFloat64Array> {
-        match self {
-            Variant::PackedFloat64Array(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedStringArray` inside, if this is a PackedStringArray.
-    #[must_use]
-    pub fn as_packed_string_array(&self) -> Option<&PackedStringArray> {
-        match self {
-            Variant::PackedStringArray(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedVector2Array` inside, if this is a PackedVector2Array.
-    #[must_use]
-    pub fn as_packed_vector2_array(&self) -> Option<&PackedVector2Array> {
-        match self {
-            Variant::PackedVector2Array(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedVector3Array` inside, if this is a PackedVector3Array.
-    #[must_use]
-    pub fn as_packed_vector3_array(&self) -> Option<&PackedVector3Array> {
-        match self {
-            Variant::PackedVector3Array(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedColorArray` inside, if this is a PackedColorArray.
-    #[must_use]
-    pub fn as_packed_color_array(&self) -> Option<&PackedColorArray> {
-        match self {
-            Variant::PackedColorArray(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `PackedVector4Array` inside, if this is a PackedVector4Array.
-    #[must_use]
-    pub fn as_packed_vector4_array(&self) -> Option<&PackedVector4Array> {
-        match self {
-            Variant::PackedVector4Array(v) => Some(v),
-            _ => None,
-        }
-    }
+accessors! {
+    Array(Array) "Array" as_array as_array_mut;
+    Dictionary(Dictionary) "Dictionary" as_dictionary as_dictionary_mut;
+    Object(Object) "Object (a full object; one sent as an id is [`Variant::as_object_id`])" as_object as_object_mut;
+    Vector2(Vector2) "Vector2" as_vector2 as_vector2_mut;
+    Vector2i(Vector2i) "Vector2i" as_vector2i as_vector2i_mut;
+    Rect2(Rect2) "Rect2" as_rect2 as_rect2_mut;
+    Rect2i(Rect2i) "Rect2i" as_rect2i as_rect2i_mut;
+    Vector3(Vector3) "Vector3" as_vector3 as_vector3_mut;
+    Vector3i(Vector3i) "Vector3i" as_vector3i as_vector3i_mut;
+    Transform2D(Transform2D) "Transform2D" as_transform2d as_transform2d_mut;
+    Vector4(Vector4) "Vector4" as_vector4 as_vector4_mut;
+    Vector4i(Vector4i) "Vector4i" as_vector4i as_vector4i_mut;
+    Plane(Plane) "Plane" as_plane as_plane_mut;
+    Quaternion(Quaternion) "Quaternion" as_quaternion as_quaternion_mut;
+    Aabb(Aabb) "Aabb" as_aabb as_aabb_mut;
+    Basis(Basis) "Basis" as_basis as_basis_mut;
+    Transform3D(Transform3D) "Transform3D" as_transform3d as_transform3d_mut;
+    Projection(Projection) "Projection" as_projection as_projection_mut;
+    Color(Color) "Color" as_color as_color_mut;
+    StringName(StringName) "StringName" as_string_name as_string_name_mut;
+    NodePath(NodePath) "NodePath" as_node_path as_node_path_mut;
+    Rid(Rid) "Rid" as_rid as_rid_mut;
+    ObjectId(ObjectId) "ObjectId" as_object_id as_object_id_mut;
+    Callable(Callable) "Callable" as_callable as_callable_mut;
+    Signal(Signal) "Signal" as_signal as_signal_mut;
+    PackedByteArray(PackedByteArray) "PackedByteArray" as_packed_byte_array as_packed_byte_array_mut;
+    PackedInt32Array(PackedInt32Array) "PackedInt32Array" as_packed_int32_array as_packed_int32_array_mut;
+    PackedInt64Array(PackedInt64Array) "PackedInt64Array" as_packed_int64_array as_packed_int64_array_mut;
+    PackedFloat32Array(PackedFloat32Array) "PackedFloat32Array" as_packed_float32_array as_packed_float32_array_mut;
+    PackedFloat64Array(PackedFloat64Array) "PackedFloat64Array" as_packed_float64_array as_packed_float64_array_mut;
+    PackedStringArray(PackedStringArray) "PackedStringArray" as_packed_string_array as_packed_string_array_mut;
+    PackedVector2Array(PackedVector2Array) "PackedVector2Array" as_packed_vector2_array as_packed_vector2_array_mut;
+    PackedVector3Array(PackedVector3Array) "PackedVector3Array" as_packed_vector3_array as_packed_vector3_array_mut;
+    PackedColorArray(PackedColorArray) "PackedColorArray" as_packed_color_array as_packed_color_array_mut;
+    PackedVector4Array(PackedVector4Array) "PackedVector4Array" as_packed_vector4_array as_packed_vector4_array_mut;
 }
 
 /// The error of a failed `TryFrom<Variant>`: `expected int, found String`.
@@ -558,7 +290,7 @@ impl From<String> for Variant {
 impl From<Vec<Variant>> for Variant {
     /// An untyped Array.
     fn from(items: Vec<Variant>) -> Self {
-        Variant::Array(Array::from(items))
+        Variant::from(Array::from(items))
     }
 }
 
@@ -569,12 +301,31 @@ impl<T: Into<Variant>> From<Option<T>> for Variant {
     }
 }
 
+/// The value of a `Variant` arm, out of its box if it has one.
+pub(crate) trait Unbox<T> {
+    /// The value.
+    fn unbox(self) -> T;
+}
+
+impl<T> Unbox<T> for T {
+    fn unbox(self) -> T {
+        self
+    }
+}
+
+impl<T> Unbox<T> for Box<T> {
+    fn unbox(self) -> T {
+        *self
+    }
+}
+
 /// Types that are one `Variant` case, both ways.
 macro_rules! case_conversions {
     ($($case:ident($t:ty) $name:literal;)*) => {$(
         impl From<$t> for Variant {
             fn from(v: $t) -> Self {
-                Variant::$case(v)
+                // Boxes the arms that hold a `Box` (`From<T> for Box<T>`), moves the others.
+                Variant::$case(v.into())
             }
         }
 
@@ -582,7 +333,7 @@ macro_rules! case_conversions {
             type Error = Error;
             fn try_from(v: Variant) -> Result<Self, Error> {
                 match v {
-                    Variant::$case(x) => Ok(x),
+                    Variant::$case(x) => Ok(Unbox::unbox(x)),
                     other => Err(mismatch($name, &other)),
                 }
             }
@@ -725,9 +476,7 @@ impl<K: Into<Variant>, V: Into<Variant>> FromIterator<(K, V)> for Dictionary {
     /// An untyped Dictionary; a repeated key keeps its first position and its last value.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let mut d = Dictionary::new();
-        for (k, v) in iter {
-            d.insert(k.into(), v.into());
-        }
+        d.extend(iter);
         d
     }
 }

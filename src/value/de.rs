@@ -5,9 +5,6 @@
 //! [`crate::types`]) becomes that Godot type, which is how our deserializer presents them.
 
 use core::fmt;
-use core::hash::{BuildHasher, Hash, Hasher};
-use std::collections::HashMap;
-use std::hash::RandomState;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -104,149 +101,129 @@ impl<'de> Visitor<'de> for VariantVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Variant, A::Error> {
-        Array::from_seq(seq, &self).map(Variant::Array)
+        Array::from_seq(seq, &self).map(Variant::from)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Variant, A::Error> {
-        let Some(key) = map.next_key::<Variant>()? else {
-            return Ok(Variant::Dictionary(Dictionary::new()));
-        };
-        if let Variant::String(name) = &key {
-            if let Some(m) = marker(name) {
+        // The first key is checked for a marker name before any String is allocated for it.
+        let key = match map.next_key_seed(FirstKey)? {
+            None => return Ok(Variant::from(Dictionary::new())),
+            Some(First::Marker(m)) => {
                 let value = marker_payload(&mut map, m.ty, m.wide, m.typed, m.as_id)?;
                 if map.next_key::<IgnoredAny>()?.is_some() {
                     return Err(de::Error::custom(format_args!(
-                        "a {name} marker map must have exactly one entry"
+                        "a {} marker map must have exactly one entry",
+                        marker_of(m)
                     )));
                 }
                 return Ok(value);
             }
-        }
-        let mut dict = EntryIndex::new(Dictionary::new());
+            Some(First::Key(key)) => key,
+        };
+        // `insert` finds a repeated key through the hash index (linear time for any keys);
+        // the later value replaces the earlier one in its place, as Godot does.
+        let mut dict = Dictionary::with_capacity(cautious(map.size_hint()).saturating_add(1));
         dict.insert(key, map.next_value()?);
         while let Some((k, v)) = map.next_entry()? {
             dict.insert(k, v);
         }
-        Ok(Variant::Dictionary(dict.into_inner()))
+        Ok(Variant::from(dict))
     }
 }
 
-/// Fills a [`Dictionary`] from decoded entries in linear time. A later duplicate key replaces
-/// the earlier value, as [`Dictionary::insert`] (and Godot) does, but duplicates are found
-/// through a hash of the key rather than by comparing it with every entry, which hostile input
-/// with many keys would turn into quadratic time.
-struct EntryIndex {
-    dict: Dictionary,
-    hasher: RandomState,
-    /// Key hash → index of the last entry with that hash.
-    heads: HashMap<u64, u32>,
-    /// Per entry: the index of the previous entry with the same hash, or `u32::MAX`.
-    chain: Vec<u32>,
+/// The first key of a map read as a Variant: a marker name, or the key.
+enum First {
+    Marker(crate::types::Marker),
+    Key(Variant),
 }
 
-impl EntryIndex {
-    fn new(dict: Dictionary) -> Self {
-        EntryIndex {
-            dict,
-            hasher: RandomState::new(),
-            heads: HashMap::new(),
-            chain: Vec::new(),
-        }
-    }
-
-    fn insert(&mut self, key: Variant, value: Variant) {
-        let mut state = self.hasher.build_hasher();
-        hash_key(&key, &mut state, &mut 16);
-        let hash = state.finish();
-        let mut at = self.heads.get(&hash).copied().unwrap_or(u32::MAX);
-        while let Some(i) = usize::try_from(at).ok().filter(|&i| i < self.chain.len()) {
-            if let Some(entry) = self.dict.entries.get_mut(i) {
-                if entry.0 == key {
-                    entry.1 = value;
-                    return;
-                }
-            }
-            at = self.chain.get(i).copied().unwrap_or(u32::MAX);
-        }
-        let Ok(index) = u32::try_from(self.dict.entries.len()) else {
-            // Beyond any count the format can hold; fall back to the linear search.
-            self.dict.insert(key, value);
-            return;
-        };
-        self.chain
-            .push(self.heads.insert(hash, index).unwrap_or(u32::MAX));
-        self.dict.entries.push((key, value));
-    }
-
-    fn into_inner(self) -> Dictionary {
-        self.dict
+/// The marker name that `m` came from, for messages.
+fn marker_of(m: crate::types::Marker) -> &'static str {
+    use VariantType as T;
+    match m.ty {
+        T::Array if m.typed => TYPED_ARRAY,
+        T::Dictionary if m.typed => TYPED_DICTIONARY,
+        T::Object if m.as_id => crate::types::OBJECT_ID,
+        T::Object => OBJECT,
+        ty => crate::types::marker_name(ty, m.wide).unwrap_or("$godot_serde marker"),
     }
 }
 
-/// Hashes what `Variant`'s `==` compares, so that equal keys hash equally: the variant, and
-/// for the common key types their value (floats with -0.0 as 0.0; NaN equals nothing, so its
-/// hash does not matter). Containers hash their length and first elements, at most `budget`
-/// values in all; other types only their variant, which is coarser but still consistent.
-fn hash_key<H: Hasher>(v: &Variant, h: &mut H, budget: &mut u32) {
-    fn real<H: Hasher>(x: impl Into<f64>, h: &mut H) {
-        let x: f64 = x.into();
-        h.write_u64(if x == 0.0 { 0 } else { x.to_bits() });
+/// Reads a map's first key: a string that is a marker name becomes [`First::Marker`] without
+/// being copied; anything else is the key, as [`VariantVisitor`] reads it.
+struct FirstKey;
+
+impl<'de> DeserializeSeed<'de> for FirstKey {
+    type Value = First;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<First, D::Error> {
+        d.deserialize_any(FirstKey)
     }
-    core::mem::discriminant(v).hash(h);
-    if *budget == 0 {
-        return;
+}
+
+/// [`FirstKey`]'s visitor: forwards every non-string to [`VariantVisitor`].
+macro_rules! forward_first {
+    ($($m:ident($t:ty)),*) => {$(
+        fn $m<E: de::Error>(self, v: $t) -> Result<First, E> {
+            VariantVisitor.$m(v).map(First::Key)
+        }
+    )*};
+}
+
+impl<'de> Visitor<'de> for FirstKey {
+    type Value = First;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any Godot value")
     }
-    *budget -= 1;
-    match v {
-        Variant::Bool(b) => b.hash(h),
-        Variant::Int(i) => i.hash(h),
-        Variant::Float(x) => real(*x, h),
-        Variant::String(s) | Variant::StringName(StringName(s)) => s.hash(h),
-        Variant::Vector2(p) => {
-            real(p.x, h);
-            real(p.y, h);
-        }
-        Variant::Vector3(p) => {
-            real(p.x, h);
-            real(p.y, h);
-            real(p.z, h);
-        }
-        Variant::Vector2i(p) => p.hash(h),
-        Variant::Vector3i(p) => p.hash(h),
-        Variant::Vector4i(p) => p.hash(h),
-        Variant::Rect2i(p) => p.hash(h),
-        Variant::Color(c) => {
-            for x in [c.r, c.g, c.b, c.a] {
-                real(x, h);
-            }
-        }
-        Variant::NodePath(p) => p.hash(h),
-        Variant::Rid(r) => r.hash(h),
-        Variant::ObjectId(o) => o.hash(h),
-        Variant::Array(a) => {
-            a.items.len().hash(h);
-            for item in &a.items {
-                if *budget == 0 {
-                    break;
-                }
-                hash_key(item, h, budget);
-            }
-        }
-        Variant::Dictionary(d) => {
-            d.entries.len().hash(h);
-            for (k, val) in &d.entries {
-                if *budget == 0 {
-                    break;
-                }
-                hash_key(k, h, budget);
-                hash_key(val, h, budget);
-            }
-        }
-        Variant::PackedByteArray(p) => p.0.hash(h),
-        Variant::PackedInt32Array(p) => p.0.hash(h),
-        Variant::PackedInt64Array(p) => p.0.hash(h),
-        Variant::PackedStringArray(p) => p.0.hash(h),
-        _ => {}
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<First, E> {
+        Ok(match marker(v) {
+            Some(m) => First::Marker(m),
+            None => First::Key(Variant::String(v.to_owned())),
+        })
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<First, E> {
+        Ok(match marker(&v) {
+            Some(m) => First::Marker(m),
+            None => First::Key(Variant::String(v)),
+        })
+    }
+
+    forward_first!(
+        visit_bool(bool),
+        visit_i64(i64),
+        visit_u64(u64),
+        visit_i128(i128),
+        visit_u128(u128),
+        visit_f32(f32),
+        visit_f64(f64),
+        visit_bytes(&[u8]),
+        visit_byte_buf(Vec<u8>)
+    );
+
+    fn visit_unit<E: de::Error>(self) -> Result<First, E> {
+        Ok(First::Key(Variant::Nil))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<First, E> {
+        Ok(First::Key(Variant::Nil))
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<First, D::Error> {
+        Variant::deserialize(d).map(First::Key)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<First, D::Error> {
+        Variant::deserialize(d).map(First::Key)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<First, A::Error> {
+        VariantVisitor.visit_seq(seq).map(First::Key)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<First, A::Error> {
+        VariantVisitor.visit_map(map).map(First::Key)
     }
 }
 
@@ -275,9 +252,9 @@ fn marker_payload<'de, A: MapAccess<'de>>(
 ) -> Result<Variant, A::Error> {
     use VariantType as T;
     match ty {
-        T::Object if !as_id => Ok(Variant::Object(payload::<Object, _>(map, wide)?)),
-        T::Array if typed => Ok(Variant::Array(payload::<Array, _>(map, wide)?)),
-        T::Dictionary if typed => Ok(Variant::Dictionary(payload::<Dictionary, _>(map, wide)?)),
+        T::Object if !as_id => Ok(Variant::from(payload::<Object, _>(map, wide)?)),
+        T::Array if typed => Ok(Variant::from(payload::<Array, _>(map, wide)?)),
+        T::Dictionary if typed => Ok(Variant::from(payload::<Dictionary, _>(map, wide)?)),
         _ => leaf_payload(map, ty, wide, as_id),
     }
 }
@@ -299,22 +276,22 @@ fn leaf_payload<'de, A: MapAccess<'de>>(
         T::Rect2i => Variant::Rect2i(payload::<Rect2i, _>(m, wide)?),
         T::Vector3 => Variant::Vector3(payload::<Vector3, _>(m, wide)?),
         T::Vector3i => Variant::Vector3i(payload::<Vector3i, _>(m, wide)?),
-        T::Transform2D => Variant::Transform2D(payload::<Transform2D, _>(m, wide)?),
+        T::Transform2D => Variant::from(payload::<Transform2D, _>(m, wide)?),
         T::Vector4 => Variant::Vector4(payload::<Vector4, _>(m, wide)?),
         T::Vector4i => Variant::Vector4i(payload::<Vector4i, _>(m, wide)?),
         T::Plane => Variant::Plane(payload::<Plane, _>(m, wide)?),
         T::Quaternion => Variant::Quaternion(payload::<Quaternion, _>(m, wide)?),
-        T::Aabb => Variant::Aabb(payload::<Aabb, _>(m, wide)?),
-        T::Basis => Variant::Basis(payload::<Basis, _>(m, wide)?),
-        T::Transform3D => Variant::Transform3D(payload::<Transform3D, _>(m, wide)?),
-        T::Projection => Variant::Projection(payload::<Projection, _>(m, wide)?),
+        T::Aabb => Variant::from(payload::<Aabb, _>(m, wide)?),
+        T::Basis => Variant::from(payload::<Basis, _>(m, wide)?),
+        T::Transform3D => Variant::from(payload::<Transform3D, _>(m, wide)?),
+        T::Projection => Variant::from(payload::<Projection, _>(m, wide)?),
         T::Color => Variant::Color(payload::<Color, _>(m, wide)?),
         T::StringName => Variant::StringName(payload::<StringName, _>(m, wide)?),
-        T::NodePath => Variant::NodePath(payload::<NodePath, _>(m, wide)?),
+        T::NodePath => Variant::from(payload::<NodePath, _>(m, wide)?),
         T::Rid => Variant::Rid(payload::<Rid, _>(m, wide)?),
         T::Object if as_id => Variant::ObjectId(payload::<ObjectId, _>(m, wide)?),
         T::Callable => Variant::Callable(payload::<Callable, _>(m, wide)?),
-        T::Signal => Variant::Signal(payload::<Signal, _>(m, wide)?),
+        T::Signal => Variant::from(payload::<Signal, _>(m, wide)?),
         T::PackedByteArray => Variant::PackedByteArray(payload(m, wide)?),
         T::PackedInt32Array => Variant::PackedInt32Array(payload(m, wide)?),
         T::PackedInt64Array => Variant::PackedInt64Array(payload(m, wide)?),
@@ -414,11 +391,11 @@ impl<'de> Deserialize<'de> for Entries {
             }
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
-                let mut dict = EntryIndex::new(Dictionary::new());
+                let mut dict = Dictionary::new();
                 while let Some((k, v)) = map.next_entry()? {
                     dict.insert(k, v);
                 }
-                Ok(Entries(dict.into_inner()))
+                Ok(Entries(dict))
             }
         }
 
@@ -509,7 +486,7 @@ impl Container for Array {
 
     fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
-            Variant::Array(a) => Ok(a),
+            Variant::Array(a) => Ok(*a),
             other => Err(variant_kind(&other)),
         }
     }
@@ -534,7 +511,7 @@ impl Container for Dictionary {
 
     fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
-            Variant::Dictionary(d) => Ok(d),
+            Variant::Dictionary(d) => Ok(*d),
             other => Err(variant_kind(&other)),
         }
     }
@@ -549,7 +526,7 @@ impl Container for Object {
 
     fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
-            Variant::Object(o) => Ok(o),
+            Variant::Object(o) => Ok(*o),
             other => Err(variant_kind(&other)),
         }
     }

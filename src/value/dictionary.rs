@@ -1,18 +1,243 @@
-//! More [`Dictionary`] API: lookups, removal, iteration, typed construction.
+//! More [`Dictionary`] API: lookups, removal, iteration, typed construction, and the key
+//! equality and hash index behind them.
 //!
-//! Entries live in a `Vec` in insertion order, as Godot keeps them, so every lookup compares
-//! keys one by one (linear time). That suits the small dictionaries of network messages and
-//! save data; index a large one into a `HashMap` yourself if you look up many keys.
+//! Entries live in a `Vec` in insertion order, as Godot keeps them. Up to [`LINEAR_MAX`]
+//! entries, lookups compare keys one by one (faster than hashing at that size); above, a hash
+//! index over the whole key (its type and full payload) finds them, so lookups take constant
+//! time and building or decoding a Dictionary linear time, whatever the keys.
 //!
 //! Lookups take any [`DictionaryKey`]: a `&Variant`, or a `&str` (matching a `String` or a
 //! `StringName` key, as Godot's own `dict["name"]` does), an `i64` / `i32` (matching an `int`
 //! key) or a `bool`.
+//!
+//! # Key equality
+//!
+//! Two keys are the same key when Godot's `Variant::hash_compare` says so: same type and
+//! equal payload, floats compared so that `NaN` equals `NaN` and `-0.0` equals `0.0` (also
+//! inside vectors, packed arrays and nested containers). A `String` key and a `StringName` key
+//! stay distinct, so what a decoded Dictionary holds is what the bytes held.
+
+use core::hash::{BuildHasher, Hash, Hasher};
+use std::hash::RandomState;
+
+use hashbrown::HashTable;
 
 use super::{ContainerType, Dictionary, Variant};
-use crate::types::StringName;
+use crate::types::{Real, StringName};
+use crate::wire::VariantType;
+
+/// Up to this many entries a Dictionary has no hash index.
+pub(crate) const LINEAR_MAX: usize = 8;
+
+/// The hash index of a [`Dictionary`]: `(hash, entry index)` per entry.
+#[derive(Clone)]
+pub(crate) struct KeyIndex {
+    table: HashTable<(u64, usize)>,
+    state: RandomState,
+}
+
+impl KeyIndex {
+    fn hash(&self, key: &impl DictionaryKey) -> u64 {
+        let mut h = self.state.build_hasher();
+        key.hash_key(&mut h);
+        h.finish()
+    }
+}
+
+/// A float by the bit pattern Godot's `hash_compare` equality sees: `-0.0` as `0.0`, every NaN
+/// as one NaN.
+fn canonical(x: f64) -> u64 {
+    if x == 0.0 {
+        0
+    } else if x.is_nan() {
+        0x7ff8_0000_0000_0000
+    } else {
+        x.to_bits()
+    }
+}
+
+/// The components of a float math type (all `Real`s) or a slice of them.
+fn reals<T: bytemuck::Pod>(v: &[T]) -> &[Real] {
+    bytemuck::try_cast_slice(v).unwrap_or_default()
+}
+
+/// The components of a `Color` or a slice of them.
+fn reals32<T: bytemuck::Pod>(v: &[T]) -> &[f32] {
+    bytemuck::try_cast_slice(v).unwrap_or_default()
+}
+
+fn reals_eq<F: Copy + Into<f64>>(a: &[F], b: &[F]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| canonical((*x).into()) == canonical((*y).into()))
+}
+
+fn hash_reals<F: Copy + Into<f64>, H: Hasher>(a: &[F], h: &mut H) {
+    h.write_usize(a.len());
+    for x in a {
+        h.write_u64(canonical((*x).into()));
+    }
+}
+
+/// Godot's key equality (`Variant::hash_compare`): the same type and equal payloads, floats
+/// compared by [`canonical`] (NaN equals NaN, `-0.0` equals `0.0`), recursively.
+pub(crate) fn key_eq(a: &Variant, b: &Variant) -> bool {
+    use Variant as V;
+    use core::slice::from_ref as one;
+    // The usual keys first, and no payload comparison across types.
+    match (a, b) {
+        (V::String(x), V::String(y)) => return x == y,
+        (V::Int(x), V::Int(y)) => return x == y,
+        _ if core::mem::discriminant(a) != core::mem::discriminant(b) => return false,
+        _ => {}
+    }
+    match (a, b) {
+        (V::Float(x), V::Float(y)) => canonical(*x) == canonical(*y),
+        (V::Vector2(x), V::Vector2(y)) => reals_eq(reals(one(x)), reals(one(y))),
+        (V::Rect2(x), V::Rect2(y)) => reals_eq(reals(one(x)), reals(one(y))),
+        (V::Vector3(x), V::Vector3(y)) => reals_eq(reals(one(x)), reals(one(y))),
+        (V::Transform2D(x), V::Transform2D(y)) => reals_eq(reals(one(&**x)), reals(one(&**y))),
+        (V::Vector4(x), V::Vector4(y)) => reals_eq(reals(one(x)), reals(one(y))),
+        (V::Plane(x), V::Plane(y)) => reals_eq(reals(one(x)), reals(one(y))),
+        (V::Quaternion(x), V::Quaternion(y)) => reals_eq(reals(one(x)), reals(one(y))),
+        (V::Aabb(x), V::Aabb(y)) => reals_eq(reals(one(&**x)), reals(one(&**y))),
+        (V::Basis(x), V::Basis(y)) => reals_eq(reals(one(&**x)), reals(one(&**y))),
+        (V::Transform3D(x), V::Transform3D(y)) => reals_eq(reals(one(&**x)), reals(one(&**y))),
+        (V::Projection(x), V::Projection(y)) => reals_eq(reals(one(&**x)), reals(one(&**y))),
+        (V::Color(x), V::Color(y)) => reals_eq(reals32(one(x)), reals32(one(y))),
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => reals_eq(&x.0, &y.0),
+        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => reals_eq(&x.0, &y.0),
+        (V::PackedVector2Array(x), V::PackedVector2Array(y)) => reals_eq(reals(&x.0), reals(&y.0)),
+        (V::PackedVector3Array(x), V::PackedVector3Array(y)) => reals_eq(reals(&x.0), reals(&y.0)),
+        (V::PackedVector4Array(x), V::PackedVector4Array(y)) => reals_eq(reals(&x.0), reals(&y.0)),
+        (V::PackedColorArray(x), V::PackedColorArray(y)) => reals_eq(reals32(&x.0), reals32(&y.0)),
+        (V::Array(x), V::Array(y)) => {
+            x.element_type == y.element_type
+                && x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(p, q)| key_eq(p, q))
+        }
+        (V::Dictionary(x), V::Dictionary(y)) => {
+            x.key_type == y.key_type
+                && x.value_type == y.value_type
+                && x.entries.len() == y.entries.len()
+                && x.entries
+                    .iter()
+                    .zip(&y.entries)
+                    .all(|((k1, v1), (k2, v2))| key_eq(k1, k2) && key_eq(v1, v2))
+        }
+        (V::Object(x), V::Object(y)) => {
+            x.class == y.class
+                && x.properties.len() == y.properties.len()
+                && x.properties
+                    .iter()
+                    .zip(&y.properties)
+                    .all(|((n1, v1), (n2, v2))| n1 == n2 && key_eq(v1, v2))
+        }
+        _ => a == b,
+    }
+}
+
+/// Hashes a key consistently with [`key_eq`], over its whole payload. `String` and
+/// `StringName` hash alike (a `&str` lookup finds either); everything else hashes its type.
+pub(crate) fn hash_variant<H: Hasher>(v: &Variant, h: &mut H) {
+    use Variant as V;
+    use core::slice::from_ref as one;
+    match v {
+        V::String(s) | V::StringName(StringName(s)) => return hash_str(s, h),
+        V::Int(i) => return hash_int(*i, h),
+        V::Bool(b) => return hash_bool(*b, h),
+        _ => v.variant_type().hash(h),
+    }
+    match v {
+        V::Float(x) => h.write_u64(canonical(*x)),
+        V::Vector2(x) => hash_reals(reals(one(x)), h),
+        V::Rect2(x) => hash_reals(reals(one(x)), h),
+        V::Vector3(x) => hash_reals(reals(one(x)), h),
+        V::Transform2D(x) => hash_reals(reals(one(&**x)), h),
+        V::Vector4(x) => hash_reals(reals(one(x)), h),
+        V::Plane(x) => hash_reals(reals(one(x)), h),
+        V::Quaternion(x) => hash_reals(reals(one(x)), h),
+        V::Aabb(x) => hash_reals(reals(one(&**x)), h),
+        V::Basis(x) => hash_reals(reals(one(&**x)), h),
+        V::Transform3D(x) => hash_reals(reals(one(&**x)), h),
+        V::Projection(x) => hash_reals(reals(one(&**x)), h),
+        V::Color(x) => hash_reals(reals32(one(x)), h),
+        V::Vector2i(x) => x.hash(h),
+        V::Rect2i(x) => x.hash(h),
+        V::Vector3i(x) => x.hash(h),
+        V::Vector4i(x) => x.hash(h),
+        V::NodePath(x) => x.hash(h),
+        V::Rid(x) => x.hash(h),
+        V::ObjectId(x) => x.hash(h),
+        V::Signal(x) => x.hash(h),
+        V::Object(x) => {
+            x.class.hash(h);
+            h.write_usize(x.properties.len());
+            for (name, value) in &x.properties {
+                name.hash(h);
+                hash_variant(value, h);
+            }
+        }
+        V::Array(x) => {
+            h.write_usize(x.items.len());
+            for item in &x.items {
+                hash_variant(item, h);
+            }
+        }
+        V::Dictionary(x) => {
+            h.write_usize(x.entries.len());
+            for (k, value) in &x.entries {
+                hash_variant(k, h);
+                hash_variant(value, h);
+            }
+        }
+        V::PackedByteArray(x) => x.0.hash(h),
+        V::PackedInt32Array(x) => x.0.hash(h),
+        V::PackedInt64Array(x) => x.0.hash(h),
+        V::PackedStringArray(x) => x.0.hash(h),
+        V::PackedFloat32Array(x) => hash_reals(&x.0, h),
+        V::PackedFloat64Array(x) => hash_reals(&x.0, h),
+        V::PackedVector2Array(x) => hash_reals(reals(&x.0), h),
+        V::PackedVector3Array(x) => hash_reals(reals(&x.0), h),
+        V::PackedVector4Array(x) => hash_reals(reals(&x.0), h),
+        V::PackedColorArray(x) => hash_reals(reals32(&x.0), h),
+        _ => {}
+    }
+}
+
+fn hash_str<H: Hasher>(s: &str, h: &mut H) {
+    VariantType::String.hash(h);
+    s.hash(h);
+}
+
+fn hash_int<H: Hasher>(i: i64, h: &mut H) {
+    VariantType::Int.hash(h);
+    h.write_i64(i);
+}
+
+fn hash_bool<H: Hasher>(b: bool, h: &mut H) {
+    VariantType::Bool.hash(h);
+    h.write_u8(u8::from(b));
+}
+
+mod sealed {
+    /// Keeps [`super::DictionaryKey`] implemented only here: its hash must agree with the
+    /// index's.
+    pub trait Sealed {
+        /// Feeds `h` what the index hashes for a key this one matches.
+        fn hash_key<H: core::hash::Hasher>(&self, h: &mut H);
+    }
+}
 
 /// Something a [`Dictionary`] key can be compared with, for lookups without building a
 /// [`Variant`].
+///
+/// Two keys are the same key when Godot's `Variant::hash_compare` says so: same type and
+/// equal payload, floats compared so that `NaN` equals `NaN` and `-0.0` equals `0.0` (also
+/// inside vectors, packed arrays and nested containers). A `String` key and a `StringName`
+/// key stay distinct, so what a decoded Dictionary holds is what the bytes held; a `&str`
+/// finds either.
 ///
 /// ```
 /// use godot_serde::{Dictionary, StringName, Variant};
@@ -23,16 +248,55 @@ use crate::types::StringName;
 /// assert_eq!(d.get("hp"), Some(&Variant::Int(10)));
 /// assert_eq!(d.get(3), Some(&Variant::from("three")));
 /// assert_eq!(d.get(&Variant::Int(3)), d.get(3));
+/// d.insert(f64::NAN.into(), 1.into());
+/// assert_eq!(d.get(&Variant::Float(f64::NAN)), Some(&Variant::Int(1))); // Godot's key equality
 /// ```
-pub trait DictionaryKey {
+pub trait DictionaryKey: sealed::Sealed {
     /// Whether `key` (a key stored in a Dictionary) is this one.
     fn matches_key(&self, key: &Variant) -> bool;
 }
 
 impl DictionaryKey for &Variant {
-    /// Exactly equal keys (a String key does not match a StringName key).
+    /// Keys equal under Godot's key equality (see [`DictionaryKey`]); a `String` key does not
+    /// match a `StringName` key.
     fn matches_key(&self, key: &Variant) -> bool {
-        *self == key
+        key_eq(self, key)
+    }
+}
+
+impl sealed::Sealed for &Variant {
+    fn hash_key<H: Hasher>(&self, h: &mut H) {
+        hash_variant(self, h);
+    }
+}
+
+impl sealed::Sealed for &str {
+    fn hash_key<H: Hasher>(&self, h: &mut H) {
+        hash_str(self, h);
+    }
+}
+
+impl sealed::Sealed for &String {
+    fn hash_key<H: Hasher>(&self, h: &mut H) {
+        hash_str(self, h);
+    }
+}
+
+impl sealed::Sealed for i64 {
+    fn hash_key<H: Hasher>(&self, h: &mut H) {
+        hash_int(*self, h);
+    }
+}
+
+impl sealed::Sealed for i32 {
+    fn hash_key<H: Hasher>(&self, h: &mut H) {
+        hash_int(i64::from(*self), h);
+    }
+}
+
+impl sealed::Sealed for bool {
+    fn hash_key<H: Hasher>(&self, h: &mut H) {
+        hash_bool(*self, h);
     }
 }
 
@@ -75,6 +339,124 @@ impl DictionaryKey for bool {
 }
 
 impl Dictionary {
+    /// An empty, untyped Dictionary.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty, untyped Dictionary with room for `n` entries.
+    #[must_use]
+    pub fn with_capacity(n: usize) -> Self {
+        Dictionary {
+            entries: Vec::with_capacity(n),
+            ..Self::default()
+        }
+    }
+
+    /// The index of the entry whose key matches `key`.
+    fn position(&self, key: &impl DictionaryKey) -> Option<usize> {
+        match &self.index {
+            None => self.entries.iter().position(|(k, _)| key.matches_key(k)),
+            Some(ix) => {
+                let hash = ix.hash(key);
+                ix.table
+                    .find(hash, |&(h, i)| {
+                        h == hash && self.entries.get(i).is_some_and(|(k, _)| key.matches_key(k))
+                    })
+                    .map(|&(_, i)| i)
+            }
+        }
+    }
+
+    /// Builds the hash index over the current entries.
+    fn build_index(&mut self) {
+        let mut ix = KeyIndex {
+            // Room for every entry the Vec has room for: no rehashing while it fills.
+            table: HashTable::with_capacity(self.entries.capacity().max(self.entries.len() * 2)),
+            state: RandomState::new(),
+        };
+        for (i, (k, _)) in self.entries.iter().enumerate() {
+            let hash = ix.hash(&k);
+            ix.table.insert_unique(hash, (hash, i), |&(h, _)| h);
+        }
+        self.index = Some(ix);
+    }
+
+    /// Inserts `value` under `key`. An existing equal key (Godot's key equality, see
+    /// [`DictionaryKey`]) keeps its position and gets the new value, which is returned
+    /// (Godot's behaviour, also when decoding a repeated key). Constant time on average.
+    ///
+    /// ```
+    /// use godot_serde::{Dictionary, Variant};
+    ///
+    /// let mut d = Dictionary::new();
+    /// assert_eq!(d.insert("a".into(), 1.into()), None);
+    /// assert_eq!(d.insert("b".into(), 2.into()), None);
+    /// assert_eq!(d.insert("a".into(), 3.into()), Some(Variant::Int(1)));
+    /// assert_eq!(d.to_string(), "{\n\"a\": 3,\n\"b\": 2\n}");
+    /// ```
+    pub fn insert(&mut self, key: Variant, value: Variant) -> Option<Variant> {
+        if self.index.is_none() && self.entries.len() >= LINEAR_MAX {
+            self.build_index();
+        }
+        let entries = &mut self.entries;
+        let Some(ix) = &mut self.index else {
+            if let Some(slot) = entries.iter_mut().find(|(k, _)| key_eq(k, &key)) {
+                return Some(core::mem::replace(&mut slot.1, value));
+            }
+            entries.push((key, value));
+            return None;
+        };
+        let hash = ix.hash(&&key);
+        let found = ix.table.find(hash, |&(h, i)| {
+            h == hash && entries.get(i).is_some_and(|(k, _)| key_eq(k, &key))
+        });
+        if let Some(slot) = found.and_then(|&(_, i)| entries.get_mut(i)) {
+            return Some(core::mem::replace(&mut slot.1, value));
+        }
+        ix.table
+            .insert_unique(hash, (hash, entries.len()), |&(h, _)| h);
+        entries.push((key, value));
+        None
+    }
+
+    /// The number of entries.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no entries.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries in insertion order.
+    pub fn iter(&self) -> core::slice::Iter<'_, (Variant, Variant)> {
+        self.entries.iter()
+    }
+
+    /// The entries in insertion order, as a slice.
+    #[must_use]
+    pub fn as_slice(&self) -> &[(Variant, Variant)] {
+        &self.entries
+    }
+
+    /// Removes entry `i` (which exists), keeping the others' order and the index right.
+    fn remove_at(&mut self, i: usize) -> (Variant, Variant) {
+        if let Some(ix) = &mut self.index {
+            ix.table.retain(|(_, j)| *j != i);
+            for (_, j) in &mut ix.table {
+                if *j > i {
+                    *j -= 1;
+                }
+            }
+        }
+        self.entries.remove(i)
+    }
+
     /// An empty typed Dictionary (`Dictionary[K, V]`, Godot 4.4+). Types are not enforced
     /// when inserting.
     ///
@@ -94,6 +476,7 @@ impl Dictionary {
             key_type,
             value_type,
             entries: Vec::new(),
+            index: None,
         }
     }
 
@@ -103,7 +486,7 @@ impl Dictionary {
         self.key_type != ContainerType::Untyped || self.value_type != ContainerType::Untyped
     }
 
-    /// The value under the first key that matches `key` (linear search).
+    /// The value under the key that matches `key`.
     ///
     /// ```
     /// use godot_serde::{Dictionary, Variant};
@@ -114,28 +497,24 @@ impl Dictionary {
     /// ```
     #[must_use]
     pub fn get(&self, key: impl DictionaryKey) -> Option<&Variant> {
-        self.entries
-            .iter()
-            .find(|(k, _)| key.matches_key(k))
-            .map(|(_, v)| v)
+        let i = self.position(&key)?;
+        self.entries.get(i).map(|(_, v)| v)
     }
 
-    /// The value under the first key that matches `key`, mutably.
+    /// The value under the key that matches `key`, mutably.
     pub fn get_mut(&mut self, key: impl DictionaryKey) -> Option<&mut Variant> {
-        self.entries
-            .iter_mut()
-            .find(|(k, _)| key.matches_key(k))
-            .map(|(_, v)| v)
+        let i = self.position(&key)?;
+        self.entries.get_mut(i).map(|(_, v)| v)
     }
 
     /// Whether some key matches `key`.
     #[must_use]
     pub fn contains_key(&self, key: impl DictionaryKey) -> bool {
-        self.entries.iter().any(|(k, _)| key.matches_key(k))
+        self.position(&key).is_some()
     }
 
-    /// Removes the first entry whose key matches `key` and returns its value; the other
-    /// entries keep their order.
+    /// Removes the entry whose key matches `key` and returns its value; the other entries
+    /// keep their order (linear time, as `Vec::remove`).
     ///
     /// ```
     /// use godot_serde::Dictionary;
@@ -145,14 +524,14 @@ impl Dictionary {
     /// assert_eq!(d.keys().filter_map(|k| k.as_str()).collect::<Vec<_>>(), ["a", "c"]);
     /// ```
     pub fn remove(&mut self, key: impl DictionaryKey) -> Option<Variant> {
-        let index = self.entries.iter().position(|(k, _)| key.matches_key(k))?;
-        Some(self.entries.remove(index).1)
+        let i = self.position(&key)?;
+        Some(self.remove_at(i).1)
     }
 
-    /// Removes the first entry whose key matches `key` and returns it.
+    /// Removes the entry whose key matches `key` and returns it.
     pub fn remove_entry(&mut self, key: impl DictionaryKey) -> Option<(Variant, Variant)> {
-        let index = self.entries.iter().position(|(k, _)| key.matches_key(k))?;
-        Some(self.entries.remove(index))
+        let i = self.position(&key)?;
+        Some(self.remove_at(i))
     }
 
     /// The keys in insertion order.
@@ -182,6 +561,27 @@ impl Dictionary {
     /// Removes every entry, keeping the key and value types.
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.index = None;
+    }
+}
+
+impl PartialEq for Dictionary {
+    /// The same key and value types and equal entries in the same order (Variant's `==`,
+    /// under which NaN differs from itself).
+    fn eq(&self, other: &Self) -> bool {
+        self.key_type == other.key_type
+            && self.value_type == other.value_type
+            && self.entries == other.entries
+    }
+}
+
+impl core::fmt::Debug for Dictionary {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Dictionary")
+            .field("key_type", &self.key_type)
+            .field("value_type", &self.value_type)
+            .field("entries", &self.entries)
+            .finish()
     }
 }
 
@@ -209,6 +609,8 @@ impl<K: Into<Variant>, V: Into<Variant>> Extend<(K, V)> for Dictionary {
     /// Inserts each pair as [`Dictionary::insert`] does: an existing key keeps its position
     /// and takes the new value.
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        let iter = iter.into_iter();
+        self.entries.reserve(iter.size_hint().0);
         for (k, v) in iter {
             self.insert(k.into(), v.into());
         }

@@ -76,8 +76,8 @@ impl Variant {
 ///
 /// let mut d = Dictionary::new();
 /// d.insert("b".into(), Variant::Float(1.0));
-/// d.insert("a".into(), Variant::Array(Array { items: vec![1.into(), "x".into()], ..Default::default() }));
-/// assert_eq!(Variant::Dictionary(d).to_string(), "{\n\"a\": [1, \"x\"],\n\"b\": 1.0\n}");
+/// d.insert("a".into(), Variant::from(Array { items: vec![1.into(), "x".into()], ..Default::default() }));
+/// assert_eq!(Variant::from(d).to_string(), "{\n\"a\": [1, \"x\"],\n\"b\": 1.0\n}");
 /// ```
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -116,7 +116,7 @@ macro_rules! display_via_variant {
         #[allow(clippy::clone_on_copy)]
         impl fmt::Display for $ty {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write_variant(f, &Variant::$ty(self.clone()), Dialect::Godot4)
+                write_variant(f, &Variant::$ty(self.clone().into()), Dialect::Godot4)
             }
         }
     )*};

@@ -3,12 +3,19 @@
 mod array;
 mod convert;
 mod de;
+mod deserializer;
 mod dictionary;
 mod display;
 mod index;
+mod macros;
 mod ser;
+mod serializer;
 
 pub use dictionary::DictionaryKey;
+pub use index::VariantIndex;
+
+pub(crate) use deserializer::{Borrowed, VariantDe, direct_ok};
+pub(crate) use serializer::VariantSerializer;
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
@@ -22,6 +29,11 @@ use crate::wire::VariantType;
 /// Any Godot value, of Godot 3 or Godot 4.
 ///
 /// Each variant is one Godot type; the doc comment gives its type id in 4.x and 3.x.
+///
+/// A `Variant` is 32 bytes (40 with the `double-precision` feature): the types larger than
+/// that, and the containers, are boxed (`Variant::Array(Box<Array>)`, ...). Build them with
+/// `From` (`Variant::from(array)`) and read them with the accessors (`as_array`, ...), which
+/// hide the box.
 /// Decoding any engine output into a `Variant` and encoding it again for the same engine gives
 /// the same bytes (typed container descriptors are kept; NodePath padding is written as zeros).
 ///
@@ -56,7 +68,7 @@ pub enum Variant {
     /// `Vector3i` (4.x id 10).
     Vector3i(Vector3i),
     /// `Transform2D` (4.x id 11, 3.x id 8).
-    Transform2D(Transform2D),
+    Transform2D(Box<Transform2D>),
     /// `Vector4` (4.x id 12).
     Vector4(Vector4),
     /// `Vector4i` (4.x id 13).
@@ -66,33 +78,33 @@ pub enum Variant {
     /// `Quaternion` (4.x id 15; 3.x `Quat`, id 10).
     Quaternion(Quaternion),
     /// `AABB` (4.x id 16, 3.x id 11).
-    Aabb(Aabb),
+    Aabb(Box<Aabb>),
     /// `Basis` (4.x id 17, 3.x id 12).
-    Basis(Basis),
+    Basis(Box<Basis>),
     /// `Transform3D` (4.x id 18; 3.x `Transform`, id 13).
-    Transform3D(Transform3D),
+    Transform3D(Box<Transform3D>),
     /// `Projection` (4.x id 19).
-    Projection(Projection),
+    Projection(Box<Projection>),
     /// `Color` (4.x id 20, 3.x id 14).
     Color(Color),
     /// `StringName` (4.x id 21).
     StringName(StringName),
     /// `NodePath` (4.x id 22, 3.x id 15).
-    NodePath(NodePath),
+    NodePath(Box<NodePath>),
     /// `RID` (4.x id 23, 3.x id 16).
     Rid(Rid),
     /// A full object (4.x id 24, 3.x id 17, no flag): class name and properties, as data.
-    Object(Object),
+    Object(Box<Object>),
     /// An object sent as its instance id (OBJECT with header bit 16).
     ObjectId(ObjectId),
     /// `Callable` (4.x id 25): never carries data on the wire.
     Callable(Callable),
     /// `Signal` (4.x id 26).
-    Signal(Signal),
+    Signal(Box<Signal>),
     /// `Dictionary` (4.x id 27, 3.x id 18).
-    Dictionary(Dictionary),
+    Dictionary(Box<Dictionary>),
     /// `Array` (4.x id 28, 3.x id 19).
-    Array(Array),
+    Array(Box<Array>),
     /// `PackedByteArray` (4.x id 29; 3.x `PoolByteArray`, id 20).
     PackedByteArray(PackedByteArray),
     /// `PackedInt32Array` (4.x id 30; 3.x `PoolIntArray`, id 21).
@@ -143,16 +155,20 @@ pub struct Array {
 /// A Godot `Dictionary`: keys of any type, kept in insertion order (as Godot does), optionally
 /// typed (`Dictionary[String, int]`, Godot 4.4+).
 ///
-/// Lookups compare keys one by one (linear time), which is what small network messages want
-/// and keeps the wire order. Keys are unique: inserting an existing key replaces its value in
-/// place, as Godot does.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Keys are unique under Godot's key equality (see [`DictionaryKey`]): inserting an existing
+/// key replaces its value in place, as Godot does. Lookups, insertion and decoding use a hash
+/// index over the whole key once the Dictionary has more than a few entries, so building or
+/// decoding a Dictionary takes linear time whatever its keys.
+#[derive(Clone, Default)]
 pub struct Dictionary {
     /// The key type; [`ContainerType::Untyped`] for a plain `Dictionary`.
     pub key_type: ContainerType,
     /// The value type; [`ContainerType::Untyped`] for a plain `Dictionary`.
     pub value_type: ContainerType,
     entries: Vec<(Variant, Variant)>,
+    /// Key hash → entry index; built once there are more than [`dictionary::LINEAR_MAX`]
+    /// entries (below that a scan is faster than hashing).
+    index: Option<dictionary::KeyIndex>,
 }
 
 /// A full object (`var_to_bytes_with_objects`): its class name and its stored properties in
@@ -163,45 +179,4 @@ pub struct Object {
     pub class: String,
     /// Property names and values, in the order Godot wrote them.
     pub properties: Vec<(String, Variant)>,
-}
-
-impl Dictionary {
-    /// An empty, untyped Dictionary.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Inserts `value` under `key`. An existing equal key keeps its position and gets the new
-    /// value, which is returned (Godot's behaviour, also when decoding a repeated key).
-    pub fn insert(&mut self, key: Variant, value: Variant) -> Option<Variant> {
-        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| *k == key) {
-            return Some(core::mem::replace(&mut slot.1, value));
-        }
-        self.entries.push((key, value));
-        None
-    }
-
-    /// The number of entries.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether there are no entries.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The entries in insertion order.
-    pub fn iter(&self) -> core::slice::Iter<'_, (Variant, Variant)> {
-        self.entries.iter()
-    }
-
-    /// The entries in insertion order, as a slice.
-    #[must_use]
-    pub fn as_slice(&self) -> &[(Variant, Variant)] {
-        &self.entries
-    }
 }

@@ -57,7 +57,7 @@ impl Serialize for Variant {
 
 impl ContainerType {
     /// The `(kind, Godot 4 type id, name)` triple of the marker protocol.
-    fn parts(&self) -> (u8, u32, &str) {
+    pub(super) fn parts(&self) -> (u8, u32, &str) {
         match self {
             ContainerType::Untyped => (0, 0, ""),
             ContainerType::Builtin(ty) => (1, u32::from(*ty as u8), ""),

@@ -387,7 +387,7 @@ impl<'a> Gen<'a> {
                 Variant::Vector3i(Vector3i::new(self.i32(), self.i32(), self.i32()))
             }
             VariantType::Transform2D => {
-                Variant::Transform2D(Transform2D::new(self.v2(), self.v2(), self.v2()))
+                Variant::Transform2D(Box::new(Transform2D::new(self.v2(), self.v2(), self.v2())))
             }
             VariantType::Vector4 => Variant::Vector4(self.v4()),
             VariantType::Vector4i => Variant::Vector4i(Vector4i::new(
@@ -403,26 +403,26 @@ impl<'a> Gen<'a> {
                 self.real(),
                 self.real(),
             )),
-            VariantType::Aabb => Variant::Aabb(Aabb::new(self.v3(), self.v3())),
-            VariantType::Basis => Variant::Basis(Basis {
+            VariantType::Aabb => Variant::Aabb(Box::new(Aabb::new(self.v3(), self.v3()))),
+            VariantType::Basis => Variant::Basis(Box::new(Basis {
                 rows: [self.v3(), self.v3(), self.v3()],
-            }),
-            VariantType::Transform3D => Variant::Transform3D(Transform3D::new(
+            })),
+            VariantType::Transform3D => Variant::Transform3D(Box::new(Transform3D::new(
                 Basis {
                     rows: [self.v3(), self.v3(), self.v3()],
                 },
                 self.v3(),
-            )),
-            VariantType::Projection => Variant::Projection(Projection {
+            ))),
+            VariantType::Projection => Variant::Projection(Box::new(Projection {
                 columns: [self.v4(), self.v4(), self.v4(), self.v4()],
-            }),
+            })),
             VariantType::Color => Variant::Color(self.color()),
             VariantType::StringName => Variant::StringName(StringName(self.string())),
-            VariantType::NodePath => Variant::NodePath(NodePath {
+            VariantType::NodePath => Variant::NodePath(Box::new(NodePath {
                 names: self.list(3, Self::string),
                 subnames: self.list(2, Self::string),
                 absolute: self.byte() & 1 != 0,
-            }),
+            })),
             // Godot 3 writes no RID payload.
             VariantType::Rid if !version.is_godot4() => Variant::Rid(Rid(0)),
             VariantType::Rid => Variant::Rid(Rid(self.u64())),
@@ -437,11 +437,11 @@ impl<'a> Gen<'a> {
                 let properties = (0..n)
                     .map(|_| (self.string(), self.variant(version, deeper)))
                     .collect();
-                Variant::Object(Object { class, properties })
+                Variant::Object(Box::new(Object { class, properties }))
             }
             VariantType::Callable => Variant::Callable(Callable),
             VariantType::Signal => {
-                Variant::Signal(Signal::new(self.string(), ObjectId(self.u64())))
+                Variant::Signal(Box::new(Signal::new(self.string(), ObjectId(self.u64()))))
             }
             VariantType::Dictionary => {
                 let typed = version.has_typed_dictionaries() && self.byte() & 1 != 0;
@@ -456,7 +456,7 @@ impl<'a> Gen<'a> {
                     let v = self.variant(version, deeper);
                     d.insert(k, v);
                 }
-                Variant::Dictionary(d)
+                Variant::Dictionary(Box::new(d))
             }
             VariantType::Array => {
                 let element_type = if version.has_typed_arrays() {
@@ -466,10 +466,10 @@ impl<'a> Gen<'a> {
                 };
                 let n = if nest { self.len(4) } else { 0 };
                 let items = (0..n).map(|_| self.variant(version, deeper)).collect();
-                Variant::Array(Array {
+                Variant::Array(Box::new(Array {
                     element_type,
                     items,
-                })
+                }))
             }
             VariantType::PackedByteArray => {
                 Variant::PackedByteArray(PackedByteArray(self.list(9, Self::byte)))

@@ -119,7 +119,11 @@ impl Rng {
                 8 => Variant::Vector2(self.v2()),
                 9 => Variant::Rect2(Rect2::new(self.v2(), self.v2())),
                 10 => Variant::Vector3(self.v3()),
-                11 => Variant::Transform2D(Transform2D::new(self.v2(), self.v2(), self.v2())),
+                11 => Variant::Transform2D(Box::new(Transform2D::new(
+                    self.v2(),
+                    self.v2(),
+                    self.v2(),
+                ))),
                 12 => Variant::Plane(Plane::new(self.v3(), self.real())),
                 13 => Variant::Quaternion(Quaternion::new(
                     self.real(),
@@ -127,14 +131,14 @@ impl Rng {
                     self.real(),
                     self.real(),
                 )),
-                14 => Variant::Aabb(Aabb::new(self.v3(), self.v3())),
-                15 => Variant::Basis(Basis::from_rows(self.v3(), self.v3(), self.v3())),
-                16 => Variant::Transform3D(Transform3D::new(
+                14 => Variant::Aabb(Box::new(Aabb::new(self.v3(), self.v3()))),
+                15 => Variant::Basis(Box::new(Basis::from_rows(self.v3(), self.v3(), self.v3()))),
+                16 => Variant::Transform3D(Box::new(Transform3D::new(
                     Basis::from_rows(self.v3(), self.v3(), self.v3()),
                     self.v3(),
-                )),
+                ))),
                 17 => Variant::Color(self.color()),
-                18 => Variant::NodePath(self.node_path()),
+                18 => Variant::NodePath(Box::new(self.node_path())),
                 19 => Variant::Rid(Rid(if g4 { self.next() } else { 0 })),
                 20 => Variant::ObjectId(ObjectId(self.next() | 1)),
                 21 if depth > 0 => {
@@ -149,7 +153,7 @@ impl Rng {
                         d.key_type = ContainerType::Builtin(VariantType::String);
                         d.value_type = ContainerType::ClassName("Node".into());
                     }
-                    Variant::Dictionary(d)
+                    Variant::Dictionary(Box::new(d))
                 }
                 22 | 23 if depth > 0 => {
                     let items = self.vec(|r| r.variant(version, depth - 1));
@@ -162,15 +166,15 @@ impl Rng {
                     } else {
                         ContainerType::Untyped
                     };
-                    Variant::Array(Array {
+                    Variant::Array(Box::new(Array {
                         element_type,
                         items,
-                    })
+                    }))
                 }
-                24 if depth > 0 => Variant::Object(Object {
+                24 if depth > 0 => Variant::Object(Box::new(Object {
                     class: format!("C{}", self.string()),
                     properties: self.vec(|r| (r.string(), r.variant(version, depth - 1))),
-                }),
+                })),
                 25 => Variant::PackedByteArray(PackedByteArray(self.vec(|r| r.next() as u8))),
                 26 => Variant::PackedInt32Array(PackedInt32Array(self.vec(Rng::i32))),
                 27 => Variant::PackedFloat32Array(PackedFloat32Array(self.vec(Rng::f32))),
@@ -184,14 +188,16 @@ impl Rng {
                     Vector2i::new(self.i32(), self.i32()),
                 )),
                 34 if g4 => Variant::Vector4(self.v4()),
-                35 if g4 => Variant::Projection(Projection::from_columns(
+                35 if g4 => Variant::Projection(Box::new(Projection::from_columns(
                     self.v4(),
                     self.v4(),
                     self.v4(),
                     self.v4(),
-                )),
+                ))),
                 36 if g4 => Variant::StringName(StringName(self.string())),
-                37 if g4 => Variant::Signal(Signal::new(self.string(), ObjectId(self.next()))),
+                37 if g4 => {
+                    Variant::Signal(Box::new(Signal::new(self.string(), ObjectId(self.next()))))
+                }
                 38 if g4 => {
                     Variant::PackedInt64Array(PackedInt64Array(self.vec(|r| r.next() as i64)))
                 }

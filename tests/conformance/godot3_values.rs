@@ -88,48 +88,54 @@ pub fn vector_value(name: &str) -> Variant {
         "rect2_frac" => Variant::Rect2(Rect2::new(vec2(-1.5, 2.25), vec2(0.1, 10000000000.0))),
         "vector3_1_2_3" => v3(1.0, 2.0, 3.0),
         "vector3_frac" => v3(-1.0, 0.5, 0.1),
-        "transform2d_1_6" => Variant::Transform2D(Transform2D::new(
+        "transform2d_1_6" => Variant::Transform2D(Box::new(Transform2D::new(
             vec2(1.0, 2.0),
             vec2(3.0, 4.0),
             vec2(5.0, 6.0),
-        )),
-        "transform2d_identity" => Variant::Transform2D(Transform2D::new(
+        ))),
+        "transform2d_identity" => Variant::Transform2D(Box::new(Transform2D::new(
             vec2(1.0, 0.0),
             vec2(0.0, 1.0),
             vec2(0.0, 0.0),
-        )),
+        ))),
         "plane_1_4" => Variant::Plane(Plane::new(vec3(1.0, 2.0, 3.0), r(4.0))),
         "plane_normal_d" => Variant::Plane(Plane::new(vec3(0.0, 1.0, 0.0), r(-5.0))),
         "quat_1_4" => Variant::Quaternion(Quaternion::new(r(1.0), r(2.0), r(3.0), r(4.0))),
         "quat_identity" => Variant::Quaternion(Quaternion::new(r(0.0), r(0.0), r(0.0), r(1.0))),
-        "aabb_1_6" => Variant::Aabb(Aabb::new(vec3(1.0, 2.0, 3.0), vec3(4.0, 5.0, 6.0))),
-        "aabb_neg_size" => Variant::Aabb(Aabb::new(vec3(-1.0, -2.0, -3.0), vec3(-0.5, 0.25, 8.0))),
-        "basis_1_9" => Variant::Basis(Basis::from_axes(
+        "aabb_1_6" => Variant::Aabb(Box::new(Aabb::new(
+            vec3(1.0, 2.0, 3.0),
+            vec3(4.0, 5.0, 6.0),
+        ))),
+        "aabb_neg_size" => Variant::Aabb(Box::new(Aabb::new(
+            vec3(-1.0, -2.0, -3.0),
+            vec3(-0.5, 0.25, 8.0),
+        ))),
+        "basis_1_9" => Variant::Basis(Box::new(Basis::from_axes(
             vec3(1.0, 2.0, 3.0),
             vec3(4.0, 5.0, 6.0),
             vec3(7.0, 8.0, 9.0),
-        )),
-        "basis_identity" => Variant::Basis(Basis::from_rows(
+        ))),
+        "basis_identity" => Variant::Basis(Box::new(Basis::from_rows(
             vec3(1.0, 0.0, 0.0),
             vec3(0.0, 1.0, 0.0),
             vec3(0.0, 0.0, 1.0),
-        )),
-        "transform_1_12" => Variant::Transform3D(Transform3D::new(
+        ))),
+        "transform_1_12" => Variant::Transform3D(Box::new(Transform3D::new(
             Basis::from_axes(
                 vec3(1.0, 2.0, 3.0),
                 vec3(4.0, 5.0, 6.0),
                 vec3(7.0, 8.0, 9.0),
             ),
             vec3(10.0, 11.0, 12.0),
-        )),
-        "transform_identity" => Variant::Transform3D(Transform3D::new(
+        ))),
+        "transform_identity" => Variant::Transform3D(Box::new(Transform3D::new(
             Basis::from_rows(
                 vec3(1.0, 0.0, 0.0),
                 vec3(0.0, 1.0, 0.0),
                 vec3(0.0, 0.0, 1.0),
             ),
             vec3(0.0, 0.0, 0.0),
-        )),
+        ))),
         "color_red" => c(1.0, 0.0, 0.0, 1.0),
         "color_frac" => c(0.1, 0.2, 0.3, 0.4),
         "color_default_alpha" => c(0.25, 0.5, 0.75, 1.0),

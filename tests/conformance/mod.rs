@@ -124,21 +124,21 @@ pub fn c(r: f32, g: f32, b: f32, a: f32) -> Variant {
 }
 /// A NodePath from its parts (not parsed from text).
 pub fn np(names: &[&str], subnames: &[&str], absolute: bool) -> Variant {
-    Variant::NodePath(NodePath {
+    Variant::NodePath(Box::new(NodePath {
         names: names.iter().map(|s| (*s).to_owned()).collect(),
         subnames: subnames.iter().map(|s| (*s).to_owned()).collect(),
         absolute,
-    })
+    }))
 }
 /// An untyped Array.
 pub fn arr(items: Vec<Variant>) -> Variant {
-    Variant::Array(Array::from(items))
+    Variant::Array(Box::new(Array::from(items)))
 }
 /// A typed Array.
 pub fn tarr(element_type: ContainerType, items: Vec<Variant>) -> Variant {
     let mut a = Array::typed(element_type);
     a.extend(items);
-    Variant::Array(a)
+    Variant::Array(Box::new(a))
 }
 /// An untyped Dictionary with these entries in this order.
 pub fn dict(entries: Vec<(Variant, Variant)>) -> Variant {
@@ -157,7 +157,7 @@ pub fn tdict(
             "repeated key in an expected value"
         );
     }
-    Variant::Dictionary(d)
+    Variant::Dictionary(Box::new(d))
 }
 /// `ContainerType::Builtin`.
 pub fn builtin(ty: VariantType) -> ContainerType {
@@ -165,11 +165,11 @@ pub fn builtin(ty: VariantType) -> ContainerType {
 }
 /// A full object as data.
 pub fn obj(class: &str, properties: Vec<(&str, Variant)>) -> Variant {
-    Variant::Object(Object {
+    Variant::Object(Box::new(Object {
         class: class.to_owned(),
         properties: properties
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v))
             .collect(),
-    })
+    }))
 }

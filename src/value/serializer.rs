@@ -1,0 +1,723 @@
+//! A serde `Serializer` that builds a [`Variant`] directly, without bytes: what
+//! `Config::to_variant` uses.
+//!
+//! It gives exactly what encoding with the config and decoding the bytes gives, for what it
+//! takes on: serde's data model (ints, floats, strings, bytes, options, units, sequences,
+//! tuples, maps, structs, enums in either [`EnumRepr`](crate::EnumRepr)) and the common
+//! Godot types (math types, Color, StringName, Callable, the byte / int / float / Color /
+//! String packed arrays) in a Godot 4 layout without typed-container inference. Anything else
+//! (a Godot 3 layout, objects, NodePath, typed containers, text the wire changes or refuses,
+//! a reserved marker key, deep nesting, an error) makes it give up with [`Miss`], and
+//! `to_variant` goes through the bytes instead, so the result (or the error) is the bytes'.
+
+use serde::ser::{self, Impossible, Serialize};
+
+use super::{Array, Dictionary, Variant};
+use crate::config::{Config, EnumRepr};
+use crate::types::{
+    Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
+    PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, Plane, Projection,
+    Quaternion, Real, Rect2, Rect2i, StringName, Transform2D, Transform3D, Vector2, Vector2i,
+    Vector3, Vector3i, Vector4, Vector4i, marker,
+};
+use crate::wire::{Scalar, VariantType};
+
+/// The direct path does not take this value on; the caller goes through the bytes.
+#[derive(Debug)]
+pub(crate) struct Miss;
+
+impl core::fmt::Display for Miss {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("not taken on by the direct Variant serializer")
+    }
+}
+
+impl std::error::Error for Miss {}
+
+impl ser::Error for Miss {
+    fn custom<T: core::fmt::Display>(_: T) -> Self {
+        Miss
+    }
+}
+
+type Result<T> = core::result::Result<T, Miss>;
+
+/// Builds a [`Variant`] as the bytes of `config` would decode to (see the module docs).
+#[derive(Clone, Copy)]
+pub(crate) struct VariantSerializer {
+    config: Config,
+    /// Containers that may still open (half the config's depth limit, well within it).
+    depth: usize,
+}
+
+impl VariantSerializer {
+    /// `None` when the config is one the direct path does not take on.
+    pub(crate) fn new(config: Config) -> Option<Self> {
+        (config.version().is_godot4() && !config.typed_containers()).then_some(VariantSerializer {
+            config,
+            depth: config.max_depth() / 2,
+        })
+    }
+
+    fn nested(self) -> Result<Self> {
+        let depth = self.depth.checked_sub(1).ok_or(Miss)?;
+        Ok(VariantSerializer { depth, ..self })
+    }
+
+    fn wide(self) -> bool {
+        self.config.double_precision()
+    }
+
+    fn enum_key(self, index: u32, name: &str) -> Result<Variant> {
+        match self.config.enum_repr() {
+            EnumRepr::Index => Ok(Variant::Int(index.into())),
+            _ => text(name).map(Variant::String),
+        }
+    }
+}
+
+/// Text the wire keeps as it is: no NUL (refused) and no leading BOM (dropped on decoding).
+fn text(s: &str) -> Result<String> {
+    if s.as_bytes().contains(&0) || s.starts_with('\u{FEFF}') {
+        return Err(Miss);
+    }
+    Ok(s.to_owned())
+}
+
+/// A Dictionary key the direct path writes: not a reserved marker name.
+fn key_ok(k: &Variant) -> Result<()> {
+    match k {
+        Variant::String(s) | Variant::StringName(StringName(s)) if marker(s).is_some() => Err(Miss),
+        _ => Ok(()),
+    }
+}
+
+impl ser::Serializer for VariantSerializer {
+    type Ok = Variant;
+    type Error = Miss;
+    type SerializeSeq = SeqBuilder;
+    type SerializeTuple = SeqBuilder;
+    type SerializeTupleStruct = TupleStructBuilder;
+    type SerializeTupleVariant = VariantBuilder<SeqBuilder>;
+    type SerializeMap = MapBuilder;
+    type SerializeStruct = MapBuilder;
+    type SerializeStructVariant = VariantBuilder<MapBuilder>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn serialize_bool(self, v: bool) -> Result<Variant> {
+        Ok(Variant::Bool(v))
+    }
+    fn serialize_i8(self, v: i8) -> Result<Variant> {
+        Ok(Variant::Int(v.into()))
+    }
+    fn serialize_i16(self, v: i16) -> Result<Variant> {
+        Ok(Variant::Int(v.into()))
+    }
+    fn serialize_i32(self, v: i32) -> Result<Variant> {
+        Ok(Variant::Int(v.into()))
+    }
+    fn serialize_i64(self, v: i64) -> Result<Variant> {
+        Ok(Variant::Int(v))
+    }
+    fn serialize_i128(self, v: i128) -> Result<Variant> {
+        i64::try_from(v).map(Variant::Int).map_err(|_| Miss)
+    }
+    fn serialize_u8(self, v: u8) -> Result<Variant> {
+        Ok(Variant::Int(v.into()))
+    }
+    fn serialize_u16(self, v: u16) -> Result<Variant> {
+        Ok(Variant::Int(v.into()))
+    }
+    fn serialize_u32(self, v: u32) -> Result<Variant> {
+        Ok(Variant::Int(v.into()))
+    }
+    fn serialize_u64(self, v: u64) -> Result<Variant> {
+        i64::try_from(v).map(Variant::Int).map_err(|_| Miss)
+    }
+    fn serialize_u128(self, v: u128) -> Result<Variant> {
+        i64::try_from(v).map(Variant::Int).map_err(|_| Miss)
+    }
+    fn serialize_f32(self, v: f32) -> Result<Variant> {
+        Ok(Variant::Float(v.into()))
+    }
+    fn serialize_f64(self, v: f64) -> Result<Variant> {
+        // Written as 32 bits only when exact, so the value comes back unchanged.
+        Ok(Variant::Float(v))
+    }
+    fn serialize_char(self, v: char) -> Result<Variant> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Result<Variant> {
+        text(v).map(Variant::String)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<Variant> {
+        Ok(Variant::PackedByteArray(PackedByteArray(v.to_vec())))
+    }
+    fn serialize_none(self) -> Result<Variant> {
+        Ok(Variant::Nil)
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Variant> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<Variant> {
+        Ok(Variant::Nil)
+    }
+    fn serialize_unit_struct(self, name: &'static str) -> Result<Variant> {
+        match marker(name) {
+            Some(m) if m.ty == VariantType::Callable => Ok(Variant::Callable(Callable)),
+            Some(_) => Err(Miss),
+            None => Ok(Variant::Nil),
+        }
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> Result<Variant> {
+        self.enum_key(index, variant)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<Variant> {
+        let Some(m) = marker(name) else {
+            return value.serialize(self);
+        };
+        if m.wide || m.typed || m.as_id {
+            return Err(Miss);
+        }
+        let inner = value.serialize(self)?;
+        Ok(match (m.ty, inner) {
+            (VariantType::StringName, Variant::String(s)) => Variant::StringName(StringName(s)),
+            (VariantType::PackedStringArray, Variant::Array(a)) => {
+                let mut out = Vec::with_capacity(a.len());
+                for item in a.into_vec() {
+                    match item {
+                        Variant::String(s) => out.push(s),
+                        _ => return Err(Miss),
+                    }
+                }
+                Variant::PackedStringArray(PackedStringArray(out))
+            }
+            (ty, Variant::PackedByteArray(PackedByteArray(bytes))) => packed(ty, &bytes)?,
+            _ => return Err(Miss),
+        })
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<Variant> {
+        let inner = self.nested()?;
+        let mut d = Dictionary::new();
+        d.insert(self.enum_key(index, variant)?, value.serialize(inner)?);
+        Ok(Variant::from(d))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder> {
+        Ok(SeqBuilder {
+            ser: self.nested()?,
+            items: Vec::with_capacity(len.unwrap_or(0).min(4096)),
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<SeqBuilder> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStructBuilder> {
+        match marker(name) {
+            Some(m) => match m.ty.components() {
+                Some((n, scalar)) if !m.typed && !m.wide && !m.as_id => {
+                    Ok(TupleStructBuilder::Components {
+                        ty: m.ty,
+                        scalar,
+                        n,
+                        wide: self.wide(),
+                        values: Vec::with_capacity(16),
+                    })
+                }
+                _ => Err(Miss),
+            },
+            None => Ok(TupleStructBuilder::Seq(self.serialize_seq(Some(len))?)),
+        }
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantBuilder<SeqBuilder>> {
+        let key = self.enum_key(index, variant)?;
+        Ok(VariantBuilder {
+            key,
+            inner: self.nested()?.serialize_seq(Some(len))?,
+        })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<MapBuilder> {
+        Ok(MapBuilder {
+            ser: self.nested()?,
+            dict: Dictionary::new(),
+            key: None,
+        })
+    }
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<MapBuilder> {
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantBuilder<MapBuilder>> {
+        let key = self.enum_key(index, variant)?;
+        Ok(VariantBuilder {
+            key,
+            inner: self.nested()?.serialize_map(Some(len))?,
+        })
+    }
+}
+
+/// A numeric packed array from the little-endian bytes its marker carries.
+fn packed(ty: VariantType, bytes: &[u8]) -> Result<Variant> {
+    fn read<T: bytemuck::Pod, const N: usize>(
+        bytes: &[u8],
+        from: impl Fn([u8; N]) -> T,
+    ) -> Result<Vec<T>> {
+        let chunks = bytes.chunks_exact(N);
+        if !chunks.remainder().is_empty() {
+            return Err(Miss);
+        }
+        Ok(chunks
+            .map(|c| from(c.try_into().unwrap_or([0; N])))
+            .collect())
+    }
+    Ok(match ty {
+        VariantType::PackedByteArray => Variant::PackedByteArray(PackedByteArray(bytes.to_vec())),
+        VariantType::PackedInt32Array => {
+            Variant::PackedInt32Array(PackedInt32Array(read(bytes, i32::from_le_bytes)?))
+        }
+        VariantType::PackedInt64Array => {
+            Variant::PackedInt64Array(PackedInt64Array(read(bytes, i64::from_le_bytes)?))
+        }
+        VariantType::PackedFloat32Array => {
+            Variant::PackedFloat32Array(PackedFloat32Array(read(bytes, f32::from_le_bytes)?))
+        }
+        VariantType::PackedFloat64Array => {
+            Variant::PackedFloat64Array(PackedFloat64Array(read(bytes, f64::from_le_bytes)?))
+        }
+        VariantType::PackedColorArray => {
+            let colors = read(bytes, |c: [u8; 16]| {
+                let f = |i: usize| {
+                    let mut w = [0; 4];
+                    w.copy_from_slice(c.get(i * 4..i * 4 + 4).unwrap_or(&[0; 4]));
+                    f32::from_le_bytes(w)
+                };
+                Color::new(f(0), f(1), f(2), f(3))
+            })?;
+            Variant::PackedColorArray(PackedColorArray(colors))
+        }
+        _ => return Err(Miss),
+    })
+}
+
+/// Array elements.
+pub(crate) struct SeqBuilder {
+    ser: VariantSerializer,
+    items: Vec<Variant>,
+}
+
+impl SeqBuilder {
+    fn finish(self) -> Variant {
+        Variant::from(Array::from(self.items))
+    }
+}
+
+impl ser::SerializeSeq for SeqBuilder {
+    type Ok = Variant;
+    type Error = Miss;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.items.push(value.serialize(self.ser)?);
+        Ok(())
+    }
+    fn end(self) -> Result<Variant> {
+        Ok(self.finish())
+    }
+}
+
+impl ser::SerializeTuple for SeqBuilder {
+    type Ok = Variant;
+    type Error = Miss;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<Variant> {
+        Ok(self.finish())
+    }
+}
+
+/// A plain tuple struct (an Array) or a math type's components.
+pub(crate) enum TupleStructBuilder {
+    Seq(SeqBuilder),
+    Components {
+        ty: VariantType,
+        scalar: Scalar,
+        n: u8,
+        wide: bool,
+        values: Vec<f64>,
+    },
+}
+
+impl ser::SerializeTupleStruct for TupleStructBuilder {
+    type Ok = Variant;
+    type Error = Miss;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self {
+            TupleStructBuilder::Seq(s) => ser::SerializeSeq::serialize_element(s, value),
+            TupleStructBuilder::Components {
+                scalar,
+                wide,
+                values,
+                n,
+                ..
+            } => {
+                if values.len() >= usize::from(*n) {
+                    return Err(Miss);
+                }
+                let (x, int) = value.serialize(NumberCapture)?;
+                #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+                let x = match scalar {
+                    Scalar::Real if *wide => x,
+                    Scalar::Real | Scalar::F32 => f64::from(x as f32),
+                    Scalar::I32 => i32::try_from(int.ok_or(Miss)?).map_err(|_| Miss)? as f64,
+                    _ => return Err(Miss),
+                };
+                values.push(x);
+                Ok(())
+            }
+        }
+    }
+    fn end(self) -> Result<Variant> {
+        match self {
+            TupleStructBuilder::Seq(s) => Ok(s.finish()),
+            TupleStructBuilder::Components { ty, n, values, .. } => {
+                if values.len() != usize::from(n) {
+                    return Err(Miss);
+                }
+                math(ty, &values)
+            }
+        }
+    }
+}
+
+/// A math type from its components in wire order.
+fn math(ty: VariantType, v: &[f64]) -> Result<Variant> {
+    #[allow(clippy::cast_possible_truncation)]
+    fn reals<T: bytemuck::Pod>(v: &[f64]) -> Result<T> {
+        let r: Vec<Real> = v.iter().map(|&x| x as Real).collect();
+        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r)).map_err(|_| Miss)
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    fn ints<T: bytemuck::Pod>(v: &[f64]) -> Result<T> {
+        let r: Vec<i32> = v.iter().map(|&x| x as i32).collect();
+        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r)).map_err(|_| Miss)
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    fn f32s<T: bytemuck::Pod>(v: &[f64]) -> Result<T> {
+        let r: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r)).map_err(|_| Miss)
+    }
+    Ok(match ty {
+        VariantType::Vector2 => Variant::from(reals::<Vector2>(v)?),
+        VariantType::Vector2i => Variant::from(ints::<Vector2i>(v)?),
+        VariantType::Rect2 => Variant::from(reals::<Rect2>(v)?),
+        VariantType::Rect2i => Variant::from(ints::<Rect2i>(v)?),
+        VariantType::Vector3 => Variant::from(reals::<Vector3>(v)?),
+        VariantType::Vector3i => Variant::from(ints::<Vector3i>(v)?),
+        VariantType::Transform2D => Variant::from(reals::<Transform2D>(v)?),
+        VariantType::Vector4 => Variant::from(reals::<Vector4>(v)?),
+        VariantType::Vector4i => Variant::from(ints::<Vector4i>(v)?),
+        VariantType::Plane => Variant::from(reals::<Plane>(v)?),
+        VariantType::Quaternion => Variant::from(reals::<Quaternion>(v)?),
+        VariantType::Aabb => Variant::from(reals::<Aabb>(v)?),
+        VariantType::Basis => Variant::from(reals::<Basis>(v)?),
+        VariantType::Transform3D => Variant::from(reals::<Transform3D>(v)?),
+        VariantType::Projection => Variant::from(reals::<Projection>(v)?),
+        VariantType::Color => Variant::from(f32s::<Color>(v)?),
+        _ => return Err(Miss),
+    })
+}
+
+/// Dictionary entries (maps and structs).
+pub(crate) struct MapBuilder {
+    ser: VariantSerializer,
+    dict: Dictionary,
+    key: Option<Variant>,
+}
+
+impl MapBuilder {
+    fn entry(&mut self, key: Variant, value: Variant) -> Result<()> {
+        key_ok(&key)?;
+        // A repeated key keeps its first place and takes the last value, as decoding does.
+        self.dict.insert(key, value);
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for MapBuilder {
+    type Ok = Variant;
+    type Error = Miss;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.key = Some(key.serialize(self.ser)?);
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let key = self.key.take().ok_or(Miss)?;
+        let value = value.serialize(self.ser)?;
+        self.entry(key, value)
+    }
+    fn end(self) -> Result<Variant> {
+        Ok(Variant::from(self.dict))
+    }
+}
+
+impl ser::SerializeStruct for MapBuilder {
+    type Ok = Variant;
+    type Error = Miss;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let key = Variant::String(text(key)?);
+        let value = value.serialize(self.ser)?;
+        self.entry(key, value)
+    }
+    fn end(self) -> Result<Variant> {
+        Ok(Variant::from(self.dict))
+    }
+}
+
+/// A data-carrying enum variant: the one-entry Dictionary `{key: inner}`.
+pub(crate) struct VariantBuilder<B> {
+    key: Variant,
+    inner: B,
+}
+
+impl<B> VariantBuilder<B> {
+    fn wrap(key: Variant, inner: Variant) -> Variant {
+        let mut d = Dictionary::new();
+        d.insert(key, inner);
+        Variant::from(d)
+    }
+}
+
+impl ser::SerializeTupleVariant for VariantBuilder<SeqBuilder> {
+    type Ok = Variant;
+    type Error = Miss;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(&mut self.inner, value)
+    }
+    fn end(self) -> Result<Variant> {
+        Ok(Self::wrap(self.key, self.inner.finish()))
+    }
+}
+
+impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
+    type Ok = Variant;
+    type Error = Miss;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        ser::SerializeStruct::serialize_field(&mut self.inner, key, value)
+    }
+    fn end(self) -> Result<Variant> {
+        Ok(Self::wrap(self.key, Variant::from(self.inner.dict)))
+    }
+}
+
+/// Takes one number (a math component): its value, and its integer value if it is one.
+struct NumberCapture;
+
+macro_rules! capture_int {
+    ($($m:ident($t:ty)),*) => {$(
+        fn $m(self, v: $t) -> Result<(f64, Option<i64>)> {
+            let int = i64::try_from(v).ok();
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            Ok((v as f64, int))
+        }
+    )*};
+}
+
+macro_rules! capture_miss {
+    ($($m:ident($($t:ty),*)),*) => {$(
+        fn $m(self, $(_: $t),*) -> Result<(f64, Option<i64>)> {
+            Err(Miss)
+        }
+    )*};
+}
+
+impl ser::Serializer for NumberCapture {
+    type Ok = (f64, Option<i64>);
+    type Error = Miss;
+    type SerializeSeq = Impossible<Self::Ok, Miss>;
+    type SerializeTuple = Impossible<Self::Ok, Miss>;
+    type SerializeTupleStruct = Impossible<Self::Ok, Miss>;
+    type SerializeTupleVariant = Impossible<Self::Ok, Miss>;
+    type SerializeMap = Impossible<Self::Ok, Miss>;
+    type SerializeStruct = Impossible<Self::Ok, Miss>;
+    type SerializeStructVariant = Impossible<Self::Ok, Miss>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    capture_int!(
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64)
+    );
+
+    fn serialize_f32(self, v: f32) -> Result<Self::Ok> {
+        Ok((v.into(), None))
+    }
+    fn serialize_f64(self, v: f64) -> Result<Self::Ok> {
+        Ok((v, None))
+    }
+
+    capture_miss!(
+        serialize_bool(bool),
+        serialize_i128(i128),
+        serialize_u128(u128),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str)
+    );
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<Self::Ok> {
+        Err(Miss)
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<Self::Ok> {
+        Err(Miss)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<Self::Ok> {
+        Err(Miss)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<Self::Ok> {
+        Err(Miss)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(Miss)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(Miss)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(Miss)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(Miss)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(Miss)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(Miss)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(Miss)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Vector2;
+
+    #[derive(serde::Serialize)]
+    struct Player {
+        name: String,
+        hp: u8,
+        pos: Vector2,
+        color: Color,
+        tag: StringName,
+        heights: PackedFloat32Array,
+        inventory: Vec<(u32, String)>,
+        state: State,
+    }
+
+    #[derive(serde::Serialize)]
+    enum State {
+        Moving { speed: f32 },
+    }
+
+    #[test]
+    fn common_values_take_the_direct_path() {
+        let p = Player {
+            name: "Ann".into(),
+            hp: 5,
+            pos: Vector2::new(1.0, 2.0),
+            color: Color::new(1.0, 0.5, 0.0, 1.0),
+            tag: StringName::from("hero"),
+            heights: PackedFloat32Array(vec![0.5]),
+            inventory: vec![(1, "sword".into())],
+            state: State::Moving { speed: 2.5 },
+        };
+        for config in [
+            Config::default(),
+            Config::new(crate::GodotVersion::V4_0).with_enum_repr(EnumRepr::Index),
+            Config::default().with_double_precision(true),
+        ] {
+            let direct = p
+                .serialize(VariantSerializer::new(config).unwrap())
+                .unwrap();
+            assert_eq!(direct, config.to_variant(&p).unwrap());
+            let bytes = config.to_bytes(&p).unwrap();
+            let oracle: Variant = config.from_bytes(&bytes).unwrap();
+            assert_eq!(direct, oracle);
+        }
+        assert!(VariantSerializer::new(Config::godot3()).is_none());
+    }
+}

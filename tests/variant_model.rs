@@ -1,0 +1,364 @@
+//! `Variant`'s own serde data model (issue 13): `from_variant` and `to_variant` give exactly
+//! what the bytes give, for every layout, precision and enum style. The oracle is the byte
+//! round trip: `to_bytes` then `from_bytes` (objects allowed, as `to_variant` /
+//! `from_variant` allow them).
+#[path = "common/generate.rs"]
+mod generate;
+
+use std::collections::BTreeMap;
+
+use generate::Rng;
+use godot_serde::*;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// Every layout, both wire precisions where they exist, both enum styles, typed containers
+/// on and off.
+fn configs() -> Vec<Config> {
+    let mut out = Vec::new();
+    for version in [
+        GodotVersion::V3,
+        GodotVersion::V4_0,
+        GodotVersion::V4_3,
+        GodotVersion::V4_4,
+    ] {
+        for double in [false, true] {
+            if double && !version.is_godot4() {
+                continue;
+            }
+            for repr in [EnumRepr::Name, EnumRepr::Index] {
+                for typed in [false, true] {
+                    out.push(
+                        Config::new(version)
+                            .with_double_precision(double)
+                            .with_enum_repr(repr)
+                            .with_typed_containers(typed),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What the bytes give for `T` from `value` under `config`, as text (NaN-safe), or the
+/// fact of an error.
+fn oracle<T: Serialize + ?Sized, U: DeserializeOwned + core::fmt::Debug>(
+    config: Config,
+    value: &T,
+) -> Result<String, ()> {
+    let bytes = config.to_bytes(value).map_err(|_| ())?;
+    config
+        .with_allow_objects(true)
+        .from_bytes::<U>(&bytes)
+        .map(|u| format!("{u:?}"))
+        .map_err(|_| ())
+}
+
+fn shown<U: core::fmt::Debug>(r: godot_serde::Result<U>) -> Result<String, ()> {
+    r.map(|u| format!("{u:?}")).map_err(|_| ())
+}
+
+/// A random Variant, with the types the shared generator leaves out mixed in.
+fn variant(rng: &mut Rng, version: GodotVersion, depth: usize) -> Variant {
+    let g4 = version.is_godot4();
+    match rng.below(12) {
+        0 if g4 => Variant::Vector3i(Vector3i::new(rng.i32(), rng.i32(), rng.i32())),
+        1 if g4 => Variant::Vector4i(Vector4i::new(rng.i32(), rng.i32(), rng.i32(), rng.i32())),
+        2 if g4 => Variant::PackedInt64Array(PackedInt64Array(vec![rng.int(), rng.int()])),
+        3 if g4 => Variant::PackedFloat64Array(PackedFloat64Array(vec![rng.float()])),
+        4 if version.has_typed_arrays() => {
+            Variant::PackedVector4Array(PackedVector4Array(vec![rng.v4()]))
+        }
+        5 if g4 => Variant::Callable(Callable),
+        6 => Variant::ObjectId(ObjectId(0)),
+        7 if depth > 0 => {
+            // Plain Dictionaries with String keys, as structs and maps are.
+            let mut d = Dictionary::new();
+            for _ in 0..rng.below(4) {
+                d.insert(rng.string().into(), variant(rng, version, depth - 1));
+            }
+            d.into()
+        }
+        _ => rng.variant(version, depth),
+    }
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+enum Action {
+    Idle,
+    Move(Vector2),
+    Hit { target: u32, damage: f32 },
+    Chat(String, u8),
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[serde(tag = "type")]
+enum Tagged {
+    A { x: i32 },
+    B { name: String },
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[serde(untagged)]
+enum Untagged {
+    Int(i64),
+    Text(String),
+    Pos(Vector2),
+    Any(Variant),
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Marker;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Record {
+    id: u32,
+    big: i64,
+    ratio: f64,
+    name: String,
+    flag: bool,
+    pos: Vector3,
+    ipos: Vector2i,
+    basis: Basis,
+    color: Color,
+    path: NodePath,
+    sname: StringName,
+    tags: PackedStringArray,
+    heights: PackedFloat32Array,
+    points: PackedVector2Array,
+    #[serde(with = "serde_bytes")]
+    blob: Vec<u8>,
+    actions: Vec<Action>,
+    tagged: Tagged,
+    untagged: Vec<Untagged>,
+    scores: BTreeMap<String, i32>,
+    by_id: BTreeMap<u32, (bool, char)>,
+    maybe: Option<Box<Record>>,
+    unit: (),
+    marker: Marker,
+    any: Variant,
+}
+
+fn record(rng: &mut Rng, version: GodotVersion, depth: usize) -> Record {
+    let n = rng.below(3) as usize;
+    let g4 = version.is_godot4();
+    Record {
+        id: rng.next() as u32,
+        big: rng.int(),
+        ratio: rng.float(),
+        name: rng.string(),
+        flag: rng.bool(),
+        pos: rng.v3(),
+        ipos: Vector2i::new(rng.i32(), rng.i32()),
+        basis: Basis::from_rows(rng.v3(), rng.v3(), rng.v3()),
+        color: rng.color(),
+        path: rng.node_path(),
+        sname: StringName(rng.string()),
+        tags: PackedStringArray((0..n).map(|_| rng.string()).collect()),
+        heights: PackedFloat32Array((0..n).map(|_| rng.f32()).collect()),
+        points: PackedVector2Array((0..n).map(|_| rng.v2()).collect()),
+        blob: (0..rng.below(9)).map(|_| rng.next() as u8).collect(),
+        actions: (0..n)
+            .map(|_| match rng.below(4) {
+                0 => Action::Idle,
+                1 => Action::Move(rng.v2()),
+                2 => Action::Hit {
+                    target: rng.next() as u32,
+                    damage: rng.f32(),
+                },
+                _ => Action::Chat(rng.string(), rng.next() as u8),
+            })
+            .collect(),
+        tagged: if rng.bool() {
+            Tagged::A { x: rng.i32() }
+        } else {
+            Tagged::B { name: rng.string() }
+        },
+        untagged: vec![
+            Untagged::Int(rng.int()),
+            Untagged::Text(rng.string()),
+            Untagged::Pos(rng.v2()),
+            Untagged::Any(if g4 {
+                variant(rng, version, 1)
+            } else {
+                Variant::Nil
+            }),
+        ],
+        scores: (0..n).map(|_| (rng.string(), rng.next() as i32)).collect(),
+        by_id: (0..n)
+            .map(|_| (rng.next() as u32, (rng.bool(), 'ß')))
+            .collect(),
+        maybe: (depth > 0 && rng.bool()).then(|| Box::new(record(rng, version, depth - 1))),
+        unit: (),
+        marker: Marker,
+        any: variant(rng, version, 2),
+    }
+}
+
+#[test]
+fn from_variant_gives_what_the_bytes_give() {
+    let mut cases = 0;
+    for (i, config) in configs().into_iter().enumerate() {
+        let version = config.version();
+        let mut rng = Rng::new(1000 + i as u64);
+        for _ in 0..150 {
+            // A Variant as decoded from bytes, read back as a Variant and as a Record.
+            let r = record(&mut rng, version, 1);
+            let Ok(bytes) = config.to_bytes(&r) else {
+                continue;
+            };
+            let v: Variant = config.with_allow_objects(true).from_bytes(&bytes).unwrap();
+            assert_eq!(
+                shown(config.from_variant::<Record>(&v)),
+                oracle::<_, Record>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<Variant>(&v)),
+                oracle::<_, Variant>(config, &v),
+                "{config:?} {v:?}"
+            );
+            cases += 2;
+            // Any Variant, read as a Variant and as a few shapes that may or may not fit.
+            let v = variant(&mut rng, version, 3);
+            assert_eq!(
+                shown(config.from_variant::<Variant>(&v)),
+                oracle::<_, Variant>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<Vec<Untagged>>(&v)),
+                oracle::<_, Vec<Untagged>>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<BTreeMap<String, Variant>>(&v)),
+                oracle::<_, BTreeMap<String, Variant>>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<Option<Action>>(&v)),
+                oracle::<_, Option<Action>>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<(Vector2, f32)>(&v)),
+                oracle::<_, (Vector2, f32)>(config, &v),
+                "{config:?} {v:?}"
+            );
+            cases += 5;
+        }
+    }
+    println!("from_variant: {cases} cases");
+    assert!(cases > 10_000, "{cases}");
+}
+
+#[test]
+fn from_variant_lends_str_and_bytes() {
+    let v = Variant::from("hello");
+    let s: &str = from_variant(&v).unwrap();
+    assert_eq!(s, "hello");
+    let b = Variant::PackedByteArray(PackedByteArray(vec![1, 2, 3]));
+    let bytes: &[u8] = from_variant(&b).unwrap();
+    assert_eq!(bytes, [1, 2, 3]);
+    #[derive(Deserialize)]
+    struct Msg<'a> {
+        name: &'a str,
+        #[serde(borrow)]
+        data: &'a [u8],
+    }
+    let v = variant!({"name": "Ann", "data": (PackedByteArray(vec![9]))});
+    let m: Msg = from_variant(&v).unwrap();
+    assert_eq!((m.name, m.data), ("Ann", &[9u8][..]));
+}
+
+#[test]
+fn variant_is_a_deserializer() {
+    use serde::de::IntoDeserializer;
+    let v = variant!({"id": 3, "pos": Vector2(1, 2)});
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct P {
+        id: u8,
+        pos: Vector2,
+    }
+    let expected = P {
+        id: 3,
+        pos: Vector2::new(1.0, 2.0),
+    };
+    assert_eq!(P::deserialize(&v).unwrap(), expected);
+    assert_eq!(P::deserialize(v.clone()).unwrap(), expected);
+    let de: Variant = v.clone();
+    assert_eq!(
+        P::deserialize(IntoDeserializer::<Error>::into_deserializer(de)).unwrap(),
+        expected
+    );
+    assert_eq!(Variant::deserialize(&v).unwrap(), v);
+    assert_eq!(Variant::deserialize(v.clone()).unwrap(), v);
+}
+
+#[test]
+fn reserved_keys_do_not_become_godot_types() {
+    // The issue 11 item 1 shape, built in code: a marker key anywhere in a Dictionary.
+    let v = variant!({
+        "id": 1,
+        "$godot_serde::Object": ["OS", {"script": "res://evil.gd"}],
+    });
+    let e = Variant::deserialize(&v).unwrap_err();
+    assert!(e.to_string().contains("reserved"), "{e}");
+    #[derive(Deserialize, Debug)]
+    struct Msg {
+        #[allow(dead_code)]
+        id: i32,
+        #[serde(flatten)]
+        #[allow(dead_code)]
+        rest: Variant,
+    }
+    assert!(Msg::deserialize(&v).is_err());
+    assert!(from_variant::<Msg>(&v).is_err());
+    assert!(from_variant::<Variant>(&v).is_err());
+}
+
+#[test]
+fn to_variant_gives_what_the_bytes_give() {
+    let mut cases = 0;
+    for (i, config) in configs().into_iter().enumerate() {
+        let version = config.version();
+        let mut rng = Rng::new(2000 + i as u64);
+        for _ in 0..150 {
+            let r = record(&mut rng, version, 1);
+            assert_eq!(
+                shown(config.to_variant(&r)),
+                oracle::<_, Variant>(config, &r),
+                "{config:?} {r:?}"
+            );
+            let v = variant(&mut rng, version, 3);
+            assert_eq!(
+                shown(config.to_variant(&v)),
+                oracle::<_, Variant>(config, &v),
+                "{config:?} {v:?}"
+            );
+            // Text the wire changes or refuses, integers it cannot hold, repeated keys.
+            let odd: Vec<(String, u64)> = vec![
+                ("a\0b".into(), 1),
+                ("\u{FEFF}bom".into(), 2),
+                ("big".into(), u64::MAX),
+            ];
+            let pick = &odd[rng.below(3) as usize];
+            assert_eq!(
+                shown(config.to_variant(pick)),
+                oracle::<_, Variant>(config, pick),
+                "{config:?} {pick:?}"
+            );
+            let pairs = vec![(1, "x"), (2, "y"), (1, "z")];
+            let map: Vec<(i32, &str)> = pairs;
+            assert_eq!(
+                shown(config.to_variant(&map)),
+                oracle::<_, Variant>(config, &map),
+            );
+            cases += 4;
+        }
+    }
+    println!("to_variant: {cases} cases");
+    assert!(cases > 5_000, "{cases}");
+}
