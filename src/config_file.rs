@@ -324,10 +324,10 @@ impl Document {
                     top.insert(k, v);
                 }
             } else if !keys.is_empty() {
-                top.insert(Variant::from(section), Variant::Dictionary(keys));
+                top.insert(Variant::from(section), Variant::from(keys));
             }
         }
-        Ok(Variant::Dictionary(top))
+        Ok(Variant::from(top))
     }
 }
 

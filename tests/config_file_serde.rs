@@ -68,7 +68,7 @@ fn a_key_after_an_object_value_follows_its_line_break() {
         class: "RefCounted".into(),
         properties: vec![("script".into(), Variant::Nil)],
     };
-    doc.set("o", "ref", &Variant::Object(obj)).unwrap();
+    doc.set("o", "ref", &Variant::from(obj)).unwrap();
     doc.set("o", "after", &Variant::Int(1)).unwrap();
     assert_eq!(
         doc.to_string(),

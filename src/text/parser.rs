@@ -222,13 +222,13 @@ impl<'a> Parser<'a> {
                 self.enter()?;
                 let d = self.dictionary()?;
                 self.depth -= 1;
-                Ok(Variant::Dictionary(d))
+                Ok(Variant::from(d))
             }
             Token::BracketOpen => {
                 self.enter()?;
                 let items = self.array()?;
                 self.depth -= 1;
-                Ok(Variant::Array(Array::from(items)))
+                Ok(Variant::from(Array::from(items)))
             }
             Token::Int(i) => Ok(Variant::Int(i)),
             Token::Float(f) => Ok(Variant::Float(f)),
@@ -300,7 +300,7 @@ impl<'a> Parser<'a> {
             }
             "Transform2D" | "Matrix32" => {
                 let a = self.construct(6)?;
-                Variant::Transform2D(Transform2D {
+                Variant::from(Transform2D {
                     x: v2(dp, &a, 0),
                     y: v2(dp, &a, 2),
                     origin: v2(dp, &a, 4),
@@ -317,20 +317,20 @@ impl<'a> Parser<'a> {
             "Quat" => self.quaternion()?,
             "AABB" | "Rect3" => {
                 let a = self.construct(6)?;
-                Variant::Aabb(Aabb {
+                Variant::from(Aabb {
                     position: v3(dp, &a, 0),
                     size: v3(dp, &a, 3),
                 })
             }
             "Basis" | "Matrix3" => {
                 let a = self.construct(9)?;
-                Variant::Basis(basis(dp, &a))
+                Variant::from(basis(dp, &a))
             }
             "Transform3D" if !g3 => self.transform3d()?,
             "Transform" => self.transform3d()?,
             "Projection" if !g3 => {
                 let a = self.construct(16)?;
-                Variant::Projection(Projection {
+                Variant::from(Projection {
                     columns: [v4(dp, &a, 0), v4(dp, &a, 4), v4(dp, &a, 8), v4(dp, &a, 12)],
                 })
             }
@@ -349,7 +349,7 @@ impl<'a> Parser<'a> {
                     return self.fail("Expected string as argument for NodePath()");
                 };
                 self.expect(&Token::ParenClose, "Expected ')'")?;
-                Variant::NodePath(NodePath::from(s.as_str()))
+                Variant::from(NodePath::from(s.as_str()))
             }
             "RID" => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
@@ -376,7 +376,7 @@ impl<'a> Parser<'a> {
             "Signal" if !g3 => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
                 self.expect(&Token::ParenClose, "Expected ')'")?;
-                Variant::Signal(Signal::default())
+                Variant::from(Signal::default())
             }
             "Callable" if !g3 => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
@@ -447,7 +447,7 @@ impl<'a> Parser<'a> {
     fn transform3d(&mut self) -> PResult<Variant> {
         let dp = self.config.double_precision;
         let a = self.construct(12)?;
-        Ok(Variant::Transform3D(Transform3D {
+        Ok(Variant::from(Transform3D {
             basis: basis(dp, &a),
             origin: v3(dp, &a, 9),
         }))
@@ -708,7 +708,7 @@ impl<'a> Parser<'a> {
             need_comma = true;
         }
         self.depth -= 1;
-        Ok(Variant::Object(obj))
+        Ok(Variant::from(obj))
     }
 
     /// `Resource("path")` (Godot 4 also `Resource("uid://…", "path")`), `ExtResource(id)`,
@@ -737,7 +737,7 @@ impl<'a> Parser<'a> {
         if t != Token::ParenClose {
             return self.fail("Expected ')'");
         }
-        Ok(Variant::Object(Object {
+        Ok(Variant::from(Object {
             class: id.to_owned(),
             properties: props,
         }))
@@ -796,7 +796,7 @@ impl<'a> Parser<'a> {
             .map(|v| convert(v, &ty))
             .collect::<Option<Vec<_>>>()
             .unwrap_or_default();
-        Ok(Variant::Array(Array {
+        Ok(Variant::from(Array {
             element_type: ty,
             items,
         }))
@@ -820,7 +820,7 @@ impl<'a> Parser<'a> {
         for (k, v) in converted.unwrap_or_default() {
             entries.insert(k, v);
         }
-        Ok(Variant::Dictionary(Dictionary::from_distinct_entries(
+        Ok(Variant::from(Dictionary::from_distinct_entries(
             kt,
             vt,
             entries.items,
@@ -1015,7 +1015,7 @@ fn convert(v: Variant, ty: &ContainerType) -> Option<Variant> {
         (Variant::Float(f), VariantType::Bool) => Variant::Bool(f != 0.0),
         (Variant::String(s), VariantType::StringName) => Variant::StringName(StringName(s)),
         (Variant::StringName(StringName(s)), VariantType::String) => Variant::String(s),
-        (Variant::String(s), VariantType::NodePath) => Variant::NodePath(NodePath::from(&*s)),
+        (Variant::String(s), VariantType::NodePath) => Variant::from(NodePath::from(&*s)),
         (Variant::Nil, VariantType::Object) => Variant::Nil,
         (Variant::Object(o), VariantType::Object) => Variant::Object(o),
         _ => return None,

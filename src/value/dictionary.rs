@@ -625,10 +625,15 @@ impl Dictionary {
         value_type: ContainerType,
         entries: Vec<(Variant, Variant)>,
     ) -> Self {
-        Dictionary {
+        let mut d = Dictionary {
             key_type,
             value_type,
             entries,
+            index: None,
+        };
+        if d.entries.len() > LINEAR_MAX {
+            d.build_index();
         }
+        d
     }
 }
