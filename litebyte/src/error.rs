@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::BaseType;
+use crate::BaseType;
 
 /// What went wrong while encoding, decoding or parsing a schema.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

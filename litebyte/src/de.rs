@@ -2,11 +2,11 @@
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
-use super::config::Config;
-use super::error::{Error, ErrorKind, Result};
-use super::schema::MAX_DEPTH;
-use super::types::{Marker, parse_marker};
-use super::wire::{BaseType, DecodedStr, Mode, Reader, Scalar};
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::schema::MAX_DEPTH;
+use crate::types::{Marker, parse_marker};
+use crate::wire::{BaseType, DecodedStr, Mode, Reader, Scalar};
 
 #[derive(Default, Clone, Copy)]
 struct Ctx {

@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
-use super::error::{Error, ErrorKind, Result};
-use super::value::Value;
-use super::wire::{BaseType, DecodedStr, Mode, Reader, Scalar, StrRef, Writer};
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::Value;
+use crate::wire::{BaseType, DecodedStr, Mode, Reader, Scalar, StrRef, Writer};
 
 /// Nesting limit of the dynamic encoder/decoder (guards against stack exhaustion on deeply
 /// self-referencing `class` data).

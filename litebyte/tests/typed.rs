@@ -1,8 +1,7 @@
 //! LiteByte spec vectors (§2–§5, §8, §11 of shared/spec/litebyte.md), typed serde API.
 //! Every expected byte string is copied from the spec (or derived by hand in a comment).
-#![cfg(feature = "litebyte")]
 
-use godot_serde::litebyte::{
+use litebyte::{
     self, Ascii, Bit3, Class, Config, ErrorKind, Float8, Float16, Float24, Int24, Int40, Int48,
     Int56, Mode, UInt24, Unicode, Utf8, VarInt32, VarInt64, VarUInt32, VarUnicode,
 };

@@ -1,4 +1,4 @@
-//! The dynamic value encoded/decoded against a [`Schema`](super::Schema).
+//! The dynamic value encoded/decoded against a [`Schema`](crate::Schema).
 
 /// A dynamic LiteByte value (what the C# `LBObject` holds).
 #[derive(Debug, Clone, PartialEq)]

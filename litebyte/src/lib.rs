@@ -15,7 +15,7 @@
 //!   against a named type, like the C# `LBObject`.
 //!
 //! ```
-//! use godot_serde::litebyte::{self, Class};
+//! use litebyte::Class;
 //! use serde::{Deserialize, Serialize};
 //!
 //! #[derive(Serialize, Deserialize, Debug, PartialEq)]
@@ -42,6 +42,18 @@
 //! assert_eq!(back.0, Some(p));
 //! # Ok::<(), litebyte::Error>(())
 //! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 mod config;
 mod de;

@@ -3,9 +3,9 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/common/litebyte_fuzz.rs"]
-mod litebyte_fuzz;
+#[path = "../../tests/common/fuzz_check.rs"]
+mod fuzz_check;
 
 fuzz_target!(|data: &[u8]| {
-    litebyte_fuzz::check(data);
+    fuzz_check::check(data);
 });

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// Decoding strictness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,14 +1,11 @@
 //! `.lbs` parsing: the sample schemas shipped with the reference (copied from the fixture
 //! records) and the parser quirks listed in §6 and §11.9 of the spec.
-#![cfg(feature = "litebyte")]
 
-use godot_serde::litebyte::{
-    self, BaseType, Class, ErrorKind, FieldType, Mode, Schema, Value, parse_type,
-};
+use litebyte::{self, BaseType, Class, ErrorKind, FieldType, Mode, Schema, Value, parse_type};
 
 fn lbs(name: &str) -> String {
     std::fs::read_to_string(format!(
-        "{}/tests/fixtures/litebyte/schemas/{name}.lbs",
+        "{}/tests/fixtures/schemas/{name}.lbs",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::wire::BaseType;
+use crate::wire::BaseType;
 
 const PREFIX: &str = "$litebyte::";
 

@@ -1,9 +1,8 @@
 //! Replays the LiteByte decoder fuzz check over the committed seed corpus and ~20k
 //! deterministic mutations of the spec vectors.
-#![cfg(feature = "litebyte")]
 
-#[path = "common/litebyte_fuzz.rs"]
-mod litebyte_fuzz;
+#[path = "common/fuzz_check.rs"]
+mod fuzz_check;
 
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
@@ -81,14 +80,11 @@ fn mutate(rng: &mut XorShift, base: &[u8]) -> Vec<u8> {
 
 #[test]
 fn seed_corpus() {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/litebyte/fuzz_seeds"
-    );
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fuzz_seeds");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let data = std::fs::read(entry.unwrap().path()).unwrap();
-        litebyte_fuzz::check(&data);
+        fuzz_check::check(&data);
         n += 1;
     }
     assert!(n >= 10, "seed corpus has {n} files");
@@ -98,12 +94,12 @@ fn seed_corpus() {
 fn spec_vectors_and_mutations() {
     let bases: Vec<Vec<u8>> = VECTORS.iter().map(|h| hex(h)).collect();
     for b in &bases {
-        litebyte_fuzz::check(b);
+        fuzz_check::check(b);
     }
     let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
     for i in 0..20_000 {
         let base = &bases[i % bases.len()];
         let m = mutate(&mut rng, base);
-        litebyte_fuzz::check(&m);
+        fuzz_check::check(&m);
     }
 }

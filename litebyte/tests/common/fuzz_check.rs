@@ -1,5 +1,5 @@
-//! Decoder fuzz check shared by `tests/litebyte_fuzz_replay.rs` and
-//! `fuzz/fuzz_targets/litebyte_decode.rs`.
+//! Decoder fuzz check shared by `tests/fuzz_replay.rs` and
+//! `fuzz/fuzz_targets/decode.rs`.
 //!
 //! `check` decodes the input with several typed and schema-driven shapes and must never
 //! panic. Strict decoding only accepts canonical encodings, so whenever it succeeds the value
@@ -8,9 +8,9 @@
 
 #![allow(dead_code)]
 
-use godot_serde::litebyte::{
-    self, Ascii, Bit3, Bit7, Class, Config, ErrorKind, Float8, Float16, Float24, Int24, Int56,
-    Mode, Schema, UInt40, Unicode, Value, VarInt16, VarUInt64, VarUnicode,
+use litebyte::{
+    Ascii, Bit3, Bit7, Class, Config, ErrorKind, Float8, Float16, Float24, Int24, Int56, Mode,
+    Schema, UInt40, Unicode, Value, VarInt16, VarUInt64, VarUnicode,
 };
 use serde::{Deserialize, Serialize};
 

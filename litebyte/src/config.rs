@@ -1,6 +1,6 @@
 //! Configuration: decoding mode and the default mapping of plain Rust types.
 
-use super::wire::{BaseType, Mode};
+use crate::wire::{BaseType, Mode};
 
 /// The LiteByte type each plain Rust type maps to when no wrapper or `with` module says
 /// otherwise. This plays the role of the C# side's alias table (`LBConfig.json`).
@@ -69,7 +69,7 @@ impl TypeMap {
     /// Starts from [`TypeMap::demo`] and applies C#-style alias pairs `(BaseType, alias)`
     /// whose alias is a C# keyword (`bool`, `sbyte`, `byte`, `short`, `ushort`, `int`, `uint`,
     /// `long`, `ulong`, `float`, `double`, `string`). Other aliases do not name a Rust type
-    /// and are ignored here (they matter to [`Schema`](super::Schema)).
+    /// and are ignored here (they matter to [`Schema`](crate::Schema)).
     pub fn from_aliases<'a>(pairs: impl IntoIterator<Item = (BaseType, &'a str)>) -> Self {
         let mut m = TypeMap::demo();
         for (ty, alias) in pairs {

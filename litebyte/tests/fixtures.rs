@@ -1,11 +1,10 @@
-//! Runs every record of the C# reference output (`tests/fixtures/litebyte/vectors-sample.jsonl`,
+//! Runs every record of the C# reference output (`tests/fixtures/vectors-sample.jsonl`,
 //! see shared/fixtures/README.md) through the `.lbs` schema + dynamic value API.
-#![cfg(feature = "litebyte")]
 
-use godot_serde::litebyte::{BaseType, ErrorKind, FieldType, Mode, Schema, TypeDef, Value};
+use litebyte::{BaseType, ErrorKind, FieldType, Mode, Schema, TypeDef, Value};
 use serde_json::Value as Json;
 
-const FIXTURE: &str = include_str!("fixtures/litebyte/vectors-sample.jsonl");
+const FIXTURE: &str = include_str!("fixtures/vectors-sample.jsonl");
 const SURR: &str = "@@SURR_";
 
 /// serde_json rejects lone-surrogate escapes; replace each lone `\uDXXX` by a marker that

@@ -1,9 +1,9 @@
 //! LiteByte: a derived struct and a `.lbs` schema producing the same 31 bytes as the C#
 //! reference's README `PlayerInfo` example.
 //!
-//! Run with `cargo run --example litebyte --features litebyte`.
+//! Run with `cargo run -p litebyte --example player`.
 
-use godot_serde::litebyte::{self, Class, Mode, Schema, Value, VarUnicode};
+use litebyte::{Class, Mode, Schema, Value, VarUnicode};
 use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]

@@ -2,9 +2,8 @@
 //! (scalars, arrays, nested struct/class) round-trip through the dynamic API, the encoded
 //! size matches the size model (payload bytes + ceil(bits / 8), since bit bytes are filled
 //! completely before a new one opens), and typed wrappers agree with the dynamic encoder.
-#![cfg(feature = "litebyte")]
 
-use godot_serde::litebyte::{self, BaseType, Mode, Schema, Value};
+use litebyte::{BaseType, Mode, Schema, Value};
 
 struct Rng(u64);
 

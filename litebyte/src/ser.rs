@@ -2,10 +2,10 @@
 
 use serde::ser::{self, Serialize};
 
-use super::config::Config;
-use super::error::{Error, ErrorKind, Result};
-use super::types::{Marker, parse_marker};
-use super::wire::{BaseType, StrRef, Writer};
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::{Marker, parse_marker};
+use crate::wire::{BaseType, StrRef, Writer};
 
 /// Per-value context set by wrappers, `Option` and arrays, consumed by the next value.
 #[derive(Default, Clone, Copy)]
