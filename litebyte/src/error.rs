@@ -45,6 +45,14 @@ pub enum ErrorKind {
     /// A length prefix is larger than the remaining input could hold, or above 2^31-2.
     #[error("length {0} is too large")]
     LengthTooLarge(u64),
+    /// [`Schema::decode`](crate::Schema::decode): the decoded value would need more heap
+    /// than [`DECODE_HEAP_SLACK`](crate::DECODE_HEAP_SLACK) +
+    /// [`DECODE_HEAP_PER_BYTE`](crate::DECODE_HEAP_PER_BYTE) × the input length.
+    #[error("decoded value would exceed its heap limit of {limit} bytes")]
+    DecodeLimit {
+        /// The limit for this input, in bytes.
+        limit: usize,
+    },
     /// A `.lbs` schema could not be parsed or registered.
     #[error("schema error: {0}")]
     Schema(String),

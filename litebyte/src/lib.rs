@@ -72,7 +72,10 @@ use serde::de::{Deserialize, DeserializeOwned};
 pub use config::{Config, TypeMap};
 pub use de::Deserializer;
 pub use error::{Error, ErrorKind, Result};
-pub use schema::{DEMO_ALIASES, Field, FieldType, MAX_DEPTH, Schema, TypeDef, parse_type};
+pub use schema::{
+    DECODE_HEAP_PER_BYTE, DECODE_HEAP_SLACK, DEMO_ALIASES, Field, FieldType, MAX_DEPTH, Schema,
+    TypeDef, parse_type,
+};
 pub use ser::Serializer;
 pub use types::*;
 pub use value::Value;

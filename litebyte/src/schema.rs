@@ -1,6 +1,7 @@
 //! `.lbs` schema files: lexer, parser, type registry and the dynamic encoder/decoder.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::Value;
@@ -13,8 +14,9 @@ pub const MAX_DEPTH: usize = 128;
 /// One field of a custom type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
-    /// The field name (not on the wire; used to match [`Value::Object`] members).
-    pub name: String,
+    /// The field name (not on the wire; used to match [`Value::Object`] members). Shared with
+    /// every decoded [`Value::Object`], so a decoded member costs no copy of its name.
+    pub name: Arc<str>,
     /// The type name as written in the `.lbs` file (alias, base type or custom type).
     pub type_name: String,
     /// `T[] name;`
@@ -226,7 +228,7 @@ pub fn parse_type(src: &str) -> Result<TypeDef> {
         check_ident(&t, "field name")?;
         expect(&next(";")?, ";")?;
         fields.push(Field {
-            name: t.text,
+            name: t.text.into(),
             type_name: ty.text,
             is_array,
         });
@@ -381,7 +383,8 @@ impl Schema {
             };
         }
         let mut r = Reader::new(bytes, mode);
-        let v = self.dec_custom(&mut r, def, 0)?;
+        let mut budget = Budget::new(bytes.len());
+        let v = self.dec_custom(&mut r, def, 0, &mut budget)?;
         r.finish()?;
         Ok(v)
     }
@@ -466,7 +469,13 @@ impl Schema {
         }
     }
 
-    fn dec_custom(&self, r: &mut Reader<'_>, def: &TypeDef, depth: usize) -> Result<Value> {
+    fn dec_custom(
+        &self,
+        r: &mut Reader<'_>,
+        def: &TypeDef,
+        depth: usize,
+        budget: &mut Budget,
+    ) -> Result<Value> {
         if depth >= MAX_DEPTH {
             return Err(Error::at(
                 ErrorKind::Unsupported(format!("nesting deeper than {MAX_DEPTH}")),
@@ -476,31 +485,88 @@ impl Schema {
         if def.is_class && r.read_bits(1)? == 1 {
             return Ok(Value::Null);
         }
+        budget.charge(def.fields.len().saturating_mul(MEMBER_SIZE), r.pos())?;
         let mut members = Vec::with_capacity(def.fields.len());
         for f in &def.fields {
             let ty = self.resolve(&f.type_name)?;
             let v = if f.is_array {
-                match r.read_len(1)? {
+                let min_bits = self.min_bits(ty, MIN_BITS_DEPTH);
+                match r.read_len(min_bits)? {
                     None => Value::Null,
-                    Some(n) => {
-                        let mut items = Vec::with_capacity(n.min(r.remaining()));
-                        for _ in 0..n {
-                            items.push(self.dec_one(r, ty, depth)?);
-                        }
-                        Value::Array(items)
-                    }
+                    Some(n) => self.dec_array(r, ty, n, min_bits, depth, budget)?,
                 }
             } else {
-                self.dec_one(r, ty, depth)?
+                self.dec_one(r, ty, depth, budget)?
             };
-            members.push((f.name.clone(), v));
+            members.push((Arc::clone(&f.name), v));
         }
         Ok(Value::Object(members))
     }
 
-    fn dec_one(&self, r: &mut Reader<'_>, ty: FieldType<'_>, depth: usize) -> Result<Value> {
+    /// A lower bound of the bits one value of `ty` takes on the wire (exact for base types;
+    /// structs are followed `depth` levels deep, then count as 1).
+    fn min_bits(&self, ty: FieldType<'_>, depth: u32) -> u64 {
         match ty {
-            FieldType::Custom(def) => self.dec_custom(r, def, depth + 1),
+            FieldType::Base(b) => b.min_bits(),
+            FieldType::Custom(def) if def.is_class || depth == 0 => 1,
+            FieldType::Custom(def) => def
+                .fields
+                .iter()
+                .map(|f| match self.resolve(&f.type_name) {
+                    _ if f.is_array => 8,
+                    Ok(t) => self.min_bits(t, depth - 1),
+                    Err(_) => 1,
+                })
+                .fold(0u64, u64::saturating_add)
+                .max(1),
+        }
+    }
+
+    /// Decodes `n` elements of at least `min_bits` bits each (`n` already checked against
+    /// the input). The up-front reservation shares one bound with every array still open
+    /// around it: together they reserve no more elements than the input bits left could
+    /// hold, so forged counts at many nesting levels cannot multiply it. Past the
+    /// reservation the vector grows geometrically as elements really decode, charged to the
+    /// budget as it grows.
+    fn dec_array(
+        &self,
+        r: &mut Reader<'_>,
+        ty: FieldType<'_>,
+        n: usize,
+        min_bits: u64,
+        depth: usize,
+        budget: &mut Budget,
+    ) -> Result<Value> {
+        let min_bits = usize::try_from(min_bits).unwrap_or(usize::MAX).max(1);
+        let free_bits = r.remaining_bits().saturating_sub(budget.reserved_bits);
+        let cap = n.min(free_bits / min_bits);
+        budget.charge(cap.saturating_mul(VALUE_SIZE), r.pos())?;
+        budget.reserved_bits += cap * min_bits;
+        let mut items: Vec<Value> = Vec::with_capacity(cap);
+        for i in 0..n {
+            if items.len() == items.capacity() {
+                let extra = (n - i).min(items.len().max(8));
+                budget.charge(extra.saturating_mul(VALUE_SIZE), r.pos())?;
+                items.reserve_exact(extra);
+            }
+            // An error ends the whole decode, so the reservation needs no release then.
+            items.push(self.dec_one(r, ty, depth, budget)?);
+            if i < cap {
+                budget.reserved_bits -= min_bits;
+            }
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn dec_one(
+        &self,
+        r: &mut Reader<'_>,
+        ty: FieldType<'_>,
+        depth: usize,
+        budget: &mut Budget,
+    ) -> Result<Value> {
+        match ty {
+            FieldType::Custom(def) => self.dec_custom(r, def, depth + 1, budget),
             FieldType::Base(b) => Ok(match r.read_scalar(b)? {
                 Scalar::Bool(x) => Value::Bool(x),
                 Scalar::Int(x) => Value::Int(x),
@@ -508,9 +574,67 @@ impl Schema {
                 Scalar::F32(x) => Value::F32(x),
                 Scalar::F64(x) => Value::F64(x),
                 Scalar::Str(None) => Value::Null,
-                Scalar::Str(Some(DecodedStr::Text(s))) => Value::Str(s),
-                Scalar::Str(Some(DecodedStr::Utf16(u))) => Value::Utf16(u),
+                Scalar::Str(Some(DecodedStr::Text(s))) => {
+                    budget.charge(s.capacity(), r.pos())?;
+                    Value::Str(s)
+                }
+                Scalar::Str(Some(DecodedStr::Utf16(u))) => {
+                    budget.charge(u.capacity().saturating_mul(2), r.pos())?;
+                    Value::Utf16(u)
+                }
             }),
+        }
+    }
+}
+
+/// Heap bytes of one [`Value`] slot in an array.
+const VALUE_SIZE: usize = size_of::<Value>();
+/// Heap bytes of one object member: its shared name pointer and its value.
+const MEMBER_SIZE: usize = size_of::<(Arc<str>, Value)>();
+
+/// Heap that [`Schema::decode`] may build for a message, besides
+/// [`DECODE_HEAP_PER_BYTE`] bytes per input byte.
+pub const DECODE_HEAP_SLACK: usize = 64 * 1024;
+
+/// Heap that [`Schema::decode`] may build per input byte, besides [`DECODE_HEAP_SLACK`]:
+/// 80 bytes per input bit, what an array of one-bit structs needs (a 32-byte [`Value`] per
+/// element plus its one 48-byte member; field names are shared, not copied). A message
+/// that would need more (only schemas nesting single-field structs around one-bit fields
+/// get there) is refused with [`ErrorKind::DecodeLimit`].
+pub const DECODE_HEAP_PER_BYTE: usize = 640;
+
+/// How deep [`Schema::min_bits`] follows struct fields.
+const MIN_BITS_DEPTH: u32 = 4;
+
+/// What the decoded value may still allocate, and the input bits that the array slots
+/// reserved but not yet filled will need at least.
+struct Budget {
+    left: usize,
+    limit: usize,
+    reserved_bits: usize,
+}
+
+impl Budget {
+    fn new(input_len: usize) -> Self {
+        let limit =
+            DECODE_HEAP_SLACK.saturating_add(input_len.saturating_mul(DECODE_HEAP_PER_BYTE));
+        Budget {
+            left: limit,
+            limit,
+            reserved_bits: 0,
+        }
+    }
+
+    fn charge(&mut self, bytes: usize, offset: usize) -> Result<()> {
+        match self.left.checked_sub(bytes) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => Err(Error::at(
+                ErrorKind::DecodeLimit { limit: self.limit },
+                offset,
+            )),
         }
     }
 }

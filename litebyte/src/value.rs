@@ -1,5 +1,7 @@
 //! The dynamic value encoded/decoded against a [`Schema`](crate::Schema).
 
+use std::sync::Arc;
+
 /// A dynamic LiteByte value (what the C# `LBObject` holds).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -21,21 +23,22 @@ pub enum Value {
     Utf16(Vec<u16>),
     /// An array.
     Array(Vec<Value>),
-    /// A struct or class: members by name, in schema order when decoded.
-    Object(Vec<(String, Value)>),
+    /// A struct or class: members by name, in schema order when decoded. A decoded object
+    /// shares its names with the schema's [`Field`](crate::Field)s.
+    Object(Vec<(Arc<str>, Value)>),
 }
 
 impl Value {
     /// A member of an object by name.
     pub fn get(&self, name: &str) -> Option<&Value> {
         match self {
-            Value::Object(m) => m.iter().find(|(k, _)| k == name).map(|(_, v)| v),
+            Value::Object(m) => m.iter().find(|(k, _)| &**k == name).map(|(_, v)| v),
             _ => None,
         }
     }
 
     /// Builds an object from `(name, value)` pairs.
-    pub fn object<K: Into<String>>(members: impl IntoIterator<Item = (K, Value)>) -> Value {
+    pub fn object<K: Into<Arc<str>>>(members: impl IntoIterator<Item = (K, Value)>) -> Value {
         Value::Object(members.into_iter().map(|(k, v)| (k.into(), v)).collect())
     }
 

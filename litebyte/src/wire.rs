@@ -213,6 +213,23 @@ impl BaseType {
         }
     }
 
+    /// The fewest bits a value of this type takes on the wire: its width for bits, fixed
+    /// ints and floats; the size tag plus one byte for varints; one byte (a VarLength) for
+    /// strings.
+    pub fn min_bits(self) -> u64 {
+        match self.layout() {
+            Layout::Bits(n) => u64::from(n),
+            Layout::Int { bytes, .. } => u64::from(bytes) * 8,
+            Layout::VarInt { tag_bits, .. } => u64::from(tag_bits) + 8,
+            Layout::Float8 => 8,
+            Layout::Float16 => 16,
+            Layout::Float24 => 24,
+            Layout::Float32 => 32,
+            Layout::Float64 => 64,
+            Layout::Str => 8,
+        }
+    }
+
     /// Whether this is one of the four string encodings.
     pub fn is_string(self) -> bool {
         matches!(self.layout(), Layout::Str)
@@ -632,6 +649,16 @@ impl<'a> Reader<'a> {
 
     fn eof(&self) -> Error {
         Error::at(ErrorKind::UnexpectedEof, self.pos)
+    }
+
+    /// Bits left: whole bytes left plus the free bits of the current bit byte.
+    pub(crate) fn remaining_bits(&self) -> usize {
+        let free_bits = if self.bit_loc > 7 {
+            0
+        } else {
+            8 - self.bit_loc as usize
+        };
+        self.remaining().saturating_mul(8).saturating_add(free_bits)
     }
 
     pub(crate) fn peek_byte(&self) -> Option<u8> {

@@ -116,7 +116,9 @@ fn conv_obj(schema: &Schema, def: &TypeDef, j: &Json) -> Value {
     let obj = j.as_object().unwrap();
     let mut members = Vec::new();
     for f in &def.fields {
-        let Some(fj) = obj.get(&f.name) else { continue };
+        let Some(fj) = obj.get(&*f.name) else {
+            continue;
+        };
         let ty = schema.resolve(&f.type_name).unwrap();
         let v = if f.is_array {
             match fj {

@@ -210,7 +210,7 @@ fn random_schemas_round_trip_with_predicted_size() {
         }
         src += "}";
         let schema = Schema::from_lbs([], [src.as_str(), inner_src.as_str()]).unwrap();
-        let value = Value::Object(members);
+        let value = Value::object(members);
         let enc = schema
             .encode("T", &value)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{src}"));

@@ -64,7 +64,7 @@ fn sample_schemas_parse_and_resolve() {
         assert_eq!(t.fields.len(), n, "{name}");
     }
     let p = s.get("PlayerInfo").unwrap();
-    let names: Vec<_> = p.fields.iter().map(|f| f.name.as_str()).collect();
+    let names: Vec<_> = p.fields.iter().map(|f| &*f.name).collect();
     assert_eq!(
         names,
         ["id", "nickname", "gender", "isVip", "lv", "hp", "mp", "exp"]
@@ -80,7 +80,7 @@ fn sample_schemas_parse_and_resolve() {
     let all = s.get("AllType").unwrap();
     let last = all.fields.last().unwrap();
     assert_eq!(
-        (last.name.as_str(), last.type_name.as_str(), last.is_array),
+        (&*last.name, last.type_name.as_str(), last.is_array),
         ("playerInfos", "PlayerInfo", true)
     );
     // Without the alias table the demo schemas do not resolve (`uint` is not a base type).
@@ -144,7 +144,7 @@ fn access_modifier_prefix_quirk() {
     // `publicX Int8 b;` silently parses as `Int8 b;` (§11.9).
     let t = parse_type("struct A { publicX Int8 b; }").unwrap();
     assert_eq!(
-        (t.fields[0].type_name.as_str(), t.fields[0].name.as_str()),
+        (t.fields[0].type_name.as_str(), &*t.fields[0].name),
         ("Int8", "b")
     );
     // `Int8 publicKey;` loses its name and becomes `Int8 ;`: a parse error.
