@@ -4,7 +4,7 @@ use crate::wire::{BaseType, Mode};
 
 /// The LiteByte type each plain Rust type maps to when no wrapper or `with` module says
 /// otherwise. This plays the role of the C# side's alias table (`LBConfig.json`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TypeMap {
     /// `bool` (C# `bool`).
     pub bool: BaseType,
@@ -100,8 +100,8 @@ impl Default for TypeMap {
     }
 }
 
-/// Encoder/decoder configuration.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// Encoder/decoder configuration, passed by value (it is `Copy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Config {
     /// Decoding strictness.
     pub mode: Mode,
@@ -111,11 +111,13 @@ pub struct Config {
 
 impl Config {
     /// Strict mode, demo type map.
+    #[must_use]
     pub fn new() -> Self {
         Config::default()
     }
 
     /// Compat mode (accept what the C# reader accepts), demo type map.
+    #[must_use]
     pub fn compat() -> Self {
         Config {
             mode: Mode::Compat,
@@ -124,12 +126,14 @@ impl Config {
     }
 
     /// Sets the decoding mode.
+    #[must_use]
     pub fn with_mode(mut self, mode: Mode) -> Self {
         self.mode = mode;
         self
     }
 
     /// Sets the type map.
+    #[must_use]
     pub fn with_types(mut self, types: TypeMap) -> Self {
         self.types = types;
         self

@@ -3,7 +3,7 @@
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use crate::config::Config;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Number, Result};
 use crate::schema::MAX_DEPTH;
 use crate::types::{Marker, parse_marker};
 use crate::wire::{BaseType, DecodedStr, Mode, Reader, Scalar};
@@ -19,16 +19,16 @@ struct Ctx {
 }
 
 /// Deserializes one LiteByte message from a byte slice.
-pub struct Deserializer<'de, 'c> {
+pub struct Deserializer<'de> {
     r: Reader<'de>,
-    cfg: &'c Config,
+    cfg: Config,
     ctx: Ctx,
     depth: usize,
 }
 
-impl<'de, 'c> Deserializer<'de, 'c> {
+impl<'de> Deserializer<'de> {
     /// A deserializer over `input` with the given configuration.
-    pub fn new(input: &'de [u8], cfg: &'c Config) -> Self {
+    pub fn new(input: &'de [u8], cfg: Config) -> Self {
         Deserializer {
             r: Reader::new(input, cfg.mode),
             cfg,
@@ -68,9 +68,9 @@ impl<'de, 'c> Deserializer<'de, 'c> {
         }
         let ty = ctx.ty.unwrap_or(default);
         if ty.is_string() {
-            return Err(self.err(ErrorKind::TypeMismatch(format!(
-                "{ty} is a string type; the Rust type is not a string"
-            ))));
+            return Err(self.err(ErrorKind::TypeMismatch(
+                format!("{ty} is a string type; the Rust type is not a string").into(),
+            )));
         }
         self.r.read_scalar(ty)
     }
@@ -85,7 +85,7 @@ impl<'de, 'c> Deserializer<'de, 'c> {
             Scalar::F64(f) => visitor.visit_f64(f),
             Scalar::Str(_) => Err(self.err(ErrorKind::TypeMismatch("unexpected string".into()))),
         }
-        .map_err(|e: Error| e.with_offset(self.r.pos()))
+        .map_err(|e: Error| e.or_at(self.r.pos()))
     }
 
     fn text(&self, s: Option<DecodedStr>, option: bool) -> Result<String> {
@@ -117,7 +117,7 @@ macro_rules! de_scalar {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
@@ -151,9 +151,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         }
         let ty = ctx.ty.unwrap_or(self.cfg.types.string);
         if !ty.is_string() {
-            return Err(self.err(ErrorKind::TypeMismatch(format!(
-                "{ty} is not a string type; the Rust type is a string"
-            ))));
+            return Err(self.err(ErrorKind::TypeMismatch(
+                format!("{ty} is not a string type; the Rust type is a string").into(),
+            )));
         }
         match self.r.read_scalar(ty)? {
             Scalar::Str(s) => {
@@ -189,7 +189,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             let b = u8::try_from(v).map_err(|_| {
                 self.err(ErrorKind::OutOfRange {
                     ty,
-                    value: v.to_string(),
+                    value: Number::Int(v),
                 })
             })?;
             out.push(b);
@@ -285,9 +285,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         self.begin_struct()?;
         if self.depth >= MAX_DEPTH {
-            return Err(self.err(ErrorKind::Unsupported(format!(
-                "nesting deeper than {MAX_DEPTH}"
-            ))));
+            return Err(self.err(ErrorKind::DepthLimitExceeded { limit: MAX_DEPTH }));
         }
         self.depth += 1;
         let v = visitor.visit_seq(SeqAccess {
@@ -352,13 +350,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
     }
 }
 
-impl Deserializer<'_, '_> {
+impl Deserializer<'_> {
     fn begin_struct(&mut self) -> Result<()> {
         let ctx = self.take();
         if let Some(ty) = ctx.ty {
-            return Err(self.err(ErrorKind::TypeMismatch(format!(
-                "a struct cannot be read as {ty}"
-            ))));
+            return Err(self.err(ErrorKind::TypeMismatch(
+                format!("a struct cannot be read as {ty}").into(),
+            )));
         }
         if ctx.class {
             if !ctx.class_bit_read && self.r.read_bits(1)? == 1 {
@@ -375,14 +373,14 @@ impl Deserializer<'_, '_> {
     }
 }
 
-struct SeqAccess<'a, 'de, 'c> {
-    de: &'a mut Deserializer<'de, 'c>,
+struct SeqAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
     left: usize,
     elem: Option<BaseType>,
     in_seq: bool,
 }
 
-impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de, '_> {
+impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {

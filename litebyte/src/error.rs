@@ -1,19 +1,55 @@
-//! The LiteByte error type.
+//! [`Error`], [`ErrorKind`] and [`Result`].
 
 use std::fmt;
 
 use crate::BaseType;
 
-/// What went wrong while encoding, decoding or parsing a schema.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+/// Alias for `Result<T, litebyte::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An encoding, decoding or schema error: what went wrong ([`ErrorKind`]) and, when known,
+/// the byte offset in the input (decoding) or output (encoding) where it happened.
+///
+/// One pointer wide, so every `Result<T>` stays small.
+pub struct Error(Box<ErrorImpl>);
+
+struct ErrorImpl {
+    kind: ErrorKind,
+    offset: Option<usize>,
+}
+
+/// A number that does not fit the LiteByte type chosen for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum Number {
+    /// An integer (any Rust integer type fits in `i128`).
+    Int(i128),
+    /// A float, as the `f32` the reference writer checks (`f64` for `Float64`).
+    Float(f64),
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Number::Int(v) => write!(f, "{v}"),
+            Number::Float(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// What went wrong. Each malformed-input class has its own kind.
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The input ended before the value was complete.
     #[error("unexpected end of input")]
     UnexpectedEof,
     /// Strict mode: bytes were left after the message.
-    #[error("{0} trailing byte(s) after the message")]
-    TrailingBytes(usize),
+    #[error("{count} trailing bytes after the message")]
+    TrailingBytes {
+        /// How many bytes were left.
+        count: usize,
+    },
     /// Strict mode: the input was empty (the C# reader returns null/default for it).
     #[error("empty input")]
     EmptyInput,
@@ -22,83 +58,108 @@ pub enum ErrorKind {
     OutOfRange {
         /// The LiteByte type.
         ty: BaseType,
-        /// The offending value, as text.
-        value: String,
+        /// The offending value.
+        value: Number,
     },
-    /// The Rust value or data model construct has no LiteByte encoding.
-    #[error("unsupported: {0}")]
-    Unsupported(String),
-    /// The value's kind does not match the LiteByte type (for example a string for `Int8`).
-    #[error("type mismatch: {0}")]
-    TypeMismatch(String),
-    /// A null was found where the target cannot be null (strict mode for strings and arrays).
-    #[error("null where a value is required: {0}")]
-    UnexpectedNull(String),
-    /// Bytes that are not valid text in the declared encoding (strict mode), or text the
-    /// encoding cannot carry.
-    #[error("invalid string: {0}")]
-    InvalidString(String),
-    /// Strict mode: a valid but non-canonical encoding (over-long length, varint wider than
-    /// needed, non-zero unused bits).
-    #[error("non-canonical encoding: {0}")]
-    NonCanonical(String),
-    /// A length prefix is larger than the remaining input could hold, or above 2^31-2.
-    #[error("length {0} is too large")]
-    LengthTooLarge(u64),
+    /// A length prefix larger than the rest of the input could hold (at the fewest bits
+    /// an element of its type takes), or above the format's maximum of 2^31-2.
+    #[error("length {len} is too large")]
+    LengthTooLarge {
+        /// The length read from the input (or given to the encoder).
+        len: u64,
+    },
+    /// Nesting deeper than [`MAX_DEPTH`](crate::MAX_DEPTH) (self-referencing types).
+    #[error("nesting deeper than {limit}")]
+    DepthLimitExceeded {
+        /// The limit.
+        limit: usize,
+    },
     /// [`Schema::decode`](crate::Schema::decode): the decoded value would need more heap
-    /// than [`DECODE_HEAP_SLACK`](crate::DECODE_HEAP_SLACK) +
+    /// than half of [`DECODE_HEAP_SLACK`](crate::DECODE_HEAP_SLACK) +
     /// [`DECODE_HEAP_PER_BYTE`](crate::DECODE_HEAP_PER_BYTE) × the input length.
     #[error("decoded value would exceed its heap limit of {limit} bytes")]
     DecodeLimit {
         /// The limit for this input, in bytes.
         limit: usize,
     },
-    /// A `.lbs` schema could not be parsed or registered.
+    /// Strict mode: a VarLength with more bytes than needed.
+    #[error("over-long length prefix")]
+    OverlongLength,
+    /// Strict mode: a varint whose size tag says more bytes than its value needs.
+    #[error("{ty} wider than needed")]
+    VarIntTooWide {
+        /// The varint type.
+        ty: BaseType,
+    },
+    /// Strict mode: unused bits of the last bit byte are set.
+    #[error("unused bits of the last bit byte are set")]
+    UnusedBitsSet,
+    /// A null where the target cannot be null (strict mode for strings and arrays).
+    #[error("null where a value is required: {0}")]
+    UnexpectedNull(Box<str>),
+    /// Bytes that are not valid text in the declared encoding (strict mode), or text the
+    /// encoding cannot carry.
+    #[error("invalid string: {0}")]
+    InvalidString(Box<str>),
+    /// The value's kind does not match the LiteByte type (for example a string for `Int8`).
+    #[error("type mismatch: {0}")]
+    TypeMismatch(Box<str>),
+    /// The Rust value or data model construct has no LiteByte encoding.
+    #[error("unsupported: {0}")]
+    Unsupported(Box<str>),
+    /// A `.lbs` schema could not be parsed or registered, or names an unknown type.
     #[error("schema error: {0}")]
-    Schema(String),
+    Schema(Box<str>),
     /// An I/O error from the reader passed to `from_reader`.
     #[error("I/O error: {0}")]
-    Io(String),
+    Io(#[from] std::io::Error),
     /// A message from a `Serialize`/`Deserialize` implementation.
     #[error("{0}")]
-    Custom(String),
-}
-
-/// A LiteByte error: its kind plus, where known, the byte offset into the message.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Error {
-    kind: ErrorKind,
-    offset: Option<usize>,
+    Message(Box<str>),
 }
 
 impl Error {
-    /// Creates an error without an offset.
-    pub fn new(kind: ErrorKind) -> Self {
-        Error { kind, offset: None }
+    /// A new error of `kind` with no position.
+    #[cold]
+    #[must_use]
+    pub(crate) fn new(kind: ErrorKind) -> Self {
+        Error(Box::new(ErrorImpl { kind, offset: None }))
     }
 
-    /// Creates an error at a byte offset.
-    pub fn at(kind: ErrorKind, offset: usize) -> Self {
-        Error {
+    /// A new error of `kind` at byte `offset`.
+    #[cold]
+    #[must_use]
+    pub(crate) fn at(kind: ErrorKind, offset: usize) -> Self {
+        Error(Box::new(ErrorImpl {
             kind,
             offset: Some(offset),
-        }
+        }))
     }
 
-    /// The kind of error.
+    /// What went wrong.
+    #[must_use]
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 
-    /// The byte offset into the message (decoding: input offset; encoding: output length so
-    /// far), where known.
+    /// Consumes the error, giving back what went wrong.
+    #[must_use]
+    pub fn into_kind(self) -> ErrorKind {
+        self.0.kind
+    }
+
+    /// The byte offset where it went wrong, when known: in the input when decoding, in the
+    /// output (its length so far) when encoding.
+    #[must_use]
     pub fn offset(&self) -> Option<usize> {
-        self.offset
+        self.0.offset
     }
 
-    pub(crate) fn with_offset(mut self, offset: usize) -> Self {
-        if self.offset.is_none() {
-            self.offset = Some(offset);
+    /// Sets the offset if none is set yet (the innermost position wins).
+    #[must_use]
+    pub(crate) fn or_at(mut self, offset: usize) -> Self {
+        if self.0.offset.is_none() {
+            self.0.offset = Some(offset);
         }
         self
     }
@@ -106,14 +167,30 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.offset {
-            Some(o) => write!(f, "{} (at byte {o})", self.kind),
-            None => write!(f, "{}", self.kind),
+        match self.0.offset {
+            Some(offset) => write!(f, "{} at byte {}", self.0.kind, offset),
+            None => fmt::Display::fmt(&self.0.kind, f),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.0.kind)
+            .field("offset", &self.0.offset)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Self {
@@ -121,17 +198,33 @@ impl From<ErrorKind> for Error {
     }
 }
 
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io(e))
+    }
+}
+
 impl serde::ser::Error for Error {
+    #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error::new(ErrorKind::Custom(msg.to_string()))
+        Error::new(ErrorKind::Message(msg.to_string().into_boxed_str()))
     }
 }
 
 impl serde::de::Error for Error {
+    #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error::new(ErrorKind::Custom(msg.to_string()))
+        Error::new(ErrorKind::Message(msg.to_string().into_boxed_str()))
     }
 }
 
-/// `Result` with the LiteByte [`Error`].
-pub type Result<T> = std::result::Result<T, Error>;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_is_one_pointer_wide() {
+        assert_eq!(size_of::<Error>(), size_of::<usize>());
+        assert_eq!(size_of::<Result<()>>(), size_of::<usize>());
+    }
+}

@@ -71,7 +71,7 @@ use serde::de::{Deserialize, DeserializeOwned};
 
 pub use config::{Config, TypeMap};
 pub use de::Deserializer;
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Number, Result};
 pub use schema::{
     DECODE_HEAP_PER_BYTE, DECODE_HEAP_SLACK, DEMO_ALIASES, Field, FieldType, MAX_DEPTH, Schema,
     TypeDef, parse_type,
@@ -83,11 +83,11 @@ pub use wire::{BaseType, Mode};
 
 /// Encodes `value` with the default configuration (demo type map).
 pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    to_bytes_with(value, &Config::default())
+    to_bytes_with(value, Config::default())
 }
 
 /// Encodes `value` with the given configuration.
-pub fn to_bytes_with<T: ?Sized + Serialize>(value: &T, cfg: &Config) -> Result<Vec<u8>> {
+pub fn to_bytes_with<T: ?Sized + Serialize>(value: &T, cfg: Config) -> Result<Vec<u8>> {
     let mut ser = Serializer::new(cfg);
     value.serialize(&mut ser)?;
     Ok(ser.into_inner())
@@ -95,11 +95,11 @@ pub fn to_bytes_with<T: ?Sized + Serialize>(value: &T, cfg: &Config) -> Result<V
 
 /// Decodes a `T` in strict mode with the demo type map.
 pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
-    from_bytes_with(bytes, &Config::default())
+    from_bytes_with(bytes, Config::default())
 }
 
 /// Decodes a `T` with the given configuration.
-pub fn from_bytes_with<'de, T: Deserialize<'de>>(bytes: &'de [u8], cfg: &Config) -> Result<T> {
+pub fn from_bytes_with<'de, T: Deserialize<'de>>(bytes: &'de [u8], cfg: Config) -> Result<T> {
     if bytes.is_empty() && cfg.mode == Mode::Strict {
         return Err(Error::at(ErrorKind::EmptyInput, 0));
     }
@@ -112,14 +112,12 @@ pub fn from_bytes_with<'de, T: Deserialize<'de>>(bytes: &'de [u8], cfg: &Config)
 /// Reads `reader` to its end and decodes a `T` with the default configuration. (LiteByte has
 /// no message length, so a message is everything the reader yields.)
 pub fn from_reader<R: Read, T: DeserializeOwned>(reader: R) -> Result<T> {
-    from_reader_with(reader, &Config::default())
+    from_reader_with(reader, Config::default())
 }
 
 /// Reads `reader` to its end and decodes a `T` with the given configuration.
-pub fn from_reader_with<R: Read, T: DeserializeOwned>(mut reader: R, cfg: &Config) -> Result<T> {
+pub fn from_reader_with<R: Read, T: DeserializeOwned>(mut reader: R, cfg: Config) -> Result<T> {
     let mut buf = Vec::new();
-    reader
-        .read_to_end(&mut buf)
-        .map_err(|e| Error::new(ErrorKind::Io(e.to_string())))?;
+    reader.read_to_end(&mut buf).map_err(Error::from)?;
     from_bytes_with(&buf, cfg)
 }

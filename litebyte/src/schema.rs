@@ -44,7 +44,7 @@ pub enum FieldType<'a> {
 }
 
 fn schema_err(msg: String) -> Error {
-    Error::new(ErrorKind::Schema(msg))
+    Error::new(ErrorKind::Schema(msg.into()))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ fn check_ident(t: &Token, what: &str) -> Result<()> {
     let bad = is_punct(&t.text) || t.text.chars().next().is_none_or(|c| c.is_ascii_digit());
     if bad {
         return Err(schema_err(format!(
-            "Parse type({}, {}) error near \"{}\": invalid {what}",
+            "parse type({}, {}) error near \"{}\": invalid {what}",
             t.line, t.col, t.text
         )));
     }
@@ -171,13 +171,13 @@ pub fn parse_type(src: &str) -> Result<TypeDef> {
         .collect();
     // Shortest declaration: kind Name { Type name ; }
     if tokens.len() < 7 {
-        return Err(schema_err("Parse struct error: Not enough words".into()));
+        return Err(schema_err("parse struct error: not enough words".into()));
     }
     let mut it = tokens.iter().peekable();
     let mut next = |what: &str| -> Result<Token> {
         it.next().cloned().ok_or_else(|| {
             schema_err(format!(
-                "Parse type error: unexpected end, expecting {what}"
+                "parse type error: unexpected end, expecting {what}"
             ))
         })
     };
@@ -186,7 +186,7 @@ pub fn parse_type(src: &str) -> Result<TypeDef> {
             Ok(())
         } else {
             Err(schema_err(format!(
-                "Parse type({}, {}) error near \"{}\": Expecting \"{s}\"",
+                "parse type({}, {}) error near \"{}\": expecting \"{s}\"",
                 t.line, t.col, t.text
             )))
         }
@@ -198,7 +198,7 @@ pub fn parse_type(src: &str) -> Result<TypeDef> {
         false
     } else {
         return Err(schema_err(format!(
-            "Parse type({}, {}) error near \"{}\": Expecting \"class\" or \"struct\"",
+            "parse type({}, {}) error near \"{}\": expecting \"class\" or \"struct\"",
             kind.line, kind.col, kind.text
         )));
     };
@@ -220,7 +220,7 @@ pub fn parse_type(src: &str) -> Result<TypeDef> {
             t = next("field name")?;
             if t.text == "[" {
                 return Err(schema_err(format!(
-                    "Parse type({}, {}) error near \"[\": arrays of arrays are not supported",
+                    "parse type({}, {}) error near \"[\": arrays of arrays are not supported",
                     t.line, t.col
                 )));
             }
@@ -234,11 +234,11 @@ pub fn parse_type(src: &str) -> Result<TypeDef> {
         });
     }
     if fields.is_empty() {
-        return Err(schema_err("Parse struct error: Not enough words".into()));
+        return Err(schema_err("parse struct error: not enough words".into()));
     }
     if let Some(t) = it.find(|t| t.text != ";") {
         return Err(schema_err(format!(
-            "Parse type({}, {}) error near \"{}\": one type per file",
+            "parse type({}, {}) error near \"{}\": one type per file",
             t.line, t.col, t.text
         )));
     }
@@ -293,7 +293,7 @@ impl Schema {
     pub fn add_type(&mut self, def: TypeDef) -> Result<&TypeDef> {
         if self.by_name.contains_key(&def.name) {
             return Err(schema_err(format!(
-                "Custom type [{}] already exists.",
+                "custom type [{}] already exists",
                 def.name
             )));
         }
@@ -327,7 +327,7 @@ impl Schema {
             for f in &t.fields {
                 self.resolve(&f.type_name).map_err(|_| {
                     schema_err(format!(
-                        "Unknown type [{}] of field {}.{}",
+                        "unknown type [{}] of field {}.{}",
                         f.type_name, t.name, f.name
                     ))
                 })?;
@@ -356,12 +356,12 @@ impl Schema {
         }
         self.get(type_name)
             .map(FieldType::Custom)
-            .ok_or_else(|| schema_err(format!("Unknown type [{type_name}]")))
+            .ok_or_else(|| schema_err(format!("unknown type [{type_name}]")))
     }
 
     fn root(&self, name: &str) -> Result<&TypeDef> {
         self.get(name)
-            .ok_or_else(|| schema_err(format!("Unknown root type [{name}]")))
+            .ok_or_else(|| schema_err(format!("unknown root type [{name}]")))
     }
 
     /// Encodes `value` (a [`Value::Object`], or [`Value::Null`] for a null `class`) as the
@@ -392,7 +392,7 @@ impl Schema {
     fn enc_custom(&self, w: &mut Writer, def: &TypeDef, v: &Value, depth: usize) -> Result<()> {
         if depth >= MAX_DEPTH {
             return Err(Error::at(
-                ErrorKind::Unsupported(format!("nesting deeper than {MAX_DEPTH}")),
+                ErrorKind::DepthLimitExceeded { limit: MAX_DEPTH },
                 w.len(),
             ));
         }
@@ -403,18 +403,16 @@ impl Schema {
             }
             Value::Null => {
                 return Err(Error::at(
-                    ErrorKind::UnexpectedNull(format!("struct {} cannot be null", def.name)),
+                    ErrorKind::UnexpectedNull(format!("struct {} cannot be null", def.name).into()),
                     w.len(),
                 ));
             }
             Value::Object(m) => m,
             other => {
                 return Err(Error::at(
-                    ErrorKind::TypeMismatch(format!(
-                        "{} needs an object, got {}",
-                        def.name,
-                        other.kind_name()
-                    )),
+                    ErrorKind::TypeMismatch(
+                        format!("{} needs an object, got {}", def.name, other.kind_name()).into(),
+                    ),
                     w.len(),
                 ));
             }
@@ -429,7 +427,9 @@ impl Schema {
                 .map(|(_, v)| v)
                 .ok_or_else(|| {
                     Error::at(
-                        ErrorKind::TypeMismatch(format!("missing field {}.{}", def.name, f.name)),
+                        ErrorKind::TypeMismatch(
+                            format!("missing field {}.{}", def.name, f.name).into(),
+                        ),
                         w.len(),
                     )
                 })?;
@@ -445,12 +445,15 @@ impl Schema {
                     }
                     other => {
                         return Err(Error::at(
-                            ErrorKind::TypeMismatch(format!(
-                                "{}.{} needs an array, got {}",
-                                def.name,
-                                f.name,
-                                other.kind_name()
-                            )),
+                            ErrorKind::TypeMismatch(
+                                format!(
+                                    "{}.{} needs an array, got {}",
+                                    def.name,
+                                    f.name,
+                                    other.kind_name()
+                                )
+                                .into(),
+                            ),
                             w.len(),
                         ));
                     }
@@ -478,7 +481,7 @@ impl Schema {
     ) -> Result<Value> {
         if depth >= MAX_DEPTH {
             return Err(Error::at(
-                ErrorKind::Unsupported(format!("nesting deeper than {MAX_DEPTH}")),
+                ErrorKind::DepthLimitExceeded { limit: MAX_DEPTH },
                 r.pos(),
             ));
         }
@@ -616,8 +619,10 @@ struct Budget {
 
 impl Budget {
     fn new(input_len: usize) -> Self {
+        // Half the slack is left for what the decoder holds besides the value (its error,
+        // the root's members), so the whole heap stays within the documented bound.
         let limit =
-            DECODE_HEAP_SLACK.saturating_add(input_len.saturating_mul(DECODE_HEAP_PER_BYTE));
+            (DECODE_HEAP_SLACK / 2).saturating_add(input_len.saturating_mul(DECODE_HEAP_PER_BYTE));
         Budget {
             left: limit,
             limit,
@@ -642,7 +647,7 @@ impl Budget {
 fn enc_base(w: &mut Writer, b: BaseType, v: &Value) -> Result<()> {
     let mismatch = |w: &Writer| {
         Error::at(
-            ErrorKind::TypeMismatch(format!("{} cannot be written as {b}", v.kind_name())),
+            ErrorKind::TypeMismatch(format!("{} cannot be written as {b}", v.kind_name()).into()),
             w.len(),
         )
     };
@@ -668,7 +673,7 @@ fn enc_base(w: &mut Writer, b: BaseType, v: &Value) -> Result<()> {
         Value::Int(x) => w.write_int(b, x as i128),
         Value::UInt(x) => w.write_int(b, x as i128),
         Value::Null => Err(Error::at(
-            ErrorKind::UnexpectedNull(format!("{b} cannot be null")),
+            ErrorKind::UnexpectedNull(format!("{b} cannot be null").into()),
             w.len(),
         )),
         _ => Err(mismatch(w)),

@@ -18,15 +18,15 @@ pub(crate) struct Ctx {
 
 /// Serializes one LiteByte message into a buffer (bit bytes need back-patching, so the whole
 /// message is buffered).
-pub struct Serializer<'c> {
+pub struct Serializer {
     w: Writer,
-    cfg: &'c Config,
+    cfg: Config,
     ctx: Ctx,
 }
 
-impl<'c> Serializer<'c> {
+impl Serializer {
     /// A serializer with the given configuration.
-    pub fn new(cfg: &'c Config) -> Self {
+    pub fn new(cfg: Config) -> Self {
         Serializer {
             w: Writer::new(),
             cfg,
@@ -81,23 +81,23 @@ impl<'c> Serializer<'c> {
     }
 }
 
-impl<'a, 'c> ser::Serializer for &'a mut Serializer<'c> {
+impl<'a> ser::Serializer for &'a mut Serializer {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = SeqSer<'a, 'c>;
-    type SerializeTuple = StructSer<'a, 'c>;
-    type SerializeTupleStruct = StructSer<'a, 'c>;
+    type SerializeSeq = SeqSer<'a>;
+    type SerializeTuple = StructSer<'a>;
+    type SerializeTupleStruct = StructSer<'a>;
     type SerializeTupleVariant = ser::Impossible<(), Error>;
     type SerializeMap = ser::Impossible<(), Error>;
-    type SerializeStruct = StructSer<'a, 'c>;
+    type SerializeStruct = StructSer<'a>;
     type SerializeStructVariant = ser::Impossible<(), Error>;
 
     fn serialize_bool(self, v: bool) -> Result<()> {
         let ty = self.scalar_ctx(self.cfg.types.bool)?;
         if ty.is_float() || ty.is_string() {
-            return Err(self.err(ErrorKind::TypeMismatch(format!(
-                "a bool cannot be written as {ty}"
-            ))));
+            return Err(self.err(ErrorKind::TypeMismatch(
+                format!("a bool cannot be written as {ty}").into(),
+            )));
         }
         self.w.write_int(ty, v as i128)
     }
@@ -141,9 +141,9 @@ impl<'a, 'c> ser::Serializer for &'a mut Serializer<'c> {
         }
         let ty = ctx.ty.unwrap_or(self.cfg.types.string);
         if !ty.is_string() {
-            return Err(self.err(ErrorKind::TypeMismatch(format!(
-                "a string cannot be written as {ty}"
-            ))));
+            return Err(self.err(ErrorKind::TypeMismatch(
+                format!("a string cannot be written as {ty}").into(),
+            )));
         }
         self.w.write_str(ty, Some(StrRef::Str(v)))
     }
@@ -212,7 +212,7 @@ impl<'a, 'c> ser::Serializer for &'a mut Serializer<'c> {
     ) -> Result<()> {
         Err(self.unsupported("data-carrying enum variants"))
     }
-    fn serialize_seq(self, len: Option<usize>) -> Result<SeqSer<'a, 'c>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqSer<'a>> {
         let ctx = self.take();
         if ctx.in_seq {
             return Err(self.unsupported("nested arrays"));
@@ -229,10 +229,10 @@ impl<'a, 'c> ser::Serializer for &'a mut Serializer<'c> {
             elem: ctx.ty,
         })
     }
-    fn serialize_tuple(self, _len: usize) -> Result<StructSer<'a, 'c>> {
+    fn serialize_tuple(self, _len: usize) -> Result<StructSer<'a>> {
         self.begin_struct()
     }
-    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<StructSer<'a, 'c>> {
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<StructSer<'a>> {
         self.begin_struct()
     }
     fn serialize_tuple_variant(
@@ -247,7 +247,7 @@ impl<'a, 'c> ser::Serializer for &'a mut Serializer<'c> {
     fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap> {
         Err(self.unsupported("maps (LiteByte has no Dictionary)"))
     }
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<StructSer<'a, 'c>> {
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<StructSer<'a>> {
         self.begin_struct()
     }
     fn serialize_struct_variant(
@@ -264,13 +264,13 @@ impl<'a, 'c> ser::Serializer for &'a mut Serializer<'c> {
     }
 }
 
-impl<'a, 'c> Serializer<'c> {
-    fn begin_struct(&'a mut self) -> Result<StructSer<'a, 'c>> {
+impl<'a> Serializer {
+    fn begin_struct(&'a mut self) -> Result<StructSer<'a>> {
         let ctx = self.take();
         if let Some(ty) = ctx.ty {
-            return Err(self.err(ErrorKind::TypeMismatch(format!(
-                "a struct cannot be written as {ty}"
-            ))));
+            return Err(self.err(ErrorKind::TypeMismatch(
+                format!("a struct cannot be written as {ty}").into(),
+            )));
         }
         if ctx.class {
             self.w.write_bits(0, 1);
@@ -284,12 +284,12 @@ impl<'a, 'c> Serializer<'c> {
 }
 
 /// Array serializer.
-pub struct SeqSer<'a, 'c> {
-    ser: &'a mut Serializer<'c>,
+pub struct SeqSer<'a> {
+    ser: &'a mut Serializer,
     elem: Option<BaseType>,
 }
 
-impl ser::SerializeSeq for SeqSer<'_, '_> {
+impl ser::SerializeSeq for SeqSer<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -306,18 +306,18 @@ impl ser::SerializeSeq for SeqSer<'_, '_> {
 }
 
 /// Struct / tuple serializer: fields in order, nothing else.
-pub struct StructSer<'a, 'c> {
-    ser: &'a mut Serializer<'c>,
+pub struct StructSer<'a> {
+    ser: &'a mut Serializer,
 }
 
-impl StructSer<'_, '_> {
+impl StructSer<'_> {
     fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.ser.ctx = Ctx::default();
         value.serialize(&mut *self.ser)
     }
 }
 
-impl ser::SerializeStruct for StructSer<'_, '_> {
+impl ser::SerializeStruct for StructSer<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(
@@ -332,7 +332,7 @@ impl ser::SerializeStruct for StructSer<'_, '_> {
     }
 }
 
-impl ser::SerializeTuple for StructSer<'_, '_> {
+impl ser::SerializeTuple for StructSer<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -343,7 +343,7 @@ impl ser::SerializeTuple for StructSer<'_, '_> {
     }
 }
 
-impl ser::SerializeTupleStruct for StructSer<'_, '_> {
+impl ser::SerializeTupleStruct for StructSer<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Number, Result};
 
 /// Decoding strictness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -271,11 +271,8 @@ fn range(bytes: u32, signed: bool) -> (i128, i128) {
     }
 }
 
-fn out_of_range(ty: BaseType, value: impl fmt::Display) -> Error {
-    Error::new(ErrorKind::OutOfRange {
-        ty,
-        value: value.to_string(),
-    })
+fn out_of_range(ty: BaseType, value: Number) -> Error {
+    Error::new(ErrorKind::OutOfRange { ty, value })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -344,7 +341,7 @@ impl Writer {
             Some(n) => {
                 let n = n as u64;
                 if n > i32::MAX as u64 - 1 {
-                    return Err(Error::at(ErrorKind::LengthTooLarge(n), self.len()));
+                    return Err(Error::at(ErrorKind::LengthTooLarge { len: n }, self.len()));
                 }
                 n + 1
             }
@@ -364,12 +361,12 @@ impl Writer {
     pub(crate) fn write_int(&mut self, ty: BaseType, v: i128) -> Result<()> {
         let Some((lo, hi)) = ty.int_range() else {
             return Err(Error::at(
-                ErrorKind::TypeMismatch(format!("an integer cannot be written as {ty}")),
+                ErrorKind::TypeMismatch(format!("an integer cannot be written as {ty}").into()),
                 self.len(),
             ));
         };
         if v < lo || v > hi {
-            return Err(out_of_range(ty, v).with_offset(self.len()));
+            return Err(out_of_range(ty, Number::Int(v)).or_at(self.len()));
         }
         match ty.layout() {
             Layout::Bits(n) => self.write_bits(v as u32, n),
@@ -400,20 +397,20 @@ impl Writer {
             Layout::Float8 => {
                 let f = v32 * 255.0;
                 if !(0.0..=1.0).contains(&v32) || f != f.trunc() {
-                    return Err(out_of_range(ty, v32).with_offset(self.len()));
+                    return Err(out_of_range(ty, Number::Float(v32.into())).or_at(self.len()));
                 }
                 self.buf.push(f as u8);
             }
             Layout::Float16 => {
                 if v32 < -1.31e5 || v32 > 1.31e5 {
-                    return Err(out_of_range(ty, v32).with_offset(self.len()));
+                    return Err(out_of_range(ty, Number::Float(v32.into())).or_at(self.len()));
                 }
                 let bytes = float16_encode(v32);
                 self.write_bytes(&bytes);
             }
             Layout::Float24 => {
                 if v32 < -3.6893e19 || v32 > 3.6893e19 {
-                    return Err(out_of_range(ty, v32).with_offset(self.len()));
+                    return Err(out_of_range(ty, Number::Float(v32.into())).or_at(self.len()));
                 }
                 let bytes = float24_encode(v32);
                 self.write_bytes(&bytes);
@@ -422,7 +419,7 @@ impl Writer {
             Layout::Float64 => self.write_bytes(&v64.to_le_bytes()),
             _ => {
                 return Err(Error::at(
-                    ErrorKind::TypeMismatch(format!("a float cannot be written as {ty}")),
+                    ErrorKind::TypeMismatch(format!("a float cannot be written as {ty}").into()),
                     self.len(),
                 ));
             }
@@ -482,7 +479,7 @@ impl Writer {
                                 return Err(Error::at(
                                     ErrorKind::InvalidString(format!(
                                         "lone high surrogate {u:#06X} cannot be written as VarUnicode"
-                                    )),
+                                    ).into()),
                                     self.len(),
                                 ));
                             }
@@ -497,7 +494,7 @@ impl Writer {
             }
             _ => {
                 return Err(Error::at(
-                    ErrorKind::TypeMismatch(format!("a string cannot be written as {ty}")),
+                    ErrorKind::TypeMismatch(format!("a string cannot be written as {ty}").into()),
                     self.len(),
                 ));
             }
@@ -727,16 +724,13 @@ impl<'a> Reader<'a> {
             v |= ((b & 0x7F) as u64) << shift;
             if b & 0x80 == 0 {
                 if self.strict() && used > 1 && b == 0 {
-                    return Err(Error::at(
-                        ErrorKind::NonCanonical("over-long VarLength".into()),
-                        start,
-                    ));
+                    return Err(Error::at(ErrorKind::OverlongLength, start));
                 }
                 break;
             }
             shift += 7;
             if used == 5 {
-                return Err(Error::at(ErrorKind::LengthTooLarge(v), start));
+                return Err(Error::at(ErrorKind::LengthTooLarge { len: v }, start));
             }
         }
         if v == 0 {
@@ -744,7 +738,7 @@ impl<'a> Reader<'a> {
         }
         let n = v - 1;
         if n > i32::MAX as u64 - 1 {
-            return Err(Error::at(ErrorKind::LengthTooLarge(n), start));
+            return Err(Error::at(ErrorKind::LengthTooLarge { len: n }, start));
         }
         let free_bits = if self.bit_loc > 7 {
             0
@@ -753,7 +747,7 @@ impl<'a> Reader<'a> {
         };
         let avail_bits = (self.remaining() as u64) * 8 + free_bits;
         if n.saturating_mul(min_bits_per_item) > avail_bits {
-            return Err(Error::at(ErrorKind::LengthTooLarge(n), start));
+            return Err(Error::at(ErrorKind::LengthTooLarge { len: n }, start));
         }
         Ok(Some(n as usize))
     }
@@ -770,16 +764,13 @@ impl<'a> Reader<'a> {
                 if self.strict() && k > 1 {
                     let (l, h) = range(k - 1, signed);
                     if v >= l && v <= h {
-                        return Err(Error::at(
-                            ErrorKind::NonCanonical(format!("{ty} wider than needed")),
-                            start,
-                        ));
+                        return Err(Error::at(ErrorKind::VarIntTooWide { ty }, start));
                     }
                 }
                 Ok(v)
             }
             _ => Err(Error::at(
-                ErrorKind::TypeMismatch(format!("{ty} is not an integer type")),
+                ErrorKind::TypeMismatch(format!("{ty} is not an integer type").into()),
                 start,
             )),
         }
@@ -815,7 +806,7 @@ impl<'a> Reader<'a> {
             }
             Layout::Float32 => Scalar::F32(f32::from_bits(self.read_le(4)? as u32)),
             Layout::Float64 => Scalar::F64(f64::from_bits(self.read_le(8)?)),
-            Layout::Str => Scalar::Str(self.read_str(ty).map_err(|e| e.with_offset(start))?),
+            Layout::Str => Scalar::Str(self.read_str(ty).map_err(|e| e.or_at(start))?),
         })
     }
 
@@ -829,7 +820,7 @@ impl<'a> Reader<'a> {
             return Ok(None);
         };
         let strict = self.strict();
-        let bad = |msg: String| Error::at(ErrorKind::InvalidString(msg), start);
+        let bad = |msg: String| Error::at(ErrorKind::InvalidString(msg.into()), start);
         Ok(Some(match ty {
             BaseType::Utf8 => {
                 let bytes = self.read_slice(n)?;
@@ -907,14 +898,13 @@ impl<'a> Reader<'a> {
             return Ok(());
         }
         if self.bit_loc <= 7 && (self.bit_byte() >> self.bit_loc) != 0 {
-            return Err(Error::at(
-                ErrorKind::NonCanonical("unused bits of the last bit byte are set".into()),
-                self.bit_index,
-            ));
+            return Err(Error::at(ErrorKind::UnusedBitsSet, self.bit_index));
         }
         if self.remaining() > 0 {
             return Err(Error::at(
-                ErrorKind::TrailingBytes(self.remaining()),
+                ErrorKind::TrailingBytes {
+                    count: self.remaining(),
+                },
                 self.pos,
             ));
         }

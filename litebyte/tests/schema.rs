@@ -218,5 +218,8 @@ fn deep_self_recursion_is_bounded() {
         bytes.extend_from_slice(&[1; 8]);
     }
     let e = s.decode("Node", &bytes, Mode::Compat).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::Unsupported(_)), "{e}");
+    assert!(
+        matches!(e.kind(), ErrorKind::DepthLimitExceeded { .. }),
+        "{e}"
+    );
 }

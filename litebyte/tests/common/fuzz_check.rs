@@ -75,12 +75,12 @@ where
     T: Serialize + for<'de> Deserialize<'de>,
 {
     let strict = Config::new();
-    if let Ok(v) = litebyte::from_bytes_with::<T>(data, &strict) {
+    if let Ok(v) = litebyte::from_bytes_with::<T>(data, strict) {
         let again = litebyte::to_bytes(&v).expect("strict-decoded value must re-encode");
         assert_eq!(again, data, "strict decode must be canonical");
     }
     // Compat mode accepts more; it must still not panic, and its value must re-encode.
-    if let Ok(v) = litebyte::from_bytes_with::<T>(data, &Config::compat()) {
+    if let Ok(v) = litebyte::from_bytes_with::<T>(data, Config::compat()) {
         let again = litebyte::to_bytes(&v).expect("compat-decoded value must re-encode");
         let _ = litebyte::from_bytes::<T>(&again).expect("re-encoded bytes must decode");
     }
@@ -91,7 +91,7 @@ where
     T: Serialize + for<'de> Deserialize<'de>,
 {
     for cfg in [Config::new(), Config::compat()] {
-        if let Ok(v) = litebyte::from_bytes_with::<T>(data, &cfg) {
+        if let Ok(v) = litebyte::from_bytes_with::<T>(data, cfg) {
             let again = litebyte::to_bytes(&v).expect("decoded value must re-encode");
             let _ = litebyte::from_bytes::<T>(&again).expect("re-encoded bytes must decode");
         }
