@@ -24,6 +24,10 @@ pub struct Deserializer<'de> {
     cfg: Config,
     ctx: Ctx,
     depth: usize,
+    /// Elements that open sequences announced in their size hints and have not yet
+    /// decoded: together never more than the input bits left (an element takes one bit at
+    /// least), so nested forged counts cannot multiply the reservations serde makes.
+    hinted: usize,
 }
 
 impl<'de> Deserializer<'de> {
@@ -34,6 +38,7 @@ impl<'de> Deserializer<'de> {
             cfg,
             ctx: Ctx::default(),
             depth: 0,
+            hinted: 0,
         }
     }
 
@@ -274,12 +279,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 )));
             }
         };
-        visitor.visit_seq(SeqAccess {
-            de: self,
-            left: n,
-            elem: ctx.ty,
-            in_seq: true,
-        })
+        visitor.visit_seq(SeqAccess::new(self, n, ctx.ty, true))
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
@@ -288,12 +288,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             return Err(self.err(ErrorKind::DepthLimitExceeded { limit: MAX_DEPTH }));
         }
         self.depth += 1;
-        let v = visitor.visit_seq(SeqAccess {
-            de: &mut *self,
-            left: len,
-            elem: None,
-            in_seq: false,
-        });
+        let v = visitor.visit_seq(SeqAccess::new(&mut *self, len, None, false));
         self.depth -= 1;
         v
     }
@@ -378,6 +373,34 @@ struct SeqAccess<'a, 'de> {
     left: usize,
     elem: Option<BaseType>,
     in_seq: bool,
+    /// Elements of this sequence's size hint not decoded yet (counted in `de.hinted`).
+    hint_left: usize,
+}
+
+impl<'a, 'de> SeqAccess<'a, 'de> {
+    fn new(
+        de: &'a mut Deserializer<'de>,
+        left: usize,
+        elem: Option<BaseType>,
+        in_seq: bool,
+    ) -> Self {
+        let free = de.r.remaining_bits().saturating_sub(de.hinted);
+        let hint = left.min(free).min(4096);
+        de.hinted += hint;
+        SeqAccess {
+            de,
+            left,
+            elem,
+            in_seq,
+            hint_left: hint,
+        }
+    }
+}
+
+impl Drop for SeqAccess<'_, '_> {
+    fn drop(&mut self) {
+        self.de.hinted -= self.hint_left;
+    }
 }
 
 impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
@@ -393,11 +416,16 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
             in_seq: self.in_seq,
             ..Ctx::default()
         };
-        seed.deserialize(&mut *self.de).map(Some)
+        let v = seed.deserialize(&mut *self.de)?;
+        if self.hint_left > 0 {
+            self.hint_left -= 1;
+            self.de.hinted -= 1;
+        }
+        Ok(Some(v))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left.min(4096))
+        Some(self.hint_left)
     }
 }
 

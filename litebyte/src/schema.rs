@@ -493,7 +493,14 @@ impl Schema {
         for f in &def.fields {
             let ty = self.resolve(&f.type_name)?;
             let v = if f.is_array {
-                let min_bits = self.min_bits(ty, MIN_BITS_DEPTH);
+                let min_bits = match ty {
+                    FieldType::Base(b) => b.min_bits(),
+                    // Computed once per type and message: a struct's bound walks its fields.
+                    FieldType::Custom(d) => *budget
+                        .min_bits
+                        .entry(std::ptr::from_ref(d) as usize)
+                        .or_insert_with(|| self.min_bits(ty, MIN_BITS_DEPTH)),
+                };
                 match r.read_len(min_bits)? {
                     None => Value::Null,
                     Some(n) => self.dec_array(r, ty, n, min_bits, depth, budget)?,
@@ -615,6 +622,8 @@ struct Budget {
     left: usize,
     limit: usize,
     reserved_bits: usize,
+    /// [`Schema::min_bits`] of the custom types met so far, by address.
+    min_bits: HashMap<usize, u64>,
 }
 
 impl Budget {
@@ -627,6 +636,7 @@ impl Budget {
             left: limit,
             limit,
             reserved_bits: 0,
+            min_bits: HashMap::new(),
         }
     }
 

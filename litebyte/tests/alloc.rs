@@ -12,6 +12,7 @@ use litebyte::{
     DECODE_HEAP_PER_BYTE, DECODE_HEAP_SLACK, ErrorKind, MAX_DEPTH, Mode, Schema, Value,
 };
 use peak_alloc::PeakAlloc;
+use serde::Deserialize;
 
 #[global_allocator]
 static HEAP: PeakAlloc = PeakAlloc;
@@ -212,4 +213,40 @@ fn decode_heap_stays_within_budget() {
         }
     }
     println!("worst: {:.1} x the input ({})", worst.factor, worst.what);
+
+    typed_nested_size_hints_share_one_bound();
+}
+
+/// A typed target whose every level opens a sequence of 88-byte elements.
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Tree {
+    pad: (u64, u64, u64, u64, u64, u64, u64, u64),
+    kids: Vec<Tree>,
+}
+
+/// The typed decoder gives serde size hints; before they shared one bound, 127 nested
+/// `Vec<Tree>` each claiming 4,096 elements made serde reserve 127 × 4,096 × 88 bytes
+/// (46 MB) for 2 KB of input. Together the hints now stay within the input bits left.
+fn typed_nested_size_hints_share_one_bound() {
+    let mut input = Vec::new();
+    // The first 127 levels: eight VarUInt64 zeros (3-bit size tags, 0 = one byte, in the
+    // bit stream: three bit bytes, each placed where the stream first needs it; eight value
+    // bytes), then a VarLength of 4,096 (`81 20`: 4,097 in LEB128), spec §2.
+    let level: &[u8] = &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x81, 0x20];
+    for _ in 0..127 {
+        input.extend_from_slice(level);
+    }
+    input.resize(input.len() + 600, 0);
+    let (peak, r) = peak_of(|| litebyte::from_bytes::<Tree>(&input));
+    let e = r.unwrap_err();
+    println!(
+        "typed nested Vec<Tree>: {} bytes in, peak {peak} bytes: {e}",
+        input.len()
+    );
+    // Together the hints announce at most one element per input bit (before: 45.8 MB).
+    assert!(
+        peak <= DECODE_HEAP_SLACK + 8 * input.len() * size_of::<Tree>(),
+        "{peak}"
+    );
 }
