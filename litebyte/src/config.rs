@@ -1,5 +1,9 @@
 //! Configuration: decoding mode and the default mapping of plain Rust types.
 
+use serde::Serialize;
+use serde::de::Deserialize;
+
+use crate::error::Result;
 use crate::wire::{BaseType, Mode};
 
 /// The LiteByte type each plain Rust type maps to when no wrapper or `with` module says
@@ -100,8 +104,10 @@ impl Default for TypeMap {
     }
 }
 
-/// Encoder/decoder configuration, passed by value (it is `Copy`).
+/// Encoder/decoder configuration, passed by value (it is `Copy`). The entry points live on
+/// it as well as at the crate root: `Config::compat().from_bytes::<T>(&bytes)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Config {
     /// Decoding strictness.
     pub mode: Mode,
@@ -137,5 +143,15 @@ impl Config {
     pub fn with_types(mut self, types: TypeMap) -> Self {
         self.types = types;
         self
+    }
+
+    /// Encodes `value` with this configuration ([`to_bytes_with`](crate::to_bytes_with)).
+    pub fn to_bytes<T: ?Sized + Serialize>(self, value: &T) -> Result<Vec<u8>> {
+        crate::to_bytes_with(value, self)
+    }
+
+    /// Decodes a `T` with this configuration ([`from_bytes_with`](crate::from_bytes_with)).
+    pub fn from_bytes<'de, T: Deserialize<'de>>(self, bytes: &'de [u8]) -> Result<T> {
+        crate::from_bytes_with(bytes, self)
     }
 }

@@ -155,6 +155,17 @@ impl Error {
         self.0.offset
     }
 
+    /// Whether the input simply ended too soon (LiteByte messages carry no length, so more
+    /// bytes from a stream might make it decode).
+    #[must_use]
+    pub fn is_eof(&self) -> bool {
+        match &self.0.kind {
+            ErrorKind::UnexpectedEof => true,
+            ErrorKind::Io(e) => e.kind() == std::io::ErrorKind::UnexpectedEof,
+            _ => false,
+        }
+    }
+
     /// Sets the offset if none is set yet (the innermost position wins).
     #[must_use]
     pub(crate) fn or_at(mut self, offset: usize) -> Self {

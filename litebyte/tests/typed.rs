@@ -335,12 +335,21 @@ fn trailing_bytes_strict_vs_compat() {
     assert!(litebyte::from_bytes::<Class<Option<ClassType2>>>(&[]).is_err());
     let v: Class<Option<ClassType2>> = litebyte::from_bytes_with(&[], Config::compat()).unwrap();
     assert_eq!(v.0, None);
+    // The same through the entry point on `Config`.
+    let v: Class<Option<ClassType2>> = Config::compat().from_bytes(&[]).unwrap();
+    assert_eq!(v.0, None);
+    assert!(
+        Config::new()
+            .from_bytes::<Class<Option<ClassType2>>>(&[])
+            .is_err()
+    );
 }
 
 #[test]
 fn truncated_input_reports_offset() {
     let e = litebyte::from_bytes::<litebyte::Int32>(&[1, 2]).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{e}");
+    assert!(e.is_eof());
     assert_eq!(e.offset(), Some(0));
 }
 
