@@ -12,10 +12,6 @@
     )
 )]
 
-#[cfg(feature = "litebyte")]
-#[cfg_attr(docsrs, doc(cfg(feature = "litebyte")))]
-pub mod litebyte;
-
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
