@@ -9,8 +9,7 @@ use crate::config::{Config, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
-    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline,
-    marker_name,
+    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker_inline, marker_name,
 };
 use crate::wire::{
     COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPE_MASK,
@@ -45,6 +44,10 @@ pub struct Deserializer<R> {
     depth: usize,
     /// A header read ahead (by `deserialize_option`) and not consumed yet.
     peeked: Option<Header>,
+    /// Set while a Dictionary key (or property name) that is a String or StringName is being
+    /// decoded: the offset of its header. The next Godot String field read is that key's
+    /// text, which may not be a reserved marker name (see [`reserved_key`]).
+    guard_key: Option<usize>,
     /// The types of `config.version`, indexed by type id.
     types: &'static [VariantType],
 }
@@ -116,6 +119,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             config,
             depth: 0,
             peeked: None,
+            guard_key: None,
             types: VariantType::id_table(config.version),
         }
     }
@@ -244,11 +248,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// the text, borrowed from the input when possible.
     fn read_str<V: Visitor<'de>>(&mut self, what: &'static str, visitor: V) -> Result<V::Value> {
         let (start, len, total) = self.string_len()?;
+        let guard = self.guard_key.take();
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => {
-                visitor.visit_borrowed_str(text(bytes, len, what, start)?)
+                let s = text(bytes, len, what, start)?;
+                if let Some(at) = guard {
+                    reserved_key(s, at)?;
+                }
+                visitor.visit_borrowed_str(s)
             }
-            Reference::Copied(bytes) => visitor.visit_str(text(bytes, len, what, start)?),
+            Reference::Copied(bytes) => {
+                let s = text(bytes, len, what, start)?;
+                if let Some(at) = guard {
+                    reserved_key(s, at)?;
+                }
+                visitor.visit_str(s)
+            }
         }
     }
 
@@ -262,14 +277,17 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     #[inline]
     fn read_key<V: Visitor<'de>>(&mut self, keys: &mut KnownKeys, visitor: V) -> Result<V::Value> {
         let (start, len, total) = self.string_len()?;
+        let guard = self.guard_key.take();
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => match keys.find(bytes, len) {
-                Some(name) => visitor.visit_borrowed_str(name),
-                None => visitor.visit_borrowed_str(text(bytes, len, "key", start)?),
+                Some(name) => visitor.visit_borrowed_str(checked(name, guard)?),
+                None => {
+                    visitor.visit_borrowed_str(checked(text(bytes, len, "key", start)?, guard)?)
+                }
             },
             Reference::Copied(bytes) => match keys.find(bytes, len) {
-                Some(name) => visitor.visit_str(name),
-                None => visitor.visit_str(text(bytes, len, "key", start)?),
+                Some(name) => visitor.visit_str(checked(name, guard)?),
+                None => visitor.visit_str(checked(text(bytes, len, "key", start)?, guard)?),
             },
         }
     }
@@ -362,6 +380,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(count)
     }
 
+    /// Reads the next key's header ahead: a String or StringName key's text will be checked by
+    /// [`reserved_key`] when it is read.
+    #[inline]
+    fn guard_next_key(&mut self) -> Result<()> {
+        let h = self.read_header()?;
+        if matches!(h.ty, VariantType::String | VariantType::StringName) {
+            self.guard_key = Some(h.offset);
+        }
+        self.peeked = Some(h);
+        Ok(())
+    }
+
     /// Runs `f` one level deeper (elements, keys, values, properties).
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         self.depth += 1;
@@ -381,19 +411,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// A Dictionary's entries for a visitor whose keys are `fields` (a struct's, or none).
+    /// No key may be a reserved marker name (see [`reserved_key`]).
     fn visit_dictionary<V: Visitor<'de>>(
         &mut self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.visit_entries(false, fields, visitor)
-    }
-
-    /// A Dictionary's entries; `guard_first`: its first key may not be a marker name (see
-    /// [`MarkerGuard`]); `fields`: the struct field names the keys are expected to be.
-    fn visit_entries<V: Visitor<'de>>(
-        &mut self,
-        guard_first: bool,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
@@ -402,7 +422,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             let mut access = DictionaryAccess {
                 de,
                 left: count,
-                guard_first,
                 keys: KnownKeys::new(fields),
             };
             let value = visitor.visit_map(&mut access)?;
@@ -445,8 +464,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     TYPED_DICTIONARY,
                     Payload::TypedDictionary(k, v),
                 )),
-                // Self-describing: a marker-name first key would read as that Godot type.
-                None => self.visit_entries(true, &[], visitor),
+                None => self.visit_dictionary(&[], visitor),
             },
             VariantType::Object => self.visit_object(h, visitor),
             ty => {
@@ -926,8 +944,10 @@ impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
     type Error = Error;
     type Variant = Self;
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
-        let variant = seed.deserialize(&mut *self.de)?;
-        Ok((variant, self))
+        self.de.guard_next_key()?;
+        let variant = seed.deserialize(&mut *self.de);
+        self.de.guard_key = None;
+        Ok((variant?, self))
     }
 }
 
@@ -994,8 +1014,6 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
 struct DictionaryAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
-    /// The first key, if a String, is checked by [`MarkerGuard`].
-    guard_first: bool,
     /// The struct field names the keys are expected to be (none for a map).
     keys: KnownKeys,
 }
@@ -1013,21 +1031,16 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        if core::mem::take(&mut self.guard_first) {
-            let h = self.de.read_header()?;
-            if h.ty == VariantType::String {
-                return seed
-                    .deserialize(GuardedKey { de: &mut *self.de })
-                    .map(Some)
-                    .map_err(|e| e.or_at(h.offset));
-            }
-            self.de.peeked = Some(h);
-        }
-        seed.deserialize(KeyDe {
+        // Every key is checked, whatever the visitor: serde's buffering (`flatten`, internally
+        // tagged enums) takes matched keys out, so any key may become the first one a
+        // self-describing visitor sees.
+        self.de.guard_next_key()?;
+        let key = seed.deserialize(KeyDe {
             de: &mut *self.de,
             keys: &mut self.keys,
-        })
-        .map(Some)
+        });
+        self.de.guard_key = None;
+        key.map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         seed.deserialize(&mut *self.de)
@@ -1186,54 +1199,40 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for KeyDe<'_, '_, R> {
     }
 }
 
-/// The first String key of a Dictionary visited by `deserialize_any`, header read.
-struct GuardedKey<'a, R> {
-    de: &'a mut Deserializer<R>,
+/// Refuses a Dictionary key or property name that starts with `$godot_serde::` (header at
+/// `offset`): self-describing visitors (`Variant`) take a map whose first key is a marker name
+/// for that Godot type, so a plain Dictionary keyed that way (which any peer can send) could
+/// decode as another type, a full Object included whatever [`Config::with_allow_objects`]
+/// says. serde's buffering can make any key the first, so every key is checked.
+#[inline]
+fn reserved_key(key: &str, offset: usize) -> Result<()> {
+    if key.starts_with(RESERVED_PREFIX) {
+        return Err(reserved_key_error(key, offset));
+    }
+    Ok(())
 }
 
-impl<'de, R: Read<'de>> de::Deserializer<'de> for GuardedKey<'_, R> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.de.read_str("key", MarkerGuard(visitor))
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
+#[cold]
+fn reserved_key_error(key: &str, offset: usize) -> Error {
+    Error::at(
+        ErrorKind::Message(
+            format!("Dictionary key {key:?} is reserved for godot_serde's own type markers").into(),
+        ),
+        offset,
+    )
+}
+
+/// `key`, after [`reserved_key`] when `guard` (the key's header offset) is set.
+#[inline]
+fn checked(key: &str, guard: Option<usize>) -> Result<&str> {
+    match guard {
+        Some(at) => reserved_key(key, at).map(|()| key),
+        None => Ok(key),
     }
 }
 
-/// Refuses a key that is one of the marker names: self-describing visitors (`Variant`)
-/// take a map whose first key is a marker name for that Godot type, so a plain Dictionary
-/// keyed that way (which any peer can send) would decode as another type, a full Object
-/// included whatever [`Config::with_allow_objects`] says.
-struct MarkerGuard<V>(V);
-
-impl<V> MarkerGuard<V> {
-    fn check<E: de::Error>(v: &str) -> core::result::Result<(), E> {
-        if marker(v).is_some() {
-            return Err(E::custom(format_args!(
-                "Dictionary key {v:?} is reserved for godot_serde's own type markers"
-            )));
-        }
-        Ok(())
-    }
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for MarkerGuard<V> {
-    type Value = V::Value;
-    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.0.expecting(f)
-    }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
-        Self::check(v)?;
-        self.0.visit_borrowed_str(v)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
-        Self::check(v)?;
-        self.0.visit_str(v)
-    }
-}
+/// The prefix of every marker name.
+const RESERVED_PREFIX: &str = "$godot_serde::";
 
 /// What follows the header of a marker-typed value.
 enum Payload {
@@ -1734,7 +1733,6 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
                     let mut access = DictionaryAccess {
                         de,
                         left: count,
-                        guard_first: false,
                         keys: KnownKeys::new(&[]),
                     };
                     let value = seed.deserialize(MapDe(&mut access))?;
@@ -1814,11 +1812,13 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        seed.deserialize(StrDe {
+        self.de.guard_key = Some(self.de.read.offset());
+        let name = seed.deserialize(StrDe {
             de: &mut *self.de,
             what: "property name",
-        })
-        .map(Some)
+        });
+        self.de.guard_key = None;
+        name.map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         seed.deserialize(&mut *self.de)
