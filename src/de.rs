@@ -759,12 +759,28 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // A header already read ahead: an Option inside an Option (or a type that recurses
+        // through `Option`, `struct Chain(Option<Box<Chain>>)`) reads the same header again
+        // without consuming input, so such a step counts as a level, or it would recurse
+        // until the stack overflows.
+        let again = self.peeked.is_some();
         let h = self.read_header()?;
         if h.ty == VariantType::Nil {
             return visitor.visit_none();
         }
         self.peeked = Some(h);
-        visitor.visit_some(self)
+        if !again {
+            return visitor.visit_some(self);
+        }
+        if self.depth >= self.config.max_depth {
+            return Err(Error::at(
+                ErrorKind::DepthLimitExceeded {
+                    limit: self.config.max_depth,
+                },
+                h.offset,
+            ));
+        }
+        self.nested(|de| visitor.visit_some(de))
     }
 
     #[inline(always)]

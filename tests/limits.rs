@@ -345,3 +345,49 @@ fn encoding_a_hundred_thousand_levels_fails_without_overflowing() {
         );
     });
 }
+
+/// Issue 11.5: a type recursing through `Option` read the same header again and again
+/// without consuming input (`deserialize_option` puts it back), past every depth check.
+#[derive(serde_derive::Deserialize, Debug)]
+#[allow(dead_code)]
+struct Chain(Option<Box<Chain>>);
+
+#[test]
+fn recursion_through_option_counts_against_the_depth_limit() {
+    // int 5: not nil, so each `Chain` is `Some` of the next, reading the same header.
+    let bytes = hex("02000000 05000000");
+    // A 2 MiB thread: before the fix this overflowed the stack at any limit.
+    let outcome = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let mut out = Vec::new();
+            for config in [
+                Config::default(),
+                Config::godot3(),
+                Config::default().with_max_depth(GODOT_MAX_DEPTH),
+            ] {
+                let limit = config.max_depth();
+                let e = config.from_bytes::<Chain>(&bytes).unwrap_err();
+                let r = config.from_reader::<_, Chain>(&bytes[..]).unwrap_err();
+                out.push((limit, e, r));
+            }
+            out
+        })
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    for (limit, e, r) in outcome {
+        for e in [e, r] {
+            assert!(
+                matches!(e.kind(), ErrorKind::DepthLimitExceeded { limit: l } if *l == limit),
+                "{e}"
+            );
+            assert_eq!(e.offset(), Some(0), "{e}");
+        }
+    }
+    // Options that end still decode: Some(Some(None)) is the value nil for the innermost.
+    let v: Option<Option<Option<i32>>> = godot_serde::from_bytes(&hex("00000000")).unwrap();
+    assert_eq!(v, None);
+    let v: Option<Option<i32>> = godot_serde::from_bytes(&hex("02000000 05000000")).unwrap();
+    assert_eq!(v, Some(Some(5)));
+}

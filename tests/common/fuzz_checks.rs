@@ -183,7 +183,7 @@ pub enum Untagged {
 /// marker-name key that buffering moved to the front posed as an Object).
 pub fn buffered_markers(config: Config, input: &[u8], plain: Option<&Variant>) {
     let limit = plain.map_or(0, marker_count);
-    let mut check = |what: &str, got: Option<&Variant>| {
+    let check = |what: &str, got: Option<&Variant>| {
         let Some(got) = got else { return };
         let n = marker_count(got);
         assert!(
