@@ -50,6 +50,51 @@ pub struct Deserializer<R> {
     guard_key: Option<usize>,
     /// The types of `config.version`, indexed by type id.
     types: &'static [VariantType],
+    /// Input bytes the size hints of the open containers stand for (see [`Hint`]): their
+    /// items not read yet, each charged its minimum size.
+    reserved: usize,
+}
+
+/// A container's size hint and its share of [`Deserializer::reserved`].
+///
+/// A hint is the claimed count, but never more items than the input bytes left hold once the
+/// open containers' hints are taken away, so that the reservations of all open containers
+/// together stay within the input's length: 128 nested Arrays each claiming everything left
+/// reserve it once, not 128 times. Each item read gives its share back, and so does the
+/// container when it ends (or fails).
+#[derive(Clone, Copy, Debug)]
+struct Hint {
+    /// Hinted items not read yet; `usize::MAX` when the input's length is unknown (a reader),
+    /// where no hint is given.
+    left: usize,
+    /// Bytes charged per item.
+    size: usize,
+}
+
+impl Hint {
+    const NONE: usize = usize::MAX;
+
+    /// The size hint to give the visitor.
+    fn get(self) -> Option<usize> {
+        (self.left != Self::NONE).then_some(self.left)
+    }
+
+    /// One item was read: its share is given back.
+    #[inline]
+    fn took_one<R>(&mut self, de: &mut Deserializer<R>) {
+        if self.left != Self::NONE && self.left > 0 {
+            self.left -= 1;
+            de.reserved -= self.size;
+        }
+    }
+
+    /// The container ended: what is left of its share is given back.
+    fn release<R>(&mut self, de: &mut Deserializer<R>) {
+        if self.left != Self::NONE {
+            de.reserved -= self.left * self.size;
+            self.left = 0;
+        }
+    }
 }
 
 /// A value's header word, decoded.
@@ -120,6 +165,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             depth: 0,
             peeked: None,
             guard_key: None,
+            reserved: 0,
             types: VariantType::id_table(config.version),
         }
     }
@@ -202,11 +248,20 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(())
     }
 
-    /// A size hint for `count` items, never more than the input could hold.
-    fn cautious_hint(&self, count: u32, min_size: usize) -> Option<usize> {
-        self.read
-            .remaining()
-            .map(|remaining| (count as usize).min(remaining / min_size.max(1)))
+    /// The [`Hint`] for a container of `count` items charged `size` bytes each, charged.
+    fn charge(&mut self, count: u32, size: usize) -> Hint {
+        match self.read.remaining() {
+            Some(remaining) => {
+                let free = remaining.saturating_sub(self.reserved);
+                let left = (count as usize).min(free / size);
+                self.reserved += left * size;
+                Hint { left, size }
+            }
+            None => Hint {
+                left: Hint::NONE,
+                size,
+            },
+        }
     }
 
     /// A length Godot reads as `i32`: negative is an error.
@@ -403,7 +458,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let count = self.read_count("Array count", 4)?;
         self.nested(|de| {
-            let mut access = ArrayAccess { de, left: count };
+            let mut access = ArrayAccess::new(de, count);
             let value = visitor.visit_seq(&mut access)?;
             access.finish(count)?;
             Ok(value)
@@ -419,11 +474,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let count = self.read_count("Dictionary count", 8)?;
         self.nested(|de| {
-            let mut access = DictionaryAccess {
-                de,
-                left: count,
-                keys: KnownKeys::new(fields),
-            };
+            let mut access = DictionaryAccess::new(de, count, fields);
             let value = visitor.visit_map(&mut access)?;
             access.finish(count)?;
             Ok(value)
@@ -639,11 +690,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
         let count = u32::try_from(self.read_i32()?).unwrap_or(0);
         self.check_fits(count.into(), 4, "PackedStringArray count")?;
-        visitor.visit_seq(StrSeq {
-            de: self,
-            left: count,
-            what: "PackedStringArray element",
-        })
+        visitor.visit_seq(StrSeq::new(self, count, "PackedStringArray element"))
     }
 
     /// Reads PackedByteArray bytes (its padding may be missing at the end of the input).
@@ -991,6 +1038,26 @@ impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
 struct ArrayAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> ArrayAccess<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
+        // Small enough that a forged count reserves little: every element takes at least 4
+        // bytes, a decoded one often 8 times that.
+        let hint = de.charge(count, 32);
+        ArrayAccess {
+            de,
+            left: count,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for ArrayAccess<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
 }
 
 impl<R> ArrayAccess<'_, R> {
@@ -1017,12 +1084,11 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.hint.took_one(self.de);
         seed.deserialize(&mut *self.de).map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
-        // At most what the input can hold, and small enough that a forged count reserves
-        // little: every element takes at least 4 bytes, a decoded one often 8 times that.
-        self.de.cautious_hint(self.left, 32)
+        self.hint.get()
     }
 }
 
@@ -1032,6 +1098,25 @@ struct DictionaryAccess<'a, R> {
     left: u32,
     /// The struct field names the keys are expected to be (none for a map).
     keys: KnownKeys,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, count: u32, fields: &'static [&'static str]) -> Self {
+        let hint = de.charge(count, 64);
+        DictionaryAccess {
+            de,
+            left: count,
+            keys: KnownKeys::new(fields),
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for DictionaryAccess<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
 }
 
 impl<R> DictionaryAccess<'_, R> {
@@ -1047,6 +1132,7 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.hint.took_one(self.de);
         // Every key is checked, whatever the visitor: serde's buffering (`flatten`, internally
         // tagged enums) takes matched keys out, so any key may become the first one a
         // self-describing visitor sees.
@@ -1062,7 +1148,7 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
         seed.deserialize(&mut *self.de)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.de.cautious_hint(self.left, 64)
+        self.hint.get()
     }
 }
 
@@ -1634,6 +1720,26 @@ struct StrSeq<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
     what: &'static str,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, count: u32, what: &'static str) -> Self {
+        // A String field is at least 4 bytes.
+        let hint = de.charge(count, 4);
+        StrSeq {
+            de,
+            left: count,
+            what,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for StrSeq<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
 }
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
@@ -1643,6 +1749,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.hint.took_one(self.de);
         seed.deserialize(StrDe {
             de: &mut *self.de,
             what: self.what,
@@ -1650,7 +1757,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
         .map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.de.cautious_hint(self.left, 4)
+        self.hint.get()
     }
 }
 
@@ -1708,16 +1815,12 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::Signal, 1) => {
                 seed.deserialize(de::value::U64Deserializer::<Error>::new(de.read_u64()?))?
             }
-            (Fields::NodePath { names, .. }, 0) => seed.deserialize(SeqDe(StrSeq {
-                de,
-                left: *names,
-                what: "NodePath name",
-            }))?,
-            (Fields::NodePath { subnames, .. }, 1) => seed.deserialize(SeqDe(StrSeq {
-                de,
-                left: *subnames,
-                what: "NodePath subname",
-            }))?,
+            (Fields::NodePath { names, .. }, 0) => {
+                seed.deserialize(SeqDe(StrSeq::new(de, *names, "NodePath name")))?
+            }
+            (Fields::NodePath { subnames, .. }, 1) => {
+                seed.deserialize(SeqDe(StrSeq::new(de, *subnames, "NodePath subname")))?
+            }
             (Fields::NodePath { absolute, .. }, 2) => {
                 seed.deserialize(BoolDeserializer::<Error>::new(*absolute))?
             }
@@ -1726,7 +1829,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             )?,
             (Fields::Object { count, .. }, 1) => {
                 let count = *count;
-                de.nested(|de| seed.deserialize(MapDe(PropertyAccess { de, left: count })))?
+                de.nested(|de| seed.deserialize(MapDe(PropertyAccess::new(de, count))))?
             }
             (Fields::TypedArray(d), 0)
             | (Fields::TypedDictionary(d, _), 0)
@@ -1737,7 +1840,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::TypedArray(_), 1) => {
                 let count = de.read_count("Array count", 4)?;
                 de.nested(|de| {
-                    let mut access = ArrayAccess { de, left: count };
+                    let mut access = ArrayAccess::new(de, count);
                     let value = seed.deserialize(SeqDe(&mut access))?;
                     access.finish(count)?;
                     Ok(value)
@@ -1746,11 +1849,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::TypedDictionary(..), 2) => {
                 let count = de.read_count("Dictionary count", 8)?;
                 de.nested(|de| {
-                    let mut access = DictionaryAccess {
-                        de,
-                        left: count,
-                        keys: KnownKeys::new(&[]),
-                    };
+                    let mut access = DictionaryAccess::new(de, count, &[]);
                     let value = seed.deserialize(MapDe(&mut access))?;
                     access.finish(count)?;
                     Ok(value)
@@ -1819,6 +1918,24 @@ impl<'de> SeqAccess<'de> for DescriptorSeq {
 struct PropertyAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> PropertyAccess<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
+        let hint = de.charge(count, 64);
+        PropertyAccess {
+            de,
+            left: count,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for PropertyAccess<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
 }
 
 impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
@@ -1828,6 +1945,7 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.hint.took_one(self.de);
         self.de.guard_key = Some(self.de.read.offset());
         let name = seed.deserialize(StrDe {
             de: &mut *self.de,
@@ -1840,6 +1958,6 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
         seed.deserialize(&mut *self.de)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.de.cautious_hint(self.left, 64)
+        self.hint.get()
     }
 }
