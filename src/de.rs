@@ -97,6 +97,16 @@ impl Hint {
     }
 }
 
+/// Stack a nesting level may use before the next one checks again: when less is left, the
+/// next level runs on a new segment of [`STACK_SEGMENT`] bytes (heap-allocated by `stacker`).
+/// A level takes at most about 20 KiB in unoptimized builds (typed Dictionaries), 3 KiB
+/// optimized, plus what the visitor's own frames take; so every nesting shape, at any depth
+/// limit, fits any thread, a 2 MiB one (Rust's spawned threads, tokio's workers) included.
+const STACK_RED_ZONE: usize = 256 * 1024;
+
+/// Size of each stack segment added when the red zone is reached.
+const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+
 /// A value's header word, decoded.
 #[derive(Clone, Copy, Debug)]
 struct Header {
@@ -447,10 +457,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(())
     }
 
-    /// Runs `f` one level deeper (elements, keys, values, properties).
+    /// Runs `f` one level deeper (elements, keys, values, properties), on a new stack
+    /// segment when the thread's stack is nearly used up (see [`STACK_RED_ZONE`]).
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         self.depth += 1;
-        let r = f(self);
+        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self));
         self.depth -= 1;
         r
     }

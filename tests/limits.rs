@@ -123,7 +123,7 @@ struct Shape {
 }
 
 /// Each way of nesting values.
-const SHAPES: [Shape; 8] = [
+const SHAPES: [Shape; 10] = [
     Shape {
         name: "Array",
         godot3: false,
@@ -151,6 +151,20 @@ const SHAPES: [Shape; 8] = [
         open: "1c000100 1c000000 01000000",
         leaf: "1c000000 00000000",
         close: "",
+    },
+    Shape {
+        name: "typed Dictionary[int, Dictionary] value",
+        godot3: false,
+        open: "1b000500 02000000 1b000000 01000000 02000000 01000000",
+        leaf: "00000000",
+        close: "",
+    },
+    Shape {
+        name: "typed Dictionary[Dictionary, int] key",
+        godot3: false,
+        open: "1b000500 1b000000 02000000 01000000",
+        leaf: "1b000000 00000000",
+        close: "02000000 01000000",
     },
     Shape {
         name: "Object property",
@@ -192,10 +206,8 @@ enum Tree {
 
 #[test]
 fn a_hundred_thousand_levels_of_every_shape_fail_cleanly_in_every_config() {
-    // The limit stops the recursion before the stack runs out, whatever recurses. At the
-    // default limit (128) a typed Array or an Object property costs up to 14 KiB of stack per
-    // level in unoptimized builds (2.7 KiB optimized): the default must fit the 2 MiB that
-    // Rust gives spawned threads (and tokio its workers), even in a debug build.
+    // The limit stops the recursion before the stack runs out, whatever recurses; deep levels
+    // run on stack segments the decoder adds (see every_shape_at_the_default_limit_fits_a_2_mib_thread).
     std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(every_shape_100_000_deep)
@@ -238,9 +250,11 @@ fn every_shape_100_000_deep() {
                     );
                 }
             }
-            // JSON has only string keys: a Dictionary key fails before the limit.
+            // JSON has only string keys: a Dictionary key (or an int key of a typed
+            // Dictionary) fails before the limit.
             assert!(json.is_err(), "{what} as JSON");
-            if name != "Dictionary key" && !objects_refused {
+            let string_keys = !name.ends_with(" key") && !name.starts_with("typed Dictionary");
+            if string_keys && !objects_refused {
                 assert_eq!(depth_error(json), Some(DEFAULT_MAX_DEPTH), "{what} as JSON");
             }
             assert!(tree.is_err(), "{what} as an enum");
@@ -390,4 +404,63 @@ fn recursion_through_option_counts_against_the_depth_limit() {
     assert_eq!(v, None);
     let v: Option<Option<i32>> = godot_serde::from_bytes(&hex("02000000 05000000")).unwrap();
     assert_eq!(v, Some(Some(5)));
+}
+
+/// Issue 11.4: the default limit must fit a 2 MiB thread (Rust's spawned threads, tokio's
+/// workers) for every shape, in debug and release builds: 128 nested typed Dictionaries
+/// overflowed it in a debug build. Every shape at the limit, decoded into `Variant` (slice and
+/// reader), `IgnoredAny`, `serde_json::Value` (untyped) and a recursive enum (typed).
+#[test]
+fn every_shape_at_the_default_limit_fits_a_2_mib_thread() {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(every_shape_at_the_default_limit)
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+}
+
+fn every_shape_at_the_default_limit() {
+    for shape in &SHAPES {
+        let (name, godot3) = (shape.name, shape.godot3);
+        let config = if godot3 {
+            Config::godot3()
+        } else {
+            Config::godot4()
+        }
+        .with_allow_objects(true);
+        let bytes = nest(shape, DEFAULT_MAX_DEPTH);
+        let bad = nest(shape, DEFAULT_MAX_DEPTH + 1);
+        if name == "enum payload" {
+            let ok: godot_serde::Result<Tree> = config.from_bytes(&bytes);
+            assert!(ok.is_ok(), "{name}: {ok:?}");
+            assert_eq!(
+                depth_error(config.from_bytes::<Tree>(&bad)),
+                Some(DEFAULT_MAX_DEPTH),
+                "{name}"
+            );
+        }
+        let v: godot_serde::Result<godot_serde::Variant> = config.from_bytes(&bytes);
+        assert!(v.is_ok(), "{name}: {v:?}");
+        let v: godot_serde::Result<godot_serde::Variant> = config.from_reader(&bytes[..]);
+        assert!(v.is_ok(), "{name}, reader: {v:?}");
+        let r: godot_serde::Result<IgnoredAny> = config.from_bytes(&bytes);
+        assert!(r.is_ok(), "{name}: {r:?}");
+        // JSON has only string keys: a Dictionary key fails, after the whole nesting.
+        let _ = config.from_bytes::<serde_json::Value>(&bytes);
+        for r in [
+            config.from_bytes::<godot_serde::Variant>(&bad).map(drop),
+            config
+                .from_reader::<_, godot_serde::Variant>(&bad[..])
+                .map(drop),
+            config.from_bytes::<IgnoredAny>(&bad).map(drop),
+        ] {
+            assert_eq!(depth_error(r), Some(DEFAULT_MAX_DEPTH), "{name}");
+        }
+        // Godot's own limit, 1024, fits too: deeper levels run on added stack segments.
+        let deep = config.with_max_depth(GODOT_MAX_DEPTH);
+        let bytes = nest(shape, GODOT_MAX_DEPTH);
+        let v: godot_serde::Result<godot_serde::Variant> = deep.from_bytes(&bytes);
+        assert!(v.is_ok(), "{name} at 1024: {v:?}");
+    }
 }
