@@ -409,3 +409,29 @@ fn a_reserved_name_that_is_not_a_key_is_ordinary_text() {
     let d = v.as_dictionary().unwrap();
     assert_eq!(d.len(), 1);
 }
+
+/// Issue 11.8: `dump::annotate` indented each line by its depth, so 1 MiB nested 1024 deep
+/// became 1.05 GB of text. Indentation now stops growing at `dump::MAX_INDENT` levels.
+#[test]
+fn annotate_output_is_proportional_to_the_input_at_any_depth() {
+    let text = common::with_big_stack(|| {
+        // 1023 Arrays of one element, the innermost Array holding Nils up to 1 MiB.
+        let mut bytes = Vec::with_capacity(1 << 20);
+        for _ in 0..1023 {
+            bytes.extend(hex("1c000000 01000000"));
+        }
+        let nils = ((1 << 20) - bytes.len() - 8) / 4;
+        bytes.extend(hex("1c000000"));
+        bytes.extend(u32::try_from(nils).unwrap().to_le_bytes());
+        bytes.resize(1 << 20, 0);
+        let config = Config::godot4().with_max_depth(godot_serde::GODOT_MAX_DEPTH);
+        godot_serde::dump::annotate(&bytes, config)
+    });
+    assert!(!text.contains("!!"), "{}", &text[..200]);
+    let lines = text.lines().count();
+    assert_eq!(lines, (1 << 20) / 4);
+    // Each line: 11 columns of bytes, 2 spaces, at most 64 of indentation, a caption.
+    let widest = text.lines().map(str::len).max().unwrap_or(0);
+    assert!(widest <= 11 + 2 + 2 * godot_serde::dump::MAX_INDENT + 40, "{widest}");
+    assert!(text.len() <= 40 << 20, "{} bytes of text", text.len());
+}
