@@ -383,3 +383,110 @@ fn nested_forged_counts_stay_within_the_budget() {
         }
     });
 }
+
+/// A struct whose only field takes a Dictionary's entries through serde's buffering.
+#[derive(serde_derive::Deserialize)]
+#[allow(dead_code)]
+struct Flat {
+    #[serde(flatten)]
+    rest: Variant,
+}
+
+/// An untagged enum: the whole value is buffered, then decoded again.
+#[derive(serde_derive::Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Untagged {
+    Any(Variant),
+}
+
+/// Heap per input byte through serde's buffering: a value is first held as serde's `Content`
+/// (32 bytes a value, in `Vec`s growing by doubling), then decoded into the target (here a
+/// `Variant`) while the buffer is still alive: about 2 × `size_of::<Variant>()`.
+const BUFFERED_FACTOR: usize = 2 * size_of::<Variant>();
+
+/// The measured worst case of each entry point over hostile inputs (forged counts, flat and
+/// nested at depth 128 and 1024) and large valid ones, printed as the table of
+/// docs/security.md: `cargo test --release --all-features --test alloc worst_cases -- --nocapture`
+/// (and without `--release` for the debug numbers).
+#[test]
+fn worst_cases_per_entry_point() {
+    let _serial = serial();
+    with_big_stack(|| {
+        let mut inputs: Vec<(String, Config, Vec<u8>)> = Vec::new();
+        for version in [GodotVersion::V3, GodotVersion::V4_4] {
+            let config = Config::new(version).with_allow_objects(true);
+            for (name, input) in forged(version) {
+                inputs.push((name, config, input));
+            }
+        }
+        for (depth, total) in [(128, 132 * 1024), (1024, 482 * 1024)] {
+            let config = Config::new(GodotVersion::V4_4).with_max_depth(depth);
+            for (name, open, entry, unit) in NESTED_SHAPES {
+                let input = nested_forged(open, entry, unit, depth - 1, total);
+                inputs.push((
+                    format!("{} nested {name}, forged", depth - 1),
+                    config,
+                    input,
+                ));
+            }
+        }
+        // Valid data: 1 MiB of Nils in an Array, a 1 MiB PackedByteArray (into Vec<Variant>).
+        let mut nils = hex("1c000000");
+        nils.extend(word((1 << 18) - 2));
+        nils.resize(1 << 20, 0);
+        inputs.push(("Array of 1 MiB of Nils".into(), Config::godot4(), nils));
+        let mut pba = hex("1d000000");
+        pba.extend(word((1 << 20) - 8));
+        pba.resize(1 << 20, 0x61);
+        inputs.push(("PackedByteArray of 1 MiB".into(), Config::godot4(), pba));
+
+        type Run = fn(Config, &[u8]) -> usize;
+        fn run<T: DeserializeOwned>(config: Config, input: &[u8]) -> usize {
+            peak_of(|| config.from_bytes::<T>(input)).max(peak_of(|| {
+                config.from_reader::<_, T>(Trickle {
+                    data: input,
+                    step: 3,
+                })
+            }))
+        }
+        let entries: [(&str, usize, Run); 6] = [
+            ("IgnoredAny (validation only)", 4, run::<IgnoredAny>),
+            ("typed struct (every marker type)", 4, run::<Typed>),
+            ("Variant", VARIANT_FACTOR, run::<Variant>),
+            // A PackedByteArray's byte is a whole `Variant` here: 4 × the Variant budget.
+            ("Vec<Variant>", VARIANT_FACTOR * 4, run::<Vec<Variant>>),
+            ("#[serde(flatten)] Variant", BUFFERED_FACTOR, run::<Flat>),
+            (
+                "#[serde(untagged)] Variant",
+                BUFFERED_FACTOR,
+                run::<Untagged>,
+            ),
+        ];
+        println!(
+            "| entry point | budget | worst share of the budget | largest heap / input (inputs ≥ 64 KiB) |"
+        );
+        println!("|---|---|---|---|");
+        for (entry, factor, f) in entries {
+            let mut worst = Worst::default();
+            let mut ratio = (0.0, String::new());
+            for (name, config, input) in &inputs {
+                let peak = f(*config, input);
+                worst.record(peak, input.len(), factor, || format!("{entry}: {name}"));
+                let r = peak as f64 / input.len() as f64;
+                if input.len() >= 64 << 10 && r > ratio.0 {
+                    ratio = (r, format!("{peak} B for {} B, {name}", input.len()));
+                }
+            }
+            println!(
+                "| {entry} | 64 KiB + {factor} × input | {:.0} % ({} B for {} B, {}) | {:.1} × ({}) |",
+                worst.excess * 100.0,
+                worst.peak,
+                worst.len,
+                worst.what.split(": ").nth(1).unwrap_or_default(),
+                ratio.0,
+                ratio.1
+            );
+        }
+    });
+}

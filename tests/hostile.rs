@@ -432,6 +432,9 @@ fn annotate_output_is_proportional_to_the_input_at_any_depth() {
     assert_eq!(lines, (1 << 20) / 4);
     // Each line: 11 columns of bytes, 2 spaces, at most 64 of indentation, a caption.
     let widest = text.lines().map(str::len).max().unwrap_or(0);
-    assert!(widest <= 11 + 2 + 2 * godot_serde::dump::MAX_INDENT + 40, "{widest}");
+    assert!(
+        widest <= 11 + 2 + 2 * godot_serde::dump::MAX_INDENT + 40,
+        "{widest}"
+    );
     assert!(text.len() <= 40 << 20, "{} bytes of text", text.len());
 }
