@@ -464,3 +464,62 @@ fn every_shape_at_the_default_limit() {
         assert!(v.is_ok(), "{name} at 1024: {v:?}");
     }
 }
+
+/// Issue 11.8: a `Variant` built in code is as deep as the code makes it; its `Drop`,
+/// `Clone`, `==`, `Debug` and `Display` recurse. Documented limit (docs/security.md): as
+/// deep as the decoder's default limit fits a 2 MiB thread, and Godot's 1024 an 8 MiB one (the
+/// main thread's), in debug and release builds, for Arrays, Dictionaries (keys and values)
+/// and object properties.
+#[test]
+fn a_deep_variant_built_in_code_fits_the_documented_stack() {
+    for (depth, stack) in [(DEFAULT_MAX_DEPTH, 2 << 20), (GODOT_MAX_DEPTH, 8 << 20)] {
+        deep_variant_operations(depth, stack);
+    }
+}
+
+fn deep_variant_operations(depth: usize, stack: usize) {
+    use godot_serde::{Dictionary, Object, Variant};
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(move || {
+            let shapes: [fn(Variant) -> Variant; 4] = [
+                |v| {
+                    Variant::Array(godot_serde::Array {
+                        items: vec![v],
+                        ..Default::default()
+                    })
+                },
+                |v| {
+                    let mut d = Dictionary::new();
+                    d.insert(Variant::Int(0), v);
+                    Variant::Dictionary(d)
+                },
+                |v| {
+                    let mut d = Dictionary::new();
+                    d.insert(v, Variant::Nil);
+                    Variant::Dictionary(d)
+                },
+                |v| {
+                    Variant::Object(Object {
+                        class: "Node".into(),
+                        properties: vec![("p".into(), v)],
+                    })
+                },
+            ];
+            for wrap in shapes {
+                let mut v = Variant::Nil;
+                for _ in 0..depth {
+                    v = wrap(v);
+                }
+                let copy = v.clone();
+                assert!(copy == v);
+                assert!(format!("{v:?}").len() > depth);
+                assert!(v.to_string().len() > depth);
+                drop(copy);
+                drop(v);
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+}
