@@ -44,6 +44,8 @@ pub struct Deserializer<R> {
     depth: usize,
     /// A header read ahead (by `deserialize_option`) and not consumed yet.
     peeked: Option<Header>,
+    /// `peeked` was put back by `deserialize_option`.
+    peeked_by_option: bool,
     /// Set while a Dictionary key (or property name) that is a String or StringName is being
     /// decoded: the offset of its header. The next Godot String field read is that key's
     /// text, which may not be a reserved marker name (see [`reserved_key`]).
@@ -174,6 +176,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             config,
             depth: 0,
             peeked: None,
+            peeked_by_option: false,
             guard_key: None,
             reserved: 0,
             types: VariantType::id_table(config.version),
@@ -213,6 +216,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn read_header(&mut self) -> Result<Header> {
         if self.peeked.is_some() {
             if let Some(h) = self.peeked.take() {
+                self.peeked_by_option = false;
                 return Ok(h);
             }
         }
@@ -821,12 +825,13 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         // through `Option`, `struct Chain(Option<Box<Chain>>)`) reads the same header again
         // without consuming input, so such a step counts as a level, or it would recurse
         // until the stack overflows.
-        let again = self.peeked.is_some();
+        let again = self.peeked.is_some() && self.peeked_by_option;
         let h = self.read_header()?;
         if h.ty == VariantType::Nil {
             return visitor.visit_none();
         }
         self.peeked = Some(h);
+        self.peeked_by_option = true;
         if !again {
             return visitor.visit_some(self);
         }

@@ -436,6 +436,9 @@ fn annotate_output_is_proportional_to_the_input_at_any_depth() {
         widest <= 11 + 2 + 2 * godot_serde::dump::MAX_INDENT + 40,
         "{widest}"
     );
-    println!("annotate: {} bytes of text for 1 MiB at depth 1024", text.len());
+    println!(
+        "annotate: {} bytes of text for 1 MiB at depth 1024",
+        text.len()
+    );
     assert!(text.len() <= 40 << 20, "{} bytes of text", text.len());
 }

@@ -404,6 +404,14 @@ fn recursion_through_option_counts_against_the_depth_limit() {
     assert_eq!(v, None);
     let v: Option<Option<i32>> = godot_serde::from_bytes(&hex("02000000 05000000")).unwrap();
     assert_eq!(v, Some(Some(5)));
+    // An Option key at the limit reads its (already read ahead) header once: no extra level.
+    // {"a": 1} with max_depth 1: the key is at depth 1.
+    let dict = hex("1b000000 01000000 04000000 01000000 61000000 02000000 01000000");
+    let m: std::collections::BTreeMap<Option<String>, Option<i32>> = Config::default()
+        .with_max_depth(1)
+        .from_bytes(&dict)
+        .unwrap();
+    assert_eq!(m.get(&Some("a".into())), Some(&Some(1)));
 }
 
 /// Issue 11.4: the default limit must fit a 2 MiB thread (Rust's spawned threads, tokio's
