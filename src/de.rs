@@ -9,8 +9,7 @@ use crate::config::{Config, GodotVersion};
 use crate::error::{Error, ErrorKind, Result, Segment};
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
-    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline,
-    marker_name,
+    CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker_inline, marker_name,
 };
 use crate::wire::{
     COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPE_MASK,
@@ -45,9 +44,70 @@ pub struct Deserializer<R> {
     depth: usize,
     /// A header read ahead (by `deserialize_option`) and not consumed yet.
     peeked: Option<Header>,
+    /// `peeked` was put back by `deserialize_option`.
+    peeked_by_option: bool,
+    /// Set while a Dictionary key (or property name) that is a String or StringName is being
+    /// decoded: the offset of its header. The next Godot String field read is that key's
+    /// text, which may not be a reserved marker name (see [`reserved_key`]).
+    guard_key: Option<usize>,
     /// The types of `config.version`, indexed by type id.
     types: &'static [VariantType],
+    /// Input bytes the size hints of the open containers stand for (see [`Hint`]): their
+    /// items not read yet, each charged its minimum size.
+    reserved: usize,
 }
+
+/// A container's size hint and its share of [`Deserializer::reserved`].
+///
+/// A hint is the claimed count, but never more items than the input bytes left hold once the
+/// open containers' hints are taken away, so that the reservations of all open containers
+/// together stay within the input's length: 128 nested Arrays each claiming everything left
+/// reserve it once, not 128 times. Each item read gives its share back, and so does the
+/// container when it ends (or fails).
+#[derive(Clone, Copy, Debug)]
+struct Hint {
+    /// Hinted items not read yet; `usize::MAX` when the input's length is unknown (a reader),
+    /// where no hint is given.
+    left: usize,
+    /// Bytes charged per item.
+    size: usize,
+}
+
+impl Hint {
+    const NONE: usize = usize::MAX;
+
+    /// The size hint to give the visitor.
+    fn get(self) -> Option<usize> {
+        (self.left != Self::NONE).then_some(self.left)
+    }
+
+    /// One item was read: its share is given back.
+    #[inline]
+    fn took_one<R>(&mut self, de: &mut Deserializer<R>) {
+        if self.left != Self::NONE && self.left > 0 {
+            self.left -= 1;
+            de.reserved -= self.size;
+        }
+    }
+
+    /// The container ended: what is left of its share is given back.
+    fn release<R>(&mut self, de: &mut Deserializer<R>) {
+        if self.left != Self::NONE {
+            de.reserved -= self.left * self.size;
+            self.left = 0;
+        }
+    }
+}
+
+/// Stack a nesting level may use before the next one checks again: when less is left, the
+/// next level runs on a new segment of [`STACK_SEGMENT`] bytes (heap-allocated by `stacker`).
+/// A level takes at most about 20 KiB in unoptimized builds (typed Dictionaries), 3 KiB
+/// optimized, plus what the visitor's own frames take; so every nesting shape, at any depth
+/// limit, fits any thread, a 2 MiB one (Rust's spawned threads, tokio's workers) included.
+const STACK_RED_ZONE: usize = 256 * 1024;
+
+/// Size of each stack segment added when the red zone is reached.
+const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
 /// A value's header word, decoded.
 #[derive(Clone, Copy, Debug)]
@@ -116,6 +176,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             config,
             depth: 0,
             peeked: None,
+            peeked_by_option: false,
+            guard_key: None,
+            reserved: 0,
             types: VariantType::id_table(config.version),
         }
     }
@@ -153,6 +216,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn read_header(&mut self) -> Result<Header> {
         if self.peeked.is_some() {
             if let Some(h) = self.peeked.take() {
+                self.peeked_by_option = false;
                 return Ok(h);
             }
         }
@@ -198,11 +262,20 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(())
     }
 
-    /// A size hint for `count` items, never more than the input could hold.
-    fn cautious_hint(&self, count: u32, min_size: usize) -> Option<usize> {
-        self.read
-            .remaining()
-            .map(|remaining| (count as usize).min(remaining / min_size.max(1)))
+    /// The [`Hint`] for a container of `count` items charged `size` bytes each, charged.
+    fn charge(&mut self, count: u32, size: usize) -> Hint {
+        match self.read.remaining() {
+            Some(remaining) => {
+                let free = remaining.saturating_sub(self.reserved);
+                let left = (count as usize).min(free / size);
+                self.reserved += left * size;
+                Hint { left, size }
+            }
+            None => Hint {
+                left: Hint::NONE,
+                size,
+            },
+        }
     }
 
     /// A length Godot reads as `i32`: negative is an error.
@@ -244,11 +317,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// the text, borrowed from the input when possible.
     fn read_str<V: Visitor<'de>>(&mut self, what: &'static str, visitor: V) -> Result<V::Value> {
         let (start, len, total) = self.string_len()?;
+        let guard = self.guard_key.take();
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => {
-                visitor.visit_borrowed_str(text(bytes, len, what, start)?)
+                let s = text(bytes, len, what, start)?;
+                if let Some(at) = guard {
+                    reserved_key(s, at)?;
+                }
+                visitor.visit_borrowed_str(s)
             }
-            Reference::Copied(bytes) => visitor.visit_str(text(bytes, len, what, start)?),
+            Reference::Copied(bytes) => {
+                let s = text(bytes, len, what, start)?;
+                if let Some(at) = guard {
+                    reserved_key(s, at)?;
+                }
+                visitor.visit_str(s)
+            }
         }
     }
 
@@ -262,14 +346,17 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     #[inline]
     fn read_key<V: Visitor<'de>>(&mut self, keys: &mut KnownKeys, visitor: V) -> Result<V::Value> {
         let (start, len, total) = self.string_len()?;
+        let guard = self.guard_key.take();
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => match keys.find(bytes, len) {
-                Some(name) => visitor.visit_borrowed_str(name),
-                None => visitor.visit_borrowed_str(text(bytes, len, "key", start)?),
+                Some(name) => visitor.visit_borrowed_str(checked(name, guard)?),
+                None => {
+                    visitor.visit_borrowed_str(checked(text(bytes, len, "key", start)?, guard)?)
+                }
             },
             Reference::Copied(bytes) => match keys.find(bytes, len) {
-                Some(name) => visitor.visit_str(name),
-                None => visitor.visit_str(text(bytes, len, "key", start)?),
+                Some(name) => visitor.visit_str(checked(name, guard)?),
+                None => visitor.visit_str(checked(text(bytes, len, "key", start)?, guard)?),
             },
         }
     }
@@ -362,10 +449,23 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(count)
     }
 
-    /// Runs `f` one level deeper (elements, keys, values, properties).
+    /// Reads the next key's header ahead: a String or StringName key's text will be checked by
+    /// [`reserved_key`] when it is read.
+    #[inline]
+    fn guard_next_key(&mut self) -> Result<()> {
+        let h = self.read_header()?;
+        if matches!(h.ty, VariantType::String | VariantType::StringName) {
+            self.guard_key = Some(h.offset);
+        }
+        self.peeked = Some(h);
+        Ok(())
+    }
+
+    /// Runs `f` one level deeper (elements, keys, values, properties), on a new stack
+    /// segment when the thread's stack is nearly used up (see [`STACK_RED_ZONE`]).
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         self.depth += 1;
-        let r = f(self);
+        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self));
         self.depth -= 1;
         r
     }
@@ -373,11 +473,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let count = self.read_count("Array count", 4)?;
         self.nested(|de| {
-            let mut access = ArrayAccess {
-                de,
-                left: count,
-                count,
-            };
+            let mut access = ArrayAccess::new(de, count);
             let value = visitor.visit_seq(&mut access)?;
             access.finish(count)?;
             Ok(value)
@@ -385,31 +481,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// A Dictionary's entries for a visitor whose keys are `fields` (a struct's, or none).
+    /// No key may be a reserved marker name (see [`reserved_key`]).
     fn visit_dictionary<V: Visitor<'de>>(
         &mut self,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.visit_entries(false, fields, visitor)
-    }
-
-    /// A Dictionary's entries; `guard_first`: its first key may not be a marker name (see
-    /// [`MarkerGuard`]); `fields`: the struct field names the keys are expected to be.
-    fn visit_entries<V: Visitor<'de>>(
-        &mut self,
-        guard_first: bool,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
         let count = self.read_count("Dictionary count", 8)?;
         self.nested(|de| {
-            let mut access = DictionaryAccess {
-                de,
-                left: count,
-                guard_first,
-                keys: KnownKeys::new(fields),
-                key_at: 0,
-            };
+            let mut access = DictionaryAccess::new(de, count, fields);
             let value = visitor.visit_map(&mut access)?;
             access.finish(count)?;
             Ok(value)
@@ -450,8 +530,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     TYPED_DICTIONARY,
                     Payload::TypedDictionary(k, v),
                 )),
-                // Self-describing: a marker-name first key would read as that Godot type.
-                None => self.visit_entries(true, &[], visitor),
+                None => self.visit_dictionary(&[], visitor),
             },
             VariantType::Object => self.visit_object(h, visitor),
             ty => {
@@ -626,11 +705,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
         let count = u32::try_from(self.read_i32()?).unwrap_or(0);
         self.check_fits(count.into(), 4, "PackedStringArray count")?;
-        visitor.visit_seq(StrSeq {
-            de: self,
-            left: count,
-            what: "PackedStringArray element",
-        })
+        visitor.visit_seq(StrSeq::new(self, count, "PackedStringArray element"))
     }
 
     /// Reads PackedByteArray bytes (its padding may be missing at the end of the input).
@@ -784,12 +859,29 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // A header already read ahead: an Option inside an Option (or a type that recurses
+        // through `Option`, `struct Chain(Option<Box<Chain>>)`) reads the same header again
+        // without consuming input, so such a step counts as a level, or it would recurse
+        // until the stack overflows.
+        let again = self.peeked.is_some() && self.peeked_by_option;
         let h = self.read_header()?;
         if h.ty == VariantType::Nil {
             return visitor.visit_none();
         }
         self.peeked = Some(h);
-        visitor.visit_some(self)
+        self.peeked_by_option = true;
+        if !again {
+            return visitor.visit_some(self);
+        }
+        if self.depth >= self.config.max_depth {
+            return Err(Error::at(
+                ErrorKind::DepthLimitExceeded {
+                    limit: self.config.max_depth,
+                },
+                h.offset,
+            ));
+        }
+        self.nested(|de| visitor.visit_some(de))
     }
 
     #[inline(always)]
@@ -972,8 +1064,10 @@ impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
     type Error = Error;
     type Variant = Self;
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
-        let variant = seed.deserialize(&mut *self.de)?;
-        Ok((variant, self))
+        self.de.guard_next_key()?;
+        let variant = seed.deserialize(&mut *self.de);
+        self.de.guard_key = None;
+        Ok((variant?, self))
     }
 }
 
@@ -1006,6 +1100,27 @@ struct ArrayAccess<'a, R> {
     left: u32,
     /// The element count (the index of an element that fails is `count - left - 1`).
     count: u32,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> ArrayAccess<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
+        // Small enough that a forged count reserves little: every element takes at least 4
+        // bytes, a decoded one often 8 times that.
+        let hint = de.charge(count, 32);
+        ArrayAccess {
+            de,
+            left: count,
+            count,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for ArrayAccess<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
 }
 
 impl<R> ArrayAccess<'_, R> {
@@ -1032,15 +1147,14 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.hint.took_one(self.de);
         match seed.deserialize(&mut *self.de) {
             Ok(value) => Ok(Some(value)),
             Err(e) => Err(e.in_segment(Segment::Index((self.count - self.left - 1) as usize))),
         }
     }
     fn size_hint(&self) -> Option<usize> {
-        // At most what the input can hold, and small enough that a forged count reserves
-        // little: every element takes at least 4 bytes, a decoded one often 8 times that.
-        self.de.cautious_hint(self.left, 32)
+        self.hint.get()
     }
 }
 
@@ -1048,12 +1162,30 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
 struct DictionaryAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
-    /// The first key, if a String, is checked by [`MarkerGuard`].
-    guard_first: bool,
     /// The struct field names the keys are expected to be (none for a map).
     keys: KnownKeys,
     /// Where the current entry's key starts (to name it in an error of its value).
     key_at: usize,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, count: u32, fields: &'static [&'static str]) -> Self {
+        let hint = de.charge(count, 64);
+        DictionaryAccess {
+            de,
+            left: count,
+            keys: KnownKeys::new(fields),
+            key_at: 0,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for DictionaryAccess<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
 }
 
 impl<R> DictionaryAccess<'_, R> {
@@ -1114,21 +1246,17 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
         self.left -= 1;
         self.key_at = self.de.read.offset();
         self.keys.last = None;
-        if core::mem::take(&mut self.guard_first) {
-            let h = self.de.read_header()?;
-            if h.ty == VariantType::String {
-                return seed
-                    .deserialize(GuardedKey { de: &mut *self.de })
-                    .map(Some)
-                    .map_err(|e| e.or_at(h.offset));
-            }
-            self.de.peeked = Some(h);
-        }
-        seed.deserialize(KeyDe {
+        self.hint.took_one(self.de);
+        // Every key is checked, whatever the visitor: serde's buffering (`flatten`, internally
+        // tagged enums) takes matched keys out, so any key may become the first one a
+        // self-describing visitor sees.
+        self.de.guard_next_key()?;
+        let key = seed.deserialize(KeyDe {
             de: &mut *self.de,
             keys: &mut self.keys,
-        })
-        .map(Some)
+        });
+        self.de.guard_key = None;
+        key.map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         match seed.deserialize(&mut *self.de) {
@@ -1137,7 +1265,7 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
         }
     }
     fn size_hint(&self) -> Option<usize> {
-        self.de.cautious_hint(self.left, 64)
+        self.hint.get()
     }
 }
 
@@ -1297,54 +1425,40 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for KeyDe<'_, '_, R> {
     }
 }
 
-/// The first String key of a Dictionary visited by `deserialize_any`, header read.
-struct GuardedKey<'a, R> {
-    de: &'a mut Deserializer<R>,
+/// Refuses a Dictionary key or property name that starts with `$godot_serde::` (header at
+/// `offset`): self-describing visitors (`Variant`) take a map whose first key is a marker name
+/// for that Godot type, so a plain Dictionary keyed that way (which any peer can send) could
+/// decode as another type, a full Object included whatever [`Config::with_allow_objects`]
+/// says. serde's buffering can make any key the first, so every key is checked.
+#[inline]
+fn reserved_key(key: &str, offset: usize) -> Result<()> {
+    if key.starts_with(RESERVED_PREFIX) {
+        return Err(reserved_key_error(key, offset));
+    }
+    Ok(())
 }
 
-impl<'de, R: Read<'de>> de::Deserializer<'de> for GuardedKey<'_, R> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.de.read_str("key", MarkerGuard(visitor))
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
+#[cold]
+fn reserved_key_error(key: &str, offset: usize) -> Error {
+    Error::at(
+        ErrorKind::Message(
+            format!("Dictionary key {key:?} is reserved for godot_serde's own type markers").into(),
+        ),
+        offset,
+    )
+}
+
+/// `key`, after [`reserved_key`] when `guard` (the key's header offset) is set.
+#[inline]
+fn checked(key: &str, guard: Option<usize>) -> Result<&str> {
+    match guard {
+        Some(at) => reserved_key(key, at).map(|()| key),
+        None => Ok(key),
     }
 }
 
-/// Refuses a key that is one of the marker names: self-describing visitors (`Variant`)
-/// take a map whose first key is a marker name for that Godot type, so a plain Dictionary
-/// keyed that way (which any peer can send) would decode as another type, a full Object
-/// included whatever [`Config::with_allow_objects`] says.
-struct MarkerGuard<V>(V);
-
-impl<V> MarkerGuard<V> {
-    fn check<E: de::Error>(v: &str) -> core::result::Result<(), E> {
-        if marker(v).is_some() {
-            return Err(E::custom(format_args!(
-                "Dictionary key {v:?} is reserved for godot_serde's own type markers"
-            )));
-        }
-        Ok(())
-    }
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for MarkerGuard<V> {
-    type Value = V::Value;
-    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.0.expecting(f)
-    }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
-        Self::check(v)?;
-        self.0.visit_borrowed_str(v)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
-        Self::check(v)?;
-        self.0.visit_str(v)
-    }
-}
+/// The prefix of every marker name.
+const RESERVED_PREFIX: &str = "$godot_serde::";
 
 /// What follows the header of a marker-typed value.
 enum Payload {
@@ -1760,6 +1874,26 @@ struct StrSeq<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
     what: &'static str,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, count: u32, what: &'static str) -> Self {
+        // A String field is at least 4 bytes.
+        let hint = de.charge(count, 4);
+        StrSeq {
+            de,
+            left: count,
+            what,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for StrSeq<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
 }
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
@@ -1769,6 +1903,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
+        self.hint.took_one(self.de);
         seed.deserialize(StrDe {
             de: &mut *self.de,
             what: self.what,
@@ -1776,7 +1911,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
         .map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.de.cautious_hint(self.left, 4)
+        self.hint.get()
     }
 }
 
@@ -1834,16 +1969,12 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::Signal, 1) => {
                 seed.deserialize(de::value::U64Deserializer::<Error>::new(de.read_u64()?))?
             }
-            (Fields::NodePath { names, .. }, 0) => seed.deserialize(SeqDe(StrSeq {
-                de,
-                left: *names,
-                what: "NodePath name",
-            }))?,
-            (Fields::NodePath { subnames, .. }, 1) => seed.deserialize(SeqDe(StrSeq {
-                de,
-                left: *subnames,
-                what: "NodePath subname",
-            }))?,
+            (Fields::NodePath { names, .. }, 0) => {
+                seed.deserialize(SeqDe(StrSeq::new(de, *names, "NodePath name")))?
+            }
+            (Fields::NodePath { subnames, .. }, 1) => {
+                seed.deserialize(SeqDe(StrSeq::new(de, *subnames, "NodePath subname")))?
+            }
             (Fields::NodePath { absolute, .. }, 2) => {
                 seed.deserialize(BoolDeserializer::<Error>::new(*absolute))?
             }
@@ -1852,7 +1983,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             )?,
             (Fields::Object { count, .. }, 1) => {
                 let count = *count;
-                de.nested(|de| seed.deserialize(MapDe(PropertyAccess { de, left: count })))?
+                de.nested(|de| seed.deserialize(MapDe(PropertyAccess::new(de, count))))?
             }
             (Fields::TypedArray(d), 0)
             | (Fields::TypedDictionary(d, _), 0)
@@ -1863,11 +1994,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::TypedArray(_), 1) => {
                 let count = de.read_count("Array count", 4)?;
                 de.nested(|de| {
-                    let mut access = ArrayAccess {
-                        de,
-                        left: count,
-                        count,
-                    };
+                    let mut access = ArrayAccess::new(de, count);
                     let value = seed.deserialize(SeqDe(&mut access))?;
                     access.finish(count)?;
                     Ok(value)
@@ -1876,13 +2003,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::TypedDictionary(..), 2) => {
                 let count = de.read_count("Dictionary count", 8)?;
                 de.nested(|de| {
-                    let mut access = DictionaryAccess {
-                        de,
-                        left: count,
-                        guard_first: false,
-                        keys: KnownKeys::new(&[]),
-                        key_at: 0,
-                    };
+                    let mut access = DictionaryAccess::new(de, count, &[]);
                     let value = seed.deserialize(MapDe(&mut access))?;
                     access.finish(count)?;
                     Ok(value)
@@ -1951,6 +2072,24 @@ impl<'de> SeqAccess<'de> for DescriptorSeq {
 struct PropertyAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: u32,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> PropertyAccess<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
+        let hint = de.charge(count, 64);
+        PropertyAccess {
+            de,
+            left: count,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for PropertyAccess<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
 }
 
 impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
@@ -1960,16 +2099,19 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        seed.deserialize(StrDe {
+        self.hint.took_one(self.de);
+        self.de.guard_key = Some(self.de.read.offset());
+        let name = seed.deserialize(StrDe {
             de: &mut *self.de,
             what: "property name",
-        })
-        .map(Some)
+        });
+        self.de.guard_key = None;
+        name.map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         seed.deserialize(&mut *self.de)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.de.cautious_hint(self.left, 64)
+        self.hint.get()
     }
 }

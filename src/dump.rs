@@ -78,7 +78,9 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 /// Renders encoded bytes one 4-byte word per line: the bytes, then what they are (type,
-/// flags, counts, lengths, values), indented by nesting.
+/// flags, counts, lengths, values), indented by nesting (two spaces a level, up to
+/// [`MAX_INDENT`] levels: deeper lines are indented as that level, so the text stays within
+/// about 40 times the input's size, at any depth).
 ///
 /// Bytes that do not decode are shown with a line starting `!!` saying why, then the rest
 /// of the input as plain words; this function never fails or panics. Trailing bytes after the
@@ -149,6 +151,10 @@ const PROJECTION: &[&str] = &[
 ];
 const COLOR: &[&str] = &["r", "g", "b", "a"];
 
+/// The deepest nesting [`annotate`] shows by indentation; deeper values are indented as this
+/// level (at depth 1024 an uncapped indentation made 1 MiB of input 1 GB of text).
+pub const MAX_INDENT: usize = 32;
+
 impl Dump<'_> {
     fn line(&mut self, word: &[u8], indent: usize, what: &str) {
         let mut cells = String::new();
@@ -168,7 +174,7 @@ impl Dump<'_> {
             self.out,
             "{cells:<11}  {:indent$}{what}",
             "",
-            indent = indent * 2
+            indent = indent.min(MAX_INDENT) * 2
         );
     }
 
@@ -304,7 +310,7 @@ impl Dump<'_> {
             "{:<11}  {:indent$}{what}",
             "",
             "",
-            indent = indent * 2
+            indent = indent.min(MAX_INDENT) * 2
         );
     }
 

@@ -184,6 +184,20 @@ pub enum ErrorKind {
         /// How many more bytes the value needs at least.
         needed: usize,
     },
+    /// Bytes fed to a [`FrameDecoder`](crate::frame::FrameDecoder) that it refused: a whole
+    /// frame's worth was already waiting to be taken, or the frame at the front is too large.
+    #[error(
+        "frame decoder refused {refused} bytes: {buffered} bytes wait to be taken (limit {limit})"
+    )]
+    BufferFull {
+        /// How many bytes were refused.
+        refused: usize,
+        /// How many bytes were buffered then.
+        buffered: usize,
+        /// The most the decoder buffers before refusing: the maximum frame size plus the
+        /// length prefix.
+        limit: usize,
+    },
 }
 
 /// "1 more byte", "2 more bytes".

@@ -489,6 +489,12 @@ pub fn read_frame<R: Read, T: DeserializeOwned>(reader: R, config: Config) -> Re
 ///   after that: the decoder keeps returning the error.
 /// - A complete frame whose value does not decode (malformed, wrong type for `T`) is an error
 ///   too, but the frame is consumed: the next call continues with the next frame.
+/// - The buffer is bounded: [`feed`](FrameDecoder::feed) refuses bytes (and
+///   [`try_feed`](FrameDecoder::try_feed) says so) while the maximum frame size plus the
+///   prefix is already buffered, which only happens when whole frames are waiting to be taken,
+///   or while the frame at the front is too large. So the decoder never holds more than the
+///   maximum frame size, plus the prefix, plus the last chunk fed (twice that while it moves
+///   its bytes), however much a peer sends.
 /// - At the end of the stream, [`finish`](FrameDecoder::finish) reports a truncated last frame
 ///   and how many bytes it misses; [`missing_bytes`](FrameDecoder::missing_bytes) tells it at
 ///   any time.
@@ -518,6 +524,9 @@ pub struct FrameDecoder {
     start: usize,
     /// Bytes consumed before `buf[0]`, for error offsets.
     consumed: usize,
+    /// Bytes [`feed`](FrameDecoder::feed) refused, and how many were buffered then: once the
+    /// buffered frames are taken, the stream has a gap, reported by every later call.
+    refused: Option<(usize, usize)>,
 }
 
 impl FrameDecoder {
@@ -536,6 +545,7 @@ impl FrameDecoder {
             buf: Vec::new(),
             start: 0,
             consumed: 0,
+            refused: None,
         }
     }
 
@@ -561,13 +571,57 @@ impl FrameDecoder {
     }
 
     /// Appends bytes received from the stream.
+    ///
+    /// Bytes [`try_feed`](FrameDecoder::try_feed) refuses are dropped; the frames buffered
+    /// before them can still be taken, then [`next`](FrameDecoder::next) and
+    /// [`next_frame`](FrameDecoder::next_frame) report [`ErrorKind::BufferFull`] for good
+    /// (the stream has a gap), or [`ErrorKind::FrameTooLarge`] when that was the cause.
     pub fn feed(&mut self, bytes: &[u8]) {
+        if self.try_feed(bytes).is_err() && self.refused.is_none() {
+            self.refused = Some((bytes.len(), self.buffered()));
+        }
+    }
+
+    /// The most bytes buffered before [`try_feed`](FrameDecoder::try_feed) refuses more:
+    /// one whole frame of the maximum size with its prefix.
+    #[must_use]
+    pub fn buffer_limit(&self) -> usize {
+        self.framing.max_frame_size.saturating_add(PREFIX_LEN)
+    }
+
+    /// Appends bytes received from the stream, unless [`buffer_limit`](Self::buffer_limit)
+    /// bytes are already buffered (whole frames wait to be taken: call
+    /// [`next`](FrameDecoder::next) first) or the frame at the front is too large. An empty
+    /// `bytes` is always accepted.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::BufferFull`] or [`ErrorKind::FrameTooLarge`]; nothing is buffered then.
+    pub fn try_feed(&mut self, bytes: &[u8]) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let buffered = self.buffered();
+        let offset = self.consumed + self.start;
+        let pending = self.buf.get(self.start..).unwrap_or_default();
+        split_frame(&self.framing, pending).map_err(|e| e.or_at(offset))?;
+        if self.refused.is_some() || buffered >= self.buffer_limit() {
+            return Err(Error::at(
+                ErrorKind::BufferFull {
+                    refused: bytes.len(),
+                    buffered,
+                    limit: self.buffer_limit(),
+                },
+                self.consumed + self.buf.len(),
+            ));
+        }
         if self.start > 0 && self.start * 2 >= self.buf.len() {
             self.buf.drain(..self.start);
             self.consumed += self.start;
             self.start = 0;
         }
         self.buf.extend_from_slice(bytes);
+        Ok(())
     }
 
     /// Bytes fed but not yet returned as frames.
@@ -608,7 +662,17 @@ impl FrameDecoder {
         let offset = self.consumed + self.start;
         let pending = self.buf.get(self.start..).unwrap_or_default();
         match split_frame(&self.framing, pending).map_err(|e| e.or_at(offset))? {
-            Split::Missing(_) => Ok(None),
+            Split::Missing(_) => match self.refused {
+                Some((refused, buffered)) => Err(Error::at(
+                    ErrorKind::BufferFull {
+                        refused,
+                        buffered,
+                        limit: self.buffer_limit(),
+                    },
+                    self.consumed + self.buf.len(),
+                )),
+                None => Ok(None),
+            },
             Split::Frame(payload, _) => {
                 let begin = self.start + PREFIX_LEN;
                 let end = begin + payload.len();
@@ -649,9 +713,20 @@ impl FrameDecoder {
     ///
     /// [`ErrorKind::UnexpectedEof`] with [`missing_bytes`](FrameDecoder::missing_bytes) and
     /// the stream offset where the input ended, when a frame is incomplete; a buffered whole
-    /// frame that was not taken is reported as an [`ErrorKind::TrailingBytes`].
+    /// frame that was not taken is reported as an [`ErrorKind::TrailingBytes`]; bytes
+    /// [`feed`](FrameDecoder::feed) refused as [`ErrorKind::BufferFull`].
     pub fn finish(&self) -> Result<()> {
         let buffered = self.buffered();
+        if let Some((refused, at)) = self.refused {
+            return Err(Error::at(
+                ErrorKind::BufferFull {
+                    refused,
+                    buffered: at,
+                    limit: self.buffer_limit(),
+                },
+                self.consumed + self.buf.len(),
+            ));
+        }
         if buffered == 0 {
             return Ok(());
         }

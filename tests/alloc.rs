@@ -5,13 +5,13 @@
 //! feature), whatever counts and lengths the input claims. The same for `from_reader` over a
 //! reader that hands out 3 bytes at a time, and one that ends early.
 //!
-//! Run alone with `cargo test --test alloc -- --nocapture` to see the worst cases. Everything
-//! runs inside one `#[test]`, so no other test thread allocates while a case is measured.
+//! Run alone with `cargo test --test alloc -- --nocapture` to see the worst cases. The tests
+//! take turns ([`serial`]), so no other test thread allocates while a case is measured.
 mod common;
 #[path = "common/fuzz_checks.rs"]
 mod fuzz_checks;
 
-use common::hex;
+use common::{hex, with_big_stack};
 use fuzz_checks::{Trickle, Typed};
 use godot_serde::{Config, GodotVersion, Variant, VariantType};
 use peak_alloc::PeakAlloc;
@@ -21,6 +21,16 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 static HEAP: PeakAlloc = PeakAlloc;
 
 const SLACK: usize = 64 * 1024;
+
+/// Held by each `#[test]` while it measures: the counter is global, so tests may not run
+/// side by side.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Heap per input byte a decoded `Variant` may hold: every 4 bytes (a Nil) can become a
 /// `Variant` (32 bytes, 8 ×; 40 with the `double-precision` feature) in a `Vec` that
@@ -237,6 +247,7 @@ fn fixture_mutants() -> Vec<(String, GodotVersion, Vec<u8>)> {
 
 #[test]
 fn decoding_holds_at_most_64_kib_plus_4_times_the_input() {
+    let _serial = serial();
     let mut worst: [Worst; 2] = Default::default();
     let versions = [
         GodotVersion::V3,
@@ -290,4 +301,192 @@ fn decoding_holds_at_most_64_kib_plus_4_times_the_input() {
         (100_000..200_000).contains(&probe),
         "counter broken: {probe}"
     );
+}
+
+/// `levels` nested containers each claiming every element the bytes after its own count
+/// could hold (issue 11.3): level `i` is `open` (its header, descriptors) and a count of
+/// `(total - (i + 1) · level_len) / unit` items, where `level_len` is `open`, the count and
+/// `entry` (the key before the next level's value, Dictionaries only); zeros fill the input
+/// to `total` bytes.
+fn nested_forged(open: &str, entry: &str, unit: usize, levels: usize, total: usize) -> Vec<u8> {
+    let (open, entry) = (hex(open), hex(entry));
+    let level_len = open.len() + 4 + entry.len();
+    let mut out = Vec::with_capacity(total);
+    for i in 0..levels {
+        let count = (total - (i + 1) * level_len) / unit;
+        out.extend_from_slice(&open);
+        out.extend(word(u32::try_from(count).unwrap()));
+        out.extend_from_slice(&entry);
+    }
+    out.resize(total, 0);
+    out
+}
+
+/// A target that nests through untyped sequences (serde's `Vec`).
+#[derive(serde_derive::Deserialize)]
+#[allow(dead_code)]
+struct Deep(Vec<Deep>);
+
+/// A target that nests through maps (serde's `BTreeMap`).
+#[derive(serde_derive::Deserialize)]
+#[allow(dead_code)]
+struct DeepMap(std::collections::BTreeMap<i32, DeepMap>);
+
+/// The nested shapes of [`nested_forged`]: name, `open`, `entry`, bytes per claimed item.
+const NESTED_SHAPES: [(&str, &str, &str, usize); 4] = [
+    ("Arrays", "1c000000", "", 4),
+    // Array[Array] (4.3+): kind 1 in the header, builtin type 28.
+    ("typed Arrays", "1c000100 1c000000", "", 4),
+    ("Dictionaries", "1b000000", "02000000 00000000", 8),
+    // Dictionary[int, Dictionary] (4.4): kinds 1 and 1, types 2 and 27; key int 0.
+    (
+        "typed Dictionaries",
+        "1b000500 02000000 1b000000",
+        "02000000 00000000",
+        8,
+    ),
+];
+
+/// Issue 11.3: each level's hint was checked against the same remaining bytes, so 128
+/// nested Arrays each claiming everything left reserved it 128 times (132 KB → 50 MB; typed
+/// Arrays 471 KB → 158 MB; with `max_depth` 1024, 482 KB → 1.1 GB). The hints of all open
+/// containers now share one budget, the input's length.
+#[test]
+fn nested_forged_counts_stay_within_the_budget() {
+    let _serial = serial();
+    with_big_stack(|| {
+        let mut worst: [Worst; 2] = Default::default();
+        for (depth, total) in [(128, 132 * 1024), (1024, 482 * 1024)] {
+            let config = Config::new(GodotVersion::V4_4).with_max_depth(depth);
+            for (name, open, entry, unit) in NESTED_SHAPES {
+                // One level fewer than the limit: the zeros after the last level are values
+                // at the limit.
+                let input = nested_forged(open, entry, unit, depth - 1, total);
+                let name = format!("{} nested {name} claiming everything left", depth - 1);
+                let [compact, variant] = &mut worst;
+                measure::<IgnoredAny>(compact, config, &input, 4, &name);
+                measure::<Deep>(compact, config, &input, 4, &name);
+                measure::<DeepMap>(compact, config, &input, 4, &name);
+                measure::<Typed>(compact, config, &input, 4, &name);
+                measure::<Variant>(variant, config, &input, VARIANT_FACTOR, &name);
+            }
+        }
+        for w in &worst {
+            println!(
+                "nested: {} cases; worst {} bytes for {} input bytes ({:.1}% of its budget): {}",
+                w.cases,
+                w.peak,
+                w.len,
+                w.excess * 100.0,
+                w.what
+            );
+        }
+    });
+}
+
+/// A struct whose only field takes a Dictionary's entries through serde's buffering.
+#[derive(serde_derive::Deserialize)]
+#[allow(dead_code)]
+struct Flat {
+    #[serde(flatten)]
+    rest: Variant,
+}
+
+/// An untagged enum: the whole value is buffered, then decoded again.
+#[derive(serde_derive::Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Untagged {
+    Any(Variant),
+}
+
+/// Heap per input byte through serde's buffering: a value is first held as serde's `Content`
+/// (32 bytes a value, in `Vec`s growing by doubling), then decoded into the target (here a
+/// `Variant`) while the buffer is still alive: about 2 × `size_of::<Variant>()`.
+const BUFFERED_FACTOR: usize = 2 * size_of::<Variant>();
+
+/// The measured worst case of each entry point over hostile inputs (forged counts, flat and
+/// nested at depth 128 and 1024) and large valid ones, printed as the table of
+/// docs/security.md: `cargo test --release --all-features --test alloc worst_cases -- --nocapture`
+/// (and without `--release` for the debug numbers).
+#[test]
+fn worst_cases_per_entry_point() {
+    let _serial = serial();
+    with_big_stack(|| {
+        let mut inputs: Vec<(String, Config, Vec<u8>)> = Vec::new();
+        for version in [GodotVersion::V3, GodotVersion::V4_4] {
+            let config = Config::new(version).with_allow_objects(true);
+            for (name, input) in forged(version) {
+                inputs.push((name, config, input));
+            }
+        }
+        for (depth, total) in [(128, 132 * 1024), (1024, 482 * 1024)] {
+            let config = Config::new(GodotVersion::V4_4).with_max_depth(depth);
+            for (name, open, entry, unit) in NESTED_SHAPES {
+                let input = nested_forged(open, entry, unit, depth - 1, total);
+                inputs.push((
+                    format!("{} nested {name}, forged", depth - 1),
+                    config,
+                    input,
+                ));
+            }
+        }
+        // Valid data: 1 MiB of Nils in an Array, a 1 MiB PackedByteArray (into Vec<Variant>).
+        let mut nils = hex("1c000000");
+        nils.extend(word((1 << 18) - 2));
+        nils.resize(1 << 20, 0);
+        inputs.push(("Array of 1 MiB of Nils".into(), Config::godot4(), nils));
+        let mut pba = hex("1d000000");
+        pba.extend(word((1 << 20) - 8));
+        pba.resize(1 << 20, 0x61);
+        inputs.push(("PackedByteArray of 1 MiB".into(), Config::godot4(), pba));
+
+        type Run = fn(Config, &[u8]) -> usize;
+        fn run<T: DeserializeOwned>(config: Config, input: &[u8]) -> usize {
+            peak_of(|| config.from_bytes::<T>(input)).max(peak_of(|| {
+                config.from_reader::<_, T>(Trickle {
+                    data: input,
+                    step: 3,
+                })
+            }))
+        }
+        let entries: [(&str, usize, Run); 6] = [
+            ("IgnoredAny (validation only)", 4, run::<IgnoredAny>),
+            ("typed struct (every marker type)", 4, run::<Typed>),
+            ("Variant", VARIANT_FACTOR, run::<Variant>),
+            // A PackedByteArray's byte is a whole `Variant` here: 4 × the Variant budget.
+            ("Vec<Variant>", VARIANT_FACTOR * 4, run::<Vec<Variant>>),
+            ("#[serde(flatten)] Variant", BUFFERED_FACTOR, run::<Flat>),
+            (
+                "#[serde(untagged)] Variant",
+                BUFFERED_FACTOR,
+                run::<Untagged>,
+            ),
+        ];
+        println!(
+            "| entry point | budget | worst share of the budget | largest heap / input (inputs ≥ 64 KiB) |"
+        );
+        println!("|---|---|---|---|");
+        for (entry, factor, f) in entries {
+            let mut worst = Worst::default();
+            let mut ratio = (0.0, String::new());
+            for (name, config, input) in &inputs {
+                let peak = f(*config, input);
+                worst.record(peak, input.len(), factor, || format!("{entry}: {name}"));
+                let r = peak as f64 / input.len() as f64;
+                if input.len() >= 64 << 10 && r > ratio.0 {
+                    ratio = (r, format!("{peak} B for {} B, {name}", input.len()));
+                }
+            }
+            println!(
+                "| {entry} | 64 KiB + {factor} × input | {:.0} % ({} B for {} B, {}) | {:.1} × ({}) |",
+                worst.excess * 100.0,
+                worst.peak,
+                worst.len,
+                worst.what.split(": ").nth(1).unwrap_or_default(),
+                ratio.0,
+                ratio.1
+            );
+        }
+    });
 }

@@ -494,3 +494,81 @@ fn marshalls_base64() {
     let err = from_base64::<i64>("AgAA!AEAAAA=", Config::godot4()).unwrap_err();
     assert!(err.to_string().starts_with("invalid base64"), "{err}");
 }
+
+/// Issue 11.7: `feed` buffered whatever it was given, so an application that kept feeding
+/// (after an error, or without taking frames) grew the buffer without bound (64 MiB fed,
+/// 96 MiB held). It now refuses bytes once a whole frame's worth is waiting.
+#[test]
+fn decoder_buffer_is_bounded() {
+    // Limit 16 bytes of value: at most 20 bytes buffered before more is refused.
+    let one = to_frame_bytes(&1, Config::godot4()).unwrap(); // 12 bytes
+    let mut dec = FrameDecoder::new(Config::godot4()).with_max_frame_size(16);
+    assert_eq!(dec.buffer_limit(), 20);
+    dec.try_feed(&one).unwrap(); // 12 buffered
+    dec.try_feed(&one).unwrap(); // 24 buffered: accepted, 12 < 20 were waiting
+    let e = dec.try_feed(&one).unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::BufferFull {
+                refused: 12,
+                buffered: 24,
+                limit: 20
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.offset(), Some(24));
+    assert_eq!(dec.buffered(), 24);
+    // Taking a frame makes room again.
+    assert_eq!(dec.next::<i32>().unwrap(), Some(1));
+    dec.try_feed(&one).unwrap();
+    assert_eq!(dec.next::<i32>().unwrap(), Some(1));
+    assert_eq!(dec.next::<i32>().unwrap(), Some(1));
+    assert_eq!(dec.next::<i32>().unwrap(), None);
+    dec.finish().unwrap();
+
+    // `feed` drops what it refuses; the frames before the gap are still returned, then the
+    // gap is reported for good, by `finish` too.
+    let mut dec = FrameDecoder::new(Config::godot4()).with_max_frame_size(16);
+    for _ in 0..1000 {
+        dec.feed(&one);
+    }
+    assert_eq!(dec.buffered(), 24);
+    assert_eq!(dec.next::<i32>().unwrap(), Some(1));
+    assert_eq!(dec.next::<i32>().unwrap(), Some(1));
+    for _ in 0..2 {
+        let e = dec.next::<i32>().unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::BufferFull { .. }), "{e:?}");
+    }
+    assert!(matches!(
+        dec.finish().unwrap_err().kind(),
+        ErrorKind::BufferFull { .. }
+    ));
+
+    // After a frame too large, nothing more is buffered: 64 MiB fed in 64 KiB chunks.
+    let mut dec = FrameDecoder::new(Config::godot4());
+    dec.feed(&((8 << 20) as u32 + 1).to_le_bytes());
+    let chunk = vec![0u8; 64 << 10];
+    for _ in 0..1024 {
+        dec.feed(&chunk);
+    }
+    assert_eq!(dec.buffered(), 4);
+    let e = dec.try_feed(&chunk).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::FrameTooLarge { .. }), "{e:?}");
+    assert!(matches!(
+        dec.next::<Variant>().unwrap_err().kind(),
+        ErrorKind::FrameTooLarge { .. }
+    ));
+
+    // Default limit: a whole 8 MiB frame may be buffered, and a chunk more, never a third.
+    let mut dec = FrameDecoder::new(Config::godot4());
+    dec.feed(&((8 << 20) as u32).to_le_bytes());
+    let mut fed = 4;
+    while dec.try_feed(&chunk).is_ok() {
+        fed += chunk.len();
+        assert!(fed <= (8 << 20) + 4 + chunk.len(), "{fed}");
+    }
+    assert_eq!(dec.buffered(), fed);
+    assert!(dec.buffered() <= dec.buffer_limit() + chunk.len());
+}

@@ -248,3 +248,202 @@ fn duplicate_keys_keep_the_last_value_in_first_position() {
         ]
     );
 }
+
+/// Issue 11.1: `{"id": 1, "$godot_serde::Object": ["OS", {"script": "res://evil.gd"}]}`, a
+/// plain Godot 4 Dictionary whose second key is the Object marker name (hex from the issue).
+const SMUGGLED_OBJECT: &str = "1b000000 02000000 04000000 02000000 69640000 02000000 01000000
+    04000000 14000000 24676f64 6f745f73 65726465 3a3a4f62 6a656374 1c000000 02000000 04000000
+    02000000 4f530000 1b000000 01000000 04000000 06000000 73637269 70740000 04000000 0d000000
+    7265733a 2f2f6576 696c2e67 64000000";
+
+/// Offset of the marker-name key's header in [`SMUGGLED_OBJECT`]: Dictionary header and
+/// count (8), key "id" (4 + 4 + 4), value int 1 (8).
+const SMUGGLED_KEY_AT: usize = 28;
+
+#[derive(serde_derive::Deserialize, Debug)]
+#[allow(dead_code)]
+struct Flattened {
+    id: i32,
+    #[serde(flatten)]
+    rest: Variant,
+}
+
+#[derive(serde_derive::Deserialize, Debug)]
+#[serde(tag = "type")]
+#[allow(dead_code)]
+enum Tagged {
+    Any(Variant),
+}
+
+/// Asserts `e` is the reserved-key error for the key whose header is at `at`.
+#[track_caller]
+fn assert_reserved(e: &godot_serde::Error, at: usize) {
+    assert!(
+        matches!(e.kind(), ErrorKind::Message(m) if m.contains("reserved")),
+        "expected the reserved-key error, got {e}"
+    );
+    assert_eq!(e.offset(), Some(at), "{e}");
+}
+
+#[test]
+fn a_marker_key_after_the_first_cannot_smuggle_an_object_through_flatten() {
+    let bytes = hex(SMUGGLED_OBJECT);
+    let config = Config::godot4();
+    // Before the fix: Ok(Flattened { id: 1, rest: Object { class: "OS", .. } }).
+    let e = config.from_bytes::<Flattened>(&bytes).unwrap_err();
+    assert_reserved(&e, SMUGGLED_KEY_AT);
+    let e = config.from_reader::<_, Flattened>(&bytes[..]).unwrap_err();
+    assert_reserved(&e, SMUGGLED_KEY_AT);
+    // Objects allowed or not: the bytes encode no Object.
+    let e = config
+        .with_allow_objects(true)
+        .from_bytes::<Flattened>(&bytes)
+        .unwrap_err();
+    assert_reserved(&e, SMUGGLED_KEY_AT);
+}
+
+#[test]
+fn a_marker_key_after_the_first_cannot_smuggle_an_object_through_a_tagged_enum() {
+    // {"type": "Any", "$godot_serde::Object": [...]}: the tag and the rest of the issue's
+    // Dictionary; the marker key's header is after 8 + 12 (key "type") + 12 ("Any") bytes.
+    let issue = hex(SMUGGLED_OBJECT);
+    let bytes = [
+        hex("1b000000 02000000"),
+        hex("04000000"),
+        field(b"type"),
+        hex("04000000"),
+        field(b"Any"),
+        issue[SMUGGLED_KEY_AT..].to_vec(),
+    ]
+    .concat();
+    let e = Config::godot4().from_bytes::<Tagged>(&bytes).unwrap_err();
+    assert_reserved(&e, 32);
+    // The issue's bytes as they are.
+    let e = Config::godot4().from_bytes::<Tagged>(&issue).unwrap_err();
+    assert_reserved(&e, SMUGGLED_KEY_AT);
+}
+
+#[test]
+fn a_marker_key_is_refused_at_any_position_in_every_path() {
+    use std::collections::{BTreeMap, HashMap};
+    // {0: nil, <key>: nil} with <key> a String or StringName reserved name, Godot 4 and 3.
+    let name = b"$godot_serde::Vector2";
+    for (config, dict, string_ids) in [
+        (Config::godot4(), "1b000000", &["04000000", "15000000"][..]),
+        (Config::godot3(), "12000000", &["04000000"][..]),
+    ] {
+        for id in string_ids {
+            let bytes = [
+                hex(dict),
+                hex("02000000 02000000 00000000 00000000"),
+                hex(id),
+                field(name),
+                hex("00000000"),
+            ]
+            .concat();
+            let at = 20;
+            let errors = [
+                config.from_bytes::<Variant>(&bytes).unwrap_err(),
+                config.from_reader::<_, Variant>(&bytes[..]).unwrap_err(),
+                config.from_bytes::<IgnoredAny>(&bytes).unwrap_err(),
+                config
+                    .from_bytes::<godot_serde::Dictionary>(&bytes)
+                    .unwrap_err(),
+                config
+                    .from_bytes::<HashMap<Option<i32>, ()>>(&bytes)
+                    .unwrap_err(),
+                config.from_bytes::<Flattened>(&bytes).unwrap_err(),
+            ];
+            for e in &errors {
+                assert_reserved(e, at);
+            }
+        }
+        // First position, String keys into a map and a struct.
+        let bytes = [
+            hex(dict),
+            hex("01000000 04000000"),
+            field(name),
+            hex("00000000"),
+        ]
+        .concat();
+        assert_reserved(
+            &config
+                .from_bytes::<BTreeMap<String, ()>>(&bytes)
+                .unwrap_err(),
+            8,
+        );
+        assert_reserved(&config.from_bytes::<Flattened>(&bytes).unwrap_err(), 8);
+    }
+    // A typed Dictionary (4.4, keys String): its entries are checked too.
+    let bytes = [
+        hex("1b000500 04000000 00000000 01000000 04000000"),
+        field(name),
+        hex("00000000"),
+    ]
+    .concat();
+    for e in [
+        Config::godot4().from_bytes::<Variant>(&bytes).unwrap_err(),
+        Config::godot4()
+            .from_bytes::<godot_serde::Dictionary>(&bytes)
+            .unwrap_err(),
+    ] {
+        assert_reserved(&e, 16);
+    }
+}
+
+#[test]
+fn a_reserved_name_that_is_not_a_key_is_ordinary_text() {
+    // ["$godot_serde::Object"] and {["$godot_serde::Object"]: "$godot_serde::Object"}.
+    let name = b"$godot_serde::Object";
+    let array = [hex("1c000000 01000000 04000000"), field(name)].concat();
+    let v: Variant = godot_serde::from_bytes(&array).unwrap();
+    assert_eq!(
+        v,
+        Variant::from(godot_serde::Array::from(vec![Variant::String(
+            "$godot_serde::Object".into()
+        )]))
+    );
+    let dict = [
+        hex("1b000000 01000000"),
+        array.clone(),
+        hex("04000000"),
+        field(name),
+    ]
+    .concat();
+    let v: Variant = godot_serde::from_bytes(&dict).unwrap();
+    let d = v.as_dictionary().unwrap();
+    assert_eq!(d.len(), 1);
+}
+
+/// Issue 11.8: `dump::annotate` indented each line by its depth, so 1 MiB nested 1024 deep
+/// became 1.05 GB of text. Indentation now stops growing at `dump::MAX_INDENT` levels.
+#[test]
+fn annotate_output_is_proportional_to_the_input_at_any_depth() {
+    let text = common::with_big_stack(|| {
+        // 1023 Arrays of one element, the innermost Array holding Nils up to 1 MiB.
+        let mut bytes = Vec::with_capacity(1 << 20);
+        for _ in 0..1023 {
+            bytes.extend(hex("1c000000 01000000"));
+        }
+        let nils = ((1 << 20) - bytes.len() - 8) / 4;
+        bytes.extend(hex("1c000000"));
+        bytes.extend(u32::try_from(nils).unwrap().to_le_bytes());
+        bytes.resize(1 << 20, 0);
+        let config = Config::godot4().with_max_depth(godot_serde::GODOT_MAX_DEPTH);
+        godot_serde::dump::annotate(&bytes, config)
+    });
+    assert!(!text.contains("!!"), "{}", &text[..200]);
+    let lines = text.lines().count();
+    assert_eq!(lines, (1 << 20) / 4);
+    // Each line: 11 columns of bytes, 2 spaces, at most 64 of indentation, a caption.
+    let widest = text.lines().map(str::len).max().unwrap_or(0);
+    assert!(
+        widest <= 11 + 2 + 2 * godot_serde::dump::MAX_INDENT + 40,
+        "{widest}"
+    );
+    println!(
+        "annotate: {} bytes of text for 1 MiB at depth 1024",
+        text.len()
+    );
+    assert!(text.len() <= 40 << 20, "{} bytes of text", text.len());
+}

@@ -123,7 +123,7 @@ struct Shape {
 }
 
 /// Each way of nesting values.
-const SHAPES: [Shape; 8] = [
+const SHAPES: [Shape; 10] = [
     Shape {
         name: "Array",
         godot3: false,
@@ -151,6 +151,20 @@ const SHAPES: [Shape; 8] = [
         open: "1c000100 1c000000 01000000",
         leaf: "1c000000 00000000",
         close: "",
+    },
+    Shape {
+        name: "typed Dictionary[int, Dictionary] value",
+        godot3: false,
+        open: "1b000500 02000000 1b000000 01000000 02000000 01000000",
+        leaf: "00000000",
+        close: "",
+    },
+    Shape {
+        name: "typed Dictionary[Dictionary, int] key",
+        godot3: false,
+        open: "1b000500 1b000000 02000000 01000000",
+        leaf: "1b000000 00000000",
+        close: "02000000 01000000",
     },
     Shape {
         name: "Object property",
@@ -192,10 +206,8 @@ enum Tree {
 
 #[test]
 fn a_hundred_thousand_levels_of_every_shape_fail_cleanly_in_every_config() {
-    // The limit stops the recursion before the stack runs out, whatever recurses. At the
-    // default limit (128) a typed Array or an Object property costs up to 14 KiB of stack per
-    // level in unoptimized builds (2.7 KiB optimized): the default must fit the 2 MiB that
-    // Rust gives spawned threads (and tokio its workers), even in a debug build.
+    // The limit stops the recursion before the stack runs out, whatever recurses; deep levels
+    // run on stack segments the decoder adds (see every_shape_at_the_default_limit_fits_a_2_mib_thread).
     std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(every_shape_100_000_deep)
@@ -238,9 +250,11 @@ fn every_shape_100_000_deep() {
                     );
                 }
             }
-            // JSON has only string keys: a Dictionary key fails before the limit.
+            // JSON has only string keys: a Dictionary key (or an int key of a typed
+            // Dictionary) fails before the limit.
             assert!(json.is_err(), "{what} as JSON");
-            if name != "Dictionary key" && !objects_refused {
+            let string_keys = !name.ends_with(" key") && !name.starts_with("typed Dictionary");
+            if string_keys && !objects_refused {
                 assert_eq!(depth_error(json), Some(DEFAULT_MAX_DEPTH), "{what} as JSON");
             }
             assert!(tree.is_err(), "{what} as an enum");
@@ -344,4 +358,176 @@ fn encoding_a_hundred_thousand_levels_fails_without_overflowing() {
             Some(DEFAULT_MAX_DEPTH)
         );
     });
+}
+
+/// Issue 11.5: a type recursing through `Option` read the same header again and again
+/// without consuming input (`deserialize_option` puts it back), past every depth check.
+#[derive(serde_derive::Deserialize, Debug)]
+#[allow(dead_code)]
+struct Chain(Option<Box<Chain>>);
+
+#[test]
+fn recursion_through_option_counts_against_the_depth_limit() {
+    // int 5: not nil, so each `Chain` is `Some` of the next, reading the same header.
+    let bytes = hex("02000000 05000000");
+    // A 2 MiB thread: before the fix this overflowed the stack at any limit.
+    let outcome = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let mut out = Vec::new();
+            for config in [
+                Config::default(),
+                Config::godot3(),
+                Config::default().with_max_depth(GODOT_MAX_DEPTH),
+            ] {
+                let limit = config.max_depth();
+                let e = config.from_bytes::<Chain>(&bytes).unwrap_err();
+                let r = config.from_reader::<_, Chain>(&bytes[..]).unwrap_err();
+                out.push((limit, e, r));
+            }
+            out
+        })
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    for (limit, e, r) in outcome {
+        for e in [e, r] {
+            assert!(
+                matches!(e.kind(), ErrorKind::DepthLimitExceeded { limit: l } if *l == limit),
+                "{e}"
+            );
+            assert_eq!(e.offset(), Some(0), "{e}");
+        }
+    }
+    // Options that end still decode: Some(Some(None)) is the value nil for the innermost.
+    let v: Option<Option<Option<i32>>> = godot_serde::from_bytes(&hex("00000000")).unwrap();
+    assert_eq!(v, None);
+    let v: Option<Option<i32>> = godot_serde::from_bytes(&hex("02000000 05000000")).unwrap();
+    assert_eq!(v, Some(Some(5)));
+    // An Option key at the limit reads its (already read ahead) header once: no extra level.
+    // {"a": 1} with max_depth 1: the key is at depth 1.
+    let dict = hex("1b000000 01000000 04000000 01000000 61000000 02000000 01000000");
+    let m: std::collections::BTreeMap<Option<String>, Option<i32>> = Config::default()
+        .with_max_depth(1)
+        .from_bytes(&dict)
+        .unwrap();
+    assert_eq!(m.get(&Some("a".into())), Some(&Some(1)));
+}
+
+/// Issue 11.4: the default limit must fit a 2 MiB thread (Rust's spawned threads, tokio's
+/// workers) for every shape, in debug and release builds: 128 nested typed Dictionaries
+/// overflowed it in a debug build. Every shape at the limit, decoded into `Variant` (slice and
+/// reader), `IgnoredAny`, `serde_json::Value` (untyped) and a recursive enum (typed).
+#[test]
+fn every_shape_at_the_default_limit_fits_a_2_mib_thread() {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(every_shape_at_the_default_limit)
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+}
+
+fn every_shape_at_the_default_limit() {
+    for shape in &SHAPES {
+        let (name, godot3) = (shape.name, shape.godot3);
+        let config = if godot3 {
+            Config::godot3()
+        } else {
+            Config::godot4()
+        }
+        .with_allow_objects(true);
+        let bytes = nest(shape, DEFAULT_MAX_DEPTH);
+        let bad = nest(shape, DEFAULT_MAX_DEPTH + 1);
+        if name == "enum payload" {
+            let ok: godot_serde::Result<Tree> = config.from_bytes(&bytes);
+            assert!(ok.is_ok(), "{name}: {ok:?}");
+            assert_eq!(
+                depth_error(config.from_bytes::<Tree>(&bad)),
+                Some(DEFAULT_MAX_DEPTH),
+                "{name}"
+            );
+        }
+        let v: godot_serde::Result<godot_serde::Variant> = config.from_bytes(&bytes);
+        assert!(v.is_ok(), "{name}: {v:?}");
+        let v: godot_serde::Result<godot_serde::Variant> = config.from_reader(&bytes[..]);
+        assert!(v.is_ok(), "{name}, reader: {v:?}");
+        let r: godot_serde::Result<IgnoredAny> = config.from_bytes(&bytes);
+        assert!(r.is_ok(), "{name}: {r:?}");
+        // JSON has only string keys: a Dictionary key fails, after the whole nesting.
+        let _ = config.from_bytes::<serde_json::Value>(&bytes);
+        for r in [
+            config.from_bytes::<godot_serde::Variant>(&bad).map(drop),
+            config
+                .from_reader::<_, godot_serde::Variant>(&bad[..])
+                .map(drop),
+            config.from_bytes::<IgnoredAny>(&bad).map(drop),
+        ] {
+            assert_eq!(depth_error(r), Some(DEFAULT_MAX_DEPTH), "{name}");
+        }
+        // Godot's own limit, 1024, fits too: deeper levels run on added stack segments.
+        let deep = config.with_max_depth(GODOT_MAX_DEPTH);
+        let bytes = nest(shape, GODOT_MAX_DEPTH);
+        let v: godot_serde::Result<godot_serde::Variant> = deep.from_bytes(&bytes);
+        assert!(v.is_ok(), "{name} at 1024: {v:?}");
+    }
+}
+
+/// Issue 11.8: a `Variant` built in code is as deep as the code makes it; its `Drop`,
+/// `Clone`, `==`, `Debug` and `Display` recurse. Documented limit (docs/security.md): as
+/// deep as the decoder's default limit fits a 2 MiB thread, and Godot's 1024 an 8 MiB one (the
+/// main thread's), in debug and release builds, for Arrays, Dictionaries (keys and values)
+/// and object properties.
+#[test]
+fn a_deep_variant_built_in_code_fits_the_documented_stack() {
+    for (depth, stack) in [(DEFAULT_MAX_DEPTH, 2 << 20), (GODOT_MAX_DEPTH, 8 << 20)] {
+        deep_variant_operations(depth, stack);
+    }
+}
+
+fn deep_variant_operations(depth: usize, stack: usize) {
+    use godot_serde::{Dictionary, Object, Variant};
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(move || {
+            let shapes: [fn(Variant) -> Variant; 4] = [
+                |v| {
+                    Variant::from(godot_serde::Array {
+                        items: vec![v],
+                        ..Default::default()
+                    })
+                },
+                |v| {
+                    let mut d = Dictionary::new();
+                    d.insert(Variant::Int(0), v);
+                    Variant::from(d)
+                },
+                |v| {
+                    let mut d = Dictionary::new();
+                    d.insert(v, Variant::Nil);
+                    Variant::from(d)
+                },
+                |v| {
+                    Variant::from(Object {
+                        class: "Node".into(),
+                        properties: vec![("p".into(), v)],
+                    })
+                },
+            ];
+            for wrap in shapes {
+                let mut v = Variant::Nil;
+                for _ in 0..depth {
+                    v = wrap(v);
+                }
+                let copy = v.clone();
+                assert!(copy == v);
+                assert!(format!("{v:?}").len() > depth);
+                assert!(v.to_string().len() > depth);
+                drop(copy);
+                drop(v);
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
 }

@@ -39,7 +39,7 @@ use crate::wire::VariantType;
 ///
 /// With serde, a `Variant` takes whatever the input describes, and Godot types arrive as the
 /// one-entry maps of the marker protocol (`{"$godot_serde::Vector2": [x, y]}`). Such keys are
-/// reserved: our decoder refuses a Godot Dictionary whose first key is one, so it cannot pose
+/// reserved: our decoder refuses a Godot Dictionary with one as any key, so it cannot pose
 /// as another type; from other formats (JSON) such a map is read as that Godot type.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]

@@ -112,10 +112,101 @@ pub fn decode_variant(data: &[u8]) {
     let Some((config, input)) = split(data) else {
         return;
     };
-    let Ok((v, _rest)) = config.take_from_bytes::<Variant>(input) else {
+    let plain = config.take_from_bytes::<Variant>(input);
+    buffered_markers(config, input, plain.as_ref().ok().map(|(v, _)| v));
+    let Ok((v, _rest)) = plain else {
         return;
     };
     assert_round_trip(&v, reencode_config(config));
+}
+
+/// How many values of `v` (itself included) `pick` picks.
+pub fn count_values(v: &Variant, pick: &dyn Fn(&Variant) -> bool) -> usize {
+    let inner: usize = match v {
+        Variant::Array(a) => a.items.iter().map(|v| count_values(v, pick)).sum(),
+        Variant::Dictionary(d) => d
+            .iter()
+            .map(|(k, v)| count_values(k, pick) + count_values(v, pick))
+            .sum(),
+        Variant::Object(o) => o
+            .properties
+            .iter()
+            .map(|(_, v)| count_values(v, pick))
+            .sum(),
+        _ => 0,
+    };
+    inner + usize::from(pick(v))
+}
+
+/// How many values of a Godot type serde has no word for (marker types: Object, Vector2,
+/// StringName, packed arrays, ...) `v` holds, itself included.
+pub fn marker_count(v: &Variant) -> usize {
+    count_values(v, &|v| {
+        !matches!(
+            v,
+            Variant::Nil
+                | Variant::Bool(_)
+                | Variant::Int(_)
+                | Variant::Float(_)
+                | Variant::String(_)
+                | Variant::Array(_)
+                | Variant::Dictionary(_)
+        )
+    })
+}
+
+/// A struct whose only field takes every entry of a Dictionary through serde's buffering.
+#[derive(Deserialize, Debug)]
+pub struct Flat {
+    #[serde(flatten)]
+    pub rest: Variant,
+}
+
+/// An internally tagged enum (`{"type": "Any", ...}`): the other entries are buffered.
+#[derive(Deserialize, Debug)]
+#[serde(tag = "type")]
+pub enum Tagged {
+    Any(Variant),
+}
+
+/// An untagged enum: the whole value is buffered.
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+pub enum Untagged {
+    Any(Variant),
+}
+
+/// Buffering (`flatten`, internally tagged and untagged enums) may drop or reorder what the
+/// bytes hold, never add to it: whatever decodes through it holds no more marker-typed values
+/// (no Object, no Vector2, ...) than the same bytes decoded as a plain `Variant` (`plain`,
+/// `None` when that failed), and no full Object unless objects are allowed (issue 11.1: a
+/// marker-name key that buffering moved to the front posed as an Object).
+pub fn buffered_markers(config: Config, input: &[u8], plain: Option<&Variant>) {
+    let limit = plain.map_or(0, marker_count);
+    let check = |what: &str, got: Option<&Variant>| {
+        let Some(got) = got else { return };
+        let n = marker_count(got);
+        assert!(
+            n <= limit,
+            "{what} decoded {n} marker values, the plain Variant {limit}\n{got:?}\n{plain:?}"
+        );
+        if !config.allow_objects() {
+            assert_eq!(
+                count_values(got, &|v| matches!(v, Variant::Object(_))),
+                0,
+                "{what} decoded a full Object without allow_objects: {got:?}"
+            );
+        }
+    };
+    let flat = config.take_from_bytes::<Flat>(input).ok();
+    check("flatten", flat.as_ref().map(|(f, _)| &f.rest));
+    let tagged = config.take_from_bytes::<Tagged>(input).ok();
+    check(
+        "internally tagged",
+        tagged.as_ref().map(|(Tagged::Any(v), _)| v),
+    );
+    let untagged = config.take_from_bytes::<Untagged>(input).ok();
+    check("untagged", untagged.as_ref().map(|(Untagged::Any(v), _)| v));
 }
 
 /// A unit-only enum, written as its name.
