@@ -7,7 +7,7 @@
 
 use crate::config::{Config, EnumRepr, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
-use crate::types::{BULK_WIDTH, Marker, marker};
+use crate::types::{Marker, marker};
 use crate::wire::{
     FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
     VariantType, has_nul, padding, zero_byte_in,
@@ -925,8 +925,6 @@ impl<'a, W: Output> Compound<'a, W> {
             _ => 0,
         };
         ser.header(ty, flags)?;
-        // Offer to take the components as one run of bytes (see `BULK_WIDTH`).
-        BULK_WIDTH.set(comp.width());
         let outer_infer = ser.infer;
         let numbers = ty.components().map_or(0, |(n, _)| usize::from(n));
         Ok(Compound {
@@ -1597,16 +1595,7 @@ impl<'a, 's, W: Output> ser::Serializer for Payload<'a, 's, W> {
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        match self.slot {
-            // A math type's components in one run of wire bytes (see `BULK_WIDTH`); the
-            // compound checks the total length at its end.
-            Slot::Real { wide: true } if v.len().is_multiple_of(8) => self.ser.out.put(v),
-            Slot::Real { wide: false } | Slot::I32 | Slot::F32 if v.len().is_multiple_of(4) => {
-                self.ser.out.put(v);
-            }
-            _ => return self.packed(v),
-        }
-        Ok(())
+        self.packed(v)
     }
     #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {

@@ -66,7 +66,7 @@ pub use packed::{
 };
 pub use strings::{NodePath, StringName};
 
-pub(crate) use proto::{BULK_WIDTH, Payload, cautious};
+pub(crate) use proto::{Payload, cautious};
 
 use crate::wire::VariantType;
 
