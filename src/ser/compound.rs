@@ -1,0 +1,325 @@
+//! [`Compound`]: an Array, Dictionary, struct or math type while its elements come in, and
+//! the count patching (and typed-Array inference) at its end.
+
+use super::marker::{FieldSerializer, MarkerState, Slot, finish_marker, marker_field};
+use super::{Infer, Output, Serializer};
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::Marker;
+use crate::wire::{FLAG_64, Scalar, TYPED_KEY_SHIFT, VariantType};
+use serde::ser::{self, Serialize};
+
+/// What a [`Compound`] is writing.
+pub(super) enum CompoundKind {
+    /// An Array or Dictionary.
+    Plain,
+    /// An Array or Dictionary that is the payload of an enum variant's one-entry Dictionary.
+    InVariant,
+    /// The fields of a marker type, written through a [`FieldSerializer`] each.
+    Marker(MarkerState),
+    /// The components of a math type (Vector2, Color, ...): numbers of one kind.
+    Components(Components),
+}
+
+/// The component kind of a math type.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Components {
+    /// Float math types: f32, or f64 when `wide`.
+    Real { wide: bool },
+    /// Integer vectors.
+    I32,
+    /// Color.
+    F32,
+}
+
+impl Components {
+    #[inline]
+    pub(super) fn of(ty: VariantType) -> Option<Self> {
+        ty.components().map(|(_, scalar)| match scalar {
+            Scalar::Real => Components::Real { wide: false },
+            Scalar::I32 => Components::I32,
+            _ => Components::F32,
+        })
+    }
+
+    /// Bytes of one component on the wire.
+    #[inline]
+    fn width(self) -> u8 {
+        match self {
+            Components::Real { wide: true } => 8,
+            _ => 4,
+        }
+    }
+
+    #[inline]
+    fn slot(self) -> Slot<'static> {
+        match self {
+            Components::Real { wide } => Slot::Real { wide },
+            Components::I32 => Slot::I32,
+            Components::F32 => Slot::F32,
+        }
+    }
+}
+
+/// The state for writing an Array, Dictionary, struct, or marker type's fields.
+pub struct Compound<'a, W> {
+    pub(super) ser: &'a mut Serializer<W>,
+    pub(super) ty: VariantType,
+    pub(super) header_at: usize,
+    pub(super) count_at: usize,
+    pub(super) count: usize,
+    pub(super) outer_infer: Infer,
+    pub(super) kind: CompoundKind,
+}
+
+impl<'a, W: Output> Compound<'a, W> {
+    /// Starts a math type: its header, then components as they come.
+    #[inline]
+    pub(super) fn components(
+        ser: &'a mut Serializer<W>,
+        ty: VariantType,
+        comp: Components,
+    ) -> Result<Self> {
+        let header_at = ser.out.pos();
+        let comp = match comp {
+            Components::Real { .. } => Components::Real {
+                wide: ser.wide_reals()?,
+            },
+            other => other,
+        };
+        let flags = match comp {
+            Components::Real { wide: true } => FLAG_64,
+            _ => 0,
+        };
+        ser.header(ty, flags)?;
+        let outer_infer = ser.infer;
+        let numbers = ty.components().map_or(0, |(n, _)| usize::from(n));
+        Ok(Compound {
+            ser,
+            ty,
+            header_at,
+            // The components start after the header and must fill exactly their bytes.
+            count_at: header_at + 4,
+            count: numbers * usize::from(comp.width()),
+            outer_infer,
+            kind: CompoundKind::Components(comp),
+        })
+    }
+
+    pub(super) fn marker(ser: &'a mut Serializer<W>, marker: Marker) -> Result<Self> {
+        let ty = marker.ty;
+        let mut wide = false;
+        let header_at = ser.out.pos();
+        match ty {
+            _ if ty.has_real_components() => {
+                wide = ser.wide_reals()?;
+                ser.header(ty, if wide { FLAG_64 } else { 0 })?;
+            }
+            // Written once the descriptors (the first fields) are known; the sequence holding
+            // it sees a container now, as inference is off while the fields are written.
+            VariantType::Array | VariantType::Dictionary if marker.typed => {
+                ser.descriptors = Default::default();
+                if ser.infer.depth() == ser.depth as u64 {
+                    ser.observe(ty);
+                }
+            }
+            VariantType::Object => {
+                ser.header(ty, 0)?;
+            }
+            _ => ser.header(ty, 0)?,
+        }
+        let slot = ser.out.pos();
+        if ty == VariantType::NodePath {
+            // name count | new-format bit, subname count, flags: patched at the end.
+            ser.out.put(&[0; 12]);
+        }
+        let outer_infer = ser.infer;
+        ser.infer = Infer::OFF;
+        Ok(Compound {
+            ser,
+            ty,
+            header_at,
+            count_at: slot,
+            count: 0,
+            outer_infer,
+            kind: CompoundKind::Marker(MarkerState {
+                field: 0,
+                wide,
+                slot,
+                names: 0,
+                subnames: 0,
+                null: false,
+            }),
+        })
+    }
+
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if let CompoundKind::Components(comp) = self.kind {
+            return value.serialize(FieldSerializer {
+                ser: &mut *self.ser,
+                slot: comp.slot(),
+            });
+        }
+        if let CompoundKind::Marker(state) = &mut self.kind {
+            let field = state.field;
+            state.field += 1;
+            return marker_field(self.ser, self.ty, state, field, value);
+        }
+        self.count += 1;
+        value.serialize(&mut *self.ser)
+    }
+
+    #[inline]
+    fn finish(self) -> Result<()> {
+        let Compound {
+            ser,
+            ty,
+            header_at,
+            count_at,
+            count,
+            outer_infer,
+            kind,
+        } = self;
+        match kind {
+            CompoundKind::Components(_) => {
+                let written = ser.out.pos().saturating_sub(count_at);
+                if written != count {
+                    return Err(ser.error(ErrorKind::Message(
+                        format!("{ty} needs {count} bytes of components, got {written}").into(),
+                    )));
+                }
+                Ok(())
+            }
+            CompoundKind::Marker(state) => {
+                ser.infer = outer_infer;
+                finish_marker(ser, ty, &state)
+            }
+            CompoundKind::Plain | CompoundKind::InVariant => {
+                let count = u32::try_from(count).map_err(|_| {
+                    ser.error(ErrorKind::Unsupported("more than 2^31 - 1 elements".into()))
+                })?;
+                ser.out.patch_u32(count_at, count);
+                let inferred = ser.infer;
+                ser.leave();
+                ser.infer = outer_infer;
+                if let Some(elem) = inferred.same() {
+                    // Typed Array: kind BUILTIN in bits 16-17, the type id right after the
+                    // header.
+                    let id = ser.type_id(ty)?;
+                    ser.out.patch_u32(header_at, id | (1 << TYPED_KEY_SHIFT));
+                    ser.out.insert_u32(header_at + 4, u32::from(elem as u8));
+                }
+                if matches!(kind, CompoundKind::InVariant) {
+                    ser.leave();
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<W: Output> ser::SerializeSeq for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: Output> ser::SerializeTuple for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: Output> ser::SerializeTupleStruct for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: Output> ser::SerializeTupleVariant for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: Output> ser::SerializeMap for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.count += 1;
+        key.serialize(&mut *self.ser)
+    }
+    #[inline]
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut *self.ser)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.count += 1;
+        self.ser.string_value(VariantType::String, key)?;
+        value.serialize(&mut *self.ser)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: Output> ser::SerializeStructVariant for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
