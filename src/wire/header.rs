@@ -100,6 +100,45 @@ impl Header {
     }
 }
 
+/// A NodePath's three leading words (spec §4.11), decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NodePathHead {
+    /// Name strings that follow.
+    pub names: u32,
+    /// Subname strings after the names (one more when the legacy property flag is set).
+    pub subnames: u32,
+    /// Flags bit 0.
+    pub absolute: bool,
+    /// Flags bit 1, the legacy "has property" flag.
+    pub property: bool,
+}
+
+impl NodePathHead {
+    /// Whether the first word is in the "new" format, the only one Godot decodes.
+    #[inline]
+    pub(crate) fn is_new_format(first: u32) -> bool {
+        first & NODE_PATH_NEW_FORMAT != 0
+    }
+
+    /// The counts and flags from the three words, or `None` for the legacy format.
+    #[inline]
+    pub(crate) fn decode(first: u32, subnames: u32, flags: u32) -> Option<Self> {
+        let property = flags & 2 != 0;
+        Self::is_new_format(first).then_some(NodePathHead {
+            names: first & !NODE_PATH_NEW_FORMAT,
+            subnames: subnames.saturating_add(u32::from(property)),
+            absolute: flags & 1 != 0,
+            property,
+        })
+    }
+
+    /// The three words for `names` names, `subnames` subnames and the absolute flag.
+    #[inline]
+    pub(crate) fn encode(names: u32, subnames: u32, absolute: bool) -> [u32; 3] {
+        [names | NODE_PATH_NEW_FORMAT, subnames, u32::from(absolute)]
+    }
+}
+
 /// The 2-bit container kind at `shift`.
 #[inline]
 #[allow(clippy::cast_possible_truncation)] // masked to 2 bits
@@ -348,6 +387,21 @@ mod tests {
         let node = Descriptor::named(Descriptor::CLASS_NAME, "Node".into());
         let (flags, _) = Descriptor::encode(VariantType::Array, GodotVersion::V4_4, &node, &none);
         assert_eq!(flags, 0x0002_0000);
+    }
+
+    #[test]
+    fn node_path_words_from_the_spec() {
+        // §8.1 NodePath("/root/Main:position"): `02000080 01000000 01000000`.
+        let head = NodePathHead::decode(word("02000080"), 1, 1).unwrap();
+        assert_eq!((head.names, head.subnames, head.absolute), (2, 1, true));
+        assert_eq!(NodePathHead::encode(2, 1, true), [word("02000080"), 1, 1]);
+        // §4.11: flags bit 1 reads one more subname; bit 31 clear is the legacy format.
+        let head = NodePathHead::decode(word("01000080"), 0, 2).unwrap();
+        assert_eq!(
+            (head.subnames, head.absolute, head.property),
+            (1, false, true)
+        );
+        assert_eq!(NodePathHead::decode(1, 0, 0), None);
     }
 
     #[test]
