@@ -274,7 +274,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
-    /// Reads a typed-container descriptor of `kind` (§2.1 of the wire format).
+    /// Reads a typed-container descriptor of `kind` (`docs/wire-format.md` §2.1).
     fn read_descriptor(&mut self, kind: u32) -> Result<Descriptor> {
         let offset = self.read.offset();
         Ok(match kind {

@@ -1,5 +1,6 @@
 //! The header word every value starts with (spec §2) and the typed-container descriptors
-//! that follow an Array or Dictionary header (spec §2.1).
+//! that follow an Array or Dictionary header (spec §2.1). "Spec §N": a section of
+//! `docs/wire-format.md`.
 
 use super::types::VariantType;
 use crate::config::GodotVersion;

@@ -1,7 +1,8 @@
 //! The Godot String field (spec §1 "GString", §4.5, §6.2-6.3): a `u32` byte length, the
 //! UTF-8 text, zero padding to a multiple of four. Used for String and StringName values,
 //! NodePath names, class, property and signal names and typed-container names; a
-//! PackedStringArray element counts and carries one NUL more (§4.19).
+//! PackedStringArray element counts and carries one NUL more (§4.19). "§N": a section of
+//! `docs/wire-format.md`.
 
 /// Zero bytes needed after `len` bytes to reach a multiple of four.
 #[inline]

@@ -1,7 +1,8 @@
 //! The one table of Godot Variant types ([`TYPES`]): one row per type with its names in
 //! Godot 4 and Godot 3, its Godot 3 id (the Godot 4 id is the row's index), the first 4.x
 //! layout that has it, its payload shape and its marker names. The id tables, the names, the
-//! marker lookup and the math / packed shapes all derive from it.
+//! marker lookup and the math / packed shapes all derive from it. "Spec §N" below is a
+//! section of `docs/wire-format.md`.
 
 use crate::config::GodotVersion;
 
