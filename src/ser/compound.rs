@@ -2,7 +2,7 @@
 //! the count patching (and typed-Array inference) at its end.
 
 use super::marker::{FieldSerializer, MarkerState, Slot, finish_marker, marker_field};
-use super::{Infer, Output, Serializer};
+use super::{Infer, MathPlan, Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
 use crate::wire::{FLAG_64, Scalar, TYPED_KEY_SHIFT, VariantType};
@@ -10,10 +10,12 @@ use serde::ser::{self, Serialize};
 
 /// What a [`Compound`] is writing.
 pub(super) enum CompoundKind {
-    /// An Array or Dictionary.
+    /// A Dictionary, or an Array whose element type is not inferred: its values are one
+    /// level deeper than any depth an enclosing Array watches, so the inference state stays.
     Plain,
-    /// An Array or Dictionary that is the payload of an enum variant's one-entry Dictionary.
-    InVariant,
+    /// An Array whose element type is being inferred: typed at its end if the elements
+    /// agree, then the enclosing inference state comes back.
+    Inferring,
     /// The fields of a marker type, written through a [`FieldSerializer`] each.
     Marker(MarkerState),
     /// The components of a math type (Vector2, Color, ...): numbers of one kind.
@@ -43,7 +45,7 @@ impl Components {
 
     /// Bytes of one component on the wire.
     #[inline]
-    fn width(self) -> u8 {
+    pub(super) fn width(self) -> u8 {
         match self {
             Components::Real { wide: true } => 8,
             _ => 4,
@@ -67,11 +69,35 @@ pub struct Compound<'a, W> {
     pub(super) header_at: usize,
     pub(super) count_at: usize,
     pub(super) count: usize,
+    /// The count written with the header: patched at the end only if `count` differs.
+    pub(super) declared: usize,
     pub(super) outer_infer: Infer,
     pub(super) kind: CompoundKind,
+    /// The payload of an enum variant's one-entry Dictionary (one more level to leave).
+    pub(super) in_variant: bool,
 }
 
 impl<'a, W: Output> Compound<'a, W> {
+    /// Starts a math type from its cached plan: its header, then components as they come.
+    #[inline]
+    pub(super) fn math(ser: &'a mut Serializer<W>, plan: MathPlan) -> Result<Self> {
+        ser.check_value(plan.ty)?;
+        let header_at = ser.out.pos();
+        ser.out.reserve(4 + usize::from(plan.bytes));
+        ser.put_u32(plan.word);
+        Ok(Compound {
+            outer_infer: ser.infer,
+            ser,
+            ty: plan.ty,
+            header_at,
+            count_at: header_at + 4,
+            count: usize::from(plan.bytes),
+            declared: 0,
+            kind: CompoundKind::Components(plan.comp),
+            in_variant: false,
+        })
+    }
+
     /// Starts a math type: its header, then components as they come.
     #[inline]
     pub(super) fn components(
@@ -93,6 +119,7 @@ impl<'a, W: Output> Compound<'a, W> {
         ser.header(ty, flags)?;
         let outer_infer = ser.infer;
         let numbers = ty.components().map_or(0, |(n, _)| usize::from(n));
+        ser.out.reserve(numbers * usize::from(comp.width()));
         Ok(Compound {
             ser,
             ty,
@@ -100,8 +127,10 @@ impl<'a, W: Output> Compound<'a, W> {
             // The components start after the header and must fill exactly their bytes.
             count_at: header_at + 4,
             count: numbers * usize::from(comp.width()),
+            declared: 0,
             outer_infer,
             kind: CompoundKind::Components(comp),
+            in_variant: false,
         })
     }
 
@@ -140,7 +169,9 @@ impl<'a, W: Output> Compound<'a, W> {
             header_at,
             count_at: slot,
             count: 0,
+            declared: 0,
             outer_infer,
+            in_variant: false,
             kind: CompoundKind::Marker(MarkerState {
                 field: 0,
                 wide,
@@ -152,7 +183,7 @@ impl<'a, W: Output> Compound<'a, W> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if let CompoundKind::Components(comp) = self.kind {
             return value.serialize(FieldSerializer {
@@ -177,8 +208,10 @@ impl<'a, W: Output> Compound<'a, W> {
             header_at,
             count_at,
             count,
+            declared,
             outer_infer,
             kind,
+            in_variant,
         } = self;
         match kind {
             CompoundKind::Components(_) => {
@@ -194,23 +227,27 @@ impl<'a, W: Output> Compound<'a, W> {
                 ser.infer = outer_infer;
                 finish_marker(ser, ty, &state)
             }
-            CompoundKind::Plain | CompoundKind::InVariant => {
-                let count = u32::try_from(count).map_err(|_| {
-                    ser.error(ErrorKind::Unsupported("more than 2^31 - 1 elements".into()))
-                })?;
-                ser.out.patch_u32(count_at, count);
-                let inferred = ser.infer;
-                ser.leave();
-                ser.infer = outer_infer;
-                if let Some(elem) = inferred.same() {
-                    // Typed Array: kind BUILTIN in bits 16-17, the type id right after the
-                    // header.
-                    let id = ser.type_id(ty)?;
-                    ser.out.patch_u32(header_at, id | (1 << TYPED_KEY_SHIFT));
-                    ser.out.insert_u32(header_at + 4, u32::from(elem as u8));
+            CompoundKind::Plain | CompoundKind::Inferring => {
+                if count != declared {
+                    let count = u32::try_from(count).map_err(|_| {
+                        ser.error(ErrorKind::Unsupported("more than 2^31 - 1 elements".into()))
+                    })?;
+                    ser.out.patch_u32(count_at, count);
                 }
-                if matches!(kind, CompoundKind::InVariant) {
+                ser.leave();
+                if in_variant {
                     ser.leave();
+                }
+                if matches!(kind, CompoundKind::Inferring) {
+                    let inferred = ser.infer;
+                    ser.infer = outer_infer;
+                    if let Some(elem) = inferred.same() {
+                        // Typed Array: kind BUILTIN in bits 16-17, the type id right after
+                        // the header.
+                        let id = ser.type_id(ty)?;
+                        ser.out.patch_u32(header_at, id | (1 << TYPED_KEY_SHIFT));
+                        ser.out.insert_u32(header_at + 4, u32::from(elem as u8));
+                    }
                 }
                 Ok(())
             }

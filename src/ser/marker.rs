@@ -421,8 +421,12 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.number(v.into(), Some(v.into()))
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_i32(self, v: i32) -> Result<()> {
+        if let Slot::I32 = self.slot {
+            self.ser.out.put(&v.to_le_bytes());
+            return Ok(());
+        }
         self.number(v.into(), Some(v.into()))
     }
     #[allow(clippy::cast_precision_loss)]
@@ -450,7 +454,7 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
         }
         self.number(v as f64, i64::try_from(v).ok())
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_f32(self, v: f32) -> Result<()> {
         if let Slot::F32 | Slot::Real { wide: false } = self.slot {
             self.ser.out.put(&v.to_le_bytes());
@@ -460,6 +464,10 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
+        if let Slot::Real { wide: true } = self.slot {
+            self.ser.out.put(&v.to_le_bytes());
+            return Ok(());
+        }
         self.number(v, None)
     }
     #[inline]

@@ -22,7 +22,7 @@ pub use output::{Output, SizeCounter};
 
 use crate::config::{Config, EnumRepr, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
-use crate::types::marker;
+use crate::types::{Marker, marker};
 use crate::wire::{FLAG_64, VariantType, has_nul};
 use compound::{Components, CompoundKind};
 use marker::{Descriptor, newtype_marker};
@@ -84,7 +84,35 @@ pub struct Serializer<W> {
     /// Typed container descriptors (key, value) of the marker being written, captured from
     /// its first fields.
     descriptors: [Descriptor; 2],
+    /// Recent tuple-struct names and what they stand for (see [`Serializer::tuple_marker`]).
+    names: NameCache,
 }
+
+/// What a tuple-struct name stands for, worked out once per name (see [`NameCache`]).
+#[derive(Clone, Copy, Default)]
+struct TupleName {
+    /// The name's address and length (0, 0 for an empty entry: no `&str` is at address 0).
+    addr: usize,
+    len: usize,
+    marker: Option<Marker>,
+    /// For a math type whose components this target can hold: its header word and plan.
+    math: Option<MathPlan>,
+}
+
+/// A math type's header word, component kind and payload size for one target.
+#[derive(Clone, Copy)]
+struct MathPlan {
+    ty: VariantType,
+    word: u32,
+    comp: Components,
+    bytes: u8,
+}
+
+/// A small direct-mapped cache of tuple-struct names, keyed by the name's address and
+/// length: a `&'static str` at the same address with the same length is the same text, so a
+/// hit needs no string comparison. Math values repeat a few names many times.
+#[derive(Clone, Copy, Default)]
+struct NameCache([TupleName; 4]);
 
 /// Typed-container inference state, packed in one word so that the check every value makes
 /// is one comparison: the depth of the Array being watched, and the type of every element
@@ -131,12 +159,57 @@ impl<W: Output> Serializer<W> {
             depth: 0,
             infer: Infer::OFF,
             descriptors: Default::default(),
+            // Address 0 is no `&str`'s: every entry starts empty.
+            names: NameCache::default(),
         }
     }
 
     /// Gives back the output.
     pub fn into_inner(self) -> W {
         self.out
+    }
+
+    /// What the tuple-struct `name` stands for (cached, see [`NameCache`]).
+    #[inline]
+    fn tuple_name(&mut self, name: &'static str) -> TupleName {
+        let addr = name.as_ptr().addr();
+        let slot = (addr >> 3 ^ name.len()) & 3;
+        match self.names.0.get(slot) {
+            Some(entry) if entry.addr == addr && entry.len == name.len() => *entry,
+            _ => self.fill_tuple_name(name, slot),
+        }
+    }
+
+    #[cold]
+    fn fill_tuple_name(&mut self, name: &'static str, slot: usize) -> TupleName {
+        let marker = marker(name);
+        let math = marker.and_then(|m| {
+            let comp = match Components::of(m.ty)? {
+                // A target without wide reals errors on the slow path instead.
+                Components::Real { .. } => Components::Real {
+                    wide: self.wide_reals().ok()?,
+                },
+                other => other,
+            };
+            let flags = if comp.width() == 8 { FLAG_64 } else { 0 };
+            let numbers = m.ty.components().map_or(0, |(n, _)| n);
+            Some(MathPlan {
+                ty: m.ty,
+                word: self.type_id(m.ty).ok()? | flags,
+                comp,
+                bytes: numbers * comp.width(),
+            })
+        });
+        let entry = TupleName {
+            addr: name.as_ptr().addr(),
+            len: name.len(),
+            marker,
+            math,
+        };
+        if let Some(e) = self.names.0.get_mut(slot) {
+            *e = entry;
+        }
+        entry
     }
 
     #[inline]
@@ -185,13 +258,21 @@ impl<W: Output> Serializer<W> {
     /// `depth > MAX_RECURSION_DEPTH` on entry to every value).
     #[inline]
     fn head(&mut self, ty: VariantType, flags: u32) -> Result<u32> {
+        self.check_value(ty)?;
+        Ok(self.type_id(ty)? | flags)
+    }
+
+    /// What every value does before its header: the depth limit, and recording its type
+    /// when an enclosing Array watches this depth.
+    #[inline]
+    fn check_value(&mut self, ty: VariantType) -> Result<()> {
         if self.depth > self.config.max_depth {
             return Err(self.depth_error());
         }
         if self.infer.depth() == self.depth as u64 {
             self.observe(ty);
         }
-        Ok(self.type_id(ty)? | flags)
+        Ok(())
     }
 
     /// Writes a value's header word (see [`Serializer::head`]).
@@ -348,28 +429,32 @@ impl<W: Output> Serializer<W> {
     /// was not known.
     #[inline]
     fn container(&mut self, ty: VariantType, len: Option<usize>) -> Result<Compound<'_, W>> {
-        let infer_array = ty == VariantType::Array
-            && self.config.typed_containers
-            && self.version().has_typed_arrays();
-        self.header(ty, 0)?;
-        let header_at = self.out.pos() - 4;
-        let count_at = self.out.pos();
-        self.len_u32(len.unwrap_or(0), ty.name())?;
+        let word = self.head(ty, 0)?;
+        let header_at = self.out.pos();
+        let declared = len.unwrap_or(0);
+        let count = self.len_i32(declared, ty.name())?;
+        self.out.put_words(word, count);
         self.enter()?;
         let outer_infer = self.infer;
-        self.infer = if infer_array {
-            Infer::pending(self.depth)
+        let kind = if ty == VariantType::Array
+            && self.config.typed_containers
+            && self.version().has_typed_arrays()
+        {
+            self.infer = Infer::pending(self.depth);
+            CompoundKind::Inferring
         } else {
-            Infer::OFF
+            CompoundKind::Plain
         };
         Ok(Compound {
             ser: self,
             ty,
             header_at,
-            count_at,
+            count_at: header_at + 4,
             count: 0,
+            declared,
             outer_infer,
-            kind: CompoundKind::Plain,
+            kind,
+            in_variant: false,
         })
     }
 
@@ -567,7 +652,11 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
 
     #[inline]
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Compound<'a, W>> {
-        match marker(name) {
+        let known = self.tuple_name(name);
+        if let Some(plan) = known.math {
+            return Compound::math(self, plan);
+        }
+        match known.marker {
             Some(m) => match Components::of(m.ty) {
                 Some(comp) => Compound::components(self, m.ty, comp),
                 None => Compound::marker(self, m),
@@ -586,7 +675,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     ) -> Result<Compound<'a, W>> {
         self.variant_wrapper(index, variant)?;
         let mut c = self.container(VariantType::Array, Some(len))?;
-        c.kind = CompoundKind::InVariant;
+        c.in_variant = true;
         Ok(c)
     }
 
@@ -610,7 +699,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     ) -> Result<Compound<'a, W>> {
         self.variant_wrapper(index, variant)?;
         let mut c = self.container(VariantType::Dictionary, Some(len))?;
-        c.kind = CompoundKind::InVariant;
+        c.in_variant = true;
         Ok(c)
     }
 }

@@ -15,6 +15,12 @@ pub trait Output: private::Sealed {
     /// Bytes written so far.
     #[doc(hidden)]
     fn pos(&self) -> usize;
+    /// Makes room for `additional` more bytes (a hint; counters ignore it).
+    #[doc(hidden)]
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        let _ = additional;
+    }
     /// Overwrites the little-endian word at `at` (written earlier as a placeholder).
     #[doc(hidden)]
     fn patch_u32(&mut self, at: usize, value: u32);
@@ -130,6 +136,10 @@ impl Output for Vec<u8> {
         self.extend_from_slice(bytes);
     }
     #[inline]
+    fn reserve(&mut self, additional: usize) {
+        Vec::reserve(self, additional);
+    }
+    #[inline]
     fn pos(&self) -> usize {
         self.len()
     }
@@ -188,6 +198,10 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn pos(&self) -> usize {
         (**self).pos()
+    }
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        (**self).reserve(additional);
     }
     fn patch_u32(&mut self, at: usize, value: u32) {
         (**self).patch_u32(at, value);

@@ -164,6 +164,7 @@ pub(crate) fn component_count<T: Flat>() -> usize {
 /// Serializes a flat type as `serialize_tuple_struct(name, N)` and its N components, one
 /// `serialize_field` each, in wire order. Every serializer sees the same calls; this crate's
 /// recognises `name` as a marker and writes the components straight into its output.
+#[inline]
 pub(crate) fn serialize_flat<T: Flat, S: Serializer>(
     v: &T,
     name: &'static str,
