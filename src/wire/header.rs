@@ -132,12 +132,6 @@ impl NodePathHead {
             property,
         })
     }
-
-    /// The three words for `names` names, `subnames` subnames and the absolute flag.
-    #[inline]
-    pub(crate) fn encode(names: u32, subnames: u32, absolute: bool) -> [u32; 3] {
-        [names | NODE_PATH_NEW_FORMAT, subnames, u32::from(absolute)]
-    }
 }
 
 /// The 2-bit container kind at `shift`.
@@ -395,7 +389,6 @@ mod tests {
         // §8.1 NodePath("/root/Main:position"): `02000080 01000000 01000000`.
         let head = NodePathHead::decode(word("02000080"), 1, 1).unwrap();
         assert_eq!((head.names, head.subnames, head.absolute), (2, 1, true));
-        assert_eq!(NodePathHead::encode(2, 1, true), [word("02000080"), 1, 1]);
         // §4.11: flags bit 1 reads one more subname; bit 31 clear is the legacy format.
         let head = NodePathHead::decode(word("01000080"), 0, 2).unwrap();
         assert_eq!(

@@ -17,7 +17,7 @@ pub(crate) mod types;
 
 pub(crate) use header::{
     COUNT_MASK, Descriptor, FLAG_64, FLAG_OBJECT_AS_ID, Header, NODE_PATH_NEW_FORMAT, NodePathHead,
-    TYPE_MASK, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
+    TYPED_KEY_SHIFT,
 };
 pub(crate) use string::{has_nul, padding, zero_byte_in};
 pub use types::VariantType;

@@ -518,6 +518,30 @@ const _: () = {
     }
 };
 
+/// Number of 4.x types up to and including those `version` added. Types are only ever
+/// added at the end of the 4.x enum, so the first `n` rows are exactly that version's types:
+/// checked at compile time.
+const fn count_since(version: GodotVersion) -> u32 {
+    let mut n = 0;
+    while n < TYPES.len() && TYPES[n].since as u8 <= version as u8 {
+        n += 1;
+    }
+    let mut rest = n;
+    while rest < TYPES.len() {
+        assert!(
+            TYPES[rest].since as u8 > version as u8,
+            "4.x types out of order"
+        );
+        rest += 1;
+    }
+    n as u32
+}
+
+/// `VARIANT_MAX` in 4.0-4.2 (spec §3.2).
+const GODOT4_0_COUNT: u32 = count_since(GodotVersion::V4_0);
+/// `VARIANT_MAX` in 4.3+ (spec §3.2).
+const GODOT4_3_COUNT: u32 = count_since(GodotVersion::V4_4);
+
 /// Godot 3.x type ids, indexed by id (`Variant::Type` in 3.0–3.6).
 const GODOT3_IDS: [VariantType; GODOT3_COUNT] = {
     let mut ids = [VariantType::Nil; GODOT3_COUNT];
@@ -552,16 +576,13 @@ impl VariantType {
 
     /// Number of type ids a version's decoder accepts (`Variant::VARIANT_MAX`).
     #[must_use]
+    #[inline]
     pub const fn variant_max(version: GodotVersion) -> u32 {
-        if matches!(version, GodotVersion::V3) {
-            return GODOT3_COUNT as u32;
+        match version {
+            GodotVersion::V3 => GODOT3_COUNT as u32,
+            GodotVersion::V4_0 => GODOT4_0_COUNT,
+            GodotVersion::V4_3 | GodotVersion::V4_4 => GODOT4_3_COUNT,
         }
-        // Types are only ever added at the end of the 4.x enum.
-        let mut n = 0;
-        while n < TYPES.len() && TYPES[n].since as u8 <= version as u8 {
-            n += 1;
-        }
-        n as u32
     }
 
     /// The type for a header's type id in `version`, or `None` if that engine has no such id.
@@ -593,7 +614,8 @@ impl VariantType {
                 Some((id, _)) => Some(id),
                 None => None,
             },
-            _ if row.since as u8 <= version as u8 => Some(self as u8),
+            // 4.x types are only ever added at the end of the enum.
+            _ if (self as u32) < Self::variant_max(version) => Some(self as u8),
             _ => None,
         }
     }
@@ -736,7 +758,7 @@ const MARKER_SLOTS: [u8; 256] = {
 /// and the `Variant` visitor: one hash and one comparison.
 #[inline]
 pub(crate) fn marker(name: &str) -> Option<Marker> {
-    if name.as_bytes().first() != Some(&b'$') {
+    if !name.starts_with(MARKER_PREFIX) {
         return None;
     }
     let slot = *MARKER_SLOTS.get(marker_hash(name.as_bytes()))?;
