@@ -574,7 +574,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             self.peeked = Some(h);
             return self.marker_value(m, visitor);
         }
-        let comp = Comp::of(scalar, self.wide(h));
+        let comp = scalar.on_wire(self.wide(h));
         let mut seq = ComponentSeq {
             de: self,
             left: n,
@@ -1224,7 +1224,7 @@ enum Payload {
 impl Payload {
     fn for_type(ty: VariantType, wide: bool) -> Self {
         if let Some((n, scalar)) = ty.components() {
-            return Payload::Components(n, Comp::of(scalar, wide));
+            return Payload::Components(n, scalar.on_wire(wide));
         }
         match ty {
             VariantType::StringName => Payload::Str,
@@ -1240,24 +1240,8 @@ impl Payload {
     }
 }
 
-/// One math-type component on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Comp {
-    F32,
-    F64,
-    I32,
-}
-
-impl Comp {
-    /// A math type's component kind from the wire table; `wide` is the 64-bit flag.
-    fn of(scalar: Scalar, wide: bool) -> Comp {
-        match scalar {
-            Scalar::Real if wide => Comp::F64,
-            Scalar::I32 => Comp::I32,
-            _ => Comp::F32,
-        }
-    }
-}
+// One math-type component on the wire.
+use crate::wire::Number as Comp;
 
 /// A numeric packed array's element: `n` numbers of one kind (`VariantType::packed_element`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1520,6 +1504,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
             Comp::F32 => visitor.visit_f32(f32::from_le_bytes(self.de.read.read_array()?)),
             Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.read.read_array()?)),
             Comp::I32 => visitor.visit_i32(self.de.read_i32()?),
+            Comp::I64 => visitor.visit_i64(i64::from_le_bytes(self.de.read.read_array()?)),
+            Comp::Byte => visitor.visit_u8(u8::from_le_bytes(self.de.read.read_array()?)),
         }
     }
     forward_to_deserialize_any! {
@@ -1563,7 +1549,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
             // Vectors and Colors: their numbers, as a math type's components.
             (n, scalar) => seed.deserialize(PayloadDe {
                 de,
-                payload: Payload::Components(n, Comp::of(scalar, self.wide)),
+                payload: Payload::Components(n, scalar.on_wire(self.wide)),
             }),
         }?;
         Ok(Some(value))

@@ -56,7 +56,8 @@
 
 use crate::config::Config;
 use crate::wire::{
-    COUNT_MASK, Descriptor, Header, NodePathHead, Scalar, Shape, VariantType, padding, string,
+    COUNT_MASK, Descriptor, Header, NodePathHead, Number, Scalar, Shape, VariantType, padding,
+    string,
 };
 use core::fmt::Write as _;
 
@@ -110,29 +111,6 @@ struct Dump<'a> {
 }
 
 type Step = Result<(), String>;
-
-/// How [`Dump::components`] reads and shows one number.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Num {
-    F32,
-    F64,
-    I32,
-    /// Shown on two lines, as other 64-bit words.
-    I64,
-}
-
-impl Num {
-    /// The number kind of `scalar`; `wide`: the header's 64-bit flag counts (4.x reals).
-    fn of(scalar: Scalar, wide: bool) -> Num {
-        match scalar {
-            Scalar::Real if wide => Num::F64,
-            Scalar::F64 => Num::F64,
-            Scalar::I32 => Num::I32,
-            Scalar::I64 => Num::I64,
-            _ => Num::F32,
-        }
-    }
-}
 
 impl Dump<'_> {
     fn line(&mut self, word: &[u8], indent: usize, what: &str) {
@@ -232,10 +210,10 @@ impl Dump<'_> {
         Ok(())
     }
 
-    fn components(&mut self, indent: usize, names: &[&str], kind: Num) -> Step {
+    fn components(&mut self, indent: usize, names: &[&str], kind: Number) -> Step {
         for name in names {
             match kind {
-                Num::F64 => {
+                Number::F64 => {
                     let mut b = [0; 8];
                     b.copy_from_slice(self.take(8)?);
                     let v = f64::from_le_bytes(b);
@@ -246,16 +224,24 @@ impl Dump<'_> {
                     );
                     self.line(b.get(4..).unwrap_or_default(), indent, "");
                 }
-                Num::I64 => {
+                Number::I64 => {
                     self.u64_lines(indent, |v| format!("{name} {}", v.cast_signed()))?;
                 }
-                Num::I32 => {
+                Number::I32 => {
                     let w = self.word()?;
                     self.line(&w, indent, &format!("{name} {}", i32::from_le_bytes(w)));
                 }
-                Num::F32 => {
+                Number::F32 => {
                     let w = self.word()?;
                     self.line(&w, indent, &format!("{name} {:?}", f32::from_le_bytes(w)));
+                }
+                Number::Byte => {
+                    let b = self.take(1)?.to_vec();
+                    self.line(
+                        &b,
+                        indent,
+                        &format!("{name} {}", b.first().copied().unwrap_or(0)),
+                    );
                 }
             }
         }
@@ -332,11 +318,11 @@ impl Dump<'_> {
             Shape::Int => {
                 self.u32_line(i, |v| format!("{}", v.cast_signed()))?;
             }
-            Shape::Float if h.flag() => self.components(i, &["value"], Num::F64)?,
-            Shape::Float => self.components(i, &["value"], Num::F32)?,
+            Shape::Float if h.flag() => self.components(i, &["value"], Number::F64)?,
+            Shape::Float => self.components(i, &["value"], Number::F32)?,
             Shape::Str => self.string(i, false)?,
             Shape::Components(_, scalar) => {
-                self.components(i, ty.row().fields, Num::of(scalar, wide))?;
+                self.components(i, ty.row().fields, scalar.on_wire(wide))?;
             }
             Shape::Rid if version.has_rid_payload() => {
                 self.u64_lines(i, |v| format!("id {v}"))?;
@@ -394,12 +380,12 @@ impl Dump<'_> {
                     self.string(i + 1, true)?;
                 }
             }
-            Shape::Packed(numbers, scalar) => self.packed(i, ty, numbers, Num::of(scalar, wide))?,
+            Shape::Packed(numbers, scalar) => self.packed(i, ty, numbers, scalar.on_wire(wide))?,
         }
         Ok(())
     }
 
-    fn packed(&mut self, i: usize, ty: VariantType, numbers: u8, kind: Num) -> Step {
+    fn packed(&mut self, i: usize, ty: VariantType, numbers: u8, kind: Number) -> Step {
         let count = self.u32_line(i, |v| format!("count {}", v.cast_signed()))?;
         let count = usize::try_from(count.cast_signed()).map_err(|_| "negative count")?;
         // Every element takes at least 4 bytes: refuse counts the input cannot hold.

@@ -84,6 +84,33 @@ impl Scalar {
     }
 }
 
+/// One number as it is on the wire, once the header's 64-bit flag is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Number {
+    Byte,
+    I32,
+    I64,
+    F32,
+    F64,
+}
+
+impl Scalar {
+    /// The number written for this kind; `wide`: the header's 64-bit flag counts (4.x
+    /// `real_t` components, see [`Header::wide`](super::Header::wide)).
+    #[inline]
+    pub(crate) const fn on_wire(self, wide: bool) -> Number {
+        match self {
+            Scalar::Byte => Number::Byte,
+            Scalar::I32 => Number::I32,
+            Scalar::I64 => Number::I64,
+            Scalar::F32 => Number::F32,
+            Scalar::Real if wide => Number::F64,
+            Scalar::Real => Number::F32,
+            Scalar::F64 => Number::F64,
+        }
+    }
+}
+
 /// What follows a type's header (spec §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Shape {
