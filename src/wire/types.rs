@@ -527,6 +527,7 @@ const GODOT3_COUNT: usize = 27;
 
 /// The rows are in discriminant order (so `TYPES[ty as usize]` is `ty`'s row) and the
 /// Godot 3 ids are exactly `0..27`, each once: checked at compile time.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
 const _: () = {
     let mut seen = [false; GODOT3_COUNT];
     let mut i = 0;
@@ -548,6 +549,7 @@ const _: () = {
 /// Number of 4.x types up to and including those `version` added. Types are only ever
 /// added at the end of the 4.x enum, so the first `n` rows are exactly that version's types:
 /// checked at compile time.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
 const fn count_since(version: GodotVersion) -> u32 {
     let mut n = 0;
     while n < TYPES.len() && TYPES[n].since as u8 <= version as u8 {
@@ -570,6 +572,7 @@ const GODOT4_0_COUNT: u32 = count_since(GodotVersion::V4_0);
 const GODOT4_3_COUNT: u32 = count_since(GodotVersion::V4_4);
 
 /// Godot 3.x type ids, indexed by id (`Variant::Type` in 3.0–3.6).
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
 const GODOT3_IDS: [VariantType; GODOT3_COUNT] = {
     let mut ids = [VariantType::Nil; GODOT3_COUNT];
     let mut i = 0;
@@ -584,6 +587,7 @@ const GODOT3_IDS: [VariantType; GODOT3_COUNT] = {
 
 impl VariantType {
     /// Every type, in Godot 4 id order.
+    #[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
     pub const ALL: [VariantType; 39] = {
         let mut all = [VariantType::Nil; 39];
         let mut i = 0;
@@ -762,6 +766,7 @@ const fn marker_hash(name: &[u8]) -> usize {
 
 /// Marker hash slot → row index + 1 (0: no marker), with bit 7 set for the row's
 /// [`alt_marker`](TypeRow::alt_marker).
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
 const MARKER_SLOTS: [u8; 256] = {
     let mut slots = [0u8; 256];
     let mut i = 0;
