@@ -200,8 +200,23 @@ impl<'a, W: Output> Compound<'a, W> {
         value.serialize(&mut *self.ser)
     }
 
-    #[inline]
+    /// Ends the compound: the common cases (a math type's components complete, a container
+    /// whose count was declared) inline, the rest in [`Compound::finish_slow`].
+    #[inline(always)]
     fn finish(self) -> Result<()> {
+        match self.kind {
+            CompoundKind::Components(_) if self.ser.out.pos() == self.count_at + self.count => {
+                Ok(())
+            }
+            CompoundKind::Plain if self.count == self.declared && !self.in_variant => {
+                self.ser.leave();
+                Ok(())
+            }
+            _ => self.finish_slow(),
+        }
+    }
+
+    fn finish_slow(self) -> Result<()> {
         let Compound {
             ser,
             ty,
