@@ -16,6 +16,10 @@ pub(super) enum CompoundKind {
     /// An Array whose element type is being inferred: typed at its end if the elements
     /// agree, then the enclosing inference state comes back.
     Inferring,
+    /// A map whose entries are sorted by their key bytes at its end
+    /// ([`Config::with_sorted_maps`](crate::Config::with_sorted_maps)): where each key
+    /// starts and ends, from index `base` of the serializer's `map_entries` stack on.
+    Sorted { base: usize },
     /// The fields of a marker type, written through a [`FieldSerializer`] each.
     Marker(MarkerState),
     /// The components of a math type (Vector2, Color, ...): numbers of one kind.
@@ -200,8 +204,23 @@ impl<'a, W: Output> Compound<'a, W> {
         value.serialize(&mut *self.ser)
     }
 
-    #[inline]
+    /// Ends the compound: the common cases (a math type's components complete, a container
+    /// whose count was declared) inline, the rest in [`Compound::finish_slow`].
+    #[inline(always)]
     fn finish(self) -> Result<()> {
+        match self.kind {
+            CompoundKind::Components(_) if self.ser.out.pos() == self.count_at + self.count => {
+                Ok(())
+            }
+            CompoundKind::Plain if self.count == self.declared && !self.in_variant => {
+                self.ser.leave();
+                Ok(())
+            }
+            _ => self.finish_slow(),
+        }
+    }
+
+    fn finish_slow(self) -> Result<()> {
         let Compound {
             ser,
             ty,
@@ -227,7 +246,13 @@ impl<'a, W: Output> Compound<'a, W> {
                 ser.infer = outer_infer;
                 finish_marker(ser, ty, &state)
             }
-            CompoundKind::Plain | CompoundKind::Inferring => {
+            CompoundKind::Plain | CompoundKind::Inferring | CompoundKind::Sorted { .. } => {
+                if let CompoundKind::Sorted { base } = kind {
+                    if let Some(entries) = ser.map_entries.get(base..) {
+                        ser.out.sort_entries(entries);
+                    }
+                    ser.map_entries.truncate(base);
+                }
                 if count != declared {
                     let count = u32::try_from(count).map_err(|_| {
                         ser.error(ErrorKind::Unsupported("more than 2^31 - 1 elements".into()))
@@ -316,10 +341,20 @@ impl<W: Output> ser::SerializeMap for Compound<'_, W> {
     #[inline]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         self.count += 1;
+        if let CompoundKind::Sorted { .. } = self.kind {
+            let at = self.ser.out.pos();
+            self.ser.map_entries.push((at, at));
+        }
         key.serialize(&mut *self.ser)
     }
     #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if let CompoundKind::Sorted { .. } = self.kind {
+            let at = self.ser.out.pos();
+            if let Some(last) = self.ser.map_entries.last_mut() {
+                last.1 = at;
+            }
+        }
         value.serialize(&mut *self.ser)
     }
     #[inline]

@@ -84,6 +84,9 @@ pub struct Serializer<W> {
     /// Typed container descriptors (key, value) of the marker being written, captured from
     /// its first fields.
     descriptors: [Descriptor; 2],
+    /// Where the keys of the maps being sorted start and end (a stack: nested maps push
+    /// above their parent's entries and pop theirs when done).
+    map_entries: Vec<(usize, usize)>,
     /// Recent tuple-struct names and what they stand for (see [`Serializer::tuple_marker`]).
     names: NameCache,
 }
@@ -161,6 +164,7 @@ impl<W: Output> Serializer<W> {
             descriptors: Default::default(),
             // Address 0 is no `&str`'s: every entry starts empty.
             names: NameCache::default(),
+            map_entries: Vec::new(),
         }
     }
 
@@ -678,7 +682,14 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
 
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
-        self.container(VariantType::Dictionary, len)
+        let sorted = self.config.sorted_maps;
+        let mut c = self.container(VariantType::Dictionary, len)?;
+        if sorted {
+            c.kind = CompoundKind::Sorted {
+                base: c.ser.map_entries.len(),
+            };
+        }
+        Ok(c)
     }
 
     #[inline]

@@ -27,6 +27,14 @@ pub trait Output: private::Sealed {
     /// Inserts a little-endian word at `at`, moving what follows.
     #[doc(hidden)]
     fn insert_u32(&mut self, at: usize, value: u32);
+    /// Reorders the map entries written since `entries[0].0`: entry `i` is its key at
+    /// `entries[i].0..entries[i].1` and its value up to the next entry's key (the last one
+    /// up to the end), and they are sorted by their key bytes. Counters, whose sizes do not
+    /// change, ignore it.
+    #[doc(hidden)]
+    fn sort_entries(&mut self, entries: &[(usize, usize)]) {
+        let _ = entries;
+    }
     /// Appends two little-endian words (a header and its first payload word, or a length).
     #[doc(hidden)]
     #[inline]
@@ -153,6 +161,31 @@ impl Output for Vec<u8> {
         let at = at.min(self.len());
         self.splice(at..at, value.to_le_bytes());
     }
+    fn sort_entries(&mut self, entries: &[(usize, usize)]) {
+        let end = self.len();
+        let Some(&(start, _)) = entries.first() else {
+            return;
+        };
+        // Entry i spans entries[i].0 up to entries[i + 1].0 (or the end).
+        let span = |i: usize| {
+            let (from, key_end) = entries.get(i).copied().unwrap_or((end, end));
+            let to = entries.get(i + 1).map_or(end, |e| e.0);
+            (from, key_end, to)
+        };
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        order.sort_by(|&a, &b| {
+            let ((a0, a1, _), (b0, b1, _)) = (span(a), span(b));
+            self.get(a0..a1).cmp(&self.get(b0..b1))
+        });
+        let mut sorted = Vec::with_capacity(end - start);
+        for i in order {
+            let (from, _, to) = span(i);
+            sorted.extend_from_slice(self.get(from..to).unwrap_or_default());
+        }
+        if let Some(region) = self.get_mut(start..) {
+            region.copy_from_slice(&sorted);
+        }
+    }
     #[inline]
     fn put_short(&mut self, head: [u8; 8], text: u64, n: usize) {
         // Header and text as one 16-byte store, cut back to the padded length (the bytes
@@ -208,6 +241,9 @@ impl<O: Output + ?Sized> Output for &mut O {
     }
     fn insert_u32(&mut self, at: usize, value: u32) {
         (**self).insert_u32(at, value);
+    }
+    fn sort_entries(&mut self, entries: &[(usize, usize)]) {
+        (**self).sort_entries(entries);
     }
     #[inline]
     fn put_words(&mut self, a: u32, b: u32) {
