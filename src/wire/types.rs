@@ -746,39 +746,42 @@ pub(crate) fn marker_name(ty: VariantType, wide: bool) -> Option<&'static str> {
     }
 }
 
-/// Seed of the marker-name hash, chosen so that no two marker names share a slot (checked
-/// when [`MARKER_SLOTS`] is built; pick another seed if a new name collides).
-const MARKER_SEED: u32 = 66;
-
-/// FNV-1a of `name`, reduced to a slot of [`MARKER_SLOTS`].
+/// A hash of a marker name from its length and four of its last eight bytes, which tell
+/// every marker name apart (checked when [`MARKER_SLOTS`] is built; a new name that collides
+/// fails the build). Cheap at run time, and folded away for a constant name.
 #[inline]
-#[allow(clippy::indexing_slicing)] // `i < name.len()`
+#[allow(clippy::indexing_slicing)] // `n >= 8`
 const fn marker_hash(name: &[u8]) -> usize {
-    let mut h = 0x811c_9dc5 ^ MARKER_SEED;
-    let mut i = 0;
-    while i < name.len() {
-        h ^= name[i] as u32;
-        h = h.wrapping_mul(0x0100_0193);
-        i += 1;
+    let n = name.len();
+    if n < 8 {
+        return 0;
     }
-    (h >> 24) as usize
+    let sum =
+        name[n - 1] as usize + name[n - 2] as usize + name[n - 6] as usize + name[n - 8] as usize;
+    (n + 5 * sum) & 127
 }
 
 /// Marker hash slot → row index + 1 (0: no marker), with bit 7 set for the row's
 /// [`alt_marker`](TypeRow::alt_marker).
 #[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
-const MARKER_SLOTS: [u8; 256] = {
-    let mut slots = [0u8; 256];
+const MARKER_SLOTS: [u8; 128] = {
+    let mut slots = [0u8; 128];
     let mut i = 0;
     while i < TYPES.len() {
         if let Some(name) = TYPES[i].marker {
             let h = marker_hash(name.as_bytes());
-            assert!(slots[h] == 0, "marker hash collision: change MARKER_SEED");
+            assert!(
+                slots[h] == 0,
+                "two marker names share a hash slot: change marker_hash"
+            );
             slots[h] = i as u8 + 1;
         }
         if let Some(name) = TYPES[i].alt_marker {
             let h = marker_hash(name.as_bytes());
-            assert!(slots[h] == 0, "marker hash collision: change MARKER_SEED");
+            assert!(
+                slots[h] == 0,
+                "two marker names share a hash slot: change marker_hash"
+            );
             slots[h] = (i as u8 + 1) | 0x80;
         }
         i += 1;
