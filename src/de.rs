@@ -1501,11 +1501,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     type Error = Error;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.comp {
-            Comp::F32 => visitor.visit_f32(f32::from_le_bytes(self.de.read.read_array()?)),
             Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.read.read_array()?)),
             Comp::I32 => visitor.visit_i32(self.de.read_i32()?),
-            Comp::I64 => visitor.visit_i64(i64::from_le_bytes(self.de.read.read_array()?)),
-            Comp::Byte => visitor.visit_u8(u8::from_le_bytes(self.de.read.read_array()?)),
+            // F32: math components are only ever f32, f64 or i32 (`Shape::Components`), and
+            // three arms keep this inlined into the math types' visitors.
+            _ => visitor.visit_f32(f32::from_le_bytes(self.de.read.read_array()?)),
         }
     }
     forward_to_deserialize_any! {
