@@ -571,6 +571,16 @@ const GODOT4_0_COUNT: u32 = count_since(GodotVersion::V4_0);
 /// `VARIANT_MAX` in 4.3+ (spec §3.2).
 const GODOT4_3_COUNT: u32 = count_since(GodotVersion::V4_4);
 
+/// The leading types whose id is the same in every engine (Nil to Vector2, spec §3.2).
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
+const SHARED_IDS: u8 = {
+    let mut n = 0;
+    while n < TYPES.len() && matches!(TYPES[n].godot3, Some((id, _)) if id as usize == n) {
+        n += 1;
+    }
+    n as u8
+};
+
 /// Godot 3.x type ids, indexed by id (`Variant::Type` in 3.0–3.6).
 #[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
 const GODOT3_IDS: [VariantType; GODOT3_COUNT] = {
@@ -639,6 +649,9 @@ impl VariantType {
     #[must_use]
     #[inline]
     pub const fn id(self, version: GodotVersion) -> Option<u8> {
+        if (self as u8) < SHARED_IDS {
+            return Some(self as u8);
+        }
         let row = self.row();
         match version {
             GodotVersion::V3 => match row.godot3 {
@@ -923,6 +936,12 @@ mod tests {
             );
         }
         assert_eq!(T::PackedStringArray.packed_element(), None);
+    }
+
+    #[test]
+    fn ids_shared_by_every_engine() {
+        // Spec §3.2: only ids 0-5 (nil, bool, int, float, String, Vector2) agree.
+        assert_eq!(SHARED_IDS, 6);
     }
 
     #[test]
