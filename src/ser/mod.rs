@@ -8,8 +8,8 @@
 //! - `mod.rs`: the [`Serializer`], its per-value rules (headers, depth, inference) and the
 //!   entry for every serde call;
 //! - [`output`]: the [`Output`] sink (`Vec<u8>` or [`SizeCounter`]) and its word-wise writes;
-//! - [`compound`]: Arrays, Dictionaries, structs and math types while their elements come in,
-//!   and the count patching at their end;
+//! - [`compound`]: Arrays, Dictionaries and structs while their elements come in (and the
+//!   count patching at their end), and math types' components ([`TupleStruct`]);
 //! - [`marker`]: the marker types' fields (StringName, NodePath, Object, typed containers,
 //!   packed arrays, ...), each through a [`marker::FieldSerializer`].
 
