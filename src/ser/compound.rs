@@ -5,7 +5,7 @@ use super::marker::{FieldSerializer, MarkerState, Slot, finish_marker, marker_fi
 use super::{Infer, MathPlan, Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
-use crate::wire::{FLAG_64, Scalar, TYPED_KEY_SHIFT, VariantType};
+use crate::wire::{Descriptor, FLAG_64, Scalar, TYPED_KEY_SHIFT, VariantType};
 use serde::ser::{self, Impossible, Serialize};
 
 /// What a [`Compound`] is writing.
@@ -250,7 +250,10 @@ impl<'a, W: Output> Compound<'a, W> {
                         // Typed Array: kind BUILTIN in bits 16-17, the type id right after
                         // the header.
                         let id = ser.type_id(ty)?;
-                        ser.out.patch_u32(header_at, id | (1 << TYPED_KEY_SHIFT));
+                        ser.out.patch_u32(
+                            header_at,
+                            id | u32::from(Descriptor::BUILTIN) << TYPED_KEY_SHIFT,
+                        );
                         ser.out.insert_u32(header_at + 4, u32::from(elem as u8));
                     }
                 }

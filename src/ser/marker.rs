@@ -5,10 +5,8 @@
 use super::{Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
-use crate::wire::{
-    FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT,
-    VariantType,
-};
+use crate::wire::header::DescriptorBody;
+use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, VariantType, string};
 use serde::ser::{self, Impossible, Serialize};
 
 /// Progress through a marker type's fields.
@@ -23,13 +21,8 @@ pub(super) struct MarkerState {
     pub(super) null: bool,
 }
 
-/// A typed container descriptor as the marker protocol sends it: `(kind, type id, name)`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct Descriptor {
-    kind: u8,
-    id: u32,
-    name: String,
-}
+/// A typed container descriptor; the marker protocol sends it as `(kind, type id, name)`.
+pub(super) use crate::wire::Descriptor;
 
 /// Writes the payload of a newtype marker (StringName, RID, ObjectId, packed arrays).
 pub(super) fn newtype_marker<W: Output, T: ?Sized + Serialize>(
@@ -146,26 +139,13 @@ pub(super) fn typed_header<W: Output>(
     key: &Descriptor,
     value: &Descriptor,
 ) -> Result<()> {
-    let version = ser.version();
-    let typed = match ty {
-        VariantType::Array => version.has_typed_arrays(),
-        _ => version.has_typed_dictionaries(),
-    };
-    let none = Descriptor::default();
-    // A builtin type of NIL is no typing at all: Godot writes kind NONE for it.
-    let written = |d: &Descriptor| typed && !(d.kind == 1 && d.id == 0);
-    let (key, value) = (
-        if written(key) { key } else { &none },
-        if written(value) { value } else { &none },
-    );
-    let flags =
-        (u32::from(key.kind) << TYPED_KEY_SHIFT) | (u32::from(value.kind) << TYPED_VALUE_SHIFT);
+    let (flags, written) = Descriptor::encode(ty, ser.version(), key, value);
     ser.header(ty, flags)?;
-    for d in [key, value] {
-        match d.kind {
-            0 => {}
-            1 => ser.put_u32(d.id),
-            _ => ser.gstring(&d.name)?,
+    for d in written.into_iter().flatten() {
+        match d.body() {
+            Some(DescriptorBody::Id(id)) => ser.put_u32(id),
+            Some(DescriptorBody::Name(name)) => ser.gstring(name)?,
+            None => {}
         }
     }
     Ok(())
@@ -288,7 +268,7 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
         match self.slot {
             Slot::U64 => self.ser.out.put(&id.to_le_bytes()),
             Slot::Rid => {
-                if self.ser.version().is_godot4() {
+                if self.ser.version().has_rid_payload() {
                     self.ser.out.put(&id.to_le_bytes());
                 }
             }
@@ -366,7 +346,7 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
             Slot::StringArray => {
                 self.ser.check_no_nul(s)?;
                 // PackedStringArray elements count and carry a NUL terminator.
-                let len = s.len() + 1;
+                let len = string::packed_element_len(s.len());
                 self.ser.len_u32(len, "PackedStringArray element")?;
                 self.ser.out.put(s.as_bytes());
                 self.ser.out.put(&[0]);

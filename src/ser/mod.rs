@@ -23,7 +23,7 @@ pub use output::{Output, SizeCounter};
 use crate::config::{Config, EnumRepr, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Marker, marker};
-use crate::wire::{FLAG_64, VariantType, has_nul};
+use crate::wire::{FLAG_64, Header, VariantType, has_nul, string};
 use compound::{Components, CompoundKind};
 use marker::{Descriptor, newtype_marker};
 use output::{put_padding, short_has_nul, short_word, words};
@@ -233,13 +233,10 @@ impl<W: Output> Serializer<W> {
 
     #[inline]
     fn type_id(&self, ty: VariantType) -> Result<u32> {
-        // Nil to Vector2 have the same ids everywhere; Godot 4 ids are the enum's values.
-        if ty as u8 <= VariantType::Vector2 as u8
-            || (self.version().is_godot4() && ty != VariantType::PackedVector4Array)
-        {
-            return Ok(u32::from(ty as u8));
+        match Header::encode(ty, self.version(), 0) {
+            Some(word) => Ok(word),
+            None => self.other_type_id(ty),
         }
-        self.other_type_id(ty)
     }
 
     fn other_type_id(&self, ty: VariantType) -> Result<u32> {
@@ -358,9 +355,9 @@ impl<W: Output> Serializer<W> {
     /// A length Godot reads as a signed 32-bit int, as the word to write.
     #[inline]
     fn len_i32(&self, len: usize, what: &'static str) -> Result<u32> {
-        match i32::try_from(len) {
-            Ok(n) => Ok(n.cast_unsigned()),
-            Err(_) => Err(self.len_error(len, what)),
+        match string::len_word(len) {
+            Some(n) => Ok(n),
+            None => Err(self.len_error(len, what)),
         }
     }
 
@@ -414,7 +411,7 @@ impl<W: Output> Serializer<W> {
         if !self.config.double_precision {
             return Ok(false);
         }
-        if self.version() == GodotVersion::V3 {
+        if !self.version().has_64bit_reals() {
             return Err(self.error(ErrorKind::Unsupported(
                 "double-precision math types do not exist in Godot 3".into(),
             )));
