@@ -295,3 +295,23 @@ fn other_formats_see_plain_components() {
         .unwrap();
     assert_eq!(json, b"[1.0,2.0]");
 }
+
+#[test]
+fn a_math_type_with_the_wrong_number_of_components_is_an_error() {
+    use serde::ser::SerializeTupleStruct;
+    // A hand-written Serialize that claims the Vector2 marker but sends one component.
+    struct Short;
+    impl Serialize for Short {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut t = s.serialize_tuple_struct("$godot_serde::Vector2", 2)?;
+            t.serialize_field(&1.0f32)?;
+            t.end()
+        }
+    }
+    let err = godot_serde::to_bytes(&Short).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Vector2 needs 8 bytes of components, got 4"),
+        "{err}"
+    );
+}

@@ -215,7 +215,7 @@ pub(super) struct FieldSerializer<'a, 's, W> {
 
 impl<W: Output> FieldSerializer<'_, '_, W> {
     #[cold]
-    fn unexpected(&self, what: &str) -> Error {
+    pub(super) fn unexpected(&self, what: &str) -> Error {
         let expected = match self.slot {
             Slot::Real { .. } => "a float component",
             Slot::I32 => "an i32 component",

@@ -8,8 +8,8 @@
 //! - `mod.rs`: the [`Serializer`], its per-value rules (headers, depth, inference) and the
 //!   entry for every serde call;
 //! - [`output`]: the [`Output`] sink (`Vec<u8>` or [`SizeCounter`]) and its word-wise writes;
-//! - [`compound`]: Arrays, Dictionaries, structs and math types while their elements come in,
-//!   and the count patching at their end;
+//! - [`compound`]: Arrays, Dictionaries and structs while their elements come in (and the
+//!   count patching at their end), and math types' components ([`TupleStruct`]);
 //! - [`marker`]: the marker types' fields (StringName, NodePath, Object, typed containers,
 //!   packed arrays, ...), each through a [`marker::FieldSerializer`].
 
@@ -17,7 +17,7 @@ mod compound;
 mod marker;
 mod output;
 
-pub use compound::Compound;
+pub use compound::{Compound, MathComponents, TupleStruct};
 pub use output::{Output, SizeCounter};
 
 use crate::config::{Config, EnumRepr, GodotVersion};
@@ -474,6 +474,22 @@ impl<W: Output> Serializer<W> {
         self.depth = self.depth.saturating_sub(1);
     }
 
+    /// A tuple struct that is not a math type: a marker's fields, a math type this target
+    /// cannot hold (the error), or a plain Array.
+    fn tuple_struct_other(
+        &mut self,
+        marker: Option<Marker>,
+        len: usize,
+    ) -> Result<Compound<'_, W>> {
+        match marker {
+            Some(m) => match Components::of(m.ty) {
+                Some(comp) => Compound::components(self, m.ty, comp),
+                None => Compound::marker(self, m),
+            },
+            None => self.container(VariantType::Array, Some(len)),
+        }
+    }
+
     /// Writes the one-entry Dictionary header of a data-carrying enum variant and its key.
     fn variant_wrapper(&mut self, index: u32, name: &str) -> Result<()> {
         self.header(VariantType::Dictionary, 0)?;
@@ -488,7 +504,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     type Error = Error;
     type SerializeSeq = Compound<'a, W>;
     type SerializeTuple = Compound<'a, W>;
-    type SerializeTupleStruct = Compound<'a, W>;
+    type SerializeTupleStruct = TupleStruct<'a, W>;
     type SerializeTupleVariant = Compound<'a, W>;
     type SerializeMap = Compound<'a, W>;
     type SerializeStruct = Compound<'a, W>;
@@ -651,19 +667,16 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         self.container(VariantType::Array, Some(len))
     }
 
-    #[inline]
-    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+    // Always inlined: a math type's header, components and end then become straight-line
+    // code at its call site; every other tuple struct takes `tuple_struct_other`.
+    #[inline(always)]
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, W>> {
         let known = self.tuple_name(name);
         if let Some(plan) = known.math {
-            return Compound::math(self, plan);
+            return MathComponents::start(self, plan).map(TupleStruct::Math);
         }
-        match known.marker {
-            Some(m) => match Components::of(m.ty) {
-                Some(comp) => Compound::components(self, m.ty, comp),
-                None => Compound::marker(self, m),
-            },
-            None => self.container(VariantType::Array, Some(len)),
-        }
+        self.tuple_struct_other(known.marker, len)
+            .map(TupleStruct::Other)
     }
 
     #[inline]
