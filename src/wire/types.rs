@@ -210,316 +210,79 @@ const PROJECTION: &[&str] = &[
 ];
 const RGBA: &[&str] = &["r", "g", "b", "a"];
 
-/// A row of [`TYPES`] for a type every 4.x layout has.
+/// One row of [`TYPES`].
+#[allow(clippy::too_many_arguments)] // one per column of the table
 const fn row(
     ty: VariantType,
     name: &'static str,
     godot3: Option<(u8, &'static str)>,
+    since: GodotVersion,
     shape: Shape,
     fields: &'static [&'static str],
     marker: Option<&'static str>,
+    alt_marker: Option<&'static str>,
 ) -> TypeRow {
     TypeRow {
         ty,
         name,
         godot3,
-        since: GodotVersion::V4_0,
+        since,
         shape,
         fields,
         marker,
-        alt_marker: None,
+        alt_marker,
     }
 }
 
-/// With a second marker name (see [`TypeRow::alt_marker`]).
-const fn alt(mut r: TypeRow, alt_marker: Option<&'static str>) -> TypeRow {
-    r.alt_marker = alt_marker;
-    r
-}
-
+use GodotVersion::{V4_0, V4_3};
 use Scalar::{Byte, F32, F64, I32, I64, Real};
 use Shape::{Components as C, Packed as P};
 use VariantType as T;
 
 /// Every Godot type, in Godot 4 id order (spec §3: tables 3.1 and 3.2, payloads §4).
+/// Columns: type, Godot 4 name, Godot 3 id and name, first 4.x layout, payload shape,
+/// component names, marker, second marker.
+#[rustfmt::skip]
 pub(crate) const TYPES: [TypeRow; 39] = [
-    row(T::Nil, "Nil", Some((0, "Nil")), Shape::Empty, &[], None),
-    row(T::Bool, "bool", Some((1, "bool")), Shape::Bool, &[], None),
-    row(T::Int, "int", Some((2, "int")), Shape::Int, &[], None),
-    row(
-        T::Float,
-        "float",
-        Some((3, "real")),
-        Shape::Float,
-        &[],
-        None,
-    ),
-    row(
-        T::String,
-        "String",
-        Some((4, "String")),
-        Shape::Str,
-        &[],
-        None,
-    ),
-    row(
-        T::Vector2,
-        "Vector2",
-        Some((5, "Vector2")),
-        C(2, Real),
-        XY,
-        m!("Vector2"),
-    ),
-    row(T::Vector2i, "Vector2i", None, C(2, I32), XY, m!("Vector2i")),
-    row(
-        T::Rect2,
-        "Rect2",
-        Some((6, "Rect2")),
-        C(4, Real),
-        RECT,
-        m!("Rect2"),
-    ),
-    row(T::Rect2i, "Rect2i", None, C(4, I32), RECT, m!("Rect2i")),
-    row(
-        T::Vector3,
-        "Vector3",
-        Some((7, "Vector3")),
-        C(3, Real),
-        XYZ,
-        m!("Vector3"),
-    ),
-    row(
-        T::Vector3i,
-        "Vector3i",
-        None,
-        C(3, I32),
-        XYZ,
-        m!("Vector3i"),
-    ),
-    row(
-        T::Transform2D,
-        "Transform2D",
-        Some((8, "Transform2D")),
-        C(6, Real),
-        TRANSFORM2D,
-        m!("Transform2D"),
-    ),
-    row(T::Vector4, "Vector4", None, C(4, Real), XYZW, m!("Vector4")),
-    row(
-        T::Vector4i,
-        "Vector4i",
-        None,
-        C(4, I32),
-        XYZW,
-        m!("Vector4i"),
-    ),
-    row(
-        T::Plane,
-        "Plane",
-        Some((9, "Plane")),
-        C(4, Real),
-        PLANE,
-        m!("Plane"),
-    ),
-    row(
-        T::Quaternion,
-        "Quaternion",
-        Some((10, "Quat")),
-        C(4, Real),
-        XYZW,
-        m!("Quaternion"),
-    ),
-    row(
-        T::Aabb,
-        "AABB",
-        Some((11, "AABB")),
-        C(6, Real),
-        AABB,
-        m!("AABB"),
-    ),
-    row(
-        T::Basis,
-        "Basis",
-        Some((12, "Basis")),
-        C(9, Real),
-        BASIS,
-        m!("Basis"),
-    ),
-    row(
-        T::Transform3D,
-        "Transform3D",
-        Some((13, "Transform")),
-        C(12, Real),
-        TRANSFORM3D,
-        m!("Transform3D"),
-    ),
-    row(
-        T::Projection,
-        "Projection",
-        None,
-        C(16, Real),
-        PROJECTION,
-        m!("Projection"),
-    ),
-    row(
-        T::Color,
-        "Color",
-        Some((14, "Color")),
-        C(4, F32),
-        RGBA,
-        m!("Color"),
-    ),
-    row(
-        T::StringName,
-        "StringName",
-        None,
-        Shape::Str,
-        &[],
-        m!("StringName"),
-    ),
-    row(
-        T::NodePath,
-        "NodePath",
-        Some((15, "NodePath")),
-        Shape::NodePath,
-        &[],
-        m!("NodePath"),
-    ),
-    row(T::Rid, "RID", Some((16, "RID")), Shape::Rid, &[], m!("RID")),
-    alt(
-        row(
-            T::Object,
-            "Object",
-            Some((17, "Object")),
-            Shape::Object,
-            &[],
-            m!("Object"),
-        ),
-        m!("ObjectId"),
-    ),
-    row(
-        T::Callable,
-        "Callable",
-        None,
-        Shape::Empty,
-        &[],
-        m!("Callable"),
-    ),
-    row(T::Signal, "Signal", None, Shape::Signal, &[], m!("Signal")),
-    alt(
-        row(
-            T::Dictionary,
-            "Dictionary",
-            Some((18, "Dictionary")),
-            Shape::Dictionary,
-            &[],
-            None,
-        ),
-        m!("TypedDictionary"),
-    ),
-    alt(
-        row(
-            T::Array,
-            "Array",
-            Some((19, "Array")),
-            Shape::Array,
-            &[],
-            None,
-        ),
-        m!("TypedArray"),
-    ),
-    row(
-        T::PackedByteArray,
-        "PackedByteArray",
-        Some((20, "PoolByteArray")),
-        P(1, Byte),
-        &[],
-        m!("PackedByteArray"),
-    ),
-    row(
-        T::PackedInt32Array,
-        "PackedInt32Array",
-        Some((21, "PoolIntArray")),
-        P(1, I32),
-        &[],
-        m!("PackedInt32Array"),
-    ),
-    row(
-        T::PackedInt64Array,
-        "PackedInt64Array",
-        None,
-        P(1, I64),
-        &[],
-        m!("PackedInt64Array"),
-    ),
-    row(
-        T::PackedFloat32Array,
-        "PackedFloat32Array",
-        Some((22, "PoolRealArray")),
-        P(1, F32),
-        &[],
-        m!("PackedFloat32Array"),
-    ),
-    row(
-        T::PackedFloat64Array,
-        "PackedFloat64Array",
-        None,
-        P(1, F64),
-        &[],
-        m!("PackedFloat64Array"),
-    ),
-    row(
-        T::PackedStringArray,
-        "PackedStringArray",
-        Some((23, "PoolStringArray")),
-        Shape::PackedStrings,
-        &[],
-        m!("PackedStringArray"),
-    ),
-    alt(
-        row(
-            T::PackedVector2Array,
-            "PackedVector2Array",
-            Some((24, "PoolVector2Array")),
-            P(2, Real),
-            XY,
-            m!("PackedVector2Array"),
-        ),
-        m!("PackedVector2Array64"),
-    ),
-    alt(
-        row(
-            T::PackedVector3Array,
-            "PackedVector3Array",
-            Some((25, "PoolVector3Array")),
-            P(3, Real),
-            XYZ,
-            m!("PackedVector3Array"),
-        ),
-        m!("PackedVector3Array64"),
-    ),
-    row(
-        T::PackedColorArray,
-        "PackedColorArray",
-        Some((26, "PoolColorArray")),
-        P(4, F32),
-        RGBA,
-        m!("PackedColorArray"),
-    ),
-    alt(
-        TypeRow {
-            since: GodotVersion::V4_3,
-            ..row(
-                T::PackedVector4Array,
-                "PackedVector4Array",
-                None,
-                P(4, Real),
-                XYZW,
-                m!("PackedVector4Array"),
-            )
-        },
-        m!("PackedVector4Array64"),
-    ),
+    row(T::Nil,                "Nil",                Some((0, "Nil")),               V4_0, Shape::Empty,         &[],         None,                     None),
+    row(T::Bool,               "bool",               Some((1, "bool")),              V4_0, Shape::Bool,          &[],         None,                     None),
+    row(T::Int,                "int",                Some((2, "int")),               V4_0, Shape::Int,           &[],         None,                     None),
+    row(T::Float,              "float",              Some((3, "real")),              V4_0, Shape::Float,         &[],         None,                     None),
+    row(T::String,             "String",             Some((4, "String")),            V4_0, Shape::Str,           &[],         None,                     None),
+    row(T::Vector2,            "Vector2",            Some((5, "Vector2")),           V4_0, C(2, Real),           XY,          m!("Vector2"),            None),
+    row(T::Vector2i,           "Vector2i",           None,                           V4_0, C(2, I32),            XY,          m!("Vector2i"),           None),
+    row(T::Rect2,              "Rect2",              Some((6, "Rect2")),             V4_0, C(4, Real),           RECT,        m!("Rect2"),              None),
+    row(T::Rect2i,             "Rect2i",             None,                           V4_0, C(4, I32),            RECT,        m!("Rect2i"),             None),
+    row(T::Vector3,            "Vector3",            Some((7, "Vector3")),           V4_0, C(3, Real),           XYZ,         m!("Vector3"),            None),
+    row(T::Vector3i,           "Vector3i",           None,                           V4_0, C(3, I32),            XYZ,         m!("Vector3i"),           None),
+    row(T::Transform2D,        "Transform2D",        Some((8, "Transform2D")),       V4_0, C(6, Real),           TRANSFORM2D, m!("Transform2D"),        None),
+    row(T::Vector4,            "Vector4",            None,                           V4_0, C(4, Real),           XYZW,        m!("Vector4"),            None),
+    row(T::Vector4i,           "Vector4i",           None,                           V4_0, C(4, I32),            XYZW,        m!("Vector4i"),           None),
+    row(T::Plane,              "Plane",              Some((9, "Plane")),             V4_0, C(4, Real),           PLANE,       m!("Plane"),              None),
+    row(T::Quaternion,         "Quaternion",         Some((10, "Quat")),             V4_0, C(4, Real),           XYZW,        m!("Quaternion"),         None),
+    row(T::Aabb,               "AABB",               Some((11, "AABB")),             V4_0, C(6, Real),           AABB,        m!("AABB"),               None),
+    row(T::Basis,              "Basis",              Some((12, "Basis")),            V4_0, C(9, Real),           BASIS,       m!("Basis"),              None),
+    row(T::Transform3D,        "Transform3D",        Some((13, "Transform")),        V4_0, C(12, Real),          TRANSFORM3D, m!("Transform3D"),        None),
+    row(T::Projection,         "Projection",         None,                           V4_0, C(16, Real),          PROJECTION,  m!("Projection"),         None),
+    row(T::Color,              "Color",              Some((14, "Color")),            V4_0, C(4, F32),            RGBA,        m!("Color"),              None),
+    row(T::StringName,         "StringName",         None,                           V4_0, Shape::Str,           &[],         m!("StringName"),         None),
+    row(T::NodePath,           "NodePath",           Some((15, "NodePath")),         V4_0, Shape::NodePath,      &[],         m!("NodePath"),           None),
+    row(T::Rid,                "RID",                Some((16, "RID")),              V4_0, Shape::Rid,           &[],         m!("RID"),                None),
+    row(T::Object,             "Object",             Some((17, "Object")),           V4_0, Shape::Object,        &[],         m!("Object"),             m!("ObjectId")),
+    row(T::Callable,           "Callable",           None,                           V4_0, Shape::Empty,         &[],         m!("Callable"),           None),
+    row(T::Signal,             "Signal",             None,                           V4_0, Shape::Signal,        &[],         m!("Signal"),             None),
+    row(T::Dictionary,         "Dictionary",         Some((18, "Dictionary")),       V4_0, Shape::Dictionary,    &[],         None,                     m!("TypedDictionary")),
+    row(T::Array,              "Array",              Some((19, "Array")),            V4_0, Shape::Array,         &[],         None,                     m!("TypedArray")),
+    row(T::PackedByteArray,    "PackedByteArray",    Some((20, "PoolByteArray")),    V4_0, P(1, Byte),           &[],         m!("PackedByteArray"),    None),
+    row(T::PackedInt32Array,   "PackedInt32Array",   Some((21, "PoolIntArray")),     V4_0, P(1, I32),            &[],         m!("PackedInt32Array"),   None),
+    row(T::PackedInt64Array,   "PackedInt64Array",   None,                           V4_0, P(1, I64),            &[],         m!("PackedInt64Array"),   None),
+    row(T::PackedFloat32Array, "PackedFloat32Array", Some((22, "PoolRealArray")),    V4_0, P(1, F32),            &[],         m!("PackedFloat32Array"), None),
+    row(T::PackedFloat64Array, "PackedFloat64Array", None,                           V4_0, P(1, F64),            &[],         m!("PackedFloat64Array"), None),
+    row(T::PackedStringArray,  "PackedStringArray",  Some((23, "PoolStringArray")),  V4_0, Shape::PackedStrings, &[],         m!("PackedStringArray"),  None),
+    row(T::PackedVector2Array, "PackedVector2Array", Some((24, "PoolVector2Array")), V4_0, P(2, Real),           XY,          m!("PackedVector2Array"), m!("PackedVector2Array64")),
+    row(T::PackedVector3Array, "PackedVector3Array", Some((25, "PoolVector3Array")), V4_0, P(3, Real),           XYZ,         m!("PackedVector3Array"), m!("PackedVector3Array64")),
+    row(T::PackedColorArray,   "PackedColorArray",   Some((26, "PoolColorArray")),   V4_0, P(4, F32),            RGBA,        m!("PackedColorArray"),   None),
+    row(T::PackedVector4Array, "PackedVector4Array", None,                           V4_3, P(4, Real),           XYZW,        m!("PackedVector4Array"), m!("PackedVector4Array64")),
 ];
 
 /// Godot 3 `VARIANT_MAX` (spec §3.1).
@@ -870,6 +633,7 @@ mod tests {
             .into_iter()
             .filter(|t| t.has_real_components())
             .collect();
+        use GodotVersion::{V4_0, V4_3};
         use VariantType as T;
         assert_eq!(
             flagged,
