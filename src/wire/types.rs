@@ -633,7 +633,6 @@ mod tests {
             .into_iter()
             .filter(|t| t.has_real_components())
             .collect();
-        use GodotVersion::{V4_0, V4_3};
         use VariantType as T;
         assert_eq!(
             flagged,
