@@ -566,7 +566,7 @@ impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
         value: &T,
     ) -> Result<()> {
         self.count += 1;
-        self.ser.string_value(VariantType::String, key)?;
+        self.ser.key(key)?;
         value.serialize(&mut *self.ser)
     }
     #[inline]
