@@ -419,18 +419,24 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
-    #[inline]
+    /// An int: 32-bit when it fits (inlined into the caller, one check and one store), else
+    /// 64-bit out of line.
+    #[inline(always)]
     fn int(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
             Ok(small) => {
                 let word = self.head(VariantType::Int, 0)?;
                 self.out.put_words(word, small.cast_unsigned());
+                Ok(())
             }
-            Err(_) => {
-                self.header(VariantType::Int, FLAG_64)?;
-                self.out.put(&v.to_le_bytes());
-            }
+            Err(_) => self.int64(v),
         }
+    }
+
+    #[inline(never)]
+    fn int64(&mut self, v: i64) -> Result<()> {
+        self.header(VariantType::Int, FLAG_64)?;
+        self.out.put(&v.to_le_bytes());
         Ok(())
     }
 
