@@ -310,18 +310,19 @@ pub struct MathComponents<'a, W> {
 
 impl<'a, W: Output> MathComponents<'a, W> {
     /// Starts a math type from its cached plan: writes its header.
+    /// The caller has made the value's checks ([`Serializer::check_value`]): this cannot
+    /// fail, so the state is built in place rather than moved out of a `Result`.
     #[inline(always)]
-    pub(super) fn start(ser: &'a mut Serializer<W>, plan: MathPlan) -> Result<Self> {
-        ser.check_value(plan.ty)?;
+    pub(super) fn start(ser: &'a mut Serializer<W>, plan: MathPlan) -> Self {
         ser.put_u32(plan.word);
         let start = ser.out.pos();
-        Ok(MathComponents {
+        MathComponents {
             ser,
             start,
             end: start + usize::from(plan.bytes),
             comp: plan.comp,
             ty: plan.ty,
-        })
+        }
     }
 
     #[cold]

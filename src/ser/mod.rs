@@ -722,7 +722,8 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, W>> {
         let known = self.tuple_name(name);
         if let Some(plan) = known.math {
-            return MathComponents::start(self, plan).map(TupleStruct::Math);
+            self.check_value(plan.ty)?;
+            return Ok(TupleStruct::Math(MathComponents::start(self, plan)));
         }
         self.tuple_struct_other(known.marker, len)
             .map(TupleStruct::Other)
