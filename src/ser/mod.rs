@@ -203,9 +203,9 @@ impl<W: Output> Serializer<W> {
         let math = marker.and_then(|m| {
             let comp = match Components::of(m.ty)? {
                 // A target without wide reals errors on the slow path instead.
-                Components::Real { .. } => Components::Real {
-                    wide: self.wide_reals().ok()?,
-                },
+                Components::Real32 | Components::Real64 => {
+                    Components::real(self.wide_reals().ok()?)
+                }
                 other => other,
             };
             let flags = if comp.width() == 8 { FLAG_64 } else { 0 };
