@@ -27,10 +27,14 @@ pub(super) enum CompoundKind {
 }
 
 /// The component kind of a math type.
-#[derive(Clone, Copy, Debug)]
+///
+/// Fieldless, so that the check each component makes is one compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Components {
-    /// Float math types: f32, or f64 when `wide`.
-    Real { wide: bool },
+    /// Float math types with f32 components.
+    Real32,
+    /// Float math types with f64 components (the 4.x double-build flag).
+    Real64,
     /// Integer vectors.
     I32,
     /// Color.
@@ -38,10 +42,20 @@ pub(super) enum Components {
 }
 
 impl Components {
+    /// Float components, f64 when `wide`.
+    #[inline]
+    pub(super) fn real(wide: bool) -> Self {
+        if wide {
+            Components::Real64
+        } else {
+            Components::Real32
+        }
+    }
+
     #[inline]
     pub(super) fn of(ty: VariantType) -> Option<Self> {
         ty.components().map(|(_, scalar)| match scalar {
-            Scalar::Real => Components::Real { wide: false },
+            Scalar::Real => Components::Real32,
             Scalar::I32 => Components::I32,
             _ => Components::F32,
         })
@@ -51,7 +65,7 @@ impl Components {
     #[inline]
     pub(super) fn width(self) -> u8 {
         match self {
-            Components::Real { wide: true } => 8,
+            Components::Real64 => 8,
             _ => 4,
         }
     }
@@ -59,7 +73,8 @@ impl Components {
     #[inline]
     fn slot(self) -> Slot<'static> {
         match self {
-            Components::Real { wide } => Slot::Real { wide },
+            Components::Real32 => Slot::Real { wide: false },
+            Components::Real64 => Slot::Real { wide: true },
             Components::I32 => Slot::I32,
             Components::F32 => Slot::F32,
         }
@@ -91,13 +106,11 @@ impl<'a, W: Output> Compound<'a, W> {
     ) -> Result<Self> {
         let header_at = ser.out.pos();
         let comp = match comp {
-            Components::Real { .. } => Components::Real {
-                wide: ser.wide_reals()?,
-            },
+            Components::Real32 | Components::Real64 => Components::real(ser.wide_reals()?),
             other => other,
         };
         let flags = match comp {
-            Components::Real { wide: true } => FLAG_64,
+            Components::Real64 => FLAG_64,
             _ => 0,
         };
         ser.header(ty, flags)?;
@@ -310,18 +323,19 @@ pub struct MathComponents<'a, W> {
 
 impl<'a, W: Output> MathComponents<'a, W> {
     /// Starts a math type from its cached plan: writes its header.
+    /// The caller has made the value's checks ([`Serializer::check_value`]): this cannot
+    /// fail, so the state is built in place rather than moved out of a `Result`.
     #[inline(always)]
-    pub(super) fn start(ser: &'a mut Serializer<W>, plan: MathPlan) -> Result<Self> {
-        ser.check_value(plan.ty)?;
+    pub(super) fn start(ser: &'a mut Serializer<W>, plan: MathPlan) -> Self {
         ser.put_u32(plan.word);
         let start = ser.out.pos();
-        Ok(MathComponents {
+        MathComponents {
             ser,
             start,
             end: start + usize::from(plan.bytes),
             comp: plan.comp,
             ty: plan.ty,
-        })
+        }
     }
 
     #[cold]
@@ -392,7 +406,7 @@ impl<W: Output> ser::Serializer for ComponentSink<'_, W> {
 
     #[inline(always)]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        if let Components::F32 | Components::Real { wide: false } = self.comp {
+        if let Components::F32 | Components::Real32 = self.comp {
             self.ser.out.put(&v.to_le_bytes());
             return Ok(());
         }
@@ -400,7 +414,7 @@ impl<W: Output> ser::Serializer for ComponentSink<'_, W> {
     }
     #[inline(always)]
     fn serialize_f64(self, v: f64) -> Result<()> {
-        if let Components::Real { wide: true } = self.comp {
+        if let Components::Real64 = self.comp {
             self.ser.out.put(&v.to_le_bytes());
             return Ok(());
         }
@@ -566,7 +580,7 @@ impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
         value: &T,
     ) -> Result<()> {
         self.count += 1;
-        self.ser.string_value(VariantType::String, key)?;
+        self.ser.key(key)?;
         value.serialize(&mut *self.ser)
     }
     #[inline]

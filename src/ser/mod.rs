@@ -87,7 +87,7 @@ pub struct Serializer<W> {
     /// Where the keys of the maps being sorted start and end (a stack: nested maps push
     /// above their parent's entries and pop theirs when done).
     map_entries: Vec<(usize, usize)>,
-    /// Recent tuple-struct names and what they stand for (see [`Serializer::tuple_marker`]).
+    /// Recent tuple-struct names and what they stand for (see [`Serializer::tuple_name`]).
     names: NameCache,
 }
 
@@ -111,11 +111,18 @@ struct MathPlan {
     bytes: u8,
 }
 
-/// A small direct-mapped cache of tuple-struct names, keyed by the name's address and
-/// length: a `&'static str` at the same address with the same length is the same text, so a
-/// hit needs no string comparison. Math values repeat a few names many times.
+/// A small cache of tuple-struct and newtype names, keyed by the name's address and length:
+/// a `&'static str` at the same address with the same length is the same text, so a hit
+/// needs no string comparison. Math values repeat a few names many times. Every entry is
+/// looked at (names stored next to each other would collide in a direct-mapped table: two
+/// 7-byte names such as `Vector2` and `Vector3` share their address bits above the third);
+/// a miss replaces the entries in turn.
 #[derive(Clone, Copy, Default)]
-struct NameCache([TupleName; 4]);
+struct NameCache {
+    entries: [TupleName; 4],
+    /// The entry the next miss replaces.
+    next: usize,
+}
 
 /// Typed-container inference state, packed in one word so that the check every value makes
 /// is one comparison: the depth of the Array being watched, and the type of every element
@@ -177,22 +184,28 @@ impl<W: Output> Serializer<W> {
     #[inline]
     fn tuple_name(&mut self, name: &'static str) -> TupleName {
         let addr = name.as_ptr().addr();
-        let slot = (addr >> 3 ^ name.len()) & 3;
-        match self.names.0.get(slot) {
-            Some(entry) if entry.addr == addr && entry.len == name.len() => *entry,
-            _ => self.fill_tuple_name(name, slot),
+        match self
+            .names
+            .entries
+            .iter()
+            .find(|entry| entry.addr == addr && entry.len == name.len())
+        {
+            Some(entry) => *entry,
+            None => self.fill_tuple_name(name),
         }
     }
 
     #[cold]
-    fn fill_tuple_name(&mut self, name: &'static str, slot: usize) -> TupleName {
+    fn fill_tuple_name(&mut self, name: &'static str) -> TupleName {
+        let slot = self.names.next;
+        self.names.next = (slot + 1) % self.names.entries.len();
         let marker = marker(name);
         let math = marker.and_then(|m| {
             let comp = match Components::of(m.ty)? {
                 // A target without wide reals errors on the slow path instead.
-                Components::Real { .. } => Components::Real {
-                    wide: self.wide_reals().ok()?,
-                },
+                Components::Real32 | Components::Real64 => {
+                    Components::real(self.wide_reals().ok()?)
+                }
                 other => other,
             };
             let flags = if comp.width() == 8 { FLAG_64 } else { 0 };
@@ -210,7 +223,7 @@ impl<W: Output> Serializer<W> {
             marker,
             math,
         };
-        if let Some(e) = self.names.0.get_mut(slot) {
+        if let Some(e) = self.names.entries.get_mut(slot) {
             *e = entry;
         }
         entry
@@ -330,6 +343,36 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
+    /// A struct field's key (a String). Keys sit one level inside their Dictionary, where no
+    /// Array's element inference watches (it watches the Dictionary itself), so of
+    /// [`Serializer::check_value`] only the depth limit applies, and the header is String's
+    /// id, the same in every target.
+    #[inline]
+    fn key(&mut self, key: &'static str) -> Result<()> {
+        /// String's header word, checked at compile time to be the same in 3.x and 4.x.
+        const STRING: u32 = match (
+            VariantType::String.id(GodotVersion::V3),
+            VariantType::String.id(GodotVersion::V4_0),
+        ) {
+            (Some(a), Some(b)) if a == b => a as u32,
+            _ => panic!("String's id differs between targets"),
+        };
+        debug_assert_ne!(self.infer.depth(), self.depth as u64);
+        if self.depth > self.config.max_depth {
+            return Err(self.depth_error());
+        }
+        if let Some(word) = short_word(key.as_bytes()) {
+            let n = key.len();
+            if short_has_nul(word, n) {
+                return Err(self.nul_error());
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            self.out.put_short(words(STRING, n as u32), word, n);
+            return Ok(());
+        }
+        self.string_value(VariantType::String, key)
+    }
+
     /// Godot cuts strings at the first NUL when decoding: refuse to write one rather than
     /// let the engine read a different string.
     #[inline]
@@ -376,18 +419,24 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
-    #[inline]
+    /// An int: 32-bit when it fits (inlined into the caller, one check and one store), else
+    /// 64-bit out of line.
+    #[inline(always)]
     fn int(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
             Ok(small) => {
                 let word = self.head(VariantType::Int, 0)?;
                 self.out.put_words(word, small.cast_unsigned());
+                Ok(())
             }
-            Err(_) => {
-                self.header(VariantType::Int, FLAG_64)?;
-                self.out.put(&v.to_le_bytes());
-            }
+            Err(_) => self.int64(v),
         }
+    }
+
+    #[inline(never)]
+    fn int64(&mut self, v: i64) -> Result<()> {
+        self.header(VariantType::Int, FLAG_64)?;
+        self.out.put(&v.to_le_bytes());
         Ok(())
     }
 
@@ -637,7 +686,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        match marker(name) {
+        match self.tuple_name(name).marker {
             Some(m) => newtype_marker(self, m, value),
             None => value.serialize(self),
         }
@@ -673,7 +722,8 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, W>> {
         let known = self.tuple_name(name);
         if let Some(plan) = known.math {
-            return MathComponents::start(self, plan).map(TupleStruct::Math);
+            self.check_value(plan.ty)?;
+            return Ok(TupleStruct::Math(MathComponents::start(self, plan)));
         }
         self.tuple_struct_other(known.marker, len)
             .map(TupleStruct::Other)
