@@ -179,30 +179,15 @@ const XYZW: &[&str] = &["x", "y", "z", "w"];
 const RECT: &[&str] = &["position.x", "position.y", "size.x", "size.y"];
 const TRANSFORM2D: &[&str] = &["x.x", "x.y", "y.x", "y.y", "origin.x", "origin.y"];
 const PLANE: &[&str] = &["normal.x", "normal.y", "normal.z", "d"];
-const AABB: &[&str] = &[
-    "position.x",
-    "position.y",
-    "position.z",
-    "size.x",
-    "size.y",
-    "size.z",
-];
+#[rustfmt::skip]
+const AABB: &[&str] = &["position.x", "position.y", "position.z", "size.x", "size.y", "size.z"];
 const BASIS: &[&str] = &[
     "row0.x", "row0.y", "row0.z", "row1.x", "row1.y", "row1.z", "row2.x", "row2.y", "row2.z",
 ];
+#[rustfmt::skip]
 const TRANSFORM3D: &[&str] = &[
-    "basis.row0.x",
-    "basis.row0.y",
-    "basis.row0.z",
-    "basis.row1.x",
-    "basis.row1.y",
-    "basis.row1.z",
-    "basis.row2.x",
-    "basis.row2.y",
-    "basis.row2.z",
-    "origin.x",
-    "origin.y",
-    "origin.z",
+    "basis.row0.x", "basis.row0.y", "basis.row0.z", "basis.row1.x", "basis.row1.y", "basis.row1.z",
+    "basis.row2.x", "basis.row2.y", "basis.row2.z", "origin.x", "origin.y", "origin.z",
 ];
 const PROJECTION: &[&str] = &[
     "col0.x", "col0.y", "col0.z", "col0.w", "col1.x", "col1.y", "col1.z", "col1.w", "col2.x",
