@@ -4,13 +4,6 @@
 //! Godot data describes itself, so `deserialize_any` does the work. Values of types serde has
 //! no word for (Vector2, StringName, packed arrays, typed containers, ...) are presented as a
 //! one-entry map `{ "$godot_serde::Name": payload }`; see the marker protocol in `types`.
-//!
-//! - this file: the [`Deserializer`], its entry points and per-value rules
-//!   (`deserialize_any` and the hinted methods);
-//! - [`access`]: Array and Dictionary entries and enum variants (`SeqAccess`, `MapAccess`,
-//!   `EnumAccess`);
-//! - [`keys`]: struct key matching and the marker-name guard on Dictionary keys;
-//! - [`marker`]: the marker-typed values and the small deserializers of their payloads.
 
 use crate::config::{Config, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
@@ -28,14 +21,6 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 use serde::forward_to_deserialize_any;
-
-mod access;
-mod keys;
-mod marker;
-
-use access::*;
-use keys::*;
-use marker::*;
 
 /// Reads Godot Variant bytes as serde values.
 ///
@@ -876,5 +861,916 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     fn is_human_readable(&self) -> bool {
         false
+    }
+}
+
+/// Visits a String as a unit enum variant.
+struct UnitEnum<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
+        self.0.visit_enum(BorrowedStrDeserializer::new(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
+        self.0.visit_enum(v.to_owned().into_deserializer())
+    }
+}
+
+/// An enum variant with data: a one-entry Dictionary `{variant: payload}`.
+struct EnumDictionary<'a, R> {
+    de: &'a mut Deserializer<R>,
+}
+
+impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
+    type Error = Error;
+    type Variant = Self;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        let variant = seed.deserialize(&mut *self.de)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
+    type Error = Error;
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de).map(|de::IgnoredAny| ())
+    }
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}
+
+/// Array elements.
+struct ArrayAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u32,
+}
+
+impl<R> ArrayAccess<'_, R> {
+    fn finish(&self, count: u32) -> Result<()> {
+        all_read(self.left, count, "elements")
+    }
+}
+
+/// An error unless the visitor took every one of the `count` elements or entries.
+fn all_read(left: u32, count: u32, unit: &str) -> Result<()> {
+    if left == 0 {
+        return Ok(());
+    }
+    Err(de::Error::invalid_length(
+        count as usize,
+        &format!("{} {unit}", count - left).as_str(),
+    ))
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        // At most what the input can hold, and small enough that a forged count reserves
+        // little: every element takes at least 4 bytes, a decoded one often 8 times that.
+        self.de.cautious_hint(self.left, 32)
+    }
+}
+
+/// Dictionary entries.
+struct DictionaryAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u32,
+    /// The first key, if a String, is checked by [`MarkerGuard`].
+    guard_first: bool,
+    /// The struct field names the keys are expected to be (none for a map).
+    keys: KnownKeys,
+}
+
+impl<R> DictionaryAccess<'_, R> {
+    fn finish(&self, count: u32) -> Result<()> {
+        all_read(self.left, count, "entries")
+    }
+}
+
+impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        if core::mem::take(&mut self.guard_first) {
+            let h = self.de.read_header()?;
+            if h.ty == VariantType::String {
+                return seed
+                    .deserialize(GuardedKey { de: &mut *self.de })
+                    .map(Some)
+                    .map_err(|e| e.or_at(h.offset));
+            }
+            self.de.peeked = Some(h);
+        }
+        seed.deserialize(KeyDe {
+            de: &mut *self.de,
+            keys: &mut self.keys,
+        })
+        .map(Some)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.de.cautious_hint(self.left, 64)
+    }
+}
+
+/// A struct's field names, and which one the next key most likely is (keys usually come in
+/// declaration order, as serializers write them).
+struct KnownKeys {
+    names: &'static [&'static str],
+    next: usize,
+}
+
+impl KnownKeys {
+    fn new(names: &'static [&'static str]) -> Self {
+        KnownKeys { names, next: 0 }
+    }
+
+    /// The field name whose text the Godot String bytes `bytes` (length `len`, then padding)
+    /// decode to, when it is one of them byte for byte; `None` sends the key down the general
+    /// path. A name `text` would change (one with a NUL or a leading BOM) never matches, so a
+    /// match is exactly what `text` gives.
+    #[inline(always)]
+    fn find(&mut self, bytes: &[u8], len: usize) -> Option<&'static str> {
+        let key = bytes.get(..len)?;
+        let (index, name) = match self.names.get(self.next) {
+            Some(&name) if same_bytes(name.as_bytes(), key) => (self.next, name),
+            _ => self
+                .names
+                .iter()
+                .enumerate()
+                .find(|(_, name)| same_bytes(name.as_bytes(), key))
+                .map(|(i, &name)| (i, name))?,
+        };
+        if has_nul(key) || key.starts_with("\u{FEFF}".as_bytes()) {
+            return None;
+        }
+        self.next = index + 1;
+        Some(name)
+    }
+}
+
+/// `a == b`, without a call to `memcmp` for the short keys of struct fields.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    // Two overlapping words cover every byte of a key of one to two word lengths.
+    if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+        a.first_chunk::<8>(),
+        a.last_chunk::<8>(),
+        b.first_chunk::<8>(),
+        b.last_chunk::<8>(),
+    ) {
+        if a.len() <= 16 {
+            return a0 == b0 && a1 == b1;
+        }
+    } else if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+        a.first_chunk::<4>(),
+        a.last_chunk::<4>(),
+        b.first_chunk::<4>(),
+        b.last_chunk::<4>(),
+    ) {
+        return a0 == b0 && a1 == b1;
+    }
+    a == b
+}
+
+/// A struct's key: `deserialize_identifier` checks it against the field names, every other
+/// method is the plain deserializer's.
+struct KeyDe<'a, 'k, R> {
+    de: &'a mut Deserializer<R>,
+    keys: &'k mut KnownKeys,
+}
+
+/// `deserialize_*` methods of [`KeyDe`] that forward to the plain deserializer.
+macro_rules! forward_to_de {
+    ($($method:ident),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            de::Deserializer::$method(self.de, visitor)
+        }
+    )*};
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for KeyDe<'_, '_, R> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.identifier(self.keys, visitor)
+    }
+
+    forward_to_de! {
+        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32,
+        deserialize_i64, deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32,
+        deserialize_u64, deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char,
+        deserialize_str, deserialize_string, deserialize_bytes, deserialize_byte_buf,
+        deserialize_option, deserialize_unit, deserialize_seq, deserialize_map,
+        deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_unit_struct(self.de, name, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_newtype_struct(self.de, name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple(self.de, len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple_struct(self.de, name, len, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(self.de, name, fields, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_enum(self.de, name, variants, visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// The first String key of a Dictionary visited by `deserialize_any`, header read.
+struct GuardedKey<'a, R> {
+    de: &'a mut Deserializer<R>,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for GuardedKey<'_, R> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.read_str("key", MarkerGuard(visitor))
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Refuses a key that is one of the marker names: self-describing visitors (`Variant`)
+/// take a map whose first key is a marker name for that Godot type, so a plain Dictionary
+/// keyed that way (which any peer can send) would decode as another type, a full Object
+/// included whatever [`Config::with_allow_objects`] says.
+struct MarkerGuard<V>(V);
+
+impl<V> MarkerGuard<V> {
+    fn check<E: de::Error>(v: &str) -> core::result::Result<(), E> {
+        if marker(v).is_some() {
+            return Err(E::custom(format_args!(
+                "Dictionary key {v:?} is reserved for godot_serde's own type markers"
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for MarkerGuard<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
+        Self::check(v)?;
+        self.0.visit_borrowed_str(v)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
+        Self::check(v)?;
+        self.0.visit_str(v)
+    }
+}
+
+/// What follows the header of a marker-typed value.
+enum Payload {
+    /// `n` components of one kind (math types, Color).
+    Components(u8, Comp),
+    /// A Godot String field (StringName).
+    Str,
+    NodePath,
+    Rid,
+    /// An object id, already read.
+    Id(u64),
+    Callable,
+    Signal,
+    Object {
+        class: String,
+        count: u32,
+    },
+    TypedArray(Descriptor),
+    TypedDictionary(Descriptor, Descriptor),
+    /// Numeric packed array: raw bytes of `elem`-sized elements.
+    Packed(Elem, bool),
+    PackedStrings,
+}
+
+impl Payload {
+    fn for_type(ty: VariantType, wide: bool) -> Self {
+        if let Some((n, scalar)) = ty.components() {
+            return Payload::Components(n, scalar.on_wire(wide));
+        }
+        match ty {
+            VariantType::StringName => Payload::Str,
+            VariantType::NodePath => Payload::NodePath,
+            VariantType::Rid => Payload::Rid,
+            VariantType::Signal => Payload::Signal,
+            VariantType::PackedStringArray => Payload::PackedStrings,
+            ty => match Elem::of(ty) {
+                Some(elem) => Payload::Packed(elem, wide),
+                None => Payload::Callable,
+            },
+        }
+    }
+}
+
+// One math-type component on the wire.
+use crate::wire::Number as Comp;
+
+/// A numeric packed array's element: `n` numbers of one kind (`VariantType::packed_element`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Elem {
+    n: u8,
+    scalar: Scalar,
+}
+
+impl Elem {
+    /// PackedByteArray's element.
+    const BYTE: Elem = Elem {
+        n: 1,
+        scalar: Scalar::Byte,
+    };
+
+    fn of(ty: VariantType) -> Option<Elem> {
+        ty.packed_element().map(|(n, scalar)| Elem { n, scalar })
+    }
+
+    fn size(self, wide: bool) -> usize {
+        usize::from(self.n) * self.scalar.size(wide)
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// Reads a numeric packed array's count and checks it (`decode_variant`: negative or more
+    /// than the input holds is an error).
+    fn packed_count(&mut self, elem: Elem, wide: bool) -> Result<usize> {
+        let what = "packed array count";
+        let count = self.read_len(what)?;
+        self.check_fits(count as u64, elem.size(wide) as u64, what)?;
+        count.checked_mul(elem.size(wide)).ok_or_else(|| {
+            Error::at(
+                ErrorKind::LengthTooLarge {
+                    what,
+                    len: count as u64,
+                    remaining: 0,
+                },
+                self.read.offset(),
+            )
+        })
+    }
+
+    fn visit_packed_elements<V: Visitor<'de>>(
+        &mut self,
+        elem: Elem,
+        wide: bool,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if elem == Elem::BYTE {
+            let len = self.read_len("PackedByteArray count")?;
+            self.check_fits(len as u64, 1, "PackedByteArray count")?;
+            let value = visitor.visit_seq(PackedSeq {
+                de: self,
+                left: len,
+                elem,
+                wide,
+            })?;
+            self.read.skip_padding(padding(len))?;
+            return Ok(value);
+        }
+        let bytes = self.packed_count(elem, wide)?;
+        let left = bytes / elem.size(wide).max(1);
+        visitor.visit_seq(PackedSeq {
+            de: self,
+            left,
+            elem,
+            wide,
+        })
+    }
+}
+
+/// The one-entry map `{ name: payload }` for a marker-typed value.
+struct MarkerAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    name: &'static str,
+    payload: Option<Payload>,
+}
+
+impl<'a, R> MarkerAccess<'a, R> {
+    fn new(de: &'a mut Deserializer<R>, name: &'static str, payload: Payload) -> Self {
+        MarkerAccess {
+            de,
+            name,
+            payload: Some(payload),
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> MapAccess<'de> for MarkerAccess<'_, R> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.payload.is_none() {
+            return Ok(None);
+        }
+        seed.deserialize(BorrowedStrDeserializer::new(self.name))
+            .map(Some)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        match self.payload.take() {
+            Some(payload) => seed.deserialize(PayloadDe {
+                de: &mut *self.de,
+                payload,
+            }),
+            None => Err(de::Error::custom("marker value requested twice")),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.payload.is_some()))
+    }
+}
+
+/// Deserializes a marker payload; its shape is fixed by [`Payload`], so every method visits
+/// the same way.
+struct PayloadDe<'a, R> {
+    de: &'a mut Deserializer<R>,
+    payload: Payload,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let de = self.de;
+        match self.payload {
+            Payload::Components(n, comp) => {
+                let mut seq = ComponentSeq { de, left: n, comp };
+                let value = visitor.visit_seq(&mut seq)?;
+                seq.finish()?;
+                Ok(value)
+            }
+            Payload::Str => de.read_str("StringName", visitor),
+            Payload::Rid => {
+                // Godot 3 writes no RID payload.
+                let id = if de.version().has_rid_payload() {
+                    de.read_u64()?
+                } else {
+                    0
+                };
+                visitor.visit_u64(id)
+            }
+            Payload::Id(id) => visitor.visit_u64(id),
+            Payload::Callable => visitor.visit_unit(),
+            Payload::Signal => visitor.visit_seq(FieldSeq {
+                de,
+                field: 0,
+                kind: Fields::Signal,
+            }),
+            Payload::NodePath => {
+                let offset = de.read.offset();
+                let first = de.read_u32()?;
+                if !NodePathHead::is_new_format(first) {
+                    return Err(Error::at(ErrorKind::LegacyNodePath, offset));
+                }
+                let subnames = de.read_u32()?;
+                let flags = de.read_u32()?;
+                // The legacy "has property" flag counts one more subname.
+                let head = NodePathHead::decode(first, subnames, flags)
+                    .ok_or_else(|| Error::at(ErrorKind::LegacyNodePath, offset))?;
+                de.check_fits(
+                    u64::from(head.names) + u64::from(head.subnames),
+                    4,
+                    "NodePath name count",
+                )?;
+                visitor.visit_seq(FieldSeq {
+                    de,
+                    field: 0,
+                    kind: Fields::NodePath {
+                        names: head.names,
+                        subnames: head.subnames,
+                        absolute: head.absolute,
+                    },
+                })
+            }
+            Payload::Object { class, count } => visitor.visit_seq(FieldSeq {
+                de,
+                field: 0,
+                kind: Fields::Object {
+                    class: Some(class),
+                    count,
+                },
+            }),
+            Payload::TypedArray(d) => visitor.visit_seq(FieldSeq {
+                de,
+                field: 0,
+                kind: Fields::TypedArray(Some(d)),
+            }),
+            Payload::TypedDictionary(k, v) => visitor.visit_seq(FieldSeq {
+                de,
+                field: 0,
+                kind: Fields::TypedDictionary(Some(k), Some(v)),
+            }),
+            Payload::Packed(Elem::BYTE, _) => de.visit_packed_bytes(visitor),
+            Payload::Packed(elem, wide) => {
+                let len = de.packed_count(elem, wide)?;
+                match de.read.read_slice(len, &mut de.scratch)? {
+                    Reference::Borrowed(b) => visitor.visit_borrowed_bytes(b),
+                    Reference::Copied(b) => visitor.visit_bytes(b),
+                }
+            }
+            Payload::PackedStrings => de.visit_packed_strings(visitor),
+        }
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Math-type components.
+struct ComponentSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u8,
+    comp: Comp,
+}
+
+impl<R> ComponentSeq<'_, R> {
+    fn finish(&self) -> Result<()> {
+        if self.left == 0 {
+            Ok(())
+        } else {
+            Err(de::Error::custom(format_args!(
+                "{} math components left unread",
+                self.left
+            )))
+        }
+    }
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for ComponentSeq<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(Component {
+            de: &mut *self.de,
+            comp: self.comp,
+        })
+        .map(Some)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left.into())
+    }
+}
+
+/// One math-type component.
+struct Component<'a, R> {
+    de: &'a mut Deserializer<R>,
+    comp: Comp,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.comp {
+            Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.read.read_array()?)),
+            Comp::I32 => visitor.visit_i32(self.de.read_i32()?),
+            // F32: math components are only ever f32, f64 or i32 (`Shape::Components`), and
+            // three arms keep this inlined into the math types' visitors.
+            _ => visitor.visit_f32(f32::from_le_bytes(self.de.read.read_array()?)),
+        }
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Packed array elements one by one (when a plain sequence such as `Vec<f32>` is asked for).
+struct PackedSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+    elem: Elem,
+    wide: bool,
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let de = &mut *self.de;
+        let value = match (self.elem.n, self.elem.scalar) {
+            (1, Scalar::Byte) => {
+                let [b] = de.read.read_array()?;
+                seed.deserialize(b.into_deserializer())
+            }
+            (1, Scalar::I32) => seed.deserialize(de.read_i32()?.into_deserializer()),
+            (1, Scalar::I64) => {
+                seed.deserialize(i64::from_le_bytes(de.read.read_array()?).into_deserializer())
+            }
+            (1, Scalar::F32) => {
+                seed.deserialize(f32::from_le_bytes(de.read.read_array()?).into_deserializer())
+            }
+            (1, Scalar::F64) => {
+                seed.deserialize(f64::from_le_bytes(de.read.read_array()?).into_deserializer())
+            }
+            // Vectors and Colors: their numbers, as a math type's components.
+            (n, scalar) => seed.deserialize(PayloadDe {
+                de,
+                payload: Payload::Components(n, scalar.on_wire(self.wide)),
+            }),
+        }?;
+        Ok(Some(value))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        // The count was checked against the bytes left of a slice; a reader's count is
+        // unchecked, so no hint: the visitor grows as elements actually arrive.
+        self.de.read.remaining().map(|_| self.left)
+    }
+}
+
+/// Godot String fields one after another (PackedStringArray elements, NodePath names).
+struct StrSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u32,
+    what: &'static str,
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(StrDe {
+            de: &mut *self.de,
+            what: self.what,
+        })
+        .map(Some)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.de.cautious_hint(self.left, 4)
+    }
+}
+
+/// One Godot String field.
+struct StrDe<'a, R> {
+    de: &'a mut Deserializer<R>,
+    what: &'static str,
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for StrDe<'_, R> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.de.read_str(self.what, visitor)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The fields of a multi-field payload.
+enum Fields {
+    Signal,
+    NodePath {
+        names: u32,
+        subnames: u32,
+        absolute: bool,
+    },
+    Object {
+        class: Option<String>,
+        count: u32,
+    },
+    TypedArray(Option<Descriptor>),
+    TypedDictionary(Option<Descriptor>, Option<Descriptor>),
+}
+
+struct FieldSeq<'a, R> {
+    de: &'a mut Deserializer<R>,
+    field: u8,
+    kind: Fields,
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let field = self.field;
+        self.field += 1;
+        let de = &mut *self.de;
+        let value = match (&mut self.kind, field) {
+            (Fields::Signal, 0) => seed.deserialize(StrDe {
+                de,
+                what: "signal name",
+            })?,
+            (Fields::Signal, 1) => {
+                seed.deserialize(de::value::U64Deserializer::<Error>::new(de.read_u64()?))?
+            }
+            (Fields::NodePath { names, .. }, 0) => seed.deserialize(SeqDe(StrSeq {
+                de,
+                left: *names,
+                what: "NodePath name",
+            }))?,
+            (Fields::NodePath { subnames, .. }, 1) => seed.deserialize(SeqDe(StrSeq {
+                de,
+                left: *subnames,
+                what: "NodePath subname",
+            }))?,
+            (Fields::NodePath { absolute, .. }, 2) => {
+                seed.deserialize(BoolDeserializer::<Error>::new(*absolute))?
+            }
+            (Fields::Object { class, .. }, 0) => seed.deserialize(
+                StringDeserializer::<Error>::new(class.take().unwrap_or_default()),
+            )?,
+            (Fields::Object { count, .. }, 1) => {
+                let count = *count;
+                de.nested(|de| seed.deserialize(MapDe(PropertyAccess { de, left: count })))?
+            }
+            (Fields::TypedArray(d), 0)
+            | (Fields::TypedDictionary(d, _), 0)
+            | (Fields::TypedDictionary(_, d), 1) => {
+                let d = d.take().unwrap_or_default();
+                seed.deserialize(SeqDe(DescriptorSeq { d, field: 0 }))?
+            }
+            (Fields::TypedArray(_), 1) => {
+                let count = de.read_count("Array count", 4)?;
+                de.nested(|de| {
+                    let mut access = ArrayAccess { de, left: count };
+                    let value = seed.deserialize(SeqDe(&mut access))?;
+                    access.finish(count)?;
+                    Ok(value)
+                })?
+            }
+            (Fields::TypedDictionary(..), 2) => {
+                let count = de.read_count("Dictionary count", 8)?;
+                de.nested(|de| {
+                    let mut access = DictionaryAccess {
+                        de,
+                        left: count,
+                        guard_first: false,
+                        keys: KnownKeys::new(&[]),
+                    };
+                    let value = seed.deserialize(MapDe(&mut access))?;
+                    access.finish(count)?;
+                    Ok(value)
+                })?
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(value))
+    }
+}
+
+/// Hands a ready-made `SeqAccess` to whatever deserializes it.
+struct SeqDe<A>(A);
+
+impl<'de, A: SeqAccess<'de, Error = Error>> de::Deserializer<'de> for SeqDe<A> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(self.0)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Hands a ready-made `MapAccess` to whatever deserializes it.
+struct MapDe<A>(A);
+
+impl<'de, A: MapAccess<'de, Error = Error>> de::Deserializer<'de> for MapDe<A> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(self.0)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The descriptor as the 3-tuple `(kind, Godot 4 type id, class or script)`.
+struct DescriptorSeq {
+    d: Descriptor,
+    field: u8,
+}
+
+impl<'de> SeqAccess<'de> for DescriptorSeq {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        self.field += 1;
+        match self.field {
+            1 => seed.deserialize(self.d.kind.into_deserializer()).map(Some),
+            2 => seed.deserialize(self.d.id.into_deserializer()).map(Some),
+            3 => seed
+                .deserialize(StringDeserializer::<Error>::new(core::mem::take(
+                    &mut self.d.name,
+                )))
+                .map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Full-object properties: String-field names, Variant values.
+struct PropertyAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: u32,
+}
+
+impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(StrDe {
+            de: &mut *self.de,
+            what: "property name",
+        })
+        .map(Some)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.de.cautious_hint(self.left, 64)
     }
 }
