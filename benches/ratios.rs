@@ -10,6 +10,7 @@
 #![allow(clippy::unwrap_used, clippy::cast_precision_loss, missing_docs)]
 
 mod data;
+mod plain;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -273,6 +274,18 @@ fn json_into<T: serde::Serialize>(v: &T, buf: &mut Vec<u8>) {
     serde_json::to_writer(&mut *buf, v).unwrap();
 }
 
+fn plain_into<T: serde::Serialize>(v: &T, buf: &mut Vec<u8>) {
+    buf.clear();
+    plain::to_vec_into(v, buf);
+}
+
+/// The plain encoder's `to_bytes`: a new `Vec` with the same starting capacity as ours.
+fn plain_to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(256);
+    plain::to_vec_into(v, &mut buf);
+    buf
+}
+
 fn ours_into<T: serde::Serialize>(v: &T, buf: &mut Vec<u8>) {
     buf.clear();
     godot_serde::to_bytes_into(v, buf).unwrap();
@@ -520,8 +533,19 @@ fn game_state_bench(b: &mut Bench) {
         json.len()
     ));
 
-    let (mut b0, mut b1, mut b2, mut b3, mut b4) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut b0, mut b1, mut b2, mut b3, mut b4, mut b5) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    plain_into(&state, &mut b5);
+    assert_eq!(
+        b5, ours,
+        "the plain encoder writes our bytes for the game state"
+    );
     // Reused buffers: fill them once so that capacity is there.
     ours_into(&state, &mut b0);
     rmp_into(&state, &mut b1);
@@ -544,6 +568,9 @@ fn game_state_bench(b: &mut Bench) {
             c("postcard", || postcard_into(black_box(&state), &mut b2)),
             c("bincode 1.3.3", || bincode_into(black_box(&state), &mut b3)),
             c("serde_json", || json_into(black_box(&state), &mut b4)),
+            c("plain serde encoder", || {
+                plain_into(black_box(&state), &mut b5);
+            }),
         ],
     );
 
@@ -635,6 +662,11 @@ fn message_bench(b: &mut Bench) {
     let binc = bincode::serialize(&msg).unwrap();
     let json = serde_json::to_vec(&msg).unwrap();
     assert_eq!(godot_serde::from_bytes::<Message>(&ours).unwrap(), msg);
+    assert_eq!(
+        plain_to_bytes(&msg),
+        ours,
+        "the plain encoder writes our bytes for the message"
+    );
     b.notes.push(format!(
         "message: godot {} bytes, rmp-serde named {}, postcard {}, bincode {}, serde_json {}",
         ours.len(),
@@ -669,6 +701,9 @@ fn message_bench(b: &mut Bench) {
             }),
             c("bincode 1.3.3", || {
                 black_box(bincode::serialize(black_box(&msg)).unwrap());
+            }),
+            c("plain serde encoder", || {
+                black_box(plain_to_bytes(black_box(&msg)));
             }),
             c("serde_json", || {
                 black_box(serde_json::to_vec(black_box(&msg)).unwrap());

@@ -86,6 +86,7 @@ pub struct Config {
     pub(crate) enum_repr: EnumRepr,
     pub(crate) allow_objects: bool,
     pub(crate) max_depth: usize,
+    pub(crate) sorted_maps: bool,
 }
 
 impl Default for Config {
@@ -106,6 +107,7 @@ impl Config {
             enum_repr: EnumRepr::Name,
             allow_objects: false,
             max_depth: DEFAULT_MAX_DEPTH,
+            sorted_maps: false,
         }
     }
 
@@ -152,6 +154,30 @@ impl Config {
     /// the target can read it, whatever this setting says.
     pub const fn with_typed_containers(mut self, on: bool) -> Self {
         self.typed_containers = on;
+        self
+    }
+
+    /// Write the entries of every map (`serialize_map`: `HashMap`, `BTreeMap`, [`Dictionary`](crate::Dictionary),
+    /// ...) in one stable order, sorted by their encoded key bytes, so that a `HashMap`
+    /// gives the same bytes on every run (for snapshot tests, content hashes, caches).
+    /// Off by default: maps are written in their iteration order, which for `BTreeMap`,
+    /// `IndexMap`, [`Dictionary`](crate::Dictionary) and a `Vec` of pairs is stable already,
+    /// and for `HashMap` changes from run to run. Structs are unaffected (their fields keep
+    /// declaration order). Costs one offset per entry and one reordering copy per map when on,
+    /// nothing when off.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// let m: HashMap<&str, i32> = [("b", 2), ("a", 1), ("c", 3)].into();
+    /// let config = godot_serde::Config::godot4().with_sorted_maps(true);
+    /// let sorted: std::collections::BTreeMap<_, _> = m.iter().collect();
+    /// // Same-length string keys: encoded-byte order is text order here.
+    /// assert_eq!(config.to_bytes(&m)?, godot_serde::to_bytes(&sorted)?);
+    /// # Ok::<(), godot_serde::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn with_sorted_maps(mut self, on: bool) -> Self {
+        self.sorted_maps = on;
         self
     }
 

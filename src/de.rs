@@ -12,8 +12,7 @@ use crate::types::{
     CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker_inline, marker_name,
 };
 use crate::wire::{
-    COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, TYPE_MASK,
-    TYPED_KEY_SHIFT, TYPED_VALUE_SHIFT, VariantType, has_nul, padding,
+    COUNT_MASK, Descriptor, NodePathHead, Scalar, VariantType, has_nul, padding, string,
 };
 use serde::de::value::{BoolDeserializer, BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{
@@ -109,26 +108,19 @@ const STACK_RED_ZONE: usize = 256 * 1024;
 /// Size of each stack segment added when the red zone is reached.
 const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
-/// A value's header word, decoded.
+/// A value's header word ([`wire::Header`](crate::wire::Header): type, flags, typed kinds)
+/// and where it was read.
 #[derive(Clone, Copy, Debug)]
 struct Header {
-    raw: u32,
-    ty: VariantType,
+    head: crate::wire::Header,
     offset: usize,
 }
 
-impl Header {
-    fn flag(self) -> bool {
-        self.raw & FLAG_64 != 0
+impl core::ops::Deref for Header {
+    type Target = crate::wire::Header;
+    fn deref(&self) -> &crate::wire::Header {
+        &self.head
     }
-}
-
-/// A typed-container descriptor, read from the bytes after the header.
-#[derive(Clone, Debug, Default)]
-struct Descriptor {
-    kind: u8,
-    id: u32,
-    name: String,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -230,8 +222,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             ));
         }
         let raw = self.read_u32()?;
-        let id = raw & TYPE_MASK;
-        let ty = self.types.get(id as usize).copied().ok_or_else(|| {
+        let head = crate::wire::Header::decode(raw, self.types).map_err(|id| {
             Error::at(
                 ErrorKind::UnknownType {
                     id,
@@ -240,7 +231,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 offset,
             )
         })?;
-        Ok(Header { raw, ty, offset })
+        Ok(Header { head, offset })
     }
 
     /// Checks that `count` items of at least `min_size` bytes each can still be in the input,
@@ -299,7 +290,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn string_len(&mut self) -> Result<(usize, usize, usize)> {
         let start = self.read.offset();
         let len = self.read_len("string length")?;
-        let total = len + padding(len);
+        let total = string::padded_len(len);
         if self.read.remaining().is_some_and(|r| total > r) {
             return Err(Error::at(
                 ErrorKind::LengthTooLarge {
@@ -361,61 +352,42 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
-    /// Reads a typed-container descriptor of `kind` (§2.1 of the wire format).
-    fn read_descriptor(&mut self, kind: u32) -> Result<Descriptor> {
+    /// Reads a typed-container descriptor of `kind` (`docs/wire-format.md` §2.1).
+    fn read_descriptor(&mut self, kind: u8) -> Result<Descriptor> {
         let offset = self.read.offset();
         Ok(match kind {
-            0 => Descriptor::default(),
-            1 => {
+            Descriptor::NONE => Descriptor::default(),
+            Descriptor::BUILTIN => {
                 let id = self.read_i32()?;
-                let valid = u32::try_from(id)
-                    .ok()
-                    .filter(|&id| VariantType::from_id(id, self.version()).is_some());
-                match valid {
-                    // A builtin type of NIL means untyped.
-                    Some(0) => Descriptor::default(),
-                    Some(id) => Descriptor {
-                        kind: 1,
-                        id,
-                        name: String::new(),
-                    },
-                    None => {
-                        return Err(Error::at(
-                            ErrorKind::InvalidContainerType(
-                                format!("builtin type id {id} out of range").into(),
-                            ),
-                            offset,
-                        ));
-                    }
-                }
+                Descriptor::builtin(id, self.version()).ok_or_else(|| {
+                    Error::at(
+                        ErrorKind::InvalidContainerType(
+                            format!("builtin type id {id} out of range").into(),
+                        ),
+                        offset,
+                    )
+                })?
             }
-            2 => Descriptor {
-                kind: 2,
-                id: 0,
-                name: self.read_string("class name")?,
-            },
-            _ => Descriptor {
-                kind: 3,
-                id: 0,
-                name: self.read_string("script path")?,
-            },
+            named => Descriptor::named(named, self.read_string(Descriptor::name_role(named))?),
         })
     }
 
     /// The Array's descriptor (4.3+), or `None` when untyped.
     #[inline]
     fn array_descriptor(&mut self, h: Header) -> Result<Option<Descriptor>> {
-        if h.raw & (3 << TYPED_KEY_SHIFT) == 0 || !self.version().has_typed_arrays() {
-            return Ok(None);
+        match h.array_kind(self.version()) {
+            Descriptor::NONE => Ok(None),
+            kind => {
+                let d = self.read_descriptor(kind)?;
+                Ok(d.is_typed().then_some(d))
+            }
         }
-        let d = self.read_descriptor((h.raw >> TYPED_KEY_SHIFT) & 3)?;
-        Ok((d.kind != 0).then_some(d))
     }
 
     /// Reads the Array's descriptor, if any, and drops it (the elements are what is wanted).
     #[inline]
     fn skip_array_descriptor(&mut self, h: Header) -> Result<()> {
-        if h.raw & (3 << TYPED_KEY_SHIFT) == 0 {
+        if !h.may_be_typed() {
             return Ok(());
         }
         self.array_descriptor(h).map(drop)
@@ -425,7 +397,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// wanted).
     #[inline]
     fn skip_dictionary_descriptors(&mut self, h: Header) -> Result<()> {
-        if h.raw & ((3 << TYPED_KEY_SHIFT) | (3 << TYPED_VALUE_SHIFT)) == 0 {
+        if !h.may_be_typed() {
             return Ok(());
         }
         self.dictionary_descriptors(h).map(drop)
@@ -434,13 +406,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// The Dictionary's key and value descriptors (4.4+), or `None` when untyped.
     #[inline]
     fn dictionary_descriptors(&mut self, h: Header) -> Result<Option<(Descriptor, Descriptor)>> {
-        let kinds = (3 << TYPED_KEY_SHIFT) | (3 << TYPED_VALUE_SHIFT);
-        if h.raw & kinds == 0 || !self.version().has_typed_dictionaries() {
+        let (key, value) = h.dictionary_kinds(self.version());
+        if (key, value) == (Descriptor::NONE, Descriptor::NONE) {
             return Ok(None);
         }
-        let k = self.read_descriptor((h.raw >> TYPED_KEY_SHIFT) & 3)?;
-        let v = self.read_descriptor((h.raw >> TYPED_VALUE_SHIFT) & 3)?;
-        Ok((k.kind != 0 || v.kind != 0).then_some((k, v)))
+        let k = self.read_descriptor(key)?;
+        let v = self.read_descriptor(value)?;
+        Ok((k.is_typed() || v.is_typed()).then_some((k, v)))
     }
 
     fn read_count(&mut self, what: &'static str, min_size: u64) -> Result<u32> {
@@ -499,7 +471,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// Whether a value's float components are f64 (the 4.x double-build flag).
     #[inline]
     fn wide(&self, h: Header) -> bool {
-        h.flag() && self.version().is_godot4() && h.ty.has_real_components()
+        h.wide(self.version())
     }
 
     /// Visits a value whose header has been read.
@@ -534,7 +506,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             },
             VariantType::Object => self.visit_object(h, visitor),
             ty => {
-                let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
+                let wide = h.wide(self.version());
                 let payload = Payload::for_type(ty, wide);
                 let name = marker_name(ty, wide).unwrap_or(CALLABLE);
                 visitor.visit_map(MarkerAccess::new(self, name, payload))
@@ -543,7 +515,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     fn visit_object<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
-        if h.raw & FLAG_OBJECT_AS_ID != 0 {
+        if h.object_as_id() {
             return match self.read_u64()? {
                 // Instance id 0 is the null object.
                 0 => visitor.visit_unit(),
@@ -620,13 +592,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(0)))
             }
             // Any id, 0 (the null object, which `deserialize_any` gives as unit) included.
-            VariantType::Object if m.as_id && h.raw & FLAG_OBJECT_AS_ID != 0 => {
+            VariantType::Object if m.as_id && h.object_as_id() => {
                 let id = self.read_u64()?;
                 visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(id)))
             }
-            VariantType::Object if m.as_id == (h.raw & FLAG_OBJECT_AS_ID != 0) => {
-                self.visit_value(h, visitor)
-            }
+            VariantType::Object if m.as_id == h.object_as_id() => self.visit_value(h, visitor),
             // Godot code often sends a String where a StringName is expected.
             VariantType::String if m.ty == VariantType::StringName => self.visit_value(h, visitor),
             // Asked for by its own name (only the marker type's `Deserialize` does that), a
@@ -688,7 +658,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             self.peeked = Some(h);
             return self.marker_value(m, visitor);
         }
-        let comp = Comp::of(scalar, self.wide(h));
+        let comp = scalar.on_wire(self.wide(h));
         let mut seq = ComponentSeq {
             de: self,
             left: n,
@@ -748,14 +718,7 @@ pub(crate) fn with_engine_hint<'de, T: de::Deserialize<'de>>(
 /// Cuts Godot String bytes to text: the first `len` bytes, up to the first NUL, well-formed
 /// UTF-8, one leading BOM removed (`String::parse_utf8`, 4.x).
 fn text<'b>(bytes: &'b [u8], len: usize, what: &'static str, offset: usize) -> Result<&'b str> {
-    let mut bytes = bytes.get(..len).unwrap_or(bytes);
-    if has_nul(bytes) {
-        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-        bytes = bytes.get(..end).unwrap_or_default();
-    }
-    let s = core::str::from_utf8(bytes)
-        .map_err(|_| Error::at(ErrorKind::InvalidUtf8 { what }, offset))?;
-    Ok(s.strip_prefix('\u{FEFF}').unwrap_or(s))
+    string::text(bytes, len).map_err(|_| Error::at(ErrorKind::InvalidUtf8 { what }, offset))
 }
 
 struct StringVisitor;
@@ -917,7 +880,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             }
             VariantType::PackedStringArray => self.visit_packed_strings(visitor),
             ty if Elem::of(ty).is_some() => {
-                let wide = h.flag() && self.version().is_godot4() && ty.has_real_components();
+                let wide = h.wide(self.version());
                 let elem = Elem::of(ty).unwrap_or(Elem::BYTE);
                 self.visit_packed_elements(elem, wide, visitor)
             }
@@ -1486,7 +1449,7 @@ enum Payload {
 impl Payload {
     fn for_type(ty: VariantType, wide: bool) -> Self {
         if let Some((n, scalar)) = ty.components() {
-            return Payload::Components(n, Comp::of(scalar, wide));
+            return Payload::Components(n, scalar.on_wire(wide));
         }
         match ty {
             VariantType::StringName => Payload::Str,
@@ -1502,24 +1465,8 @@ impl Payload {
     }
 }
 
-/// One math-type component on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Comp {
-    F32,
-    F64,
-    I32,
-}
-
-impl Comp {
-    /// A math type's component kind from the wire table; `wide` is the 64-bit flag.
-    fn of(scalar: Scalar, wide: bool) -> Comp {
-        match scalar {
-            Scalar::Real if wide => Comp::F64,
-            Scalar::I32 => Comp::I32,
-            _ => Comp::F32,
-        }
-    }
-}
+// One math-type component on the wire.
+use crate::wire::Number as Comp;
 
 /// A numeric packed array's element: `n` numbers of one kind (`VariantType::packed_element`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1656,7 +1603,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
             Payload::Str => de.read_str("StringName", visitor),
             Payload::Rid => {
                 // Godot 3 writes no RID payload.
-                let id = if de.version().is_godot4() {
+                let id = if de.version().has_rid_payload() {
                     de.read_u64()?
                 } else {
                     0
@@ -1673,18 +1620,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
             Payload::NodePath => {
                 let offset = de.read.offset();
                 let first = de.read_u32()?;
-                if first & NODE_PATH_NEW_FORMAT == 0 {
+                if !NodePathHead::is_new_format(first) {
                     return Err(Error::at(ErrorKind::LegacyNodePath, offset));
                 }
-                let names = first & !NODE_PATH_NEW_FORMAT;
-                let mut subnames = de.read_u32()?;
+                let subnames = de.read_u32()?;
                 let flags = de.read_u32()?;
-                if flags & 2 != 0 {
-                    // Legacy "has property" flag: one more subname follows.
-                    subnames = subnames.saturating_add(1);
-                }
+                // The legacy "has property" flag counts one more subname.
+                let head = NodePathHead::decode(first, subnames, flags)
+                    .ok_or_else(|| Error::at(ErrorKind::LegacyNodePath, offset))?;
                 de.check_fits(
-                    u64::from(names) + u64::from(subnames),
+                    u64::from(head.names) + u64::from(head.subnames),
                     4,
                     "NodePath name count",
                 )?;
@@ -1692,9 +1637,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
                     de,
                     field: 0,
                     kind: Fields::NodePath {
-                        names,
-                        subnames,
-                        absolute: flags & 1 != 0,
+                        names: head.names,
+                        subnames: head.subnames,
+                        absolute: head.absolute,
                     },
                 })
             }
@@ -1783,9 +1728,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     type Error = Error;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.comp {
-            Comp::F32 => visitor.visit_f32(f32::from_le_bytes(self.de.read.read_array()?)),
             Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.read.read_array()?)),
             Comp::I32 => visitor.visit_i32(self.de.read_i32()?),
+            // F32: math components are only ever f32, f64 or i32 (`Shape::Components`), and
+            // three arms keep this inlined into the math types' visitors.
+            _ => visitor.visit_f32(f32::from_le_bytes(self.de.read.read_array()?)),
         }
     }
     forward_to_deserialize_any! {
@@ -1854,7 +1801,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
             // Vectors and Colors: their numbers, as a math type's components.
             (n, scalar) => seed.deserialize(PayloadDe {
                 de,
-                payload: Payload::Components(n, Comp::of(scalar, self.wide)),
+                payload: Payload::Components(n, scalar.on_wire(self.wide)),
             }),
         };
         match value {

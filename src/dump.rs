@@ -56,8 +56,8 @@
 
 use crate::config::Config;
 use crate::wire::{
-    COUNT_MASK, FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, TYPE_MASK, TYPED_KEY_SHIFT,
-    TYPED_VALUE_SHIFT, VariantType, padding,
+    COUNT_MASK, Descriptor, Header, NodePathHead, Number, Scalar, Shape, VariantType, padding,
+    string,
 };
 use core::fmt::Write as _;
 
@@ -113,43 +113,6 @@ struct Dump<'a> {
 }
 
 type Step = Result<(), String>;
-
-const COMPONENTS_2: &[&str] = &["x", "y"];
-const COMPONENTS_3: &[&str] = &["x", "y", "z"];
-const COMPONENTS_4: &[&str] = &["x", "y", "z", "w"];
-const RECT: &[&str] = &["position.x", "position.y", "size.x", "size.y"];
-const TRANSFORM2D: &[&str] = &["x.x", "x.y", "y.x", "y.y", "origin.x", "origin.y"];
-const PLANE: &[&str] = &["normal.x", "normal.y", "normal.z", "d"];
-const AABB: &[&str] = &[
-    "position.x",
-    "position.y",
-    "position.z",
-    "size.x",
-    "size.y",
-    "size.z",
-];
-const BASIS: &[&str] = &[
-    "row0.x", "row0.y", "row0.z", "row1.x", "row1.y", "row1.z", "row2.x", "row2.y", "row2.z",
-];
-const TRANSFORM3D: &[&str] = &[
-    "basis.row0.x",
-    "basis.row0.y",
-    "basis.row0.z",
-    "basis.row1.x",
-    "basis.row1.y",
-    "basis.row1.z",
-    "basis.row2.x",
-    "basis.row2.y",
-    "basis.row2.z",
-    "origin.x",
-    "origin.y",
-    "origin.z",
-];
-const PROJECTION: &[&str] = &[
-    "col0.x", "col0.y", "col0.z", "col0.w", "col1.x", "col1.y", "col1.z", "col1.w", "col2.x",
-    "col2.y", "col2.z", "col2.w", "col3.x", "col3.y", "col3.z", "col3.w",
-];
-const COLOR: &[&str] = &["r", "g", "b", "a"];
 
 /// The deepest nesting [`annotate`] shows by indentation; deeper values are indented as this
 /// level (at depth 1024 an uncapped indentation made 1 MiB of input 1 GB of text).
@@ -217,11 +180,12 @@ impl Dump<'_> {
         Ok(v)
     }
 
-    /// A Godot String field: length line, then the text over as many words as it takes.
+    /// A Godot String field: length line, then the text over as many words as it takes;
+    /// `extra_nul`: a PackedStringArray element, whose length counts a NUL.
     fn string(&mut self, indent: usize, extra_nul: bool) -> Step {
         let len_word = self.word()?;
         let len = i32::from_le_bytes(len_word);
-        let Ok(len) = usize::try_from(len) else {
+        let Some(len) = string::field_len(len) else {
             self.line(&len_word, indent, &format!("length {len}"));
             return Err("negative string length".into());
         };
@@ -231,8 +195,7 @@ impl Dump<'_> {
             &format!("length {len}{}", if extra_nul { " (with NUL)" } else { "" }),
         );
         let pad = padding(len);
-        let total = len.checked_add(pad).ok_or("length overflow")?;
-        let text_bytes = self.take(total)?.to_vec();
+        let text_bytes = self.take(string::padded_len(len))?.to_vec();
         let shown_len = len - usize::from(extra_nul && len > 0);
         let text =
             String::from_utf8_lossy(text_bytes.get(..shown_len).unwrap_or_default()).into_owned();
@@ -253,10 +216,10 @@ impl Dump<'_> {
         Ok(())
     }
 
-    fn components(&mut self, indent: usize, names: &[&str], kind: u8) -> Step {
+    fn components(&mut self, indent: usize, names: &[&str], kind: Number) -> Step {
         for name in names {
             match kind {
-                b'd' => {
+                Number::F64 => {
                     let mut b = [0; 8];
                     b.copy_from_slice(self.take(8)?);
                     let v = f64::from_le_bytes(b);
@@ -267,23 +230,34 @@ impl Dump<'_> {
                     );
                     self.line(b.get(4..).unwrap_or_default(), indent, "");
                 }
-                b'i' => {
+                Number::I64 => {
+                    self.u64_lines(indent, |v| format!("{name} {}", v.cast_signed()))?;
+                }
+                Number::I32 => {
                     let w = self.word()?;
                     self.line(&w, indent, &format!("{name} {}", i32::from_le_bytes(w)));
                 }
-                _ => {
+                Number::F32 => {
                     let w = self.word()?;
                     self.line(&w, indent, &format!("{name} {:?}", f32::from_le_bytes(w)));
+                }
+                Number::Byte => {
+                    let b = self.take(1)?.to_vec();
+                    self.line(
+                        &b,
+                        indent,
+                        &format!("{name} {}", b.first().copied().unwrap_or(0)),
+                    );
                 }
             }
         }
         Ok(())
     }
 
-    fn descriptor(&mut self, indent: usize, kind: u32, role: &str) -> Step {
+    fn descriptor(&mut self, indent: usize, kind: u8, role: &str) -> Step {
         match kind {
-            0 => Ok(()),
-            1 => {
+            Descriptor::NONE => Ok(()),
+            Descriptor::BUILTIN => {
                 let version = self.config.version;
                 self.u32_line(indent, |id| {
                     let name =
@@ -292,12 +266,8 @@ impl Dump<'_> {
                 })
                 .map(|_| ())
             }
-            2 => {
-                self.u32_line_peek(indent, &format!("{role} class name"));
-                self.string(indent + 1, false)
-            }
-            _ => {
-                self.u32_line_peek(indent, &format!("{role} script path"));
+            named => {
+                self.u32_line_peek(indent, &format!("{role} {}", Descriptor::name_role(named)));
                 self.string(indent + 1, false)
             }
         }
@@ -321,103 +291,73 @@ impl Dump<'_> {
         let hw = self.word()?;
         let raw = u32::from_le_bytes(hw);
         let version = self.config.version;
-        let Some(ty) = VariantType::from_id(raw & TYPE_MASK, version) else {
-            self.line(
-                &hw,
-                indent,
-                &format!("{label}unknown type id {}", raw & TYPE_MASK),
-            );
-            return Err(format!(
-                "unknown type id {} for Godot {version}",
-                raw & TYPE_MASK
-            ));
+        let h = match Header::decode(raw, VariantType::id_table(version)) {
+            Ok(h) => h,
+            Err(id) => {
+                self.line(&hw, indent, &format!("{label}unknown type id {id}"));
+                return Err(format!("unknown type id {id} for Godot {version}"));
+            }
         };
-        let flag = raw & FLAG_64 != 0;
-        let wide = flag && version.is_godot4() && ty.has_real_components();
-        let name = ty.name_in(version);
-        let mut head = format!("{label}{name}");
+        let ty = h.ty;
+        let wide = h.wide(version);
+        let array_kind = h.array_kind(version);
+        let (key_kind, value_kind) = h.dictionary_kinds(version);
+        let mut head = format!("{label}{}", ty.name_in(version));
         let i = indent + 1;
-        match ty {
-            VariantType::Int | VariantType::Float if flag => head.push_str(" (64-bit)"),
+        match ty.shape() {
+            Shape::Int | Shape::Float if h.flag() => head.push_str(" (64-bit)"),
             _ if wide => head.push_str(" (64-bit components)"),
-            VariantType::Object if raw & FLAG_OBJECT_AS_ID != 0 => head.push_str(" (as id)"),
-            VariantType::Array
-                if version.has_typed_arrays() && (raw >> TYPED_KEY_SHIFT) & 3 != 0 =>
-            {
-                head.push_str(" (typed)");
-            }
-            VariantType::Dictionary
-                if version.has_typed_dictionaries() && (raw >> TYPED_KEY_SHIFT) & 15 != 0 =>
-            {
-                head.push_str(" (typed)");
-            }
+            Shape::Object if h.object_as_id() => head.push_str(" (as id)"),
+            Shape::Array if array_kind != Descriptor::NONE => head.push_str(" (typed)"),
+            Shape::Dictionary if (key_kind, value_kind) != (0, 0) => head.push_str(" (typed)"),
             _ => {}
         }
         self.line(&hw, indent, &head);
-        let real = if wide { b'd' } else { b'f' };
-        match ty {
-            VariantType::Nil | VariantType::Callable => {}
-            VariantType::Bool => {
+        match ty.shape() {
+            Shape::Empty => {}
+            Shape::Bool => {
                 self.u32_line(i, |v| (if v != 0 { "true" } else { "false" }).to_owned())?;
             }
-            VariantType::Int if flag => {
+            Shape::Int if h.flag() => {
                 self.u64_lines(i, |v| format!("{}", v.cast_signed()))?;
             }
-            VariantType::Int => {
+            Shape::Int => {
                 self.u32_line(i, |v| format!("{}", v.cast_signed()))?;
             }
-            VariantType::Float if flag => self.components(i, &["value"], b'd')?,
-            VariantType::Float => self.components(i, &["value"], b'f')?,
-            VariantType::String | VariantType::StringName => self.string(i, false)?,
-            VariantType::Vector2 => self.components(i, COMPONENTS_2, real)?,
-            VariantType::Vector2i => self.components(i, COMPONENTS_2, b'i')?,
-            VariantType::Rect2 => self.components(i, RECT, real)?,
-            VariantType::Rect2i => self.components(i, RECT, b'i')?,
-            VariantType::Vector3 => self.components(i, COMPONENTS_3, real)?,
-            VariantType::Vector3i => self.components(i, COMPONENTS_3, b'i')?,
-            VariantType::Transform2D => self.components(i, TRANSFORM2D, real)?,
-            VariantType::Vector4 | VariantType::Quaternion => {
-                self.components(i, COMPONENTS_4, real)?
+            Shape::Float if h.flag() => self.components(i, &["value"], Number::F64)?,
+            Shape::Float => self.components(i, &["value"], Number::F32)?,
+            Shape::Str => self.string(i, false)?,
+            Shape::Components(_, scalar) => {
+                self.components(i, ty.row().fields, scalar.on_wire(wide))?;
             }
-            VariantType::Vector4i => self.components(i, COMPONENTS_4, b'i')?,
-            VariantType::Plane => self.components(i, PLANE, real)?,
-            VariantType::Aabb => self.components(i, AABB, real)?,
-            VariantType::Basis => self.components(i, BASIS, real)?,
-            VariantType::Transform3D => self.components(i, TRANSFORM3D, real)?,
-            VariantType::Projection => self.components(i, PROJECTION, real)?,
-            VariantType::Color => self.components(i, COLOR, b'f')?,
-            VariantType::Rid if version.is_godot4() => {
+            Shape::Rid if version.has_rid_payload() => {
                 self.u64_lines(i, |v| format!("id {v}"))?;
             }
-            VariantType::Rid => {}
-            VariantType::NodePath => self.node_path(i)?,
-            VariantType::Object => self.object(i, raw)?,
-            VariantType::Signal => {
+            Shape::Rid => {}
+            Shape::NodePath => self.node_path(i)?,
+            Shape::Object => self.object(i, h)?,
+            Shape::Signal => {
                 self.u32_line_peek(i, "name");
                 self.string(i + 1, false)?;
                 self.u64_lines(i, |v| format!("object id {v}"))?;
             }
-            VariantType::Dictionary => {
-                if version.has_typed_dictionaries() {
-                    self.descriptor(i, (raw >> TYPED_KEY_SHIFT) & 3, "key")?;
-                    self.descriptor(i, (raw >> TYPED_VALUE_SHIFT) & 3, "value")?;
-                }
+            Shape::Dictionary => {
+                self.descriptor(i, key_kind, "key")?;
+                self.descriptor(i, value_kind, "value")?;
                 let count = self.u32_line(i, |v| format!("count {}", v & COUNT_MASK))? & COUNT_MASK;
                 for n in 0..count {
                     self.value(i, &format!("[key {n}] "))?;
                     self.value(i, &format!("[value {n}] "))?;
                 }
             }
-            VariantType::Array => {
-                if version.has_typed_arrays() {
-                    self.descriptor(i, (raw >> TYPED_KEY_SHIFT) & 3, "element")?;
-                }
+            Shape::Array => {
+                self.descriptor(i, array_kind, "element")?;
                 let count = self.u32_line(i, |v| format!("count {}", v & COUNT_MASK))? & COUNT_MASK;
                 for n in 0..count {
                     self.value(i, &format!("[{n}] "))?;
                 }
             }
-            VariantType::PackedByteArray => {
+            Shape::Packed(_, Scalar::Byte) => {
                 let count = self.u32_line(i, |v| format!("count {}", v.cast_signed()))?;
                 let len = usize::try_from(count.cast_signed()).map_err(|_| "negative count")?;
                 let avail = self.bytes.len().saturating_sub(self.pos);
@@ -439,46 +379,33 @@ impl Dump<'_> {
                     self.line(chunk, i, &format!("bytes {}", shown.join(", ")));
                 }
             }
-            VariantType::PackedStringArray => {
+            Shape::PackedStrings => {
                 let count = self.u32_line(i, |v| format!("count {}", v.cast_signed()))?;
                 for n in 0..count.cast_signed().max(0) {
                     self.u32_line_peek(i, &format!("[{n}]"));
                     self.string(i + 1, true)?;
                 }
             }
-            _ => self.packed(i, ty, wide)?,
+            Shape::Packed(numbers, scalar) => self.packed(i, ty, numbers, scalar.on_wire(wide))?,
         }
         Ok(())
     }
 
-    fn packed(&mut self, i: usize, ty: VariantType, wide: bool) -> Step {
+    fn packed(&mut self, i: usize, ty: VariantType, numbers: u8, kind: Number) -> Step {
         let count = self.u32_line(i, |v| format!("count {}", v.cast_signed()))?;
         let count = usize::try_from(count.cast_signed()).map_err(|_| "negative count")?;
-        let real = if wide { b'd' } else { b'f' };
-        let (names, kind): (&[&str], u8) = match ty {
-            VariantType::PackedInt32Array => (&["int32"], b'i'),
-            VariantType::PackedInt64Array => (&["int64"], b'l'),
-            VariantType::PackedFloat32Array => (&["float32"], b'f'),
-            VariantType::PackedFloat64Array => (&["float64"], b'd'),
-            VariantType::PackedVector2Array => (COMPONENTS_2, real),
-            VariantType::PackedVector3Array => (COMPONENTS_3, real),
-            VariantType::PackedVector4Array => (COMPONENTS_4, real),
-            _ => (COLOR, b'f'),
-        };
         // Every element takes at least 4 bytes: refuse counts the input cannot hold.
         if count.saturating_mul(4) > self.bytes.len().saturating_sub(self.pos) {
             return Err(format!("count {count} does not fit in the input"));
         }
         for n in 0..count {
-            if kind == b'l' {
-                self.u64_lines(i, |v| format!("[{n}] {}", v.cast_signed()))?;
-            } else if let [_] = names {
+            let label = format!("[{n}]");
+            if numbers == 1 {
                 // One number per element: label it in place of the component name.
-                let label = format!("[{n}]");
                 self.components(i, &[label.as_str()], kind)?;
             } else {
-                self.u32_line_peek(i, &format!("[{n}]"));
-                self.components(i + 1, names, kind)?;
+                self.u32_line_peek(i, &label);
+                self.components(i + 1, ty.row().fields, kind)?;
             }
         }
         Ok(())
@@ -486,31 +413,36 @@ impl Dump<'_> {
 
     fn node_path(&mut self, i: usize) -> Step {
         let first = self.u32_line(i, |v| {
-            if v & NODE_PATH_NEW_FORMAT == 0 {
-                "legacy format (rejected by Godot)".to_owned()
+            if NodePathHead::is_new_format(v) {
+                let names = NodePathHead::decode(v, 0, 0).map_or(0, |h| h.names);
+                format!("name count {names} | new-format bit")
             } else {
-                format!("name count {} | new-format bit", v & !NODE_PATH_NEW_FORMAT)
+                "legacy format (rejected by Godot)".to_owned()
             }
         })?;
-        if first & NODE_PATH_NEW_FORMAT == 0 {
+        if !NodePathHead::is_new_format(first) {
             return Err("legacy NodePath format".into());
         }
         let subs = self.u32_line(i, |v| format!("subname count {v}"))?;
         let flags = self.u32_line(i, |v| {
+            let head = NodePathHead::decode(first, 0, v);
             format!(
                 "flags {v}{}{}",
-                if v & 1 != 0 { " (absolute)" } else { "" },
-                if v & 2 != 0 {
+                if head.is_some_and(|h| h.absolute) {
+                    " (absolute)"
+                } else {
+                    ""
+                },
+                if head.is_some_and(|h| h.property) {
                     " (legacy property flag)"
                 } else {
                     ""
                 }
             )
         })?;
-        let total =
-            u64::from(first & !NODE_PATH_NEW_FORMAT) + u64::from(subs) + u64::from(flags & 2 != 0);
-        for n in 0..total {
-            let names = u64::from(first & !NODE_PATH_NEW_FORMAT);
+        let head = NodePathHead::decode(first, subs, flags).ok_or("legacy NodePath format")?;
+        let names = u64::from(head.names);
+        for n in 0..names + u64::from(head.subnames) {
             let what = if n < names {
                 format!("name {n}")
             } else {
@@ -522,8 +454,8 @@ impl Dump<'_> {
         Ok(())
     }
 
-    fn object(&mut self, i: usize, raw: u32) -> Step {
-        if raw & FLAG_OBJECT_AS_ID != 0 {
+    fn object(&mut self, i: usize, h: Header) -> Step {
+        if h.object_as_id() {
             self.u64_lines(i, |v| format!("instance id {v}"))?;
             return Ok(());
         }

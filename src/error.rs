@@ -212,7 +212,7 @@ impl Error {
     /// A new error of `kind` with no position.
     #[cold]
     #[must_use]
-    pub fn new(kind: ErrorKind) -> Self {
+    pub(crate) fn new(kind: ErrorKind) -> Self {
         Error(Box::new(ErrorImpl {
             kind,
             offset: None,
@@ -224,7 +224,7 @@ impl Error {
     /// A new error of `kind` at byte `offset`.
     #[cold]
     #[must_use]
-    pub fn at(kind: ErrorKind, offset: usize) -> Self {
+    pub(crate) fn at(kind: ErrorKind, offset: usize) -> Self {
         Error(Box::new(ErrorImpl {
             kind,
             offset: Some(offset),

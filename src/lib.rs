@@ -41,7 +41,13 @@ pub use config::{Config, EnumRepr, GodotVersion};
 pub use de::Deserializer;
 pub use error::{Error, ErrorKind, Result};
 pub use ser::{Output, Serializer, SizeCounter};
-pub use types::*;
+pub use types::{
+    Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
+    PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
+    PackedVector2Array, PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion,
+    Real, Rect2, Rect2i, Rid, Signal, StringName, Transform2D, Transform3D, Vector2, Vector2i,
+    Vector3, Vector3i, Vector4, Vector4i,
+};
 pub use value::{Array, ContainerType, Dictionary, DictionaryKey, Object, Variant, VariantIndex};
 pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 

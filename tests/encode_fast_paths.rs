@@ -110,3 +110,64 @@ fn short_strings_of_every_length() {
         }
     }
 }
+
+/// Math components through the fast store and the conversion path in one value (an f64 for
+/// an f32 slot, exactly representable), too many components refused with the byte counts,
+/// and a math value after a struct key.
+#[test]
+fn math_components_around_conversions_and_wrong_counts() {
+    struct Comps<const N: usize>(&'static str, [f64; N], [bool; N]);
+    impl<const N: usize> Serialize for Comps<N> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut t = s.serialize_tuple_struct(self.0, N)?;
+            for (v, wide) in self.1.iter().zip(self.2) {
+                if wide {
+                    t.serialize_field(v)?;
+                } else {
+                    t.serialize_field(&(*v as f32))?;
+                }
+            }
+            t.end()
+        }
+    }
+    // Vector3(1.5, -2.0, 0.25), the middle one as an f64: same bytes as in
+    // `vector3_in_single_and_double_precision`.
+    let mixed = Comps(
+        "$godot_serde::Vector3",
+        [1.5, -2.0, 0.25],
+        [false, true, false],
+    );
+    assert_eq!(
+        godot_serde::to_bytes(&mixed).unwrap(),
+        hex("09000000 0000c03f 000000c0 0000803e")
+    );
+    // Three components for a Vector2 (8 bytes): 12 bytes, refused.
+    let long = Comps("$godot_serde::Vector2", [1.0, 2.0, 3.0], [false; 3]);
+    let err = godot_serde::to_bytes(&long).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Vector2 needs 8 bytes of components, got 12"),
+        "{err}"
+    );
+    // Four for a Vector3: refused.
+    let longer = Comps("$godot_serde::Vector3", [1.0, 2.0, 3.0, 4.0], [false; 4]);
+    let err = godot_serde::to_bytes(&longer).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Vector3 needs 12 bytes of components, got 16"),
+        "{err}"
+    );
+    // Inside a struct, after a key.
+    #[derive(Serialize)]
+    struct S {
+        v: godot_serde::Vector2,
+    }
+    // Dictionary (27), 1 entry; String "v" (4, len 1, "v" + 3 pad); Vector2 (5) 1.0, -1.0.
+    assert_eq!(
+        godot_serde::to_bytes(&S {
+            v: godot_serde::Vector2::new(1.0, -1.0)
+        })
+        .unwrap(),
+        hex("1b000000 01000000 04000000 01000000 76000000 05000000 0000803f 000080bf")
+    );
+}

@@ -227,6 +227,7 @@ macro_rules! flat_marker {
         }
 
         impl Serialize for $t {
+            #[inline]
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serialize_flat(self, $name, serializer)
             }

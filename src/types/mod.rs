@@ -66,212 +66,55 @@ pub use packed::{
 };
 pub use strings::{NodePath, StringName};
 
-pub(crate) use proto::{BULK_WIDTH, Payload, cautious};
+pub(crate) use proto::{Payload, cautious};
 
 use crate::wire::VariantType;
+pub(crate) use crate::wire::types::{Marker, marker, marker_name};
+use crate::wire::types::{alt_marker_of, marker_of};
 
-macro_rules! marker_names {
-    ($($(#[$doc:meta])* $konst:ident = $name:literal;)*) => {
-        $( $(#[$doc])* pub(crate) const $konst: &str = concat!("$godot_serde::", $name); )*
-    };
-}
+// The marker names the types below pass to serde, taken from the one table of Godot types
+// (`wire::types::TYPES`), which also holds the lookup from name to wire type.
+pub(crate) const VECTOR2: &str = marker_of(VariantType::Vector2);
+pub(crate) const VECTOR2I: &str = marker_of(VariantType::Vector2i);
+pub(crate) const RECT2: &str = marker_of(VariantType::Rect2);
+pub(crate) const RECT2I: &str = marker_of(VariantType::Rect2i);
+pub(crate) const VECTOR3: &str = marker_of(VariantType::Vector3);
+pub(crate) const VECTOR3I: &str = marker_of(VariantType::Vector3i);
+pub(crate) const TRANSFORM2D: &str = marker_of(VariantType::Transform2D);
+pub(crate) const VECTOR4: &str = marker_of(VariantType::Vector4);
+pub(crate) const VECTOR4I: &str = marker_of(VariantType::Vector4i);
+pub(crate) const PLANE: &str = marker_of(VariantType::Plane);
+pub(crate) const QUATERNION: &str = marker_of(VariantType::Quaternion);
+pub(crate) const AABB: &str = marker_of(VariantType::Aabb);
+pub(crate) const BASIS: &str = marker_of(VariantType::Basis);
+pub(crate) const TRANSFORM3D: &str = marker_of(VariantType::Transform3D);
+pub(crate) const PROJECTION: &str = marker_of(VariantType::Projection);
+pub(crate) const COLOR: &str = marker_of(VariantType::Color);
+pub(crate) const STRING_NAME: &str = marker_of(VariantType::StringName);
+pub(crate) const NODE_PATH: &str = marker_of(VariantType::NodePath);
+pub(crate) const RID: &str = marker_of(VariantType::Rid);
+pub(crate) const OBJECT: &str = marker_of(VariantType::Object);
+pub(crate) const CALLABLE: &str = marker_of(VariantType::Callable);
+pub(crate) const SIGNAL: &str = marker_of(VariantType::Signal);
+pub(crate) const PACKED_BYTE_ARRAY: &str = marker_of(VariantType::PackedByteArray);
+pub(crate) const PACKED_INT32_ARRAY: &str = marker_of(VariantType::PackedInt32Array);
+pub(crate) const PACKED_INT64_ARRAY: &str = marker_of(VariantType::PackedInt64Array);
+pub(crate) const PACKED_FLOAT32_ARRAY: &str = marker_of(VariantType::PackedFloat32Array);
+pub(crate) const PACKED_FLOAT64_ARRAY: &str = marker_of(VariantType::PackedFloat64Array);
+pub(crate) const PACKED_STRING_ARRAY: &str = marker_of(VariantType::PackedStringArray);
+pub(crate) const PACKED_VECTOR2_ARRAY: &str = marker_of(VariantType::PackedVector2Array);
+pub(crate) const PACKED_VECTOR3_ARRAY: &str = marker_of(VariantType::PackedVector3Array);
+pub(crate) const PACKED_COLOR_ARRAY: &str = marker_of(VariantType::PackedColorArray);
+pub(crate) const PACKED_VECTOR4_ARRAY: &str = marker_of(VariantType::PackedVector4Array);
+pub(crate) const OBJECT_ID: &str = alt_marker_of(VariantType::Object);
+pub(crate) const TYPED_ARRAY: &str = alt_marker_of(VariantType::Array);
+pub(crate) const TYPED_DICTIONARY: &str = alt_marker_of(VariantType::Dictionary);
+pub(crate) const PACKED_VECTOR2_ARRAY_64: &str = alt_marker_of(VariantType::PackedVector2Array);
+pub(crate) const PACKED_VECTOR3_ARRAY_64: &str = alt_marker_of(VariantType::PackedVector3Array);
+pub(crate) const PACKED_VECTOR4_ARRAY_64: &str = alt_marker_of(VariantType::PackedVector4Array);
 
-marker_names! {
-    VECTOR2 = "Vector2";
-    VECTOR2I = "Vector2i";
-    RECT2 = "Rect2";
-    RECT2I = "Rect2i";
-    VECTOR3 = "Vector3";
-    VECTOR3I = "Vector3i";
-    TRANSFORM2D = "Transform2D";
-    VECTOR4 = "Vector4";
-    VECTOR4I = "Vector4i";
-    PLANE = "Plane";
-    QUATERNION = "Quaternion";
-    AABB = "AABB";
-    BASIS = "Basis";
-    TRANSFORM3D = "Transform3D";
-    PROJECTION = "Projection";
-    COLOR = "Color";
-    STRING_NAME = "StringName";
-    NODE_PATH = "NodePath";
-    RID = "RID";
-    OBJECT_ID = "ObjectId";
-    OBJECT = "Object";
-    CALLABLE = "Callable";
-    SIGNAL = "Signal";
-    TYPED_ARRAY = "TypedArray";
-    TYPED_DICTIONARY = "TypedDictionary";
-    PACKED_BYTE_ARRAY = "PackedByteArray";
-    PACKED_INT32_ARRAY = "PackedInt32Array";
-    PACKED_INT64_ARRAY = "PackedInt64Array";
-    PACKED_FLOAT32_ARRAY = "PackedFloat32Array";
-    PACKED_FLOAT64_ARRAY = "PackedFloat64Array";
-    PACKED_STRING_ARRAY = "PackedStringArray";
-    PACKED_VECTOR2_ARRAY = "PackedVector2Array";
-    PACKED_VECTOR2_ARRAY_64 = "PackedVector2Array64";
-    PACKED_VECTOR3_ARRAY = "PackedVector3Array";
-    PACKED_VECTOR3_ARRAY_64 = "PackedVector3Array64";
-    PACKED_COLOR_ARRAY = "PackedColorArray";
-    PACKED_VECTOR4_ARRAY = "PackedVector4Array";
-    PACKED_VECTOR4_ARRAY_64 = "PackedVector4Array64";
-}
-
-/// What a marker name stands for on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Marker {
-    /// The Godot type written for it.
-    pub ty: VariantType,
-    /// Packed vector arrays: the marker's bytes hold f64 components.
-    pub wide: bool,
-    /// Typed Array / Dictionary (the type is Array / Dictionary, with a descriptor).
-    pub typed: bool,
-    /// Sent as an object id (OBJECT with the as-id flag) rather than a full object.
-    pub as_id: bool,
-}
-
-/// The one lookup from marker name to wire type, used by both the serializer and the
-/// deserializer.
-pub(crate) fn marker(name: &str) -> Option<Marker> {
-    marker_inline(name)
-}
-
-/// [`marker`], always inlined: for the constant name a marker type's `Deserialize` passes,
-/// the lookup folds away.
+/// [`marker`] for the constant name a marker type's `Deserialize` passes.
 #[inline(always)]
 pub(crate) fn marker_inline(name: &str) -> Option<Marker> {
-    let rest = name.strip_prefix("$godot_serde::")?;
-    let plain = |ty| {
-        Some(Marker {
-            ty,
-            wide: false,
-            typed: false,
-            as_id: false,
-        })
-    };
-    let wide = |ty| {
-        Some(Marker {
-            ty,
-            wide: true,
-            typed: false,
-            as_id: false,
-        })
-    };
-    match rest {
-        "Vector2" => plain(VariantType::Vector2),
-        "Vector2i" => plain(VariantType::Vector2i),
-        "Rect2" => plain(VariantType::Rect2),
-        "Rect2i" => plain(VariantType::Rect2i),
-        "Vector3" => plain(VariantType::Vector3),
-        "Vector3i" => plain(VariantType::Vector3i),
-        "Transform2D" => plain(VariantType::Transform2D),
-        "Vector4" => plain(VariantType::Vector4),
-        "Vector4i" => plain(VariantType::Vector4i),
-        "Plane" => plain(VariantType::Plane),
-        "Quaternion" => plain(VariantType::Quaternion),
-        "AABB" => plain(VariantType::Aabb),
-        "Basis" => plain(VariantType::Basis),
-        "Transform3D" => plain(VariantType::Transform3D),
-        "Projection" => plain(VariantType::Projection),
-        "Color" => plain(VariantType::Color),
-        "StringName" => plain(VariantType::StringName),
-        "NodePath" => plain(VariantType::NodePath),
-        "RID" => plain(VariantType::Rid),
-        "ObjectId" => Some(Marker {
-            ty: VariantType::Object,
-            wide: false,
-            typed: false,
-            as_id: true,
-        }),
-        "Object" => plain(VariantType::Object),
-        "Callable" => plain(VariantType::Callable),
-        "Signal" => plain(VariantType::Signal),
-        "TypedArray" => Some(Marker {
-            ty: VariantType::Array,
-            wide: false,
-            typed: true,
-            as_id: false,
-        }),
-        "TypedDictionary" => Some(Marker {
-            ty: VariantType::Dictionary,
-            wide: false,
-            typed: true,
-            as_id: false,
-        }),
-        "PackedByteArray" => plain(VariantType::PackedByteArray),
-        "PackedInt32Array" => plain(VariantType::PackedInt32Array),
-        "PackedInt64Array" => plain(VariantType::PackedInt64Array),
-        "PackedFloat32Array" => plain(VariantType::PackedFloat32Array),
-        "PackedFloat64Array" => plain(VariantType::PackedFloat64Array),
-        "PackedStringArray" => plain(VariantType::PackedStringArray),
-        "PackedVector2Array" => plain(VariantType::PackedVector2Array),
-        "PackedVector2Array64" => wide(VariantType::PackedVector2Array),
-        "PackedVector3Array" => plain(VariantType::PackedVector3Array),
-        "PackedVector3Array64" => wide(VariantType::PackedVector3Array),
-        "PackedColorArray" => plain(VariantType::PackedColorArray),
-        "PackedVector4Array" => plain(VariantType::PackedVector4Array),
-        "PackedVector4Array64" => wide(VariantType::PackedVector4Array),
-        _ => None,
-    }
-}
-
-/// The marker name our deserializer uses as the map key for a value of type `ty` (untyped
-/// containers and scalars have none). `wide`: the header's 64-bit flag was set.
-pub(crate) fn marker_name(ty: VariantType, wide: bool) -> Option<&'static str> {
-    Some(match (ty, wide) {
-        (VariantType::Vector2, _) => VECTOR2,
-        (VariantType::Vector2i, _) => VECTOR2I,
-        (VariantType::Rect2, _) => RECT2,
-        (VariantType::Rect2i, _) => RECT2I,
-        (VariantType::Vector3, _) => VECTOR3,
-        (VariantType::Vector3i, _) => VECTOR3I,
-        (VariantType::Transform2D, _) => TRANSFORM2D,
-        (VariantType::Vector4, _) => VECTOR4,
-        (VariantType::Vector4i, _) => VECTOR4I,
-        (VariantType::Plane, _) => PLANE,
-        (VariantType::Quaternion, _) => QUATERNION,
-        (VariantType::Aabb, _) => AABB,
-        (VariantType::Basis, _) => BASIS,
-        (VariantType::Transform3D, _) => TRANSFORM3D,
-        (VariantType::Projection, _) => PROJECTION,
-        (VariantType::Color, _) => COLOR,
-        (VariantType::StringName, _) => STRING_NAME,
-        (VariantType::NodePath, _) => NODE_PATH,
-        (VariantType::Rid, _) => RID,
-        (VariantType::Callable, _) => CALLABLE,
-        (VariantType::Signal, _) => SIGNAL,
-        (VariantType::PackedByteArray, _) => PACKED_BYTE_ARRAY,
-        (VariantType::PackedInt32Array, _) => PACKED_INT32_ARRAY,
-        (VariantType::PackedInt64Array, _) => PACKED_INT64_ARRAY,
-        (VariantType::PackedFloat32Array, _) => PACKED_FLOAT32_ARRAY,
-        (VariantType::PackedFloat64Array, _) => PACKED_FLOAT64_ARRAY,
-        (VariantType::PackedStringArray, _) => PACKED_STRING_ARRAY,
-        (VariantType::PackedVector2Array, false) => PACKED_VECTOR2_ARRAY,
-        (VariantType::PackedVector2Array, true) => PACKED_VECTOR2_ARRAY_64,
-        (VariantType::PackedVector3Array, false) => PACKED_VECTOR3_ARRAY,
-        (VariantType::PackedVector3Array, true) => PACKED_VECTOR3_ARRAY_64,
-        (VariantType::PackedColorArray, _) => PACKED_COLOR_ARRAY,
-        (VariantType::PackedVector4Array, false) => PACKED_VECTOR4_ARRAY,
-        (VariantType::PackedVector4Array, true) => PACKED_VECTOR4_ARRAY_64,
-        _ => return None,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_marker_name_is_found_by_the_lookup() {
-        for ty in VariantType::ALL {
-            for wide in [false, true] {
-                if let Some(name) = marker_name(ty, wide) {
-                    let m = marker(name).expect(name);
-                    assert_eq!(m.ty, ty, "{name}");
-                }
-            }
-        }
-        assert_eq!(marker("Vector2"), None);
-        assert_eq!(marker("$godot_serde::Nope"), None);
-    }
+    marker(name)
 }

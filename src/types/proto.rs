@@ -161,42 +161,19 @@ pub(crate) fn component_count<T: Flat>() -> usize {
     size_of::<T>() / size_of::<T::Comp>()
 }
 
-std::thread_local! {
-    /// Set by this crate's serializer inside `serialize_tuple_struct` for a math type, to the
-    /// byte width of one component on the wire: it then takes the components as one run of
-    /// little-endian bytes (one copy) instead of one `serialize_field` call each. Every other
-    /// serializer leaves it 0, and [`serialize_flat`] clears it before asking, so it only
-    /// ever answers for the call just made.
-    pub(crate) static BULK_WIDTH: core::cell::Cell<u8> = const { core::cell::Cell::new(0) };
-}
-
-/// Components handed over as their bytes (see [`BULK_WIDTH`]).
-struct Bulk<'a>(&'a [u8]);
-
-impl Serialize for Bulk<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_bytes(self.0)
-    }
-}
-
-/// Serializes a flat type as `serialize_tuple_struct(name, N)` with its N components, or,
-/// when this crate's serializer asks for it and the components already have the wire's
-/// width and byte order, as one field holding their bytes.
+/// Serializes a flat type as `serialize_tuple_struct(name, N)` and its N components, one
+/// `serialize_field` each, in wire order. Every serializer sees the same calls; this crate's
+/// recognises `name` as a marker and writes the components straight into its output.
+#[inline]
 pub(crate) fn serialize_flat<T: Flat, S: Serializer>(
     v: &T,
     name: &'static str,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     let comps = components(v);
-    BULK_WIDTH.set(0);
     let mut t = serializer.serialize_tuple_struct(name, comps.len())?;
-    let width = usize::from(BULK_WIDTH.replace(0));
-    if cfg!(target_endian = "little") && width == size_of::<T::Comp>() {
-        t.serialize_field(&Bulk(bytemuck::cast_slice(comps)))?;
-    } else {
-        for c in comps {
-            t.serialize_field(c)?;
-        }
+    for c in comps {
+        t.serialize_field(c)?;
     }
     t.end()
 }

@@ -592,6 +592,8 @@ impl<'a> Gen<'a> {
             VariantType::PackedVector4Array => {
                 Variant::PackedVector4Array(PackedVector4Array(self.list(3, Self::v4)))
             }
+            // `VariantType` is non-exhaustive: a type a later Godot adds.
+            _ => Variant::Nil,
         }
     }
 }

@@ -1,0 +1,776 @@
+//! [`Serializer`]: serde data model → Godot Variant bytes, as `encode_variant` in
+//! `core/io/marshalls.cpp` writes them.
+//!
+//! Output goes to a `Vec<u8>` (or a byte counter for [`serialized_size`](crate::serialized_size)),
+//! which lets counts that serde does not know up front (`serialize_seq(None)`, `flatten`,
+//! skipped struct fields) be patched in place at the end instead of buffering the contents.
+//!
+//! - `mod.rs`: the [`Serializer`], its per-value rules (headers, depth, inference) and the
+//!   entry for every serde call;
+//! - [`output`]: the [`Output`] sink (`Vec<u8>` or [`SizeCounter`]) and its word-wise writes;
+//! - [`compound`]: Arrays, Dictionaries and structs while their elements come in (and the
+//!   count patching at their end), and math types' components ([`TupleStruct`]);
+//! - [`marker`]: the marker types' fields (StringName, NodePath, Object, typed containers,
+//!   packed arrays, ...), each through a [`marker::FieldSerializer`].
+
+mod compound;
+mod marker;
+mod output;
+
+pub use compound::{Compound, MathComponents, TupleStruct};
+pub use output::{Output, SizeCounter};
+
+use crate::config::{Config, EnumRepr, GodotVersion};
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::{Marker, marker};
+use crate::wire::{FLAG_64, Header, VariantType, has_nul, string};
+use compound::{Components, CompoundKind};
+use marker::{Descriptor, newtype_marker};
+use output::{put_padding, short_has_nul, short_word, words};
+use serde::ser::{self, Serialize};
+
+/// A [`Serializer`] that owns a caller's buffer while it writes and hands it back when
+/// dropped, unwinding included.
+pub(crate) struct Lend<'b> {
+    home: &'b mut Vec<u8>,
+    ser: Serializer<Vec<u8>>,
+}
+
+impl<'b> Lend<'b> {
+    /// Takes `home`'s contents (appending to them) until dropped.
+    #[inline]
+    pub(crate) fn new(home: &'b mut Vec<u8>, config: Config) -> Self {
+        let out = core::mem::take(home);
+        Lend {
+            home,
+            ser: Serializer::new(out, config),
+        }
+    }
+
+    /// The serializer writing into the lent buffer.
+    #[inline]
+    pub(crate) fn serializer(&mut self) -> &mut Serializer<Vec<u8>> {
+        &mut self.ser
+    }
+}
+
+impl Drop for Lend<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        core::mem::swap(self.home, &mut self.ser.out);
+    }
+}
+
+/// Writes serde values as Godot Variant bytes.
+///
+/// Most users call [`to_bytes`](crate::to_bytes) or [`Config::to_bytes`]; use this type to
+/// drive serialization yourself:
+///
+/// ```
+/// use serde::Serialize;
+/// let mut buf = Vec::new();
+/// let mut ser = godot_serde::Serializer::new(&mut buf, godot_serde::Config::godot3());
+/// 1u8.serialize(&mut ser)?;
+/// assert_eq!(buf, [2, 0, 0, 0, 1, 0, 0, 0]);
+/// # Ok::<(), godot_serde::Error>(())
+/// ```
+pub struct Serializer<W> {
+    out: W,
+    config: Config,
+    /// Depth of the value being written (top level = 0), as Godot counts it.
+    depth: usize,
+    /// Element type seen so far in the innermost array, for typed-container inference.
+    infer: Infer,
+    /// Typed container descriptors (key, value) of the marker being written, captured from
+    /// its first fields.
+    descriptors: [Descriptor; 2],
+    /// Where the keys of the maps being sorted start and end (a stack: nested maps push
+    /// above their parent's entries and pop theirs when done).
+    map_entries: Vec<(usize, usize)>,
+    /// Recent tuple-struct names and what they stand for (see [`Serializer::tuple_name`]).
+    names: NameCache,
+}
+
+/// What a tuple-struct name stands for, worked out once per name (see [`NameCache`]).
+#[derive(Clone, Copy, Default)]
+struct TupleName {
+    /// The name's address and length (0, 0 for an empty entry: no `&str` is at address 0).
+    addr: usize,
+    len: usize,
+    marker: Option<Marker>,
+    /// For a math type whose components this target can hold: its header word and plan.
+    math: Option<MathPlan>,
+}
+
+/// A math type's header word, component kind and payload size for one target.
+#[derive(Clone, Copy)]
+struct MathPlan {
+    ty: VariantType,
+    word: u32,
+    comp: Components,
+    bytes: u8,
+}
+
+/// A small cache of tuple-struct and newtype names, keyed by the name's address and length:
+/// a `&'static str` at the same address with the same length is the same text, so a hit
+/// needs no string comparison. Math values repeat a few names many times. Every entry is
+/// looked at (names stored next to each other would collide in a direct-mapped table: two
+/// 7-byte names such as `Vector2` and `Vector3` share their address bits above the third);
+/// a miss replaces the entries in turn.
+#[derive(Clone, Copy, Default)]
+struct NameCache {
+    entries: [TupleName; 4],
+    /// The entry the next miss replaces.
+    next: usize,
+}
+
+/// Typed-container inference state, packed in one word so that the check every value makes
+/// is one comparison: the depth of the Array being watched, and the type of every element
+/// so far if they all agree ([`Infer::PENDING`] before the first, [`Infer::MIXED`] once
+/// they differ or one is a container). [`Infer::OFF`] watches nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Infer(u64);
+
+impl Infer {
+    /// No element seen yet.
+    const PENDING: u8 = 0xFF;
+    /// Elements differ: untyped.
+    const MIXED: u8 = 0xFE;
+    /// Not inferring (a depth no value has).
+    const OFF: Infer = Infer(u64::MAX);
+
+    /// Watching the values written at `depth`.
+    #[inline]
+    fn pending(depth: usize) -> Self {
+        Infer((depth as u64) << 8 | u64::from(Self::PENDING))
+    }
+
+    /// The depth whose values are watched.
+    #[inline]
+    fn depth(self) -> u64 {
+        self.0 >> 8
+    }
+
+    /// The one element type seen, if every element so far had it.
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)]
+    fn same(self) -> Option<VariantType> {
+        // The enum's values are the Godot 4 ids, the order of `ALL`.
+        VariantType::ALL.get(usize::from(self.0 as u8)).copied()
+    }
+}
+
+impl<W: Output> Serializer<W> {
+    /// A serializer writing to `out` with `config`.
+    pub fn new(out: W, config: Config) -> Self {
+        Serializer {
+            out,
+            config,
+            depth: 0,
+            infer: Infer::OFF,
+            descriptors: Default::default(),
+            // Address 0 is no `&str`'s: every entry starts empty.
+            names: NameCache::default(),
+            map_entries: Vec::new(),
+        }
+    }
+
+    /// Gives back the output.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// What the tuple-struct `name` stands for (cached, see [`NameCache`]).
+    #[inline]
+    fn tuple_name(&mut self, name: &'static str) -> TupleName {
+        let addr = name.as_ptr().addr();
+        match self
+            .names
+            .entries
+            .iter()
+            .find(|entry| entry.addr == addr && entry.len == name.len())
+        {
+            Some(entry) => *entry,
+            None => self.fill_tuple_name(name),
+        }
+    }
+
+    #[cold]
+    fn fill_tuple_name(&mut self, name: &'static str) -> TupleName {
+        let slot = self.names.next;
+        self.names.next = (slot + 1) % self.names.entries.len();
+        let marker = marker(name);
+        let math = marker.and_then(|m| {
+            let comp = match Components::of(m.ty)? {
+                // A target without wide reals errors on the slow path instead.
+                Components::Real32 | Components::Real64 => {
+                    Components::real(self.wide_reals().ok()?)
+                }
+                other => other,
+            };
+            let flags = if comp.width() == 8 { FLAG_64 } else { 0 };
+            let numbers = m.ty.components().map_or(0, |(n, _)| n);
+            Some(MathPlan {
+                ty: m.ty,
+                word: self.type_id(m.ty).ok()? | flags,
+                comp,
+                bytes: numbers * comp.width(),
+            })
+        });
+        let entry = TupleName {
+            addr: name.as_ptr().addr(),
+            len: name.len(),
+            marker,
+            math,
+        };
+        if let Some(e) = self.names.entries.get_mut(slot) {
+            *e = entry;
+        }
+        entry
+    }
+
+    #[inline]
+    fn put_u32(&mut self, v: u32) {
+        self.out.put(&v.to_le_bytes());
+    }
+
+    #[inline]
+    fn version(&self) -> GodotVersion {
+        self.config.version
+    }
+
+    #[cold]
+    fn error(&self, kind: ErrorKind) -> Error {
+        Error::at(kind, self.out.pos())
+    }
+
+    #[inline]
+    fn type_id(&self, ty: VariantType) -> Result<u32> {
+        match Header::encode(ty, self.version(), 0) {
+            Some(word) => Ok(word),
+            None => self.other_type_id(ty),
+        }
+    }
+
+    fn other_type_id(&self, ty: VariantType) -> Result<u32> {
+        ty.id(self.version()).map(u32::from).ok_or_else(|| {
+            self.error(ErrorKind::TypeNotInTarget {
+                ty,
+                version: self.version(),
+            })
+        })
+    }
+
+    #[cold]
+    fn depth_error(&self) -> Error {
+        self.error(ErrorKind::DepthLimitExceeded {
+            limit: self.config.max_depth,
+        })
+    }
+
+    /// A value's header word, after enforcing the depth limit (Godot checks
+    /// `depth > MAX_RECURSION_DEPTH` on entry to every value).
+    #[inline]
+    fn head(&mut self, ty: VariantType, flags: u32) -> Result<u32> {
+        self.check_value(ty)?;
+        Ok(self.type_id(ty)? | flags)
+    }
+
+    /// What every value does before its header: the depth limit, and recording its type
+    /// when an enclosing Array watches this depth.
+    #[inline]
+    fn check_value(&mut self, ty: VariantType) -> Result<()> {
+        if self.depth > self.config.max_depth {
+            return Err(self.depth_error());
+        }
+        if self.infer.depth() == self.depth as u64 {
+            self.observe(ty);
+        }
+        Ok(())
+    }
+
+    /// Writes a value's header word (see [`Serializer::head`]).
+    #[inline]
+    fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
+        let word = self.head(ty, flags)?;
+        self.put_u32(word);
+        Ok(())
+    }
+
+    /// Records the type of a value written at the watched depth.
+    #[cold]
+    fn observe(&mut self, ty: VariantType) {
+        let typed = !matches!(
+            ty,
+            VariantType::Nil | VariantType::Array | VariantType::Dictionary | VariantType::Object
+        );
+        #[allow(clippy::cast_possible_truncation)]
+        let state = self.infer.0 as u8;
+        let next = match state {
+            Infer::PENDING if typed => ty as u8,
+            seen if typed && seen == ty as u8 => seen,
+            _ => Infer::MIXED,
+        };
+        self.infer = Infer(self.infer.0 & !0xFF | u64::from(next));
+    }
+
+    /// Godot's String field: length, UTF-8, zero padding.
+    fn gstring(&mut self, s: &str) -> Result<()> {
+        self.len_u32(s.len(), "String")?;
+        self.out.put(s.as_bytes());
+        self.pad(s.len());
+        Ok(())
+    }
+
+    /// A String-like value: header, length, UTF-8, zero padding.
+    #[inline]
+    fn string_value(&mut self, ty: VariantType, s: &str) -> Result<()> {
+        // Most keys and names are short: one word of text, checked and stored at once.
+        if let Some(word) = short_word(s.as_bytes()) {
+            let n = s.len();
+            if short_has_nul(word, n) {
+                return Err(self.nul_error());
+            }
+            let head = self.head(ty, 0)?;
+            #[allow(clippy::cast_possible_truncation)]
+            self.out.put_short(words(head, n as u32), word, n);
+            return Ok(());
+        }
+        self.check_no_nul(s)?;
+        let word = self.head(ty, 0)?;
+        let len = self.len_i32(s.len(), "String")?;
+        self.out.put_padded(words(word, len), s.as_bytes());
+        Ok(())
+    }
+
+    /// A struct field's key (a String). Keys sit one level inside their Dictionary, where no
+    /// Array's element inference watches (it watches the Dictionary itself), so of
+    /// [`Serializer::check_value`] only the depth limit applies, and the header is String's
+    /// id, the same in every target.
+    #[inline]
+    fn key(&mut self, key: &'static str) -> Result<()> {
+        /// String's header word, checked at compile time to be the same in 3.x and 4.x.
+        const STRING: u32 = match (
+            VariantType::String.id(GodotVersion::V3),
+            VariantType::String.id(GodotVersion::V4_0),
+        ) {
+            (Some(a), Some(b)) if a == b => a as u32,
+            _ => panic!("String's id differs between targets"),
+        };
+        debug_assert_ne!(self.infer.depth(), self.depth as u64);
+        if self.depth > self.config.max_depth {
+            return Err(self.depth_error());
+        }
+        if let Some(word) = short_word(key.as_bytes()) {
+            let n = key.len();
+            if short_has_nul(word, n) {
+                return Err(self.nul_error());
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            self.out.put_short(words(STRING, n as u32), word, n);
+            return Ok(());
+        }
+        self.string_value(VariantType::String, key)
+    }
+
+    /// Godot cuts strings at the first NUL when decoding: refuse to write one rather than
+    /// let the engine read a different string.
+    #[inline]
+    fn check_no_nul(&self, s: &str) -> Result<()> {
+        if has_nul(s.as_bytes()) {
+            return Err(self.nul_error());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn nul_error(&self) -> Error {
+        self.error(ErrorKind::Unsupported(
+            "string contains a NUL character, where Godot would cut it".into(),
+        ))
+    }
+
+    #[inline]
+    fn pad(&mut self, len: usize) {
+        put_padding(&mut self.out, len);
+    }
+
+    /// A length Godot reads as a signed 32-bit int, as the word to write.
+    #[inline]
+    fn len_i32(&self, len: usize, what: &'static str) -> Result<u32> {
+        match string::len_word(len) {
+            Some(n) => Ok(n),
+            None => Err(self.len_error(len, what)),
+        }
+    }
+
+    #[cold]
+    fn len_error(&self, len: usize, what: &'static str) -> Error {
+        self.error(ErrorKind::Unsupported(
+            format!("{what} of {len} elements exceeds Godot's 2^31 - 1 limit").into(),
+        ))
+    }
+
+    /// Writes a length Godot reads as a signed 32-bit int.
+    #[inline]
+    fn len_u32(&mut self, len: usize, what: &'static str) -> Result<()> {
+        let n = self.len_i32(len, what)?;
+        self.put_u32(n);
+        Ok(())
+    }
+
+    /// An int: 32-bit when it fits (inlined into the caller, one check and one store), else
+    /// 64-bit out of line.
+    #[inline(always)]
+    fn int(&mut self, v: i64) -> Result<()> {
+        match i32::try_from(v) {
+            Ok(small) => {
+                let word = self.head(VariantType::Int, 0)?;
+                self.out.put_words(word, small.cast_unsigned());
+                Ok(())
+            }
+            Err(_) => self.int64(v),
+        }
+    }
+
+    #[inline(never)]
+    fn int64(&mut self, v: i64) -> Result<()> {
+        self.header(VariantType::Int, FLAG_64)?;
+        self.out.put(&v.to_le_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn float(&mut self, v: f64) -> Result<()> {
+        // `encode_variant`: 32-bit iff converting to f32 and back gives an equal value.
+        #[allow(clippy::cast_possible_truncation)]
+        let narrow = v as f32;
+        if f64::from(narrow) == v {
+            let word = self.head(VariantType::Float, 0)?;
+            self.out.put_words(word, narrow.to_bits());
+        } else {
+            self.header(VariantType::Float, FLAG_64)?;
+            self.out.put(&v.to_le_bytes());
+        }
+        Ok(())
+    }
+
+    /// Whether float math components go out as f64 (the 4.x double-build flag).
+    fn wide_reals(&self) -> Result<bool> {
+        if !self.config.double_precision {
+            return Ok(false);
+        }
+        if !self.version().has_64bit_reals() {
+            return Err(self.error(ErrorKind::Unsupported(
+                "double-precision math types do not exist in Godot 3".into(),
+            )));
+        }
+        Ok(true)
+    }
+
+    fn enum_key(&mut self, index: u32, name: &str) -> Result<()> {
+        match self.config.enum_repr {
+            EnumRepr::Name => self.string_value(VariantType::String, name),
+            EnumRepr::Index => self.int(i64::from(index)),
+        }
+    }
+
+    /// Starts an untyped Array or Dictionary with a count that is patched at the end if it
+    /// was not known.
+    #[inline]
+    fn container(&mut self, ty: VariantType, len: Option<usize>) -> Result<Compound<'_, W>> {
+        let word = self.head(ty, 0)?;
+        let header_at = self.out.pos();
+        let declared = len.unwrap_or(0);
+        let count = self.len_i32(declared, ty.name())?;
+        self.out.put_words(word, count);
+        self.enter()?;
+        let outer_infer = self.infer;
+        let kind = if ty == VariantType::Array
+            && self.config.typed_containers
+            && self.version().has_typed_arrays()
+        {
+            self.infer = Infer::pending(self.depth);
+            CompoundKind::Inferring
+        } else {
+            CompoundKind::Plain
+        };
+        Ok(Compound {
+            ser: self,
+            ty,
+            header_at,
+            count_at: header_at + 4,
+            count: 0,
+            declared,
+            outer_infer,
+            kind,
+            in_variant: false,
+        })
+    }
+
+    #[inline]
+    fn enter(&mut self) -> Result<()> {
+        self.depth = self.depth.checked_add(1).ok_or_else(|| {
+            Error::new(ErrorKind::DepthLimitExceeded {
+                limit: self.config.max_depth,
+            })
+        })?;
+        Ok(())
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// A tuple struct that is not a math type: a marker's fields, a math type this target
+    /// cannot hold (the error), or a plain Array.
+    fn tuple_struct_other(
+        &mut self,
+        marker: Option<Marker>,
+        len: usize,
+    ) -> Result<Compound<'_, W>> {
+        match marker {
+            Some(m) => match Components::of(m.ty) {
+                Some(comp) => Compound::components(self, m.ty, comp),
+                None => Compound::marker(self, m),
+            },
+            None => self.container(VariantType::Array, Some(len)),
+        }
+    }
+
+    /// Writes the one-entry Dictionary header of a data-carrying enum variant and its key.
+    fn variant_wrapper(&mut self, index: u32, name: &str) -> Result<()> {
+        self.header(VariantType::Dictionary, 0)?;
+        self.put_u32(1);
+        self.enter()?;
+        self.enum_key(index, name)
+    }
+}
+
+impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, W>;
+    type SerializeTuple = Compound<'a, W>;
+    type SerializeTupleStruct = TupleStruct<'a, W>;
+    type SerializeTupleVariant = Compound<'a, W>;
+    type SerializeMap = Compound<'a, W>;
+    type SerializeStruct = Compound<'a, W>;
+    type SerializeStructVariant = Compound<'a, W>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.header(VariantType::Bool, 0)?;
+        self.put_u32(u32::from(v));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.int(v.into())
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.int(v.into())
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.int(v.into())
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.int(v)
+    }
+    #[inline]
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        let v = i64::try_from(v)
+            .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
+        self.int(v)
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.int(v.into())
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.int(v.into())
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.int(v.into())
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        let v = i64::try_from(v)
+            .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
+        self.int(v)
+    }
+    #[inline]
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        let v = i64::try_from(v)
+            .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
+        self.int(v)
+    }
+
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.float(v.into())
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.float(v)
+    }
+
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.string_value(VariantType::String, v)
+    }
+
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        let word = self.head(VariantType::PackedByteArray, 0)?;
+        let len = self.len_i32(v.len(), "PackedByteArray")?;
+        self.out.put_padded(words(word, len), v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_none(self) -> Result<()> {
+        self.header(VariantType::Nil, 0)
+    }
+
+    #[inline]
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_unit(self) -> Result<()> {
+        self.header(VariantType::Nil, 0)
+    }
+
+    #[inline]
+    fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
+        match marker(name) {
+            Some(m) if m.ty == VariantType::Callable => self.header(VariantType::Callable, 0),
+            Some(_) => Err(self.error(ErrorKind::Unsupported(
+                format!("{name} serialized as a unit struct").into(),
+            ))),
+            None => self.header(VariantType::Nil, 0),
+        }
+    }
+
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.enum_key(index, variant)
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        match self.tuple_name(name).marker {
+            Some(m) => newtype_marker(self, m, value),
+            None => value.serialize(self),
+        }
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.variant_wrapper(index, variant)?;
+        value.serialize(&mut *self)?;
+        self.leave();
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.container(VariantType::Array, len)
+    }
+
+    #[inline]
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
+        self.container(VariantType::Array, Some(len))
+    }
+
+    // Always inlined: a math type's header, components and end then become straight-line
+    // code at its call site; every other tuple struct takes `tuple_struct_other`.
+    #[inline(always)]
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, W>> {
+        let known = self.tuple_name(name);
+        if let Some(plan) = known.math {
+            self.check_value(plan.ty)?;
+            return Ok(TupleStruct::Math(MathComponents::start(self, plan)));
+        }
+        self.tuple_struct_other(known.marker, len)
+            .map(TupleStruct::Other)
+    }
+
+    #[inline]
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.variant_wrapper(index, variant)?;
+        let mut c = self.container(VariantType::Array, Some(len))?;
+        c.in_variant = true;
+        Ok(c)
+    }
+
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        let sorted = self.config.sorted_maps;
+        let mut c = self.container(VariantType::Dictionary, len)?;
+        if sorted {
+            c.kind = CompoundKind::Sorted {
+                base: c.ser.map_entries.len(),
+            };
+        }
+        Ok(c)
+    }
+
+    #[inline]
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+        self.container(VariantType::Dictionary, Some(len))
+    }
+
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.variant_wrapper(index, variant)?;
+        let mut c = self.container(VariantType::Dictionary, Some(len))?;
+        c.in_variant = true;
+        Ok(c)
+    }
+}
