@@ -1,0 +1,283 @@
+//! Array and Dictionary entries and enum variants as serde's `SeqAccess`, `MapAccess` and
+//! `EnumAccess`.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// A container's size hint and its share of [`Deserializer::reserved`].
+///
+/// A hint is the claimed count, but never more items than the input bytes left hold once the
+/// open containers' hints are taken away, so that the reservations of all open containers
+/// together stay within the input's length: 128 nested Arrays each claiming everything left
+/// reserve it once, not 128 times. Each item read gives its share back, and so does the
+/// container when it ends (or fails).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hint {
+    /// Hinted items not read yet; `usize::MAX` when the input's length is unknown (a reader),
+    /// where no hint is given.
+    pub(super) left: usize,
+    /// Bytes charged per item.
+    pub(super) size: usize,
+}
+
+impl Hint {
+    pub(super) const NONE: usize = usize::MAX;
+
+    /// The size hint to give the visitor.
+    pub(super) fn get(self) -> Option<usize> {
+        (self.left != Self::NONE).then_some(self.left)
+    }
+
+    /// One item was read: its share is given back.
+    #[inline]
+    pub(super) fn took_one<R>(&mut self, de: &mut Deserializer<R>) {
+        if self.left != Self::NONE && self.left > 0 {
+            self.left -= 1;
+            de.reserved -= self.size;
+        }
+    }
+
+    /// The container ended: what is left of its share is given back.
+    pub(super) fn release<R>(&mut self, de: &mut Deserializer<R>) {
+        if self.left != Self::NONE {
+            de.reserved -= self.left * self.size;
+            self.left = 0;
+        }
+    }
+}
+
+/// Visits a String as a unit enum variant.
+pub(super) struct UnitEnum<V>(pub(super) V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
+        self.0.visit_enum(BorrowedStrDeserializer::new(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
+        self.0.visit_enum(v.to_owned().into_deserializer())
+    }
+}
+
+/// An enum variant with data: a one-entry Dictionary `{variant: payload}`.
+pub(super) struct EnumDictionary<'a, R> {
+    pub(super) de: &'a mut Deserializer<R>,
+    /// Where the variant's key starts (to name it in an error of the payload).
+    pub(super) key_at: usize,
+}
+
+impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
+    type Error = Error;
+    type Variant = Self;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        self.de.guard_next_key()?;
+        let variant = seed.deserialize(&mut *self.de);
+        self.de.guard_key = None;
+        Ok((variant?, self))
+    }
+}
+
+impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
+    type Error = Error;
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de).map(|de::IgnoredAny| ())
+    }
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
+        seed.deserialize(&mut *self.de)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+            .map_err(|e| e.in_segment(self.de.key_path(self.key_at)))
+    }
+}
+
+/// Array elements.
+pub(super) struct ArrayAccess<'a, R> {
+    pub(super) de: &'a mut Deserializer<R>,
+    pub(super) left: u32,
+    /// The element count (the index of an element that fails is `count - left - 1`).
+    pub(super) count: u32,
+    pub(super) hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> ArrayAccess<'a, R> {
+    pub(super) fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
+        // Small enough that a forged count reserves little: every element takes at least 4
+        // bytes, a decoded one often 8 times that.
+        let hint = de.charge(count, 32);
+        ArrayAccess {
+            de,
+            left: count,
+            count,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for ArrayAccess<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
+}
+
+impl<R> ArrayAccess<'_, R> {
+    pub(super) fn finish(&self, count: u32) -> Result<()> {
+        all_read(self.left, count, "elements")
+    }
+}
+
+/// An error unless the visitor took every one of the `count` elements or entries.
+pub(super) fn all_read(left: u32, count: u32, unit: &str) -> Result<()> {
+    if left == 0 {
+        return Ok(());
+    }
+    Err(de::Error::invalid_length(
+        count as usize,
+        &format!("{} {unit}", count - left).as_str(),
+    ))
+}
+
+impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.hint.took_one(self.de);
+        match seed.deserialize(&mut *self.de) {
+            Ok(value) => Ok(Some(value)),
+            Err(e) => Err(e.in_segment(Segment::Index((self.count - self.left - 1) as usize))),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.hint.get()
+    }
+}
+
+/// Dictionary entries.
+pub(super) struct DictionaryAccess<'a, R> {
+    pub(super) de: &'a mut Deserializer<R>,
+    pub(super) left: u32,
+    /// The struct field names the keys are expected to be (none for a map).
+    pub(super) keys: KnownKeys,
+    /// Where the current entry's key starts (to name it in an error of its value).
+    pub(super) key_at: usize,
+    pub(super) hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
+    pub(super) fn new(
+        de: &'a mut Deserializer<R>,
+        count: u32,
+        fields: &'static [&'static str],
+    ) -> Self {
+        let hint = de.charge(count, 64);
+        DictionaryAccess {
+            de,
+            left: count,
+            keys: KnownKeys::new(fields),
+            key_at: 0,
+            hint,
+        }
+    }
+}
+
+impl<R> Drop for DictionaryAccess<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.de);
+    }
+}
+
+impl<R> DictionaryAccess<'_, R> {
+    pub(super) fn finish(&self, count: u32) -> Result<()> {
+        all_read(self.left, count, "entries")
+    }
+}
+
+impl<'de, R: Read<'de>> DictionaryAccess<'_, R> {
+    /// `e`, an error of the current entry's value, with the entry's key added to its path:
+    /// the struct field it matched, else the key read again from the input when that is a
+    /// slice, else where the key starts.
+    #[cold]
+    pub(super) fn in_entry(&self, e: Error) -> Error {
+        if let Some(name) = self.keys.last {
+            return e.in_segment(Segment::Field(name));
+        }
+        e.in_segment(self.de.key_path(self.key_at))
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// A path step for the Dictionary key that starts at byte `key_at`: read again from the
+    /// input when that is a slice, else where it starts.
+    #[cold]
+    pub(super) fn key_path(&self, key_at: usize) -> Segment {
+        self.read
+            .input_from(key_at)
+            .and_then(|bytes| key_segment(bytes, self.config))
+            .unwrap_or(Segment::KeyAt(key_at))
+    }
+}
+
+/// A path step for the Dictionary key at the start of `bytes`: its text (String,
+/// StringName) or number (int); `None` for other keys.
+#[cold]
+pub(super) fn key_segment(bytes: &[u8], config: Config) -> Option<Segment> {
+    let mut de = Deserializer::from_slice(bytes, config);
+    let h = de.read_header().ok()?;
+    match h.ty {
+        VariantType::String | VariantType::StringName => {
+            Some(Segment::Key(de.read_string("key").ok()?.into()))
+        }
+        VariantType::Int if h.flag() => Some(Segment::IntKey(i64::from_le_bytes(
+            de.read.read_array().ok()?,
+        ))),
+        VariantType::Int => Some(Segment::IntKey(de.read_i32().ok()?.into())),
+        _ => None,
+    }
+}
+
+impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.key_at = self.de.read.offset();
+        self.keys.last = None;
+        self.hint.took_one(self.de);
+        // Every key is checked, whatever the visitor: serde's buffering (`flatten`, internally
+        // tagged enums) takes matched keys out, so any key may become the first one a
+        // self-describing visitor sees.
+        self.de.guard_next_key()?;
+        let key = seed.deserialize(KeyDe {
+            de: &mut *self.de,
+            keys: &mut self.keys,
+        });
+        self.de.guard_key = None;
+        key.map(Some)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        match seed.deserialize(&mut *self.de) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(self.in_entry(e)),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        self.hint.get()
+    }
+}
