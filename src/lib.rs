@@ -182,15 +182,14 @@ impl Config {
     ///
     /// As [`Config::to_bytes`].
     pub fn to_variant<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
-        // Built directly for what the direct serializer takes on (serde's data model and the
-        // common Godot types, Godot 4 layouts); anything else goes through the bytes, so
-        // `value` may be serialized twice.
-        if let Some(direct) = value::VariantSerializer::new(*self) {
-            if let Ok(v) = value.serialize(direct) {
-                return Ok(v);
-            }
+        // `value` is serialized once, straight into a Variant. When the wire would change or
+        // refuse that Variant for this config (see `value::fits`), it is settled by encoding
+        // the built Variant and decoding the bytes.
+        let built = value.serialize(value::VariantSerializer::new(*self))?;
+        if value::fits(&built, self) {
+            return Ok(built);
         }
-        let bytes = self.to_bytes(value)?;
+        let bytes = self.to_bytes(&built)?;
         self.with_allow_objects(true).from_bytes(&bytes)
     }
 

@@ -56,6 +56,9 @@ fn oracle<T: Serialize + ?Sized, U: DeserializeOwned + core::fmt::Debug>(
 }
 
 fn shown<U: core::fmt::Debug>(r: godot_serde::Result<U>) -> Result<String, ()> {
+    if let Err(e) = &r {
+        eprintln!("ERR {e}");
+    }
     r.map(|u| format!("{u:?}")).map_err(|_| ())
 }
 

@@ -15,7 +15,7 @@ pub use dictionary::DictionaryKey;
 pub use index::VariantIndex;
 
 pub(crate) use deserializer::{Borrowed, VariantDe, direct_ok};
-pub(crate) use serializer::VariantSerializer;
+pub(crate) use serializer::{VariantSerializer, fits};
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
