@@ -1394,19 +1394,54 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
 // When the direct path is exact
 
 /// Whether presenting `v` directly gives exactly what decoding `config.to_bytes(v)` gives
-/// (with objects allowed): a Godot 4 layout without typed-container inference that has
-/// every type and descriptor in `v`, no full Object, no text that the wire changes or
+/// (with objects allowed): a layout that has every type and descriptor in `v` (in Godot 3,
+/// one that decodes them unchanged and without double precision), no plain Array that
+/// typed-container inference would type, no full Object, no text that the wire changes or
 /// refuses (a NUL, a leading BOM), and a nesting well within the depth limit. Anything else
 /// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
 /// read (see the module docs).
 pub(crate) fn direct_ok(v: &Variant, config: &Config) -> bool {
     let version = config.version();
-    // Typed-container inference makes the encoder type plain Arrays and Dictionaries.
-    if !version.is_godot4() || config.typed_containers() {
+    // Godot 3 has no double-precision math types: the encoder refuses them.
+    if !version.is_godot4() && config.double_precision() {
         return false;
     }
-    let budget = config.max_depth() / 2;
-    plain(v, version, budget)
+    let rules = Rules {
+        version,
+        // Typed-container inference makes the encoder type a plain Array whose elements
+        // share one type.
+        infer: config.typed_containers() && version.has_typed_arrays(),
+    };
+    plain(v, rules, config.max_depth() / 2)
+}
+
+/// What the wire of one config keeps as it is.
+#[derive(Clone, Copy)]
+struct Rules {
+    version: GodotVersion,
+    infer: bool,
+}
+
+/// Whether the encoder's typed-container inference would type this untyped Array: every
+/// element has the same type, one that a typed Array can hold (not nil or a container).
+fn inferred(items: &[Variant]) -> bool {
+    let Some(first) = items.first() else {
+        return false;
+    };
+    let ty = first.variant_type();
+    !matches!(
+        ty,
+        VariantType::Nil | VariantType::Array | VariantType::Dictionary | VariantType::Object
+    ) && items.iter().all(|x| x.variant_type() == ty)
+}
+
+/// A type that Godot 3 decodes exactly as it was (RIDs lose their id, ids and objects
+/// take other forms there).
+fn godot3_same(v: &Variant) -> bool {
+    !matches!(
+        v,
+        Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_) | Variant::NodePath(_)
+    ) && v.variant_type().id(GodotVersion::V3).is_some()
 }
 
 fn text_ok(s: &str) -> bool {
@@ -1421,7 +1456,11 @@ fn descriptor_ok(t: &ContainerType) -> bool {
     }
 }
 
-fn plain(v: &Variant, version: GodotVersion, depth: usize) -> bool {
+fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
+    let version = rules.version;
+    if !version.is_godot4() && !godot3_same(v) {
+        return false;
+    }
     match v {
         Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => text_ok(s),
         Variant::NodePath(p) => p.names.iter().chain(&p.subnames).all(|s| text_ok(s)),
@@ -1432,8 +1471,11 @@ fn plain(v: &Variant, version: GodotVersion, depth: usize) -> bool {
         Variant::Array(a) => {
             depth > 0
                 && (a.element_type == ContainerType::Untyped
-                    || version.has_typed_arrays() && descriptor_ok(&a.element_type))
-                && a.items.iter().all(|x| plain(x, version, depth - 1))
+                    && !(rules.infer && inferred(&a.items))
+                    || a.element_type != ContainerType::Untyped
+                        && version.has_typed_arrays()
+                        && descriptor_ok(&a.element_type))
+                && a.items.iter().all(|x| plain(x, rules, depth - 1))
         }
         Variant::Dictionary(d) => {
             depth > 0
@@ -1442,7 +1484,7 @@ fn plain(v: &Variant, version: GodotVersion, depth: usize) -> bool {
                         && descriptor_ok(&d.key_type)
                         && descriptor_ok(&d.value_type))
                 && d.iter()
-                    .all(|(k, x)| plain(k, version, depth - 1) && plain(x, version, depth - 1))
+                    .all(|(k, x)| plain(k, rules, depth - 1) && plain(x, rules, depth - 1))
         }
         _ => true,
     }
