@@ -185,7 +185,10 @@ impl Config {
         // `value` is serialized once, straight into a Variant. When the wire would change or
         // refuse that Variant for this config (see `value::fits`), it is settled by encoding
         // the built Variant and decoding the bytes.
-        let built = value.serialize(value::VariantSerializer::new(*self))?;
+        let mut built = value.serialize(value::VariantSerializer::new(*self))?;
+        if value::infers(self) {
+            value::infer_types(&mut built);
+        }
         if value::fits(&built, self) {
             return Ok(built);
         }
@@ -220,11 +223,8 @@ impl Config {
     /// When the Variant does not fit `T` or cannot be written for the target engine.
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
         if value::direct_ok(value, self) {
-            return T::deserialize(value::VariantDe::new(
-                value,
-                self.double_precision,
-                value::Borrowed,
-            ));
+            let de = value::VariantDe::new(value, self.double_precision, value::Borrowed);
+            return T::deserialize(de.inferring(value::infers(self)));
         }
         let bytes = self.to_bytes(value)?;
         let mut de = Deserializer::from_reader(bytes.as_slice(), self.with_allow_objects(true));

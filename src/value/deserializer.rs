@@ -112,6 +112,9 @@ pub(crate) struct VariantDe<'a, L> {
     v: &'a Variant,
     wide: bool,
     lend: L,
+    /// Present a plain Array whose elements share one type as typed, as the encoder's
+    /// typed-container inference writes it (see [`inferred`]).
+    infer: bool,
 }
 
 impl<'a, L: Copy> VariantDe<'a, L> {
@@ -120,11 +123,22 @@ impl<'a, L: Copy> VariantDe<'a, L> {
             v: null_object_as_nil(v),
             wide,
             lend,
+            infer: false,
         }
     }
 
+    /// With typed-container inference (see [`VariantDe::infer`]).
+    pub(crate) fn inferring(self, infer: bool) -> Self {
+        VariantDe { infer, ..self }
+    }
+
     fn at(&self, v: &'a Variant) -> Self {
-        VariantDe::new(v, self.wide, self.lend)
+        VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
+    }
+
+    /// Whether this Array is presented as typed.
+    fn typed_array(&self, a: &Array) -> bool {
+        a.element_type != ContainerType::Untyped || self.infer && inferred(&a.items)
     }
 }
 
@@ -319,7 +333,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             Variant::Int(i) => visitor.visit_i64(*i),
             Variant::Float(x) => visitor.visit_f64(*x),
             Variant::String(s) => self.lend.str(s, visitor),
-            Variant::Array(a) if a.element_type != ContainerType::Untyped => {
+            Variant::Array(a) if self.typed_array(a) => {
                 visitor.visit_map(MarkerMap::new(self, TYPED_ARRAY))
             }
             Variant::Array(a) => self.items(a, visitor),
@@ -1240,7 +1254,13 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
                 de,
                 props: &o.properties,
             })?,
-            (FieldKind::TypedArray(a), 0) => seed.deserialize(DescriptorDe(&a.element_type))?,
+            (FieldKind::TypedArray(a), 0) => match (&a.element_type, a.items.first()) {
+                (ContainerType::Untyped, Some(x)) if self.de.infer => {
+                    let t = ContainerType::Builtin(x.variant_type());
+                    seed.deserialize(DescriptorDe(&t))?
+                }
+                (t, _) => seed.deserialize(DescriptorDe(t))?,
+            },
             (FieldKind::TypedDictionary(d), 0) => seed.deserialize(DescriptorDe(&d.key_type))?,
             (FieldKind::TypedDictionary(d), 1) => seed.deserialize(DescriptorDe(&d.value_type))?,
             (FieldKind::TypedArray(a), 1) => seed.deserialize(ItemsDe(de, a))?,
@@ -1394,9 +1414,9 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
 // When the direct path is exact
 
 /// Whether presenting `v` directly gives exactly what decoding `config.to_bytes(v)` gives
-/// (with objects allowed): a layout that has every type and descriptor in `v` (in Godot 3,
-/// one that decodes them unchanged and without double precision), no plain Array that
-/// typed-container inference would type, no full Object, no text that the wire changes or
+/// (with objects allowed), read with [`infers`]: a layout that has every type and
+/// descriptor in `v` (in Godot 3, one that decodes them unchanged and without double
+/// precision), no full Object, no text that the wire changes or
 /// refuses (a NUL, a leading BOM), and a nesting well within the depth limit. Anything else
 /// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
 /// read (see the module docs).
@@ -1406,25 +1426,25 @@ pub(crate) fn direct_ok(v: &Variant, config: &Config) -> bool {
     if !version.is_godot4() && config.double_precision() {
         return false;
     }
-    let rules = Rules {
-        version,
-        // Typed-container inference makes the encoder type a plain Array whose elements
-        // share one type.
-        infer: config.typed_containers() && version.has_typed_arrays(),
-    };
-    plain(v, rules, config.max_depth() / 2)
+    plain(v, Rules { version }, config.max_depth() / 2)
+}
+
+/// Whether the encoder of `config` types a plain Array whose elements share one type
+/// (typed-container inference): the direct reader then presents such an Array as typed
+/// (see [`VariantDe::inferring`]).
+pub(crate) fn infers(config: &Config) -> bool {
+    config.typed_containers() && config.version().has_typed_arrays()
 }
 
 /// What the wire of one config keeps as it is.
 #[derive(Clone, Copy)]
 struct Rules {
     version: GodotVersion,
-    infer: bool,
 }
 
 /// Whether the encoder's typed-container inference would type this untyped Array: every
 /// element has the same type, one that a typed Array can hold (not nil or a container).
-fn inferred(items: &[Variant]) -> bool {
+pub(crate) fn inferred(items: &[Variant]) -> bool {
     let Some(first) = items.first() else {
         return false;
     };
@@ -1471,7 +1491,6 @@ fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
         Variant::Array(a) => {
             depth > 0
                 && (a.element_type == ContainerType::Untyped
-                    && !(rules.infer && inferred(&a.items))
                     || a.element_type != ContainerType::Untyped
                         && version.has_typed_arrays()
                         && descriptor_ok(&a.element_type))

@@ -14,8 +14,8 @@ mod serializer;
 pub use dictionary::DictionaryKey;
 pub use index::VariantIndex;
 
-pub(crate) use deserializer::{Borrowed, VariantDe, direct_ok};
-pub(crate) use serializer::{VariantSerializer, fits};
+pub(crate) use deserializer::{Borrowed, VariantDe, direct_ok, inferred, infers};
+pub(crate) use serializer::{VariantSerializer, fits, infer_types};
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,

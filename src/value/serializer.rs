@@ -13,7 +13,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::{Array, Dictionary, Variant};
+use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::{Config, EnumRepr};
 use crate::error::{Error, ErrorKind};
 use crate::types::{
@@ -103,6 +103,37 @@ impl VariantSerializer {
 /// marker key (which decoding would read as that type).
 pub(crate) fn fits(v: &Variant, config: &Config) -> bool {
     super::direct_ok(v, config) && !has_marker_key(v)
+}
+
+/// Types every plain Array that the encoder's typed-container inference would type (one
+/// whose elements share a type a typed Array holds), as decoding the bytes gives it.
+pub(crate) fn infer_types(v: &mut Variant) {
+    match v {
+        Variant::Array(a) => {
+            a.items.iter_mut().for_each(infer_types);
+            if a.element_type == ContainerType::Untyped && super::inferred(&a.items) {
+                if let Some(first) = a.items.first() {
+                    a.element_type = ContainerType::Builtin(first.variant_type());
+                }
+            }
+        }
+        Variant::Dictionary(d)
+            if d.keys()
+                .any(|k| matches!(k, Variant::Array(_) | Variant::Dictionary(_))) =>
+        {
+            // Keys change with their Arrays' types: the Dictionary is built again, in order.
+            let mut out = Dictionary::typed(d.key_type.clone(), d.value_type.clone());
+            for (mut k, mut x) in core::mem::take(&mut **d) {
+                infer_types(&mut k);
+                infer_types(&mut x);
+                out.insert(k, x);
+            }
+            **d = out;
+        }
+        Variant::Dictionary(d) => d.values_mut().for_each(infer_types),
+        Variant::Object(o) => o.properties.iter_mut().for_each(|(_, x)| infer_types(x)),
+        _ => {}
+    }
 }
 
 fn has_marker_key(v: &Variant) -> bool {
