@@ -222,8 +222,8 @@ impl Config {
     ///
     /// When the Variant does not fit `T` or cannot be written for the target engine.
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
-        if value::direct_ok(value, self) {
-            let de = value::VariantDe::new(value, self.double_precision, value::Borrowed);
+        if value::direct_ok(value, self, true) {
+            let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed);
             return T::deserialize(de.inferring(value::infers(self)));
         }
         let bytes = self.to_bytes(value)?;

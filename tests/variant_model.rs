@@ -533,4 +533,9 @@ fn from_variant_lends_in_godot3_and_typed_configs() {
             .unwrap_or_else(|e| panic!("{config:?}: {e}"));
         assert_eq!((m.name, m.tags), ("Ann", vec!["a", "b"]));
     }
+    // A leading BOM is dropped, as decoding drops it, and the rest is still lent.
+    let v = Variant::from("\u{FEFF}Ann");
+    for config in configs() {
+        assert_eq!(config.from_variant::<&str>(&v).unwrap(), "Ann");
+    }
 }

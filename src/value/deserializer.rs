@@ -94,6 +94,20 @@ impl<'a: 'de, 'de> Lend<'a, 'de> for Borrowed {
     }
 }
 
+/// As [`Borrowed`], with the text the wire changes as decoding gives it: one leading BOM
+/// dropped (what `from_variant` reads with).
+#[derive(Clone, Copy)]
+pub(crate) struct WireBorrowed;
+
+impl<'a: 'de, 'de> Lend<'a, 'de> for WireBorrowed {
+    fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
+        v.visit_borrowed_str(s.strip_prefix('\u{FEFF}').unwrap_or(s))
+    }
+    fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value> {
+        v.visit_borrowed_bytes(b)
+    }
+}
+
 impl<'de> Lend<'_, 'de> for Copied {
     fn str<V: Visitor<'de>>(self, s: &str, v: V) -> Result<V::Value> {
         v.visit_str(s)
@@ -1420,13 +1434,13 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
 /// refuses (a NUL, a leading BOM), and a nesting well within the depth limit. Anything else
 /// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
 /// read (see the module docs).
-pub(crate) fn direct_ok(v: &Variant, config: &Config) -> bool {
+pub(crate) fn direct_ok(v: &Variant, config: &Config, bom_ok: bool) -> bool {
     let version = config.version();
     // Godot 3 has no double-precision math types: the encoder refuses them.
     if !version.is_godot4() && config.double_precision() {
         return false;
     }
-    plain(v, Rules { version }, config.max_depth() / 2)
+    plain(v, Rules { version, bom_ok }, config.max_depth() / 2)
 }
 
 /// Whether the encoder of `config` types a plain Array whose elements share one type
@@ -1440,6 +1454,9 @@ pub(crate) fn infers(config: &Config) -> bool {
 #[derive(Clone, Copy)]
 struct Rules {
     version: GodotVersion,
+    /// A leading BOM in text other than a Dictionary key is fine: the reader drops it, as
+    /// decoding does ([`WireBorrowed`]). A key keeps it out: dropping it may merge keys.
+    bom_ok: bool,
 }
 
 /// Whether the encoder's typed-container inference would type this untyped Array: every
@@ -1478,6 +1495,7 @@ fn descriptor_ok(t: &ContainerType) -> bool {
 
 fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
     let version = rules.version;
+    let text_ok = |s: &str| text_ok(s) || rules.bom_ok && !s.as_bytes().contains(&0);
     if !version.is_godot4() && !godot3_same(v) {
         return false;
     }
@@ -1502,8 +1520,13 @@ fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
                     || version.has_typed_dictionaries()
                         && descriptor_ok(&d.key_type)
                         && descriptor_ok(&d.value_type))
-                && d.iter()
-                    .all(|(k, x)| plain(k, rules, depth - 1) && plain(x, rules, depth - 1))
+                && d.iter().all(|(k, x)| {
+                    let key_rules = Rules {
+                        bom_ok: false,
+                        ..rules
+                    };
+                    plain(k, key_rules, depth - 1) && plain(x, rules, depth - 1)
+                })
         }
         _ => true,
     }

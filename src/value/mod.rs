@@ -14,7 +14,7 @@ mod serializer;
 pub use dictionary::DictionaryKey;
 pub use index::VariantIndex;
 
-pub(crate) use deserializer::{Borrowed, VariantDe, direct_ok, inferred, infers};
+pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, inferred, infers};
 pub(crate) use serializer::{VariantSerializer, fits, infer_types};
 
 use crate::types::{

@@ -102,7 +102,7 @@ impl VariantSerializer {
 /// the wire keeps it as it is (see [`super::direct_ok`]) and no Dictionary has a reserved
 /// marker key (which decoding would read as that type).
 pub(crate) fn fits(v: &Variant, config: &Config) -> bool {
-    super::direct_ok(v, config) && !has_marker_key(v)
+    super::direct_ok(v, config, false) && !has_marker_key(v)
 }
 
 /// Types every plain Array that the encoder's typed-container inference would type (one
