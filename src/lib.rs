@@ -192,6 +192,10 @@ impl Config {
         if value::fits(&built, self) {
             return Ok(built);
         }
+        value::drop_boms(&mut built);
+        if value::fits(&built, self) {
+            return Ok(built);
+        }
         let bytes = self.to_bytes(&built)?;
         self.with_allow_objects(true).from_bytes(&bytes)
     }

@@ -462,6 +462,16 @@ fn depth_limit_agrees_with_the_bytes() {
             for n in 0..limit + 4 {
                 let v = nested(n);
                 once(config, v.clone());
+                // A marker value deep inside (a NodePath, an Object holding Arrays).
+                let path = (0..n).fold(Variant::from(NodePath::from("a/b")), |v, _| {
+                    Variant::from(Array::from(vec![v]))
+                });
+                once(config, path);
+                let object = Variant::Object(Box::new(Object {
+                    class: "Node".into(),
+                    properties: vec![("deep".into(), nested(n.saturating_sub(2)))],
+                }));
+                once(config, vec![object]);
                 assert_eq!(
                     shown(config.from_variant::<Variant>(&v)),
                     oracle::<_, Variant>(config, &v),

@@ -1435,12 +1435,24 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
 /// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
 /// read (see the module docs).
 pub(crate) fn direct_ok(v: &Variant, config: &Config, bom_ok: bool) -> bool {
+    direct_with(v, config, bom_ok, false)
+}
+
+/// [`direct_ok`] for a Variant whose Objects, RIDs, object ids and NodePaths came from
+/// decoding with `config` already (`settled`), as the Variant serializer builds them:
+/// encoding and decoding them again changes nothing.
+pub(crate) fn direct_with(v: &Variant, config: &Config, bom_ok: bool, settled: bool) -> bool {
     let version = config.version();
     // Godot 3 has no double-precision math types: the encoder refuses them.
     if !version.is_godot4() && config.double_precision() {
         return false;
     }
-    plain(v, Rules { version, bom_ok }, config.max_depth() / 2)
+    let rules = Rules {
+        version,
+        bom_ok,
+        settled,
+    };
+    plain(v, rules, config.max_depth() / 2)
 }
 
 /// Whether the encoder of `config` types a plain Array whose elements share one type
@@ -1457,6 +1469,8 @@ struct Rules {
     /// A leading BOM in text other than a Dictionary key is fine: the reader drops it, as
     /// decoding does ([`WireBorrowed`]). A key keeps it out: dropping it may merge keys.
     bom_ok: bool,
+    /// See [`direct_with`].
+    settled: bool,
 }
 
 /// Whether the encoder's typed-container inference would type this untyped Array: every
@@ -1496,6 +1510,14 @@ fn descriptor_ok(t: &ContainerType) -> bool {
 fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
     let version = rules.version;
     let text_ok = |s: &str| text_ok(s) || rules.bom_ok && !s.as_bytes().contains(&0);
+    if rules.settled
+        && matches!(
+            v,
+            Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_) | Variant::NodePath(_)
+        )
+    {
+        return true;
+    }
     if !version.is_godot4() && !godot3_same(v) {
         return false;
     }

@@ -90,7 +90,11 @@ impl VariantSerializer {
         self,
         write: impl FnOnce(&mut crate::Serializer<Vec<u8>>) -> Result<()>,
     ) -> Result<Variant> {
-        let mut ser = crate::Serializer::new(Vec::new(), self.config);
+        // The value sits below the containers already open: it gets what is left of the limit.
+        let config = self
+            .config
+            .with_max_depth(self.depth.saturating_sub(2).min(self.config.max_depth()));
+        let mut ser = crate::Serializer::new(Vec::new(), config);
         write(&mut ser)?;
         self.config
             .with_allow_objects(true)
@@ -99,10 +103,28 @@ impl VariantSerializer {
 }
 
 /// Whether `v`, as built, is what encoding it with `config` and decoding the bytes gives:
-/// the wire keeps it as it is (see [`super::direct_ok`]) and no Dictionary has a reserved
-/// marker key (which decoding would read as that type).
+/// the wire keeps it as it is (see [`super::direct_with`]; the marker values built through
+/// the byte serializer are settled) and no Dictionary has a reserved marker key (which
+/// decoding would read as that type).
 pub(crate) fn fits(v: &Variant, config: &Config) -> bool {
-    super::direct_ok(v, config, false) && !has_marker_key(v)
+    super::direct_with(v, config, false, true) && !has_marker_key(v)
+}
+
+/// Drops one leading BOM from text outside Dictionary keys, as decoding does.
+pub(crate) fn drop_boms(v: &mut Variant) {
+    fn cut(s: &mut String) {
+        if s.starts_with('\u{FEFF}') {
+            s.drain(..'\u{FEFF}'.len_utf8());
+        }
+    }
+    match v {
+        Variant::String(s) | Variant::StringName(StringName(s)) => cut(s),
+        Variant::PackedStringArray(p) => p.0.iter_mut().for_each(cut),
+        Variant::Signal(s) => cut(&mut s.name),
+        Variant::Array(a) => a.items.iter_mut().for_each(drop_boms),
+        Variant::Dictionary(d) => d.values_mut().for_each(drop_boms),
+        _ => {}
+    }
 }
 
 /// Types every plain Array that the encoder's typed-container inference would type (one
@@ -323,7 +345,7 @@ impl ser::Serializer for VariantSerializer {
                     ser: VariantSerializer {
                         pairs: m.ty == VariantType::Object && !m.as_id,
                         field: true,
-                        ..self.nested()?
+                        ..self
                     },
                     fields: Vec::with_capacity(len.min(4)),
                 }),
