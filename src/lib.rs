@@ -196,6 +196,9 @@ impl Config {
         if value::fits(&built, self) {
             return Ok(built);
         }
+        if let Some(e) = value::wire_error(&built, self) {
+            return Err(e);
+        }
         let bytes = self.to_bytes(&built)?;
         self.with_allow_objects(true).from_bytes(&bytes)
     }
@@ -229,6 +232,9 @@ impl Config {
         if value::direct_ok(value, self, true) {
             let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed);
             return T::deserialize(de.inferring(value::infers(self)));
+        }
+        if let Some(e) = value::wire_error(value, self) {
+            return Err(e);
         }
         let bytes = self.to_bytes(value)?;
         let mut de = Deserializer::from_reader(bytes.as_slice(), self.with_allow_objects(true));

@@ -110,6 +110,66 @@ pub(crate) fn fits(v: &Variant, config: &Config) -> bool {
     super::direct_with(v, config, false, true) && !has_marker_key(v)
 }
 
+/// The error encoding `v` with `config` gives, found without writing bytes: the first, in
+/// writing order, of a value nested beyond the depth limit, a type the target lacks, a
+/// double-precision math type for Godot 3, or text with a NUL (which Godot would cut).
+/// `None` when there is none of these (the encoder may still refuse a container descriptor
+/// the target lacks).
+pub(crate) fn wire_error(v: &Variant, config: &Config) -> Option<Error> {
+    let version = config.version();
+    let nul = |s: &str| s.as_bytes().contains(&0);
+    let kind = |v: &Variant, depth: usize| -> Option<ErrorKind> {
+        if depth > config.max_depth() {
+            return Some(ErrorKind::DepthLimitExceeded {
+                limit: config.max_depth(),
+            });
+        }
+        let ty = v.variant_type();
+        if ty as u8 > VariantType::Vector2 as u8 && ty.id(version).is_none() {
+            return Some(ErrorKind::TypeNotInTarget { ty, version });
+        }
+        if !version.is_godot4() && config.double_precision() && ty.has_real_components() {
+            return Some(ErrorKind::Unsupported(
+                "double-precision math types do not exist in Godot 3".into(),
+            ));
+        }
+        let text = match v {
+            Variant::String(s) | Variant::StringName(StringName(s)) => nul(s),
+            Variant::NodePath(p) => p.names.iter().chain(&p.subnames).any(|s| nul(s)),
+            Variant::PackedStringArray(p) => p.0.iter().any(|s| nul(s)),
+            Variant::Signal(s) => nul(&s.name),
+            Variant::Object(o) => nul(&o.class) || o.properties.iter().any(|(k, _)| nul(k)),
+            _ => false,
+        };
+        text.then(|| {
+            ErrorKind::Unsupported(
+                "string contains a NUL character, where Godot would cut it".into(),
+            )
+        })
+    };
+    fn walk(
+        v: &Variant,
+        depth: usize,
+        kind: &dyn Fn(&Variant, usize) -> Option<ErrorKind>,
+    ) -> Option<ErrorKind> {
+        if let Some(k) = kind(v, depth) {
+            return Some(k);
+        }
+        match v {
+            Variant::Array(a) => a.items.iter().find_map(|x| walk(x, depth + 1, kind)),
+            Variant::Dictionary(d) => d
+                .iter()
+                .find_map(|(k, x)| walk(k, depth + 1, kind).or_else(|| walk(x, depth + 1, kind))),
+            Variant::Object(o) => o
+                .properties
+                .iter()
+                .find_map(|(_, x)| walk(x, depth + 1, kind)),
+            _ => None,
+        }
+    }
+    walk(v, 0, &kind).map(Error::new)
+}
+
 /// Drops one leading BOM from text outside Dictionary keys, as decoding does.
 pub(crate) fn drop_boms(v: &mut Variant) {
     fn cut(s: &mut String) {
