@@ -178,13 +178,21 @@ impl Config {
     /// Converts `value` into a [`Variant`], exactly as encoding it with this config and
     /// decoding the bytes would.
     ///
+    /// `value` is serialized once, straight into a Variant, for every layout; the wire's
+    /// rules are then applied to it in place (typed-container inference, a leading BOM
+    /// dropped from text) and its errors found without bytes. The rarer marker types
+    /// (NodePath, RID, object ids, Signal, full Objects, typed containers, vector packed
+    /// arrays) are built by the byte serializer's rules from their own payload; a Dictionary
+    /// key with a leading BOM or a reserved marker name settles the whole Variant through
+    /// the bytes.
+    ///
     /// # Errors
     ///
     /// As [`Config::to_bytes`].
     pub fn to_variant<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
-        // `value` is serialized once, straight into a Variant. When the wire would change or
-        // refuse that Variant for this config (see `value::fits`), it is settled by encoding
-        // the built Variant and decoding the bytes.
+        // `value` is serialized once, straight into a Variant. What the wire would still
+        // change in it (see `value::fits`) is settled by encoding the built Variant and
+        // decoding the bytes.
         let mut built = value.serialize(value::VariantSerializer::new(*self))?;
         if value::infers(self) {
             value::infer_types(&mut built);
@@ -206,11 +214,13 @@ impl Config {
     /// Converts a [`Variant`] into a `T`, exactly as encoding the Variant with this config
     /// and decoding the bytes as `T` would (objects allowed).
     ///
-    /// For the Godot 4 layouts this reads the Variant directly, without bytes, and `T` may
-    /// borrow from it (`&str`, `&[u8]`). A Variant that the wire would change or refuse (a
-    /// full Object, a Godot 3 layout, text with a NUL or a leading BOM, a reserved marker
-    /// key, a type or descriptor the layout lacks, nesting near the depth limit) goes through
-    /// the bytes instead, where borrowing types get a "borrowed" type error.
+    /// This reads the Variant directly, without bytes, for every layout, and `T` may borrow
+    /// from it (`&str`, `&[u8]`): typed-container inference is applied as it is read, a
+    /// leading BOM is dropped from text as decoding drops it, and the wire's errors (nesting
+    /// beyond the depth limit, a type the layout lacks, text with a NUL) are found without
+    /// writing bytes. What still goes through the bytes, where borrowing types get a
+    /// "borrowed" type error: a full Object, a RID / object id / NodePath for Godot 3, a
+    /// Dictionary key with a leading BOM, and a typed-container descriptor the layout lacks.
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
