@@ -1491,7 +1491,7 @@ pub(crate) fn inferred(items: &[Variant]) -> bool {
 fn godot3_same(v: &Variant) -> bool {
     !matches!(
         v,
-        Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_) | Variant::NodePath(_)
+        Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_)
     ) && v.variant_type().id(GodotVersion::V3).is_some()
 }
 
