@@ -24,7 +24,7 @@ use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::{Config, GodotVersion};
 use crate::error::Error;
 use crate::types::{
-    OBJECT_ID, Real, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline, marker_name,
+    OBJECT, OBJECT_ID, Real, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline, marker_name,
 };
 use crate::wire::{Scalar, VariantType};
 
@@ -356,6 +356,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             }
             Variant::Dictionary(d) => self.entries(d, true, visitor),
             Variant::ObjectId(_) => visitor.visit_map(MarkerMap::new(self, OBJECT_ID)),
+            Variant::Object(_) => visitor.visit_map(MarkerMap::new(self, OBJECT)),
             v => {
                 let ty = v.variant_type();
                 match marker_name(ty, self.wide_for(ty)) {
@@ -1527,7 +1528,14 @@ fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
         Variant::Signal(s) => text_ok(&s.name),
         Variant::PackedStringArray(p) => p.0.iter().all(|s| text_ok(s)),
         Variant::PackedVector4Array(_) => version.has_typed_arrays(),
-        Variant::Object(_) => false,
+        Variant::Object(o) => {
+            depth > 0
+                // The class and property names are not read through the BOM-dropping lend.
+                && self::text_ok(&o.class)
+                && o.properties
+                    .iter()
+                    .all(|(k, x)| self::text_ok(k) && plain(x, rules, depth - 1))
+        }
         Variant::Array(a) => {
             depth > 0
                 && (a.element_type == ContainerType::Untyped
