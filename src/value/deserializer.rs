@@ -1431,8 +1431,9 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
 /// Whether presenting `v` directly gives exactly what decoding `config.to_bytes(v)` gives
 /// (with objects allowed), read with [`infers`]: a layout that has every type and
 /// descriptor in `v` (in Godot 3, one that decodes them unchanged and without double
-/// precision), no full Object, no text that the wire changes or
-/// refuses (a NUL, a leading BOM), and a nesting well within the depth limit. Anything else
+/// precision; no RID, object id or full Object there), no text that the wire refuses (a
+/// NUL) or changes (a leading BOM, unless `bom_ok`: outside Dictionary keys and Object
+/// names the reader drops it), and a nesting well within the depth limit. Anything else
 /// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
 /// read (see the module docs).
 pub(crate) fn direct_ok(v: &Variant, config: &Config, bom_ok: bool) -> bool {
