@@ -180,30 +180,49 @@ impl Config {
     /// Converts `value` into a [`Variant`], exactly as encoding it with this config and
     /// decoding the bytes would.
     ///
+    /// `value` is serialized once, straight into a Variant, for every layout; the wire's
+    /// rules are then applied to it in place (typed-container inference, a leading BOM
+    /// dropped from text) and its errors found without bytes. The rarer marker types
+    /// (NodePath, RID, object ids, Signal, full Objects, typed containers, vector packed
+    /// arrays) are built by the byte serializer's rules from their own payload; a Dictionary
+    /// key with a leading BOM or a reserved marker name settles the whole Variant through
+    /// the bytes.
+    ///
     /// # Errors
     ///
     /// As [`Config::to_bytes`].
     pub fn to_variant<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
-        // Built directly for what the direct serializer takes on (serde's data model and the
-        // common Godot types, Godot 4 layouts); anything else goes through the bytes, so
-        // `value` may be serialized twice.
-        if let Some(direct) = value::VariantSerializer::new(*self) {
-            if let Ok(v) = value.serialize(direct) {
-                return Ok(v);
-            }
+        // `value` is serialized once, straight into a Variant. What the wire would still
+        // change in it (see `value::fits`) is settled by encoding the built Variant and
+        // decoding the bytes.
+        let mut built = value.serialize(value::VariantSerializer::new(*self))?;
+        if value::infers(self) {
+            value::infer_types(&mut built);
         }
-        let bytes = self.to_bytes(value)?;
+        if value::fits(&built, self) {
+            return Ok(built);
+        }
+        value::drop_boms(&mut built);
+        if value::fits(&built, self) {
+            return Ok(built);
+        }
+        if let Some(e) = value::wire_error(&built, self) {
+            return Err(e);
+        }
+        let bytes = self.to_bytes(&built)?;
         self.with_allow_objects(true).from_bytes(&bytes)
     }
 
     /// Converts a [`Variant`] into a `T`, exactly as encoding the Variant with this config
     /// and decoding the bytes as `T` would (objects allowed).
     ///
-    /// For the Godot 4 layouts this reads the Variant directly, without bytes, and `T` may
-    /// borrow from it (`&str`, `&[u8]`). A Variant that the wire would change or refuse (a
-    /// full Object, a Godot 3 layout, text with a NUL or a leading BOM, a reserved marker
-    /// key, a type or descriptor the layout lacks, nesting near the depth limit) goes through
-    /// the bytes instead, where borrowing types get a "borrowed" type error.
+    /// This reads the Variant directly, without bytes, for every layout, and `T` may borrow
+    /// from it (`&str`, `&[u8]`): typed-container inference is applied as it is read, a
+    /// leading BOM is dropped from text as decoding drops it, and the wire's errors (nesting
+    /// beyond the depth limit, a type the layout lacks, text with a NUL) are found without
+    /// writing bytes. What still goes through the bytes, where borrowing types get a
+    /// "borrowed" type error: a RID, object id or full Object for Godot 3, a
+    /// Dictionary key with a leading BOM, and a typed-container descriptor the layout lacks.
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
@@ -222,12 +241,12 @@ impl Config {
     ///
     /// When the Variant does not fit `T` or cannot be written for the target engine.
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
-        if value::direct_ok(value, self) {
-            return T::deserialize(value::VariantDe::new(
-                value,
-                self.double_precision,
-                value::Borrowed,
-            ));
+        if value::direct_ok(value, self, true) {
+            let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed);
+            return T::deserialize(de.inferring(value::infers(self)));
+        }
+        if let Some(e) = value::wire_error(value, self) {
+            return Err(e);
         }
         let bytes = self.to_bytes(value)?;
         let mut de = Deserializer::from_reader(bytes.as_slice(), self.with_allow_objects(true));

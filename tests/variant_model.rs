@@ -42,21 +42,26 @@ fn configs() -> Vec<Config> {
 }
 
 /// What the bytes give for `T` from `value` under `config`, as text (NaN-safe), or the
-/// fact of an error.
+/// kind of the error.
 fn oracle<T: Serialize + ?Sized, U: DeserializeOwned + core::fmt::Debug>(
     config: Config,
     value: &T,
-) -> Result<String, ()> {
-    let bytes = config.to_bytes(value).map_err(|_| ())?;
-    config
-        .with_allow_objects(true)
-        .from_bytes::<U>(&bytes)
-        .map(|u| format!("{u:?}"))
-        .map_err(|_| ())
+) -> Result<String, String> {
+    let bytes = config.to_bytes(value).map_err(|e| kind(&e))?;
+    shown(config.with_allow_objects(true).from_bytes::<U>(&bytes))
 }
 
-fn shown<U: core::fmt::Debug>(r: godot_serde::Result<U>) -> Result<String, ()> {
-    r.map(|u| format!("{u:?}")).map_err(|_| ())
+/// An error's kind, without its details (`Unsupported`, `DepthLimitExceeded`, ...).
+fn kind(e: &Error) -> String {
+    let k = format!("{:?}", e.kind());
+    k.split(['(', ' ', '{'])
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn shown<U: core::fmt::Debug>(r: godot_serde::Result<U>) -> Result<String, String> {
+    r.map(|u| format!("{u:?}")).map_err(|e| kind(&e))
 }
 
 /// A random Variant, with the types the shared generator leaves out mixed in.
@@ -361,4 +366,191 @@ fn to_variant_gives_what_the_bytes_give() {
     }
     println!("to_variant: {cases} cases");
     assert!(cases > 5_000, "{cases}");
+}
+
+/// Counts how often it is serialized.
+#[derive(Debug)]
+struct Counted<'a, T>(&'a std::cell::Cell<usize>, T);
+
+impl<T: Serialize> Serialize for Counted<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.set(self.0.get() + 1);
+        self.1.serialize(s)
+    }
+}
+
+/// `to_variant` serializes `value` once and gives what the bytes give (error kinds included).
+fn once<T: Serialize + core::fmt::Debug>(config: Config, value: T) {
+    let count = std::cell::Cell::new(0);
+    let items = [Counted(&count, &value), Counted(&count, &value)];
+    let got = shown(config.to_variant(&items));
+    // Serializing stops at the first error.
+    let expected = if got.is_ok() { 2 } else { count.get().max(1) };
+    assert_eq!(count.get(), expected, "{config:?} {value:?}");
+    assert_eq!(
+        got,
+        oracle::<_, Variant>(config, &items),
+        "{config:?} {value:?}"
+    );
+}
+
+#[test]
+fn to_variant_serializes_once_for_every_config() {
+    let mut rng = Rng::new(77);
+    let object = Variant::Object(Box::new(Object {
+        class: "Node2D".into(),
+        properties: vec![
+            ("name".into(), "a".into()),
+            ("name".into(), 2.into()),
+            ("pos".into(), Vector2::new(1.0, 2.5).into()),
+        ],
+    }));
+    let mut typed = Array::typed(ContainerType::Builtin(VariantType::Int));
+    typed.push(3);
+    // Godot 3 has no double-precision math types: an error wherever one is written.
+    let g3_double = Config::godot3().with_double_precision(true);
+    for config in configs().into_iter().chain([g3_double]) {
+        let version = config.version();
+        once(config, record(&mut rng, version, 1));
+        once(config, variant(&mut rng, version, 3));
+        // Text the wire refuses (NUL) or changes (leading BOM), at every place text goes.
+        once(config, "a\0b");
+        once(config, "\u{FEFF}bom");
+        once(config, StringName("\u{FEFF}n".into()));
+        once(config, vec![("\u{FEFF}k", 1)]);
+        once(config, NodePath::from("/root/\u{FEFF}x:y"));
+        // Types some layouts lack or change, markers of every kind.
+        once(config, Vector3i::new(1, 2, 3));
+        once(config, Rid(7));
+        once(config, ObjectId(u64::MAX));
+        once(config, object.clone());
+        once(config, Variant::from(typed.clone()));
+        once(
+            config,
+            PackedVector4Array(vec![Vector4::new(1.0, 2.0, 3.0, 4.0)]),
+        );
+        once(
+            config,
+            PackedVector3Array(vec![Vector3::new(0.1, 2.0, 3.0)]),
+        );
+        once(
+            config,
+            Signal {
+                name: "hit".into(),
+                object: ObjectId(u64::MAX),
+            },
+        );
+        once(config, Callable);
+        // Typed-container inference: same-typed elements, mixed, empty.
+        once(config, vec![0.5f32, 1.5]);
+        once(config, vec![Variant::from(1), Variant::from("x")]);
+        once(config, Vec::<i32>::new());
+        once(config, u64::MAX);
+        // A reserved marker name as a key.
+        once(config, vec![("$godot_serde::StringName", "x")]);
+    }
+}
+
+/// A chain of `n` nested one-element Arrays around an int.
+fn nested(n: usize) -> Variant {
+    (0..n).fold(Variant::from(1), |v, _| Variant::from(Array::from(vec![v])))
+}
+
+#[test]
+fn depth_limit_agrees_with_the_bytes() {
+    for config in configs() {
+        for limit in [4, 9] {
+            let config = config.with_max_depth(limit);
+            for n in 0..limit + 4 {
+                let v = nested(n);
+                once(config, v.clone());
+                // A marker value deep inside (a NodePath, an Object holding Arrays).
+                let path = (0..n).fold(Variant::from(NodePath::from("a/b")), |v, _| {
+                    Variant::from(Array::from(vec![v]))
+                });
+                once(config, path);
+                let object = Variant::Object(Box::new(Object {
+                    class: "Node".into(),
+                    properties: vec![("deep".into(), nested(n.saturating_sub(2)))],
+                }));
+                once(config, vec![object]);
+                assert_eq!(
+                    shown(config.from_variant::<Variant>(&v)),
+                    oracle::<_, Variant>(config, &v),
+                    "{config:?} {n}"
+                );
+                assert_eq!(
+                    shown(config.from_variant::<Vec<Variant>>(&v)),
+                    oracle::<_, Vec<Variant>>(config, &v),
+                    "{config:?} {n}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn from_variant_text_and_objects_agree_with_the_bytes() {
+    let object = Variant::Object(Box::new(Object {
+        class: "Node2D".into(),
+        properties: vec![("name".into(), "\u{FEFF}a".into()), ("hp".into(), 2.into())],
+    }));
+    let cases = [
+        Variant::from("a\0b"),
+        Variant::from("\u{FEFF}bom"),
+        Variant::StringName(StringName("\u{FEFF}n".into())),
+        Variant::from(PackedStringArray(vec!["\u{FEFF}x".into(), "y".into()])),
+        variant!({"\u{FEFF}k": 1, "b": "\u{FEFF}v"}),
+        object,
+        Variant::from(Rid(7)),
+        Variant::from(Vector3i::new(1, 2, 3)),
+        Variant::from(Array::from(vec![Variant::from(1.5), Variant::from(2.5)])),
+    ];
+    for config in configs()
+        .into_iter()
+        .chain([Config::godot3().with_double_precision(true)])
+    {
+        for v in cases.iter().chain([&Variant::from(Vector2::new(1.0, 2.0))]) {
+            assert_eq!(
+                shown(config.from_variant::<Variant>(v)),
+                oracle::<_, Variant>(config, v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<String>(v)),
+                oracle::<_, String>(config, v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<BTreeMap<String, Variant>>(v)),
+                oracle::<_, BTreeMap<String, Variant>>(config, v),
+                "{config:?} {v:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn from_variant_lends_in_godot3_and_typed_configs() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Msg<'a> {
+        name: &'a str,
+        tags: Vec<&'a str>,
+    }
+    let v = variant!({"name": "Ann", "tags": ["a", "b"]});
+    for config in [
+        Config::godot3(),
+        Config::new(GodotVersion::V4_3).with_typed_containers(true),
+        Config::default().with_typed_containers(true),
+    ] {
+        let m: Msg = config
+            .from_variant(&v)
+            .unwrap_or_else(|e| panic!("{config:?}: {e}"));
+        assert_eq!((m.name, m.tags), ("Ann", vec!["a", "b"]));
+    }
+    // A leading BOM is dropped, as decoding drops it, and the rest is still lent.
+    let v = Variant::from("\u{FEFF}Ann");
+    for config in configs() {
+        assert_eq!(config.from_variant::<&str>(&v).unwrap(), "Ann");
+    }
 }

@@ -24,7 +24,7 @@ use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::{Config, GodotVersion};
 use crate::error::Error;
 use crate::types::{
-    OBJECT_ID, Real, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline, marker_name,
+    OBJECT, OBJECT_ID, Real, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline, marker_name,
 };
 use crate::wire::{Scalar, VariantType};
 
@@ -94,6 +94,20 @@ impl<'a: 'de, 'de> Lend<'a, 'de> for Borrowed {
     }
 }
 
+/// As [`Borrowed`], with the text the wire changes as decoding gives it: one leading BOM
+/// dropped (what `from_variant` reads with).
+#[derive(Clone, Copy)]
+pub(crate) struct WireBorrowed;
+
+impl<'a: 'de, 'de> Lend<'a, 'de> for WireBorrowed {
+    fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
+        v.visit_borrowed_str(s.strip_prefix('\u{FEFF}').unwrap_or(s))
+    }
+    fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value> {
+        v.visit_borrowed_bytes(b)
+    }
+}
+
 impl<'de> Lend<'_, 'de> for Copied {
     fn str<V: Visitor<'de>>(self, s: &str, v: V) -> Result<V::Value> {
         v.visit_str(s)
@@ -112,6 +126,9 @@ pub(crate) struct VariantDe<'a, L> {
     v: &'a Variant,
     wide: bool,
     lend: L,
+    /// Present a plain Array whose elements share one type as typed, as the encoder's
+    /// typed-container inference writes it (see [`inferred`]).
+    infer: bool,
 }
 
 impl<'a, L: Copy> VariantDe<'a, L> {
@@ -120,11 +137,22 @@ impl<'a, L: Copy> VariantDe<'a, L> {
             v: null_object_as_nil(v),
             wide,
             lend,
+            infer: false,
         }
     }
 
+    /// With typed-container inference (see [`VariantDe::infer`]).
+    pub(crate) fn inferring(self, infer: bool) -> Self {
+        VariantDe { infer, ..self }
+    }
+
     fn at(&self, v: &'a Variant) -> Self {
-        VariantDe::new(v, self.wide, self.lend)
+        VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
+    }
+
+    /// Whether this Array is presented as typed.
+    fn typed_array(&self, a: &Array) -> bool {
+        a.element_type != ContainerType::Untyped || self.infer && inferred(&a.items)
     }
 }
 
@@ -319,7 +347,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             Variant::Int(i) => visitor.visit_i64(*i),
             Variant::Float(x) => visitor.visit_f64(*x),
             Variant::String(s) => self.lend.str(s, visitor),
-            Variant::Array(a) if a.element_type != ContainerType::Untyped => {
+            Variant::Array(a) if self.typed_array(a) => {
                 visitor.visit_map(MarkerMap::new(self, TYPED_ARRAY))
             }
             Variant::Array(a) => self.items(a, visitor),
@@ -328,6 +356,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             }
             Variant::Dictionary(d) => self.entries(d, true, visitor),
             Variant::ObjectId(_) => visitor.visit_map(MarkerMap::new(self, OBJECT_ID)),
+            Variant::Object(_) => visitor.visit_map(MarkerMap::new(self, OBJECT)),
             v => {
                 let ty = v.variant_type();
                 match marker_name(ty, self.wide_for(ty)) {
@@ -1240,7 +1269,13 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
                 de,
                 props: &o.properties,
             })?,
-            (FieldKind::TypedArray(a), 0) => seed.deserialize(DescriptorDe(&a.element_type))?,
+            (FieldKind::TypedArray(a), 0) => match (&a.element_type, a.items.first()) {
+                (ContainerType::Untyped, Some(x)) if self.de.infer => {
+                    let t = ContainerType::Builtin(x.variant_type());
+                    seed.deserialize(DescriptorDe(&t))?
+                }
+                (t, _) => seed.deserialize(DescriptorDe(t))?,
+            },
             (FieldKind::TypedDictionary(d), 0) => seed.deserialize(DescriptorDe(&d.key_type))?,
             (FieldKind::TypedDictionary(d), 1) => seed.deserialize(DescriptorDe(&d.value_type))?,
             (FieldKind::TypedArray(a), 1) => seed.deserialize(ItemsDe(de, a))?,
@@ -1394,19 +1429,72 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
 // When the direct path is exact
 
 /// Whether presenting `v` directly gives exactly what decoding `config.to_bytes(v)` gives
-/// (with objects allowed): a Godot 4 layout without typed-container inference that has
-/// every type and descriptor in `v`, no full Object, no text that the wire changes or
-/// refuses (a NUL, a leading BOM), and a nesting well within the depth limit. Anything else
+/// (with objects allowed), read with [`infers`]: a layout that has every type and
+/// descriptor in `v` (in Godot 3, one that decodes them unchanged and without double
+/// precision; no RID, object id or full Object there), no text that the wire refuses (a
+/// NUL) or changes (a leading BOM, unless `bom_ok`: outside Dictionary keys and Object
+/// names the reader drops it), and a nesting well within the depth limit. Anything else
 /// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
 /// read (see the module docs).
-pub(crate) fn direct_ok(v: &Variant, config: &Config) -> bool {
+pub(crate) fn direct_ok(v: &Variant, config: &Config, bom_ok: bool) -> bool {
+    direct_with(v, config, bom_ok, false)
+}
+
+/// [`direct_ok`] for a Variant whose Objects, RIDs, object ids and NodePaths came from
+/// decoding with `config` already (`settled`), as the Variant serializer builds them:
+/// encoding and decoding them again changes nothing.
+pub(crate) fn direct_with(v: &Variant, config: &Config, bom_ok: bool, settled: bool) -> bool {
     let version = config.version();
-    // Typed-container inference makes the encoder type plain Arrays and Dictionaries.
-    if !version.is_godot4() || config.typed_containers() {
+    // Godot 3 has no double-precision math types: the encoder refuses them.
+    if !version.is_godot4() && config.double_precision() {
         return false;
     }
-    let budget = config.max_depth() / 2;
-    plain(v, version, budget)
+    let rules = Rules {
+        version,
+        bom_ok,
+        settled,
+    };
+    plain(v, rules, config.max_depth() / 2)
+}
+
+/// Whether the encoder of `config` types a plain Array whose elements share one type
+/// (typed-container inference): the direct reader then presents such an Array as typed
+/// (see [`VariantDe::inferring`]).
+pub(crate) fn infers(config: &Config) -> bool {
+    config.typed_containers() && config.version().has_typed_arrays()
+}
+
+/// What the wire of one config keeps as it is.
+#[derive(Clone, Copy)]
+struct Rules {
+    version: GodotVersion,
+    /// A leading BOM in text other than a Dictionary key is fine: the reader drops it, as
+    /// decoding does ([`WireBorrowed`]). A key keeps it out: dropping it may merge keys.
+    bom_ok: bool,
+    /// See [`direct_with`].
+    settled: bool,
+}
+
+/// Whether the encoder's typed-container inference would type this untyped Array: every
+/// element has the same type, one that a typed Array can hold (not nil or a container).
+pub(crate) fn inferred(items: &[Variant]) -> bool {
+    let Some(first) = items.first() else {
+        return false;
+    };
+    let ty = first.variant_type();
+    !matches!(
+        ty,
+        VariantType::Nil | VariantType::Array | VariantType::Dictionary | VariantType::Object
+    ) && items.iter().all(|x| x.variant_type() == ty)
+}
+
+/// A type that Godot 3 decodes exactly as it was (RIDs lose their id, ids and objects
+/// take other forms there).
+fn godot3_same(v: &Variant) -> bool {
+    !matches!(
+        v,
+        Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_)
+    ) && v.variant_type().id(GodotVersion::V3).is_some()
 }
 
 fn text_ok(s: &str) -> bool {
@@ -1421,19 +1509,41 @@ fn descriptor_ok(t: &ContainerType) -> bool {
     }
 }
 
-fn plain(v: &Variant, version: GodotVersion, depth: usize) -> bool {
+fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
+    let version = rules.version;
+    let text_ok = |s: &str| text_ok(s) || rules.bom_ok && !s.as_bytes().contains(&0);
+    if rules.settled
+        && matches!(
+            v,
+            Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_) | Variant::NodePath(_)
+        )
+    {
+        return true;
+    }
+    if !version.is_godot4() && !godot3_same(v) {
+        return false;
+    }
     match v {
         Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => text_ok(s),
         Variant::NodePath(p) => p.names.iter().chain(&p.subnames).all(|s| text_ok(s)),
         Variant::Signal(s) => text_ok(&s.name),
         Variant::PackedStringArray(p) => p.0.iter().all(|s| text_ok(s)),
         Variant::PackedVector4Array(_) => version.has_typed_arrays(),
-        Variant::Object(_) => false,
+        Variant::Object(o) => {
+            depth > 0
+                // The class and property names are not read through the BOM-dropping lend.
+                && self::text_ok(&o.class)
+                && o.properties
+                    .iter()
+                    .all(|(k, x)| self::text_ok(k) && plain(x, rules, depth - 1))
+        }
         Variant::Array(a) => {
             depth > 0
                 && (a.element_type == ContainerType::Untyped
-                    || version.has_typed_arrays() && descriptor_ok(&a.element_type))
-                && a.items.iter().all(|x| plain(x, version, depth - 1))
+                    || a.element_type != ContainerType::Untyped
+                        && version.has_typed_arrays()
+                        && descriptor_ok(&a.element_type))
+                && a.items.iter().all(|x| plain(x, rules, depth - 1))
         }
         Variant::Dictionary(d) => {
             depth > 0
@@ -1441,8 +1551,13 @@ fn plain(v: &Variant, version: GodotVersion, depth: usize) -> bool {
                     || version.has_typed_dictionaries()
                         && descriptor_ok(&d.key_type)
                         && descriptor_ok(&d.value_type))
-                && d.iter()
-                    .all(|(k, x)| plain(k, version, depth - 1) && plain(x, version, depth - 1))
+                && d.iter().all(|(k, x)| {
+                    let key_rules = Rules {
+                        bom_ok: false,
+                        ..rules
+                    };
+                    plain(k, key_rules, depth - 1) && plain(x, rules, depth - 1)
+                })
         }
         _ => true,
     }

@@ -27,7 +27,7 @@ use crate::types::{Real, StringName};
 use crate::wire::VariantType;
 
 /// Up to this many entries a Dictionary has no hash index.
-pub(crate) const LINEAR_MAX: usize = 8;
+pub(crate) const LINEAR_MAX: usize = 16;
 
 /// The hash index of a [`Dictionary`]: `(hash, entry index)` per entry.
 #[derive(Clone)]

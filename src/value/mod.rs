@@ -14,8 +14,8 @@ mod serializer;
 pub use dictionary::DictionaryKey;
 pub use index::VariantIndex;
 
-pub(crate) use deserializer::{Borrowed, VariantDe, direct_ok};
-pub(crate) use serializer::VariantSerializer;
+pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, direct_with, inferred, infers};
+pub(crate) use serializer::{VariantSerializer, drop_boms, fits, infer_types, wire_error};
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,

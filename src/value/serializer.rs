@@ -1,19 +1,21 @@
 //! A serde `Serializer` that builds a [`Variant`] directly, without bytes: what
 //! `Config::to_variant` uses.
 //!
-//! It gives exactly what encoding with the config and decoding the bytes gives, for what it
-//! takes on: serde's data model (ints, floats, strings, bytes, options, units, sequences,
-//! tuples, maps, structs, enums in either [`EnumRepr`](crate::EnumRepr)) and the common
-//! Godot types (math types, Color, StringName, Callable, the byte / int / float / Color /
-//! String packed arrays) in a Godot 4 layout without typed-container inference. Anything else
-//! (a Godot 3 layout, objects, NodePath, typed containers, text the wire changes or refuses,
-//! a reserved marker key, deep nesting, an error) makes it give up with [`Miss`], and
-//! `to_variant` goes through the bytes instead, so the result (or the error) is the bytes'.
+//! It takes on every value the byte serializer takes on, for every config, and runs the
+//! value's `Serialize` once: serde's data model and the Godot types become the matching
+//! variants as the wire would carry them (math components rounded to the config's reals,
+//! enum keys in its [`EnumRepr`](crate::EnumRepr)); the rarer marker types (NodePath, RID,
+//! Signal, objects, typed containers, vector packed arrays) are built from their payload by
+//! the byte serializer's own rules, for that value alone. What the wire would then change or
+//! refuse for the config (a type the target lacks, text with a NUL or a leading BOM, a
+//! reserved marker key, typed-container inference, nesting near the depth limit) is settled
+//! by `Config::to_variant` on the built Variant (see [`fits`]).
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::{Array, Dictionary, Variant};
+use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::{Config, EnumRepr};
+use crate::error::{Error, ErrorKind};
 use crate::types::{
     Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, Plane, Projection,
@@ -22,79 +24,216 @@ use crate::types::{
 };
 use crate::wire::{Scalar, VariantType};
 
-/// The direct path does not take this value on; the caller goes through the bytes.
-#[derive(Debug)]
-pub(crate) struct Miss;
+type Result<T> = core::result::Result<T, Error>;
 
-impl core::fmt::Display for Miss {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("not taken on by the direct Variant serializer")
-    }
+fn unsupported(what: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Unsupported(what.into().into_boxed_str()))
 }
 
-impl std::error::Error for Miss {}
-
-impl ser::Error for Miss {
-    fn custom<T: core::fmt::Display>(_: T) -> Self {
-        Miss
-    }
+fn out_of_range(v: impl ToString) -> Error {
+    Error::new(ErrorKind::IntegerOutOfRange(v.to_string().into_boxed_str()))
 }
 
-type Result<T> = core::result::Result<T, Miss>;
-
-/// Builds a [`Variant`] as the bytes of `config` would decode to (see the module docs).
+/// Builds a [`Variant`] from a value's `Serialize` (see the module docs).
 #[derive(Clone, Copy)]
 pub(crate) struct VariantSerializer {
     config: Config,
-    /// Containers that may still open (half the config's depth limit, well within it).
+    /// Containers that may still open; a little beyond the config's limit, which the
+    /// encoder enforces exactly on a Variant this deep (see [`fits`]).
     depth: usize,
+    /// A map at this level keeps every entry in order, repeated keys included, as an Array
+    /// of `[key, value]` pairs (an Object's properties, which the wire keeps as they are).
+    pairs: bool,
+    /// This value is a marker's field: a `u64` beyond `i64` (an object id) is kept, as
+    /// `Variant::Rid`, for the byte serializer to write (see [`Field`]).
+    field: bool,
 }
 
 impl VariantSerializer {
-    /// `None` when the config is one the direct path does not take on.
-    pub(crate) fn new(config: Config) -> Option<Self> {
-        (config.version().is_godot4() && !config.typed_containers()).then_some(VariantSerializer {
+    /// A serializer for `config`.
+    pub(crate) fn new(config: Config) -> Self {
+        VariantSerializer {
             config,
-            depth: config.max_depth() / 2,
-        })
+            depth: config.max_depth().saturating_add(2),
+            pairs: false,
+            field: false,
+        }
     }
 
     fn nested(self) -> Result<Self> {
-        let depth = self.depth.checked_sub(1).ok_or(Miss)?;
-        Ok(VariantSerializer { depth, ..self })
+        let depth = self.depth.checked_sub(1).ok_or_else(|| {
+            Error::new(ErrorKind::DepthLimitExceeded {
+                limit: self.config.max_depth(),
+            })
+        })?;
+        Ok(VariantSerializer {
+            depth,
+            pairs: false,
+            field: false,
+            ..self
+        })
     }
 
     fn wide(self) -> bool {
         self.config.double_precision()
     }
 
-    fn enum_key(self, index: u32, name: &str) -> Result<Variant> {
+    fn enum_key(self, index: u32, name: &str) -> Variant {
         match self.config.enum_repr() {
-            EnumRepr::Index => Ok(Variant::Int(index.into())),
-            _ => text(name).map(Variant::String),
+            EnumRepr::Index => Variant::Int(index.into()),
+            _ => Variant::String(name.to_owned()),
         }
     }
-}
 
-/// Text the wire keeps as it is: no NUL (refused) and no leading BOM (dropped on decoding).
-fn text(s: &str) -> Result<String> {
-    if s.as_bytes().contains(&0) || s.starts_with('\u{FEFF}') {
-        return Err(Miss);
+    /// A marker value the byte serializer builds from `write`, read back as a Variant.
+    fn by_wire(
+        self,
+        write: impl FnOnce(&mut crate::Serializer<Vec<u8>>) -> Result<()>,
+    ) -> Result<Variant> {
+        // The value sits below the containers already open: it gets what is left of the limit.
+        let config = self
+            .config
+            .with_max_depth(self.depth.saturating_sub(2).min(self.config.max_depth()));
+        let mut ser = crate::Serializer::new(Vec::new(), config);
+        write(&mut ser)?;
+        self.config
+            .with_allow_objects(true)
+            .from_bytes(&ser.into_inner())
     }
-    Ok(s.to_owned())
 }
 
-/// A Dictionary key the direct path writes: not a reserved marker name.
-fn key_ok(k: &Variant) -> Result<()> {
-    match k {
-        Variant::String(s) | Variant::StringName(StringName(s)) if marker(s).is_some() => Err(Miss),
-        _ => Ok(()),
+/// Whether `v`, as built, is what encoding it with `config` and decoding the bytes gives:
+/// the wire keeps it as it is (see [`super::direct_with`]; the marker values built through
+/// the byte serializer are settled) and no Dictionary has a reserved marker key (which
+/// decoding would read as that type).
+pub(crate) fn fits(v: &Variant, config: &Config) -> bool {
+    super::direct_with(v, config, false, true) && !has_marker_key(v)
+}
+
+/// The error encoding `v` with `config` gives, found without writing bytes: the first, in
+/// writing order, of a value nested beyond the depth limit, a type the target lacks, a
+/// double-precision math type for Godot 3, or text with a NUL (which Godot would cut).
+/// `None` when there is none of these (the encoder may still refuse a container descriptor
+/// the target lacks).
+pub(crate) fn wire_error(v: &Variant, config: &Config) -> Option<Error> {
+    let version = config.version();
+    let nul = |s: &str| s.as_bytes().contains(&0);
+    let kind = |v: &Variant, depth: usize| -> Option<ErrorKind> {
+        if depth > config.max_depth() {
+            return Some(ErrorKind::DepthLimitExceeded {
+                limit: config.max_depth(),
+            });
+        }
+        let ty = v.variant_type();
+        if ty as u8 > VariantType::Vector2 as u8 && ty.id(version).is_none() {
+            return Some(ErrorKind::TypeNotInTarget { ty, version });
+        }
+        if !version.is_godot4() && config.double_precision() && ty.has_real_components() {
+            return Some(ErrorKind::Unsupported(
+                "double-precision math types do not exist in Godot 3".into(),
+            ));
+        }
+        let text = match v {
+            Variant::String(s) | Variant::StringName(StringName(s)) => nul(s),
+            Variant::NodePath(p) => p.names.iter().chain(&p.subnames).any(|s| nul(s)),
+            Variant::PackedStringArray(p) => p.0.iter().any(|s| nul(s)),
+            Variant::Signal(s) => nul(&s.name),
+            Variant::Object(o) => nul(&o.class) || o.properties.iter().any(|(k, _)| nul(k)),
+            _ => false,
+        };
+        text.then(|| {
+            ErrorKind::Unsupported(
+                "string contains a NUL character, where Godot would cut it".into(),
+            )
+        })
+    };
+    fn walk(
+        v: &Variant,
+        depth: usize,
+        kind: &dyn Fn(&Variant, usize) -> Option<ErrorKind>,
+    ) -> Option<ErrorKind> {
+        if let Some(k) = kind(v, depth) {
+            return Some(k);
+        }
+        match v {
+            Variant::Array(a) => a.items.iter().find_map(|x| walk(x, depth + 1, kind)),
+            Variant::Dictionary(d) => d
+                .iter()
+                .find_map(|(k, x)| walk(k, depth + 1, kind).or_else(|| walk(x, depth + 1, kind))),
+            Variant::Object(o) => o
+                .properties
+                .iter()
+                .find_map(|(_, x)| walk(x, depth + 1, kind)),
+            _ => None,
+        }
+    }
+    walk(v, 0, &kind).map(Error::new)
+}
+
+/// Drops one leading BOM from text outside Dictionary keys, as decoding does.
+pub(crate) fn drop_boms(v: &mut Variant) {
+    fn cut(s: &mut String) {
+        if s.starts_with('\u{FEFF}') {
+            s.drain(..'\u{FEFF}'.len_utf8());
+        }
+    }
+    match v {
+        Variant::String(s) | Variant::StringName(StringName(s)) => cut(s),
+        Variant::PackedStringArray(p) => p.0.iter_mut().for_each(cut),
+        Variant::Signal(s) => cut(&mut s.name),
+        Variant::Array(a) => a.items.iter_mut().for_each(drop_boms),
+        Variant::Dictionary(d) => d.values_mut().for_each(drop_boms),
+        _ => {}
+    }
+}
+
+/// Types every plain Array that the encoder's typed-container inference would type (one
+/// whose elements share a type a typed Array holds), as decoding the bytes gives it.
+pub(crate) fn infer_types(v: &mut Variant) {
+    match v {
+        Variant::Array(a) => {
+            a.items.iter_mut().for_each(infer_types);
+            if a.element_type == ContainerType::Untyped && super::inferred(&a.items) {
+                if let Some(first) = a.items.first() {
+                    a.element_type = ContainerType::Builtin(first.variant_type());
+                }
+            }
+        }
+        Variant::Dictionary(d)
+            if d.keys()
+                .any(|k| matches!(k, Variant::Array(_) | Variant::Dictionary(_))) =>
+        {
+            // Keys change with their Arrays' types: the Dictionary is built again, in order.
+            let mut out = Dictionary::typed(d.key_type.clone(), d.value_type.clone());
+            for (mut k, mut x) in core::mem::take(&mut **d) {
+                infer_types(&mut k);
+                infer_types(&mut x);
+                out.insert(k, x);
+            }
+            **d = out;
+        }
+        Variant::Dictionary(d) => d.values_mut().for_each(infer_types),
+        Variant::Object(o) => o.properties.iter_mut().for_each(|(_, x)| infer_types(x)),
+        _ => {}
+    }
+}
+
+fn has_marker_key(v: &Variant) -> bool {
+    match v {
+        Variant::Array(a) => a.items.iter().any(has_marker_key),
+        Variant::Dictionary(d) => d.iter().any(|(k, x)| {
+            matches!(k, Variant::String(s) | Variant::StringName(StringName(s)) if marker(s).is_some())
+                || has_marker_key(k)
+                || has_marker_key(x)
+        }),
+        Variant::Object(o) => o.properties.iter().any(|(_, x)| has_marker_key(x)),
+        _ => false,
     }
 }
 
 impl ser::Serializer for VariantSerializer {
     type Ok = Variant;
-    type Error = Miss;
+    type Error = Error;
     type SerializeSeq = SeqBuilder;
     type SerializeTuple = SeqBuilder;
     type SerializeTupleStruct = TupleStructBuilder;
@@ -123,7 +262,9 @@ impl ser::Serializer for VariantSerializer {
         Ok(Variant::Int(v))
     }
     fn serialize_i128(self, v: i128) -> Result<Variant> {
-        i64::try_from(v).map(Variant::Int).map_err(|_| Miss)
+        i64::try_from(v)
+            .map(Variant::Int)
+            .map_err(|_| out_of_range(v))
     }
     fn serialize_u8(self, v: u8) -> Result<Variant> {
         Ok(Variant::Int(v.into()))
@@ -135,10 +276,17 @@ impl ser::Serializer for VariantSerializer {
         Ok(Variant::Int(v.into()))
     }
     fn serialize_u64(self, v: u64) -> Result<Variant> {
-        i64::try_from(v).map(Variant::Int).map_err(|_| Miss)
+        if self.field && i64::try_from(v).is_err() {
+            return Ok(Variant::Rid(crate::types::Rid(v)));
+        }
+        i64::try_from(v)
+            .map(Variant::Int)
+            .map_err(|_| out_of_range(v))
     }
     fn serialize_u128(self, v: u128) -> Result<Variant> {
-        i64::try_from(v).map(Variant::Int).map_err(|_| Miss)
+        i64::try_from(v)
+            .map(Variant::Int)
+            .map_err(|_| out_of_range(v))
     }
     fn serialize_f32(self, v: f32) -> Result<Variant> {
         Ok(Variant::Float(v.into()))
@@ -151,7 +299,7 @@ impl ser::Serializer for VariantSerializer {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> Result<Variant> {
-        text(v).map(Variant::String)
+        Ok(Variant::String(v.to_owned()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Variant> {
         Ok(Variant::PackedByteArray(PackedByteArray(v.to_vec())))
@@ -168,7 +316,7 @@ impl ser::Serializer for VariantSerializer {
     fn serialize_unit_struct(self, name: &'static str) -> Result<Variant> {
         match marker(name) {
             Some(m) if m.ty == VariantType::Callable => Ok(Variant::Callable(Callable)),
-            Some(_) => Err(Miss),
+            Some(_) => Err(unsupported(format!("{name} serialized as a unit struct"))),
             None => Ok(Variant::Nil),
         }
     }
@@ -178,7 +326,7 @@ impl ser::Serializer for VariantSerializer {
         index: u32,
         variant: &'static str,
     ) -> Result<Variant> {
-        self.enum_key(index, variant)
+        Ok(self.enum_key(index, variant))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
@@ -188,8 +336,19 @@ impl ser::Serializer for VariantSerializer {
         let Some(m) = marker(name) else {
             return value.serialize(self);
         };
-        if m.wide || m.typed || m.as_id {
-            return Err(Miss);
+        let plain = matches!(
+            m.ty,
+            VariantType::StringName
+                | VariantType::PackedStringArray
+                | VariantType::PackedByteArray
+                | VariantType::PackedInt32Array
+                | VariantType::PackedInt64Array
+                | VariantType::PackedFloat32Array
+                | VariantType::PackedFloat64Array
+                | VariantType::PackedColorArray
+        );
+        if m.wide || m.typed || m.as_id || !plain {
+            return self.by_wire(|ser| ser.serialize_newtype_struct(name, value));
         }
         let inner = value.serialize(self)?;
         Ok(match (m.ty, inner) {
@@ -199,13 +358,13 @@ impl ser::Serializer for VariantSerializer {
                 for item in a.into_vec() {
                     match item {
                         Variant::String(s) => out.push(s),
-                        _ => return Err(Miss),
+                        _ => return Err(unsupported(format!("{name} holds a non-string"))),
                     }
                 }
                 Variant::PackedStringArray(PackedStringArray(out))
             }
             (ty, Variant::PackedByteArray(PackedByteArray(bytes))) => packed(ty, &bytes)?,
-            _ => return Err(Miss),
+            _ => return Err(unsupported(format!("{name} with an unexpected payload"))),
         })
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -217,7 +376,7 @@ impl ser::Serializer for VariantSerializer {
     ) -> Result<Variant> {
         let inner = self.nested()?;
         let mut d = Dictionary::new();
-        d.insert(self.enum_key(index, variant)?, value.serialize(inner)?);
+        d.insert(self.enum_key(index, variant), value.serialize(inner)?);
         Ok(Variant::from(d))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder> {
@@ -241,7 +400,15 @@ impl ser::Serializer for VariantSerializer {
                         values: Vec::with_capacity(16),
                     })
                 }
-                _ => Err(Miss),
+                _ => Ok(TupleStructBuilder::Marker {
+                    name,
+                    ser: VariantSerializer {
+                        pairs: m.ty == VariantType::Object && !m.as_id,
+                        field: true,
+                        ..self
+                    },
+                    fields: Vec::with_capacity(len.min(4)),
+                }),
             },
             None => Ok(TupleStructBuilder::Seq(self.serialize_seq(Some(len))?)),
         }
@@ -253,7 +420,7 @@ impl ser::Serializer for VariantSerializer {
         variant: &'static str,
         len: usize,
     ) -> Result<VariantBuilder<SeqBuilder>> {
-        let key = self.enum_key(index, variant)?;
+        let key = self.enum_key(index, variant);
         Ok(VariantBuilder {
             key,
             inner: self.nested()?.serialize_seq(Some(len))?,
@@ -263,6 +430,7 @@ impl ser::Serializer for VariantSerializer {
         Ok(MapBuilder {
             ser: self.nested()?,
             dict: Dictionary::new(),
+            pairs: self.pairs.then(Vec::new),
             key: None,
         })
     }
@@ -276,7 +444,7 @@ impl ser::Serializer for VariantSerializer {
         variant: &'static str,
         len: usize,
     ) -> Result<VariantBuilder<MapBuilder>> {
-        let key = self.enum_key(index, variant)?;
+        let key = self.enum_key(index, variant);
         Ok(VariantBuilder {
             key,
             inner: self.nested()?.serialize_map(Some(len))?,
@@ -292,7 +460,9 @@ fn packed(ty: VariantType, bytes: &[u8]) -> Result<Variant> {
     ) -> Result<Vec<T>> {
         let chunks = bytes.chunks_exact(N);
         if !chunks.remainder().is_empty() {
-            return Err(Miss);
+            return Err(unsupported(
+                "a packed array's bytes do not fill whole elements",
+            ));
         }
         Ok(chunks
             .map(|c| from(c.try_into().unwrap_or([0; N])))
@@ -323,7 +493,7 @@ fn packed(ty: VariantType, bytes: &[u8]) -> Result<Variant> {
             })?;
             Variant::PackedColorArray(PackedColorArray(colors))
         }
-        _ => return Err(Miss),
+        _ => return Err(unsupported(format!("{} from bytes", ty.name()))),
     })
 }
 
@@ -341,7 +511,7 @@ impl SeqBuilder {
 
 impl ser::SerializeSeq for SeqBuilder {
     type Ok = Variant;
-    type Error = Miss;
+    type Error = Error;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.items.push(value.serialize(self.ser)?);
         Ok(())
@@ -353,7 +523,7 @@ impl ser::SerializeSeq for SeqBuilder {
 
 impl ser::SerializeTuple for SeqBuilder {
     type Ok = Variant;
-    type Error = Miss;
+    type Error = Error;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         ser::SerializeSeq::serialize_element(self, value)
     }
@@ -362,9 +532,14 @@ impl ser::SerializeTuple for SeqBuilder {
     }
 }
 
-/// A plain tuple struct (an Array) or a math type's components.
+/// A plain tuple struct (an Array), a math type's components, or another marker's fields.
 pub(crate) enum TupleStructBuilder {
     Seq(SeqBuilder),
+    Marker {
+        name: &'static str,
+        ser: VariantSerializer,
+        fields: Vec<Variant>,
+    },
     Components {
         ty: VariantType,
         scalar: Scalar,
@@ -376,10 +551,14 @@ pub(crate) enum TupleStructBuilder {
 
 impl ser::SerializeTupleStruct for TupleStructBuilder {
     type Ok = Variant;
-    type Error = Miss;
+    type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match self {
             TupleStructBuilder::Seq(s) => ser::SerializeSeq::serialize_element(s, value),
+            TupleStructBuilder::Marker { ser, fields, .. } => {
+                fields.push(value.serialize(*ser)?);
+                Ok(())
+            }
             TupleStructBuilder::Components {
                 scalar,
                 wide,
@@ -388,15 +567,18 @@ impl ser::SerializeTupleStruct for TupleStructBuilder {
                 ..
             } => {
                 if values.len() >= usize::from(*n) {
-                    return Err(Miss);
+                    return Err(unsupported("too many math type components"));
                 }
                 let (x, int) = value.serialize(NumberCapture)?;
                 #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
                 let x = match scalar {
                     Scalar::Real if *wide => x,
                     Scalar::Real | Scalar::F32 => f64::from(x as f32),
-                    Scalar::I32 => i32::try_from(int.ok_or(Miss)?).map_err(|_| Miss)? as f64,
-                    _ => return Err(Miss),
+                    Scalar::I32 => {
+                        let int = int.ok_or_else(|| unsupported("an integer vector component"))?;
+                        i32::try_from(int).map_err(|_| out_of_range(int))? as f64
+                    }
+                    _ => return Err(unsupported("a math type component")),
                 };
                 values.push(x);
                 Ok(())
@@ -406,9 +588,20 @@ impl ser::SerializeTupleStruct for TupleStructBuilder {
     fn end(self) -> Result<Variant> {
         match self {
             TupleStructBuilder::Seq(s) => Ok(s.finish()),
+            TupleStructBuilder::Marker { name, ser, fields } => ser.by_wire(|w| {
+                let mut t = ser::Serializer::serialize_tuple_struct(w, name, fields.len())?;
+                for f in &fields {
+                    let field = Field {
+                        value: f,
+                        pairs: ser.pairs,
+                    };
+                    ser::SerializeTupleStruct::serialize_field(&mut t, &field)?;
+                }
+                ser::SerializeTupleStruct::end(t)
+            }),
             TupleStructBuilder::Components { ty, n, values, .. } => {
                 if values.len() != usize::from(n) {
-                    return Err(Miss);
+                    return Err(unsupported("too few math type components"));
                 }
                 math(ty, &values)
             }
@@ -421,17 +614,20 @@ fn math(ty: VariantType, v: &[f64]) -> Result<Variant> {
     #[allow(clippy::cast_possible_truncation)]
     fn reals<T: bytemuck::Pod>(v: &[f64]) -> Result<T> {
         let r: Vec<Real> = v.iter().map(|&x| x as Real).collect();
-        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r)).map_err(|_| Miss)
+        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r))
+            .map_err(|_| unsupported("math type components"))
     }
     #[allow(clippy::cast_possible_truncation)]
     fn ints<T: bytemuck::Pod>(v: &[f64]) -> Result<T> {
         let r: Vec<i32> = v.iter().map(|&x| x as i32).collect();
-        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r)).map_err(|_| Miss)
+        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r))
+            .map_err(|_| unsupported("math type components"))
     }
     #[allow(clippy::cast_possible_truncation)]
     fn f32s<T: bytemuck::Pod>(v: &[f64]) -> Result<T> {
         let r: Vec<f32> = v.iter().map(|&x| x as f32).collect();
-        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r)).map_err(|_| Miss)
+        bytemuck::try_pod_read_unaligned(bytemuck::cast_slice(&r))
+            .map_err(|_| unsupported("math type components"))
     }
     Ok(match ty {
         VariantType::Vector2 => Variant::from(reals::<Vector2>(v)?),
@@ -450,7 +646,7 @@ fn math(ty: VariantType, v: &[f64]) -> Result<Variant> {
         VariantType::Transform3D => Variant::from(reals::<Transform3D>(v)?),
         VariantType::Projection => Variant::from(reals::<Projection>(v)?),
         VariantType::Color => Variant::from(f32s::<Color>(v)?),
-        _ => return Err(Miss),
+        _ => return Err(unsupported(format!("{} from components", ty.name()))),
     })
 }
 
@@ -458,49 +654,93 @@ fn math(ty: VariantType, v: &[f64]) -> Result<Variant> {
 pub(crate) struct MapBuilder {
     ser: VariantSerializer,
     dict: Dictionary,
+    /// Every entry in order, when the serializer keeps pairs.
+    pairs: Option<Vec<Variant>>,
     key: Option<Variant>,
 }
 
 impl MapBuilder {
     fn entry(&mut self, key: Variant, value: Variant) -> Result<()> {
-        key_ok(&key)?;
+        if let Some(pairs) = &mut self.pairs {
+            pairs.push(Variant::from(Array::from(vec![key, value])));
+            return Ok(());
+        }
         // A repeated key keeps its first place and takes the last value, as decoding does.
         self.dict.insert(key, value);
         Ok(())
+    }
+
+    fn finish(self) -> Variant {
+        match self.pairs {
+            Some(pairs) => Variant::from(Array::from(pairs)),
+            None => Variant::from(self.dict),
+        }
+    }
+}
+
+/// A marker field serialized for the byte serializer: an Array of `[key, value]` pairs
+/// (see [`VariantSerializer::pairs`]) goes out as the map it came from, a kept `u64`
+/// (see [`VariantSerializer::field`]) as that number.
+struct Field<'a> {
+    value: &'a Variant,
+    pairs: bool,
+}
+
+impl Serialize for Field<'_> {
+    fn serialize<S: ser::Serializer>(
+        &self,
+        serializer: S,
+    ) -> core::result::Result<S::Ok, S::Error> {
+        match self.value {
+            Variant::Array(a) if self.pairs => {
+                serializer.collect_map(a.items.iter().map(|p| match p {
+                    Variant::Array(kv) => match kv.items.as_slice() {
+                        [k, v] => (k, v),
+                        _ => (p, &Variant::Nil),
+                    },
+                    _ => (p, &Variant::Nil),
+                }))
+            }
+            Variant::Rid(crate::types::Rid(id)) => serializer.serialize_u64(*id),
+            v => v.serialize(serializer),
+        }
     }
 }
 
 impl ser::SerializeMap for MapBuilder {
     type Ok = Variant;
-    type Error = Miss;
+    type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         self.key = Some(key.serialize(self.ser)?);
         Ok(())
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let key = self.key.take().ok_or(Miss)?;
+        let key = self
+            .key
+            .take()
+            .ok_or_else(|| unsupported("a map value without a key"))?;
         let value = value.serialize(self.ser)?;
         self.entry(key, value)
     }
     fn end(self) -> Result<Variant> {
-        Ok(Variant::from(self.dict))
+        Ok(self.finish())
     }
 }
 
 impl ser::SerializeStruct for MapBuilder {
     type Ok = Variant;
-    type Error = Miss;
+    type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        let key = Variant::String(text(key)?);
+        let key = Variant::String(key.to_owned());
         let value = value.serialize(self.ser)?;
         self.entry(key, value)
     }
     fn end(self) -> Result<Variant> {
-        Ok(Variant::from(self.dict))
+        Ok(self.finish())
     }
 }
 
@@ -520,7 +760,7 @@ impl<B> VariantBuilder<B> {
 
 impl ser::SerializeTupleVariant for VariantBuilder<SeqBuilder> {
     type Ok = Variant;
-    type Error = Miss;
+    type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         ser::SerializeSeq::serialize_element(&mut self.inner, value)
     }
@@ -531,7 +771,7 @@ impl ser::SerializeTupleVariant for VariantBuilder<SeqBuilder> {
 
 impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
     type Ok = Variant;
-    type Error = Miss;
+    type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
@@ -540,7 +780,7 @@ impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
         ser::SerializeStruct::serialize_field(&mut self.inner, key, value)
     }
     fn end(self) -> Result<Variant> {
-        Ok(Self::wrap(self.key, Variant::from(self.inner.dict)))
+        Ok(Self::wrap(self.key, self.inner.finish()))
     }
 }
 
@@ -560,21 +800,21 @@ macro_rules! capture_int {
 macro_rules! capture_miss {
     ($($m:ident($($t:ty),*)),*) => {$(
         fn $m(self, $(_: $t),*) -> Result<(f64, Option<i64>)> {
-            Err(Miss)
+            Err(unsupported("a math type component that is not a number"))
         }
     )*};
 }
 
 impl ser::Serializer for NumberCapture {
     type Ok = (f64, Option<i64>);
-    type Error = Miss;
-    type SerializeSeq = Impossible<Self::Ok, Miss>;
-    type SerializeTuple = Impossible<Self::Ok, Miss>;
-    type SerializeTupleStruct = Impossible<Self::Ok, Miss>;
-    type SerializeTupleVariant = Impossible<Self::Ok, Miss>;
-    type SerializeMap = Impossible<Self::Ok, Miss>;
-    type SerializeStruct = Impossible<Self::Ok, Miss>;
-    type SerializeStructVariant = Impossible<Self::Ok, Miss>;
+    type Error = Error;
+    type SerializeSeq = Impossible<Self::Ok, Error>;
+    type SerializeTuple = Impossible<Self::Ok, Error>;
+    type SerializeTupleStruct = Impossible<Self::Ok, Error>;
+    type SerializeTupleVariant = Impossible<Self::Ok, Error>;
+    type SerializeMap = Impossible<Self::Ok, Error>;
+    type SerializeStruct = Impossible<Self::Ok, Error>;
+    type SerializeStructVariant = Impossible<Self::Ok, Error>;
 
     fn is_human_readable(&self) -> bool {
         false
@@ -611,17 +851,17 @@ impl ser::Serializer for NumberCapture {
     );
 
     fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<Self::Ok> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<Self::Ok> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
         _: &T,
     ) -> Result<Self::Ok> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
@@ -630,20 +870,20 @@ impl ser::Serializer for NumberCapture {
         _: &'static str,
         _: &T,
     ) -> Result<Self::Ok> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_tuple_struct(
         self,
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleStruct> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_tuple_variant(
         self,
@@ -652,13 +892,13 @@ impl ser::Serializer for NumberCapture {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleVariant> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
     fn serialize_struct_variant(
         self,
@@ -667,7 +907,7 @@ impl ser::Serializer for NumberCapture {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeStructVariant> {
-        Err(Miss)
+        Err(unsupported("a math type component that is not a number"))
     }
 }
 
@@ -710,14 +950,12 @@ mod tests {
             Config::new(crate::GodotVersion::V4_0).with_enum_repr(EnumRepr::Index),
             Config::default().with_double_precision(true),
         ] {
-            let direct = p
-                .serialize(VariantSerializer::new(config).unwrap())
-                .unwrap();
+            let direct = p.serialize(VariantSerializer::new(config)).unwrap();
             assert_eq!(direct, config.to_variant(&p).unwrap());
             let bytes = config.to_bytes(&p).unwrap();
             let oracle: Variant = config.from_bytes(&bytes).unwrap();
             assert_eq!(direct, oracle);
+            assert!(fits(&direct, &config));
         }
-        assert!(VariantSerializer::new(Config::godot3()).is_none());
     }
 }
