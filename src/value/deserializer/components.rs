@@ -1,0 +1,462 @@
+//! The payload readers of Godot types: math components, numbers, strings, fields, container
+//! descriptors and Object properties as sequences and maps.
+
+use serde::de::value::StringDeserializer;
+use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::forward_to_deserialize_any;
+
+use super::super::{Array, ContainerType, Dictionary, Variant};
+use super::{Lend, Result, VariantDe, f32s, reals};
+use crate::error::Error;
+use crate::types::Real;
+use crate::wire::Scalar;
+
+/// Math components, as the wire gives them: `f32` (rounded from an f64 `Real`) or `f64`
+/// reals, `f32` Color channels, `i32` integer components.
+pub(super) struct Components {
+    values: [f64; 16],
+    ints: [i32; 4],
+    n: u8,
+    at: u8,
+    comp: Comp,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Comp {
+    F32,
+    F64,
+    I32,
+}
+
+impl Components {
+    pub(super) fn new(v: &Variant, n: u8, scalar: Scalar, wide: bool) -> Self {
+        let mut c = Components {
+            values: [0.0; 16],
+            ints: [0; 4],
+            n,
+            at: 0,
+            comp: match scalar {
+                Scalar::I32 => Comp::I32,
+                Scalar::Real if wide => Comp::F64,
+                _ => Comp::F32,
+            },
+        };
+        use core::slice::from_ref as one;
+        let src: &[Real] = match v {
+            Variant::Vector2(x) => reals(one(x)),
+            Variant::Rect2(x) => reals(one(x)),
+            Variant::Vector3(x) => reals(one(x)),
+            Variant::Transform2D(x) => reals(one(&**x)),
+            Variant::Vector4(x) => reals(one(x)),
+            Variant::Plane(x) => reals(one(x)),
+            Variant::Quaternion(x) => reals(one(x)),
+            Variant::Aabb(x) => reals(one(&**x)),
+            Variant::Basis(x) => reals(one(&**x)),
+            Variant::Transform3D(x) => reals(one(&**x)),
+            Variant::Projection(x) => reals(one(&**x)),
+            _ => &[],
+        };
+        for (d, s) in c.values.iter_mut().zip(src) {
+            #[allow(clippy::useless_conversion)] // f32 or f64, by feature
+            let x = f64::from(*s);
+            *d = x;
+        }
+        if let Variant::Color(x) = v {
+            for (d, s) in c.values.iter_mut().zip(f32s(one(x))) {
+                *d = f64::from(*s);
+            }
+        }
+        let ints: &[i32] = match v {
+            Variant::Vector2i(x) => bytemuck::cast_slice(one(x)),
+            Variant::Rect2i(x) => bytemuck::cast_slice(one(x)),
+            Variant::Vector3i(x) => bytemuck::cast_slice(one(x)),
+            Variant::Vector4i(x) => bytemuck::cast_slice(one(x)),
+            _ => &[],
+        };
+        for (d, s) in c.ints.iter_mut().zip(ints) {
+            *d = *s;
+        }
+        c
+    }
+
+    fn finish(&self) -> Result<()> {
+        if self.at >= self.n {
+            Ok(())
+        } else {
+            Err(de::Error::custom(format_args!(
+                "{} math components left unread",
+                self.n - self.at
+            )))
+        }
+    }
+}
+
+impl<'de> SeqAccess<'de> for Components {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.at >= self.n {
+            return Ok(None);
+        }
+        let i = usize::from(self.at);
+        self.at += 1;
+        let x = self.values.get(i).copied().unwrap_or_default();
+        match self.comp {
+            #[allow(clippy::cast_possible_truncation)]
+            Comp::F32 => seed.deserialize(Number(x as f32)).map(Some),
+            Comp::F64 => seed.deserialize(Number(x)).map(Some),
+            Comp::I32 => {
+                let n = self.ints.get(i).copied().unwrap_or_default();
+                seed.deserialize(Number(n)).map(Some)
+            }
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.n - self.at))
+    }
+}
+
+/// Visits the components, then checks that all were taken (as the byte deserializer does).
+impl Components {
+    pub(super) fn visit<'de, V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        let value = visitor.visit_seq(&mut self)?;
+        self.finish()?;
+        Ok(value)
+    }
+}
+
+/// One number, visited as its own type.
+struct Number<T>(T);
+
+macro_rules! number_de {
+    ($($t:ty => $visit:ident),*) => {$(
+        impl<'de> de::Deserializer<'de> for Number<$t> {
+            type Error = Error;
+            fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+                visitor.$visit(self.0)
+            }
+            forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+                byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
+                struct enum identifier ignored_any
+            }
+        }
+    )*};
+}
+
+number_de!(u8 => visit_u8, i32 => visit_i32, i64 => visit_i64, f32 => visit_f32, f64 => visit_f64);
+
+/// Numbers of a packed array, one by one.
+pub(super) struct NumberSeq<I>(pub(super) I);
+
+impl<'de, T, I: Iterator<Item = T> + ExactSizeIterator> SeqAccess<'de> for NumberSeq<I>
+where
+    Number<T>: de::Deserializer<'de, Error = Error>,
+{
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        match self.0.next() {
+            Some(x) => seed.deserialize(Number(x)).map(Some),
+            None => Ok(None),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+/// Packed vector / Color elements one by one, each the seq of its components.
+pub(super) struct ElementSeq<'a, F> {
+    chunks: core::slice::ChunksExact<'a, F>,
+    comp: Comp,
+}
+
+impl<'a, F> ElementSeq<'a, F> {
+    pub(super) fn new(items: &'a [F], n: usize, scalar: Scalar, wide: bool) -> Self {
+        ElementSeq {
+            chunks: items.chunks_exact(n.max(1)),
+            comp: match scalar {
+                Scalar::Real if wide => Comp::F64,
+                _ => Comp::F32,
+            },
+        }
+    }
+}
+
+impl<'de, F: Copy + Into<f64>> SeqAccess<'de> for ElementSeq<'_, F> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let Some(chunk) = self.chunks.next() else {
+            return Ok(None);
+        };
+        let mut c = Components {
+            values: [0.0; 16],
+            ints: [0; 4],
+            n: u8::try_from(chunk.len()).unwrap_or(0),
+            at: 0,
+            comp: self.comp,
+        };
+        for (d, s) in c.values.iter_mut().zip(chunk) {
+            *d = (*s).into();
+        }
+        seed.deserialize(SeqOnce(c)).map(Some)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.chunks.len())
+    }
+}
+
+/// Hands a `Components` to whatever deserializes it.
+struct SeqOnce(Components);
+
+impl<'de> de::Deserializer<'de> for SeqOnce {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.0.visit(visitor)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// Strings one by one (PackedStringArray elements, NodePath names).
+pub(super) struct Strs<'a, L> {
+    pub(super) iter: core::slice::Iter<'a, String>,
+    pub(super) lend: L,
+}
+
+impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Strs<'a, L> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        match self.iter.next() {
+            Some(s) => seed.deserialize(Str(s, self.lend)).map(Some),
+            None => Ok(None),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+/// One string.
+struct Str<'a, L>(&'a str, L);
+
+impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for Str<'a, L> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.1.str(self.0, visitor)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The fields of a multi-field payload.
+pub(super) enum FieldKind<'a> {
+    Signal(&'a crate::types::Signal),
+    NodePath(&'a crate::types::NodePath),
+    Object(&'a super::super::Object),
+    TypedArray(&'a Array),
+    TypedDictionary(&'a Dictionary),
+}
+
+pub(super) struct Fields<'a, L> {
+    de: VariantDe<'a, L>,
+    kind: FieldKind<'a>,
+    field: u8,
+}
+
+impl<'a, L> Fields<'a, L> {
+    pub(super) fn new(de: VariantDe<'a, L>, kind: FieldKind<'a>) -> Self {
+        Fields { de, kind, field: 0 }
+    }
+}
+
+impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let field = self.field;
+        self.field += 1;
+        let lend = self.de.lend;
+        let de = self.de.at(&Variant::Nil);
+        let value = match (&self.kind, field) {
+            (FieldKind::Signal(s), 0) => seed.deserialize(Str(&s.name, lend))?,
+            (FieldKind::Signal(s), 1) => {
+                seed.deserialize(de::value::U64Deserializer::<Error>::new(s.object.0))?
+            }
+            (FieldKind::NodePath(p), 0) => seed.deserialize(StrSeq(Strs {
+                iter: p.names.iter(),
+                lend,
+            }))?,
+            (FieldKind::NodePath(p), 1) => seed.deserialize(StrSeq(Strs {
+                iter: p.subnames.iter(),
+                lend,
+            }))?,
+            (FieldKind::NodePath(p), 2) => {
+                seed.deserialize(de::value::BoolDeserializer::<Error>::new(p.absolute))?
+            }
+            (FieldKind::Object(o), 0) => {
+                seed.deserialize(StringDeserializer::<Error>::new(o.class.clone()))?
+            }
+            (FieldKind::Object(o), 1) => seed.deserialize(PropertiesDe {
+                de,
+                props: &o.properties,
+            })?,
+            (FieldKind::TypedArray(a), 0) => match (&a.element_type, a.items.first()) {
+                (ContainerType::Untyped, Some(x)) if self.de.infer => {
+                    let t = ContainerType::Builtin(x.variant_type());
+                    seed.deserialize(DescriptorDe(&t))?
+                }
+                (t, _) => seed.deserialize(DescriptorDe(t))?,
+            },
+            (FieldKind::TypedDictionary(d), 0) => seed.deserialize(DescriptorDe(&d.key_type))?,
+            (FieldKind::TypedDictionary(d), 1) => seed.deserialize(DescriptorDe(&d.value_type))?,
+            (FieldKind::TypedArray(a), 1) => seed.deserialize(ItemsDe(de, a))?,
+            (FieldKind::TypedDictionary(d), 2) => seed.deserialize(EntriesDe(de, d))?,
+            _ => return Ok(None),
+        };
+        Ok(Some(value))
+    }
+}
+
+/// A seq of strings as a deserializer.
+struct StrSeq<'a, L>(Strs<'a, L>);
+
+impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for StrSeq<'a, L> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(self.0)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// A typed Array's elements as a deserializer.
+struct ItemsDe<'a, L>(VariantDe<'a, L>, &'a Array);
+
+impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for ItemsDe<'a, L> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.0.items(self.1, visitor)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// A typed Dictionary's entries as a deserializer.
+struct EntriesDe<'a, L>(VariantDe<'a, L>, &'a Dictionary);
+
+impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for EntriesDe<'a, L> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.0.entries(self.1, false, visitor)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// A container type as the 3-tuple `(kind, Godot 4 type id, class or script)`.
+struct DescriptorDe<'a>(&'a ContainerType);
+
+impl<'de> de::Deserializer<'de> for DescriptorDe<'_> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (kind, id, name) = self.0.parts();
+        visitor.visit_seq(DescriptorSeq {
+            kind,
+            id,
+            name: Some(name.to_owned()),
+            field: 0,
+        })
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+struct DescriptorSeq {
+    kind: u8,
+    id: u32,
+    name: Option<String>,
+    field: u8,
+}
+
+impl<'de> SeqAccess<'de> for DescriptorSeq {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        self.field += 1;
+        match self.field {
+            1 => seed.deserialize(self.kind.into_deserializer()).map(Some),
+            2 => seed.deserialize(self.id.into_deserializer()).map(Some),
+            3 => seed
+                .deserialize(StringDeserializer::<Error>::new(
+                    self.name.take().unwrap_or_default(),
+                ))
+                .map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Full-object properties: names, then values.
+struct PropertiesDe<'a, L> {
+    de: VariantDe<'a, L>,
+    props: &'a [(String, Variant)],
+}
+
+impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for PropertiesDe<'a, L> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(Properties {
+            de: self.de,
+            iter: self.props.iter(),
+            value: None,
+        })
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+struct Properties<'a, L> {
+    de: VariantDe<'a, L>,
+    iter: core::slice::Iter<'a, (String, Variant)>,
+    value: Option<&'a Variant>,
+}
+
+impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.iter.next() {
+            Some((k, v)) => {
+                self.value = Some(v);
+                seed.deserialize(Str(k, self.de.lend)).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        match self.value.take() {
+            Some(v) => seed.deserialize(self.de.at(v)),
+            None => Err(de::Error::custom(
+                "property value requested before its name",
+            )),
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! When the direct path is exact: the checks that presenting a Variant directly gives what decoding
+//! its bytes gives.
+
+use super::super::{ContainerType, Variant};
+use crate::config::{Config, GodotVersion};
+use crate::wire::VariantType;
+
+/// Whether presenting `v` directly gives exactly what decoding `config.to_bytes(v)` gives
+/// (with objects allowed), read with [`infers`]: a layout that has every type and
+/// descriptor in `v` (in Godot 3, one that decodes them unchanged and without double
+/// precision; no RID, object id or full Object there), no text that the wire refuses (a
+/// NUL) or changes (a leading BOM, unless `bom_ok`: outside Dictionary keys and Object
+/// names the reader drops it), and a nesting well within the depth limit. Anything else
+/// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
+/// read (see the module docs).
+pub(crate) fn direct_ok(v: &Variant, config: &Config, bom_ok: bool) -> bool {
+    direct_with(v, config, bom_ok, false)
+}
+
+/// [`direct_ok`] for a Variant whose Objects, RIDs, object ids and NodePaths came from
+/// decoding with `config` already (`settled`), as the Variant serializer builds them:
+/// encoding and decoding them again changes nothing.
+pub(crate) fn direct_with(v: &Variant, config: &Config, bom_ok: bool, settled: bool) -> bool {
+    let version = config.version();
+    // Godot 3 has no double-precision math types: the encoder refuses them.
+    if !version.is_godot4() && config.double_precision() {
+        return false;
+    }
+    let rules = Rules {
+        version,
+        bom_ok,
+        settled,
+    };
+    plain(v, rules, config.max_depth() / 2)
+}
+
+/// Whether the encoder of `config` types a plain Array whose elements share one type
+/// (typed-container inference): the direct reader then presents such an Array as typed
+/// (see [`VariantDe::inferring`](super::VariantDe::inferring)).
+pub(crate) fn infers(config: &Config) -> bool {
+    config.typed_containers() && config.version().has_typed_arrays()
+}
+
+/// What the wire of one config keeps as it is.
+#[derive(Clone, Copy)]
+struct Rules {
+    version: GodotVersion,
+    /// A leading BOM in text other than a Dictionary key is fine: the reader drops it, as
+    /// decoding does ([`WireBorrowed`](super::WireBorrowed)). A key keeps it out: dropping it
+    /// may merge keys.
+    bom_ok: bool,
+    /// See [`direct_with`].
+    settled: bool,
+}
+
+/// Whether the encoder's typed-container inference would type this untyped Array: every
+/// element has the same type, one that a typed Array can hold (not nil or a container).
+pub(crate) fn inferred(items: &[Variant]) -> bool {
+    let Some(first) = items.first() else {
+        return false;
+    };
+    let ty = first.variant_type();
+    !matches!(
+        ty,
+        VariantType::Nil | VariantType::Array | VariantType::Dictionary | VariantType::Object
+    ) && items.iter().all(|x| x.variant_type() == ty)
+}
+
+/// A type that Godot 3 decodes exactly as it was (RIDs lose their id, ids and objects
+/// take other forms there).
+fn godot3_same(v: &Variant) -> bool {
+    !matches!(
+        v,
+        Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_)
+    ) && v.variant_type().id(GodotVersion::V3).is_some()
+}
+
+fn text_ok(s: &str) -> bool {
+    !s.as_bytes().contains(&0) && !s.starts_with('\u{FEFF}')
+}
+
+fn descriptor_ok(t: &ContainerType) -> bool {
+    match t {
+        ContainerType::Untyped => true,
+        ContainerType::Builtin(ty) => *ty != VariantType::Nil && *ty != VariantType::Object,
+        ContainerType::ClassName(_) | ContainerType::Script(_) => false,
+    }
+}
+
+fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
+    let version = rules.version;
+    let text_ok = |s: &str| text_ok(s) || rules.bom_ok && !s.as_bytes().contains(&0);
+    if rules.settled
+        && matches!(
+            v,
+            Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_) | Variant::NodePath(_)
+        )
+    {
+        return true;
+    }
+    if !version.is_godot4() && !godot3_same(v) {
+        return false;
+    }
+    match v {
+        Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => text_ok(s),
+        Variant::NodePath(p) => p.names.iter().chain(&p.subnames).all(|s| text_ok(s)),
+        Variant::Signal(s) => text_ok(&s.name),
+        Variant::PackedStringArray(p) => p.0.iter().all(|s| text_ok(s)),
+        Variant::PackedVector4Array(_) => version.has_typed_arrays(),
+        Variant::Object(o) => {
+            depth > 0
+                // The class and property names are not read through the BOM-dropping lend.
+                && self::text_ok(&o.class)
+                && o.properties
+                    .iter()
+                    .all(|(k, x)| self::text_ok(k) && plain(x, rules, depth - 1))
+        }
+        Variant::Array(a) => {
+            depth > 0
+                && (a.element_type == ContainerType::Untyped
+                    || a.element_type != ContainerType::Untyped
+                        && version.has_typed_arrays()
+                        && descriptor_ok(&a.element_type))
+                && a.items.iter().all(|x| plain(x, rules, depth - 1))
+        }
+        Variant::Dictionary(d) => {
+            depth > 0
+                && (!d.is_typed()
+                    || version.has_typed_dictionaries()
+                        && descriptor_ok(&d.key_type)
+                        && descriptor_ok(&d.value_type))
+                && d.iter().all(|(k, x)| {
+                    let key_rules = Rules {
+                        bom_ok: false,
+                        ..rules
+                    };
+                    plain(k, key_rules, depth - 1) && plain(x, rules, depth - 1)
+                })
+        }
+        _ => true,
+    }
+}
