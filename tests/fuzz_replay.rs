@@ -5,6 +5,10 @@ mod common;
 #[path = "common/fuzz_checks.rs"]
 mod fuzz_checks;
 
+/// Counts the heap so each replayed decode is held to its budget (`fuzz_checks::heap`).
+#[global_allocator]
+static HEAP: fuzz_checks::heap::Tracking = fuzz_checks::heap::Tracking;
+
 use common::hex;
 use fuzz_checks::{SELECTORS, config_for};
 use godot_serde::{Config, GodotVersion, Variant};
@@ -339,4 +343,28 @@ fn configs_cover_both_engines_double_precision_and_objects() {
     assert!(configs.iter().any(|c| c.allow_objects()));
     assert!(configs.iter().any(|c| !c.allow_objects()));
     let _ = Path::new(".");
+}
+
+/// The heap budget of the checks is live: a decode over its budget fails the check.
+#[test]
+#[should_panic(expected = "over its budget")]
+fn a_decode_over_its_heap_budget_fails_the_check() {
+    // 64 KiB of Nils in an Array: a 4-byte Nil becomes a whole `Variant`, more than 1 byte each.
+    let mut input = hex("1c000000 00400000");
+    input.resize(8 + 4 * 0x4000, 0);
+    let _ = fuzz_checks::heap::within(input.len(), "Variant", || {
+        Config::godot4().from_bytes::<Variant>(&input)
+    });
+}
+
+/// And the same decode passes within the budget the checks give a `Variant`.
+#[test]
+fn a_decode_within_its_heap_budget_passes_the_check() {
+    let mut input = hex("1c000000 00400000");
+    input.resize(8 + 4 * 0x4000, 0);
+    let v = fuzz_checks::heap::within(fuzz_checks::variant_budget(input.len()), "Variant", || {
+        Config::godot4().from_bytes::<Variant>(&input)
+    })
+    .expect("an Array of 16384 Nils");
+    assert_eq!(v.as_array().map(|a| a.items.len()), Some(0x4000));
 }

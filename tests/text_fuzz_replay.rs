@@ -4,6 +4,10 @@
 #[path = "common/text_fuzz.rs"]
 mod text_fuzz;
 
+/// Counts the heap so each replayed decode is held to its budget (`text_fuzz::heap`).
+#[global_allocator]
+static HEAP: text_fuzz::heap::Tracking = text_fuzz::heap::Tracking;
+
 use std::path::PathBuf;
 
 fn inputs() -> Vec<Vec<u8>> {

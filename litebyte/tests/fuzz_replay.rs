@@ -4,6 +4,10 @@
 #[path = "common/fuzz_check.rs"]
 mod fuzz_check;
 
+/// Counts the heap so each decode is held to its budget (`fuzz_check::heap`).
+#[global_allocator]
+static HEAP: fuzz_check::heap::Tracking = fuzz_check::heap::Tracking;
+
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
     (0..s.len())

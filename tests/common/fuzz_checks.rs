@@ -18,6 +18,25 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
+#[path = "heap.rs"]
+pub mod heap;
+
+/// The heap a `Variant` decode of `len` input bytes may hold (docs/security.md).
+pub fn variant_budget(len: usize) -> usize {
+    heap::budget(size_of::<Variant>(), len)
+}
+
+/// The heap a buffered decode (`flatten`, `untagged`, internally tagged) around a `Variant`
+/// may hold: serde's `Content` buffer, then the `Variant` (docs/security.md).
+pub fn buffered_budget(len: usize) -> usize {
+    heap::budget(2 * size_of::<Variant>(), len)
+}
+
+/// The heap a typed struct of fixed-shape fields may hold (docs/security.md).
+pub fn typed_budget(len: usize) -> usize {
+    heap::budget(4, len)
+}
+
 /// The config a selector byte picks: bits 0–1 the engine (3.x, 4.0, 4.3, 4.4+), bit 2 double
 /// precision (Godot 4 only), bit 3 full objects allowed, bit 4 typed containers when encoding.
 pub fn config_for(byte: u8) -> Config {
@@ -112,7 +131,9 @@ pub fn decode_variant(data: &[u8]) {
     let Some((config, input)) = split(data) else {
         return;
     };
-    let plain = config.take_from_bytes::<Variant>(input);
+    let plain = heap::within(variant_budget(input.len()), "Variant", || {
+        config.take_from_bytes::<Variant>(input)
+    });
     buffered_markers(config, input, plain.as_ref().ok().map(|(v, _)| v));
     let Ok((v, _rest)) = plain else {
         return;
@@ -198,14 +219,21 @@ pub fn buffered_markers(config: Config, input: &[u8], plain: Option<&Variant>) {
             );
         }
     };
-    let flat = config.take_from_bytes::<Flat>(input).ok();
+    let budget = buffered_budget(input.len());
+    let flat = heap::within(budget, "flatten", || {
+        config.take_from_bytes::<Flat>(input).ok()
+    });
     check("flatten", flat.as_ref().map(|(f, _)| &f.rest));
-    let tagged = config.take_from_bytes::<Tagged>(input).ok();
+    let tagged = heap::within(budget, "internally tagged", || {
+        config.take_from_bytes::<Tagged>(input).ok()
+    });
     check(
         "internally tagged",
         tagged.as_ref().map(|(Tagged::Any(v), _)| v),
     );
-    let untagged = config.take_from_bytes::<Untagged>(input).ok();
+    let untagged = heap::within(budget, "untagged", || {
+        config.take_from_bytes::<Untagged>(input).ok()
+    });
     check("untagged", untagged.as_ref().map(|(Untagged::Any(v), _)| v));
 }
 
@@ -290,7 +318,10 @@ pub fn typed(data: &[u8]) {
     let Some((config, input)) = split(data) else {
         return;
     };
-    let Ok(v) = config.from_bytes::<Typed>(input) else {
+    let decoded = heap::within(typed_budget(input.len()), "Typed", || {
+        config.from_bytes::<Typed>(input)
+    });
+    let Ok(v) = decoded else {
         return;
     };
     assert_round_trip(&v, reencode_config(config));
@@ -324,9 +355,14 @@ pub fn slice_vs_reader(data: &[u8]) {
         return;
     };
     let step = usize::from(step % 8) + 1;
-    let slice = config.take_from_bytes::<Variant>(input);
+    let budget = variant_budget(input.len());
+    let slice = heap::within(budget, "Variant from a slice", || {
+        config.take_from_bytes::<Variant>(input)
+    });
     let mut de = godot_serde::Deserializer::from_reader(Trickle { data: input, step }, config);
-    let reader = Variant::deserialize(&mut de);
+    let reader = heap::within(budget, "Variant from a reader", || {
+        Variant::deserialize(&mut de)
+    });
     match (slice, reader) {
         (Ok((a, rest)), Ok(b)) => {
             assert_eq!(dbg(&a), dbg(&b), "slice and reader decode differently");

@@ -8,6 +8,15 @@
 
 use godot_serde::{Config, Variant, text};
 
+#[path = "heap.rs"]
+pub mod heap;
+
+/// The heap parsing `len` bytes of text into a `Variant` may hold (docs/security.md): text
+/// has no counts to forge, so this bounds what the parser builds from what it really read.
+pub fn text_budget(len: usize) -> usize {
+    heap::budget(2 * size_of::<Variant>(), len)
+}
+
 pub fn parse_text(data: &[u8]) {
     let Some((&sel, rest)) = data.split_first() else {
         return;
@@ -19,7 +28,10 @@ pub fn parse_text(data: &[u8]) {
     };
     let config = base.with_allow_objects(true).with_max_depth(64);
     let input = String::from_utf8_lossy(rest);
-    let Ok((v, _rest)) = text::take_from_str(&input, config) else {
+    let parsed = heap::within(text_budget(input.len()), "text", || {
+        text::take_from_str(&input, config)
+    });
+    let Ok((v, _rest)) = parsed else {
         return;
     };
     let printed = text::variant_to_string_with(&v, config);

@@ -14,6 +14,21 @@ use litebyte::{
 };
 use serde::{Deserialize, Serialize};
 
+#[path = "../../../tests/common/heap.rs"]
+pub mod heap;
+
+/// The heap a decode of `len` input bytes may hold: `Schema::decode`'s limit (64 KiB + 640 ×
+/// the input, litebyte/README.md), applied to the typed decodes of this check as well.
+pub fn decode_budget(len: usize) -> usize {
+    litebyte::DECODE_HEAP_SLACK.saturating_add(litebyte::DECODE_HEAP_PER_BYTE.saturating_mul(len))
+}
+
+/// `f`, held to [`decode_budget`] of `data`.
+#[track_caller]
+fn bounded<R>(data: &[u8], what: &str, f: impl FnOnce() -> R) -> R {
+    heap::within(decode_budget(data.len()), what, f)
+}
+
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 struct Player {
     id: u32,
@@ -75,12 +90,16 @@ where
     T: Serialize + for<'de> Deserialize<'de>,
 {
     let strict = Config::new();
-    if let Ok(v) = litebyte::from_bytes_with::<T>(data, strict) {
+    if let Ok(v) = bounded(data, "typed, strict", || {
+        litebyte::from_bytes_with::<T>(data, strict)
+    }) {
         let again = litebyte::to_bytes(&v).expect("strict-decoded value must re-encode");
         assert_eq!(again, data, "strict decode must be canonical");
     }
     // Compat mode accepts more; it must still not panic, and its value must re-encode.
-    if let Ok(v) = litebyte::from_bytes_with::<T>(data, Config::compat()) {
+    if let Ok(v) = bounded(data, "typed, compat", || {
+        litebyte::from_bytes_with::<T>(data, Config::compat())
+    }) {
         let again = litebyte::to_bytes(&v).expect("compat-decoded value must re-encode");
         let _ = litebyte::from_bytes::<T>(&again).expect("re-encoded bytes must decode");
     }
@@ -91,7 +110,7 @@ where
     T: Serialize + for<'de> Deserialize<'de>,
 {
     for cfg in [Config::new(), Config::compat()] {
-        if let Ok(v) = litebyte::from_bytes_with::<T>(data, cfg) {
+        if let Ok(v) = bounded(data, "typed", || litebyte::from_bytes_with::<T>(data, cfg)) {
             let again = litebyte::to_bytes(&v).expect("decoded value must re-encode");
             let _ = litebyte::from_bytes::<T>(&again).expect("re-encoded bytes must decode");
         }
@@ -117,13 +136,13 @@ pub fn check(data: &[u8]) {
 
     let s = schema();
     for root in ["Node", "Flat", "Levels", "Bits", "Wrapped"] {
-        if let Ok(v) = s.decode(root, data, Mode::Strict) {
+        if let Ok(v) = bounded(data, root, || s.decode(root, data, Mode::Strict)) {
             let again = s
                 .encode(root, &v)
                 .expect("strict-decoded value must re-encode");
             assert_eq!(again, data, "strict decode of {root} must be canonical");
         }
-        if let Ok(v) = s.decode(root, data, Mode::Compat) {
+        if let Ok(v) = bounded(data, root, || s.decode(root, data, Mode::Compat)) {
             if data.is_empty() {
                 // Empty input reads as null (as in C#), which a struct root cannot encode.
                 assert_eq!(v, Value::Null);
@@ -151,7 +170,7 @@ pub fn check(data: &[u8]) {
         }
     }
     for mode in [Mode::Strict, Mode::Compat] {
-        if let Ok(v) = s.decode("Rounded", data, mode) {
+        if let Ok(v) = bounded(data, "Rounded", || s.decode("Rounded", data, mode)) {
             let again = s
                 .encode("Rounded", &v)
                 .expect("decoded value must re-encode");

@@ -1,0 +1,108 @@
+//! Heap budgets for the fuzz checks: a global allocator that counts, per thread, the bytes held
+//! and their peak, so that a check can assert that one decode stayed within the budget
+//! docs/security.md states for its entry point.
+//!
+//! The fuzz targets (`fuzz/`, `litebyte/fuzz/`) and the replay tests install [`Tracking`] as
+//! their global allocator. This is the fuzzing runs' memory limit: unlike libFuzzer's
+//! `-malloc_limit_mb`, which needs a sanitizer's malloc hooks and looks at one allocation at a
+//! time, it bounds everything one decode holds at once, nested containers included, and works
+//! in a plain (`-s none`) build. Counting is per thread, so tests running side by side do not
+//! see each other's allocations. Where [`Tracking`] is not installed, [`within`] checks nothing.
+#![allow(dead_code, unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Fixed slack every budget allows, whatever the input's length.
+pub const SLACK: usize = 64 * 1024;
+
+/// The system allocator, counting what each thread holds.
+pub struct Tracking;
+
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// Bytes allocated minus bytes freed on this thread (wrapping: a block may be freed on
+    /// another thread than the one that allocated it).
+    static HELD: Cell<usize> = const { Cell::new(0) };
+    /// The highest `HELD` since the last [`within`] started.
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+fn grew(n: usize) {
+    let _ = HELD.try_with(|held| {
+        let now = held.get().wrapping_add(n);
+        held.set(now);
+        let _ = PEAK.try_with(|peak| {
+            if now > peak.get() {
+                peak.set(now);
+            }
+        });
+    });
+}
+
+fn shrank(n: usize) {
+    let _ = HELD.try_with(|held| held.set(held.get().wrapping_sub(n)));
+}
+
+// SAFETY: every call forwards to `System` with the same arguments; the counters are plain
+// thread-local cells that never allocate.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        INSTALLED.store(true, Ordering::Relaxed);
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        INSTALLED.store(true, Ordering::Relaxed);
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            // While a block moves, the old and the new one are both held.
+            grew(new_size);
+            shrank(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        shrank(layout.size());
+    }
+}
+
+/// `SLACK + per_byte × len`: the budget of an entry point that may hold `per_byte` bytes of
+/// heap per input byte.
+pub fn budget(per_byte: usize, len: usize) -> usize {
+    SLACK.saturating_add(per_byte.saturating_mul(len))
+}
+
+/// Runs `f` and asserts that the heap this thread held above its starting point, at its
+/// peak and with `f`'s result included, stayed within `limit` bytes.
+#[track_caller]
+pub fn within<R>(limit: usize, what: &str, f: impl FnOnce() -> R) -> R {
+    if !INSTALLED.load(Ordering::Relaxed) {
+        return f();
+    }
+    let start = HELD.with(Cell::get);
+    PEAK.with(|p| p.set(start));
+    let r = f();
+    let used = PEAK.with(Cell::get).wrapping_sub(start);
+    assert!(
+        used <= limit,
+        "{what}: held {used} bytes of heap at its peak, over its budget of {limit} bytes"
+    );
+    r
+}
