@@ -490,3 +490,65 @@ fn worst_cases_per_entry_point() {
         }
     });
 }
+
+/// The text form (`text::take_from_str` into a `Variant`) has no counts to forge: what it
+/// holds is what it built from the text it really read, at most 2 × `size_of::<Variant>()` per
+/// byte of text. The densest texts: `[[],[],…]` (3 bytes an Array), `[{},{},…]`, `[0,0,…]`,
+/// nested `[[[…]]]`, keys `{0:0,1:0,…}`, and long packed arrays.
+#[test]
+fn text_parsing_holds_at_most_64_kib_plus_2_variants_per_byte() {
+    let _serial = serial();
+    let factor = 2 * VARIANT_FACTOR;
+    let repeat = |item: &str, n: usize| {
+        let mut s = String::from("[");
+        for i in 0..n {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(item);
+        }
+        s.push(']');
+        s
+    };
+    let n = 1 << 17;
+    let mut keys = String::from("{");
+    for i in 0..n {
+        keys.push_str(&format!("{i}:0,"));
+    }
+    keys.push('}');
+    let texts: Vec<(&str, String)> = vec![
+        ("Arrays of empty Arrays", repeat("[]", n)),
+        ("Arrays of empty Dictionaries", repeat("{}", n)),
+        ("Arrays of zeros", repeat("0", n)),
+        ("Arrays of empty strings", repeat("\"\"", n)),
+        ("Arrays of Vector2", repeat("Vector2(0,0)", n / 4)),
+        ("Arrays of Transform3D", repeat("Transform3D(0,0,0,0,0,0,0,0,0,0,0,0)", n / 16)),
+        ("Arrays of StringName", repeat("&\"\"", n)),
+        ("Arrays of NodePath", repeat("NodePath(\"\")", n)),
+        ("a Dictionary of distinct keys", keys),
+        ("127 nested Arrays", format!("{}{}", "[".repeat(127), "]".repeat(127))),
+        (
+            "a PackedByteArray",
+            format!("PackedByteArray({})", vec!["0"; n].join(",")),
+        ),
+        (
+            "a PackedStringArray",
+            format!("PackedStringArray({})", vec!["\"\""; n].join(",")),
+        ),
+    ];
+    let mut worst = Worst::default();
+    for (name, text) in &texts {
+        let peak = peak_of(|| godot_serde::text::take_from_str(text, Config::godot4()));
+        let parsed = godot_serde::text::take_from_str(text, Config::godot4());
+        assert!(parsed.is_ok(), "{name} parses: {:?}", parsed.err());
+        worst.record(peak, text.len(), factor, || format!("text: {name}"));
+    }
+    println!(
+        "text into Variant, 64 KiB + {factor} × input: worst {} B for {} B of text ({:.0} % of its budget, {:.1} ×): {}",
+        worst.peak,
+        worst.len,
+        worst.excess * 100.0,
+        worst.peak as f64 / worst.len as f64,
+        worst.what
+    );
+}

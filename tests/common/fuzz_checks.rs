@@ -32,9 +32,11 @@ pub fn buffered_budget(len: usize) -> usize {
     heap::budget(2 * size_of::<Variant>(), len)
 }
 
-/// The heap a typed struct of fixed-shape fields may hold (docs/security.md).
+/// The heap decoding [`Typed`] may hold: the `Variant` budget, as it has `Variant`, `Array`
+/// and `Dictionary` fields, whose values may hold as much as a `Variant` (docs/security.md).
+/// Forged counts alone stay within 4 × the input (`tests/alloc.rs`).
 pub fn typed_budget(len: usize) -> usize {
-    heap::budget(4, len)
+    variant_budget(len)
 }
 
 /// The config a selector byte picks: bits 0–1 the engine (3.x, 4.0, 4.3, 4.4+), bit 2 double
