@@ -189,9 +189,14 @@ impl<'a, W: Output> Compound<'a, W> {
             });
         }
         if let CompoundKind::Marker(state) = &mut self.kind {
-            let field = state.field;
-            state.field += 1;
-            return marker_field(self.ser, self.ty, state, field, value);
+            // Through a copy: no pointer into the compound leaves this function, so that
+            // a math type's `TupleStruct` (which shares its memory) can live in registers.
+            let mut local = *state;
+            let field = local.field;
+            local.field += 1;
+            let r = marker_field(self.ser, self.ty, &mut local, field, value);
+            *state = local;
+            return r;
         }
         self.count += 1;
         value.serialize(&mut *self.ser)

@@ -10,6 +10,7 @@ use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, VariantType,
 use serde::ser::{self, Impossible, Serialize};
 
 /// Progress through a marker type's fields.
+#[derive(Clone, Copy)]
 pub(super) struct MarkerState {
     pub(super) field: usize,
     pub(super) wide: bool,
