@@ -1,6 +1,7 @@
 //! [`Compound`]: an Array, Dictionary, struct or math type while its elements come in, and
 //! the count patching (and typed-Array inference) at its end.
 
+use super::field::FieldValue;
 use super::marker::{FieldSerializer, MarkerState, Slot, finish_marker, marker_field};
 use super::{Infer, MathPlan, Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
@@ -578,15 +579,16 @@ impl<W: Output> ser::SerializeMap for Compound<'_, W> {
 impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<()> {
         self.count += 1;
+        // The key's checks are the value's (see `FieldValue`).
         self.ser.key(key)?;
-        value.serialize(&mut *self.ser)
+        value.serialize(FieldValue(&mut *self.ser))
     }
     #[inline]
     fn end(self) -> Result<()> {

@@ -14,6 +14,7 @@
 //!   packed arrays, ...), each through a [`marker::FieldSerializer`].
 
 mod compound;
+mod field;
 mod marker;
 mod output;
 
@@ -325,22 +326,40 @@ impl<W: Output> Serializer<W> {
     /// A String-like value: header, length, UTF-8, zero padding.
     #[inline]
     fn string_value(&mut self, ty: VariantType, s: &str) -> Result<()> {
+        self.put_string::<true>(ty, s)
+    }
+
+    /// [`Serializer::string_value`], with the value's checks ([`Serializer::check_value`])
+    /// when `CHECK`; without them for a struct field's value, whose field made them.
+    #[inline(always)]
+    fn put_string<const CHECK: bool>(&mut self, ty: VariantType, s: &str) -> Result<()> {
         // Most keys and names are short: one word of text, checked and stored at once.
         if let Some(word) = short_word(s.as_bytes()) {
             let n = s.len();
             if short_has_nul(word, n) {
                 return Err(self.nul_error());
             }
-            let head = self.head(ty, 0)?;
+            let head = self.head_if::<CHECK>(ty, 0)?;
             #[allow(clippy::cast_possible_truncation)]
             self.out.put_short(words(head, n as u32), word, n);
             return Ok(());
         }
         self.check_no_nul(s)?;
-        let word = self.head(ty, 0)?;
+        let word = self.head_if::<CHECK>(ty, 0)?;
         let len = self.len_i32(s.len(), "String")?;
         self.out.put_padded(words(word, len), s.as_bytes());
         Ok(())
+    }
+
+    /// A value's header word: through [`Serializer::head`] when `CHECK`, else only the
+    /// type's id (a struct field's value, whose checks its field made).
+    #[inline(always)]
+    fn head_if<const CHECK: bool>(&mut self, ty: VariantType, flags: u32) -> Result<u32> {
+        if CHECK {
+            self.head(ty, flags)
+        } else {
+            Ok(self.type_id(ty)? | flags)
+        }
     }
 
     /// A struct field's key (a String). Keys sit one level inside their Dictionary, where no
@@ -423,9 +442,16 @@ impl<W: Output> Serializer<W> {
     /// 64-bit out of line.
     #[inline(always)]
     fn int(&mut self, v: i64) -> Result<()> {
+        self.put_int::<true>(v)
+    }
+
+    /// [`Serializer::int`], with the value's checks only when `CHECK` (see
+    /// [`Serializer::head_if`]).
+    #[inline(always)]
+    fn put_int<const CHECK: bool>(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
             Ok(small) => {
-                let word = self.head(VariantType::Int, 0)?;
+                let word = self.head_if::<CHECK>(VariantType::Int, 0)?;
                 self.out.put_words(word, small.cast_unsigned());
                 Ok(())
             }
@@ -442,11 +468,18 @@ impl<W: Output> Serializer<W> {
 
     #[inline]
     fn float(&mut self, v: f64) -> Result<()> {
+        self.put_float::<true>(v)
+    }
+
+    /// [`Serializer::float`], with the value's checks only when `CHECK` (see
+    /// [`Serializer::head_if`]).
+    #[inline(always)]
+    fn put_float<const CHECK: bool>(&mut self, v: f64) -> Result<()> {
         // `encode_variant`: 32-bit iff converting to f32 and back gives an equal value.
         #[allow(clippy::cast_possible_truncation)]
         let narrow = v as f32;
         if f64::from(narrow) == v {
-            let word = self.head(VariantType::Float, 0)?;
+            let word = self.head_if::<CHECK>(VariantType::Float, 0)?;
             self.out.put_words(word, narrow.to_bits());
         } else {
             self.header(VariantType::Float, FLAG_64)?;
@@ -521,6 +554,25 @@ impl<W: Output> Serializer<W> {
     #[inline]
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// `serialize_tuple_struct`, with a math value's checks only when `CHECK` (see
+    /// [`Serializer::head_if`]).
+    #[inline(always)]
+    fn tuple_struct<const CHECK: bool>(
+        &mut self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<TupleStruct<'_, W>> {
+        let known = self.tuple_name(name);
+        if let Some(plan) = known.math {
+            if CHECK {
+                self.check_value(plan.ty)?;
+            }
+            return Ok(TupleStruct::Math(MathComponents::start(self, plan)));
+        }
+        self.tuple_struct_other(known.marker, len)
+            .map(TupleStruct::Other)
     }
 
     /// A tuple struct that is not a math type: a marker's fields, a math type this target
@@ -720,13 +772,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     // code at its call site; every other tuple struct takes `tuple_struct_other`.
     #[inline(always)]
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, W>> {
-        let known = self.tuple_name(name);
-        if let Some(plan) = known.math {
-            self.check_value(plan.ty)?;
-            return Ok(TupleStruct::Math(MathComponents::start(self, plan)));
-        }
-        self.tuple_struct_other(known.marker, len)
-            .map(TupleStruct::Other)
+        self.tuple_struct::<true>(name, len)
     }
 
     #[inline]
