@@ -328,7 +328,7 @@ pub struct MathComponents<'a, W> {
 }
 
 impl<'a, W: Output> MathComponents<'a, W> {
-    /// Starts a math type from its cached plan: writes its header.
+    /// Starts a math type from its plan (see `Serializer::resolve_name`): writes its header.
     /// The caller has made the value's checks ([`Serializer::check_value`]): this cannot
     /// fail, so the state is built in place rather than moved out of a `Result`.
     #[inline(always)]

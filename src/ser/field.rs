@@ -9,6 +9,7 @@
 use super::marker::newtype_marker;
 use super::{Compound, Output, Serializer, TupleStruct};
 use crate::error::{Error, Result};
+use crate::types::marker;
 use crate::wire::VariantType;
 use serde::ser::{self, Serialize};
 
@@ -144,7 +145,7 @@ impl<'a, W: Output> ser::Serializer for FieldValue<'a, W> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        match self.0.tuple_name(name).marker {
+        match marker(name) {
             Some(m) => newtype_marker(self.0, m, value),
             None => value.serialize(self),
         }

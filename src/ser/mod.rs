@@ -88,16 +88,11 @@ pub struct Serializer<W> {
     /// Where the keys of the maps being sorted start and end (a stack: nested maps push
     /// above their parent's entries and pop theirs when done).
     map_entries: Vec<(usize, usize)>,
-    /// Recent tuple-struct names and what they stand for (see [`Serializer::tuple_name`]).
-    names: NameCache,
 }
 
-/// What a tuple-struct name stands for, worked out once per name (see [`NameCache`]).
-#[derive(Clone, Copy, Default)]
+/// What a tuple-struct or newtype name stands for (see [`Serializer::resolve_name`]).
+#[derive(Clone, Copy)]
 struct TupleName {
-    /// The name's address and length (0, 0 for an empty entry: no `&str` is at address 0).
-    addr: usize,
-    len: usize,
     marker: Option<Marker>,
     /// For a math type whose components this target can hold: its header word and plan.
     math: Option<MathPlan>,
@@ -110,19 +105,6 @@ struct MathPlan {
     word: u32,
     comp: Components,
     bytes: u8,
-}
-
-/// A small cache of tuple-struct and newtype names, keyed by the name's address and length:
-/// a `&'static str` at the same address with the same length is the same text, so a hit
-/// needs no string comparison. Math values repeat a few names many times. Every entry is
-/// looked at (names stored next to each other would collide in a direct-mapped table: two
-/// 7-byte names such as `Vector2` and `Vector3` share their address bits above the third);
-/// a miss replaces the entries in turn.
-#[derive(Clone, Copy, Default)]
-struct NameCache {
-    entries: [TupleName; 4],
-    /// The entry the next miss replaces.
-    next: usize,
 }
 
 /// Typed-container inference state, packed in one word so that the check every value makes
@@ -170,8 +152,6 @@ impl<W: Output> Serializer<W> {
             depth: 0,
             infer: Infer::OFF,
             descriptors: Default::default(),
-            // Address 0 is no `&str`'s: every entry starts empty.
-            names: NameCache::default(),
             map_entries: Vec::new(),
         }
     }
@@ -181,53 +161,35 @@ impl<W: Output> Serializer<W> {
         self.out
     }
 
-    /// What the tuple-struct `name` stands for (cached, see [`NameCache`]).
-    #[inline]
-    fn tuple_name(&mut self, name: &'static str) -> TupleName {
-        let addr = name.as_ptr().addr();
-        match self
-            .names
-            .entries
-            .iter()
-            .find(|entry| entry.addr == addr && entry.len == name.len())
-        {
-            Some(entry) => *entry,
-            None => self.fill_tuple_name(name),
-        }
-    }
-
-    #[cold]
-    fn fill_tuple_name(&mut self, name: &'static str) -> TupleName {
-        let slot = self.names.next;
-        self.names.next = (slot + 1) % self.names.entries.len();
+    /// What `name` stands for, worked out from the name: for a constant name (a marker
+    /// type's `Serialize` passes one), the lookup folds away at compile time and only the
+    /// target's header word is left to compute.
+    #[inline(always)]
+    fn resolve_name(&self, name: &str) -> TupleName {
         let marker = marker(name);
         let math = marker.and_then(|m| {
             let comp = match Components::of(m.ty)? {
                 // A target without wide reals errors on the slow path instead.
-                Components::Real32 | Components::Real64 => {
-                    Components::real(self.wide_reals().ok()?)
-                }
+                Components::Real32 | Components::Real64 => match (
+                    self.config.double_precision,
+                    self.version().has_64bit_reals(),
+                ) {
+                    (false, _) => Components::Real32,
+                    (true, true) => Components::Real64,
+                    (true, false) => return None,
+                },
                 other => other,
             };
             let flags = if comp.width() == 8 { FLAG_64 } else { 0 };
             let numbers = m.ty.components().map_or(0, |(n, _)| n);
             Some(MathPlan {
                 ty: m.ty,
-                word: self.type_id(m.ty).ok()? | flags,
+                word: Header::encode(m.ty, self.version(), flags)?,
                 comp,
                 bytes: numbers * comp.width(),
             })
         });
-        let entry = TupleName {
-            addr: name.as_ptr().addr(),
-            len: name.len(),
-            marker,
-            math,
-        };
-        if let Some(e) = self.names.entries.get_mut(slot) {
-            *e = entry;
-        }
-        entry
+        TupleName { marker, math }
     }
 
     #[inline]
@@ -564,7 +526,7 @@ impl<W: Output> Serializer<W> {
         name: &'static str,
         len: usize,
     ) -> Result<TupleStruct<'_, W>> {
-        let known = self.tuple_name(name);
+        let known = self.resolve_name(name);
         if let Some(plan) = known.math {
             if CHECK {
                 self.check_value(plan.ty)?;
@@ -738,7 +700,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        match self.tuple_name(name).marker {
+        match marker(name) {
             Some(m) => newtype_marker(self, m, value),
             None => value.serialize(self),
         }
