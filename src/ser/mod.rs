@@ -328,7 +328,7 @@ impl<W: Output> Serializer<W> {
     /// Array's element inference watches (it watches the Dictionary itself), so of
     /// [`Serializer::check_value`] only the depth limit applies, and the header is String's
     /// id, the same in every target.
-    #[inline]
+    #[inline(always)]
     fn key(&mut self, key: &'static str) -> Result<()> {
         /// String's header word, checked at compile time to be the same in 3.x and 4.x.
         const STRING: u32 = match (
