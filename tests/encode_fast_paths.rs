@@ -171,3 +171,79 @@ fn math_components_around_conversions_and_wrong_counts() {
         hex("1b000000 01000000 04000000 01000000 76000000 05000000 0000803f 000080bf")
     );
 }
+
+/// A struct checks the depth limit once for all its fields: its fields one level past the
+/// limit are refused at the first key (byte offset: after the Dictionary's header and
+/// count), a struct there without fields is written, and each field's value (a scalar, a
+/// math type, a String, a nested struct) goes out exactly as Godot writes it.
+#[test]
+fn struct_fields_at_the_depth_limit() {
+    #[derive(Serialize)]
+    struct Leaf {
+        a: i32,
+    }
+    #[derive(Serialize)]
+    struct Empty {}
+    #[derive(Serialize)]
+    struct Outer<T> {
+        inner: T,
+    }
+    // Depths: Outer 0, its field `inner` (the Leaf) 1, Leaf's field `a` 2.
+    let leaf = Outer {
+        inner: Leaf { a: 7 },
+    };
+    let ok = Config::godot4().with_max_depth(2).to_bytes(&leaf).unwrap();
+    assert_eq!(
+        ok,
+        // Dictionary(1) { "inner": Dictionary(1) { "a": 7 } }
+        hex("1b000000 01000000 04000000 05000000 696e6e65 72000000 \
+             1b000000 01000000 04000000 01000000 61000000 02000000 07000000")
+    );
+    let err = Config::godot4()
+        .with_max_depth(1)
+        .to_bytes(&leaf)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            godot_serde::ErrorKind::DepthLimitExceeded { limit: 1 }
+        ),
+        "{err}"
+    );
+    // Outer's header and count (8), key "inner" (8 + 5 + 3 padding), Leaf's header and count.
+    assert_eq!(err.offset(), Some(8 + 16 + 8));
+    // No field at depth 2: nothing to refuse.
+    let empty = Outer { inner: Empty {} };
+    assert_eq!(
+        Config::godot4().with_max_depth(1).to_bytes(&empty).unwrap(),
+        hex("1b000000 01000000 04000000 05000000 696e6e65 72000000 1b000000 00000000")
+    );
+    // A field whose value is a math type, at the limit and one past it.
+    let v = Outer {
+        inner: Outer {
+            inner: Vector3::new(1.5, -2.0, 0.25),
+        },
+    };
+    assert!(Config::godot4().with_max_depth(2).to_bytes(&v).is_ok());
+    assert!(Config::godot4().with_max_depth(1).to_bytes(&v).is_err());
+}
+
+/// A key with a NUL (only a hand-written `Serialize` can pass one) is refused like any
+/// other String, at the key's offset.
+#[test]
+fn a_struct_key_with_a_nul_is_refused() {
+    struct Odd;
+    impl Serialize for Odd {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("Odd", 2)?;
+            st.serialize_field("ok", &1u8)?;
+            st.serialize_field("a\0b", &2u8)?;
+            st.end()
+        }
+    }
+    let err = godot_serde::to_bytes(&Odd).unwrap_err();
+    assert!(err.to_string().contains("NUL"), "{err}");
+    // Header and count, then "ok" (8 + 4) and its int (8).
+    assert_eq!(err.offset(), Some(8 + 12 + 8));
+}

@@ -95,6 +95,9 @@ pub struct Compound<'a, W> {
     pub(super) kind: CompoundKind,
     /// The payload of an enum variant's one-entry Dictionary (one more level to leave).
     pub(super) in_variant: bool,
+    /// Its entries would sit deeper than the depth limit: a struct field is an error (the
+    /// limit checked once per struct instead of once per field).
+    pub(super) deep: bool,
 }
 
 impl<'a, W: Output> Compound<'a, W> {
@@ -129,6 +132,7 @@ impl<'a, W: Output> Compound<'a, W> {
             outer_infer,
             kind: CompoundKind::Components(comp),
             in_variant: false,
+            deep: false,
         })
     }
 
@@ -170,6 +174,7 @@ impl<'a, W: Output> Compound<'a, W> {
             declared: 0,
             outer_infer,
             in_variant: false,
+            deep: false,
             kind: CompoundKind::Marker(MarkerState {
                 field: 0,
                 wide,
@@ -230,6 +235,7 @@ impl<'a, W: Output> Compound<'a, W> {
             outer_infer,
             kind,
             in_variant,
+            deep: _,
         } = self;
         match kind {
             CompoundKind::Components(_) => {
@@ -585,8 +591,11 @@ impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
+        if self.deep {
+            return Err(self.ser.depth_error());
+        }
         self.count += 1;
-        // The key's checks are the value's (see `FieldValue`).
+        // The key's and the value's checks are the field's (see `FieldValue`).
         self.ser.key(key)?;
         value.serialize(FieldValue(&mut *self.ser))
     }

@@ -326,8 +326,9 @@ impl<W: Output> Serializer<W> {
 
     /// A struct field's key (a String). Keys sit one level inside their Dictionary, where no
     /// Array's element inference watches (it watches the Dictionary itself), so of
-    /// [`Serializer::check_value`] only the depth limit applies, and the header is String's
-    /// id, the same in every target.
+    /// [`Serializer::check_value`] only the depth limit applies, which the struct checked for
+    /// all its fields at once (`Compound::deep`); the header is String's id, the same in
+    /// every target. A key is a constant: its NUL check and bytes fold at compile time.
     #[inline(always)]
     fn key(&mut self, key: &'static str) -> Result<()> {
         /// String's header word, checked at compile time to be the same in 3.x and 4.x.
@@ -339,19 +340,17 @@ impl<W: Output> Serializer<W> {
             _ => panic!("String's id differs between targets"),
         };
         debug_assert_ne!(self.infer.depth(), self.depth as u64);
-        if self.depth > self.config.max_depth {
-            return Err(self.depth_error());
-        }
+        debug_assert!(self.depth <= self.config.max_depth);
         if let Some(word) = short_word(key.as_bytes()) {
             let n = key.len();
             if short_has_nul(word, n) {
                 return Err(self.nul_error());
             }
             #[allow(clippy::cast_possible_truncation)]
-            self.out.put_short(words(STRING, n as u32), word, n);
+            self.out.put_key(words(STRING, n as u32), word, n);
             return Ok(());
         }
-        self.string_value(VariantType::String, key)
+        self.put_string::<false>(VariantType::String, key)
     }
 
     /// Godot cuts strings at the first NUL when decoding: refuse to write one rather than
@@ -480,6 +479,7 @@ impl<W: Output> Serializer<W> {
         let count = self.len_i32(declared, ty.name())?;
         self.out.put_words(word, count);
         self.enter()?;
+        let deep = self.depth > self.config.max_depth;
         let outer_infer = self.infer;
         let kind = if ty == VariantType::Array
             && self.config.typed_containers
@@ -500,6 +500,7 @@ impl<W: Output> Serializer<W> {
             outer_infer,
             kind,
             in_variant: false,
+            deep,
         })
     }
 

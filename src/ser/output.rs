@@ -50,6 +50,13 @@ pub trait Output: private::Sealed {
         self.put(text);
         put_padding(self, text.len());
     }
+    /// [`Output::put_short`] for a struct key, whose length is a constant once inlined:
+    /// the store is cut to size at compile time instead of cut back after it.
+    #[doc(hidden)]
+    #[inline]
+    fn put_key(&mut self, head: [u8; 8], text: u64, n: usize) {
+        self.put_short(head, text, n);
+    }
     /// [`Output::put_padded`] for a text of `n` ≤ 8 bytes held in `text`'s low bytes, zero
     /// above them.
     #[doc(hidden)]
@@ -186,6 +193,15 @@ impl Output for Vec<u8> {
             region.copy_from_slice(&sorted);
         }
     }
+    #[inline(always)]
+    fn put_key(&mut self, head: [u8; 8], text: u64, n: usize) {
+        let block = (u128::from(u64::from_le_bytes(head)) | u128::from(text) << 64).to_le_bytes();
+        match n.next_multiple_of(4) {
+            0 => self.extend_from_slice(block.get(..8).unwrap_or_default()),
+            4 => self.extend_from_slice(block.get(..12).unwrap_or_default()),
+            _ => self.extend_from_slice(&block),
+        }
+    }
     #[inline]
     fn put_short(&mut self, head: [u8; 8], text: u64, n: usize) {
         // Header and text as one 16-byte store, cut back to the padded length (the bytes
@@ -256,6 +272,10 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn put_short(&mut self, head: [u8; 8], text: u64, n: usize) {
         (**self).put_short(head, text, n);
+    }
+    #[inline(always)]
+    fn put_key(&mut self, head: [u8; 8], text: u64, n: usize) {
+        (**self).put_key(head, text, n);
     }
 }
 
