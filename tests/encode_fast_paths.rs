@@ -247,3 +247,55 @@ fn a_struct_key_with_a_nul_is_refused() {
     // Header and count, then "ok" (8 + 4) and its int (8).
     assert_eq!(err.offset(), Some(8 + 12 + 8));
 }
+
+/// PackedStringArray elements of every length up to 40 (each: length counting a NUL, the
+/// bytes, the NUL, zeros to a multiple of 4), against the layout written out by hand; a NUL
+/// inside an element, a non-string element and a sequence of unknown length.
+#[test]
+fn packed_string_array_elements() {
+    use godot_serde::PackedStringArray;
+    let texts: Vec<String> = (0..=40)
+        .map(|n| "abcdefghij".repeat(4)[..n].to_owned())
+        .collect();
+    let mut expected = hex("22000000");
+    expected.extend_from_slice(&41u32.to_le_bytes());
+    for t in &texts {
+        expected.extend_from_slice(&u32::try_from(t.len() + 1).unwrap().to_le_bytes());
+        expected.extend_from_slice(t.as_bytes());
+        expected.push(0);
+        while expected.len() % 4 != 0 {
+            expected.push(0);
+        }
+    }
+    let got = godot_serde::to_bytes(&PackedStringArray(texts.clone())).unwrap();
+    assert_eq!(got, expected);
+
+    let err =
+        godot_serde::to_bytes(&PackedStringArray(vec!["ok".into(), "a\0b".into()])).unwrap_err();
+    assert!(err.to_string().contains("NUL"), "{err}");
+    // Header, count, then "ok" (4 + 3 + 1 padding).
+    assert_eq!(err.offset(), Some(8 + 8));
+
+    /// The PackedStringArray marker around any sequence.
+    struct Marked<T>(T);
+    impl<T: Serialize> Serialize for Marked<T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct("$godot_serde::PackedStringArray", &self.0)
+        }
+    }
+    let err = godot_serde::to_bytes(&Marked(vec![1u8])).unwrap_err();
+    assert!(err.to_string().contains("expected a string"), "{err}");
+
+    /// Strings from an iterator whose length serde is not told.
+    struct Unsized(Vec<&'static str>);
+    impl Serialize for Unsized {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter().filter(|_| true))
+        }
+    }
+    let got = godot_serde::to_bytes(&Marked(Unsized(vec!["ab", "cdef"]))).unwrap();
+    assert_eq!(
+        got,
+        hex("22000000 02000000 03000000 61620000 05000000 63646566 00000000")
+    );
+}
