@@ -10,6 +10,10 @@ use crate::wire::{Descriptor, FLAG_64, Scalar, TYPED_KEY_SHIFT, VariantType};
 use serde::ser::{self, Impossible, Serialize};
 
 /// What a [`Compound`] is writing.
+///
+/// A plain tag byte (no niche in the fields' padding), so that telling the kinds apart on
+/// every element is one byte compare.
+#[repr(u8)]
 pub(super) enum CompoundKind {
     /// A Dictionary, or an Array whose element type is not inferred: its values are one
     /// level deeper than any depth an enclosing Array watches, so the inference state stays.
@@ -188,6 +192,13 @@ impl<'a, W: Output> Compound<'a, W> {
 
     #[inline(always)]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        // The common case first: an Array's element (or a map's, never here).
+        if let CompoundKind::Plain | CompoundKind::Inferring | CompoundKind::Sorted { .. } =
+            self.kind
+        {
+            self.count += 1;
+            return value.serialize(&mut *self.ser);
+        }
         if let CompoundKind::Components(comp) = self.kind {
             return value.serialize(FieldSerializer {
                 ser: &mut *self.ser,
