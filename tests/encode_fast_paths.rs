@@ -299,3 +299,28 @@ fn packed_string_array_elements() {
         hex("22000000 02000000 03000000 61620000 05000000 63646566 00000000")
     );
 }
+
+/// An f32 struct field is a 32-bit Float, except a NaN: Godot's round-trip test
+/// (`double(float(d)) != d`) never holds for it, so it goes out as a 64-bit Float.
+#[test]
+fn f32_fields_and_nan() {
+    #[derive(Serialize)]
+    struct F {
+        x: f32,
+        n: f32,
+        i: f32,
+    }
+    let got = godot_serde::to_bytes(&F {
+        x: 1.5,
+        n: f32::NAN,
+        i: f32::NEG_INFINITY,
+    })
+    .unwrap();
+    assert_eq!(
+        got,
+        hex("1b000000 03000000 \
+             04000000 01000000 78000000 03000000 0000c03f \
+             04000000 01000000 6e000000 03000100 00000000 0000f87f \
+             04000000 01000000 69000000 03000000 000080ff")
+    );
+}

@@ -84,7 +84,7 @@ impl<'a, W: Output> ser::Serializer for FieldValue<'a, W> {
 
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        self.0.put_float::<false>(v.into())
+        self.0.put_f32::<false>(v)
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {

@@ -449,6 +449,18 @@ impl<W: Output> Serializer<W> {
         Ok(())
     }
 
+    /// An f32 value: 32-bit unless it is a NaN (which never compares equal to itself, so
+    /// `encode_variant`'s round-trip test sends it as 64-bit: [`Serializer::float`]).
+    #[inline(always)]
+    fn put_f32<const CHECK: bool>(&mut self, v: f32) -> Result<()> {
+        if v.is_nan() {
+            return self.put_float::<CHECK>(v.into());
+        }
+        let word = self.head_if::<CHECK>(VariantType::Float, 0)?;
+        self.out.put_words(word, v.to_bits());
+        Ok(())
+    }
+
     /// Whether float math components go out as f64 (the 4.x double-build flag).
     fn wide_reals(&self) -> Result<bool> {
         if !self.config.double_precision {
@@ -634,7 +646,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
 
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        self.float(v.into())
+        self.put_f32::<true>(v)
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
