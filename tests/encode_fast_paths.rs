@@ -263,7 +263,7 @@ fn packed_string_array_elements() {
         expected.extend_from_slice(&u32::try_from(t.len() + 1).unwrap().to_le_bytes());
         expected.extend_from_slice(t.as_bytes());
         expected.push(0);
-        while expected.len() % 4 != 0 {
+        while !expected.len().is_multiple_of(4) {
             expected.push(0);
         }
     }

@@ -377,7 +377,7 @@ mod tests {
             plain.extend_from_slice(&len.to_le_bytes());
             plain.extend_from_slice(t);
             plain.push(0);
-            while (plain.len() - 3) % 4 != 0 {
+            while !(plain.len() - 3).is_multiple_of(4) {
                 plain.push(0);
             }
             assert_eq!(fast, plain, "length {n}");
