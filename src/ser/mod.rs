@@ -10,8 +10,11 @@
 //! - [`output`]: the [`Output`] sink (`Vec<u8>` or [`SizeCounter`]) and its word-wise writes;
 //! - [`compound`]: Arrays, Dictionaries and structs while their elements come in (and the
 //!   count patching at their end), and math types' components ([`TupleStruct`]);
+//! - [`field`]: a struct field's value ([`field::FieldValue`]), whose checks its field made
+//!   once for the key and the value;
 //! - [`marker`]: the marker types' fields (StringName, NodePath, Object, typed containers,
-//!   packed arrays, ...), each through a [`marker::FieldSerializer`].
+//!   packed arrays, ...), each through a [`marker::FieldSerializer`] (PackedStringArray's
+//!   strings through [`marker::PackedStrings`]).
 
 mod compound;
 mod field;
