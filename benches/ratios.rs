@@ -281,7 +281,7 @@ fn plain_into<T: serde::Serialize>(v: &T, buf: &mut Vec<u8>) {
 
 /// The plain encoder's `to_bytes`: a new `Vec` with the same starting capacity as ours.
 fn plain_to_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    let mut buf = Vec::with_capacity(256);
+    let mut buf = Vec::with_capacity(1024);
     plain::to_vec_into(v, &mut buf);
     buf
 }

@@ -171,3 +171,156 @@ fn math_components_around_conversions_and_wrong_counts() {
         hex("1b000000 01000000 04000000 01000000 76000000 05000000 0000803f 000080bf")
     );
 }
+
+/// A struct checks the depth limit once for all its fields: its fields one level past the
+/// limit are refused at the first key (byte offset: after the Dictionary's header and
+/// count), a struct there without fields is written, and each field's value (a scalar, a
+/// math type, a String, a nested struct) goes out exactly as Godot writes it.
+#[test]
+fn struct_fields_at_the_depth_limit() {
+    #[derive(Serialize)]
+    struct Leaf {
+        a: i32,
+    }
+    #[derive(Serialize)]
+    struct Empty {}
+    #[derive(Serialize)]
+    struct Outer<T> {
+        inner: T,
+    }
+    // Depths: Outer 0, its field `inner` (the Leaf) 1, Leaf's field `a` 2.
+    let leaf = Outer {
+        inner: Leaf { a: 7 },
+    };
+    let ok = Config::godot4().with_max_depth(2).to_bytes(&leaf).unwrap();
+    assert_eq!(
+        ok,
+        // Dictionary(1) { "inner": Dictionary(1) { "a": 7 } }
+        hex("1b000000 01000000 04000000 05000000 696e6e65 72000000 \
+             1b000000 01000000 04000000 01000000 61000000 02000000 07000000")
+    );
+    let err = Config::godot4()
+        .with_max_depth(1)
+        .to_bytes(&leaf)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            godot_serde::ErrorKind::DepthLimitExceeded { limit: 1 }
+        ),
+        "{err}"
+    );
+    // Outer's header and count (8), key "inner" (8 + 5 + 3 padding), Leaf's header and count.
+    assert_eq!(err.offset(), Some(8 + 16 + 8));
+    // No field at depth 2: nothing to refuse.
+    let empty = Outer { inner: Empty {} };
+    assert_eq!(
+        Config::godot4().with_max_depth(1).to_bytes(&empty).unwrap(),
+        hex("1b000000 01000000 04000000 05000000 696e6e65 72000000 1b000000 00000000")
+    );
+    // A field whose value is a math type, at the limit and one past it.
+    let v = Outer {
+        inner: Outer {
+            inner: Vector3::new(1.5, -2.0, 0.25),
+        },
+    };
+    assert!(Config::godot4().with_max_depth(2).to_bytes(&v).is_ok());
+    assert!(Config::godot4().with_max_depth(1).to_bytes(&v).is_err());
+}
+
+/// A key with a NUL (only a hand-written `Serialize` can pass one) is refused like any
+/// other String, at the key's offset.
+#[test]
+fn a_struct_key_with_a_nul_is_refused() {
+    struct Odd;
+    impl Serialize for Odd {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("Odd", 2)?;
+            st.serialize_field("ok", &1u8)?;
+            st.serialize_field("a\0b", &2u8)?;
+            st.end()
+        }
+    }
+    let err = godot_serde::to_bytes(&Odd).unwrap_err();
+    assert!(err.to_string().contains("NUL"), "{err}");
+    // Header and count, then "ok" (8 + 4) and its int (8).
+    assert_eq!(err.offset(), Some(8 + 12 + 8));
+}
+
+/// PackedStringArray elements of every length up to 40 (each: length counting a NUL, the
+/// bytes, the NUL, zeros to a multiple of 4), against the layout written out by hand; a NUL
+/// inside an element, a non-string element and a sequence of unknown length.
+#[test]
+fn packed_string_array_elements() {
+    use godot_serde::PackedStringArray;
+    let texts: Vec<String> = (0..=40)
+        .map(|n| "abcdefghij".repeat(4)[..n].to_owned())
+        .collect();
+    let mut expected = hex("22000000");
+    expected.extend_from_slice(&41u32.to_le_bytes());
+    for t in &texts {
+        expected.extend_from_slice(&u32::try_from(t.len() + 1).unwrap().to_le_bytes());
+        expected.extend_from_slice(t.as_bytes());
+        expected.push(0);
+        while !expected.len().is_multiple_of(4) {
+            expected.push(0);
+        }
+    }
+    let got = godot_serde::to_bytes(&PackedStringArray(texts.clone())).unwrap();
+    assert_eq!(got, expected);
+
+    let err =
+        godot_serde::to_bytes(&PackedStringArray(vec!["ok".into(), "a\0b".into()])).unwrap_err();
+    assert!(err.to_string().contains("NUL"), "{err}");
+    // Header, count, then "ok" (4 + 3 + 1 padding).
+    assert_eq!(err.offset(), Some(8 + 8));
+
+    /// The PackedStringArray marker around any sequence.
+    struct Marked<T>(T);
+    impl<T: Serialize> Serialize for Marked<T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct("$godot_serde::PackedStringArray", &self.0)
+        }
+    }
+    let err = godot_serde::to_bytes(&Marked(vec![1u8])).unwrap_err();
+    assert!(err.to_string().contains("expected a string"), "{err}");
+
+    /// Strings from an iterator whose length serde is not told.
+    struct Unsized(Vec<&'static str>);
+    impl Serialize for Unsized {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter().filter(|_| true))
+        }
+    }
+    let got = godot_serde::to_bytes(&Marked(Unsized(vec!["ab", "cdef"]))).unwrap();
+    assert_eq!(
+        got,
+        hex("22000000 02000000 03000000 61620000 05000000 63646566 00000000")
+    );
+}
+
+/// An f32 struct field is a 32-bit Float, except a NaN: Godot's round-trip test
+/// (`double(float(d)) != d`) never holds for it, so it goes out as a 64-bit Float.
+#[test]
+fn f32_fields_and_nan() {
+    #[derive(Serialize)]
+    struct F {
+        x: f32,
+        n: f32,
+        i: f32,
+    }
+    let got = godot_serde::to_bytes(&F {
+        x: 1.5,
+        n: f32::NAN,
+        i: f32::NEG_INFINITY,
+    })
+    .unwrap();
+    assert_eq!(
+        got,
+        hex("1b000000 03000000 \
+             04000000 01000000 78000000 03000000 0000c03f \
+             04000000 01000000 6e000000 03000100 00000000 0000f87f \
+             04000000 01000000 69000000 03000000 000080ff")
+    );
+}

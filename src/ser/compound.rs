@@ -1,6 +1,7 @@
 //! [`Compound`]: an Array, Dictionary, struct or math type while its elements come in, and
 //! the count patching (and typed-Array inference) at its end.
 
+use super::field::FieldValue;
 use super::marker::{FieldSerializer, MarkerState, Slot, finish_marker, marker_field};
 use super::{Infer, MathPlan, Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
@@ -9,6 +10,10 @@ use crate::wire::{Descriptor, FLAG_64, Scalar, TYPED_KEY_SHIFT, VariantType};
 use serde::ser::{self, Impossible, Serialize};
 
 /// What a [`Compound`] is writing.
+///
+/// A plain tag byte (no niche in the fields' padding), so that telling the kinds apart on
+/// every element is one byte compare.
+#[repr(u8)]
 pub(super) enum CompoundKind {
     /// A Dictionary, or an Array whose element type is not inferred: its values are one
     /// level deeper than any depth an enclosing Array watches, so the inference state stays.
@@ -94,6 +99,9 @@ pub struct Compound<'a, W> {
     pub(super) kind: CompoundKind,
     /// The payload of an enum variant's one-entry Dictionary (one more level to leave).
     pub(super) in_variant: bool,
+    /// Its entries would sit deeper than the depth limit: a struct field is an error (the
+    /// limit checked once per struct instead of once per field).
+    pub(super) deep: bool,
 }
 
 impl<'a, W: Output> Compound<'a, W> {
@@ -128,6 +136,7 @@ impl<'a, W: Output> Compound<'a, W> {
             outer_infer,
             kind: CompoundKind::Components(comp),
             in_variant: false,
+            deep: false,
         })
     }
 
@@ -169,6 +178,7 @@ impl<'a, W: Output> Compound<'a, W> {
             declared: 0,
             outer_infer,
             in_variant: false,
+            deep: false,
             kind: CompoundKind::Marker(MarkerState {
                 field: 0,
                 wide,
@@ -182,6 +192,13 @@ impl<'a, W: Output> Compound<'a, W> {
 
     #[inline(always)]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        // The common case first: an Array's element (or a map's, never here).
+        if let CompoundKind::Plain | CompoundKind::Inferring | CompoundKind::Sorted { .. } =
+            self.kind
+        {
+            self.count += 1;
+            return value.serialize(&mut *self.ser);
+        }
         if let CompoundKind::Components(comp) = self.kind {
             return value.serialize(FieldSerializer {
                 ser: &mut *self.ser,
@@ -189,9 +206,14 @@ impl<'a, W: Output> Compound<'a, W> {
             });
         }
         if let CompoundKind::Marker(state) = &mut self.kind {
-            let field = state.field;
-            state.field += 1;
-            return marker_field(self.ser, self.ty, state, field, value);
+            // Through a copy: no pointer into the compound leaves this function, so that
+            // a math type's `TupleStruct` (which shares its memory) can live in registers.
+            let mut local = *state;
+            let field = local.field;
+            local.field += 1;
+            let r = marker_field(self.ser, self.ty, &mut local, field, value);
+            *state = local;
+            return r;
         }
         self.count += 1;
         value.serialize(&mut *self.ser)
@@ -224,6 +246,7 @@ impl<'a, W: Output> Compound<'a, W> {
             outer_infer,
             kind,
             in_variant,
+            deep: _,
         } = self;
         match kind {
             CompoundKind::Components(_) => {
@@ -322,7 +345,7 @@ pub struct MathComponents<'a, W> {
 }
 
 impl<'a, W: Output> MathComponents<'a, W> {
-    /// Starts a math type from its cached plan: writes its header.
+    /// Starts a math type from its plan (see `Serializer::resolve_name`): writes its header.
     /// The caller has made the value's checks ([`Serializer::check_value`]): this cannot
     /// fail, so the state is built in place rather than moved out of a `Result`.
     #[inline(always)]
@@ -573,15 +596,19 @@ impl<W: Output> ser::SerializeMap for Compound<'_, W> {
 impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
     type Ok = ();
     type Error = Error;
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<()> {
+        if self.deep {
+            return Err(self.ser.depth_error());
+        }
         self.count += 1;
+        // The key's and the value's checks are the field's (see `FieldValue`).
         self.ser.key(key)?;
-        value.serialize(&mut *self.ser)
+        value.serialize(FieldValue(&mut *self.ser))
     }
     #[inline]
     fn end(self) -> Result<()> {

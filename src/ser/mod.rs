@@ -10,10 +10,14 @@
 //! - [`output`]: the [`Output`] sink (`Vec<u8>` or [`SizeCounter`]) and its word-wise writes;
 //! - [`compound`]: Arrays, Dictionaries and structs while their elements come in (and the
 //!   count patching at their end), and math types' components ([`TupleStruct`]);
+//! - [`field`]: a struct field's value ([`field::FieldValue`]), whose checks its field made
+//!   once for the key and the value;
 //! - [`marker`]: the marker types' fields (StringName, NodePath, Object, typed containers,
-//!   packed arrays, ...), each through a [`marker::FieldSerializer`].
+//!   packed arrays, ...), each through a [`marker::FieldSerializer`] (PackedStringArray's
+//!   strings through [`marker::PackedStrings`]).
 
 mod compound;
+mod field;
 mod marker;
 mod output;
 
@@ -87,16 +91,11 @@ pub struct Serializer<W> {
     /// Where the keys of the maps being sorted start and end (a stack: nested maps push
     /// above their parent's entries and pop theirs when done).
     map_entries: Vec<(usize, usize)>,
-    /// Recent tuple-struct names and what they stand for (see [`Serializer::tuple_name`]).
-    names: NameCache,
 }
 
-/// What a tuple-struct name stands for, worked out once per name (see [`NameCache`]).
-#[derive(Clone, Copy, Default)]
+/// What a tuple-struct or newtype name stands for (see [`Serializer::resolve_name`]).
+#[derive(Clone, Copy)]
 struct TupleName {
-    /// The name's address and length (0, 0 for an empty entry: no `&str` is at address 0).
-    addr: usize,
-    len: usize,
     marker: Option<Marker>,
     /// For a math type whose components this target can hold: its header word and plan.
     math: Option<MathPlan>,
@@ -109,19 +108,6 @@ struct MathPlan {
     word: u32,
     comp: Components,
     bytes: u8,
-}
-
-/// A small cache of tuple-struct and newtype names, keyed by the name's address and length:
-/// a `&'static str` at the same address with the same length is the same text, so a hit
-/// needs no string comparison. Math values repeat a few names many times. Every entry is
-/// looked at (names stored next to each other would collide in a direct-mapped table: two
-/// 7-byte names such as `Vector2` and `Vector3` share their address bits above the third);
-/// a miss replaces the entries in turn.
-#[derive(Clone, Copy, Default)]
-struct NameCache {
-    entries: [TupleName; 4],
-    /// The entry the next miss replaces.
-    next: usize,
 }
 
 /// Typed-container inference state, packed in one word so that the check every value makes
@@ -169,8 +155,6 @@ impl<W: Output> Serializer<W> {
             depth: 0,
             infer: Infer::OFF,
             descriptors: Default::default(),
-            // Address 0 is no `&str`'s: every entry starts empty.
-            names: NameCache::default(),
             map_entries: Vec::new(),
         }
     }
@@ -180,53 +164,35 @@ impl<W: Output> Serializer<W> {
         self.out
     }
 
-    /// What the tuple-struct `name` stands for (cached, see [`NameCache`]).
-    #[inline]
-    fn tuple_name(&mut self, name: &'static str) -> TupleName {
-        let addr = name.as_ptr().addr();
-        match self
-            .names
-            .entries
-            .iter()
-            .find(|entry| entry.addr == addr && entry.len == name.len())
-        {
-            Some(entry) => *entry,
-            None => self.fill_tuple_name(name),
-        }
-    }
-
-    #[cold]
-    fn fill_tuple_name(&mut self, name: &'static str) -> TupleName {
-        let slot = self.names.next;
-        self.names.next = (slot + 1) % self.names.entries.len();
+    /// What `name` stands for, worked out from the name: for a constant name (a marker
+    /// type's `Serialize` passes one), the lookup folds away at compile time and only the
+    /// target's header word is left to compute.
+    #[inline(always)]
+    fn resolve_name(&self, name: &str) -> TupleName {
         let marker = marker(name);
         let math = marker.and_then(|m| {
             let comp = match Components::of(m.ty)? {
                 // A target without wide reals errors on the slow path instead.
-                Components::Real32 | Components::Real64 => {
-                    Components::real(self.wide_reals().ok()?)
-                }
+                Components::Real32 | Components::Real64 => match (
+                    self.config.double_precision,
+                    self.version().has_64bit_reals(),
+                ) {
+                    (false, _) => Components::Real32,
+                    (true, true) => Components::Real64,
+                    (true, false) => return None,
+                },
                 other => other,
             };
             let flags = if comp.width() == 8 { FLAG_64 } else { 0 };
             let numbers = m.ty.components().map_or(0, |(n, _)| n);
             Some(MathPlan {
                 ty: m.ty,
-                word: self.type_id(m.ty).ok()? | flags,
+                word: Header::encode(m.ty, self.version(), flags)?,
                 comp,
                 bytes: numbers * comp.width(),
             })
         });
-        let entry = TupleName {
-            addr: name.as_ptr().addr(),
-            len: name.len(),
-            marker,
-            math,
-        };
-        if let Some(e) = self.names.entries.get_mut(slot) {
-            *e = entry;
-        }
-        entry
+        TupleName { marker, math }
     }
 
     #[inline]
@@ -325,29 +291,48 @@ impl<W: Output> Serializer<W> {
     /// A String-like value: header, length, UTF-8, zero padding.
     #[inline]
     fn string_value(&mut self, ty: VariantType, s: &str) -> Result<()> {
+        self.put_string::<true>(ty, s)
+    }
+
+    /// [`Serializer::string_value`], with the value's checks ([`Serializer::check_value`])
+    /// when `CHECK`; without them for a struct field's value, whose field made them.
+    #[inline(always)]
+    fn put_string<const CHECK: bool>(&mut self, ty: VariantType, s: &str) -> Result<()> {
         // Most keys and names are short: one word of text, checked and stored at once.
         if let Some(word) = short_word(s.as_bytes()) {
             let n = s.len();
             if short_has_nul(word, n) {
                 return Err(self.nul_error());
             }
-            let head = self.head(ty, 0)?;
+            let head = self.head_if::<CHECK>(ty, 0)?;
             #[allow(clippy::cast_possible_truncation)]
             self.out.put_short(words(head, n as u32), word, n);
             return Ok(());
         }
         self.check_no_nul(s)?;
-        let word = self.head(ty, 0)?;
+        let word = self.head_if::<CHECK>(ty, 0)?;
         let len = self.len_i32(s.len(), "String")?;
         self.out.put_padded(words(word, len), s.as_bytes());
         Ok(())
     }
 
+    /// A value's header word: through [`Serializer::head`] when `CHECK`, else only the
+    /// type's id (a struct field's value, whose checks its field made).
+    #[inline(always)]
+    fn head_if<const CHECK: bool>(&mut self, ty: VariantType, flags: u32) -> Result<u32> {
+        if CHECK {
+            self.head(ty, flags)
+        } else {
+            Ok(self.type_id(ty)? | flags)
+        }
+    }
+
     /// A struct field's key (a String). Keys sit one level inside their Dictionary, where no
     /// Array's element inference watches (it watches the Dictionary itself), so of
-    /// [`Serializer::check_value`] only the depth limit applies, and the header is String's
-    /// id, the same in every target.
-    #[inline]
+    /// [`Serializer::check_value`] only the depth limit applies, which the struct checked for
+    /// all its fields at once (`Compound::deep`); the header is String's id, the same in
+    /// every target. A key is a constant: its NUL check and bytes fold at compile time.
+    #[inline(always)]
     fn key(&mut self, key: &'static str) -> Result<()> {
         /// String's header word, checked at compile time to be the same in 3.x and 4.x.
         const STRING: u32 = match (
@@ -358,19 +343,17 @@ impl<W: Output> Serializer<W> {
             _ => panic!("String's id differs between targets"),
         };
         debug_assert_ne!(self.infer.depth(), self.depth as u64);
-        if self.depth > self.config.max_depth {
-            return Err(self.depth_error());
-        }
+        debug_assert!(self.depth <= self.config.max_depth);
         if let Some(word) = short_word(key.as_bytes()) {
             let n = key.len();
             if short_has_nul(word, n) {
                 return Err(self.nul_error());
             }
             #[allow(clippy::cast_possible_truncation)]
-            self.out.put_short(words(STRING, n as u32), word, n);
+            self.out.put_key(words(STRING, n as u32), word, n);
             return Ok(());
         }
-        self.string_value(VariantType::String, key)
+        self.put_string::<false>(VariantType::String, key)
     }
 
     /// Godot cuts strings at the first NUL when decoding: refuse to write one rather than
@@ -423,9 +406,16 @@ impl<W: Output> Serializer<W> {
     /// 64-bit out of line.
     #[inline(always)]
     fn int(&mut self, v: i64) -> Result<()> {
+        self.put_int::<true>(v)
+    }
+
+    /// [`Serializer::int`], with the value's checks only when `CHECK` (see
+    /// [`Serializer::head_if`]).
+    #[inline(always)]
+    fn put_int<const CHECK: bool>(&mut self, v: i64) -> Result<()> {
         match i32::try_from(v) {
             Ok(small) => {
-                let word = self.head(VariantType::Int, 0)?;
+                let word = self.head_if::<CHECK>(VariantType::Int, 0)?;
                 self.out.put_words(word, small.cast_unsigned());
                 Ok(())
             }
@@ -442,16 +432,35 @@ impl<W: Output> Serializer<W> {
 
     #[inline]
     fn float(&mut self, v: f64) -> Result<()> {
+        self.put_float::<true>(v)
+    }
+
+    /// [`Serializer::float`], with the value's checks only when `CHECK` (see
+    /// [`Serializer::head_if`]).
+    #[inline(always)]
+    fn put_float<const CHECK: bool>(&mut self, v: f64) -> Result<()> {
         // `encode_variant`: 32-bit iff converting to f32 and back gives an equal value.
         #[allow(clippy::cast_possible_truncation)]
         let narrow = v as f32;
         if f64::from(narrow) == v {
-            let word = self.head(VariantType::Float, 0)?;
+            let word = self.head_if::<CHECK>(VariantType::Float, 0)?;
             self.out.put_words(word, narrow.to_bits());
         } else {
             self.header(VariantType::Float, FLAG_64)?;
             self.out.put(&v.to_le_bytes());
         }
+        Ok(())
+    }
+
+    /// An f32 value: 32-bit unless it is a NaN (which never compares equal to itself, so
+    /// `encode_variant`'s round-trip test sends it as 64-bit: [`Serializer::float`]).
+    #[inline(always)]
+    fn put_f32<const CHECK: bool>(&mut self, v: f32) -> Result<()> {
+        if v.is_nan() {
+            return self.put_float::<CHECK>(v.into());
+        }
+        let word = self.head_if::<CHECK>(VariantType::Float, 0)?;
+        self.out.put_words(word, v.to_bits());
         Ok(())
     }
 
@@ -485,6 +494,7 @@ impl<W: Output> Serializer<W> {
         let count = self.len_i32(declared, ty.name())?;
         self.out.put_words(word, count);
         self.enter()?;
+        let deep = self.depth > self.config.max_depth;
         let outer_infer = self.infer;
         let kind = if ty == VariantType::Array
             && self.config.typed_containers
@@ -505,6 +515,7 @@ impl<W: Output> Serializer<W> {
             outer_infer,
             kind,
             in_variant: false,
+            deep,
         })
     }
 
@@ -521,6 +532,25 @@ impl<W: Output> Serializer<W> {
     #[inline]
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// `serialize_tuple_struct`, with a math value's checks only when `CHECK` (see
+    /// [`Serializer::head_if`]).
+    #[inline(always)]
+    fn tuple_struct<const CHECK: bool>(
+        &mut self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<TupleStruct<'_, W>> {
+        let known = self.resolve_name(name);
+        if let Some(plan) = known.math {
+            if CHECK {
+                self.check_value(plan.ty)?;
+            }
+            return Ok(TupleStruct::Math(MathComponents::start(self, plan)));
+        }
+        self.tuple_struct_other(known.marker, len)
+            .map(TupleStruct::Other)
     }
 
     /// A tuple struct that is not a math type: a marker's fields, a math type this target
@@ -619,7 +649,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
 
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        self.float(v.into())
+        self.put_f32::<true>(v)
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
@@ -686,7 +716,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        match self.tuple_name(name).marker {
+        match marker(name) {
             Some(m) => newtype_marker(self, m, value),
             None => value.serialize(self),
         }
@@ -720,13 +750,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     // code at its call site; every other tuple struct takes `tuple_struct_other`.
     #[inline(always)]
     fn serialize_tuple_struct(self, name: &'static str, len: usize) -> Result<TupleStruct<'a, W>> {
-        let known = self.tuple_name(name);
-        if let Some(plan) = known.math {
-            self.check_value(plan.ty)?;
-            return Ok(TupleStruct::Math(MathComponents::start(self, plan)));
-        }
-        self.tuple_struct_other(known.marker, len)
-            .map(TupleStruct::Other)
+        self.tuple_struct::<true>(name, len)
     }
 
     #[inline]
