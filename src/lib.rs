@@ -69,6 +69,19 @@ pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 /// ```
 pub use serde_bytes;
 
+/// The [`compact_str`](https://docs.rs/compact_str) string type of [`Variant::String`]: a
+/// text of up to 24 bytes is kept inline (no allocation), a longer one on the heap. It
+/// dereferences to `&str` and converts from and into `String` (`"hp".into()`,
+/// `String::from(s)`).
+///
+/// ```
+/// use godot_serde::{CompactString, Variant};
+/// let v = Variant::String(CompactString::from("hp"));
+/// assert_eq!(v, Variant::from("hp"));
+/// assert_eq!(v.as_str(), Some("hp"));
+/// ```
+pub use compact_str::CompactString;
+
 /// The examples of `docs/streams.md` (moved out of the README), run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/streams.md")]

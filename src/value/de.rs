@@ -85,11 +85,11 @@ impl<'de> Visitor<'de> for VariantVisitor {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Variant, E> {
-        Ok(Variant::String(v.to_owned()))
+        Ok(Variant::String(v.into()))
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Variant, E> {
-        Ok(Variant::String(v))
+        Ok(Variant::String(v.into()))
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Variant, E> {
@@ -179,14 +179,14 @@ impl<'de> Visitor<'de> for FirstKey {
     fn visit_str<E: de::Error>(self, v: &str) -> Result<First, E> {
         Ok(match marker(v) {
             Some(m) => First::Marker(m),
-            None => First::Key(Variant::String(v.to_owned())),
+            None => First::Key(Variant::String(v.into())),
         })
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<First, E> {
         Ok(match marker(&v) {
             Some(m) => First::Marker(m),
-            None => First::Key(Variant::String(v)),
+            None => First::Key(Variant::String(v.into())),
         })
     }
 

@@ -144,7 +144,8 @@ pub(crate) fn hash_variant<H: Hasher>(v: &Variant, h: &mut H) {
     use Variant as V;
     use core::slice::from_ref as one;
     match v {
-        V::String(s) | V::StringName(StringName(s)) => return hash_str(s, h),
+        V::String(s) => return hash_str(s, h),
+        V::StringName(StringName(s)) => return hash_str(s, h),
         V::Int(i) => return hash_int(*i, h),
         V::Bool(b) => return hash_bool(*b, h),
         _ => v.variant_type().hash(h),
@@ -304,7 +305,8 @@ impl DictionaryKey for &str {
     /// A `String` or `StringName` key with this text.
     fn matches_key(&self, key: &Variant) -> bool {
         match key {
-            Variant::String(s) | Variant::StringName(StringName(s)) => s == self,
+            Variant::String(s) => s == self,
+            Variant::StringName(StringName(s)) => s == self,
             _ => false,
         }
     }

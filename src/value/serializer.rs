@@ -81,7 +81,7 @@ impl VariantSerializer {
     fn enum_key(self, index: u32, name: &str) -> Variant {
         match self.config.enum_repr() {
             EnumRepr::Index => Variant::Int(index.into()),
-            _ => Variant::String(name.to_owned()),
+            _ => Variant::String(name.into()),
         }
     }
 
@@ -134,7 +134,8 @@ pub(crate) fn wire_error(v: &Variant, config: &Config) -> Option<Error> {
             ));
         }
         let text = match v {
-            Variant::String(s) | Variant::StringName(StringName(s)) => nul(s),
+            Variant::String(s) => nul(s),
+            Variant::StringName(StringName(s)) => nul(s),
             Variant::NodePath(p) => p.names.iter().chain(&p.subnames).any(|s| nul(s)),
             Variant::PackedStringArray(p) => p.0.iter().any(|s| nul(s)),
             Variant::Signal(s) => nul(&s.name),
@@ -178,7 +179,12 @@ pub(crate) fn drop_boms(v: &mut Variant) {
         }
     }
     match v {
-        Variant::String(s) | Variant::StringName(StringName(s)) => cut(s),
+        Variant::String(s) => {
+            if let Some(rest) = s.strip_prefix('\u{FEFF}') {
+                *s = rest.into();
+            }
+        }
+        Variant::StringName(StringName(s)) => cut(s),
         Variant::PackedStringArray(p) => p.0.iter_mut().for_each(cut),
         Variant::Signal(s) => cut(&mut s.name),
         Variant::Array(a) => a.items.iter_mut().for_each(drop_boms),
@@ -222,7 +228,7 @@ fn has_marker_key(v: &Variant) -> bool {
     match v {
         Variant::Array(a) => a.items.iter().any(has_marker_key),
         Variant::Dictionary(d) => d.iter().any(|(k, x)| {
-            matches!(k, Variant::String(s) | Variant::StringName(StringName(s)) if marker(s).is_some())
+            k.as_str().is_some_and(|s| marker(s).is_some())
                 || has_marker_key(k)
                 || has_marker_key(x)
         }),
@@ -299,7 +305,7 @@ impl ser::Serializer for VariantSerializer {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> Result<Variant> {
-        Ok(Variant::String(v.to_owned()))
+        Ok(Variant::String(v.into()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Variant> {
         Ok(Variant::PackedByteArray(PackedByteArray(v.to_vec())))
@@ -352,12 +358,14 @@ impl ser::Serializer for VariantSerializer {
         }
         let inner = value.serialize(self)?;
         Ok(match (m.ty, inner) {
-            (VariantType::StringName, Variant::String(s)) => Variant::StringName(StringName(s)),
+            (VariantType::StringName, Variant::String(s)) => {
+                Variant::StringName(StringName(s.into_string()))
+            }
             (VariantType::PackedStringArray, Variant::Array(a)) => {
                 let mut out = Vec::with_capacity(a.len());
                 for item in a.into_vec() {
                     match item {
-                        Variant::String(s) => out.push(s),
+                        Variant::String(s) => out.push(s.into_string()),
                         _ => return Err(unsupported(format!("{name} holds a non-string"))),
                     }
                 }
@@ -735,7 +743,7 @@ impl ser::SerializeStruct for MapBuilder {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        let key = Variant::String(key.to_owned());
+        let key = Variant::String(key.into());
         let value = value.serialize(self.ser)?;
         self.entry(key, value)
     }

@@ -102,7 +102,8 @@ fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
         return false;
     }
     match v {
-        Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => text_ok(s),
+        Variant::String(s) => text_ok(s),
+        Variant::StringName(crate::types::StringName(s)) => text_ok(s),
         Variant::NodePath(p) => p.names.iter().chain(&p.subnames).all(|s| text_ok(s)),
         Variant::Signal(s) => text_ok(&s.name),
         Variant::PackedStringArray(p) => p.0.iter().all(|s| text_ok(s)),

@@ -327,7 +327,7 @@ fn unexpected(v: &Variant, exp: &dyn de::Expected) -> Error {
 
 /// The reserved-key check of self-describing reads: see the module docs.
 fn check_key(key: &Variant) -> Result<()> {
-    if let Variant::String(s) | Variant::StringName(crate::types::StringName(s)) = key {
+    if let Some(s) = key.as_str() {
         if marker(s).is_some() {
             return Err(de::Error::custom(format_args!(
                 "Dictionary key {s:?} is reserved for godot_serde's own type markers"
@@ -377,9 +377,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             Variant::Nil | Variant::Bool(_) | Variant::Int(_) | Variant::Float(_) => {
                 self.any(visitor)
             }
-            Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => {
-                self.lend.str(s, visitor)
-            }
+            Variant::String(s) => self.lend.str(s, visitor),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, visitor),
             v => Err(unexpected(v, &visitor)),
         }
     }
@@ -460,9 +459,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
     /// int that the wire holds in 32 bits an index, anything else is visited as it is.
     fn identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.v {
-            Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => {
-                self.lend.str(s, visitor)
-            }
+            Variant::String(s) => self.lend.str(s, visitor),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, visitor),
             Variant::Int(i) if i32::try_from(*i).is_ok() => match u64::try_from(*i) {
                 Ok(n) => visitor.visit_u64(n),
                 Err(_) => Err(unexpected(self.v, &visitor)),
@@ -790,9 +788,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
         visitor: V,
     ) -> Result<V::Value> {
         match self.v {
-            Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => {
-                self.lend.str(s, UnitEnum(visitor))
-            }
+            Variant::String(s) => self.lend.str(s, UnitEnum(visitor)),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, UnitEnum(visitor)),
             Variant::Int(i) => {
                 let index = u32::try_from(*i).map_err(|_| {
                     <Error as de::Error>::invalid_value(Unexpected::Signed(*i), &"a variant index")
