@@ -126,14 +126,20 @@ fn decoding_into_variant_allocates_per_container() {
     // The first decode on a thread also sets up the stack-growth check (`stacker`).
     godot_serde::from_bytes::<godot_serde::Variant>(&bytes).unwrap();
     let (n, v) = allocations(|| godot_serde::from_bytes::<godot_serde::Variant>(&bytes).unwrap());
-    assert_eq!(v["players"][7]["name"], godot_serde::Variant::from("player_00007"));
+    assert_eq!(
+        v["players"][7]["name"],
+        godot_serde::Variant::from("player_00007")
+    );
     let per_player: usize = state
         .players
         .iter()
         .map(|p| 2 + 2 + 2 * p.items.len() + 1 + p.tags.len())
         .sum();
-    // The top Dictionary and its two Arrays, then the players and the projectiles.
-    assert_eq!(n, 2 + 2 + 2 + per_player + 2 * state.projectiles.len());
+    // The top Dictionary and its two Arrays, then the players and the projectiles; plus 5
+    // reallocations where a size hint is cut: the 10 000 projectiles' Array grows twice past
+    // the 4096 entries preallocated at most, and the last three projectiles' Dictionaries
+    // find the size-hint budget (the input left) spent.
+    assert_eq!(n, 2 + 2 + 2 + per_player + 2 * state.projectiles.len() + 5);
     println!(
         "Variant decode: {n} allocations, {:.2} per player",
         per_player as f64 / state.players.len() as f64
