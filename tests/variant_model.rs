@@ -422,7 +422,19 @@ fn to_variant_serializes_once_for_every_config() {
         // Types some layouts lack or change, markers of every kind.
         once(config, Vector3i::new(1, 2, 3));
         once(config, Rid(7));
+        once(config, Rid(u64::MAX));
         once(config, ObjectId(u64::MAX));
+        once(config, ObjectId(0));
+        // Id markers with payloads the id field takes (any non-negative integer, through
+        // `Some` and newtypes) or refuses (negative, fractional, text, a sequence).
+        once(config, IdAs(RID_MARKER, Some(5u8)));
+        once(config, IdAs(OBJECT_ID_MARKER, 9i64));
+        once(config, IdAs(RID_MARKER, -1i32));
+        once(config, IdAs(OBJECT_ID_MARKER, -3i64));
+        once(config, IdAs(RID_MARKER, 1.5f64));
+        once(config, IdAs(OBJECT_ID_MARKER, "7"));
+        once(config, IdAs(RID_MARKER, [1u64, 2]));
+        once(config, IdAs(OBJECT_ID_MARKER, ()));
         once(config, object.clone());
         once(config, Variant::from(typed.clone()));
         once(
@@ -448,6 +460,20 @@ fn to_variant_serializes_once_for_every_config() {
         once(config, u64::MAX);
         // A reserved marker name as a key.
         once(config, vec![("$godot_serde::StringName", "x")]);
+    }
+}
+
+/// The marker names of the RID and object-id types (`docs/wire-format.md`).
+const RID_MARKER: &str = "$godot_serde::RID";
+const OBJECT_ID_MARKER: &str = "$godot_serde::ObjectId";
+
+/// An id marker around any payload, as a hand-written `Serialize` may produce.
+#[derive(Debug)]
+struct IdAs<T>(&'static str, T);
+
+impl<T: Serialize> Serialize for IdAs<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(self.0, &self.1)
     }
 }
 

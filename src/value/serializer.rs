@@ -17,9 +17,9 @@ use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::{Config, EnumRepr};
 use crate::error::{Error, ErrorKind};
 use crate::types::{
-    Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
+    Aabb, Basis, Callable, Color, ObjectId, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, Plane, Projection,
-    Quaternion, Real, Rect2, Rect2i, StringName, Transform2D, Transform3D, Vector2, Vector2i,
+    Quaternion, Real, Rect2, Rect2i, Rid, StringName, Transform2D, Transform3D, Vector2, Vector2i,
     Vector3, Vector3i, Vector4, Vector4i, marker,
 };
 use crate::wire::{Scalar, VariantType};
@@ -353,6 +353,23 @@ impl ser::Serializer for VariantSerializer {
                 | VariantType::PackedFloat64Array
                 | VariantType::PackedColorArray
         );
+        // A RID or an object id is one u64, built as decoding its bytes gives it: a Godot 3
+        // RID carries no id (it reads as 0), object id 0 is the null object (nil).
+        if m.ty == VariantType::Rid && !m.typed {
+            let id = value.serialize(IdSerializer)?;
+            let version = self.config.version();
+            return Ok(Variant::Rid(Rid(if version.has_rid_payload() {
+                id
+            } else {
+                0
+            })));
+        }
+        if m.as_id && m.ty == VariantType::Object {
+            return Ok(match value.serialize(IdSerializer)? {
+                0 => Variant::Nil,
+                id => Variant::ObjectId(ObjectId(id)),
+            });
+        }
         if m.wide || m.typed || m.as_id || !plain {
             return self.by_wire(|ser| ser.serialize_newtype_struct(name, value));
         }
@@ -965,5 +982,133 @@ mod tests {
             assert_eq!(direct, oracle);
             assert!(fits(&direct, &config));
         }
+    }
+}
+
+/// The payload of a RID or object-id marker: an integer that fits a u64, which is what the
+/// byte serializer's id field takes (anything else is the same kind of error there).
+struct IdSerializer;
+
+#[cold]
+fn not_an_id(what: &str) -> Error {
+    Error::new(ErrorKind::Message(
+        format!("invalid marker field: {what}, expected a u64 id").into(),
+    ))
+}
+
+/// `IdSerializer` methods that take a signed integer: a negative one is not an id.
+macro_rules! signed_id {
+    ($($m:ident($t:ty))*) => {$(
+        fn $m(self, v: $t) -> Result<u64> {
+            u64::try_from(v).map_err(|_| not_an_id("a negative or fractional number"))
+        }
+    )*};
+}
+
+/// `IdSerializer` methods that refuse what they are given.
+macro_rules! not_id {
+    ($($m:ident($($t:ty),*) $what:literal;)*) => {$(
+        fn $m(self, $(_: $t),*) -> Result<u64> {
+            Err(not_an_id($what))
+        }
+    )*};
+}
+
+impl ser::Serializer for IdSerializer {
+    type Ok = u64;
+    type Error = Error;
+    type SerializeSeq = Impossible<u64, Error>;
+    type SerializeTuple = Impossible<u64, Error>;
+    type SerializeTupleStruct = Impossible<u64, Error>;
+    type SerializeTupleVariant = Impossible<u64, Error>;
+    type SerializeMap = Impossible<u64, Error>;
+    type SerializeStruct = Impossible<u64, Error>;
+    type SerializeStructVariant = Impossible<u64, Error>;
+
+    fn serialize_u8(self, v: u8) -> Result<u64> {
+        Ok(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<u64> {
+        Ok(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<u64> {
+        Ok(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<u64> {
+        Ok(v)
+    }
+    signed_id! {
+        serialize_i8(i8) serialize_i16(i16) serialize_i32(i32) serialize_i64(i64)
+    }
+    not_id! {
+        serialize_f32(f32) "a negative or fractional number";
+        serialize_f64(f64) "a negative or fractional number";
+        serialize_bool(bool) "a bool";
+        serialize_char(char) "a char";
+        serialize_str(&str) "a string";
+        serialize_bytes(&[u8]) "bytes";
+        serialize_none() "none";
+        serialize_unit() "unit";
+        serialize_unit_struct(&'static str) "a unit struct";
+        serialize_unit_variant(&'static str, u32, &'static str) "an enum";
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<u64> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<u64> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<u64> {
+        Err(not_an_id("an enum"))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(not_an_id("a sequence"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(not_an_id("a sequence"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(not_an_id("a tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(not_an_id("an enum"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(not_an_id("a map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(not_an_id("a struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(not_an_id("an enum"))
+    }
+    fn is_human_readable(&self) -> bool {
+        false
     }
 }
