@@ -478,7 +478,7 @@ impl Dictionary {
             return self.insert(key, value);
         }
         let print = fingerprint(&key);
-        for (i, &p) in prints.words[..n].iter().enumerate() {
+        for (i, &p) in prints.words.get(..n).unwrap_or_default().iter().enumerate() {
             if p == print {
                 if let Some(slot) = self.entries.get_mut(i) {
                     if key_eq(&slot.0, &key) {
@@ -487,8 +487,10 @@ impl Dictionary {
                 }
             }
         }
-        prints.words[n] = print;
-        prints.len = n + 1;
+        if let Some(slot) = prints.words.get_mut(n) {
+            *slot = print;
+            prints.len = n + 1;
+        }
         self.entries.push((key, value));
         None
     }

@@ -936,55 +936,6 @@ impl ser::Serializer for NumberCapture {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::types::Vector2;
-
-    #[derive(serde::Serialize)]
-    struct Player {
-        name: String,
-        hp: u8,
-        pos: Vector2,
-        color: Color,
-        tag: StringName,
-        heights: PackedFloat32Array,
-        inventory: Vec<(u32, String)>,
-        state: State,
-    }
-
-    #[derive(serde::Serialize)]
-    enum State {
-        Moving { speed: f32 },
-    }
-
-    #[test]
-    fn common_values_take_the_direct_path() {
-        let p = Player {
-            name: "Ann".into(),
-            hp: 5,
-            pos: Vector2::new(1.0, 2.0),
-            color: Color::new(1.0, 0.5, 0.0, 1.0),
-            tag: StringName::from("hero"),
-            heights: PackedFloat32Array(vec![0.5]),
-            inventory: vec![(1, "sword".into())],
-            state: State::Moving { speed: 2.5 },
-        };
-        for config in [
-            Config::default(),
-            Config::new(crate::GodotVersion::V4_0).with_enum_repr(EnumRepr::Index),
-            Config::default().with_double_precision(true),
-        ] {
-            let direct = p.serialize(VariantSerializer::new(config)).unwrap();
-            assert_eq!(direct, config.to_variant(&p).unwrap());
-            let bytes = config.to_bytes(&p).unwrap();
-            let oracle: Variant = config.from_bytes(&bytes).unwrap();
-            assert_eq!(direct, oracle);
-            assert!(fits(&direct, &config));
-        }
-    }
-}
-
 /// The payload of a RID or object-id marker: an integer that fits a u64, which is what the
 /// byte serializer's id field takes (anything else is the same kind of error there).
 struct IdSerializer;
@@ -1110,5 +1061,54 @@ impl ser::Serializer for IdSerializer {
     }
     fn is_human_readable(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Vector2;
+
+    #[derive(serde::Serialize)]
+    struct Player {
+        name: String,
+        hp: u8,
+        pos: Vector2,
+        color: Color,
+        tag: StringName,
+        heights: PackedFloat32Array,
+        inventory: Vec<(u32, String)>,
+        state: State,
+    }
+
+    #[derive(serde::Serialize)]
+    enum State {
+        Moving { speed: f32 },
+    }
+
+    #[test]
+    fn common_values_take_the_direct_path() {
+        let p = Player {
+            name: "Ann".into(),
+            hp: 5,
+            pos: Vector2::new(1.0, 2.0),
+            color: Color::new(1.0, 0.5, 0.0, 1.0),
+            tag: StringName::from("hero"),
+            heights: PackedFloat32Array(vec![0.5]),
+            inventory: vec![(1, "sword".into())],
+            state: State::Moving { speed: 2.5 },
+        };
+        for config in [
+            Config::default(),
+            Config::new(crate::GodotVersion::V4_0).with_enum_repr(EnumRepr::Index),
+            Config::default().with_double_precision(true),
+        ] {
+            let direct = p.serialize(VariantSerializer::new(config)).unwrap();
+            assert_eq!(direct, config.to_variant(&p).unwrap());
+            let bytes = config.to_bytes(&p).unwrap();
+            let oracle: Variant = config.from_bytes(&bytes).unwrap();
+            assert_eq!(direct, oracle);
+            assert!(fits(&direct, &config));
+        }
     }
 }
