@@ -235,8 +235,8 @@ impl Config {
     /// leading BOM is dropped from text as decoding drops it, and the wire's errors (nesting
     /// beyond the depth limit, a type the layout lacks, text with a NUL) are found without
     /// writing bytes. What still goes through the bytes, where borrowing types get a
-    /// "borrowed" type error: a RID, object id or full Object for Godot 3, a
-    /// Dictionary key with a leading BOM, and a typed-container descriptor the layout lacks.
+    /// "borrowed" type error: a RID for Godot 3 (which loses its id there), a Dictionary key
+    /// with a leading BOM, and a typed-container descriptor the layout lacks.
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
