@@ -235,8 +235,8 @@ impl Config {
     /// leading BOM is dropped from text as decoding drops it, and the wire's errors (nesting
     /// beyond the depth limit, a type the layout lacks, text with a NUL) are found without
     /// writing bytes. What still goes through the bytes, where borrowing types get a
-    /// "borrowed" type error: a RID for Godot 3 (which loses its id there), a Dictionary key
-    /// with a leading BOM, and a typed-container descriptor the layout lacks.
+    /// "borrowed" type error: a Dictionary key with a leading BOM, and a typed-container
+    /// descriptor the layout lacks. (A Godot 3 RID reads as RID 0, as its bytes decode.)
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
@@ -256,7 +256,8 @@ impl Config {
     /// When the Variant does not fit `T` or cannot be written for the target engine.
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
         if value::direct_ok(value, self, true) {
-            let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed);
+            let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed)
+                .for_version(self.version);
             return T::deserialize(de.inferring(value::infers(self)));
         }
         if let Some(e) = value::wire_error(value, self) {

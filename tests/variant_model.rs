@@ -579,13 +579,20 @@ fn from_variant_lends_in_godot3_and_typed_configs() {
     for config in configs() {
         assert_eq!(config.from_variant::<&str>(&v).unwrap(), "Ann");
     }
-    // Object ids and full objects take the same form in Godot 3 and 4: read directly (a
-    // borrowing type is lent the text beside them), as their bytes decode.
+    // Object ids and full objects take the same form in Godot 3 and 4, a Godot 3 RID reads as
+    // RID 0: all read directly (a borrowing type is lent the text beside them), as their
+    // bytes decode.
     let object = Variant::Object(Box::new(Object {
         class: "Node".into(),
         properties: vec![("name".into(), "n".into())],
     }));
-    let v = variant!({"name": "Ann", "tags": ["a", "b"], "id": (ObjectId(5)), "o": object});
+    let v = variant!({
+        "name": "Ann",
+        "tags": ["a", "b"],
+        "id": (ObjectId(5)),
+        "rid": (Rid(7)),
+        "o": object,
+    });
     for config in configs() {
         let m: Msg = config
             .from_variant(&v)

@@ -8,7 +8,7 @@ use crate::wire::VariantType;
 /// Whether presenting `v` directly gives exactly what decoding `config.to_bytes(v)` gives
 /// (with objects allowed), read with [`infers`]: a layout that has every type and
 /// descriptor in `v` (in Godot 3, one that decodes them unchanged and without double
-/// precision; no RID there: Godot 3 writes none of its id), no text that the wire refuses (a
+/// precision), no text that the wire refuses (a
 /// NUL) or changes (a leading BOM, unless `bom_ok`: outside Dictionary keys and Object
 /// names the reader drops it), and a nesting well within the depth limit. Anything else
 /// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
@@ -66,10 +66,11 @@ pub(crate) fn inferred(items: &[Variant]) -> bool {
     ) && items.iter().all(|x| x.variant_type() == ty)
 }
 
-/// A type that Godot 3 decodes exactly as it was: any type it has but a RID, which loses its
-/// id there (object ids and full objects take the same form in both engines).
+/// A type that Godot 3 decodes as it was: any type it has (object ids and full objects take
+/// the same form in both engines; a RID loses its id there, which the direct reader gives as
+/// decoding does, see [`VariantDe::for_version`](super::VariantDe::for_version)).
 fn godot3_same(v: &Variant) -> bool {
-    !matches!(v, Variant::Rid(_)) && v.variant_type().id(GodotVersion::V3).is_some()
+    v.variant_type().id(GodotVersion::V3).is_some()
 }
 
 fn text_ok(s: &str) -> bool {

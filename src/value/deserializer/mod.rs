@@ -133,6 +133,8 @@ pub(crate) struct VariantDe<'a, L> {
     /// Present a plain Array whose elements share one type as typed, as the encoder's
     /// typed-container inference writes it (see [`inferred`]).
     infer: bool,
+    /// RIDs keep their id; without it (Godot 3, whose wire has no RID id) they read as 0.
+    rid_ids: bool,
 }
 
 impl<'a, L: Copy> VariantDe<'a, L> {
@@ -142,6 +144,16 @@ impl<'a, L: Copy> VariantDe<'a, L> {
             wide,
             lend,
             infer: false,
+            rid_ids: true,
+        }
+    }
+
+    /// RIDs read as decoding `version`'s bytes gives them: with their id in Godot 4, as 0 in
+    /// Godot 3.
+    pub(crate) fn for_version(self, version: GodotVersion) -> Self {
+        VariantDe {
+            rid_ids: version.has_rid_payload(),
+            ..self
         }
     }
 
@@ -151,7 +163,10 @@ impl<'a, L: Copy> VariantDe<'a, L> {
     }
 
     fn at(&self, v: &'a Variant) -> Self {
-        VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
+        VariantDe {
+            rid_ids: self.rid_ids,
+            ..VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
+        }
     }
 
     /// Whether this Array is presented as typed.
@@ -502,7 +517,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
         }
         match self.v {
             Variant::StringName(s) => self.lend.str(&s.0, visitor),
-            Variant::Rid(r) => visitor.visit_u64(r.0),
+            Variant::Rid(r) => visitor.visit_u64(if self.rid_ids { r.0 } else { 0 }),
             Variant::ObjectId(id) => visitor.visit_u64(id.0),
             Variant::Nil => visitor.visit_u64(0),
             Variant::Callable(_) => visitor.visit_unit(),
