@@ -235,8 +235,9 @@ impl Config {
     /// leading BOM is dropped from text as decoding drops it, and the wire's errors (nesting
     /// beyond the depth limit, a type the layout lacks, text with a NUL) are found without
     /// writing bytes. What still goes through the bytes, where borrowing types get a
-    /// "borrowed" type error: a Dictionary key with a leading BOM, and a typed-container
-    /// descriptor the layout lacks. (A Godot 3 RID reads as RID 0, as its bytes decode.)
+    /// "borrowed" type error: a leading BOM inside a Dictionary key that is not text (or in
+    /// a text key it would make a reserved name), and a typed-container descriptor the
+    /// layout lacks. (A Godot 3 RID reads as RID 0, as its bytes decode.)
     ///
     /// ```
     /// use godot_serde::{variant, Variant};

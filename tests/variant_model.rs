@@ -527,6 +527,25 @@ fn from_variant_text_and_objects_agree_with_the_bytes() {
         Variant::StringName(StringName("\u{FEFF}n".into())),
         Variant::from(PackedStringArray(vec!["\u{FEFF}x".into(), "y".into()])),
         variant!({"\u{FEFF}k": 1, "b": "\u{FEFF}v"}),
+        // Keys that dropping the BOM makes one, or a reserved name; keys it leaves apart.
+        variant!({"\u{FEFF}a": 1, "a": 2}),
+        variant!({"a": 1, "\u{FEFF}a": 2, "b": 3}),
+        variant!({"\u{FEFF}$godot_serde::Object": ["OS", {}]}),
+        variant!({"\u{FEFF}\u{FEFF}a": 1, "\u{FEFF}a": 2}),
+        Variant::from(Dictionary::from_iter([
+            (
+                Variant::StringName(StringName("\u{FEFF}a".into())),
+                Variant::from(1),
+            ),
+            (Variant::from("a"), Variant::from(2)),
+        ])),
+        Variant::from(Dictionary::from_iter([
+            (
+                Variant::from(vec![Variant::from("\u{FEFF}x")]),
+                Variant::from(1),
+            ),
+            (Variant::from(vec![Variant::from("x")]), Variant::from(2)),
+        ])),
         object,
         Variant::from(Rid(7)),
         Variant::from(Vector3i::new(1, 2, 3)),
@@ -578,6 +597,14 @@ fn from_variant_lends_in_godot3_and_typed_configs() {
     let v = Variant::from("\u{FEFF}Ann");
     for config in configs() {
         assert_eq!(config.from_variant::<&str>(&v).unwrap(), "Ann");
+    }
+    // Also from a key, as decoding reads it.
+    let v = variant!({"\u{FEFF}name": "Ann", "tags": ["a"]});
+    for config in configs() {
+        let m: Msg = config
+            .from_variant(&v)
+            .unwrap_or_else(|e| panic!("{config:?}: {e}"));
+        assert_eq!((m.name, m.tags), ("Ann", vec!["a"]), "{config:?}");
     }
     // Object ids and full objects take the same form in Godot 3 and 4, a Godot 3 RID reads as
     // RID 0: all read directly (a borrowing type is lent the text beside them), as their
