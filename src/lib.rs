@@ -195,10 +195,11 @@ impl Config {
     ///
     /// `value` is serialized once, straight into a Variant, for every layout; the wire's
     /// rules are then applied to it in place (typed-container inference, a leading BOM
-    /// dropped from text) and its errors found without bytes; RIDs and object ids are
-    /// built as decoding gives them (a Godot 3 RID has no id, object id 0 is nil). The
-    /// rarer marker types (NodePath, Signal, full Objects, typed containers, vector packed
-    /// arrays) are built by the byte serializer's rules from their own payload; a Dictionary
+    /// dropped from text) and its errors found without bytes; RIDs, object ids and vector
+    /// packed arrays are built as decoding gives them (a Godot 3 RID has no id, object id 0
+    /// is nil, vector components pass through the wire's width). The rarer marker types
+    /// (NodePath, Signal, full Objects, typed containers) are built by the byte
+    /// serializer's rules from their own payload; a Dictionary
     /// key with a leading BOM or a reserved marker name settles the whole Variant through
     /// the bytes.
     ///

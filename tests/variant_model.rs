@@ -435,6 +435,31 @@ fn to_variant_serializes_once_for_every_config() {
         once(config, IdAs(OBJECT_ID_MARKER, "7"));
         once(config, IdAs(RID_MARKER, [1u64, 2]));
         once(config, IdAs(OBJECT_ID_MARKER, ()));
+        // Vector packed arrays: components of either width (the `64` marker: f64) through
+        // the wire's width, NaN bits, beyond f32's range, ragged or refused payloads.
+        #[cfg(feature = "double-precision")]
+        let sig_nan = f64::from_bits(0x7ff4_0000_0000_0001);
+        #[cfg(not(feature = "double-precision"))]
+        let sig_nan = f32::from_bits(0x7fa0_0001);
+        once(
+            config,
+            PackedVector2Array(vec![Vector2::new(sig_nan, -0.0), Vector2::new(1e-40, 3.5)]),
+        );
+        let wide: Vec<u8> = [1e300f64, 0.1, f64::from_bits(0x7ff4_0000_0000_0001)]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        once(config, IdAs(PV3_64_MARKER, serde_bytes::Bytes::new(&wide)));
+        once(
+            config,
+            IdAs(PV3_MARKER, serde_bytes::Bytes::new(&wide[..12])),
+        );
+        once(
+            config,
+            IdAs(PV3_MARKER, serde_bytes::Bytes::new(&wide[..5])),
+        );
+        once(config, IdAs(PV3_MARKER, "abc"));
+        once(config, IdAs(PV3_MARKER, [1.0f32, 2.0, 3.0]));
         once(config, object.clone());
         once(config, Variant::from(typed.clone()));
         once(
@@ -466,6 +491,9 @@ fn to_variant_serializes_once_for_every_config() {
 /// The marker names of the RID and object-id types (`docs/wire-format.md`).
 const RID_MARKER: &str = "$godot_serde::RID";
 const OBJECT_ID_MARKER: &str = "$godot_serde::ObjectId";
+/// The PackedVector3Array marker names, for f32 and for f64 components.
+const PV3_MARKER: &str = "$godot_serde::PackedVector3Array";
+const PV3_64_MARKER: &str = "$godot_serde::PackedVector3Array64";
 
 /// An id marker around any payload, as a hand-written `Serialize` may produce.
 #[derive(Debug)]
@@ -630,5 +658,62 @@ fn from_variant_lends_in_godot3_and_typed_configs() {
             oracle::<_, Variant>(config, &v),
             "{config:?}"
         );
+    }
+}
+
+/// The components of every vector packed array in `v`, as bits (NaN payloads included,
+/// which `Debug` does not show).
+fn vector_bits(v: &Variant) -> Vec<u64> {
+    match v {
+        Variant::PackedVector2Array(p) => p.0.iter().flat_map(|x| [x.x, x.y]).map(bits).collect(),
+        Variant::PackedVector3Array(p) => {
+            p.0.iter().flat_map(|x| [x.x, x.y, x.z]).map(bits).collect()
+        }
+        Variant::Array(a) => a.items.iter().flat_map(vector_bits).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[allow(clippy::unnecessary_cast)]
+fn bits(x: Real) -> u64 {
+    #[cfg(feature = "double-precision")]
+    return (x as f64).to_bits();
+    #[cfg(not(feature = "double-precision"))]
+    return u64::from((x as f32).to_bits());
+}
+
+#[test]
+fn to_variant_keeps_vector_component_bits_as_the_bytes_do() {
+    #[cfg(feature = "double-precision")]
+    let sig_nan = f64::from_bits(0x7ff4_0000_0000_0001);
+    #[cfg(not(feature = "double-precision"))]
+    let sig_nan = f32::from_bits(0x7fa0_0001);
+    let narrow: Vec<u8> = [f32::from_bits(0x7fa0_0001), -0.0, 1e-40]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let wide: Vec<u8> = [f64::from_bits(0x7ff4_0000_0000_0001), 1e300, 0.1]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    for config in configs() {
+        let values = [
+            config.to_variant(&PackedVector2Array(vec![Vector2::new(sig_nan, -0.0)])),
+            config.to_variant(&IdAs(PV3_MARKER, serde_bytes::Bytes::new(&narrow))),
+            config.to_variant(&IdAs(PV3_64_MARKER, serde_bytes::Bytes::new(&wide))),
+        ];
+        let oracles = [
+            config.to_bytes(&PackedVector2Array(vec![Vector2::new(sig_nan, -0.0)])),
+            config.to_bytes(&IdAs(PV3_MARKER, serde_bytes::Bytes::new(&narrow))),
+            config.to_bytes(&IdAs(PV3_64_MARKER, serde_bytes::Bytes::new(&wide))),
+        ];
+        for (got, bytes) in values.into_iter().zip(oracles) {
+            let got = got.unwrap_or_else(|e| panic!("{config:?}: {e}"));
+            let expected: Variant = config
+                .from_bytes(&bytes.unwrap_or_else(|e| panic!("{config:?}: {e}")))
+                .unwrap();
+            assert_eq!(vector_bits(&got), vector_bits(&expected), "{config:?}");
+            assert!(!vector_bits(&got).is_empty());
+        }
     }
 }

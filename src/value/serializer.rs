@@ -356,7 +356,7 @@ impl ser::Serializer for VariantSerializer {
         // A RID or an object id is one u64, built as decoding its bytes gives it: a Godot 3
         // RID carries no id (it reads as 0), object id 0 is the null object (nil).
         if m.ty == VariantType::Rid && !m.typed {
-            let id = value.serialize(IdSerializer)?;
+            let id = capture_id(value)?;
             let version = self.config.version();
             return Ok(Variant::Rid(Rid(if version.has_rid_payload() {
                 id
@@ -365,10 +365,30 @@ impl ser::Serializer for VariantSerializer {
             })));
         }
         if m.as_id && m.ty == VariantType::Object {
-            return Ok(match value.serialize(IdSerializer)? {
+            return Ok(match capture_id(value)? {
                 0 => Variant::Nil,
                 id => Variant::ObjectId(ObjectId(id)),
             });
+        }
+        if !m.typed
+            && matches!(
+                m.ty,
+                VariantType::PackedVector2Array
+                    | VariantType::PackedVector3Array
+                    | VariantType::PackedVector4Array
+            )
+        {
+            // In the byte serializer's order: the wire width, the type, then the payload.
+            let version = self.config.version();
+            if self.wide() && !version.has_64bit_reals() {
+                return Err(unsupported(
+                    "double-precision math types do not exist in Godot 3",
+                ));
+            }
+            if m.ty.id(version).is_none() {
+                return Err(Error::new(ErrorKind::TypeNotInTarget { ty: m.ty, version }));
+            }
+            return packed_vectors(m.ty, value, m.wide, self.wide());
         }
         if m.wide || m.typed || m.as_id || !plain {
             return self.by_wire(|ser| ser.serialize_newtype_struct(name, value));
@@ -936,81 +956,108 @@ impl ser::Serializer for NumberCapture {
     }
 }
 
-/// The payload of a RID or object-id marker: an integer that fits a u64, which is what the
-/// byte serializer's id field takes (anything else is the same kind of error there).
-struct IdSerializer;
-
-#[cold]
-fn not_an_id(what: &str) -> Error {
-    Error::new(ErrorKind::Message(
-        format!("invalid marker field: {what}, expected a u64 id").into(),
-    ))
+/// What a [`Capture`] takes: the payload of a RID or object-id marker, or of a packed array.
+#[derive(Clone, Copy)]
+enum Want {
+    /// An integer that fits a u64.
+    Id,
+    /// Bytes (`serialize_bytes`).
+    Bytes,
 }
 
-/// `IdSerializer` methods that take a signed integer: a negative one is not an id.
-macro_rules! signed_id {
+/// What a [`Capture`] took.
+enum Captured {
+    Id(u64),
+    Bytes(Vec<u8>),
+}
+
+/// The payload of a marker whose byte serializer field takes one id or one run of bytes:
+/// what that field accepts is taken, anything else is the same kind of error as there.
+struct Capture(Want);
+
+impl Capture {
+    #[cold]
+    fn refuse(self, what: &str) -> Error {
+        let expected = match self.0 {
+            Want::Id => "a u64 id",
+            Want::Bytes => "packed array bytes",
+        };
+        Error::new(ErrorKind::Message(
+            format!("invalid marker field: {what}, expected {expected}").into(),
+        ))
+    }
+
+    fn id(self, v: Option<u64>) -> Result<Captured> {
+        match (self.0, v) {
+            (Want::Id, Some(id)) => Ok(Captured::Id(id)),
+            (Want::Id, None) => Err(self.refuse("a negative or fractional number")),
+            (Want::Bytes, _) => Err(self.refuse("a number")),
+        }
+    }
+}
+
+/// `Capture` methods that take an integer.
+macro_rules! capture_int {
     ($($m:ident($t:ty))*) => {$(
-        fn $m(self, v: $t) -> Result<u64> {
-            u64::try_from(v).map_err(|_| not_an_id("a negative or fractional number"))
+        fn $m(self, v: $t) -> Result<Captured> {
+            self.id(u64::try_from(v).ok())
         }
     )*};
 }
 
-/// `IdSerializer` methods that refuse what they are given.
-macro_rules! not_id {
+/// `Capture` methods that refuse what they are given.
+macro_rules! refuse {
     ($($m:ident($($t:ty),*) $what:literal;)*) => {$(
-        fn $m(self, $(_: $t),*) -> Result<u64> {
-            Err(not_an_id($what))
+        fn $m(self, $(_: $t),*) -> Result<Captured> {
+            Err(self.refuse($what))
         }
     )*};
 }
 
-impl ser::Serializer for IdSerializer {
-    type Ok = u64;
+impl ser::Serializer for Capture {
+    type Ok = Captured;
     type Error = Error;
-    type SerializeSeq = Impossible<u64, Error>;
-    type SerializeTuple = Impossible<u64, Error>;
-    type SerializeTupleStruct = Impossible<u64, Error>;
-    type SerializeTupleVariant = Impossible<u64, Error>;
-    type SerializeMap = Impossible<u64, Error>;
-    type SerializeStruct = Impossible<u64, Error>;
-    type SerializeStructVariant = Impossible<u64, Error>;
+    type SerializeSeq = Impossible<Captured, Error>;
+    type SerializeTuple = Impossible<Captured, Error>;
+    type SerializeTupleStruct = Impossible<Captured, Error>;
+    type SerializeTupleVariant = Impossible<Captured, Error>;
+    type SerializeMap = Impossible<Captured, Error>;
+    type SerializeStruct = Impossible<Captured, Error>;
+    type SerializeStructVariant = Impossible<Captured, Error>;
 
-    fn serialize_u8(self, v: u8) -> Result<u64> {
-        Ok(v.into())
-    }
-    fn serialize_u16(self, v: u16) -> Result<u64> {
-        Ok(v.into())
-    }
-    fn serialize_u32(self, v: u32) -> Result<u64> {
-        Ok(v.into())
-    }
-    fn serialize_u64(self, v: u64) -> Result<u64> {
-        Ok(v)
-    }
-    signed_id! {
+    capture_int! {
+        serialize_u8(u8) serialize_u16(u16) serialize_u32(u32) serialize_u64(u64)
         serialize_i8(i8) serialize_i16(i16) serialize_i32(i32) serialize_i64(i64)
     }
-    not_id! {
-        serialize_f32(f32) "a negative or fractional number";
-        serialize_f64(f64) "a negative or fractional number";
+    fn serialize_f32(self, _: f32) -> Result<Captured> {
+        self.id(None)
+    }
+    fn serialize_f64(self, _: f64) -> Result<Captured> {
+        self.id(None)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<Captured> {
+        match self.0 {
+            Want::Bytes => Ok(Captured::Bytes(v.to_vec())),
+            Want::Id => Err(self.refuse("bytes")),
+        }
+    }
+    refuse! {
         serialize_bool(bool) "a bool";
         serialize_char(char) "a char";
         serialize_str(&str) "a string";
-        serialize_bytes(&[u8]) "bytes";
         serialize_none() "none";
         serialize_unit() "unit";
         serialize_unit_struct(&'static str) "a unit struct";
         serialize_unit_variant(&'static str, u32, &'static str) "an enum";
     }
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<u64> {
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Captured> {
         value.serialize(self)
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
         value: &T,
-    ) -> Result<u64> {
+    ) -> Result<Captured> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -1019,21 +1066,21 @@ impl ser::Serializer for IdSerializer {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> Result<u64> {
-        Err(not_an_id("an enum"))
+    ) -> Result<Captured> {
+        Err(self.refuse("an enum"))
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(not_an_id("a sequence"))
+        Err(self.refuse("a sequence"))
     }
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(not_an_id("a sequence"))
+        Err(self.refuse("a sequence"))
     }
     fn serialize_tuple_struct(
         self,
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleStruct> {
-        Err(not_an_id("a tuple struct"))
+        Err(self.refuse("a tuple struct"))
     }
     fn serialize_tuple_variant(
         self,
@@ -1042,13 +1089,13 @@ impl ser::Serializer for IdSerializer {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleVariant> {
-        Err(not_an_id("an enum"))
+        Err(self.refuse("an enum"))
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(not_an_id("a map"))
+        Err(self.refuse("a map"))
     }
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(not_an_id("a struct"))
+        Err(self.refuse("a struct"))
     }
     fn serialize_struct_variant(
         self,
@@ -1057,11 +1104,86 @@ impl ser::Serializer for IdSerializer {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeStructVariant> {
-        Err(not_an_id("an enum"))
+        Err(self.refuse("an enum"))
     }
     fn is_human_readable(&self) -> bool {
         false
     }
+}
+
+/// The id of a RID or object-id marker's payload (see [`Capture`]).
+fn capture_id<T: ?Sized + Serialize>(value: &T) -> Result<u64> {
+    match value.serialize(Capture(Want::Id))? {
+        Captured::Id(id) => Ok(id),
+        Captured::Bytes(_) => Err(Capture(Want::Id).refuse("bytes")),
+    }
+}
+
+/// A PackedVector2Array, PackedVector3Array or PackedVector4Array from its marker's payload
+/// bytes (components of `marker_wide` width), as encoding them for a build with
+/// `wire_wide` components and decoding them again gives it: each component goes through the
+/// wire's width (`as` narrows, as both the encoder and the decoder do).
+fn packed_vectors<T: ?Sized + Serialize>(
+    ty: VariantType,
+    value: &T,
+    marker_wide: bool,
+    wire_wide: bool,
+) -> Result<Variant> {
+    let bytes = match value.serialize(Capture(Want::Bytes))? {
+        Captured::Bytes(b) => b,
+        Captured::Id(_) => return Err(Capture(Want::Bytes).refuse("a number")),
+    };
+    let n = match ty {
+        VariantType::PackedVector2Array => 2,
+        VariantType::PackedVector3Array => 3,
+        _ => 4,
+    };
+    let width = if marker_wide { 8 } else { 4 };
+    if !bytes.len().is_multiple_of(n * width) {
+        return Err(
+            Capture(Want::Bytes).refuse("a byte length that is not a whole number of elements")
+        );
+    }
+    /// A component as the wire holds it.
+    enum Wire {
+        Narrow(f32),
+        Wide(f64),
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::unnecessary_cast)]
+    let reals: Vec<Real> = bytes
+        .chunks_exact(width)
+        .map(|c| {
+            let mut w = [0; 8];
+            w.get_mut(..width).unwrap_or_default().copy_from_slice(c);
+            let [a, b, c, d, ..] = w;
+            // The encoder copies equal widths and converts with `as` otherwise; the decoder
+            // reads the wire's width into `Real` with `as` (a no-op for equal widths).
+            let wire = match (marker_wide, wire_wide) {
+                (true, true) => Wire::Wide(f64::from_le_bytes(w)),
+                (true, false) => Wire::Narrow(f64::from_le_bytes(w) as f32),
+                (false, true) => Wire::Wide(f64::from(f32::from_le_bytes([a, b, c, d]))),
+                (false, false) => Wire::Narrow(f32::from_le_bytes([a, b, c, d])),
+            };
+            match wire {
+                Wire::Narrow(x) => x as Real,
+                Wire::Wide(x) => x as Real,
+            }
+        })
+        .collect();
+    fn vectors<T: bytemuck::Pod>(reals: &[Real]) -> Result<Vec<T>> {
+        bytemuck::try_cast_slice(reals)
+            .map(<[T]>::to_vec)
+            .map_err(|_| unsupported("packed vectors from their components"))
+    }
+    Ok(match ty {
+        VariantType::PackedVector2Array => {
+            Variant::PackedVector2Array(crate::types::PackedVector2Array(vectors(&reals)?))
+        }
+        VariantType::PackedVector3Array => {
+            Variant::PackedVector3Array(crate::types::PackedVector3Array(vectors(&reals)?))
+        }
+        _ => Variant::PackedVector4Array(crate::types::PackedVector4Array(vectors(&reals)?)),
+    })
 }
 
 #[cfg(test)]
