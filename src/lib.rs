@@ -195,11 +195,12 @@ impl Config {
     ///
     /// `value` is serialized once, straight into a Variant, for every layout; the wire's
     /// rules are then applied to it in place (typed-container inference, a leading BOM
-    /// dropped from text) and its errors found without bytes; RIDs, object ids and vector
-    /// packed arrays are built as decoding gives them (a Godot 3 RID has no id, object id 0
-    /// is nil, vector components pass through the wire's width). The rarer marker types
-    /// (NodePath, Signal, full Objects, typed containers) are built by the byte
-    /// serializer's rules from their own payload; a Dictionary
+    /// dropped from text) and its errors found without bytes; RIDs, object ids, Signals and
+    /// vector packed arrays are built as decoding gives them (a Godot 3 RID has no id,
+    /// object id 0 is nil, vector components pass through the wire's width). The rarer
+    /// marker types (NodePath, full Objects, typed containers, and a Signal whose fields are
+    /// not a text and an id) are built by the byte serializer's rules from their own
+    /// payload; a Dictionary
     /// key with a leading BOM or a reserved marker name settles the whole Variant through
     /// the bytes.
     ///

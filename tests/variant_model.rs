@@ -460,6 +460,27 @@ fn to_variant_serializes_once_for_every_config() {
         );
         once(config, IdAs(PV3_MARKER, "abc"));
         once(config, IdAs(PV3_MARKER, [1.0f32, 2.0, 3.0]));
+        // Signals: text the wire refuses or changes, id 0, fields it takes or refuses.
+        for name in ["a\0b", "\u{FEFF}hit", ""] {
+            once(config, Signal::new(name, ObjectId(0)));
+        }
+        once(config, SignalAs(vec![Variant::from("s"), Variant::from(7)]));
+        once(
+            config,
+            SignalAs(vec![Variant::from("s"), Variant::from(-7)]),
+        );
+        once(
+            config,
+            SignalAs(vec![Variant::from("s"), Variant::from(1.5)]),
+        );
+        once(config, SignalAs(vec![Variant::from(1), Variant::from(7)]));
+        once(
+            config,
+            SignalAs(vec![
+                Variant::StringName(StringName("s".into())),
+                Variant::from(7),
+            ]),
+        );
         once(config, object.clone());
         once(config, Variant::from(typed.clone()));
         once(
@@ -485,6 +506,21 @@ fn to_variant_serializes_once_for_every_config() {
         once(config, u64::MAX);
         // A reserved marker name as a key.
         once(config, vec![("$godot_serde::StringName", "x")]);
+    }
+}
+
+/// A Signal marker around any fields, as a hand-written `Serialize` may produce.
+#[derive(Debug)]
+struct SignalAs(Vec<Variant>);
+
+impl Serialize for SignalAs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTupleStruct;
+        let mut t = s.serialize_tuple_struct("$godot_serde::Signal", self.0.len())?;
+        for f in &self.0 {
+            t.serialize_field(f)?;
+        }
+        t.end()
     }
 }
 

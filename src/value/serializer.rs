@@ -633,17 +633,25 @@ impl ser::SerializeTupleStruct for TupleStructBuilder {
     fn end(self) -> Result<Variant> {
         match self {
             TupleStructBuilder::Seq(s) => Ok(s.finish()),
-            TupleStructBuilder::Marker { name, ser, fields } => ser.by_wire(|w| {
-                let mut t = ser::Serializer::serialize_tuple_struct(w, name, fields.len())?;
-                for f in &fields {
-                    let field = Field {
-                        value: f,
-                        pairs: ser.pairs,
-                    };
-                    ser::SerializeTupleStruct::serialize_field(&mut t, &field)?;
+            TupleStructBuilder::Marker { name, ser, fields } => {
+                if let Some(s) = (name == crate::types::SIGNAL)
+                    .then(|| signal(&fields))
+                    .flatten()
+                {
+                    return Ok(Variant::from(s));
                 }
-                ser::SerializeTupleStruct::end(t)
-            }),
+                ser.by_wire(|w| {
+                    let mut t = ser::Serializer::serialize_tuple_struct(w, name, fields.len())?;
+                    for f in &fields {
+                        let field = Field {
+                            value: f,
+                            pairs: ser.pairs,
+                        };
+                        ser::SerializeTupleStruct::serialize_field(&mut t, &field)?;
+                    }
+                    ser::SerializeTupleStruct::end(t)
+                })
+            }
             TupleStructBuilder::Components { ty, n, values, .. } => {
                 if values.len() != usize::from(n) {
                     return Err(unsupported("too few math type components"));
@@ -652,6 +660,24 @@ impl ser::SerializeTupleStruct for TupleStructBuilder {
             }
         }
     }
+}
+
+/// A Signal from its marker's fields as built, when they are what its byte serializer
+/// fields take as they are (a text, an id) and decoding its bytes gives exactly them back
+/// (what the wire still changes in the name, a NUL or a leading BOM, and a target without
+/// Signal are settled with the rest of the Variant); `None` sends the fields through the
+/// bytes.
+fn signal(fields: &[Variant]) -> Option<crate::types::Signal> {
+    let [Variant::String(name), id] = fields else {
+        return None;
+    };
+    let id = match id {
+        Variant::Int(i) => u64::try_from(*i).ok()?,
+        // A u64 beyond i64, kept by the field serializer (see `VariantSerializer::field`).
+        Variant::Rid(crate::types::Rid(id)) => *id,
+        _ => return None,
+    };
+    Some(crate::types::Signal::new(name.as_str(), ObjectId(id)))
 }
 
 /// A math type from its components in wire order.
