@@ -516,7 +516,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Resul
         )));
     };
     let key_text = |k: &Variant| match k {
-        Variant::String(s) => Ok(s.clone()),
+        Variant::String(s) => Ok(s.to_string()),
         Variant::StringName(s) => Ok(s.0.clone()),
         other => Err(Error::new(ErrorKind::Unsupported(
             format!("ConfigFile keys are strings, not {other}").into(),

@@ -69,6 +69,19 @@ pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 /// ```
 pub use serde_bytes;
 
+/// The [`compact_str`](https://docs.rs/compact_str) string type of [`Variant::String`]: a
+/// text of up to 24 bytes is kept inline (no allocation), a longer one on the heap. It
+/// dereferences to `&str` and converts from and into `String` (`"hp".into()`,
+/// `String::from(s)`).
+///
+/// ```
+/// use godot_serde::{CompactString, Variant};
+/// let v = Variant::String(CompactString::from("hp"));
+/// assert_eq!(v, Variant::from("hp"));
+/// assert_eq!(v.as_str(), Some("hp"));
+/// ```
+pub use compact_str::CompactString;
+
 /// The examples of `docs/streams.md` (moved out of the README), run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/streams.md")]
@@ -185,9 +198,12 @@ impl Config {
     ///
     /// `value` is serialized once, straight into a Variant, for every layout; the wire's
     /// rules are then applied to it in place (typed-container inference, a leading BOM
-    /// dropped from text) and its errors found without bytes. The rarer marker types
-    /// (NodePath, RID, object ids, Signal, full Objects, typed containers, vector packed
-    /// arrays) are built by the byte serializer's rules from their own payload; a Dictionary
+    /// dropped from text) and its errors found without bytes; RIDs, object ids, Signals and
+    /// vector packed arrays are built as decoding gives them (a Godot 3 RID has no id,
+    /// object id 0 is nil, vector components pass through the wire's width). The rarer
+    /// marker types (NodePath, full Objects, typed containers, and a Signal whose fields are
+    /// not a text and an id) are built by the byte serializer's rules from their own
+    /// payload; a Dictionary
     /// key with a leading BOM or a reserved marker name settles the whole Variant through
     /// the bytes.
     ///
@@ -224,8 +240,9 @@ impl Config {
     /// leading BOM is dropped from text as decoding drops it, and the wire's errors (nesting
     /// beyond the depth limit, a type the layout lacks, text with a NUL) are found without
     /// writing bytes. What still goes through the bytes, where borrowing types get a
-    /// "borrowed" type error: a RID, object id or full Object for Godot 3, a
-    /// Dictionary key with a leading BOM, and a typed-container descriptor the layout lacks.
+    /// "borrowed" type error: a leading BOM inside a Dictionary key that is not text (or in
+    /// a text key it would make a reserved name), and a typed-container descriptor the
+    /// layout lacks. (A Godot 3 RID reads as RID 0, as its bytes decode.)
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
@@ -245,7 +262,8 @@ impl Config {
     /// When the Variant does not fit `T` or cannot be written for the target engine.
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
         if value::direct_ok(value, self, true) {
-            let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed);
+            let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed)
+                .for_version(self.version);
             return T::deserialize(de.inferring(value::infers(self)));
         }
         if let Some(e) = value::wire_error(value, self) {

@@ -44,7 +44,7 @@ fn v4(x: f64, y: f64, z: f64, w: f64) -> Vector4 {
 }
 
 fn s(text: &str) -> Variant {
-    Variant::String(text.to_owned())
+    Variant::String(text.into())
 }
 
 fn path(text: &str) -> NodePath {

@@ -422,7 +422,65 @@ fn to_variant_serializes_once_for_every_config() {
         // Types some layouts lack or change, markers of every kind.
         once(config, Vector3i::new(1, 2, 3));
         once(config, Rid(7));
+        once(config, Rid(u64::MAX));
         once(config, ObjectId(u64::MAX));
+        once(config, ObjectId(0));
+        // Id markers with payloads the id field takes (any non-negative integer, through
+        // `Some` and newtypes) or refuses (negative, fractional, text, a sequence).
+        once(config, IdAs(RID_MARKER, Some(5u8)));
+        once(config, IdAs(OBJECT_ID_MARKER, 9i64));
+        once(config, IdAs(RID_MARKER, -1i32));
+        once(config, IdAs(OBJECT_ID_MARKER, -3i64));
+        once(config, IdAs(RID_MARKER, 1.5f64));
+        once(config, IdAs(OBJECT_ID_MARKER, "7"));
+        once(config, IdAs(RID_MARKER, [1u64, 2]));
+        once(config, IdAs(OBJECT_ID_MARKER, ()));
+        // Vector packed arrays: components of either width (the `64` marker: f64) through
+        // the wire's width, NaN bits, beyond f32's range, ragged or refused payloads.
+        #[cfg(feature = "double-precision")]
+        let sig_nan = f64::from_bits(0x7ff4_0000_0000_0001);
+        #[cfg(not(feature = "double-precision"))]
+        let sig_nan = f32::from_bits(0x7fa0_0001);
+        once(
+            config,
+            PackedVector2Array(vec![Vector2::new(sig_nan, -0.0), Vector2::new(1e-40, 3.5)]),
+        );
+        let wide: Vec<u8> = [1e300f64, 0.1, f64::from_bits(0x7ff4_0000_0000_0001)]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        once(config, IdAs(PV3_64_MARKER, serde_bytes::Bytes::new(&wide)));
+        once(
+            config,
+            IdAs(PV3_MARKER, serde_bytes::Bytes::new(&wide[..12])),
+        );
+        once(
+            config,
+            IdAs(PV3_MARKER, serde_bytes::Bytes::new(&wide[..5])),
+        );
+        once(config, IdAs(PV3_MARKER, "abc"));
+        once(config, IdAs(PV3_MARKER, [1.0f32, 2.0, 3.0]));
+        // Signals: text the wire refuses or changes, id 0, fields it takes or refuses.
+        for name in ["a\0b", "\u{FEFF}hit", ""] {
+            once(config, Signal::new(name, ObjectId(0)));
+        }
+        once(config, SignalAs(vec![Variant::from("s"), Variant::from(7)]));
+        once(
+            config,
+            SignalAs(vec![Variant::from("s"), Variant::from(-7)]),
+        );
+        once(
+            config,
+            SignalAs(vec![Variant::from("s"), Variant::from(1.5)]),
+        );
+        once(config, SignalAs(vec![Variant::from(1), Variant::from(7)]));
+        once(
+            config,
+            SignalAs(vec![
+                Variant::StringName(StringName("s".into())),
+                Variant::from(7),
+            ]),
+        );
         once(config, object.clone());
         once(config, Variant::from(typed.clone()));
         once(
@@ -448,6 +506,38 @@ fn to_variant_serializes_once_for_every_config() {
         once(config, u64::MAX);
         // A reserved marker name as a key.
         once(config, vec![("$godot_serde::StringName", "x")]);
+    }
+}
+
+/// A Signal marker around any fields, as a hand-written `Serialize` may produce.
+#[derive(Debug)]
+struct SignalAs(Vec<Variant>);
+
+impl Serialize for SignalAs {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTupleStruct;
+        let mut t = s.serialize_tuple_struct("$godot_serde::Signal", self.0.len())?;
+        for f in &self.0 {
+            t.serialize_field(f)?;
+        }
+        t.end()
+    }
+}
+
+/// The marker names of the RID and object-id types (`docs/wire-format.md`).
+const RID_MARKER: &str = "$godot_serde::RID";
+const OBJECT_ID_MARKER: &str = "$godot_serde::ObjectId";
+/// The PackedVector3Array marker names, for f32 and for f64 components.
+const PV3_MARKER: &str = "$godot_serde::PackedVector3Array";
+const PV3_64_MARKER: &str = "$godot_serde::PackedVector3Array64";
+
+/// An id marker around any payload, as a hand-written `Serialize` may produce.
+#[derive(Debug)]
+struct IdAs<T>(&'static str, T);
+
+impl<T: Serialize> Serialize for IdAs<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(self.0, &self.1)
     }
 }
 
@@ -501,6 +591,25 @@ fn from_variant_text_and_objects_agree_with_the_bytes() {
         Variant::StringName(StringName("\u{FEFF}n".into())),
         Variant::from(PackedStringArray(vec!["\u{FEFF}x".into(), "y".into()])),
         variant!({"\u{FEFF}k": 1, "b": "\u{FEFF}v"}),
+        // Keys that dropping the BOM makes one, or a reserved name; keys it leaves apart.
+        variant!({"\u{FEFF}a": 1, "a": 2}),
+        variant!({"a": 1, "\u{FEFF}a": 2, "b": 3}),
+        variant!({"\u{FEFF}$godot_serde::Object": ["OS", {}]}),
+        variant!({"\u{FEFF}\u{FEFF}a": 1, "\u{FEFF}a": 2}),
+        Variant::from(Dictionary::from_iter([
+            (
+                Variant::StringName(StringName("\u{FEFF}a".into())),
+                Variant::from(1),
+            ),
+            (Variant::from("a"), Variant::from(2)),
+        ])),
+        Variant::from(Dictionary::from_iter([
+            (
+                Variant::from(vec![Variant::from("\u{FEFF}x")]),
+                Variant::from(1),
+            ),
+            (Variant::from(vec![Variant::from("x")]), Variant::from(2)),
+        ])),
         object,
         Variant::from(Rid(7)),
         Variant::from(Vector3i::new(1, 2, 3)),
@@ -552,5 +661,95 @@ fn from_variant_lends_in_godot3_and_typed_configs() {
     let v = Variant::from("\u{FEFF}Ann");
     for config in configs() {
         assert_eq!(config.from_variant::<&str>(&v).unwrap(), "Ann");
+    }
+    // Also from a key, as decoding reads it.
+    let v = variant!({"\u{FEFF}name": "Ann", "tags": ["a"]});
+    for config in configs() {
+        let m: Msg = config
+            .from_variant(&v)
+            .unwrap_or_else(|e| panic!("{config:?}: {e}"));
+        assert_eq!((m.name, m.tags), ("Ann", vec!["a"]), "{config:?}");
+    }
+    // Object ids and full objects take the same form in Godot 3 and 4, a Godot 3 RID reads as
+    // RID 0: all read directly (a borrowing type is lent the text beside them), as their
+    // bytes decode.
+    let object = Variant::Object(Box::new(Object {
+        class: "Node".into(),
+        properties: vec![("name".into(), "n".into())],
+    }));
+    let v = variant!({
+        "name": "Ann",
+        "tags": ["a", "b"],
+        "id": (ObjectId(5)),
+        "rid": (Rid(7)),
+        "o": object,
+    });
+    for config in configs() {
+        let m: Msg = config
+            .from_variant(&v)
+            .unwrap_or_else(|e| panic!("{config:?}: {e}"));
+        assert_eq!((m.name, m.tags), ("Ann", vec!["a", "b"]), "{config:?}");
+        assert_eq!(
+            shown(config.from_variant::<Variant>(&v)),
+            oracle::<_, Variant>(config, &v),
+            "{config:?}"
+        );
+    }
+}
+
+/// The components of every vector packed array in `v`, as bits (NaN payloads included,
+/// which `Debug` does not show).
+fn vector_bits(v: &Variant) -> Vec<u64> {
+    match v {
+        Variant::PackedVector2Array(p) => p.0.iter().flat_map(|x| [x.x, x.y]).map(bits).collect(),
+        Variant::PackedVector3Array(p) => {
+            p.0.iter().flat_map(|x| [x.x, x.y, x.z]).map(bits).collect()
+        }
+        Variant::Array(a) => a.items.iter().flat_map(vector_bits).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[allow(clippy::unnecessary_cast)]
+fn bits(x: Real) -> u64 {
+    #[cfg(feature = "double-precision")]
+    return (x as f64).to_bits();
+    #[cfg(not(feature = "double-precision"))]
+    return u64::from((x as f32).to_bits());
+}
+
+#[test]
+fn to_variant_keeps_vector_component_bits_as_the_bytes_do() {
+    #[cfg(feature = "double-precision")]
+    let sig_nan = f64::from_bits(0x7ff4_0000_0000_0001);
+    #[cfg(not(feature = "double-precision"))]
+    let sig_nan = f32::from_bits(0x7fa0_0001);
+    let narrow: Vec<u8> = [f32::from_bits(0x7fa0_0001), -0.0, 1e-40]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let wide: Vec<u8> = [f64::from_bits(0x7ff4_0000_0000_0001), 1e300, 0.1]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    for config in configs() {
+        let values = [
+            config.to_variant(&PackedVector2Array(vec![Vector2::new(sig_nan, -0.0)])),
+            config.to_variant(&IdAs(PV3_MARKER, serde_bytes::Bytes::new(&narrow))),
+            config.to_variant(&IdAs(PV3_64_MARKER, serde_bytes::Bytes::new(&wide))),
+        ];
+        let oracles = [
+            config.to_bytes(&PackedVector2Array(vec![Vector2::new(sig_nan, -0.0)])),
+            config.to_bytes(&IdAs(PV3_MARKER, serde_bytes::Bytes::new(&narrow))),
+            config.to_bytes(&IdAs(PV3_64_MARKER, serde_bytes::Bytes::new(&wide))),
+        ];
+        for (got, bytes) in values.into_iter().zip(oracles) {
+            let got = got.unwrap_or_else(|e| panic!("{config:?}: {e}"));
+            let expected: Variant = config
+                .from_bytes(&bytes.unwrap_or_else(|e| panic!("{config:?}: {e}")))
+                .unwrap();
+            assert_eq!(vector_bits(&got), vector_bits(&expected), "{config:?}");
+            assert!(!vector_bits(&got).is_empty());
+        }
     }
 }

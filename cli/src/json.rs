@@ -141,7 +141,7 @@ pub fn to_json(v: &Variant) -> Value {
             n @ Value::Number(_) => n,
             s => tagged("float", [("value", s)]),
         },
-        Variant::String(s) => Value::String(s.clone()),
+        Variant::String(s) => Value::String(s.to_string()),
         Variant::StringName(StringName(s)) => {
             tagged("StringName", [("value", Value::from(s.as_str()))])
         }
@@ -193,7 +193,7 @@ pub fn to_json(v: &Variant) -> Value {
                 let mut map = Map::new();
                 for (k, v) in d.iter() {
                     if let Variant::String(k) = k {
-                        map.insert(k.clone(), to_json(v));
+                        map.insert(k.to_string(), to_json(v));
                     }
                 }
                 Value::Object(map)
@@ -306,7 +306,7 @@ fn from_json_at(v: &Value, path: &str, depth: usize) -> Result<Variant, JsonErro
         Value::Null => Variant::Nil,
         Value::Bool(b) => Variant::Bool(*b),
         Value::Number(n) => number(n, path)?,
-        Value::String(s) => Variant::String(s.clone()),
+        Value::String(s) => Variant::String(s.as_str().into()),
         Value::Array(items) => Variant::from(Array {
             element_type: ContainerType::Untyped,
             items: items_of(items, path, depth)?,
@@ -316,7 +316,10 @@ fn from_json_at(v: &Value, path: &str, depth: usize) -> Result<Variant, JsonErro
                 let mut d = Dictionary::new();
                 for (k, v) in map {
                     let p = format!("{path}[{}]", Value::String(k.clone()));
-                    d.insert(Variant::String(k.clone()), from_json_at(v, &p, depth + 1)?);
+                    d.insert(
+                        Variant::String(k.as_str().into()),
+                        from_json_at(v, &p, depth + 1)?,
+                    );
                 }
                 Variant::from(d)
             }

@@ -632,7 +632,8 @@ fn key_less(a: &Variant, b: &Variant, d: Dialect) -> bool {
 
 fn string_like(v: &Variant) -> Option<&str> {
     match v {
-        Variant::String(s) | Variant::StringName(StringName(s)) => Some(s),
+        Variant::String(s) => Some(s),
+        Variant::StringName(StringName(s)) => Some(s),
         _ => None,
     }
 }

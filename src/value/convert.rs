@@ -149,7 +149,8 @@ impl Variant {
     #[must_use]
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Variant::String(s) | Variant::StringName(StringName(s)) => Some(s),
+            Variant::String(s) => Some(s),
+            Variant::StringName(StringName(s)) => Some(s),
             _ => None,
         }
     }
@@ -277,13 +278,13 @@ impl From<f64> for Variant {
 
 impl From<&str> for Variant {
     fn from(v: &str) -> Self {
-        Variant::String(v.to_owned())
+        Variant::String(v.into())
     }
 }
 
 impl From<String> for Variant {
     fn from(v: String) -> Self {
-        Variant::String(v)
+        Variant::String(v.into())
     }
 }
 
@@ -431,7 +432,8 @@ impl TryFrom<Variant> for String {
     /// From a `String` or a `StringName`.
     fn try_from(v: Variant) -> Result<Self, Error> {
         match v {
-            Variant::String(s) | Variant::StringName(StringName(s)) => Ok(s),
+            Variant::String(s) => Ok(s.into_string()),
+            Variant::StringName(StringName(s)) => Ok(s),
             other => Err(mismatch("String", &other)),
         }
     }

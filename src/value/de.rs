@@ -9,6 +9,7 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
+use super::dictionary::Prints;
 use super::{Array, ContainerType, Dictionary, Object, Variant};
 use crate::config::GodotVersion;
 use crate::types::{
@@ -85,11 +86,11 @@ impl<'de> Visitor<'de> for VariantVisitor {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Variant, E> {
-        Ok(Variant::String(v.to_owned()))
+        Ok(Variant::String(v.into()))
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Variant, E> {
-        Ok(Variant::String(v))
+        Ok(Variant::String(v.into()))
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Variant, E> {
@@ -123,9 +124,10 @@ impl<'de> Visitor<'de> for VariantVisitor {
         // `insert` finds a repeated key through the hash index (linear time for any keys);
         // the later value replaces the earlier one in its place, as Godot does.
         let mut dict = Dictionary::with_capacity(cautious(map.size_hint()).saturating_add(1));
-        dict.insert(key, map.next_value()?);
+        let mut prints = Prints::new();
+        dict.insert_fresh(key, map.next_value()?, &mut prints);
         while let Some((k, v)) = map.next_entry()? {
-            dict.insert(k, v);
+            dict.insert_fresh(k, v, &mut prints);
         }
         Ok(Variant::from(dict))
     }
@@ -179,14 +181,14 @@ impl<'de> Visitor<'de> for FirstKey {
     fn visit_str<E: de::Error>(self, v: &str) -> Result<First, E> {
         Ok(match marker(v) {
             Some(m) => First::Marker(m),
-            None => First::Key(Variant::String(v.to_owned())),
+            None => First::Key(Variant::String(v.into())),
         })
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<First, E> {
         Ok(match marker(&v) {
             Some(m) => First::Marker(m),
-            None => First::Key(Variant::String(v)),
+            None => First::Key(Variant::String(v.into())),
         })
     }
 
@@ -391,9 +393,10 @@ impl<'de> Deserialize<'de> for Entries {
             }
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
-                let mut dict = Dictionary::new();
+                let mut dict = Dictionary::with_capacity(cautious(map.size_hint()));
+                let mut prints = Prints::new();
                 while let Some((k, v)) = map.next_entry()? {
-                    dict.insert(k, v);
+                    dict.insert_fresh(k, v, &mut prints);
                 }
                 Ok(Entries(dict))
             }

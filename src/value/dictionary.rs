@@ -80,6 +80,46 @@ fn hash_reals<F: Copy + Into<f64>, H: Hasher>(a: &[F], h: &mut H) {
     }
 }
 
+/// The [`fingerprint`]s of the first keys of a Dictionary being decoded (see
+/// [`Dictionary::insert_fresh`]).
+pub(crate) struct Prints {
+    words: [u64; LINEAR_MAX],
+    len: usize,
+}
+
+impl Prints {
+    pub(crate) const fn new() -> Self {
+        Prints {
+            words: [0; LINEAR_MAX],
+            len: 0,
+        }
+    }
+}
+
+/// A one-word summary of a key: keys equal under [`key_eq`] have the same fingerprint (the
+/// converse need not hold). Texts give their length and their first two and last two bytes;
+/// ints and floats their value; other types their type.
+#[inline]
+fn fingerprint(key: &Variant) -> u64 {
+    #[inline]
+    fn text(b: &[u8]) -> u64 {
+        let byte = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
+        let n = b.len();
+        n as u64
+            | byte(0) << 32
+            | byte(1) << 40
+            | byte(n.wrapping_sub(2)) << 48
+            | byte(n.wrapping_sub(1)) << 56
+    }
+    match key {
+        Variant::String(s) => text(s.as_bytes()),
+        Variant::StringName(StringName(s)) => text(s.as_bytes()),
+        Variant::Int(i) => *i as u64,
+        Variant::Float(f) => canonical(*f),
+        _ => key.variant_type() as u64,
+    }
+}
+
 /// Godot's key equality (`Variant::hash_compare`): the same type and equal payloads, floats
 /// compared by [`canonical`] (NaN equals NaN, `-0.0` equals `0.0`), recursively.
 pub(crate) fn key_eq(a: &Variant, b: &Variant) -> bool {
@@ -144,7 +184,8 @@ pub(crate) fn hash_variant<H: Hasher>(v: &Variant, h: &mut H) {
     use Variant as V;
     use core::slice::from_ref as one;
     match v {
-        V::String(s) | V::StringName(StringName(s)) => return hash_str(s, h),
+        V::String(s) => return hash_str(s, h),
+        V::StringName(StringName(s)) => return hash_str(s, h),
         V::Int(i) => return hash_int(*i, h),
         V::Bool(b) => return hash_bool(*b, h),
         _ => v.variant_type().hash(h),
@@ -304,7 +345,8 @@ impl DictionaryKey for &str {
     /// A `String` or `StringName` key with this text.
     fn matches_key(&self, key: &Variant) -> bool {
         match key {
-            Variant::String(s) | Variant::StringName(StringName(s)) => s == self,
+            Variant::String(s) => s == self,
+            Variant::StringName(StringName(s)) => s == self,
             _ => false,
         }
     }
@@ -418,6 +460,38 @@ impl Dictionary {
         ix.table
             .insert_unique(hash, (hash, entries.len()), |&(h, _)| h);
         entries.push((key, value));
+        None
+    }
+
+    /// [`insert`](Self::insert) for a Dictionary being built by one sequence of inserts
+    /// (decoding): while it is small, each new key is compared with the earlier ones by a
+    /// one-word [`Prints`] fingerprint first, and only a matching fingerprint compares keys.
+    /// Every insert into `self` must go through this with the same `prints`.
+    pub(crate) fn insert_fresh(
+        &mut self,
+        key: Variant,
+        value: Variant,
+        prints: &mut Prints,
+    ) -> Option<Variant> {
+        let n = self.entries.len();
+        if n >= LINEAR_MAX || prints.len != n {
+            return self.insert(key, value);
+        }
+        let print = fingerprint(&key);
+        for (i, &p) in prints.words.get(..n).unwrap_or_default().iter().enumerate() {
+            if p == print {
+                if let Some(slot) = self.entries.get_mut(i) {
+                    if key_eq(&slot.0, &key) {
+                        return Some(core::mem::replace(&mut slot.1, value));
+                    }
+                }
+            }
+        }
+        if let Some(slot) = prints.words.get_mut(n) {
+            *slot = print;
+            prints.len = n + 1;
+        }
+        self.entries.push((key, value));
         None
     }
 
@@ -635,5 +709,66 @@ impl Dictionary {
             d.build_index();
         }
         d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds a Dictionary with `insert_fresh`, as decoding does.
+    fn fresh(pairs: Vec<(Variant, Variant)>) -> Dictionary {
+        let mut d = Dictionary::new();
+        let mut prints = Prints::new();
+        for (k, v) in pairs {
+            d.insert_fresh(k, v, &mut prints);
+        }
+        d
+    }
+
+    #[test]
+    fn insert_fresh_finds_repeated_keys_past_fingerprint_collisions() {
+        // Same length, same first and last two bytes: one fingerprint, two keys.
+        let a = "abcdefgh_1_ijklmnop";
+        let b = "abcdefgh_2_ijklmnop";
+        assert_eq!(
+            fingerprint(&Variant::from(a)),
+            fingerprint(&Variant::from(b))
+        );
+        let d = fresh(vec![
+            (a.into(), 1.into()),
+            (b.into(), 2.into()),
+            (Variant::StringName(StringName(a.into())), 3.into()),
+            (f64::NAN.into(), 4.into()),
+            ((-0.0f64).into(), 5.into()),
+            (a.into(), 6.into()),
+            (f64::NAN.into(), 7.into()),
+            (0.0f64.into(), 8.into()),
+        ]);
+        // Repeated keys (NaN == NaN, -0.0 == 0.0) keep their place and take the later value;
+        // a StringName stays distinct from the String of the same text.
+        let keys: Vec<_> = d.iter().map(|(k, _)| k.to_string()).collect();
+        assert_eq!(keys.len(), 5, "{keys:?}");
+        let values: Vec<_> = d.iter().map(|(_, v)| v.clone()).collect();
+        assert_eq!(
+            values,
+            [6, 2, 3, 7, 8].map(Variant::from).to_vec(),
+            "{keys:?}"
+        );
+    }
+
+    #[test]
+    fn insert_fresh_hands_over_to_the_index_past_the_linear_size() {
+        let mut pairs: Vec<(Variant, Variant)> = (0..40i64)
+            .map(|i| (format!("key{i}").into(), i.into()))
+            .collect();
+        pairs.push(("key3".into(), 100.into()));
+        pairs.push(("key30".into(), 300.into()));
+        let d = fresh(pairs);
+        assert_eq!(d.len(), 40);
+        assert_eq!(d.get("key3"), Some(&Variant::Int(100)));
+        assert_eq!(d.get("key30"), Some(&Variant::Int(300)));
+        assert_eq!(d.as_slice()[3].0, Variant::from("key3"));
+        assert_eq!(d.as_slice()[30].0, Variant::from("key30"));
     }
 }

@@ -297,7 +297,7 @@ impl IndexMut<&str> for Variant {
             panic!("cannot index {} with {key:?}", self.variant_type());
         };
         if !d.contains_key(key) {
-            d.insert(Variant::String(key.to_owned()), Variant::Nil);
+            d.insert(Variant::String(key.into()), Variant::Nil);
         }
         d.get_mut(key)
             .unwrap_or_else(|| unreachable!("the key was just inserted"))

@@ -53,8 +53,9 @@ pub enum Variant {
     Int(i64),
     /// `float` (id 3; Godot 3 `real`): 64-bit; written as 32-bit when exact.
     Float(f64),
-    /// `String` (id 4).
-    String(String),
+    /// `String` (id 4). A [`CompactString`](crate::CompactString): texts of up to 24 bytes,
+    /// such as most Dictionary keys, are stored inline without an allocation.
+    String(compact_str::CompactString),
     /// `Vector2` (id 5).
     Vector2(Vector2),
     /// `Vector2i` (4.x id 6).

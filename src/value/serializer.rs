@@ -17,9 +17,9 @@ use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::{Config, EnumRepr};
 use crate::error::{Error, ErrorKind};
 use crate::types::{
-    Aabb, Basis, Callable, Color, PackedByteArray, PackedColorArray, PackedFloat32Array,
+    Aabb, Basis, Callable, Color, ObjectId, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, Plane, Projection,
-    Quaternion, Real, Rect2, Rect2i, StringName, Transform2D, Transform3D, Vector2, Vector2i,
+    Quaternion, Real, Rect2, Rect2i, Rid, StringName, Transform2D, Transform3D, Vector2, Vector2i,
     Vector3, Vector3i, Vector4, Vector4i, marker,
 };
 use crate::wire::{Scalar, VariantType};
@@ -81,7 +81,7 @@ impl VariantSerializer {
     fn enum_key(self, index: u32, name: &str) -> Variant {
         match self.config.enum_repr() {
             EnumRepr::Index => Variant::Int(index.into()),
-            _ => Variant::String(name.to_owned()),
+            _ => Variant::String(name.into()),
         }
     }
 
@@ -134,7 +134,8 @@ pub(crate) fn wire_error(v: &Variant, config: &Config) -> Option<Error> {
             ));
         }
         let text = match v {
-            Variant::String(s) | Variant::StringName(StringName(s)) => nul(s),
+            Variant::String(s) => nul(s),
+            Variant::StringName(StringName(s)) => nul(s),
             Variant::NodePath(p) => p.names.iter().chain(&p.subnames).any(|s| nul(s)),
             Variant::PackedStringArray(p) => p.0.iter().any(|s| nul(s)),
             Variant::Signal(s) => nul(&s.name),
@@ -178,7 +179,12 @@ pub(crate) fn drop_boms(v: &mut Variant) {
         }
     }
     match v {
-        Variant::String(s) | Variant::StringName(StringName(s)) => cut(s),
+        Variant::String(s) => {
+            if let Some(rest) = s.strip_prefix('\u{FEFF}') {
+                *s = rest.into();
+            }
+        }
+        Variant::StringName(StringName(s)) => cut(s),
         Variant::PackedStringArray(p) => p.0.iter_mut().for_each(cut),
         Variant::Signal(s) => cut(&mut s.name),
         Variant::Array(a) => a.items.iter_mut().for_each(drop_boms),
@@ -222,7 +228,7 @@ fn has_marker_key(v: &Variant) -> bool {
     match v {
         Variant::Array(a) => a.items.iter().any(has_marker_key),
         Variant::Dictionary(d) => d.iter().any(|(k, x)| {
-            matches!(k, Variant::String(s) | Variant::StringName(StringName(s)) if marker(s).is_some())
+            k.as_str().is_some_and(|s| marker(s).is_some())
                 || has_marker_key(k)
                 || has_marker_key(x)
         }),
@@ -299,7 +305,7 @@ impl ser::Serializer for VariantSerializer {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> Result<Variant> {
-        Ok(Variant::String(v.to_owned()))
+        Ok(Variant::String(v.into()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Variant> {
         Ok(Variant::PackedByteArray(PackedByteArray(v.to_vec())))
@@ -347,17 +353,56 @@ impl ser::Serializer for VariantSerializer {
                 | VariantType::PackedFloat64Array
                 | VariantType::PackedColorArray
         );
+        // A RID or an object id is one u64, built as decoding its bytes gives it: a Godot 3
+        // RID carries no id (it reads as 0), object id 0 is the null object (nil).
+        if m.ty == VariantType::Rid && !m.typed {
+            let id = capture_id(value)?;
+            let version = self.config.version();
+            return Ok(Variant::Rid(Rid(if version.has_rid_payload() {
+                id
+            } else {
+                0
+            })));
+        }
+        if m.as_id && m.ty == VariantType::Object {
+            return Ok(match capture_id(value)? {
+                0 => Variant::Nil,
+                id => Variant::ObjectId(ObjectId(id)),
+            });
+        }
+        if !m.typed
+            && matches!(
+                m.ty,
+                VariantType::PackedVector2Array
+                    | VariantType::PackedVector3Array
+                    | VariantType::PackedVector4Array
+            )
+        {
+            // In the byte serializer's order: the wire width, the type, then the payload.
+            let version = self.config.version();
+            if self.wide() && !version.has_64bit_reals() {
+                return Err(unsupported(
+                    "double-precision math types do not exist in Godot 3",
+                ));
+            }
+            if m.ty.id(version).is_none() {
+                return Err(Error::new(ErrorKind::TypeNotInTarget { ty: m.ty, version }));
+            }
+            return packed_vectors(m.ty, value, m.wide, self.wide());
+        }
         if m.wide || m.typed || m.as_id || !plain {
             return self.by_wire(|ser| ser.serialize_newtype_struct(name, value));
         }
         let inner = value.serialize(self)?;
         Ok(match (m.ty, inner) {
-            (VariantType::StringName, Variant::String(s)) => Variant::StringName(StringName(s)),
+            (VariantType::StringName, Variant::String(s)) => {
+                Variant::StringName(StringName(s.into_string()))
+            }
             (VariantType::PackedStringArray, Variant::Array(a)) => {
                 let mut out = Vec::with_capacity(a.len());
                 for item in a.into_vec() {
                     match item {
-                        Variant::String(s) => out.push(s),
+                        Variant::String(s) => out.push(s.into_string()),
                         _ => return Err(unsupported(format!("{name} holds a non-string"))),
                     }
                 }
@@ -588,17 +633,25 @@ impl ser::SerializeTupleStruct for TupleStructBuilder {
     fn end(self) -> Result<Variant> {
         match self {
             TupleStructBuilder::Seq(s) => Ok(s.finish()),
-            TupleStructBuilder::Marker { name, ser, fields } => ser.by_wire(|w| {
-                let mut t = ser::Serializer::serialize_tuple_struct(w, name, fields.len())?;
-                for f in &fields {
-                    let field = Field {
-                        value: f,
-                        pairs: ser.pairs,
-                    };
-                    ser::SerializeTupleStruct::serialize_field(&mut t, &field)?;
+            TupleStructBuilder::Marker { name, ser, fields } => {
+                if let Some(s) = (name == crate::types::SIGNAL)
+                    .then(|| signal(&fields))
+                    .flatten()
+                {
+                    return Ok(Variant::from(s));
                 }
-                ser::SerializeTupleStruct::end(t)
-            }),
+                ser.by_wire(|w| {
+                    let mut t = ser::Serializer::serialize_tuple_struct(w, name, fields.len())?;
+                    for f in &fields {
+                        let field = Field {
+                            value: f,
+                            pairs: ser.pairs,
+                        };
+                        ser::SerializeTupleStruct::serialize_field(&mut t, &field)?;
+                    }
+                    ser::SerializeTupleStruct::end(t)
+                })
+            }
             TupleStructBuilder::Components { ty, n, values, .. } => {
                 if values.len() != usize::from(n) {
                     return Err(unsupported("too few math type components"));
@@ -607,6 +660,24 @@ impl ser::SerializeTupleStruct for TupleStructBuilder {
             }
         }
     }
+}
+
+/// A Signal from its marker's fields as built, when they are what its byte serializer
+/// fields take as they are (a text, an id) and decoding its bytes gives exactly them back
+/// (what the wire still changes in the name, a NUL or a leading BOM, and a target without
+/// Signal are settled with the rest of the Variant); `None` sends the fields through the
+/// bytes.
+fn signal(fields: &[Variant]) -> Option<crate::types::Signal> {
+    let [Variant::String(name), id] = fields else {
+        return None;
+    };
+    let id = match id {
+        Variant::Int(i) => u64::try_from(*i).ok()?,
+        // A u64 beyond i64, kept by the field serializer (see `VariantSerializer::field`).
+        Variant::Rid(crate::types::Rid(id)) => *id,
+        _ => return None,
+    };
+    Some(crate::types::Signal::new(name.as_str(), ObjectId(id)))
 }
 
 /// A math type from its components in wire order.
@@ -735,7 +806,7 @@ impl ser::SerializeStruct for MapBuilder {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        let key = Variant::String(key.to_owned());
+        let key = Variant::String(key.into());
         let value = value.serialize(self.ser)?;
         self.entry(key, value)
     }
@@ -909,6 +980,236 @@ impl ser::Serializer for NumberCapture {
     ) -> Result<Self::SerializeStructVariant> {
         Err(unsupported("a math type component that is not a number"))
     }
+}
+
+/// What a [`Capture`] takes: the payload of a RID or object-id marker, or of a packed array.
+#[derive(Clone, Copy)]
+enum Want {
+    /// An integer that fits a u64.
+    Id,
+    /// Bytes (`serialize_bytes`).
+    Bytes,
+}
+
+/// What a [`Capture`] took.
+enum Captured {
+    Id(u64),
+    Bytes(Vec<u8>),
+}
+
+/// The payload of a marker whose byte serializer field takes one id or one run of bytes:
+/// what that field accepts is taken, anything else is the same kind of error as there.
+struct Capture(Want);
+
+impl Capture {
+    #[cold]
+    fn refuse(self, what: &str) -> Error {
+        let expected = match self.0 {
+            Want::Id => "a u64 id",
+            Want::Bytes => "packed array bytes",
+        };
+        Error::new(ErrorKind::Message(
+            format!("invalid marker field: {what}, expected {expected}").into(),
+        ))
+    }
+
+    fn id(self, v: Option<u64>) -> Result<Captured> {
+        match (self.0, v) {
+            (Want::Id, Some(id)) => Ok(Captured::Id(id)),
+            (Want::Id, None) => Err(self.refuse("a negative or fractional number")),
+            (Want::Bytes, _) => Err(self.refuse("a number")),
+        }
+    }
+}
+
+/// `Capture` methods that take an integer.
+macro_rules! capture_int {
+    ($($m:ident($t:ty))*) => {$(
+        fn $m(self, v: $t) -> Result<Captured> {
+            self.id(u64::try_from(v).ok())
+        }
+    )*};
+}
+
+/// `Capture` methods that refuse what they are given.
+macro_rules! refuse {
+    ($($m:ident($($t:ty),*) $what:literal;)*) => {$(
+        fn $m(self, $(_: $t),*) -> Result<Captured> {
+            Err(self.refuse($what))
+        }
+    )*};
+}
+
+impl ser::Serializer for Capture {
+    type Ok = Captured;
+    type Error = Error;
+    type SerializeSeq = Impossible<Captured, Error>;
+    type SerializeTuple = Impossible<Captured, Error>;
+    type SerializeTupleStruct = Impossible<Captured, Error>;
+    type SerializeTupleVariant = Impossible<Captured, Error>;
+    type SerializeMap = Impossible<Captured, Error>;
+    type SerializeStruct = Impossible<Captured, Error>;
+    type SerializeStructVariant = Impossible<Captured, Error>;
+
+    capture_int! {
+        serialize_u8(u8) serialize_u16(u16) serialize_u32(u32) serialize_u64(u64)
+        serialize_i8(i8) serialize_i16(i16) serialize_i32(i32) serialize_i64(i64)
+    }
+    fn serialize_f32(self, _: f32) -> Result<Captured> {
+        self.id(None)
+    }
+    fn serialize_f64(self, _: f64) -> Result<Captured> {
+        self.id(None)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<Captured> {
+        match self.0 {
+            Want::Bytes => Ok(Captured::Bytes(v.to_vec())),
+            Want::Id => Err(self.refuse("bytes")),
+        }
+    }
+    refuse! {
+        serialize_bool(bool) "a bool";
+        serialize_char(char) "a char";
+        serialize_str(&str) "a string";
+        serialize_none() "none";
+        serialize_unit() "unit";
+        serialize_unit_struct(&'static str) "a unit struct";
+        serialize_unit_variant(&'static str, u32, &'static str) "an enum";
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Captured> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<Captured> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<Captured> {
+        Err(self.refuse("an enum"))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(self.refuse("a sequence"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(self.refuse("a sequence"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(self.refuse("a tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(self.refuse("an enum"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(self.refuse("a map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(self.refuse("a struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(self.refuse("an enum"))
+    }
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// The id of a RID or object-id marker's payload (see [`Capture`]).
+fn capture_id<T: ?Sized + Serialize>(value: &T) -> Result<u64> {
+    match value.serialize(Capture(Want::Id))? {
+        Captured::Id(id) => Ok(id),
+        Captured::Bytes(_) => Err(Capture(Want::Id).refuse("bytes")),
+    }
+}
+
+/// A PackedVector2Array, PackedVector3Array or PackedVector4Array from its marker's payload
+/// bytes (components of `marker_wide` width), as encoding them for a build with
+/// `wire_wide` components and decoding them again gives it: each component goes through the
+/// wire's width (`as` narrows, as both the encoder and the decoder do).
+fn packed_vectors<T: ?Sized + Serialize>(
+    ty: VariantType,
+    value: &T,
+    marker_wide: bool,
+    wire_wide: bool,
+) -> Result<Variant> {
+    let bytes = match value.serialize(Capture(Want::Bytes))? {
+        Captured::Bytes(b) => b,
+        Captured::Id(_) => return Err(Capture(Want::Bytes).refuse("a number")),
+    };
+    let n = match ty {
+        VariantType::PackedVector2Array => 2,
+        VariantType::PackedVector3Array => 3,
+        _ => 4,
+    };
+    let width = if marker_wide { 8 } else { 4 };
+    if !bytes.len().is_multiple_of(n * width) {
+        return Err(
+            Capture(Want::Bytes).refuse("a byte length that is not a whole number of elements")
+        );
+    }
+    /// A component as the wire holds it.
+    enum Wire {
+        Narrow(f32),
+        Wide(f64),
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::unnecessary_cast)]
+    let reals: Vec<Real> = bytes
+        .chunks_exact(width)
+        .map(|c| {
+            let mut w = [0; 8];
+            w.get_mut(..width).unwrap_or_default().copy_from_slice(c);
+            let [a, b, c, d, ..] = w;
+            // The encoder copies equal widths and converts with `as` otherwise; the decoder
+            // reads the wire's width into `Real` with `as` (a no-op for equal widths).
+            let wire = match (marker_wide, wire_wide) {
+                (true, true) => Wire::Wide(f64::from_le_bytes(w)),
+                (true, false) => Wire::Narrow(f64::from_le_bytes(w) as f32),
+                (false, true) => Wire::Wide(f64::from(f32::from_le_bytes([a, b, c, d]))),
+                (false, false) => Wire::Narrow(f32::from_le_bytes([a, b, c, d])),
+            };
+            match wire {
+                Wire::Narrow(x) => x as Real,
+                Wire::Wide(x) => x as Real,
+            }
+        })
+        .collect();
+    fn vectors<T: bytemuck::Pod>(reals: &[Real]) -> Result<Vec<T>> {
+        bytemuck::try_cast_slice(reals)
+            .map(<[T]>::to_vec)
+            .map_err(|_| unsupported("packed vectors from their components"))
+    }
+    Ok(match ty {
+        VariantType::PackedVector2Array => {
+            Variant::PackedVector2Array(crate::types::PackedVector2Array(vectors(&reals)?))
+        }
+        VariantType::PackedVector3Array => {
+            Variant::PackedVector3Array(crate::types::PackedVector3Array(vectors(&reals)?))
+        }
+        _ => Variant::PackedVector4Array(crate::types::PackedVector4Array(vectors(&reals)?)),
+    })
 }
 
 #[cfg(test)]

@@ -503,7 +503,7 @@ impl<'a> Gen<'a> {
                 0 => self.f32().into(),
                 _ => f64::from_bits(self.u64()),
             }),
-            VariantType::String => Variant::String(self.string()),
+            VariantType::String => Variant::String(self.string().into()),
             VariantType::Vector2 => Variant::Vector2(self.v2()),
             VariantType::Vector2i => Variant::Vector2i(Vector2i::new(self.i32(), self.i32())),
             VariantType::Rect2 => Variant::Rect2(Rect2::new(self.v2(), self.v2())),

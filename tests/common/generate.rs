@@ -115,7 +115,7 @@ impl Rng {
                 1 => Variant::Bool(self.bool()),
                 2 | 3 => Variant::Int(self.int()),
                 4 | 5 => Variant::Float(self.float()),
-                6 | 7 => Variant::String(self.string()),
+                6 | 7 => Variant::String(self.string().into()),
                 8 => Variant::Vector2(self.v2()),
                 9 => Variant::Rect2(Rect2::new(self.v2(), self.v2())),
                 10 => Variant::Vector3(self.v3()),

@@ -97,7 +97,7 @@ pub fn f32bits(bits: u32) -> Variant {
     Variant::Float(f64::from(f32::from_bits(bits)))
 }
 pub fn s(v: &str) -> Variant {
-    Variant::String(v.to_owned())
+    Variant::String(v.into())
 }
 /// A math-type component: f32 on the wire, [`Real`] in memory.
 #[allow(clippy::useless_conversion)]

@@ -167,7 +167,7 @@ impl<'a> Parser<'a> {
             }
             Token::Int(i) => Ok(Variant::Int(i)),
             Token::Float(f) => Ok(Variant::Float(f)),
-            Token::Str(s) => Ok(Variant::String(s)),
+            Token::Str(s) => Ok(Variant::String(s.into())),
             Token::StrName(s) => Ok(Variant::StringName(StringName(s))),
             Token::Color(c) => Ok(Variant::Color(c)),
             Token::Identifier(id) => self.identifier(id, g3),
@@ -296,7 +296,7 @@ impl<'a> Parser<'a> {
     fn resource(&mut self, id: &str) -> PResult<Variant> {
         self.expect(&Token::ParenOpen, "Expected '('")?;
         let first = match self.tok() {
-            Token::Str(s) => Variant::String(s),
+            Token::Str(s) => Variant::String(s.into()),
             Token::Int(i) if id != "Resource" => Variant::Int(i),
             _ => return self.fail("Expected string as argument for Resource()"),
         };
@@ -308,7 +308,7 @@ impl<'a> Parser<'a> {
             };
             t = self.tok();
             props.push(("uid".to_owned(), first));
-            props.push(("path".to_owned(), Variant::String(second)));
+            props.push(("path".to_owned(), Variant::String(second.into())));
         } else if id == "Resource" {
             props.push(("path".to_owned(), first));
         } else {
@@ -465,8 +465,8 @@ impl Entries {
     /// 4; a float key is told apart from an f32 one by its bits.
     fn fingerprint(&self, key: &Variant) -> String {
         match key {
-            Variant::String(s) | Variant::StringName(StringName(s)) if !self.g3 => {
-                format!("S{s}")
+            Variant::String(_) | Variant::StringName(_) if !self.g3 => {
+                format!("S{}", key.as_str().unwrap_or_default())
             }
             Variant::Float(f) if f.is_nan() => "Fnan".to_owned(),
             Variant::Float(f) => format!("F{:x}", (f + 0.0).to_bits()),
@@ -482,9 +482,9 @@ impl Entries {
     fn same(&self, a: &Variant, b: &Variant) -> bool {
         match (a, b) {
             (
-                Variant::String(x) | Variant::StringName(StringName(x)),
-                Variant::String(y) | Variant::StringName(StringName(y)),
-            ) if !self.g3 => x == y,
+                Variant::String(_) | Variant::StringName(_),
+                Variant::String(_) | Variant::StringName(_),
+            ) if !self.g3 => a.as_str() == b.as_str(),
             (Variant::String(x), Variant::String(y)) => x == y,
             (Variant::Int(x), Variant::Int(y)) => x == y,
             (Variant::Float(x), Variant::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
@@ -543,8 +543,8 @@ fn convert(v: Variant, ty: &ContainerType) -> Option<Variant> {
         (Variant::Bool(b), VariantType::Float) => Variant::Float(f64::from(u8::from(b))),
         (Variant::Int(i), VariantType::Bool) => Variant::Bool(i != 0),
         (Variant::Float(f), VariantType::Bool) => Variant::Bool(f != 0.0),
-        (Variant::String(s), VariantType::StringName) => Variant::StringName(StringName(s)),
-        (Variant::StringName(StringName(s)), VariantType::String) => Variant::String(s),
+        (Variant::String(s), VariantType::StringName) => Variant::StringName(StringName(s.into())),
+        (Variant::StringName(StringName(s)), VariantType::String) => Variant::String(s.into()),
         (Variant::String(s), VariantType::NodePath) => Variant::from(NodePath::from(&*s)),
         (Variant::Nil, VariantType::Object) => Variant::Nil,
         (Variant::Object(o), VariantType::Object) => Variant::Object(o),

@@ -8,9 +8,10 @@ use crate::wire::VariantType;
 /// Whether presenting `v` directly gives exactly what decoding `config.to_bytes(v)` gives
 /// (with objects allowed), read with [`infers`]: a layout that has every type and
 /// descriptor in `v` (in Godot 3, one that decodes them unchanged and without double
-/// precision; no RID, object id or full Object there), no text that the wire refuses (a
-/// NUL) or changes (a leading BOM, unless `bom_ok`: outside Dictionary keys and Object
-/// names the reader drops it), and a nesting well within the depth limit. Anything else
+/// precision), no text that the wire refuses (a NUL) or changes (a leading BOM, unless
+/// `bom_ok`: the reader drops it as decoding does, except in Object names and inside keys
+/// that are not text, and a text key that would become a reserved name), and a nesting well
+/// within the depth limit. Anything else
 /// takes the bytes. A reserved marker key is refused on the direct path wherever a map is
 /// read (see the module docs).
 pub(crate) fn direct_ok(v: &Variant, config: &Config, bom_ok: bool) -> bool {
@@ -45,9 +46,9 @@ pub(crate) fn infers(config: &Config) -> bool {
 #[derive(Clone, Copy)]
 struct Rules {
     version: GodotVersion,
-    /// A leading BOM in text other than a Dictionary key is fine: the reader drops it, as
-    /// decoding does ([`WireBorrowed`](super::WireBorrowed)). A key keeps it out: dropping it
-    /// may merge keys.
+    /// A leading BOM in text is fine: the reader drops it, as decoding does
+    /// ([`WireBorrowed`](super::WireBorrowed)); in a text key too, unless it would become a
+    /// reserved name there. Inside a key that is not text it stays out.
     bom_ok: bool,
     /// See [`direct_with`].
     settled: bool,
@@ -66,13 +67,11 @@ pub(crate) fn inferred(items: &[Variant]) -> bool {
     ) && items.iter().all(|x| x.variant_type() == ty)
 }
 
-/// A type that Godot 3 decodes exactly as it was (RIDs lose their id, ids and objects
-/// take other forms there).
+/// A type that Godot 3 decodes as it was: any type it has (object ids and full objects take
+/// the same form in both engines; a RID loses its id there, which the direct reader gives as
+/// decoding does, see [`VariantDe::for_version`](super::VariantDe::for_version)).
 fn godot3_same(v: &Variant) -> bool {
-    !matches!(
-        v,
-        Variant::Rid(_) | Variant::ObjectId(_) | Variant::Object(_)
-    ) && v.variant_type().id(GodotVersion::V3).is_some()
+    v.variant_type().id(GodotVersion::V3).is_some()
 }
 
 fn text_ok(s: &str) -> bool {
@@ -85,6 +84,22 @@ fn descriptor_ok(t: &ContainerType) -> bool {
         ContainerType::Builtin(ty) => *ty != VariantType::Nil && *ty != VariantType::Object,
         ContainerType::ClassName(_) | ContainerType::Script(_) => false,
     }
+}
+
+/// Whether dropping the leading BOM of one of this Dictionary's text keys, as decoding does,
+/// makes it a reserved marker name, which decoding refuses: such a Dictionary takes the bytes.
+/// (Keys that dropping it makes equal need nothing: the entries are presented in order, as
+/// decoding presents them, and the visitor merges them as it merges the decoded ones.)
+fn bom_key_reserved(d: &super::super::Dictionary) -> bool {
+    d.iter().any(|(k, _)| {
+        let text = match k {
+            Variant::String(s) => s.as_str(),
+            Variant::StringName(crate::types::StringName(s)) => s.as_str(),
+            _ => return false,
+        };
+        text.strip_prefix('\u{FEFF}')
+            .is_some_and(|s| crate::types::marker(s).is_some())
+    })
 }
 
 fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
@@ -102,7 +117,8 @@ fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
         return false;
     }
     match v {
-        Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => text_ok(s),
+        Variant::String(s) => text_ok(s),
+        Variant::StringName(crate::types::StringName(s)) => text_ok(s),
         Variant::NodePath(p) => p.names.iter().chain(&p.subnames).all(|s| text_ok(s)),
         Variant::Signal(s) => text_ok(&s.name),
         Variant::PackedStringArray(p) => p.0.iter().all(|s| text_ok(s)),
@@ -131,11 +147,16 @@ fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
                         && descriptor_ok(&d.value_type))
                 && d.iter().all(|(k, x)| {
                     let key_rules = Rules {
-                        bom_ok: false,
+                        // A text key is read through the BOM-dropping lend too, unless it
+                        // becomes a reserved name (see `bom_key_reserved`); inside other keys
+                        // a BOM stays out.
+                        bom_ok: rules.bom_ok
+                            && matches!(k, Variant::String(_) | Variant::StringName(_)),
                         ..rules
                     };
                     plain(k, key_rules, depth - 1) && plain(x, rules, depth - 1)
                 })
+                && !(rules.bom_ok && bom_key_reserved(d))
         }
         _ => true,
     }

@@ -133,6 +133,8 @@ pub(crate) struct VariantDe<'a, L> {
     /// Present a plain Array whose elements share one type as typed, as the encoder's
     /// typed-container inference writes it (see [`inferred`]).
     infer: bool,
+    /// RIDs keep their id; without it (Godot 3, whose wire has no RID id) they read as 0.
+    rid_ids: bool,
 }
 
 impl<'a, L: Copy> VariantDe<'a, L> {
@@ -142,6 +144,16 @@ impl<'a, L: Copy> VariantDe<'a, L> {
             wide,
             lend,
             infer: false,
+            rid_ids: true,
+        }
+    }
+
+    /// RIDs read as decoding `version`'s bytes gives them: with their id in Godot 4, as 0 in
+    /// Godot 3.
+    pub(crate) fn for_version(self, version: GodotVersion) -> Self {
+        VariantDe {
+            rid_ids: version.has_rid_payload(),
+            ..self
         }
     }
 
@@ -151,7 +163,10 @@ impl<'a, L: Copy> VariantDe<'a, L> {
     }
 
     fn at(&self, v: &'a Variant) -> Self {
-        VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
+        VariantDe {
+            rid_ids: self.rid_ids,
+            ..VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
+        }
     }
 
     /// Whether this Array is presented as typed.
@@ -327,7 +342,7 @@ fn unexpected(v: &Variant, exp: &dyn de::Expected) -> Error {
 
 /// The reserved-key check of self-describing reads: see the module docs.
 fn check_key(key: &Variant) -> Result<()> {
-    if let Variant::String(s) | Variant::StringName(crate::types::StringName(s)) = key {
+    if let Some(s) = key.as_str() {
         if marker(s).is_some() {
             return Err(de::Error::custom(format_args!(
                 "Dictionary key {s:?} is reserved for godot_serde's own type markers"
@@ -377,9 +392,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             Variant::Nil | Variant::Bool(_) | Variant::Int(_) | Variant::Float(_) => {
                 self.any(visitor)
             }
-            Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => {
-                self.lend.str(s, visitor)
-            }
+            Variant::String(s) => self.lend.str(s, visitor),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, visitor),
             v => Err(unexpected(v, &visitor)),
         }
     }
@@ -460,9 +474,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
     /// int that the wire holds in 32 bits an index, anything else is visited as it is.
     fn identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.v {
-            Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => {
-                self.lend.str(s, visitor)
-            }
+            Variant::String(s) => self.lend.str(s, visitor),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, visitor),
             Variant::Int(i) if i32::try_from(*i).is_ok() => match u64::try_from(*i) {
                 Ok(n) => visitor.visit_u64(n),
                 Err(_) => Err(unexpected(self.v, &visitor)),
@@ -504,7 +517,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
         }
         match self.v {
             Variant::StringName(s) => self.lend.str(&s.0, visitor),
-            Variant::Rid(r) => visitor.visit_u64(r.0),
+            Variant::Rid(r) => visitor.visit_u64(if self.rid_ids { r.0 } else { 0 }),
             Variant::ObjectId(id) => visitor.visit_u64(id.0),
             Variant::Nil => visitor.visit_u64(0),
             Variant::Callable(_) => visitor.visit_unit(),
@@ -790,9 +803,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
         visitor: V,
     ) -> Result<V::Value> {
         match self.v {
-            Variant::String(s) | Variant::StringName(crate::types::StringName(s)) => {
-                self.lend.str(s, UnitEnum(visitor))
-            }
+            Variant::String(s) => self.lend.str(s, UnitEnum(visitor)),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, UnitEnum(visitor)),
             Variant::Int(i) => {
                 let index = u32::try_from(*i).map_err(|_| {
                     <Error as de::Error>::invalid_value(Unexpected::Signed(*i), &"a variant index")
