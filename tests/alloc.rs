@@ -522,11 +522,17 @@ fn text_parsing_holds_at_most_64_kib_plus_2_variants_per_byte() {
         ("Arrays of zeros", repeat("0", n)),
         ("Arrays of empty strings", repeat("\"\"", n)),
         ("Arrays of Vector2", repeat("Vector2(0,0)", n / 4)),
-        ("Arrays of Transform3D", repeat("Transform3D(0,0,0,0,0,0,0,0,0,0,0,0)", n / 16)),
+        (
+            "Arrays of Transform3D",
+            repeat("Transform3D(0,0,0,0,0,0,0,0,0,0,0,0)", n / 16),
+        ),
         ("Arrays of StringName", repeat("&\"\"", n)),
         ("Arrays of NodePath", repeat("NodePath(\"\")", n)),
         ("a Dictionary of distinct keys", keys),
-        ("127 nested Arrays", format!("{}{}", "[".repeat(127), "]".repeat(127))),
+        (
+            "127 nested Arrays",
+            format!("{}{}", "[".repeat(127), "]".repeat(127)),
+        ),
         (
             "a PackedByteArray",
             format!("PackedByteArray({})", vec!["0"; n].join(",")),

@@ -859,3 +859,40 @@ fn string_name_conveniences() {
     assert_eq!(s.len(), 5);
     assert_eq!(s.to_string(), "ready");
 }
+
+/// A hand-made marker tuple struct with `fields` of a Signal's fields (name, object id, then
+/// another id): the encoder accepts exactly the marker's 2 fields.
+struct SignalFields(usize);
+
+impl Serialize for SignalFields {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTupleStruct;
+        let mut t = s.serialize_tuple_struct("$godot_serde::Signal", self.0)?;
+        if self.0 > 0 {
+            t.serialize_field("go")?;
+        }
+        for _ in 1..self.0 {
+            t.serialize_field(&7u64)?;
+        }
+        t.end()
+    }
+}
+
+#[test]
+fn a_marker_with_the_wrong_number_of_fields_is_refused() {
+    // Two fields: SIGNAL (4.x id 26) header 1a000000, the name as a String (len 2, "go",
+    // padded to 4), the object id as a u64.
+    assert_eq!(
+        godot_serde::to_bytes(&SignalFields(2)).unwrap(),
+        [
+            0x1a, 0, 0, 0, 2, 0, 0, 0, b'g', b'o', 0, 0, 7, 0, 0, 0, 0, 0, 0, 0
+        ]
+    );
+    for n in [0, 1, 3] {
+        let err = godot_serde::to_bytes(&SignalFields(n)).unwrap_err();
+        assert!(
+            err.to_string().contains("Signal has 2 marker fields"),
+            "{n} fields: {err}"
+        );
+    }
+}

@@ -78,6 +78,11 @@ pub(super) fn marker_field<W: Output, T: ?Sized + Serialize>(
     field: usize,
     value: &T,
 ) -> Result<()> {
+    if field >= marker_fields(ty) {
+        return Err(ser.error(ErrorKind::Message(
+            format!("{ty} has {} marker fields, got more", marker_fields(ty)).into(),
+        )));
+    }
     let slot = match ty {
         _ if ty.has_real_components() => Slot::Real { wide: state.wide },
         VariantType::Vector2i
@@ -162,12 +167,31 @@ pub(super) fn finish_marker<W: Output>(
     ty: VariantType,
     state: &MarkerState,
 ) -> Result<()> {
+    if state.field != marker_fields(ty) {
+        return Err(ser.error(ErrorKind::Message(
+            format!(
+                "{ty} has {} marker fields, got {}",
+                marker_fields(ty),
+                state.field
+            )
+            .into(),
+        )));
+    }
     if ty == VariantType::NodePath {
         ser.out
             .patch_u32(state.slot, state.names | NODE_PATH_NEW_FORMAT);
         ser.out.patch_u32(state.slot + 4, state.subnames);
     }
     Ok(())
+}
+
+/// How many fields a marker tuple struct of `ty` has (src/types/mod.rs lists them).
+fn marker_fields(ty: VariantType) -> usize {
+    match ty {
+        VariantType::NodePath | VariantType::Dictionary => 3,
+        VariantType::Signal | VariantType::Object | VariantType::Array => 2,
+        _ => ty.components().map_or(0, |(n, _)| usize::from(n)),
+    }
 }
 
 /// What a [`FieldSerializer`] serializer accepts and how it writes it.
