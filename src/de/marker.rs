@@ -421,7 +421,7 @@ impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
 
 impl<R> Drop for StrSeq<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.de);
+        self.hint.release(self.left, self.de);
     }
 }
 
@@ -432,7 +432,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint.took_one(self.de);
+        self.hint.took_one(self.left, self.de);
         seed.deserialize(StrDe {
             de: &mut *self.de,
             what: self.what,
@@ -440,7 +440,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
         .map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get()
+        self.hint.get(self.left)
     }
 }
 
@@ -617,7 +617,7 @@ impl<'a, 'de, R: Read<'de>> PropertyAccess<'a, R> {
 
 impl<R> Drop for PropertyAccess<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.de);
+        self.hint.release(self.left, self.de);
     }
 }
 
@@ -628,7 +628,7 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint.took_one(self.de);
+        self.hint.took_one(self.left, self.de);
         self.de.guard_key = Some(self.de.read.offset());
         let name = seed.deserialize(StrDe {
             de: &mut *self.de,
@@ -641,6 +641,6 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
         seed.deserialize(&mut *self.de)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get()
+        self.hint.get(self.left)
     }
 }

@@ -59,6 +59,10 @@ pub struct Deserializer<R> {
     guard_key: Option<usize>,
     /// The types of `config.version`, indexed by type id.
     types: &'static [VariantType],
+    /// The header word of a String (no flags) in `config.version`.
+    string_header: u32,
+    /// The struct field-name lists known to need no check as keys.
+    plain_lists: PlainLists,
     /// Input bytes the size hints of the open containers stand for (see [`Hint`]): their
     /// items not read yet, each charged its minimum size.
     reserved: usize,
@@ -138,6 +142,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             guard_key: None,
             reserved: 0,
             types: VariantType::id_table(config.version),
+            string_header: crate::wire::Header::encode(VariantType::String, config.version, 0)
+                .unwrap_or(u32::MAX),
+            plain_lists: PlainLists::default(),
         }
     }
 
@@ -220,18 +227,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// The [`Hint`] for a container of `count` items charged `size` bytes each, charged.
-    fn charge(&mut self, count: u32, size: usize) -> Hint {
+    fn charge(&mut self, count: u32, size: u32) -> Hint {
         match self.read.remaining() {
             Some(remaining) => {
                 let free = remaining.saturating_sub(self.reserved);
-                let left = (count as usize).min(free / size);
-                self.reserved += left * size;
-                Hint { left, size }
+                let hinted = (count as usize).min(free / size as usize);
+                self.reserved += hinted * size as usize;
+                Hint::new(count, hinted, size)
             }
-            None => Hint {
-                left: Hint::NONE,
-                size,
-            },
+            None => Hint::none(size),
         }
     }
 
@@ -299,20 +303,26 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// [`read_str`](Self::read_str) for a struct's key: when the bytes are one of the
     /// struct's field names exactly, that name (a `&'static str`, the same text) is visited,
-    /// which spares the UTF-8 check; anything else is read as before.
+    /// which spares the UTF-8 check; anything else is read as before and, when `guard` (the
+    /// key's header offset) is set, checked by [`reserved_key`]. A field name that matches
+    /// needs no check: [`KnownKeys::find`] matches no name a reserved one could be.
     #[inline]
-    fn read_key<V: Visitor<'de>>(&mut self, keys: &mut KnownKeys, visitor: V) -> Result<V::Value> {
+    fn read_key<V: Visitor<'de>>(
+        &mut self,
+        keys: &mut KnownKeys,
+        guard: Option<usize>,
+        visitor: V,
+    ) -> Result<V::Value> {
         let (start, len, total) = self.string_len()?;
-        let guard = self.guard_key.take();
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => match keys.find(bytes, len) {
-                Some(name) => visitor.visit_borrowed_str(checked(name, guard)?),
+                Some(name) => visitor.visit_borrowed_str(name),
                 None => {
                     visitor.visit_borrowed_str(checked(text(bytes, len, "key", start)?, guard)?)
                 }
             },
             Reference::Copied(bytes) => match keys.find(bytes, len) {
-                Some(name) => visitor.visit_str(checked(name, guard)?),
+                Some(name) => visitor.visit_str(name),
                 None => visitor.visit_str(checked(text(bytes, len, "key", start)?, guard)?),
             },
         }
@@ -525,6 +535,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// the fit, e.g. an int into a float); anything else is an error naming the Godot type.
     fn scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let h = self.read_header()?;
+        self.scalar_at(h, visitor)
+    }
+
+    /// [`scalar`](Self::scalar) with the header read.
+    #[inline]
+    fn scalar_at<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
         let r = match h.ty {
             VariantType::Nil
             | VariantType::Bool
@@ -589,17 +605,42 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         r.map_err(|e| e.or_at(h.offset))
     }
 
+    /// The next struct field name in declaration order, read, when the input (a slice) has
+    /// it next as a String key: what [`identifier`](Self::identifier) would visit, without
+    /// decoding the header and length. `None` when anything differs (the general path reads
+    /// the key then, and reports any error).
+    #[inline(always)]
+    fn expected_key(&mut self, keys: &mut KnownKeys) -> Option<&'static str> {
+        if self.peeked.is_some() || self.depth > self.config.max_depth {
+            return None;
+        }
+        let (name, rest) = keys.expected(self.read.unread()?, self.string_header)?;
+        self.read.read_to(rest);
+        Some(name)
+    }
+
     /// `deserialize_identifier`: a String or StringName is a key (checked against `keys`),
-    /// a non-negative 32-bit int a field index, anything else is visited as it is.
+    /// a non-negative 32-bit int a field index, anything else is visited as it is. `key`:
+    /// this is a Dictionary key, whose text may not be a reserved name (see
+    /// [`reserved_key`]); otherwise the check is made only when a key's header was read
+    /// ahead ([`guard_next_key`](Self::guard_next_key)).
     #[inline]
     fn identifier<V: Visitor<'de>>(
         &mut self,
         keys: &mut KnownKeys,
+        key: bool,
         visitor: V,
     ) -> Result<V::Value> {
         let h = self.read_header()?;
         let r = match h.ty {
-            VariantType::String | VariantType::StringName => self.read_key(keys, visitor),
+            VariantType::String | VariantType::StringName => {
+                let guard = if key {
+                    Some(h.offset)
+                } else {
+                    self.guard_key.take()
+                };
+                self.read_key(keys, guard, visitor)
+            }
             VariantType::Int if !h.flag() => match u64::try_from(self.read_i32()?) {
                 Ok(n) => visitor.visit_u64(n),
                 Err(_) => Err(self.unexpected(h, &visitor)),
@@ -607,6 +648,23 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             _ => self.visit_value(h, visitor),
         };
         r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// A Dictionary key read by `read` (given its header): a String or StringName key's text
+    /// is checked by [`reserved_key`] when it is read.
+    #[inline]
+    fn key_with<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        read: impl FnOnce(&mut Self, Header, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        let h = self.read_header()?;
+        if matches!(h.ty, VariantType::String | VariantType::StringName) {
+            self.guard_key = Some(h.offset);
+        }
+        let r = read(self, h, visitor).map_err(|e| e.or_at(h.offset));
+        self.guard_key = None;
+        r
     }
 
     /// [`marker_value`](Self::marker_value) for a math type (`n` components of `scalar`):
@@ -954,7 +1012,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.identifier(&mut KnownKeys::new(&[]), visitor)
+        self.identifier(&mut KnownKeys::none(), false, visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
