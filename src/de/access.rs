@@ -276,6 +276,7 @@ pub(super) fn key_segment(bytes: &[u8], config: Config) -> Option<Segment> {
 
 impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
     type Error = Error;
+    #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.left == 0 {
             return Ok(None);

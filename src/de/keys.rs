@@ -228,12 +228,12 @@ impl<'de, R: Read<'de>> KeyDe<'_, '_, R> {
 impl<'de, R: Read<'de>> de::Deserializer<'de> for KeyDe<'_, '_, R> {
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Some(name) = self.de.expected_key(self.keys) {
             return visitor.visit_borrowed_str(name);
         }
-        self.de.identifier(self.keys, true, visitor)
+        self.de.key_identifier(self.keys, visitor)
     }
 
     key_with! {

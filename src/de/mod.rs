@@ -650,6 +650,17 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         r.map_err(|e| e.or_at(h.offset))
     }
 
+    /// [`identifier`](Self::identifier) for a Dictionary key, out of line: the general path
+    /// of [`KeyDe`], whose direct path is inlined.
+    #[inline(never)]
+    fn key_identifier<V: Visitor<'de>>(
+        &mut self,
+        keys: &mut KnownKeys,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.identifier(keys, true, visitor)
+    }
+
     /// A Dictionary key read by `read` (given its header): a String or StringName key's text
     /// is checked by [`reserved_key`] when it is read.
     #[inline]
