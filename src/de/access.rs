@@ -294,6 +294,7 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
         })
         .map(Some)
     }
+    #[inline(always)]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         match seed.deserialize(&mut *self.de) {
             Ok(value) => Ok(value),

@@ -12,7 +12,7 @@ use crate::types::{
     CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker_inline, marker_name,
 };
 use crate::wire::{
-    COUNT_MASK, Descriptor, NodePathHead, Scalar, VariantType, has_nul, padding, string,
+    COUNT_MASK, Descriptor, FLAG_64, NodePathHead, Scalar, VariantType, has_nul, padding, string,
 };
 use serde::de::value::{BoolDeserializer, BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{
@@ -77,6 +77,24 @@ const STACK_RED_ZONE: usize = 256 * 1024;
 
 /// Size of each stack segment added when the red zone is reached.
 const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+
+/// The type id of `ty`, the same in every version (checked when compiling).
+const fn shared_word(ty: VariantType) -> u32 {
+    match (
+        ty.id(GodotVersion::V3),
+        ty.id(GodotVersion::V4_0),
+        ty.id(GodotVersion::V4_3),
+        ty.id(GodotVersion::V4_4),
+    ) {
+        (Some(a), Some(b), Some(c), Some(d)) if a == b && b == c && c == d => a as u32,
+        _ => panic!("a type id that differs between versions"),
+    }
+}
+
+/// Header words the direct paths match exactly (see [`Deserializer::next_word`]).
+const INT_WORD: u32 = shared_word(VariantType::Int);
+const FLOAT_WORD: u32 = shared_word(VariantType::Float);
+const STRING_WORD: u32 = shared_word(VariantType::String);
 
 /// A value's header word ([`wire::Header`](crate::wire::Header): type, flags, typed kinds)
 /// and where it was read.
@@ -205,6 +223,92 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             )
         })?;
         Ok(Header { head, offset })
+    }
+
+    /// The next value's header word and the input after it, for the direct paths of the
+    /// common scalars: each accepts a few exact words, reads its payload from the slice and
+    /// leaves anything else (and any error) to the general path, which reads the same bytes.
+    /// Only when the input is a slice, no header was read ahead, no key's text is to be
+    /// checked and the depth allows one more value, so that the general path's checks hold.
+    #[inline(always)]
+    fn next_word(&self) -> Option<(u32, &'de [u8])> {
+        if self.peeked.is_some() || self.guard_key.is_some() || self.depth > self.config.max_depth {
+            return None;
+        }
+        let (word, rest) = self.read.unread()?.split_first_chunk::<4>()?;
+        Some((u32::from_le_bytes(*word), rest))
+    }
+
+    /// An int read directly (see [`next_word`](Self::next_word)), with the bytes it took.
+    #[inline(always)]
+    fn direct_int(&mut self) -> Option<(i64, usize)> {
+        let (word, rest) = self.next_word()?;
+        let (v, rest, used) = if word == INT_WORD {
+            let (b, rest) = rest.split_first_chunk::<4>()?;
+            (i64::from(i32::from_le_bytes(*b)), rest, 8)
+        } else if word == INT_WORD | FLAG_64 {
+            let (b, rest) = rest.split_first_chunk::<8>()?;
+            (i64::from_le_bytes(*b), rest, 12)
+        } else {
+            return None;
+        };
+        self.read.read_to(rest);
+        Some((v, used))
+    }
+
+    /// A 32-bit float read directly (see [`next_word`](Self::next_word)).
+    #[inline(always)]
+    fn direct_f32(&mut self) -> Option<f32> {
+        let (word, rest) = self.next_word()?;
+        if word != FLOAT_WORD {
+            return None;
+        }
+        let (b, rest) = rest.split_first_chunk::<4>()?;
+        self.read.read_to(rest);
+        Some(f32::from_le_bytes(*b))
+    }
+
+    /// A String read directly (see [`next_word`](Self::next_word)), with the bytes it took;
+    /// `None` for anything `read_str` would refuse, which then says why.
+    #[inline(always)]
+    fn direct_str(&mut self) -> Option<(&'de str, usize)> {
+        let (word, rest) = self.next_word()?;
+        if word != STRING_WORD {
+            return None;
+        }
+        let (len, rest) = rest.split_first_chunk::<4>()?;
+        let len = usize::try_from(i32::from_le_bytes(*len)).ok()?;
+        let total = string::padded_len(len);
+        let (bytes, rest) = rest.split_at_checked(total)?;
+        let s = string::text(bytes, len).ok()?;
+        self.read.read_to(rest);
+        Some((s, 8 + total))
+    }
+
+    /// `e`, an error of a value read directly that took `used` bytes, placed at its header.
+    #[cold]
+    fn direct_error(&self, e: Error, used: usize) -> Error {
+        e.or_at(self.read.offset() - used)
+    }
+
+    /// An int-typed `deserialize_*`: an int directly, anything else as a scalar.
+    #[inline(always)]
+    fn int_scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        match self.direct_int() {
+            Some((v, used)) => visitor.visit_i64(v).map_err(|e| self.direct_error(e, used)),
+            None => self.scalar(visitor),
+        }
+    }
+
+    /// A string-typed `deserialize_*`: a String directly, anything else as a scalar.
+    #[inline(always)]
+    fn str_scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        match self.direct_str() {
+            Some((s, used)) => visitor
+                .visit_borrowed_str(s)
+                .map_err(|e| self.direct_error(e, used)),
+            None => self.scalar(visitor),
+        }
     }
 
     /// Checks that `count` items of at least `min_size` bytes each can still be in the input,
@@ -531,8 +635,30 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         de::Error::invalid_type(Unexpected::Other(h.ty.name_in(self.version())), visitor)
     }
 
+    /// `deserialize_f32`'s general path: a float (a 64-bit one within f32's range), or a
+    /// scalar the visitor judges.
+    #[inline(never)]
+    fn f32_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            // A 64-bit float beyond f32's range would become infinite: an error instead.
+            VariantType::Float if h.flag() => {
+                let v = f64::from_le_bytes(self.read.read_array()?);
+                fits_f32(v).and_then(|()| visitor.visit_f64(v))
+            }
+            VariantType::Float => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
+            VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::String => {
+                self.visit_value(h, visitor)
+            }
+            VariantType::StringName => self.read_str("StringName", visitor),
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
     /// Scalars: nil, bool, int, float, String and StringName are visited (the visitor judges
     /// the fit, e.g. an int into a float); anything else is an error naming the Godot type.
+    #[inline(never)]
     fn scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let h = self.read_header()?;
         self.scalar_at(h, visitor)
@@ -779,52 +905,52 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
     }
+    #[inline]
     fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let h = self.read_header()?;
-        let r = match h.ty {
-            // A 64-bit float beyond f32's range would become infinite: an error instead.
-            VariantType::Float if h.flag() => {
-                let v = f64::from_le_bytes(self.read.read_array()?);
-                fits_f32(v).and_then(|()| visitor.visit_f64(v))
-            }
-            VariantType::Float => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
-            VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::String => {
-                self.visit_value(h, visitor)
-            }
-            VariantType::StringName => self.read_str("StringName", visitor),
-            _ => Err(self.unexpected(h, &visitor)),
-        };
-        r.map_err(|e| e.or_at(h.offset))
+        if let Some(v) = self.direct_f32() {
+            return visitor.visit_f32(v).map_err(|e| self.direct_error(e, 8));
+        }
+        self.f32_value(visitor)
     }
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
@@ -832,11 +958,13 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
     }
+    #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.str_scalar(visitor)
     }
+    #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.str_scalar(visitor)
     }
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
