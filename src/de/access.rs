@@ -31,6 +31,7 @@ impl Hint {
     const NONE: u32 = u32::MAX;
 
     /// The hint for `count` items of which `hinted` are, charged `size` bytes each.
+    #[inline]
     pub(super) fn new(count: u32, hinted: usize, size: u32) -> Self {
         // `hinted` is at most `count`.
         let hinted = u32::try_from(hinted).unwrap_or(count).min(count);
@@ -162,14 +163,18 @@ impl<R> ArrayAccess<'_, R> {
 }
 
 /// An error unless the visitor took every one of the `count` elements or entries.
+#[inline]
 pub(super) fn all_read(left: u32, count: u32, unit: &str) -> Result<()> {
     if left == 0 {
         return Ok(());
     }
-    Err(de::Error::invalid_length(
-        count as usize,
-        &format!("{} {unit}", count - left).as_str(),
-    ))
+    Err(not_all_read(left, count, unit))
+}
+
+#[cold]
+#[inline(never)]
+fn not_all_read(left: u32, count: u32, unit: &str) -> Error {
+    de::Error::invalid_length(count as usize, &format!("{} {unit}", count - left).as_str())
 }
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
