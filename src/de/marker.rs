@@ -284,6 +284,7 @@ impl<R> ComponentSeq<'_, R> {
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for ComponentSeq<'_, R> {
     type Error = Error;
+    #[inline(always)]
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -308,6 +309,7 @@ pub(super) struct Component<'a, R> {
 
 impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     type Error = Error;
+    #[inline(always)]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.comp {
             Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.read.read_array()?)),

@@ -807,6 +807,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// [`marker_value`](Self::marker_value) for a math type (`n` components of `scalar`):
     /// the value of that type is visited as the sequence of its components; any other type
     /// goes the general way.
+    #[inline(always)]
     fn math_value<V: Visitor<'de>>(
         &mut self,
         m: Marker,
@@ -817,7 +818,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let h = self.read_header()?;
         if h.ty != m.ty {
             self.peeked = Some(h);
-            return self.marker_value(m, visitor);
+            return self.other_marker_value(m, visitor);
         }
         let comp = scalar.on_wire(self.wide(h));
         let mut seq = ComponentSeq {
@@ -829,6 +830,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             .visit_seq(&mut seq)
             .and_then(|value| seq.finish().map(|()| value));
         r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// [`marker_value`](Self::marker_value), out of line: the path of a math type's value
+    /// of another type.
+    #[inline(never)]
+    fn other_marker_value<V: Visitor<'de>>(&mut self, m: Marker, visitor: V) -> Result<V::Value> {
+        self.marker_value(m, visitor)
     }
 
     /// Visits PackedStringArray elements as a sequence of strings.
