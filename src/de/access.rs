@@ -213,7 +213,9 @@ impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
         fields: &'static [&'static str],
     ) -> Self {
         let hint = de.charge(count, 64);
-        let keys = KnownKeys::new(fields, &mut de.plain_lists);
+        // Every key is read one level deeper than the Dictionary, at the depth `nested` set.
+        let depth_ok = de.depth <= de.config.max_depth;
+        let keys = KnownKeys::new(fields, &mut de.plain_lists, depth_ok);
         DictionaryAccess {
             de,
             left: count,

@@ -15,6 +15,9 @@ pub(super) struct KnownKeys {
     /// Every name is [`plain_name`] (known from [`PlainLists`]), so a key that matches one
     /// needs no check of its own.
     plain: bool,
+    /// Keys may be matched in place ([`expected`](Self::expected)): the names are plain and
+    /// the keys' depth is within the limit (it stays the same for all of them).
+    direct: bool,
 }
 
 impl KnownKeys {
@@ -25,17 +28,25 @@ impl KnownKeys {
             next: 0,
             last: None,
             plain: true,
+            direct: false,
         }
     }
 
-    /// The names of a struct's fields; `lists` remembers which lists are all plain.
+    /// The names of a struct's fields; `lists` remembers which lists are all plain;
+    /// `depth_ok`: the keys' depth is within the limit.
     #[inline]
-    pub(super) fn new(names: &'static [&'static str], lists: &mut PlainLists) -> Self {
+    pub(super) fn new(
+        names: &'static [&'static str],
+        lists: &mut PlainLists,
+        depth_ok: bool,
+    ) -> Self {
+        let plain = lists.all_plain(names);
         KnownKeys {
             names,
             next: 0,
             last: None,
-            plain: lists.all_plain(names),
+            plain,
+            direct: plain && depth_ok,
         }
     }
 
@@ -75,12 +86,14 @@ impl KnownKeys {
         unread: &'de [u8],
         string_header: u32,
     ) -> Option<(&'static str, &'de [u8])> {
-        if !self.plain {
+        if !self.direct {
             return None;
         }
         let &name = self.names.get(self.next)?;
         let len = name.len();
-        let (key, rest) = unread.split_at_checked(8 + string::padded_len(len))?;
+        // Header, length, text and padding: `8 + padded_len(len)`, which cannot overflow for
+        // the length of a `str` (at most `isize::MAX`).
+        let (key, rest) = unread.split_at_checked(len.wrapping_add(11) & !3)?;
         let (head, text) = key.split_first_chunk::<8>()?;
         let word = u64::from(string_header) | u64::from(u32::try_from(len).ok()?) << 32;
         if u64::from_le_bytes(*head) != word || !same_bytes(name.as_bytes(), text.get(..len)?) {

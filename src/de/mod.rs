@@ -737,7 +737,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// the key then, and reports any error).
     #[inline(always)]
     fn expected_key(&mut self, keys: &mut KnownKeys) -> Option<&'static str> {
-        if self.peeked.is_some() || self.depth > self.config.max_depth {
+        // (`keys` knows whether the depth allows the keys.)
+        if self.peeked.is_some() {
             return None;
         }
         let (name, rest) = keys.expected(self.read.unread()?, self.string_header)?;
