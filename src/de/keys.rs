@@ -78,14 +78,9 @@ impl KnownKeys {
 
 impl KnownKeys {
     /// When `unread` starts with the next field name in declaration order as a String
-    /// Variant whose header word is `string_header` (length, text, padding): that name and
-    /// the bytes after it. A name [`find`](Self::find) would not match never matches.
+    /// Variant (plain header word, length, text, padding): that name and the bytes after it. A name [`find`](Self::find) would not match never matches.
     #[inline(always)]
-    pub(super) fn expected<'de>(
-        &mut self,
-        unread: &'de [u8],
-        string_header: u32,
-    ) -> Option<(&'static str, &'de [u8])> {
+    pub(super) fn expected<'de>(&mut self, unread: &'de [u8]) -> Option<(&'static str, &'de [u8])> {
         if !self.direct {
             return None;
         }
@@ -95,7 +90,7 @@ impl KnownKeys {
         // the length of a `str` (at most `isize::MAX`).
         let (key, rest) = unread.split_at_checked(len.wrapping_add(11) & !3)?;
         let (head, text) = key.split_first_chunk::<8>()?;
-        let word = u64::from(string_header) | u64::from(u32::try_from(len).ok()?) << 32;
+        let word = u64::from(STRING_WORD) | u64::from(u32::try_from(len).ok()?) << 32;
         if u64::from_le_bytes(*head) != word || !same_bytes(name.as_bytes(), text.get(..len)?) {
             return None;
         }

@@ -59,8 +59,6 @@ pub struct Deserializer<R> {
     guard_key: Option<usize>,
     /// The types of `config.version`, indexed by type id.
     types: &'static [VariantType],
-    /// The header word of a String (no flags) in `config.version`.
-    string_header: u32,
     /// The struct field-name lists known to need no check as keys.
     plain_lists: PlainLists,
     /// Input bytes the size hints of the open containers stand for (see [`Hint`]): their
@@ -78,7 +76,8 @@ const STACK_RED_ZONE: usize = 256 * 1024;
 /// Size of each stack segment added when the red zone is reached.
 const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
-/// The type id of `ty`, the same in every version (checked when compiling).
+/// The type id of `ty` when it is the same in every version, else `u32::MAX` (no header
+/// word): the words below are checked when compiling.
 const fn shared_word(ty: VariantType) -> u32 {
     match (
         ty.id(GodotVersion::V3),
@@ -87,7 +86,7 @@ const fn shared_word(ty: VariantType) -> u32 {
         ty.id(GodotVersion::V4_4),
     ) {
         (Some(a), Some(b), Some(c), Some(d)) if a == b && b == c && c == d => a as u32,
-        _ => panic!("a type id that differs between versions"),
+        _ => u32::MAX,
     }
 }
 
@@ -95,6 +94,10 @@ const fn shared_word(ty: VariantType) -> u32 {
 const INT_WORD: u32 = shared_word(VariantType::Int);
 const FLOAT_WORD: u32 = shared_word(VariantType::Float);
 const STRING_WORD: u32 = shared_word(VariantType::String);
+const _: () = assert!(
+    INT_WORD != u32::MAX && FLOAT_WORD != u32::MAX && STRING_WORD != u32::MAX,
+    "int, float and String have the same id in every version"
+);
 
 /// A value's header word ([`wire::Header`](crate::wire::Header): type, flags, typed kinds)
 /// and where it was read.
@@ -160,8 +163,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             guard_key: None,
             reserved: 0,
             types: VariantType::id_table(config.version),
-            string_header: crate::wire::Header::encode(VariantType::String, config.version, 0)
-                .unwrap_or(u32::MAX),
             plain_lists: PlainLists::default(),
         }
     }
@@ -741,7 +742,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if self.peeked.is_some() {
             return None;
         }
-        let (name, rest) = keys.expected(self.read.unread()?, self.string_header)?;
+        let (name, rest) = keys.expected(self.read.unread()?)?;
         self.read.read_to(rest);
         Some(name)
     }
