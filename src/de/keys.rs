@@ -78,7 +78,9 @@ impl KnownKeys {
 
 impl KnownKeys {
     /// When `unread` starts with the next field name in declaration order as a String
-    /// Variant (plain header word, length, text, padding): that name and the bytes after it. A name [`find`](Self::find) would not match never matches.
+    /// Variant (plain header word, length, text, padding): that name and the bytes after
+    /// it. Only for plain names at an allowed depth ([`direct`](Self::direct)), so that a
+    /// match is what the general path would read and accept.
     #[inline(always)]
     pub(super) fn expected<'de>(&mut self, unread: &'de [u8]) -> Option<(&'static str, &'de [u8])> {
         if !self.direct {
