@@ -62,6 +62,22 @@ pub trait Read<'de>: private::Sealed {
         let _ = start;
         None
     }
+
+    /// The bytes not read yet, when they are at hand (a slice), so that the decoder can
+    /// match what it expects there before it reads it with [`read_to`](Read::read_to).
+    #[doc(hidden)]
+    #[inline]
+    fn unread(&self) -> Option<&'de [u8]> {
+        None
+    }
+
+    /// Reads up to `rest`, a suffix of [`unread`](Read::unread): the bytes before it are
+    /// read. (Given anything else, offsets would be wrong from here on.)
+    #[doc(hidden)]
+    #[inline]
+    fn read_to(&mut self, rest: &'de [u8]) {
+        let _ = rest;
+    }
 }
 
 /// Reads from a byte slice; strings and byte arrays are borrowed from it.
@@ -153,6 +169,16 @@ impl<'de> Read<'de> for SliceRead<'de> {
 
     fn input_from(&self, start: usize) -> Option<&'de [u8]> {
         self.all.get(start..)
+    }
+
+    #[inline(always)]
+    fn unread(&self) -> Option<&'de [u8]> {
+        Some(self.rest)
+    }
+
+    #[inline(always)]
+    fn read_to(&mut self, rest: &'de [u8]) {
+        self.rest = rest;
     }
 }
 

@@ -391,6 +391,105 @@ fn a_marker_key_is_refused_at_any_position_in_every_path() {
     }
 }
 
+/// Struct keys take a direct path when they are the field names in order; every other key
+/// (out of order, unknown, a StringName, a name spelled like a marker) is still checked.
+#[test]
+fn struct_keys_are_checked_unless_they_are_plain_field_names() {
+    #[derive(serde_derive::Deserialize, Debug, PartialEq)]
+    struct Plain {
+        id: i32,
+        name: String,
+    }
+    #[derive(serde_derive::Deserialize, Debug, PartialEq)]
+    struct Marked {
+        id: i32,
+        #[serde(rename = "$godot_serde::Object")]
+        object: i32,
+    }
+    #[derive(serde_derive::Deserialize, Debug, PartialEq)]
+    struct Nul {
+        #[serde(rename = "a\0b")]
+        a: i32,
+    }
+    #[derive(serde_derive::Deserialize, Debug, PartialEq)]
+    enum Enum {
+        Tuple(i32),
+    }
+    let int = |v: &str| [hex("02000000"), hex(v)].concat();
+    let key = |id: &str, name: &[u8]| [hex(id), field(name)].concat();
+    let dict = |n: &str, entries: &[Vec<u8>]| [hex("1b000000"), hex(n), entries.concat()].concat();
+    let config = Config::godot4();
+    let plain = Plain {
+        id: 7,
+        name: "x".into(),
+    };
+    let name_value = [hex("04000000"), field(b"x")].concat();
+    // In order, out of order, as StringName keys: the same value.
+    for bytes in [
+        dict(
+            "02000000",
+            &[
+                key("04000000", b"id"),
+                int("07000000"),
+                key("04000000", b"name"),
+                name_value.clone(),
+            ],
+        ),
+        dict(
+            "02000000",
+            &[
+                key("04000000", b"name"),
+                name_value.clone(),
+                key("04000000", b"id"),
+                int("07000000"),
+            ],
+        ),
+        dict(
+            "02000000",
+            &[
+                key("15000000", b"id"),
+                int("07000000"),
+                key("15000000", b"name"),
+                name_value.clone(),
+            ],
+        ),
+    ] {
+        assert_eq!(config.from_bytes::<Plain>(&bytes).unwrap(), plain);
+        assert_eq!(config.from_reader::<_, Plain>(&bytes[..]).unwrap(), plain);
+    }
+    // A reserved key that is no field, after a field (header at 8 + 12 + 8 = 28): refused,
+    // as String and as StringName, from a slice and from a reader.
+    for id in ["04000000", "15000000"] {
+        let bytes = dict(
+            "02000000",
+            &[
+                key("04000000", b"id"),
+                int("07000000"),
+                key(id, b"$godot_serde::Object"),
+                int("01000000"),
+            ],
+        );
+        assert_reserved(&config.from_bytes::<Plain>(&bytes).unwrap_err(), 28);
+        assert_reserved(&config.from_reader::<_, Plain>(&bytes[..]).unwrap_err(), 28);
+        // A field renamed to a reserved name is no exception.
+        assert_reserved(&config.from_bytes::<Marked>(&bytes).unwrap_err(), 28);
+        assert_reserved(
+            &config.from_reader::<_, Marked>(&bytes[..]).unwrap_err(),
+            28,
+        );
+    }
+    // An enum variant key that is a reserved name.
+    let bytes = dict(
+        "01000000",
+        &[key("04000000", b"$godot_serde::Object"), int("01000000")],
+    );
+    assert_reserved(&config.from_bytes::<Enum>(&bytes).unwrap_err(), 8);
+    // A field name with a NUL is never a key's text: the key "a\0b" reads as "a".
+    let bytes = dict("01000000", &[key("04000000", b"a\0b"), int("01000000")]);
+    let e = config.from_bytes::<Nul>(&bytes).unwrap_err();
+    assert!(e.to_string().contains("missing field"), "{e}");
+}
+
 #[test]
 fn a_reserved_name_that_is_not_a_key_is_ordinary_text() {
     // ["$godot_serde::Object"] and {["$godot_serde::Object"]: "$godot_serde::Object"}.

@@ -9,40 +9,63 @@ use super::*;
 /// A hint is the claimed count, but never more items than the input bytes left hold once the
 /// open containers' hints are taken away, so that the reservations of all open containers
 /// together stay within the input's length: 128 nested Arrays each claiming everything left
-/// reserve it once, not 128 times. Each item read gives its share back, and so does the
-/// container when it ends (or fails).
+/// reserve it once, not 128 times. Each of the first `hinted` items read gives its share back
+/// as it starts, and the container gives back the rest when it ends (or fails).
+///
+/// The container's own count of items left (`left`) says how much is still reserved: the
+/// items beyond the hint (`unhinted` of them) hold nothing, so the share is
+/// `left - unhinted` items (none below), and an item gives its share back when `left`, once
+/// counted down for it, is still at least `unhinted`: one compare per item.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Hint {
-    /// Hinted items not read yet; `usize::MAX` when the input's length is unknown (a reader),
-    /// where no hint is given.
-    pub(super) left: usize,
+    /// Items of the claimed count that were not hinted (nothing reserved for them);
+    /// [`Hint::NONE`] when the input's length is unknown (a reader), where no hint is given.
+    unhinted: u32,
     /// Bytes charged per item.
-    pub(super) size: usize,
+    size: u32,
 }
 
 impl Hint {
-    pub(super) const NONE: usize = usize::MAX;
+    /// `unhinted` of a reader's container: no item is hinted, nothing is reserved. Counts
+    /// are at most `i32::MAX`, so no `left` reaches it.
+    const NONE: u32 = u32::MAX;
 
-    /// The size hint to give the visitor.
-    pub(super) fn get(self) -> Option<usize> {
-        (self.left != Self::NONE).then_some(self.left)
-    }
-
-    /// One item was read: its share is given back.
+    /// The hint for `count` items of which `hinted` are, charged `size` bytes each.
     #[inline]
-    pub(super) fn took_one<R>(&mut self, de: &mut Deserializer<R>) {
-        if self.left != Self::NONE && self.left > 0 {
-            self.left -= 1;
-            de.reserved -= self.size;
+    pub(super) fn new(count: u32, hinted: usize, size: u32) -> Self {
+        // `hinted` is at most `count`.
+        let hinted = u32::try_from(hinted).unwrap_or(count).min(count);
+        Hint {
+            unhinted: count - hinted,
+            size,
         }
     }
 
-    /// The container ended: what is left of its share is given back.
-    pub(super) fn release<R>(&mut self, de: &mut Deserializer<R>) {
-        if self.left != Self::NONE {
-            de.reserved -= self.left * self.size;
-            self.left = 0;
+    /// No hint (the input's length is unknown).
+    pub(super) fn none(size: u32) -> Self {
+        Hint {
+            unhinted: Self::NONE,
+            size,
         }
+    }
+
+    /// The size hint to give the visitor when `left` items are left.
+    pub(super) fn get(self, left: u32) -> Option<usize> {
+        (self.unhinted != Self::NONE).then(|| left.saturating_sub(self.unhinted) as usize)
+    }
+
+    /// An item starts; `left` is the count of items left after it: its share is given back.
+    #[inline(always)]
+    pub(super) fn took_one<R>(self, left: u32, de: &mut Deserializer<R>) {
+        if left >= self.unhinted {
+            de.reserved -= self.size as usize;
+        }
+    }
+
+    /// The container ended with `left` items unread: what is left of its share is given
+    /// back.
+    pub(super) fn release<R>(self, left: u32, de: &mut Deserializer<R>) {
+        de.reserved -= left.saturating_sub(self.unhinted) as usize * self.size as usize;
     }
 }
 
@@ -73,10 +96,11 @@ impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
     type Error = Error;
     type Variant = Self;
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
-        self.de.guard_next_key()?;
-        let variant = seed.deserialize(&mut *self.de);
-        self.de.guard_key = None;
-        Ok((variant?, self))
+        let variant = seed.deserialize(KeyDe {
+            de: &mut *self.de,
+            keys: &mut KnownKeys::none(),
+        })?;
+        Ok((variant, self))
     }
 }
 
@@ -128,7 +152,7 @@ impl<'a, 'de, R: Read<'de>> ArrayAccess<'a, R> {
 
 impl<R> Drop for ArrayAccess<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.de);
+        self.hint.release(self.left, self.de);
     }
 }
 
@@ -139,14 +163,18 @@ impl<R> ArrayAccess<'_, R> {
 }
 
 /// An error unless the visitor took every one of the `count` elements or entries.
+#[inline]
 pub(super) fn all_read(left: u32, count: u32, unit: &str) -> Result<()> {
     if left == 0 {
         return Ok(());
     }
-    Err(de::Error::invalid_length(
-        count as usize,
-        &format!("{} {unit}", count - left).as_str(),
-    ))
+    Err(not_all_read(left, count, unit))
+}
+
+#[cold]
+#[inline(never)]
+fn not_all_read(left: u32, count: u32, unit: &str) -> Error {
+    de::Error::invalid_length(count as usize, &format!("{} {unit}", count - left).as_str())
 }
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
@@ -156,14 +184,14 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint.took_one(self.de);
+        self.hint.took_one(self.left, self.de);
         match seed.deserialize(&mut *self.de) {
             Ok(value) => Ok(Some(value)),
             Err(e) => Err(e.in_segment(Segment::Index((self.count - self.left - 1) as usize))),
         }
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get()
+        self.hint.get(self.left)
     }
 }
 
@@ -185,10 +213,13 @@ impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
         fields: &'static [&'static str],
     ) -> Self {
         let hint = de.charge(count, 64);
+        // Every key is read one level deeper than the Dictionary, at the depth `nested` set.
+        let depth_ok = de.depth <= de.config.max_depth;
+        let keys = KnownKeys::new(fields, &mut de.plain_lists, depth_ok);
         DictionaryAccess {
             de,
             left: count,
-            keys: KnownKeys::new(fields),
+            keys,
             key_at: 0,
             hint,
         }
@@ -197,7 +228,7 @@ impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
 
 impl<R> Drop for DictionaryAccess<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.de);
+        self.hint.release(self.left, self.de);
     }
 }
 
@@ -252,6 +283,7 @@ pub(super) fn key_segment(bytes: &[u8], config: Config) -> Option<Segment> {
 
 impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
     type Error = Error;
+    #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -259,18 +291,17 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
         self.left -= 1;
         self.key_at = self.de.read.offset();
         self.keys.last = None;
-        self.hint.took_one(self.de);
-        // Every key is checked, whatever the visitor: serde's buffering (`flatten`, internally
-        // tagged enums) takes matched keys out, so any key may become the first one a
-        // self-describing visitor sees.
-        self.de.guard_next_key()?;
-        let key = seed.deserialize(KeyDe {
+        self.hint.took_one(self.left, self.de);
+        // Every key is checked, whatever the visitor (see `KeyDe`): serde's buffering
+        // (`flatten`, internally tagged enums) takes matched keys out, so any key may become
+        // the first one a self-describing visitor sees.
+        seed.deserialize(KeyDe {
             de: &mut *self.de,
             keys: &mut self.keys,
-        });
-        self.de.guard_key = None;
-        key.map(Some)
+        })
+        .map(Some)
     }
+    #[inline(always)]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         match seed.deserialize(&mut *self.de) {
             Ok(value) => Ok(value),
@@ -278,6 +309,6 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
         }
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get()
+        self.hint.get(self.left)
     }
 }

@@ -284,6 +284,7 @@ impl<R> ComponentSeq<'_, R> {
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for ComponentSeq<'_, R> {
     type Error = Error;
+    #[inline(always)]
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -308,6 +309,7 @@ pub(super) struct Component<'a, R> {
 
 impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     type Error = Error;
+    #[inline(always)]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.comp {
             Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.read.read_array()?)),
@@ -421,7 +423,7 @@ impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
 
 impl<R> Drop for StrSeq<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.de);
+        self.hint.release(self.left, self.de);
     }
 }
 
@@ -432,7 +434,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint.took_one(self.de);
+        self.hint.took_one(self.left, self.de);
         seed.deserialize(StrDe {
             de: &mut *self.de,
             what: self.what,
@@ -440,7 +442,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
         .map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get()
+        self.hint.get(self.left)
     }
 }
 
@@ -617,7 +619,7 @@ impl<'a, 'de, R: Read<'de>> PropertyAccess<'a, R> {
 
 impl<R> Drop for PropertyAccess<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.de);
+        self.hint.release(self.left, self.de);
     }
 }
 
@@ -628,7 +630,7 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint.took_one(self.de);
+        self.hint.took_one(self.left, self.de);
         self.de.guard_key = Some(self.de.read.offset());
         let name = seed.deserialize(StrDe {
             de: &mut *self.de,
@@ -641,6 +643,6 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
         seed.deserialize(&mut *self.de)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get()
+        self.hint.get(self.left)
     }
 }

@@ -12,7 +12,7 @@ use crate::types::{
     CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker_inline, marker_name,
 };
 use crate::wire::{
-    COUNT_MASK, Descriptor, NodePathHead, Scalar, VariantType, has_nul, padding, string,
+    COUNT_MASK, Descriptor, FLAG_64, NodePathHead, Scalar, VariantType, has_nul, padding, string,
 };
 use serde::de::value::{BoolDeserializer, BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{
@@ -59,6 +59,8 @@ pub struct Deserializer<R> {
     guard_key: Option<usize>,
     /// The types of `config.version`, indexed by type id.
     types: &'static [VariantType],
+    /// The struct field-name lists known to need no check as keys.
+    plain_lists: PlainLists,
     /// Input bytes the size hints of the open containers stand for (see [`Hint`]): their
     /// items not read yet, each charged its minimum size.
     reserved: usize,
@@ -73,6 +75,29 @@ const STACK_RED_ZONE: usize = 256 * 1024;
 
 /// Size of each stack segment added when the red zone is reached.
 const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+
+/// The type id of `ty` when it is the same in every version, else `u32::MAX` (no header
+/// word): the words below are checked when compiling.
+const fn shared_word(ty: VariantType) -> u32 {
+    match (
+        ty.id(GodotVersion::V3),
+        ty.id(GodotVersion::V4_0),
+        ty.id(GodotVersion::V4_3),
+        ty.id(GodotVersion::V4_4),
+    ) {
+        (Some(a), Some(b), Some(c), Some(d)) if a == b && b == c && c == d => a as u32,
+        _ => u32::MAX,
+    }
+}
+
+/// Header words the direct paths match exactly (see [`Deserializer::next_word`]).
+const INT_WORD: u32 = shared_word(VariantType::Int);
+const FLOAT_WORD: u32 = shared_word(VariantType::Float);
+const STRING_WORD: u32 = shared_word(VariantType::String);
+const _: () = assert!(
+    INT_WORD != u32::MAX && FLOAT_WORD != u32::MAX && STRING_WORD != u32::MAX,
+    "int, float and String have the same id in every version"
+);
 
 /// A value's header word ([`wire::Header`](crate::wire::Header): type, flags, typed kinds)
 /// and where it was read.
@@ -138,6 +163,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             guard_key: None,
             reserved: 0,
             types: VariantType::id_table(config.version),
+            plain_lists: PlainLists::default(),
         }
     }
 
@@ -200,6 +226,92 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(Header { head, offset })
     }
 
+    /// The next value's header word and the input after it, for the direct paths of the
+    /// common scalars: each accepts a few exact words, reads its payload from the slice and
+    /// leaves anything else (and any error) to the general path, which reads the same bytes.
+    /// Only when the input is a slice, no header was read ahead, no key's text is to be
+    /// checked and the depth allows one more value, so that the general path's checks hold.
+    #[inline(always)]
+    fn next_word(&self) -> Option<(u32, &'de [u8])> {
+        if self.peeked.is_some() || self.guard_key.is_some() || self.depth > self.config.max_depth {
+            return None;
+        }
+        let (word, rest) = self.read.unread()?.split_first_chunk::<4>()?;
+        Some((u32::from_le_bytes(*word), rest))
+    }
+
+    /// An int read directly (see [`next_word`](Self::next_word)), with the bytes it took.
+    #[inline(always)]
+    fn direct_int(&mut self) -> Option<(i64, usize)> {
+        let (word, rest) = self.next_word()?;
+        let (v, rest, used) = if word == INT_WORD {
+            let (b, rest) = rest.split_first_chunk::<4>()?;
+            (i64::from(i32::from_le_bytes(*b)), rest, 8)
+        } else if word == INT_WORD | FLAG_64 {
+            let (b, rest) = rest.split_first_chunk::<8>()?;
+            (i64::from_le_bytes(*b), rest, 12)
+        } else {
+            return None;
+        };
+        self.read.read_to(rest);
+        Some((v, used))
+    }
+
+    /// A 32-bit float read directly (see [`next_word`](Self::next_word)).
+    #[inline(always)]
+    fn direct_f32(&mut self) -> Option<f32> {
+        let (word, rest) = self.next_word()?;
+        if word != FLOAT_WORD {
+            return None;
+        }
+        let (b, rest) = rest.split_first_chunk::<4>()?;
+        self.read.read_to(rest);
+        Some(f32::from_le_bytes(*b))
+    }
+
+    /// A String read directly (see [`next_word`](Self::next_word)), with the bytes it took;
+    /// `None` for anything `read_str` would refuse, which then says why.
+    #[inline(always)]
+    fn direct_str(&mut self) -> Option<(&'de str, usize)> {
+        let (word, rest) = self.next_word()?;
+        if word != STRING_WORD {
+            return None;
+        }
+        let (len, rest) = rest.split_first_chunk::<4>()?;
+        let len = usize::try_from(i32::from_le_bytes(*len)).ok()?;
+        let total = string::padded_len(len);
+        let (bytes, rest) = rest.split_at_checked(total)?;
+        let s = string::text(bytes, len).ok()?;
+        self.read.read_to(rest);
+        Some((s, 8 + total))
+    }
+
+    /// `e`, an error of a value read directly that took `used` bytes, placed at its header.
+    #[cold]
+    fn direct_error(&self, e: Error, used: usize) -> Error {
+        e.or_at(self.read.offset() - used)
+    }
+
+    /// An int-typed `deserialize_*`: an int directly, anything else as a scalar.
+    #[inline(always)]
+    fn int_scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        match self.direct_int() {
+            Some((v, used)) => visitor.visit_i64(v).map_err(|e| self.direct_error(e, used)),
+            None => self.scalar(visitor),
+        }
+    }
+
+    /// A string-typed `deserialize_*`: a String directly, anything else as a scalar.
+    #[inline(always)]
+    fn str_scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        match self.direct_str() {
+            Some((s, used)) => visitor
+                .visit_borrowed_str(s)
+                .map_err(|e| self.direct_error(e, used)),
+            None => self.scalar(visitor),
+        }
+    }
+
     /// Checks that `count` items of at least `min_size` bytes each can still be in the input,
     /// before anything is reserved for them.
     fn check_fits(&self, count: u64, min_size: u64, what: &'static str) -> Result<()> {
@@ -220,18 +332,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// The [`Hint`] for a container of `count` items charged `size` bytes each, charged.
-    fn charge(&mut self, count: u32, size: usize) -> Hint {
+    fn charge(&mut self, count: u32, size: u32) -> Hint {
         match self.read.remaining() {
             Some(remaining) => {
                 let free = remaining.saturating_sub(self.reserved);
-                let left = (count as usize).min(free / size);
-                self.reserved += left * size;
-                Hint { left, size }
+                let hinted = (count as usize).min(free / size as usize);
+                self.reserved += hinted * size as usize;
+                Hint::new(count, hinted, size)
             }
-            None => Hint {
-                left: Hint::NONE,
-                size,
-            },
+            None => Hint::none(size),
         }
     }
 
@@ -299,20 +408,26 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// [`read_str`](Self::read_str) for a struct's key: when the bytes are one of the
     /// struct's field names exactly, that name (a `&'static str`, the same text) is visited,
-    /// which spares the UTF-8 check; anything else is read as before.
+    /// which spares the UTF-8 check; anything else is read as before and, when `guard` (the
+    /// key's header offset) is set, checked by [`reserved_key`]. A field name that matches
+    /// needs no check: [`KnownKeys::find`] matches no name a reserved one could be.
     #[inline]
-    fn read_key<V: Visitor<'de>>(&mut self, keys: &mut KnownKeys, visitor: V) -> Result<V::Value> {
+    fn read_key<V: Visitor<'de>>(
+        &mut self,
+        keys: &mut KnownKeys,
+        guard: Option<usize>,
+        visitor: V,
+    ) -> Result<V::Value> {
         let (start, len, total) = self.string_len()?;
-        let guard = self.guard_key.take();
         match self.read.read_slice(total, &mut self.scratch)? {
             Reference::Borrowed(bytes) => match keys.find(bytes, len) {
-                Some(name) => visitor.visit_borrowed_str(checked(name, guard)?),
+                Some(name) => visitor.visit_borrowed_str(name),
                 None => {
                     visitor.visit_borrowed_str(checked(text(bytes, len, "key", start)?, guard)?)
                 }
             },
             Reference::Copied(bytes) => match keys.find(bytes, len) {
-                Some(name) => visitor.visit_str(checked(name, guard)?),
+                Some(name) => visitor.visit_str(name),
                 None => visitor.visit_str(checked(text(bytes, len, "key", start)?, guard)?),
             },
         }
@@ -521,10 +636,38 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         de::Error::invalid_type(Unexpected::Other(h.ty.name_in(self.version())), visitor)
     }
 
+    /// `deserialize_f32`'s general path: a float (a 64-bit one within f32's range), or a
+    /// scalar the visitor judges.
+    #[inline(never)]
+    fn f32_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            // A 64-bit float beyond f32's range would become infinite: an error instead.
+            VariantType::Float if h.flag() => {
+                let v = f64::from_le_bytes(self.read.read_array()?);
+                fits_f32(v).and_then(|()| visitor.visit_f64(v))
+            }
+            VariantType::Float => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
+            VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::String => {
+                self.visit_value(h, visitor)
+            }
+            VariantType::StringName => self.read_str("StringName", visitor),
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
+    }
+
     /// Scalars: nil, bool, int, float, String and StringName are visited (the visitor judges
     /// the fit, e.g. an int into a float); anything else is an error naming the Godot type.
+    #[inline(never)]
     fn scalar<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let h = self.read_header()?;
+        self.scalar_at(h, visitor)
+    }
+
+    /// [`scalar`](Self::scalar) with the header read.
+    #[inline]
+    fn scalar_at<V: Visitor<'de>>(&mut self, h: Header, visitor: V) -> Result<V::Value> {
         let r = match h.ty {
             VariantType::Nil
             | VariantType::Bool
@@ -589,17 +732,43 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         r.map_err(|e| e.or_at(h.offset))
     }
 
+    /// The next struct field name in declaration order, read, when the input (a slice) has
+    /// it next as a String key: what [`identifier`](Self::identifier) would visit, without
+    /// decoding the header and length. `None` when anything differs (the general path reads
+    /// the key then, and reports any error).
+    #[inline(always)]
+    fn expected_key(&mut self, keys: &mut KnownKeys) -> Option<&'static str> {
+        // (`keys` knows whether the depth allows the keys.)
+        if self.peeked.is_some() {
+            return None;
+        }
+        let (name, rest) = keys.expected(self.read.unread()?)?;
+        self.read.read_to(rest);
+        Some(name)
+    }
+
     /// `deserialize_identifier`: a String or StringName is a key (checked against `keys`),
-    /// a non-negative 32-bit int a field index, anything else is visited as it is.
+    /// a non-negative 32-bit int a field index, anything else is visited as it is. `key`:
+    /// this is a Dictionary key, whose text may not be a reserved name (see
+    /// [`reserved_key`]); otherwise the check is made only when a key's header was read
+    /// ahead ([`guard_next_key`](Self::guard_next_key)).
     #[inline]
     fn identifier<V: Visitor<'de>>(
         &mut self,
         keys: &mut KnownKeys,
+        key: bool,
         visitor: V,
     ) -> Result<V::Value> {
         let h = self.read_header()?;
         let r = match h.ty {
-            VariantType::String | VariantType::StringName => self.read_key(keys, visitor),
+            VariantType::String | VariantType::StringName => {
+                let guard = if key {
+                    Some(h.offset)
+                } else {
+                    self.guard_key.take()
+                };
+                self.read_key(keys, guard, visitor)
+            }
             VariantType::Int if !h.flag() => match u64::try_from(self.read_i32()?) {
                 Ok(n) => visitor.visit_u64(n),
                 Err(_) => Err(self.unexpected(h, &visitor)),
@@ -609,9 +778,38 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         r.map_err(|e| e.or_at(h.offset))
     }
 
+    /// [`identifier`](Self::identifier) for a Dictionary key, out of line: the general path
+    /// of [`KeyDe`], whose direct path is inlined.
+    #[inline(never)]
+    fn key_identifier<V: Visitor<'de>>(
+        &mut self,
+        keys: &mut KnownKeys,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.identifier(keys, true, visitor)
+    }
+
+    /// A Dictionary key read by `read` (given its header): a String or StringName key's text
+    /// is checked by [`reserved_key`] when it is read.
+    #[inline]
+    fn key_with<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        read: impl FnOnce(&mut Self, Header, V) -> Result<V::Value>,
+    ) -> Result<V::Value> {
+        let h = self.read_header()?;
+        if matches!(h.ty, VariantType::String | VariantType::StringName) {
+            self.guard_key = Some(h.offset);
+        }
+        let r = read(self, h, visitor).map_err(|e| e.or_at(h.offset));
+        self.guard_key = None;
+        r
+    }
+
     /// [`marker_value`](Self::marker_value) for a math type (`n` components of `scalar`):
     /// the value of that type is visited as the sequence of its components; any other type
     /// goes the general way.
+    #[inline(always)]
     fn math_value<V: Visitor<'de>>(
         &mut self,
         m: Marker,
@@ -622,7 +820,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let h = self.read_header()?;
         if h.ty != m.ty {
             self.peeked = Some(h);
-            return self.marker_value(m, visitor);
+            return self.other_marker_value(m, visitor);
         }
         let comp = scalar.on_wire(self.wide(h));
         let mut seq = ComponentSeq {
@@ -634,6 +832,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             .visit_seq(&mut seq)
             .and_then(|value| seq.finish().map(|()| value));
         r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// [`marker_value`](Self::marker_value), out of line: the path of a math type's value
+    /// of another type.
+    #[inline(never)]
+    fn other_marker_value<V: Visitor<'de>>(&mut self, m: Marker, visitor: V) -> Result<V::Value> {
+        self.marker_value(m, visitor)
     }
 
     /// Visits PackedStringArray elements as a sequence of strings.
@@ -710,52 +915,52 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
     }
+    #[inline]
     fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.int_scalar(visitor)
     }
+    #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let h = self.read_header()?;
-        let r = match h.ty {
-            // A 64-bit float beyond f32's range would become infinite: an error instead.
-            VariantType::Float if h.flag() => {
-                let v = f64::from_le_bytes(self.read.read_array()?);
-                fits_f32(v).and_then(|()| visitor.visit_f64(v))
-            }
-            VariantType::Float => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
-            VariantType::Nil | VariantType::Bool | VariantType::Int | VariantType::String => {
-                self.visit_value(h, visitor)
-            }
-            VariantType::StringName => self.read_str("StringName", visitor),
-            _ => Err(self.unexpected(h, &visitor)),
-        };
-        r.map_err(|e| e.or_at(h.offset))
+        if let Some(v) = self.direct_f32() {
+            return visitor.visit_f32(v).map_err(|e| self.direct_error(e, 8));
+        }
+        self.f32_value(visitor)
     }
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
@@ -763,11 +968,13 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
     }
+    #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.str_scalar(visitor)
     }
+    #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.scalar(visitor)
+        self.str_scalar(visitor)
     }
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.scalar(visitor)
@@ -954,7 +1161,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.identifier(&mut KnownKeys::new(&[]), visitor)
+        self.identifier(&mut KnownKeys::none(), false, visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
