@@ -117,13 +117,17 @@ where
     }
 }
 
-fn schema() -> Schema {
-    let mut s = Schema::new();
-    for src in SCHEMAS {
-        s.add_lbs(src).expect("fuzz schema parses");
-    }
-    s.validate().expect("fuzz schema resolves");
-    s
+/// The fuzz schema, parsed once: parsing it took most of a small input's check.
+fn schema() -> &'static Schema {
+    static SCHEMA: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let mut s = Schema::new();
+        for src in SCHEMAS {
+            s.add_lbs(src).expect("fuzz schema parses");
+        }
+        s.validate().expect("fuzz schema resolves");
+        s
+    })
 }
 
 /// Decodes `data` in several ways; panics only on a bug.
