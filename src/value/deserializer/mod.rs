@@ -34,38 +34,83 @@ pub(crate) use direct::{direct_ok, direct_with, inferred, infers};
 
 type Result<T> = core::result::Result<T, Error>;
 
-/// The `deserialize_*` methods of `&'de Variant` that only forward.
-macro_rules! forward_variant_de {
-    () => {
-        forward_variant_de! {@
-            deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-            deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-            deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-            deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
-            deserialize_seq deserialize_map deserialize_identifier deserialize_ignored_any
-        }
+/// `de::Deserializer` for `&'de Variant` (`borrowed`: strings and bytes lent for `'de`) or
+/// `Variant` (`owned`: copied out): every method builds a [`VariantDe`] and forwards to it.
+macro_rules! variant_deserializer {
+    (@new borrowed $v:expr) => {
+        VariantDe::new($v, NATIVE_WIDE, Borrowed)
     };
-    (@ $($m:ident)*) => {$(
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            de::Deserializer::$m(VariantDe::new(self, NATIVE_WIDE, Borrowed), visitor)
-        }
-    )*};
-}
+    (@new owned $v:expr) => {
+        VariantDe::new(&$v, NATIVE_WIDE, Copied)
+    };
+    ($ty:ty, $lend:ident) => {
+        impl<'de> de::Deserializer<'de> for $ty {
+            type Error = Error;
 
-/// The `deserialize_*` methods of `Variant` that only forward.
-macro_rules! forward_owned_variant_de {
-    () => {
-        forward_owned_variant_de! {@
-            deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-            deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-            deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-            deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
-            deserialize_seq deserialize_map deserialize_identifier deserialize_ignored_any
+            variant_deserializer! {@forward $lend
+                deserialize_any deserialize_option deserialize_bool deserialize_i8
+                deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8
+                deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+                deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+                deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
+                deserialize_seq deserialize_map deserialize_identifier deserialize_ignored_any
+            }
+
+            fn deserialize_enum<V: Visitor<'de>>(
+                self,
+                name: &'static str,
+                variants: &'static [&'static str],
+                visitor: V,
+            ) -> Result<V::Value> {
+                variant_deserializer!(@new $lend self).deserialize_enum(name, variants, visitor)
+            }
+
+            fn deserialize_unit_struct<V: Visitor<'de>>(
+                self,
+                name: &'static str,
+                visitor: V,
+            ) -> Result<V::Value> {
+                variant_deserializer!(@new $lend self).deserialize_unit_struct(name, visitor)
+            }
+
+            fn deserialize_newtype_struct<V: Visitor<'de>>(
+                self,
+                name: &'static str,
+                visitor: V,
+            ) -> Result<V::Value> {
+                variant_deserializer!(@new $lend self).deserialize_newtype_struct(name, visitor)
+            }
+
+            fn deserialize_tuple_struct<V: Visitor<'de>>(
+                self,
+                name: &'static str,
+                len: usize,
+                visitor: V,
+            ) -> Result<V::Value> {
+                variant_deserializer!(@new $lend self).deserialize_tuple_struct(name, len, visitor)
+            }
+
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                name: &'static str,
+                fields: &'static [&'static str],
+                visitor: V,
+            ) -> Result<V::Value> {
+                variant_deserializer!(@new $lend self).deserialize_struct(name, fields, visitor)
+            }
+
+            fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+                variant_deserializer!(@new $lend self).deserialize_tuple(len, visitor)
+            }
+
+            fn is_human_readable(&self) -> bool {
+                false
+            }
         }
     };
-    (@ $($m:ident)*) => {$(
+    (@forward $lend:ident $($m:ident)*) => {$(
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            de::Deserializer::$m(VariantDe::new(&self, NATIVE_WIDE, Copied), visitor)
+            de::Deserializer::$m(variant_deserializer!(@new $lend self), visitor)
         }
     )*};
 }
@@ -187,135 +232,8 @@ fn null_object_as_nil(v: &Variant) -> &Variant {
 /// Reals as the in-memory precision has them: f64 with the `double-precision` feature.
 const NATIVE_WIDE: bool = cfg!(feature = "double-precision");
 
-impl<'de> de::Deserializer<'de> for &'de Variant {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        VariantDe::new(self, NATIVE_WIDE, Borrowed).deserialize_any(visitor)
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        VariantDe::new(self, NATIVE_WIDE, Borrowed).deserialize_option(visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(self, NATIVE_WIDE, Borrowed).deserialize_enum(name, variants, visitor)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(self, NATIVE_WIDE, Borrowed).deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(self, NATIVE_WIDE, Borrowed).deserialize_newtype_struct(name, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(self, NATIVE_WIDE, Borrowed).deserialize_tuple_struct(name, len, visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(self, NATIVE_WIDE, Borrowed).deserialize_struct(name, fields, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        VariantDe::new(self, NATIVE_WIDE, Borrowed).deserialize_tuple(len, visitor)
-    }
-
-    forward_variant_de! {}
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-}
-
-impl<'de> de::Deserializer<'de> for Variant {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        VariantDe::new(&self, NATIVE_WIDE, Copied).deserialize_any(visitor)
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        VariantDe::new(&self, NATIVE_WIDE, Copied).deserialize_option(visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(&self, NATIVE_WIDE, Copied).deserialize_enum(name, variants, visitor)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(&self, NATIVE_WIDE, Copied).deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(&self, NATIVE_WIDE, Copied).deserialize_newtype_struct(name, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(&self, NATIVE_WIDE, Copied).deserialize_tuple_struct(name, len, visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        VariantDe::new(&self, NATIVE_WIDE, Copied).deserialize_struct(name, fields, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        VariantDe::new(&self, NATIVE_WIDE, Copied).deserialize_tuple(len, visitor)
-    }
-
-    forward_owned_variant_de! {}
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-}
+variant_deserializer!(&'de Variant, borrowed);
+variant_deserializer!(Variant, owned);
 
 impl<'de> IntoDeserializer<'de, Error> for &'de Variant {
     type Deserializer = Self;
