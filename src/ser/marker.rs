@@ -741,6 +741,49 @@ macro_rules! to_string_array_field_generic {
     };
 }
 
+/// Every shape but a sequence and a string, which [`PackedStrings`] and [`PackedString`] each
+/// forward one of: the general [`FieldSerializer`] writes or refuses them.
+macro_rules! to_string_array_field_others {
+    () => {
+        to_string_array_field! {
+            serialize_bool(v: bool) -> ();
+            serialize_i8(v: i8) -> ();
+            serialize_i16(v: i16) -> ();
+            serialize_i32(v: i32) -> ();
+            serialize_i64(v: i64) -> ();
+            serialize_u8(v: u8) -> ();
+            serialize_u16(v: u16) -> ();
+            serialize_u32(v: u32) -> ();
+            serialize_u64(v: u64) -> ();
+            serialize_f32(v: f32) -> ();
+            serialize_f64(v: f64) -> ();
+            serialize_char(v: char) -> ();
+            serialize_bytes(v: &[u8]) -> ();
+            serialize_none() -> ();
+            serialize_unit() -> ();
+            serialize_unit_struct(name: &'static str) -> ();
+            serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
+            serialize_tuple(len: usize) -> FieldSeq<'a, 'static, W>;
+            serialize_tuple_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
+            serialize_tuple_variant(
+                name: &'static str,
+                index: u32,
+                variant: &'static str,
+                len: usize
+            ) -> Impossible<(), Error>;
+            serialize_map(len: Option<usize>) -> FieldMap<'a, W>;
+            serialize_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
+            serialize_struct_variant(
+                name: &'static str,
+                index: u32,
+                variant: &'static str,
+                len: usize
+            ) -> Impossible<(), Error>;
+        }
+        to_string_array_field_generic!();
+    };
+}
+
 /// A PackedStringArray's payload, for the common shape (a sequence of strings, as
 /// `PackedStringArray` serializes its `Vec<String>`): the count, then each string through
 /// [`PackedString`], without the general marker field's dispatch. Anything else goes to
@@ -788,42 +831,9 @@ impl<'a, W: Output> ser::Serializer for PackedStrings<'a, W> {
     }
 
     to_string_array_field! {
-        serialize_bool(v: bool) -> ();
-        serialize_i8(v: i8) -> ();
-        serialize_i16(v: i16) -> ();
-        serialize_i32(v: i32) -> ();
-        serialize_i64(v: i64) -> ();
-        serialize_u8(v: u8) -> ();
-        serialize_u16(v: u16) -> ();
-        serialize_u32(v: u32) -> ();
-        serialize_u64(v: u64) -> ();
-        serialize_f32(v: f32) -> ();
-        serialize_f64(v: f64) -> ();
-        serialize_char(v: char) -> ();
         serialize_str(v: &str) -> ();
-        serialize_bytes(v: &[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(name: &'static str) -> ();
-        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
-        serialize_tuple(len: usize) -> FieldSeq<'a, 'static, W>;
-        serialize_tuple_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
-        serialize_tuple_variant(
-            name: &'static str,
-            index: u32,
-            variant: &'static str,
-            len: usize
-        ) -> Impossible<(), Error>;
-        serialize_map(len: Option<usize>) -> FieldMap<'a, W>;
-        serialize_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
-        serialize_struct_variant(
-            name: &'static str,
-            index: u32,
-            variant: &'static str,
-            len: usize
-        ) -> Impossible<(), Error>;
     }
-    to_string_array_field_generic!();
+    to_string_array_field_others!();
 }
 
 /// The elements of a [`PackedStrings`] sequence.
@@ -892,40 +902,7 @@ impl<'a, W: Output> ser::Serializer for PackedString<'a, W> {
     }
 
     to_string_array_field! {
-        serialize_bool(v: bool) -> ();
-        serialize_i8(v: i8) -> ();
-        serialize_i16(v: i16) -> ();
-        serialize_i32(v: i32) -> ();
-        serialize_i64(v: i64) -> ();
-        serialize_u8(v: u8) -> ();
-        serialize_u16(v: u16) -> ();
-        serialize_u32(v: u32) -> ();
-        serialize_u64(v: u64) -> ();
-        serialize_f32(v: f32) -> ();
-        serialize_f64(v: f64) -> ();
-        serialize_char(v: char) -> ();
-        serialize_bytes(v: &[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(name: &'static str) -> ();
-        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
         serialize_seq(len: Option<usize>) -> FieldSeq<'a, 'static, W>;
-        serialize_tuple(len: usize) -> FieldSeq<'a, 'static, W>;
-        serialize_tuple_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
-        serialize_tuple_variant(
-            name: &'static str,
-            index: u32,
-            variant: &'static str,
-            len: usize
-        ) -> Impossible<(), Error>;
-        serialize_map(len: Option<usize>) -> FieldMap<'a, W>;
-        serialize_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
-        serialize_struct_variant(
-            name: &'static str,
-            index: u32,
-            variant: &'static str,
-            len: usize
-        ) -> Impossible<(), Error>;
     }
-    to_string_array_field_generic!();
+    to_string_array_field_others!();
 }
