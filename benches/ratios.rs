@@ -649,6 +649,20 @@ fn game_state_bench(b: &mut Bench) {
             black_box(godot_serde::from_bytes::<GameState>(black_box(&ours)).unwrap());
         })],
     );
+    // The same through the direct path, which skips serde's data model.
+    assert_eq!(
+        godot_serde::variant_from_bytes(&ours).unwrap(),
+        godot_serde::from_bytes::<godot_serde::Variant>(&ours).unwrap()
+    );
+    b.compare(
+        "game_state_variant_from_bytes",
+        || {
+            black_box(godot_serde::variant_from_bytes(black_box(&ours)).unwrap());
+        },
+        vec![c("godot_serde typed GameState", || {
+            black_box(godot_serde::from_bytes::<GameState>(black_box(&ours)).unwrap());
+        })],
+    );
 }
 
 fn message_bench(b: &mut Bench) {
@@ -776,6 +790,15 @@ fn gbs_bench(b: &mut Bench) {
         "gbs_flat_player_decode_variant",
         || {
             black_box(godot_serde::from_bytes::<godot_serde::Variant>(black_box(&ours)).unwrap());
+        },
+        vec![c("godot-binary-serialization 0.2.0", || {
+            black_box(GbsDecoder::decode_variant(black_box(&ours)).unwrap());
+        })],
+    );
+    b.compare(
+        "gbs_flat_player_variant_from_bytes",
+        || {
+            black_box(godot_serde::variant_from_bytes(black_box(&ours)).unwrap());
         },
         vec![c("godot-binary-serialization 0.2.0", || {
             black_box(GbsDecoder::decode_variant(black_box(&ours)).unwrap());

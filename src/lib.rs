@@ -193,6 +193,63 @@ impl Config {
         T::deserialize(&mut de)
     }
 
+    /// Decodes a [`Variant`] from `bytes`, which must hold exactly one value: the value
+    /// `from_bytes::<Variant>` gives, the same errors, a good deal faster. Serde's data model
+    /// is skipped: the bytes are read straight into the Variant (see
+    /// [`Deserializer::read_variant`]). `from_bytes::<Variant>` stays right for a Variant
+    /// inside a typed struct and for generic code.
+    ///
+    /// ```
+    /// use godot_serde::{Config, GodotVersion, Variant};
+    ///
+    /// let config = Config::new(GodotVersion::V3);
+    /// let bytes = config.to_bytes(&("hp", 5))?;
+    /// let v = config.variant_from_bytes(&bytes)?;
+    /// assert_eq!(v, config.from_bytes::<Variant>(&bytes)?);
+    /// assert_eq!(v[1], Variant::Int(5));
+    /// # Ok::<(), godot_serde::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::from_bytes`].
+    pub fn variant_from_bytes(&self, bytes: &[u8]) -> Result<Variant> {
+        let mut de = Deserializer::from_slice(bytes, *self);
+        match de.read_variant().and_then(|value| de.end().map(|()| value)) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(crate::de::with_engine_hint::<Variant>(
+                e, bytes, *self, true,
+            )),
+        }
+    }
+
+    /// Decodes a [`Variant`] from the start of `bytes` and returns it with the bytes after
+    /// it: [`Config::take_from_bytes`] for a Variant, the fast way of
+    /// [`Config::variant_from_bytes`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::take_from_bytes`].
+    pub fn take_variant_from_bytes<'de>(&self, bytes: &'de [u8]) -> Result<(Variant, &'de [u8])> {
+        let mut de = Deserializer::from_slice(bytes, *self);
+        match de.read_variant() {
+            Ok(value) => Ok((value, de.rest())),
+            Err(e) => Err(crate::de::with_engine_hint::<Variant>(
+                e, bytes, *self, false,
+            )),
+        }
+    }
+
+    /// Decodes one [`Variant`] from `reader`, reading exactly its bytes: [`Config::from_reader`]
+    /// for a Variant, the fast way of [`Config::variant_from_bytes`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::from_reader`].
+    pub fn variant_from_reader<R: std::io::Read>(&self, reader: R) -> Result<Variant> {
+        Deserializer::from_reader(reader, *self).read_variant()
+    }
+
     /// Converts `value` into a [`Variant`], exactly as encoding it with this config and
     /// decoding the bytes would.
     ///
@@ -339,6 +396,16 @@ pub fn take_from_bytes<'de, T: serde::Deserialize<'de>>(
 /// As [`Config::from_reader`].
 pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
     Config::default().from_reader(reader)
+}
+
+/// Decodes a [`Variant`] from Godot 4.4+ bytes: `from_bytes::<Variant>`'s value, faster. See
+/// [`Config::variant_from_bytes`].
+///
+/// # Errors
+///
+/// As [`Config::from_bytes`].
+pub fn variant_from_bytes(bytes: &[u8]) -> Result<Variant> {
+    Config::default().variant_from_bytes(bytes)
 }
 
 /// Converts `value` into a [`Variant`] (Godot 4.4+ rules). See [`Config::to_variant`].

@@ -24,6 +24,7 @@ use serde::forward_to_deserialize_any;
 mod access;
 mod keys;
 mod marker;
+mod variant;
 
 use access::*;
 use keys::*;

@@ -26,7 +26,8 @@ impl<'de> Deserialize<'de> for Variant {
     }
 }
 
-struct VariantVisitor;
+/// Builds a [`Variant`] from whatever the format describes.
+pub(crate) struct VariantVisitor;
 
 impl<'de> Visitor<'de> for VariantVisitor {
     type Value = Variant;

@@ -100,7 +100,7 @@ impl Prints {
 /// converse need not hold). Texts give their length and their first two and last two bytes;
 /// ints and floats their value; other types their type.
 #[inline]
-fn fingerprint(key: &Variant) -> u64 {
+pub(crate) fn fingerprint(key: &Variant) -> u64 {
     #[inline]
     fn text(b: &[u8]) -> u64 {
         let byte = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
@@ -493,6 +493,29 @@ impl Dictionary {
         }
         self.entries.push((key, value));
         None
+    }
+
+    /// [`insert_fresh`](Self::insert_fresh) of a key the caller knows differs from every key
+    /// in `self`, with its [`fingerprint`] `print`: no comparison is made.
+    #[inline]
+    pub(crate) fn push_distinct(
+        &mut self,
+        key: Variant,
+        value: Variant,
+        print: u64,
+        prints: &mut Prints,
+    ) {
+        let n = self.entries.len();
+        match prints.words.get_mut(n) {
+            Some(slot) if prints.len == n => {
+                *slot = print;
+                prints.len = n + 1;
+                self.entries.push((key, value));
+            }
+            _ => {
+                self.insert(key, value);
+            }
+        }
     }
 
     /// The number of entries.

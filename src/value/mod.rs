@@ -14,7 +14,9 @@ mod serializer;
 pub use dictionary::DictionaryKey;
 pub use index::VariantIndex;
 
+pub(crate) use de::VariantVisitor;
 pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, direct_with, inferred, infers};
+pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint};
 pub(crate) use serializer::{VariantSerializer, drop_boms, fits, infer_types, wire_error};
 
 use crate::types::{

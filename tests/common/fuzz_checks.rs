@@ -137,10 +137,47 @@ pub fn decode_variant(data: &[u8]) {
         config.take_from_bytes::<Variant>(input)
     });
     buffered_markers(config, input, plain.as_ref().ok().map(|(v, _)| v));
+    let direct = heap::within(variant_budget(input.len()), "Variant read directly", || {
+        config.take_variant_from_bytes(input)
+    });
+    same_outcome(
+        &plain,
+        &direct,
+        "from_bytes::<Variant>",
+        "variant_from_bytes",
+    );
     let Ok((v, _rest)) = plain else {
         return;
     };
     assert_round_trip(&v, reencode_config(config));
+}
+
+/// `a` and `b`, two decodes of the same input, are the same value with the same bytes left,
+/// or the same error (kind, offset and path: the same message).
+#[track_caller]
+pub fn same_outcome(
+    a: &Result<(Variant, &[u8]), godot_serde::Error>,
+    b: &Result<(Variant, &[u8]), godot_serde::Error>,
+    a_name: &str,
+    b_name: &str,
+) {
+    match (a, b) {
+        (Ok((x, x_rest)), Ok((y, y_rest))) => {
+            assert_eq!(dbg(x), dbg(y), "{a_name} and {b_name} decode differently");
+            assert_eq!(
+                x_rest.len(),
+                y_rest.len(),
+                "{a_name} and {b_name} use different bytes"
+            );
+        }
+        (Err(x), Err(y)) => assert_eq!(
+            x.to_string(),
+            y.to_string(),
+            "{a_name} and {b_name} fail differently"
+        ),
+        (Ok((x, _)), Err(y)) => panic!("{a_name} decoded {x:?}, {b_name} failed: {y}"),
+        (Err(x), Ok((y, _))) => panic!("{b_name} decoded {y:?}, {a_name} failed: {x}"),
+    }
 }
 
 /// How many values of `v` (itself included) `pick` picks.
@@ -365,6 +402,24 @@ pub fn slice_vs_reader(data: &[u8]) {
     let reader = heap::within(budget, "Variant from a reader", || {
         Variant::deserialize(&mut de)
     });
+    // The direct path from a reader: the same value, bytes used and error as serde's.
+    let mut direct_de =
+        godot_serde::Deserializer::from_reader(Trickle { data: input, step }, config);
+    let direct = heap::within(budget, "Variant read directly from a reader", || {
+        direct_de.read_variant()
+    });
+    match (&reader, &direct) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(
+                dbg(a),
+                dbg(b),
+                "serde and read_variant decode a reader differently"
+            );
+            assert_eq!(de.offset(), direct_de.offset(), "bytes used differ");
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "errors differ"),
+        _ => panic!("serde gave {reader:?}, read_variant {direct:?}"),
+    }
     match (slice, reader) {
         (Ok((a, rest)), Ok(b)) => {
             assert_eq!(dbg(&a), dbg(&b), "slice and reader decode differently");

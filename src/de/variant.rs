@@ -1,0 +1,394 @@
+//! Bytes straight into a [`Variant`], without serde's visitor: [`Deserializer::read_variant`].
+//!
+//! The common types (nil, bool, int, float, String, the math types, untyped Arrays and
+//! Dictionaries) are built here; every other type is handed to the general path
+//! (`visit_value` with the `Variant` visitor), which reads the same bytes. The result, the
+//! errors (kind, offset and path) and the bytes used are those of `Variant::deserialize`,
+//! which the `decode_variant` and `slice_vs_reader` fuzz targets check on every input.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use crate::types::{PackedStringArray, Real, cautious};
+use crate::value::{Array, ContainerType, Dictionary, Prints, Variant, VariantVisitor};
+
+/// A 64-bit component as a [`Real`]: cast as serde's `f32` visitor (and Godot's
+/// single-precision `real_t`) casts it.
+#[allow(clippy::cast_possible_truncation, clippy::unnecessary_cast)]
+fn real(v: f64) -> Real {
+    v as Real
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// Decodes the next value as a [`Variant`], as `Variant::deserialize(&mut de)` does, but
+    /// without going through serde's data model: the way to read dynamic data fast.
+    ///
+    /// ```
+    /// use godot_serde::{Config, Deserializer, Variant};
+    ///
+    /// let bytes = godot_serde::to_bytes(&[1, 2])?;
+    /// let mut de = Deserializer::from_slice(&bytes, Config::default());
+    /// assert_eq!(de.read_variant()?, Variant::from(vec![Variant::Int(1), Variant::Int(2)]));
+    /// de.end()?;
+    /// # Ok::<(), godot_serde::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errors of `Variant::deserialize`: malformed input for the configured engine, a
+    /// nesting deeper than [`Config::with_max_depth`], an Object when objects are not
+    /// allowed, ...
+    pub fn read_variant(&mut self) -> Result<Variant> {
+        self.variant_in(None)
+    }
+
+    /// [`read_variant`](Self::read_variant) of an Array element: a Dictionary may meet the
+    /// keys of the element before it in `shapes`.
+    fn variant_in(&mut self, shapes: Option<&mut Shapes<'de>>) -> Result<Variant> {
+        let h = self.read_header()?;
+        self.variant_at(h, shapes).map_err(|e| e.or_at(h.offset))
+    }
+
+    /// [`read_variant`](Self::read_variant) with the header read.
+    fn variant_at(&mut self, h: Header, shapes: Option<&mut Shapes<'de>>) -> Result<Variant> {
+        use VariantType as T;
+        Ok(match h.ty {
+            T::Nil => Variant::Nil,
+            T::Bool => Variant::Bool(self.read_u32()? != 0),
+            T::Int if h.flag() => Variant::Int(i64::from_le_bytes(self.read.read_array()?)),
+            T::Int => Variant::Int(self.read_i32()?.into()),
+            T::Float if h.flag() => Variant::Float(f64::from_le_bytes(self.read.read_array()?)),
+            T::Float => Variant::Float(f32::from_le_bytes(self.read.read_array()?).into()),
+            T::String => Variant::String(self.read_compact("String")?),
+            T::Vector2 => Variant::Vector2(self.reals(h)?),
+            T::Vector3 => Variant::Vector3(self.reals(h)?),
+            T::Vector4 => Variant::Vector4(self.reals(h)?),
+            T::Rect2 => Variant::Rect2(self.reals(h)?),
+            T::Plane => Variant::Plane(self.reals(h)?),
+            T::Quaternion => Variant::Quaternion(self.reals(h)?),
+            T::PackedStringArray => Variant::PackedStringArray(self.strings()?),
+            T::Array if h.array_kind(self.version()) == Descriptor::NONE => self.array()?,
+            T::Dictionary if h.dictionary_kinds(self.version()) == (0, 0) => {
+                self.dictionary(shapes)?
+            }
+            _ => self.visit_value(h, VariantVisitor)?,
+        })
+    }
+
+    /// A leaf value (nil, bool, int, float, String, Vector2, Vector3) read straight from the
+    /// input slice when it is whole and well-formed; `None` (nothing read) for anything else,
+    /// which the general path then reads (and explains when it is wrong). Only where the
+    /// general path's checks hold: a slice, no header read ahead, no key's text to check,
+    /// and a depth that allows one more value.
+    #[inline(always)]
+    fn leaf(&mut self) -> Option<Variant> {
+        use VariantType as T;
+        if self.peeked.is_some() || self.guard_key.is_some() || self.depth > self.config.max_depth {
+            return None;
+        }
+        let (word, rest) = self.read.unread()?.split_first_chunk::<4>()?;
+        let h = crate::wire::Header::decode(u32::from_le_bytes(*word), self.types).ok()?;
+        let (v, rest) = match h.ty {
+            T::Nil => (Variant::Nil, rest),
+            T::Bool => {
+                let (b, rest) = rest.split_first_chunk::<4>()?;
+                (Variant::Bool(u32::from_le_bytes(*b) != 0), rest)
+            }
+            T::Int if h.flag() => {
+                let (b, rest) = rest.split_first_chunk::<8>()?;
+                (Variant::Int(i64::from_le_bytes(*b)), rest)
+            }
+            T::Int => {
+                let (b, rest) = rest.split_first_chunk::<4>()?;
+                (Variant::Int(i32::from_le_bytes(*b).into()), rest)
+            }
+            T::Float if h.flag() => {
+                let (b, rest) = rest.split_first_chunk::<8>()?;
+                (Variant::Float(f64::from_le_bytes(*b)), rest)
+            }
+            T::Float => {
+                let (b, rest) = rest.split_first_chunk::<4>()?;
+                (Variant::Float(f32::from_le_bytes(*b).into()), rest)
+            }
+            T::String => {
+                let (len, rest) = rest.split_first_chunk::<4>()?;
+                let len = usize::try_from(i32::from_le_bytes(*len)).ok()?;
+                let (bytes, rest) = rest.split_at_checked(string::padded_len(len))?;
+                (Variant::String(string::text(bytes, len).ok()?.into()), rest)
+            }
+            T::Vector2 => {
+                let (v, rest) = slice_reals(rest, h.wide(self.version()))?;
+                (Variant::Vector2(v), rest)
+            }
+            T::Vector3 => {
+                let (v, rest) = slice_reals(rest, h.wide(self.version()))?;
+                (Variant::Vector3(v), rest)
+            }
+            _ => return None,
+        };
+        self.read.read_to(rest);
+        Some(v)
+    }
+
+    /// [`leaf`](Self::leaf), else [`read_variant`](Self::read_variant).
+    #[inline(always)]
+    fn value(&mut self) -> Result<Variant> {
+        match self.leaf() {
+            Some(v) => Ok(v),
+            None => self.variant_in(None),
+        }
+    }
+
+    /// A PackedStringArray's elements, as its marker payload reads them.
+    fn strings(&mut self) -> Result<PackedStringArray> {
+        // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
+        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
+        self.check_fits(count.into(), 4, "PackedStringArray count")?;
+        // A String field is at least 4 bytes.
+        let hint = self.charge(count, 4);
+        let mut left = count;
+        let r = (|| {
+            let mut items = Vec::with_capacity(cautious(hint.get(left)));
+            while left > 0 {
+                left -= 1;
+                hint.took_one(left, self);
+                items.push(self.read_string("PackedStringArray element")?);
+            }
+            Ok(items)
+        })();
+        hint.release(left, self);
+        r.map(PackedStringArray)
+    }
+
+    /// A String field as a [`CompactString`](compact_str::CompactString) (no allocation up to
+    /// 24 bytes); a Dictionary key's text is checked as `read_str` checks it.
+    fn read_compact(&mut self, what: &'static str) -> Result<compact_str::CompactString> {
+        let (start, len, total) = self.string_len()?;
+        let guard = self.guard_key.take();
+        let bytes = self.read.read_slice(total, &mut self.scratch)?;
+        let s = text(&bytes, len, what, start)?;
+        if let Some(at) = guard {
+            reserved_key(s, at)?;
+        }
+        Ok(s.into())
+    }
+
+    /// A float math type (all its components `Real`s: `f32` on the wire, `f64` with the 4.x
+    /// 64-bit flag), as its marker payload reads it.
+    fn reals<T: bytemuck::Pod>(&mut self, h: Header) -> Result<T> {
+        let mut value = T::zeroed();
+        let slots: &mut [Real] =
+            bytemuck::try_cast_slice_mut(core::slice::from_mut(&mut value)).unwrap_or_default();
+        if self.wide(h) {
+            for x in slots {
+                *x = real(f64::from_le_bytes(self.read.read_array()?));
+            }
+        } else {
+            for x in slots {
+                *x = Real::from(f32::from_le_bytes(self.read.read_array()?));
+            }
+        }
+        Ok(value)
+    }
+
+    /// An untyped Array's elements, as `visit_array` and `Array`'s visitor read them.
+    fn array(&mut self) -> Result<Variant> {
+        let count = self.read_count("Array count", 4)?;
+        self.nested(|de| {
+            let hint = de.charge(count, 32);
+            let mut left = count;
+            let mut shapes = Shapes::default();
+            let r = (|| {
+                let mut items = Vec::with_capacity(cautious(hint.get(left)));
+                while left > 0 {
+                    left -= 1;
+                    hint.took_one(left, de);
+                    let item = match de.leaf() {
+                        Some(v) => Ok(v),
+                        None => de.variant_in(Some(&mut shapes)),
+                    };
+                    match item {
+                        Ok(v) => items.push(v),
+                        Err(e) => {
+                            return Err(e.in_segment(Segment::Index((count - left - 1) as usize)));
+                        }
+                    }
+                }
+                Ok(items)
+            })();
+            hint.release(left, de);
+            Ok(Variant::from(Array {
+                element_type: ContainerType::Untyped,
+                items: r?,
+            }))
+        })
+    }
+
+    /// An untyped Dictionary's entries, as `visit_dictionary` and `Dictionary`'s visitor read
+    /// them: a repeated key keeps its place and takes the later value. `shapes`: the keys of
+    /// the Dictionary before this one in the same Array (see [`Shapes`]).
+    fn dictionary(&mut self, shapes: Option<&mut Shapes<'de>>) -> Result<Variant> {
+        let count = self.read_count("Dictionary count", 8)?;
+        if count == 0 {
+            return self.nested(|_| Ok(Variant::from(Dictionary::new())));
+        }
+        self.nested(|de| {
+            let hint = de.charge(count, 64);
+            let mut left = count;
+            let r = de.entries(count, &mut left, hint, shapes);
+            hint.release(left, de);
+            r.map(Variant::from)
+        })
+    }
+
+    /// The `count` entries of a Dictionary (`left` of them left unread), each key first
+    /// matched against `shapes`.
+    fn entries(
+        &mut self,
+        count: u32,
+        left: &mut u32,
+        hint: Hint,
+        mut shapes: Option<&mut Shapes<'de>>,
+    ) -> Result<Dictionary> {
+        let mut dict = Dictionary::new();
+        let mut prints = Prints::new();
+        // Every key so far had the bytes of the same key of the Dictionary in `shapes`.
+        let mut same = true;
+        let mut i = 0;
+        while *left > 0 {
+            *left -= 1;
+            let key_at = self.read.offset();
+            hint.took_one(*left, self);
+            let known = match (&shapes, self.read.unread()) {
+                (Some(sh), Some(unread)) if same => sh.known(i, unread),
+                _ => None,
+            };
+            // `Ok`: a known key (and its fingerprint); `Err`: a key read.
+            let key: core::result::Result<(Variant, u64), Variant> = match known {
+                Some((key, print, rest)) => {
+                    self.read.read_to(rest);
+                    Ok((key, print))
+                }
+                None => {
+                    same = false;
+                    Err(self.key()?)
+                }
+            };
+            let key_len = self.read.offset() - key_at;
+            if *left + 1 == count {
+                dict = Dictionary::with_capacity(cautious(hint.get(*left)).saturating_add(1));
+            }
+            let value = match self.value() {
+                Ok(v) => v,
+                Err(e) => return Err(e.in_segment(self.key_path(key_at))),
+            };
+            match key {
+                Ok((key, print)) => dict.push_distinct(key, value, print, &mut prints),
+                Err(key) => {
+                    let learned = shapes.as_deref_mut().and_then(|sh| {
+                        sh.learn(i, &key, self.read.input_from(key_at)?.get(..key_len)?)
+                    });
+                    let repeated = dict.insert_fresh(key, value, &mut prints).is_some();
+                    match (shapes.as_deref_mut(), learned) {
+                        (Some(sh), Some(known)) if !repeated => sh.keys.push(known),
+                        // What follows a key not learned or repeated is not learned.
+                        _ => shapes = None,
+                    }
+                }
+            }
+            i += 1;
+        }
+        Ok(dict)
+    }
+
+    /// A Dictionary key: a String or StringName key's text may not be a reserved marker name
+    /// (see [`reserved_key`]), as `KeyDe` checks it.
+    fn key(&mut self) -> Result<Variant> {
+        let h = self.read_header()?;
+        let r = match h.ty {
+            VariantType::String => {
+                self.guard_key = Some(h.offset);
+                self.read_compact("String").map(Variant::String)
+            }
+            VariantType::StringName => {
+                self.guard_key = Some(h.offset);
+                self.visit_value(h, VariantVisitor)
+            }
+            _ => self.variant_at(h, None),
+        };
+        self.guard_key = None;
+        r.map_err(|e| e.or_at(h.offset))
+    }
+}
+
+/// A float math type (all its components `Real`s) from the start of `bytes`, and the bytes
+/// after it: `f32` components, or `f64` when `wide`.
+#[inline(always)]
+fn slice_reals<T: bytemuck::Pod>(mut bytes: &[u8], wide: bool) -> Option<(T, &[u8])> {
+    let mut value = T::zeroed();
+    let slots: &mut [Real] =
+        bytemuck::try_cast_slice_mut(core::slice::from_mut(&mut value)).ok()?;
+    for x in slots {
+        *x = if wide {
+            let (b, rest) = bytes.split_first_chunk::<8>()?;
+            bytes = rest;
+            real(f64::from_le_bytes(*b))
+        } else {
+            let (b, rest) = bytes.split_first_chunk::<4>()?;
+            bytes = rest;
+            Real::from(f32::from_le_bytes(*b))
+        };
+    }
+    Some((value, bytes))
+}
+
+/// The most keys of one Dictionary [`Shapes`] remembers (Dictionaries this small find a
+/// repeated key by fingerprints; larger ones use the hash index).
+const SHAPE_KEYS: usize = crate::value::LINEAR_MAX;
+
+/// The String keys of the last Dictionary among an Array's elements (a prefix of its keys,
+/// all distinct), with the input bytes each was read from: an Array of records repeats them
+/// in every element. A key whose bytes (header, length, text, padding) are those of the key
+/// at the same place in the Dictionary before decodes to the same String (same depth, same
+/// checks) and, while every key before it matched too, differs from them all: it is cloned
+/// (no UTF-8 check, no comparison) instead of read. Slices only.
+#[derive(Default)]
+struct Shapes<'de> {
+    keys: Vec<KnownKey<'de>>,
+}
+
+/// A key in [`Shapes`].
+struct KnownKey<'de> {
+    /// The bytes it was read from.
+    raw: &'de [u8],
+    key: compact_str::CompactString,
+    /// Its [`fingerprint`](crate::value::fingerprint).
+    print: u64,
+}
+
+impl<'de> Shapes<'de> {
+    /// Key `i` when `unread` starts with its bytes: the key, its fingerprint and the input
+    /// after it.
+    #[inline]
+    fn known(&self, i: usize, unread: &'de [u8]) -> Option<(Variant, u64, &'de [u8])> {
+        let k = self.keys.get(i)?;
+        let rest = unread.strip_prefix(k.raw)?;
+        Some((Variant::String(k.key.clone()), k.print, rest))
+    }
+
+    /// Forgets the keys from `i` on and returns key `i` (read from `raw`) to remember, when
+    /// it is a String that needs no allocation to copy; it is pushed once it proved distinct.
+    fn learn(&mut self, i: usize, key: &Variant, raw: &'de [u8]) -> Option<KnownKey<'de>> {
+        self.keys.truncate(i);
+        let Variant::String(text) = key else {
+            return None;
+        };
+        if i >= SHAPE_KEYS || text.is_heap_allocated() {
+            return None;
+        }
+        Some(KnownKey {
+            raw,
+            key: text.clone(),
+            print: crate::value::fingerprint(key),
+        })
+    }
+}
