@@ -108,6 +108,31 @@ fn measure<T: DeserializeOwned>(
     });
 }
 
+/// [`measure`] of a `Variant`, then the same through the direct path
+/// (`variant_from_bytes`, `variant_from_reader`), against the same budget.
+fn measure_variant(worst: &mut Worst, config: Config, input: &[u8], name: &str) {
+    measure::<Variant>(worst, config, input, VARIANT_FACTOR, name);
+    let what = |path: &str| format!("{name} via {path} ({:?})", config.version());
+    let peak = peak_of(|| config.variant_from_bytes(input));
+    worst.record(peak, input.len(), VARIANT_FACTOR, || {
+        what("variant_from_bytes")
+    });
+    let peak = peak_of(|| {
+        config.variant_from_reader(Trickle {
+            data: input,
+            step: 3,
+        })
+    });
+    worst.record(peak, input.len(), VARIANT_FACTOR, || {
+        what("variant_from_reader")
+    });
+    let half = &input[..input.len() / 2];
+    let peak = peak_of(|| config.variant_from_reader(half));
+    worst.record(peak, half.len(), VARIANT_FACTOR, || {
+        what("variant_from_reader, ended early")
+    });
+}
+
 /// Decodes `input` into every target, each against its budget.
 fn measure_all(worst: &mut [Worst; 2], config: Config, input: &[u8], name: &str) {
     let [compact, variant] = worst;
@@ -119,7 +144,7 @@ fn measure_all(worst: &mut [Worst; 2], config: Config, input: &[u8], name: &str)
     // A 4-byte empty PackedStringArray element is a 24-byte `String`: like a `Variant`, the
     // output itself outgrows 4 × the input, so only proportionality can be asked of it.
     measure::<Vec<String>>(variant, config, input, VARIANT_FACTOR, name);
-    measure::<Variant>(variant, config, input, VARIANT_FACTOR, name);
+    measure_variant(variant, config, input, name);
 }
 
 fn word(w: u32) -> [u8; 4] {
@@ -277,7 +302,7 @@ fn decoding_holds_at_most_64_kib_plus_4_times_the_input() {
         let [compact, variant] = &mut worst;
         measure::<IgnoredAny>(compact, config, input, 4, name);
         measure::<Typed>(compact, config, input, 4, name);
-        measure::<Variant>(variant, config, input, VARIANT_FACTOR, name);
+        measure_variant(variant, config, input, name);
     }
     for (budget, w) in [
         "64 KiB + 4 × input",
@@ -368,7 +393,7 @@ fn nested_forged_counts_stay_within_the_budget() {
                 measure::<Deep>(compact, config, &input, 4, &name);
                 measure::<DeepMap>(compact, config, &input, 4, &name);
                 measure::<Typed>(compact, config, &input, 4, &name);
-                measure::<Variant>(variant, config, &input, VARIANT_FACTOR, &name);
+                measure_variant(variant, config, &input, &name);
             }
         }
         for w in &worst {

@@ -9,7 +9,7 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 use crate::types::{PackedStringArray, Real, cautious};
-use crate::value::{Array, ContainerType, Dictionary, Prints, Variant, VariantVisitor};
+use crate::value::{Array, ContainerType, Dictionary, Prints, Variant, VariantVisitor, text_print};
 
 /// A 64-bit component as a [`Real`]: cast as serde's `f32` visitor (and Godot's
 /// single-precision `real_t`) casts it.
@@ -58,7 +58,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             T::Int => Variant::Int(self.read_i32()?.into()),
             T::Float if h.flag() => Variant::Float(f64::from_le_bytes(self.read.read_array()?)),
             T::Float => Variant::Float(f32::from_le_bytes(self.read.read_array()?).into()),
-            T::String => Variant::String(self.read_compact("String")?),
+            T::String => Variant::String(self.read_compact("String")?.0),
             T::Vector2 => Variant::Vector2(self.reals(h)?),
             T::Vector3 => Variant::Vector3(self.reals(h)?),
             T::Vector4 => Variant::Vector4(self.reals(h)?),
@@ -160,8 +160,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// A String field as a [`CompactString`](compact_str::CompactString) (no allocation up to
-    /// 24 bytes); a Dictionary key's text is checked as `read_str` checks it.
-    fn read_compact(&mut self, what: &'static str) -> Result<compact_str::CompactString> {
+    /// 24 bytes) and its key fingerprint; a Dictionary key's text is checked as `read_str`
+    /// checks it.
+    fn read_compact(&mut self, what: &'static str) -> Result<(compact_str::CompactString, u64)> {
         let (start, len, total) = self.string_len()?;
         let guard = self.guard_key.take();
         let bytes = self.read.read_slice(total, &mut self.scratch)?;
@@ -169,7 +170,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if let Some(at) = guard {
             reserved_key(s, at)?;
         }
-        Ok(s.into())
+        Ok((s.into(), text_print(s.as_bytes())))
     }
 
     /// A float math type (all its components `Real`s: `f32` on the wire, `f64` with the 4.x
@@ -194,7 +195,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn array(&mut self) -> Result<Variant> {
         let count = self.read_count("Array count", 4)?;
         self.nested(|de| {
-            let hint = de.charge(count, 32);
+            // Charged at twice an element's least size (4 bytes), so that a forged count
+            // reserves at most 4 times the input bytes left (32-byte Variants): a real Array's
+            // room is right the first time.
+            let hint = de.charge(count, 8);
             let mut left = count;
             let mut shapes = Shapes::default();
             let r = (|| {
@@ -232,7 +236,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return self.nested(|_| Ok(Variant::from(Dictionary::new())));
         }
         self.nested(|de| {
-            let hint = de.charge(count, 64);
+            // Charged at twice an entry's least size (8 bytes): a forged count reserves at
+            // most 4 times the input bytes left (64-byte entries).
+            let hint = de.charge(count, 16);
             let mut left = count;
             let r = de.entries(count, &mut left, hint, shapes);
             hint.release(left, de);
@@ -263,7 +269,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 _ => None,
             };
             // `Ok`: a known key (and its fingerprint); `Err`: a key read.
-            let key: core::result::Result<(Variant, u64), Variant> = match known {
+            let key: core::result::Result<(Variant, u64), (Variant, u64)> = match known {
                 Some((key, print, rest)) => {
                     self.read.read_to(rest);
                     Ok((key, print))
@@ -283,11 +289,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             };
             match key {
                 Ok((key, print)) => dict.push_distinct(key, value, print, &mut prints),
-                Err(key) => {
+                Err((key, print)) => {
                     let learned = shapes.as_deref_mut().and_then(|sh| {
-                        sh.learn(i, &key, self.read.input_from(key_at)?.get(..key_len)?)
+                        sh.learn(
+                            i,
+                            &key,
+                            print,
+                            self.read.input_from(key_at)?.get(..key_len)?,
+                        )
                     });
-                    let repeated = dict.insert_fresh(key, value, &mut prints).is_some();
+                    let repeated = dict
+                        .insert_printed(key, value, print, &mut prints)
+                        .is_some();
                     match (shapes.as_deref_mut(), learned) {
                         (Some(sh), Some(known)) if !repeated => sh.keys.push(known),
                         // What follows a key not learned or repeated is not learned.
@@ -302,22 +315,29 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// A Dictionary key: a String or StringName key's text may not be a reserved marker name
     /// (see [`reserved_key`]), as `KeyDe` checks it.
-    fn key(&mut self) -> Result<Variant> {
+    fn key(&mut self) -> Result<(Variant, u64)> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::String => {
                 self.guard_key = Some(h.offset);
-                self.read_compact("String").map(Variant::String)
+                self.read_compact("String")
+                    .map(|(s, print)| (Variant::String(s), print))
             }
             VariantType::StringName => {
                 self.guard_key = Some(h.offset);
-                self.visit_value(h, VariantVisitor)
+                self.visit_value(h, VariantVisitor).map(printed)
             }
-            _ => self.variant_at(h, None),
+            _ => self.variant_at(h, None).map(printed),
         };
         self.guard_key = None;
         r.map_err(|e| e.or_at(h.offset))
     }
+}
+
+/// `key` and its [`fingerprint`](crate::value::fingerprint).
+fn printed(key: Variant) -> (Variant, u64) {
+    let print = crate::value::fingerprint(&key);
+    (key, print)
 }
 
 /// A float math type (all its components `Real`s) from the start of `bytes`, and the bytes
@@ -375,9 +395,16 @@ impl<'de> Shapes<'de> {
         Some((Variant::String(k.key.clone()), k.print, rest))
     }
 
-    /// Forgets the keys from `i` on and returns key `i` (read from `raw`) to remember, when
+    /// Forgets the keys from `i` on and returns key `i` (fingerprint `print`, read from
+    /// `raw`) to remember, when
     /// it is a String that needs no allocation to copy; it is pushed once it proved distinct.
-    fn learn(&mut self, i: usize, key: &Variant, raw: &'de [u8]) -> Option<KnownKey<'de>> {
+    fn learn(
+        &mut self,
+        i: usize,
+        key: &Variant,
+        print: u64,
+        raw: &'de [u8],
+    ) -> Option<KnownKey<'de>> {
         self.keys.truncate(i);
         let Variant::String(text) = key else {
             return None;
@@ -388,7 +415,7 @@ impl<'de> Shapes<'de> {
         Some(KnownKey {
             raw,
             key: text.clone(),
-            print: crate::value::fingerprint(key),
+            print,
         })
     }
 }

@@ -101,23 +101,25 @@ impl Prints {
 /// ints and floats their value; other types their type.
 #[inline]
 pub(crate) fn fingerprint(key: &Variant) -> u64 {
-    #[inline]
-    fn text(b: &[u8]) -> u64 {
-        let byte = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
-        let n = b.len();
-        n as u64
-            | byte(0) << 32
-            | byte(1) << 40
-            | byte(n.wrapping_sub(2)) << 48
-            | byte(n.wrapping_sub(1)) << 56
-    }
     match key {
-        Variant::String(s) => text(s.as_bytes()),
-        Variant::StringName(StringName(s)) => text(s.as_bytes()),
+        Variant::String(s) => text_print(s.as_bytes()),
+        Variant::StringName(StringName(s)) => text_print(s.as_bytes()),
         Variant::Int(i) => *i as u64,
         Variant::Float(f) => canonical(*f),
         _ => key.variant_type() as u64,
     }
+}
+
+/// The [`fingerprint`] of a String or StringName key of text `b`.
+#[inline]
+pub(crate) fn text_print(b: &[u8]) -> u64 {
+    let byte = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
+    let n = b.len();
+    n as u64
+        | byte(0) << 32
+        | byte(1) << 40
+        | byte(n.wrapping_sub(2)) << 48
+        | byte(n.wrapping_sub(1)) << 56
 }
 
 /// Godot's key equality (`Variant::hash_compare`): the same type and equal payloads, floats
@@ -422,7 +424,7 @@ impl Dictionary {
             let hash = ix.hash(&k);
             ix.table.insert_unique(hash, (hash, i), |&(h, _)| h);
         }
-        self.index = Some(ix);
+        self.index = Some(Box::new(ix));
     }
 
     /// Inserts `value` under `key`. An existing equal key (Godot's key equality, see
@@ -473,11 +475,23 @@ impl Dictionary {
         value: Variant,
         prints: &mut Prints,
     ) -> Option<Variant> {
+        let print = fingerprint(&key);
+        self.insert_printed(key, value, print, prints)
+    }
+
+    /// [`insert_fresh`](Self::insert_fresh) of a key whose [`fingerprint`] is `print`.
+    #[inline]
+    pub(crate) fn insert_printed(
+        &mut self,
+        key: Variant,
+        value: Variant,
+        print: u64,
+        prints: &mut Prints,
+    ) -> Option<Variant> {
         let n = self.entries.len();
         if n >= LINEAR_MAX || prints.len != n {
             return self.insert(key, value);
         }
-        let print = fingerprint(&key);
         for (i, &p) in prints.words.get(..n).unwrap_or_default().iter().enumerate() {
             if p == print {
                 if let Some(slot) = self.entries.get_mut(i) {

@@ -16,7 +16,7 @@ pub use index::VariantIndex;
 
 pub(crate) use de::VariantVisitor;
 pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, direct_with, inferred, infers};
-pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint};
+pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint, text_print};
 pub(crate) use serializer::{VariantSerializer, drop_boms, fits, infer_types, wire_error};
 
 use crate::types::{
@@ -171,7 +171,7 @@ pub struct Dictionary {
     entries: Vec<(Variant, Variant)>,
     /// Key hash → entry index; built once there are more than [`dictionary::LINEAR_MAX`]
     /// entries (below that a scan is faster than hashing).
-    index: Option<dictionary::KeyIndex>,
+    index: Option<Box<dictionary::KeyIndex>>,
 }
 
 /// A full object (`var_to_bytes_with_objects`): its class name and its stored properties in
