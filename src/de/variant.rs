@@ -257,15 +257,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<Dictionary> {
         let mut dict = Dictionary::new();
         let mut prints = Prints::new();
-        // Every key so far had the bytes of the same key of the Dictionary in `shapes`.
-        let mut same = true;
         let mut i = 0;
         while *left > 0 {
             *left -= 1;
             let key_at = self.read.offset();
             hint.took_one(*left, self);
             let known = match (&shapes, self.read.unread()) {
-                (Some(sh), Some(unread)) if same => sh.known(i, unread),
+                (Some(sh), Some(unread)) => sh.known(i, unread),
                 _ => None,
             };
             // `Ok`: a known key (and its fingerprint); `Err`: a key read.
@@ -274,10 +272,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     self.read.read_to(rest);
                     Ok((key, print))
                 }
-                None => {
-                    same = false;
-                    Err(self.key()?)
-                }
+                None => Err(self.key()?),
             };
             let key_len = self.read.offset() - key_at;
             if *left + 1 == count {
