@@ -120,7 +120,7 @@ fn engine_hint(bytes: &[u8], config: Config, ui: &Ui, hinted: &mut bool) {
             continue;
         }
         let other = config.with_version(version);
-        if other.from_bytes::<Variant>(bytes).is_ok() {
+        if other.variant_from_bytes(bytes).is_ok() {
             ui.hint(&format!(
                 "these bytes decode as Godot {version}: try {flag}"
             ));
@@ -260,7 +260,7 @@ fn inspect_one(
         framing.from_packet::<Variant>(bytes).map(|v| (v, 0))
     } else {
         config
-            .take_from_bytes::<Variant>(bytes)
+            .take_variant_from_bytes(bytes)
             .map(|(v, rest)| (v, rest.len()))
     };
     match (&decoded, output) {

@@ -177,8 +177,8 @@ fn frame_chain(bytes: &[u8], framing: Framing) -> (bool, bool) {
 /// Guesses how `bytes` are framed, with a sentence saying what was assumed and why.
 pub fn detect(bytes: &[u8], framing: Framing) -> (Kind, String) {
     let config = framing.config();
-    let raw_exact = config.from_bytes::<Variant>(bytes).is_ok();
-    let raw_prefix = config.take_from_bytes::<Variant>(bytes).is_ok();
+    let raw_exact = config.variant_from_bytes(bytes).is_ok();
+    let raw_prefix = config.take_variant_from_bytes(bytes).is_ok();
     let (chain, chain_decodes) = frame_chain(bytes, framing);
     if raw_exact {
         let also = if chain_decodes {

@@ -471,7 +471,7 @@ fn from_components(ty: VariantType, comps: &[Value], path: &str) -> Result<Varia
             bytes.extend(floats.iter().flat_map(|&f| f.to_le_bytes()));
         }
     }
-    match Config::godot4().from_bytes::<Variant>(&bytes) {
+    match Config::godot4().variant_from_bytes(&bytes) {
         Ok(v) => Ok(v),
         Err(e) => err(path, format!("{}: {e}", ty.name())),
     }
