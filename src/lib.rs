@@ -48,7 +48,10 @@ pub use types::{
     Real, Rect2, Rect2i, Rid, Signal, StringName, Transform2D, Transform3D, Vector2, Vector2i,
     Vector3, Vector3i, Vector4, Vector4i,
 };
-pub use value::{Array, ContainerType, Dictionary, DictionaryKey, Object, Variant, VariantIndex};
+pub use value::{
+    Array, ContainerType, Dictionary, DictionaryIntoIter, DictionaryKey, Object, Variant,
+    VariantIndex,
+};
 pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
 
 /// The [`serde_bytes`](https://docs.rs/serde_bytes) crate, re-exported so that byte buffers

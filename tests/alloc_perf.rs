@@ -117,8 +117,9 @@ fn decoding_allocates_only_the_owned_outputs() {
 }
 
 /// Decoding into a dynamic `Variant` allocates per container, not per short text: a
-/// Dictionary or an Array takes its box and its entries, a PackedStringArray its `Vec` and
-/// each `String`; keys and names (up to 24 bytes, `CompactString`) and math values take none.
+/// Dictionary takes one block (its entries, with their count), an Array its box and its
+/// items, a PackedStringArray its `Vec` and each `String`; keys and names (up to 24 bytes,
+/// `CompactString`) and math values take none.
 #[test]
 fn decoding_into_variant_allocates_per_container() {
     let state = data::game_state();
@@ -133,13 +134,19 @@ fn decoding_into_variant_allocates_per_container() {
     let per_player: usize = state
         .players
         .iter()
-        .map(|p| 2 + 2 + 2 * p.items.len() + 1 + p.tags.len())
+        .map(|p| 1 + 2 + p.items.len() + 1 + p.tags.len())
         .sum();
     // The top Dictionary and its two Arrays, then the players and the projectiles; plus 5
     // reallocations where a size hint is cut: the 10 000 projectiles' Array grows twice past
     // the 4096 entries preallocated at most, and the last three projectiles' Dictionaries
     // find the size-hint budget (the input left) spent.
-    assert_eq!(n, 2 + 2 + 2 + per_player + 2 * state.projectiles.len() + 5);
+    let blocks = 1 + 2 + 2 + per_player + state.projectiles.len();
+    assert_eq!(n, blocks + 5);
+    // The direct path makes the same blocks; it charges the size hints less input, so only
+    // the projectiles' Array grows (twice); the keys it remembers take one block.
+    let (direct, w) = allocations(|| godot_serde::variant_from_bytes(&bytes).unwrap());
+    assert_eq!(w, v);
+    assert_eq!(direct, blocks + 2 + 1);
     println!(
         "Variant decode: {n} allocations, {:.2} per player",
         per_player as f64 / state.players.len() as f64

@@ -91,12 +91,12 @@ fn dict(
     entries: Vec<(Variant, Variant)>,
 ) -> Variant {
     let mut d = Dictionary::new();
-    d.key_type = key_type;
-    d.value_type = value_type;
+    d.set_key_type(key_type);
+    d.set_value_type(value_type);
     for (k, v) in entries {
         d.insert(k, v);
     }
-    Variant::Dictionary(Box::new(d))
+    Variant::Dictionary(d)
 }
 
 fn plain_dict(entries: Vec<(Variant, Variant)>) -> Variant {
@@ -819,7 +819,7 @@ fn godot3_var2str_matches_the_engine() {
         ),
         (
             "dict_mixed",
-            V::Dictionary(Box::new(mixed)),
+            V::Dictionary(mixed),
             "{\nnull: 6,\n2: 3,\n1.5: 4,\n\"x\": 1,\nVector2( 1, 2 ): 5\n}",
         ),
         (

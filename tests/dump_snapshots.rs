@@ -65,7 +65,7 @@ fn families() -> Vec<(&'static str, Variant)> {
         (
             "containers",
             Variant::from(vec![
-                Variant::Dictionary(Box::new(d)),
+                Variant::Dictionary(d),
                 Variant::Array(Box::new(Array {
                     element_type: ContainerType::Builtin(VariantType::Int),
                     items: vec![1.into()],

@@ -278,12 +278,12 @@ fn containers() {
     let mut d = Dictionary::new();
     d.insert("a".into(), 1.into());
     check_variant(
-        &Variant::Dictionary(Box::new(d.clone())),
+        &Variant::Dictionary(d.clone()),
         G3,
         "12000000 01000000 04000000 01000000 61000000 02000000 01000000",
     );
     check_variant(
-        &Variant::Dictionary(Box::new(d)),
+        &Variant::Dictionary(d),
         G4,
         "1b000000 01000000 04000000 01000000 61000000 02000000 01000000",
     );
@@ -391,14 +391,14 @@ fn typed_containers_in_variant() {
     );
     d.insert("a".into(), 1.into());
     check_variant(
-        &Variant::Dictionary(Box::new(d.clone())),
+        &Variant::Dictionary(d.clone()),
         G4,
         "1b000500 04000000 02000000 01000000 04000000 01000000 61000000 02000000 01000000",
     );
     // 4.3 cannot read typed dictionaries: written untyped.
     assert_eq!(
         Config::new(GodotVersion::V4_3)
-            .to_bytes(&Variant::Dictionary(Box::new(d)))
+            .to_bytes(&Variant::Dictionary(d))
             .unwrap(),
         hex("1b000000 01000000 04000000 01000000 61000000 02000000 01000000")
     );
@@ -408,7 +408,7 @@ fn typed_containers_in_variant() {
     );
     d.insert("a".into(), 1.into());
     check_variant(
-        &Variant::Dictionary(Box::new(d)),
+        &Variant::Dictionary(d),
         G4,
         "1b000100 04000000 01000000 04000000 01000000 61000000 02000000 01000000",
     );
@@ -416,11 +416,7 @@ fn typed_containers_in_variant() {
         ContainerType::Untyped,
         ContainerType::Builtin(VariantType::Int),
     );
-    check_variant(
-        &Variant::Dictionary(Box::new(d)),
-        G4,
-        "1b000400 02000000 00000000",
-    );
+    check_variant(&Variant::Dictionary(d), G4, "1b000400 02000000 00000000");
     // Engine tests (test_marshalls.h): Array[int] holding 0xF123456789ABCDEF, and
     // Dictionary[int, int] {X: X}.
     let x = 0xF123456789ABCDEFu64 as i64;
@@ -439,7 +435,7 @@ fn typed_containers_in_variant() {
     );
     d.insert(x.into(), x.into());
     check_variant(
-        &Variant::Dictionary(Box::new(d)),
+        &Variant::Dictionary(d),
         G4,
         "1b000500 02000000 02000000 01000000 02000100 efcdab89 674523f1 02000100 efcdab89 674523f1",
     );

@@ -56,8 +56,8 @@ fn typed_container_element_keeps_the_outer_sequence_untyped() {
     // The same with a typed Dictionary element, Dictionary[String, Variant]:
     // 1b000100 (key kind BUILTIN) 04000000 (String) 00000000 (count 0).
     let mut dict = Dictionary::new();
-    dict.key_type = ContainerType::Builtin(VariantType::String);
-    let value = vec![Variant::Int(5), Variant::Dictionary(Box::new(dict))];
+    dict.set_key_type(ContainerType::Builtin(VariantType::String));
+    let value = vec![Variant::Int(5), Variant::Dictionary(dict)];
     let expected = hex("1c000000 02000000 02000000 05000000 1b000100 04000000 00000000");
     assert_eq!(config.to_bytes(&value).unwrap(), expected);
 }
@@ -130,9 +130,9 @@ fn builtin_nil_container_type_is_written_untyped() {
     // Spec §8.2: `Dictionary[Variant, int] = {}` is 1b000400 02000000 00000000 (only the value
     // kind, bits 18-19, is set).
     let mut dict = Dictionary::new();
-    dict.key_type = ContainerType::Builtin(VariantType::Nil);
-    dict.value_type = ContainerType::Builtin(VariantType::Int);
-    let bytes = godot_serde::to_bytes(&Variant::Dictionary(Box::new(dict))).unwrap();
+    dict.set_key_type(ContainerType::Builtin(VariantType::Nil));
+    dict.set_value_type(ContainerType::Builtin(VariantType::Int));
+    let bytes = godot_serde::to_bytes(&Variant::Dictionary(dict)).unwrap();
     assert_eq!(bytes, hex("1b000400 02000000 00000000"));
 }
 

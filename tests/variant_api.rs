@@ -122,13 +122,13 @@ fn index_reads_and_never_panics() {
         Variant::Int(7),
     );
     let mut outer = Dictionary::new();
-    outer.insert("player".into(), Variant::Dictionary(Box::new(inner)));
+    outer.insert("player".into(), Variant::Dictionary(inner));
     outer.insert(
         "list".into(),
         Variant::from(vec![Variant::from("x"), Variant::Nil]),
     );
     outer.insert(Variant::Int(5), "five".into());
-    let v = Variant::Dictionary(Box::new(outer));
+    let v = Variant::Dictionary(outer);
     assert_eq!(v["player"]["hp"], Variant::Int(7)); // StringName key found by &str
     assert_eq!(v["list"][0], Variant::from("x"));
     assert_eq!(v["list"][9], Variant::Nil);
@@ -229,7 +229,7 @@ fn typed_containers() {
     assert!(d.is_typed());
     assert!(!Dictionary::new().is_typed());
     assert_eq!(
-        Variant::Dictionary(Box::new(d)).to_string(),
+        Variant::Dictionary(d).to_string(),
         "Dictionary[Node, int]({})"
     );
 }

@@ -178,6 +178,75 @@ fn keys_remembered_from_two_rows_never_mix() {
 }
 
 #[test]
+fn inner_arrays_of_records_keep_their_own_keys() {
+    // Records whose values hold Arrays of records, between two keys of the outer record:
+    // the inner keys come and go without disturbing the outer ones.
+    let inner = |keys: &[(&str, i32)], n: usize| array(&vec![record(keys); n]);
+    let row = |a: i32, list: Vec<u8>, b: i32| {
+        dict(&[
+            (string("a"), int(a)),
+            (string("list"), list),
+            (string("b"), int(b)),
+        ])
+    };
+    let rows = [
+        row(1, inner(&[("x", 1), ("y", 2)], 3), 2),
+        row(3, inner(&[("y", 3), ("x", 4), ("y", 5)], 2), 4),
+        row(5, inner(&[("a", 6), ("b", 7), ("a", 8)], 2), 6),
+        row(7, array(&[]), 8),
+    ];
+    let v = both(&array(&rows)).unwrap();
+    let Variant::Array(a) = &v else {
+        panic!("{v:?}")
+    };
+    let want_row = |a: i64, list: Variant, b: i64| {
+        let mut d = godot_serde::Dictionary::new();
+        d.insert("a".into(), a.into());
+        d.insert("list".into(), list);
+        d.insert("b".into(), b.into());
+        Variant::from(d)
+    };
+    let rows_of = |pairs: &[(&str, i64)], n: usize| Variant::from(vec![expected(pairs); n]);
+    assert_eq!(
+        a.items[0],
+        want_row(1, rows_of(&[("x", 1), ("y", 2)], 3), 2)
+    );
+    assert_eq!(
+        a.items[1],
+        want_row(3, rows_of(&[("y", 5), ("x", 4)], 2), 4)
+    );
+    assert_eq!(
+        a.items[2],
+        want_row(5, rows_of(&[("a", 8), ("b", 7)], 2), 6)
+    );
+    assert_eq!(
+        a.items[3],
+        want_row(7, Variant::from(Vec::<Variant>::new()), 8)
+    );
+
+    // An inner Array's keys are forgotten when it ends: after two rows whose lists hold a
+    // record keyed "a", a row repeating its own "a" after the list has one "a".
+    let row = |n: i32, list: Vec<u8>, extra: Option<i32>| {
+        let mut entries = vec![(string("a"), int(n)), (string("list"), list)];
+        entries.extend(extra.map(|x| (string("a"), int(x))));
+        dict(&entries)
+    };
+    let rows = [
+        row(1, array(&[record(&[("a", 10)])]), None),
+        row(2, array(&[record(&[("a", 20)])]), None),
+        row(3, array(&[]), Some(4)),
+    ];
+    let Variant::Array(a) = both(&array(&rows)).unwrap() else {
+        panic!()
+    };
+    let Variant::Dictionary(last) = &a.items[2] else {
+        panic!()
+    };
+    assert_eq!(last.len(), 2, "{last:?}");
+    assert_eq!(last.get("a"), Some(&Variant::Int(4)));
+}
+
+#[test]
 fn a_key_that_only_looks_like_the_one_before_is_read_for_itself() {
     // Same length and first and last bytes (one fingerprint); an int key where a String
     // was; a String key of a StringName's text; the same text with other padding bytes is

@@ -395,7 +395,7 @@ fn untyped_containers() {
     dict.insert(Variant::String("a".into()), Variant::Bool(false));
     // Insertion order is kept (b before a).
     assert_tokens(
-        &Variant::Dictionary(Box::new(dict.clone())),
+        &Variant::Dictionary(dict.clone()),
         &[
             Token::Map { len: Some(3) },
             Token::Str("b"),
@@ -415,7 +415,7 @@ fn untyped_containers() {
         Variant::Int(2),
     );
     assert_de_tokens(
-        &Variant::Dictionary(Box::new(dict)),
+        &Variant::Dictionary(dict),
         &[
             Token::Map { len: Some(2) },
             Token::I64(0),
@@ -426,7 +426,7 @@ fn untyped_containers() {
         ],
     );
     assert_tokens(
-        &Variant::Dictionary(Box::new(Dictionary::new())),
+        &Variant::Dictionary(Dictionary::new()),
         &[Token::Map { len: Some(0) }, Token::MapEnd],
     );
 }
@@ -476,8 +476,8 @@ fn typed_array() {
 fn typed_dictionary() {
     // Dictionary[String, Node]: key builtin String (id 4), value class "Node" (kind 2).
     let mut dict = Dictionary::new();
-    dict.key_type = ContainerType::Builtin(VariantType::String);
-    dict.value_type = ContainerType::ClassName("Node".into());
+    dict.set_key_type(ContainerType::Builtin(VariantType::String));
+    dict.set_value_type(ContainerType::ClassName("Node".into()));
     dict.insert(Variant::String("k".into()), Variant::ObjectId(ObjectId(5)));
     let mut fields = container_type(1, 4, "");
     fields.extend(container_type(2, 0, "Node"));
@@ -491,14 +491,14 @@ fn typed_dictionary() {
         Token::MapEnd,
     ]);
     let ser = tuple_struct("$godot_serde::TypedDictionary", 3, fields);
-    assert_ser_tokens(&Variant::Dictionary(Box::new(dict.clone())), &ser);
+    assert_ser_tokens(&Variant::Dictionary(dict.clone()), &ser);
     let mut payload = container_type(1, 4, "");
     payload.extend(container_type(2, 0, "Node"));
     payload.extend([Token::Map { len: Some(1) }, Token::Str("k")]);
     payload.extend(marker_map("$godot_serde::ObjectId", vec![Token::U64(5)]));
     payload.push(Token::MapEnd);
     let de = marker_map("$godot_serde::TypedDictionary", seq(3, payload));
-    assert_de_tokens(&Variant::Dictionary(Box::new(dict.clone())), &de);
+    assert_de_tokens(&Variant::Dictionary(dict.clone()), &de);
     assert_de_tokens(&dict.clone().compact(), &de);
 }
 

@@ -203,11 +203,11 @@ pub fn to_json(v: &Variant) -> Value {
                     .map(|(k, v)| Value::Array(vec![to_json(k), to_json(v)]))
                     .collect();
                 let mut fields = Vec::new();
-                if d.key_type != ContainerType::Untyped {
-                    fields.push(("key_type", container(&d.key_type)));
+                if *d.key_type() != ContainerType::Untyped {
+                    fields.push(("key_type", container(d.key_type())));
                 }
-                if d.value_type != ContainerType::Untyped {
-                    fields.push(("value_type", container(&d.value_type)));
+                if *d.value_type() != ContainerType::Untyped {
+                    fields.push(("value_type", container(d.value_type())));
                 }
                 fields.push(("entries", Value::Array(entries)));
                 tagged("Dictionary", fields)

@@ -38,18 +38,25 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// nesting deeper than [`Config::with_max_depth`], an Object when objects are not
     /// allowed, ...
     pub fn read_variant(&mut self) -> Result<Variant> {
-        self.variant_in(None)
+        self.variant_in(&mut Shapes::default(), None)
     }
 
-    /// [`read_variant`](Self::read_variant) of an Array element: a Dictionary may meet the
-    /// keys of the element before it in `shapes`.
-    fn variant_in(&mut self, shapes: Option<&mut Shapes<'de>>) -> Result<Variant> {
+    /// [`read_variant`](Self::read_variant), with the keys the Arrays being read remember
+    /// (`shapes`); `row`: this is an Array element whose Dictionary may meet the keys of the
+    /// element before it, from `shapes.keys[row..]`.
+    fn variant_in(&mut self, shapes: &mut Shapes<'de>, row: Option<usize>) -> Result<Variant> {
         let h = self.read_header()?;
-        self.variant_at(h, shapes).map_err(|e| e.or_at(h.offset))
+        self.variant_at(h, shapes, row)
+            .map_err(|e| e.or_at(h.offset))
     }
 
-    /// [`read_variant`](Self::read_variant) with the header read.
-    fn variant_at(&mut self, h: Header, shapes: Option<&mut Shapes<'de>>) -> Result<Variant> {
+    /// [`variant_in`](Self::variant_in) with the header read.
+    fn variant_at(
+        &mut self,
+        h: Header,
+        shapes: &mut Shapes<'de>,
+        row: Option<usize>,
+    ) -> Result<Variant> {
         use VariantType as T;
         Ok(match h.ty {
             T::Nil => Variant::Nil,
@@ -66,9 +73,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             T::Plane => Variant::Plane(self.reals(h)?),
             T::Quaternion => Variant::Quaternion(self.reals(h)?),
             T::PackedStringArray => Variant::PackedStringArray(self.strings()?),
-            T::Array if h.array_kind(self.version()) == Descriptor::NONE => self.array()?,
+            T::Array if h.array_kind(self.version()) == Descriptor::NONE => self.array(shapes)?,
             T::Dictionary if h.dictionary_kinds(self.version()) == (0, 0) => {
-                self.dictionary(shapes)?
+                self.dictionary(shapes, row)?
             }
             _ => self.visit_value(h, VariantVisitor)?,
         })
@@ -129,12 +136,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Some(v)
     }
 
-    /// [`leaf`](Self::leaf), else [`read_variant`](Self::read_variant).
+    /// [`leaf`](Self::leaf), else [`variant_in`](Self::variant_in).
     #[inline(always)]
-    fn value(&mut self) -> Result<Variant> {
+    fn value(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
         match self.leaf() {
             Some(v) => Ok(v),
-            None => self.variant_in(None),
+            None => self.variant_in(shapes, None),
         }
     }
 
@@ -191,8 +198,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(value)
     }
 
-    /// An untyped Array's elements, as `visit_array` and `Array`'s visitor read them.
-    fn array(&mut self) -> Result<Variant> {
+    /// An untyped Array's elements, as `visit_array` and `Array`'s visitor read them. The
+    /// keys its Dictionaries remember go on top of `shapes`, and are gone when it ends.
+    fn array(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
         let count = self.read_count("Array count", 4)?;
         self.nested(|de| {
             // Charged at twice an element's least size (4 bytes), so that a forged count
@@ -200,7 +208,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             // room is right the first time.
             let hint = de.charge(count, 8);
             let mut left = count;
-            let mut shapes = Shapes::default();
+            let row = shapes.keys.len();
             let r = (|| {
                 let mut items = Vec::with_capacity(cautious(hint.get(left)));
                 while left > 0 {
@@ -208,7 +216,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     hint.took_one(left, de);
                     let item = match de.leaf() {
                         Some(v) => Ok(v),
-                        None => de.variant_in(Some(&mut shapes)),
+                        None => de.variant_in(shapes, Some(row)),
                     };
                     match item {
                         Ok(v) => items.push(v),
@@ -220,6 +228,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 Ok(items)
             })();
             hint.release(left, de);
+            shapes.keys.truncate(row);
             Ok(Variant::from(Array {
                 element_type: ContainerType::Untyped,
                 items: r?,
@@ -228,9 +237,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// An untyped Dictionary's entries, as `visit_dictionary` and `Dictionary`'s visitor read
-    /// them: a repeated key keeps its place and takes the later value. `shapes`: the keys of
-    /// the Dictionary before this one in the same Array (see [`Shapes`]).
-    fn dictionary(&mut self, shapes: Option<&mut Shapes<'de>>) -> Result<Variant> {
+    /// them: a repeated key keeps its place and takes the later value. `row`: where in
+    /// `shapes` the keys of the Dictionary before this one in the same Array are.
+    fn dictionary(&mut self, shapes: &mut Shapes<'de>, row: Option<usize>) -> Result<Variant> {
         let count = self.read_count("Dictionary count", 8)?;
         if count == 0 {
             return self.nested(|_| Ok(Variant::from(Dictionary::new())));
@@ -240,20 +249,21 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             // most 4 times the input bytes left (64-byte entries).
             let hint = de.charge(count, 16);
             let mut left = count;
-            let r = de.entries(count, &mut left, hint, shapes);
+            let r = de.entries(count, &mut left, hint, shapes, row);
             hint.release(left, de);
             r.map(Variant::from)
         })
     }
 
     /// The `count` entries of a Dictionary (`left` of them left unread), each key first
-    /// matched against `shapes`.
+    /// matched against the remembered key at the same place (`shapes.keys[row + i]`).
     fn entries(
         &mut self,
         count: u32,
         left: &mut u32,
         hint: Hint,
-        mut shapes: Option<&mut Shapes<'de>>,
+        shapes: &mut Shapes<'de>,
+        mut row: Option<usize>,
     ) -> Result<Dictionary> {
         let mut dict = Dictionary::new();
         let mut prints = Prints::new();
@@ -262,8 +272,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             *left -= 1;
             let key_at = self.read.offset();
             hint.took_one(*left, self);
-            let known = match (&shapes, self.read.unread()) {
-                (Some(sh), Some(unread)) => sh.known(i, unread),
+            let known = match (row, self.read.unread()) {
+                (Some(row), Some(unread)) => shapes.known(row + i, unread),
                 _ => None,
             };
             // `Ok`: a known key (and its fingerprint); `Err`: a key read.
@@ -272,34 +282,30 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     self.read.read_to(rest);
                     Ok((key, print))
                 }
-                None => Err(self.key()?),
+                None => Err(self.key(shapes)?),
             };
             let key_len = self.read.offset() - key_at;
             if *left + 1 == count {
                 dict = Dictionary::with_capacity(cautious(hint.get(*left)).saturating_add(1));
             }
-            let value = match self.value() {
+            let value = match self.value(shapes) {
                 Ok(v) => v,
                 Err(e) => return Err(e.in_segment(self.key_path(key_at))),
             };
             match key {
                 Ok((key, print)) => dict.push_distinct(key, value, print, &mut prints),
                 Err((key, print)) => {
-                    let learned = shapes.as_deref_mut().and_then(|sh| {
-                        sh.learn(
-                            i,
-                            &key,
-                            print,
-                            self.read.input_from(key_at)?.get(..key_len)?,
-                        )
+                    let learned = row.and_then(|row| {
+                        let raw = self.read.input_from(key_at)?.get(..key_len)?;
+                        shapes.learn(row, i, &key, print, raw)
                     });
                     let repeated = dict
                         .insert_printed(key, value, print, &mut prints)
                         .is_some();
-                    match (shapes.as_deref_mut(), learned) {
-                        (Some(sh), Some(known)) if !repeated => sh.keys.push(known),
+                    match learned {
+                        Some(known) if !repeated => shapes.remember(known),
                         // What follows a key not learned or repeated is not learned.
-                        _ => shapes = None,
+                        _ => row = None,
                     }
                 }
             }
@@ -310,7 +316,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// A Dictionary key: a String or StringName key's text may not be a reserved marker name
     /// (see [`reserved_key`]), as `KeyDe` checks it.
-    fn key(&mut self) -> Result<(Variant, u64)> {
+    fn key(&mut self, shapes: &mut Shapes<'de>) -> Result<(Variant, u64)> {
         let h = self.read_header()?;
         let r = match h.ty {
             VariantType::String => {
@@ -322,7 +328,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 self.guard_key = Some(h.offset);
                 self.visit_value(h, VariantVisitor).map(printed)
             }
-            _ => self.variant_at(h, None).map(printed),
+            _ => self.variant_at(h, shapes, None).map(printed),
         };
         self.guard_key = None;
         r.map_err(|e| e.or_at(h.offset))
@@ -360,12 +366,15 @@ fn slice_reals<T: bytemuck::Pod>(mut bytes: &[u8], wide: bool) -> Option<(T, &[u
 /// repeated key by fingerprints; larger ones use the hash index).
 const SHAPE_KEYS: usize = crate::value::LINEAR_MAX;
 
-/// The String keys of the last Dictionary among an Array's elements (a prefix of its keys,
-/// all distinct), with the input bytes each was read from: an Array of records repeats them
-/// in every element. A key whose bytes (header, length, text, padding) are those of the key
-/// at the same place in the Dictionary before decodes to the same String (same depth, same
-/// checks) and, while every key before it matched too, differs from them all: it is cloned
-/// (no UTF-8 check, no comparison) instead of read. Slices only.
+/// Keys remembered while decoding, for the Arrays being read: each Array's part starts where
+/// the stack of keys stood when it began (its `row`) and is gone when it ends; inner Arrays
+/// stack theirs on top. An Array's part holds the String keys of the last Dictionary among
+/// its elements (a prefix of its keys, all distinct), with the input bytes each was read
+/// from: an Array of records repeats them in every element. A key whose bytes (header,
+/// length, text, padding) are those of the key at the same place in the Dictionary before
+/// decodes to the same String (same depth, same checks) and, since every key before it
+/// matched too (a key that does not truncates the part there), differs from them all: it is
+/// cloned (no UTF-8 check, no comparison) instead of read. Slices only.
 #[derive(Default)]
 struct Shapes<'de> {
     keys: Vec<KnownKey<'de>>,
@@ -381,6 +390,15 @@ struct KnownKey<'de> {
 }
 
 impl<'de> Shapes<'de> {
+    /// Pushes a key [`learn`](Self::learn) returned; the first makes room for a whole
+    /// Dictionary's and an inner one's.
+    fn remember(&mut self, key: KnownKey<'de>) {
+        if self.keys.capacity() == 0 {
+            self.keys.reserve(SHAPE_KEYS);
+        }
+        self.keys.push(key);
+    }
+
     /// Key `i` when `unread` starts with its bytes: the key, its fingerprint and the input
     /// after it.
     #[inline]
@@ -390,17 +408,18 @@ impl<'de> Shapes<'de> {
         Some((Variant::String(k.key.clone()), k.print, rest))
     }
 
-    /// Forgets the keys from `i` on and returns key `i` (fingerprint `print`, read from
-    /// `raw`) to remember, when
-    /// it is a String that needs no allocation to copy; it is pushed once it proved distinct.
+    /// Forgets the keys from `row + i` on and returns key `i` of the Dictionary whose keys
+    /// start at `row` (fingerprint `print`, read from `raw`) to remember, when it is a String
+    /// that needs no allocation to copy; it is pushed once it proved distinct.
     fn learn(
         &mut self,
+        row: usize,
         i: usize,
         key: &Variant,
         print: u64,
         raw: &'de [u8],
     ) -> Option<KnownKey<'de>> {
-        self.keys.truncate(i);
+        self.keys.truncate(row + i);
         let Variant::String(text) = key else {
             return None;
         };

@@ -528,12 +528,12 @@ pub(crate) fn write_dictionary<W: Write + ?Sized>(
     dict: &Dictionary,
     d: Dialect,
 ) -> fmt::Result {
-    let typed = d == Dialect::Godot4 && (is_typed(&dict.key_type) || is_typed(&dict.value_type));
+    let typed = d == Dialect::Godot4 && (is_typed(dict.key_type()) || is_typed(dict.value_type()));
     if typed {
         w.write_str("Dictionary[")?;
-        write_container_type(w, &dict.key_type)?;
+        write_container_type(w, dict.key_type())?;
         w.write_str(", ")?;
-        write_container_type(w, &dict.value_type)?;
+        write_container_type(w, dict.value_type())?;
         w.write_str("](")?;
     }
     let entries = sorted_entries(dict, d);

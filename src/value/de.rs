@@ -413,8 +413,8 @@ impl Payload for Dictionary {
     fn next_payload<'de, A: MapAccess<'de>>(map: &mut A, _wide: bool) -> Result<Self, A::Error> {
         let (key_type, value_type, Entries(mut dict)) =
             map.next_value::<(ContainerType, ContainerType, Entries)>()?;
-        dict.key_type = key_type;
-        dict.value_type = value_type;
+        dict.set_key_type(key_type);
+        dict.set_value_type(value_type);
         Ok(dict)
     }
 }
@@ -515,7 +515,7 @@ impl Container for Dictionary {
 
     fn from_variant(v: Variant) -> Result<Self, &'static str> {
         match v {
-            Variant::Dictionary(d) => Ok(*d),
+            Variant::Dictionary(d) => Ok(d),
             other => Err(variant_kind(&other)),
         }
     }

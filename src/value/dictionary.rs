@@ -21,6 +21,7 @@ use core::hash::{BuildHasher, Hash, Hasher};
 use std::hash::RandomState;
 
 use hashbrown::HashTable;
+use thin_vec::ThinVec;
 
 use super::{ContainerType, Dictionary, Variant};
 use crate::types::{Real, StringName};
@@ -28,6 +29,18 @@ use crate::wire::VariantType;
 
 /// Up to this many entries a Dictionary has no hash index.
 pub(crate) const LINEAR_MAX: usize = 16;
+
+/// What only some Dictionaries have (boxed, out of the two words of every one): key and value
+/// types, and the hash index of one with more than [`LINEAR_MAX`] entries.
+#[derive(Clone, Default)]
+pub(crate) struct Extra {
+    key_type: ContainerType,
+    value_type: ContainerType,
+    index: Option<KeyIndex>,
+}
+
+/// [`Extra`]'s types of a plain Dictionary.
+static UNTYPED: ContainerType = ContainerType::Untyped;
 
 /// The hash index of a [`Dictionary`]: `(hash, entry index)` per entry.
 #[derive(Clone)]
@@ -160,8 +173,8 @@ pub(crate) fn key_eq(a: &Variant, b: &Variant) -> bool {
                 && x.items.iter().zip(&y.items).all(|(p, q)| key_eq(p, q))
         }
         (V::Dictionary(x), V::Dictionary(y)) => {
-            x.key_type == y.key_type
-                && x.value_type == y.value_type
+            x.key_type() == y.key_type()
+                && x.value_type() == y.value_type()
                 && x.entries.len() == y.entries.len()
                 && x.entries
                     .iter()
@@ -393,14 +406,50 @@ impl Dictionary {
     #[must_use]
     pub fn with_capacity(n: usize) -> Self {
         Dictionary {
-            entries: Vec::with_capacity(n),
-            ..Self::default()
+            entries: ThinVec::with_capacity(n),
+            extra: None,
+        }
+    }
+
+    /// The hash index, when there is one.
+    fn index(&self) -> Option<&KeyIndex> {
+        self.extra.as_ref()?.index.as_ref()
+    }
+
+    /// The boxed part, made when first needed.
+    fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    /// The key type; [`ContainerType::Untyped`] for a plain `Dictionary`.
+    #[must_use]
+    pub fn key_type(&self) -> &ContainerType {
+        self.extra.as_ref().map_or(&UNTYPED, |e| &e.key_type)
+    }
+
+    /// The value type; [`ContainerType::Untyped`] for a plain `Dictionary`.
+    #[must_use]
+    pub fn value_type(&self) -> &ContainerType {
+        self.extra.as_ref().map_or(&UNTYPED, |e| &e.value_type)
+    }
+
+    /// Sets the key type (not enforced on the entries, as [`Dictionary::typed`]).
+    pub fn set_key_type(&mut self, key_type: ContainerType) {
+        if key_type != ContainerType::Untyped || self.extra.is_some() {
+            self.extra_mut().key_type = key_type;
+        }
+    }
+
+    /// Sets the value type (not enforced on the entries, as [`Dictionary::typed`]).
+    pub fn set_value_type(&mut self, value_type: ContainerType) {
+        if value_type != ContainerType::Untyped || self.extra.is_some() {
+            self.extra_mut().value_type = value_type;
         }
     }
 
     /// The index of the entry whose key matches `key`.
     fn position(&self, key: &impl DictionaryKey) -> Option<usize> {
-        match &self.index {
+        match self.index() {
             None => self.entries.iter().position(|(k, _)| key.matches_key(k)),
             Some(ix) => {
                 let hash = ix.hash(key);
@@ -424,7 +473,7 @@ impl Dictionary {
             let hash = ix.hash(&k);
             ix.table.insert_unique(hash, (hash, i), |&(h, _)| h);
         }
-        self.index = Some(Box::new(ix));
+        self.extra_mut().index = Some(ix);
     }
 
     /// Inserts `value` under `key`. An existing equal key (Godot's key equality, see
@@ -441,11 +490,11 @@ impl Dictionary {
     /// assert_eq!(d.to_string(), "{\n\"a\": 3,\n\"b\": 2\n}");
     /// ```
     pub fn insert(&mut self, key: Variant, value: Variant) -> Option<Variant> {
-        if self.index.is_none() && self.entries.len() >= LINEAR_MAX {
+        if self.entries.len() >= LINEAR_MAX && self.index().is_none() {
             self.build_index();
         }
         let entries = &mut self.entries;
-        let Some(ix) = &mut self.index else {
+        let Some(ix) = self.extra.as_deref_mut().and_then(|e| e.index.as_mut()) else {
             if let Some(slot) = entries.iter_mut().find(|(k, _)| key_eq(k, &key)) {
                 return Some(core::mem::replace(&mut slot.1, value));
             }
@@ -557,7 +606,7 @@ impl Dictionary {
 
     /// Removes entry `i` (which exists), keeping the others' order and the index right.
     fn remove_at(&mut self, i: usize) -> (Variant, Variant) {
-        if let Some(ix) = &mut self.index {
+        if let Some(ix) = self.extra.as_deref_mut().and_then(|e| e.index.as_mut()) {
             ix.table.retain(|(_, j)| *j != i);
             for (_, j) in &mut ix.table {
                 if *j > i {
@@ -583,18 +632,16 @@ impl Dictionary {
     /// ```
     #[must_use]
     pub fn typed(key_type: ContainerType, value_type: ContainerType) -> Self {
-        Dictionary {
-            key_type,
-            value_type,
-            entries: Vec::new(),
-            index: None,
-        }
+        let mut d = Dictionary::new();
+        d.set_key_type(key_type);
+        d.set_value_type(value_type);
+        d
     }
 
     /// Whether the Dictionary has a key or value type (`Dictionary[K, V]`).
     #[must_use]
     pub fn is_typed(&self) -> bool {
-        self.key_type != ContainerType::Untyped || self.value_type != ContainerType::Untyped
+        *self.key_type() != ContainerType::Untyped || *self.value_type() != ContainerType::Untyped
     }
 
     /// The value under the key that matches `key`.
@@ -672,7 +719,9 @@ impl Dictionary {
     /// Removes every entry, keeping the key and value types.
     pub fn clear(&mut self) {
         self.entries.clear();
-        self.index = None;
+        if let Some(e) = &mut self.extra {
+            e.index = None;
+        }
     }
 }
 
@@ -680,8 +729,8 @@ impl PartialEq for Dictionary {
     /// The same key and value types and equal entries in the same order (Variant's `==`,
     /// under which NaN differs from itself).
     fn eq(&self, other: &Self) -> bool {
-        self.key_type == other.key_type
-            && self.value_type == other.value_type
+        self.key_type() == other.key_type()
+            && self.value_type() == other.value_type()
             && self.entries == other.entries
     }
 }
@@ -689,22 +738,45 @@ impl PartialEq for Dictionary {
 impl core::fmt::Debug for Dictionary {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Dictionary")
-            .field("key_type", &self.key_type)
-            .field("value_type", &self.value_type)
-            .field("entries", &self.entries)
+            .field("key_type", self.key_type())
+            .field("value_type", self.value_type())
+            .field("entries", &self.entries.as_slice())
             .finish()
     }
 }
 
 impl IntoIterator for Dictionary {
     type Item = (Variant, Variant);
-    type IntoIter = std::vec::IntoIter<(Variant, Variant)>;
+    type IntoIter = IntoIter;
 
     /// The entries in insertion order.
-    fn into_iter(self) -> Self::IntoIter {
-        self.entries.into_iter()
+    fn into_iter(self) -> IntoIter {
+        IntoIter(self.entries.into_iter())
     }
 }
+
+/// The entries of a [`Dictionary`] taken by value, in insertion order (its `IntoIterator`).
+pub struct IntoIter(thin_vec::IntoIter<(Variant, Variant)>);
+
+impl Iterator for IntoIter {
+    type Item = (Variant, Variant);
+    fn next(&mut self) -> Option<(Variant, Variant)> {
+        self.0.next()
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for IntoIter {
+    fn next_back(&mut self) -> Option<(Variant, Variant)> {
+        self.0.next_back()
+    }
+}
+
+impl ExactSizeIterator for IntoIter {}
+
+impl core::iter::FusedIterator for IntoIter {}
 
 impl<'a> IntoIterator for &'a Dictionary {
     type Item = &'a (Variant, Variant);
@@ -736,12 +808,8 @@ impl Dictionary {
         value_type: ContainerType,
         entries: Vec<(Variant, Variant)>,
     ) -> Self {
-        let mut d = Dictionary {
-            key_type,
-            value_type,
-            entries,
-            index: None,
-        };
+        let mut d = Dictionary::typed(key_type, value_type);
+        d.entries = ThinVec::from(entries);
         if d.entries.len() > LINEAR_MAX {
             d.build_index();
         }

@@ -11,7 +11,7 @@ mod macros;
 mod ser;
 mod serializer;
 
-pub use dictionary::DictionaryKey;
+pub use dictionary::{DictionaryKey, IntoIter as DictionaryIntoIter};
 pub use index::VariantIndex;
 
 pub(crate) use de::VariantVisitor;
@@ -33,9 +33,9 @@ use crate::wire::VariantType;
 /// Each variant is one Godot type; the doc comment gives its type id in 4.x and 3.x.
 ///
 /// A `Variant` is 32 bytes (40 with the `double-precision` feature): the types larger than
-/// that, and the containers, are boxed (`Variant::Array(Box<Array>)`, ...). Build them with
-/// `From` (`Variant::from(array)`) and read them with the accessors (`as_array`, ...), which
-/// hide the box.
+/// that are boxed (`Variant::Array(Box<Array>)`, ...), and a [`Dictionary`] is two words
+/// inline. Build them with `From` (`Variant::from(array)`) and read them with the accessors
+/// (`as_array`, ...), which hide the box.
 /// Decoding any engine output into a `Variant` and encoding it again for the same engine gives
 /// the same bytes (typed container descriptors are kept; NodePath padding is written as zeros).
 ///
@@ -105,7 +105,7 @@ pub enum Variant {
     /// `Signal` (4.x id 26).
     Signal(Box<Signal>),
     /// `Dictionary` (4.x id 27, 3.x id 18).
-    Dictionary(Box<Dictionary>),
+    Dictionary(Dictionary),
     /// `Array` (4.x id 28, 3.x id 19).
     Array(Box<Array>),
     /// `PackedByteArray` (4.x id 29; 3.x `PoolByteArray`, id 20).
@@ -162,16 +162,14 @@ pub struct Array {
 /// key replaces its value in place, as Godot does. Lookups, insertion and decoding use a hash
 /// index over the whole key once the Dictionary has more than a few entries, so building or
 /// decoding a Dictionary takes linear time whatever its keys.
+///
+/// A Dictionary is two words: its entries (one allocation holding them with their count, none
+/// while empty) and, only when typed or large, a box with the types and the index.
 #[derive(Clone, Default)]
 pub struct Dictionary {
-    /// The key type; [`ContainerType::Untyped`] for a plain `Dictionary`.
-    pub key_type: ContainerType,
-    /// The value type; [`ContainerType::Untyped`] for a plain `Dictionary`.
-    pub value_type: ContainerType,
-    entries: Vec<(Variant, Variant)>,
-    /// Key hash → entry index; built once there are more than [`dictionary::LINEAR_MAX`]
-    /// entries (below that a scan is faster than hashing).
-    index: Option<Box<dictionary::KeyIndex>>,
+    entries: thin_vec::ThinVec<(Variant, Variant)>,
+    /// The key and value types and the index, when there is one of them.
+    extra: Option<Box<dictionary::Extra>>,
 }
 
 /// A full object (`var_to_bytes_with_objects`): its class name and its stored properties in

@@ -120,12 +120,12 @@ impl Serialize for Dictionary {
     /// Untyped: a map of the entries in order. Typed: `serialize_tuple_struct(TYPED_DICTIONARY,
     /// 3)` with the key type, the value type and the map.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.key_type == ContainerType::Untyped && self.value_type == ContainerType::Untyped {
+        if !self.is_typed() {
             return Entries(self.as_slice()).serialize(s);
         }
         let mut t = s.serialize_tuple_struct(TYPED_DICTIONARY, 3)?;
-        t.serialize_field(&self.key_type)?;
-        t.serialize_field(&self.value_type)?;
+        t.serialize_field(self.key_type())?;
+        t.serialize_field(self.value_type())?;
         t.serialize_field(&Entries(self.as_slice()))?;
         t.end()
     }

@@ -210,13 +210,13 @@ pub(crate) fn infer_types(v: &mut Variant) {
                 .any(|k| matches!(k, Variant::Array(_) | Variant::Dictionary(_))) =>
         {
             // Keys change with their Arrays' types: the Dictionary is built again, in order.
-            let mut out = Dictionary::typed(d.key_type.clone(), d.value_type.clone());
-            for (mut k, mut x) in core::mem::take(&mut **d) {
+            let mut out = Dictionary::typed(d.key_type().clone(), d.value_type().clone());
+            for (mut k, mut x) in core::mem::take(&mut *d) {
                 infer_types(&mut k);
                 infer_types(&mut x);
                 out.insert(k, x);
             }
-            **d = out;
+            *d = out;
         }
         Variant::Dictionary(d) => d.values_mut().for_each(infer_types),
         Variant::Object(o) => o.properties.iter_mut().for_each(|(_, x)| infer_types(x)),

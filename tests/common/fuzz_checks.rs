@@ -640,7 +640,7 @@ impl<'a> Gen<'a> {
                     let v = self.variant(version, deeper);
                     d.insert(k, v);
                 }
-                Variant::Dictionary(Box::new(d))
+                Variant::Dictionary(d)
             }
             VariantType::Array => {
                 let element_type = if version.has_typed_arrays() {

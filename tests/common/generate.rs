@@ -150,10 +150,10 @@ impl Rng {
                         );
                     }
                     if version.has_typed_dictionaries() && self.below(3) == 0 {
-                        d.key_type = ContainerType::Builtin(VariantType::String);
-                        d.value_type = ContainerType::ClassName("Node".into());
+                        d.set_key_type(ContainerType::Builtin(VariantType::String));
+                        d.set_value_type(ContainerType::ClassName("Node".into()));
                     }
-                    Variant::Dictionary(Box::new(d))
+                    Variant::Dictionary(d)
                 }
                 22 | 23 if depth > 0 => {
                     let items = self.vec(|r| r.variant(version, depth - 1));

@@ -157,7 +157,7 @@ pub fn tdict(
             "repeated key in an expected value"
         );
     }
-    Variant::Dictionary(Box::new(d))
+    Variant::Dictionary(d)
 }
 /// `ContainerType::Builtin`.
 pub fn builtin(ty: VariantType) -> ContainerType {

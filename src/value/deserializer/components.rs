@@ -312,8 +312,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
                 }
                 (t, _) => seed.deserialize(DescriptorDe(t))?,
             },
-            (FieldKind::TypedDictionary(d), 0) => seed.deserialize(DescriptorDe(&d.key_type))?,
-            (FieldKind::TypedDictionary(d), 1) => seed.deserialize(DescriptorDe(&d.value_type))?,
+            (FieldKind::TypedDictionary(d), 0) => seed.deserialize(DescriptorDe(d.key_type()))?,
+            (FieldKind::TypedDictionary(d), 1) => seed.deserialize(DescriptorDe(d.value_type()))?,
             (FieldKind::TypedArray(a), 1) => seed.deserialize(ItemsDe(de, a))?,
             (FieldKind::TypedDictionary(d), 2) => seed.deserialize(EntriesDe(de, d))?,
             _ => return Ok(None),

@@ -143,8 +143,8 @@ fn plain(v: &Variant, rules: Rules, depth: usize) -> bool {
             depth > 0
                 && (!d.is_typed()
                     || version.has_typed_dictionaries()
-                        && descriptor_ok(&d.key_type)
-                        && descriptor_ok(&d.value_type))
+                        && descriptor_ok(d.key_type())
+                        && descriptor_ok(d.value_type()))
                 && d.iter().all(|(k, x)| {
                     let key_rules = Rules {
                         // A text key is read through the BOM-dropping lend too, unless it
