@@ -228,6 +228,8 @@ fn every_shape_100_000_deep() {
             let any: godot_serde::Result<IgnoredAny> = config.from_bytes(&bytes);
             let variant: godot_serde::Result<godot_serde::Variant> = config.from_bytes(&bytes);
             let reader: godot_serde::Result<godot_serde::Variant> = config.from_reader(&bytes[..]);
+            let direct = config.variant_from_bytes(&bytes);
+            let direct_reader = config.variant_from_reader(&bytes[..]);
             let json: godot_serde::Result<serde_json::Value> = config.from_bytes(&bytes);
             let tree: godot_serde::Result<Tree> = config.from_bytes(&bytes);
             let objects_refused = name.starts_with("Object") && !config.allow_objects();
@@ -235,6 +237,8 @@ fn every_shape_100_000_deep() {
                 ("IgnoredAny", any.map(|_| ())),
                 ("Variant", variant.map(|_| ())),
                 ("from_reader", reader.map(|_| ())),
+                ("variant_from_bytes", direct.map(|_| ())),
+                ("variant_from_reader", direct_reader.map(|_| ())),
             ] {
                 let e = r.expect_err(&what);
                 if objects_refused {
@@ -293,6 +297,13 @@ fn every_shape_decodes_at_the_limit_and_fails_one_past_it() {
         assert!(r.is_ok(), "{name} at the limit: {r:?}");
         let r: godot_serde::Result<godot_serde::Variant> = config.from_reader(&ok[..]);
         assert!(r.is_ok(), "{name} at the limit, reader: {r:?}");
+        let r = config.variant_from_bytes(&ok);
+        assert!(r.is_ok(), "{name} at the limit, direct: {r:?}");
+        assert_eq!(
+            depth_error(config.variant_from_bytes(&bad)),
+            Some(64),
+            "{name}, direct"
+        );
         assert_eq!(
             depth_error(config.from_bytes::<IgnoredAny>(&bad)),
             Some(64),
@@ -452,6 +463,10 @@ fn every_shape_at_the_default_limit() {
         assert!(v.is_ok(), "{name}: {v:?}");
         let v: godot_serde::Result<godot_serde::Variant> = config.from_reader(&bytes[..]);
         assert!(v.is_ok(), "{name}, reader: {v:?}");
+        let v = config.variant_from_bytes(&bytes);
+        assert!(v.is_ok(), "{name}, direct: {v:?}");
+        let v = config.variant_from_reader(&bytes[..]);
+        assert!(v.is_ok(), "{name}, direct from a reader: {v:?}");
         let r: godot_serde::Result<IgnoredAny> = config.from_bytes(&bytes);
         assert!(r.is_ok(), "{name}: {r:?}");
         // JSON has only string keys: a Dictionary key fails, after the whole nesting.
@@ -462,6 +477,8 @@ fn every_shape_at_the_default_limit() {
                 .from_reader::<_, godot_serde::Variant>(&bad[..])
                 .map(drop),
             config.from_bytes::<IgnoredAny>(&bad).map(drop),
+            config.variant_from_bytes(&bad).map(drop),
+            config.variant_from_reader(&bad[..]).map(drop),
         ] {
             assert_eq!(depth_error(r), Some(DEFAULT_MAX_DEPTH), "{name}");
         }
@@ -470,6 +487,8 @@ fn every_shape_at_the_default_limit() {
         let bytes = nest(shape, GODOT_MAX_DEPTH);
         let v: godot_serde::Result<godot_serde::Variant> = deep.from_bytes(&bytes);
         assert!(v.is_ok(), "{name} at 1024: {v:?}");
+        let v = deep.variant_from_bytes(&bytes);
+        assert!(v.is_ok(), "{name} at 1024, direct: {v:?}");
     }
 }
 

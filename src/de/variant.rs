@@ -198,11 +198,24 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(value)
     }
 
+    /// [`nested`](Self::nested) for the direct path, whose levels are small and known: the
+    /// stack left is checked every [`LEVELS_PER_STACK_CHECK`] levels instead of at each one.
+    fn nested_direct<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.depth += 1;
+        let r = if self.depth % LEVELS_PER_STACK_CHECK == 0 {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self))
+        } else {
+            f(self)
+        };
+        self.depth -= 1;
+        r
+    }
+
     /// An untyped Array's elements, as `visit_array` and `Array`'s visitor read them. The
     /// keys its Dictionaries remember go on top of `shapes`, and are gone when it ends.
     fn array(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
         let count = self.read_count("Array count", 4)?;
-        self.nested(|de| {
+        self.nested_direct(|de| {
             // Charged at twice an element's least size (4 bytes), so that a forged count
             // reserves at most 4 times the input bytes left (32-byte Variants): a real Array's
             // room is right the first time.
@@ -242,9 +255,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn dictionary(&mut self, shapes: &mut Shapes<'de>, row: Option<usize>) -> Result<Variant> {
         let count = self.read_count("Dictionary count", 8)?;
         if count == 0 {
-            return self.nested(|_| Ok(Variant::from(Dictionary::new())));
+            return self.nested_direct(|_| Ok(Variant::from(Dictionary::new())));
         }
-        self.nested(|de| {
+        self.nested_direct(|de| {
             // Charged at twice an entry's least size (8 bytes): a forged count reserves at
             // most 4 times the input bytes left (64-byte entries).
             let hint = de.charge(count, 16);
@@ -362,6 +375,40 @@ fn slice_reals<T: bytemuck::Pod>(mut bytes: &[u8], wide: bool) -> Option<(T, &[u
     Some((value, bytes))
 }
 
+/// Whether `a` and `b` (of one length, a multiple of 4: a String field with its header) hold
+/// the same bytes, compared a word at a time in line (keys are short: a call to `memcmp`
+/// costs more than the comparison).
+#[inline(always)]
+fn same_words(mut a: &[u8], mut b: &[u8]) -> bool {
+    loop {
+        match (a.split_first_chunk::<8>(), b.split_first_chunk::<8>()) {
+            (Some((x, a_rest)), Some((y, b_rest))) => {
+                if u64::from_ne_bytes(*x) != u64::from_ne_bytes(*y) {
+                    return false;
+                }
+                a = a_rest;
+                b = b_rest;
+            }
+            _ => {
+                return match (a.first_chunk::<4>(), b.first_chunk::<4>()) {
+                    (Some(x), Some(y)) => {
+                        u32::from_ne_bytes(*x) == u32::from_ne_bytes(*y)
+                            && a.len() == 4
+                            && b.len() == 4
+                    }
+                    _ => a.is_empty() && b.is_empty(),
+                };
+            }
+        }
+    }
+}
+
+/// Levels of the direct path between two checks of the stack left: one of its levels (an
+/// Array or Dictionary with the calls of one element or entry) takes a few KiB even
+/// unoptimized, so four stay well within [`STACK_RED_ZONE`] (the limits tests run 1 024 levels
+/// on a 2 MiB thread in debug builds).
+const LEVELS_PER_STACK_CHECK: usize = 4;
+
 /// The most keys of one Dictionary [`Shapes`] remembers (Dictionaries this small find a
 /// repeated key by fingerprints; larger ones use the hash index).
 const SHAPE_KEYS: usize = crate::value::LINEAR_MAX;
@@ -404,8 +451,8 @@ impl<'de> Shapes<'de> {
     #[inline]
     fn known(&self, i: usize, unread: &'de [u8]) -> Option<(Variant, u64, &'de [u8])> {
         let k = self.keys.get(i)?;
-        let rest = unread.strip_prefix(k.raw)?;
-        Some((Variant::String(k.key.clone()), k.print, rest))
+        let (head, rest) = unread.split_at_checked(k.raw.len())?;
+        same_words(head, k.raw).then(|| (Variant::String(k.key.clone()), k.print, rest))
     }
 
     /// Forgets the keys from `row + i` on and returns key `i` of the Dictionary whose keys
