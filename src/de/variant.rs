@@ -202,7 +202,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// stack left is checked every [`LEVELS_PER_STACK_CHECK`] levels instead of at each one.
     fn nested_direct<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         self.depth += 1;
-        let r = if self.depth % LEVELS_PER_STACK_CHECK == 0 {
+        let r = if self.depth.is_multiple_of(LEVELS_PER_STACK_CHECK) {
             stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self))
         } else {
             f(self)
