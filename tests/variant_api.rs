@@ -242,6 +242,9 @@ fn variant_is_compact() {
     assert_eq!(size_of::<Variant>(), 32);
     #[cfg(feature = "double-precision")]
     assert_eq!(size_of::<Variant>(), 40);
+    // A Dictionary is two words inline: its entries' block and its optional boxed types and
+    // index; an empty one allocates nothing.
+    assert_eq!(size_of::<godot_serde::Dictionary>(), 2 * size_of::<usize>());
 }
 
 #[test]
