@@ -84,12 +84,14 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// A leaf value (nil, bool, int, float, String, Vector2, Vector3) read straight from the
     /// input slice when it is whole and well-formed; `None` (nothing read) for anything else,
     /// which the general path then reads (and explains when it is wrong). Only where the
-    /// general path's checks hold: a slice, no header read ahead, no key's text to check,
-    /// and a depth that allows one more value.
+    /// general path's checks hold: a slice, no header read ahead, and a depth that allows one
+    /// more value (`depth_ok`: the caller knows `self.depth` is within the limit; no key's
+    /// text is being read on the direct path's loops, which call this).
     #[inline(always)]
-    fn leaf(&mut self) -> Option<Variant> {
+    fn leaf(&mut self, depth_ok: bool) -> Option<Variant> {
         use VariantType as T;
-        if self.peeked.is_some() || self.guard_key.is_some() || self.depth > self.config.max_depth {
+        debug_assert!(self.guard_key.is_none());
+        if !depth_ok || self.peeked.is_some() {
             return None;
         }
         let (word, rest) = self.read.unread()?.split_first_chunk::<4>()?;
@@ -136,10 +138,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Some(v)
     }
 
-    /// [`leaf`](Self::leaf), else [`variant_in`](Self::variant_in).
+    /// A Dictionary entry's value: [`leaf`](Self::leaf), else
+    /// [`variant_in`](Self::variant_in). Its key was read at the same depth (or, when known,
+    /// the same key of the Dictionary before, at the same depth), so the depth is within the
+    /// limit.
     #[inline(always)]
     fn value(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
-        match self.leaf() {
+        match self.leaf(true) {
             Some(v) => Ok(v),
             None => self.variant_in(shapes, None),
         }
@@ -222,12 +227,14 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             let hint = de.charge(count, 8);
             let mut left = count;
             let row = shapes.keys.len();
+            // The elements' depth, the same for all.
+            let depth_ok = de.depth <= de.config.max_depth;
             let r = (|| {
                 let mut items = Vec::with_capacity(cautious(hint.get(left)));
                 while left > 0 {
                     left -= 1;
                     hint.took_one(left, de);
-                    let item = match de.leaf() {
+                    let item = match de.leaf(depth_ok) {
                         Some(v) => Ok(v),
                         None => de.variant_in(shapes, Some(row)),
                     };
@@ -278,49 +285,47 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         shapes: &mut Shapes<'de>,
         mut row: Option<usize>,
     ) -> Result<Dictionary> {
-        let mut dict = Dictionary::new();
+        // Room as the serde path makes it once the first key is read (`left` then one less).
+        let mut dict = Dictionary::with_capacity(
+            cautious(hint.get(count.saturating_sub(1))).saturating_add(1),
+        );
         let mut prints = Prints::new();
         let mut i = 0;
         while *left > 0 {
             *left -= 1;
             let key_at = self.read.offset();
             hint.took_one(*left, self);
-            let known = match (row, self.read.unread()) {
-                (Some(row), Some(unread)) => shapes.known(row + i, unread),
-                _ => None,
-            };
-            // `Ok`: a known key (and its fingerprint); `Err`: a key read.
-            let key: core::result::Result<(Variant, u64), (Variant, u64)> = match known {
-                Some((key, print, rest)) => {
+            // A key with the bytes of the remembered one: cloned, and distinct from the
+            // earlier keys (which all matched too).
+            if let (Some(row), Some(unread)) = (row, self.read.unread()) {
+                if let Some((key, print, rest)) = shapes.known(row + i, unread) {
                     self.read.read_to(rest);
-                    Ok((key, print))
+                    let value = match self.value(shapes) {
+                        Ok(v) => v,
+                        Err(e) => return Err(e.in_segment(self.key_path(key_at))),
+                    };
+                    dict.push_distinct(key, value, print, &mut prints);
+                    i += 1;
+                    continue;
                 }
-                None => Err(self.key(shapes)?),
-            };
-            let key_len = self.read.offset() - key_at;
-            if *left + 1 == count {
-                dict = Dictionary::with_capacity(cautious(hint.get(*left)).saturating_add(1));
             }
+            let (key, print) = self.key(shapes)?;
+            let key_len = self.read.offset() - key_at;
             let value = match self.value(shapes) {
                 Ok(v) => v,
                 Err(e) => return Err(e.in_segment(self.key_path(key_at))),
             };
-            match key {
-                Ok((key, print)) => dict.push_distinct(key, value, print, &mut prints),
-                Err((key, print)) => {
-                    let learned = row.and_then(|row| {
-                        let raw = self.read.input_from(key_at)?.get(..key_len)?;
-                        shapes.learn(row, i, &key, print, raw)
-                    });
-                    let repeated = dict
-                        .insert_printed(key, value, print, &mut prints)
-                        .is_some();
-                    match learned {
-                        Some(known) if !repeated => shapes.remember(known),
-                        // What follows a key not learned or repeated is not learned.
-                        _ => row = None,
-                    }
-                }
+            let learned = row.and_then(|row| {
+                let raw = self.read.input_from(key_at)?.get(..key_len)?;
+                shapes.learn(row, i, &key, print, raw)
+            });
+            let repeated = dict
+                .insert_printed(key, value, print, &mut prints)
+                .is_some();
+            match learned {
+                Some(known) if !repeated => shapes.remember(known),
+                // What follows a key not learned or repeated is not learned.
+                _ => row = None,
             }
             i += 1;
         }
