@@ -81,73 +81,50 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         })
     }
 
-    /// A leaf value (nil, bool, int, float, String, Vector2, Vector3) read straight from the
-    /// input slice when it is whole and well-formed; `None` (nothing read) for anything else,
-    /// which the general path then reads (and explains when it is wrong). Only where the
-    /// general path's checks hold: a slice, no header read ahead, and a depth that allows one
-    /// more value (`depth_ok`: the caller knows `self.depth` is within the limit; no key's
-    /// text is being read on the direct path's loops, which call this).
+    /// An Array element or a Dictionary entry's value, read from the input slice when it is
+    /// there: a leaf value (see [`leaf`]) straight from it, an untyped container after the
+    /// header read here; anything else, or anything [`leaf`] does not take (which the general
+    /// path then explains when it is wrong), by [`variant_in`](Self::variant_in), which reads
+    /// the same bytes. `depth_ok`: the caller knows `self.depth` is within the limit (no key's
+    /// text is being read in the loops that call this).
     #[inline(always)]
-    fn leaf(&mut self, depth_ok: bool) -> Option<Variant> {
-        use VariantType as T;
+    fn item(
+        &mut self,
+        depth_ok: bool,
+        shapes: &mut Shapes<'de>,
+        row: Option<usize>,
+    ) -> Result<Variant> {
         debug_assert!(self.guard_key.is_none());
-        if !depth_ok || self.peeked.is_some() {
-            return None;
+        if depth_ok && self.peeked.is_none() {
+            if let Some((word, rest)) = self.read.unread().and_then(<[u8]>::split_first_chunk) {
+                if let Ok(head) = crate::wire::Header::decode(u32::from_le_bytes(*word), self.types)
+                {
+                    if let Some((v, rest)) = leaf(head, rest, self.version()) {
+                        self.read.read_to(rest);
+                        return Ok(v);
+                    }
+                    if matches!(head.ty, VariantType::Array | VariantType::Dictionary) {
+                        let h = Header {
+                            head,
+                            offset: self.read.offset(),
+                        };
+                        self.read.read_to(rest);
+                        return self
+                            .variant_at(h, shapes, row)
+                            .map_err(|e| e.or_at(h.offset));
+                    }
+                }
+            }
         }
-        let (word, rest) = self.read.unread()?.split_first_chunk::<4>()?;
-        let h = crate::wire::Header::decode(u32::from_le_bytes(*word), self.types).ok()?;
-        let (v, rest) = match h.ty {
-            T::Nil => (Variant::Nil, rest),
-            T::Bool => {
-                let (b, rest) = rest.split_first_chunk::<4>()?;
-                (Variant::Bool(u32::from_le_bytes(*b) != 0), rest)
-            }
-            T::Int if h.flag() => {
-                let (b, rest) = rest.split_first_chunk::<8>()?;
-                (Variant::Int(i64::from_le_bytes(*b)), rest)
-            }
-            T::Int => {
-                let (b, rest) = rest.split_first_chunk::<4>()?;
-                (Variant::Int(i32::from_le_bytes(*b).into()), rest)
-            }
-            T::Float if h.flag() => {
-                let (b, rest) = rest.split_first_chunk::<8>()?;
-                (Variant::Float(f64::from_le_bytes(*b)), rest)
-            }
-            T::Float => {
-                let (b, rest) = rest.split_first_chunk::<4>()?;
-                (Variant::Float(f32::from_le_bytes(*b).into()), rest)
-            }
-            T::String => {
-                let (len, rest) = rest.split_first_chunk::<4>()?;
-                let len = usize::try_from(i32::from_le_bytes(*len)).ok()?;
-                let (bytes, rest) = rest.split_at_checked(string::padded_len(len))?;
-                (Variant::String(string::text(bytes, len).ok()?.into()), rest)
-            }
-            T::Vector2 => {
-                let (v, rest) = slice_reals(rest, h.wide(self.version()))?;
-                (Variant::Vector2(v), rest)
-            }
-            T::Vector3 => {
-                let (v, rest) = slice_reals(rest, h.wide(self.version()))?;
-                (Variant::Vector3(v), rest)
-            }
-            _ => return None,
-        };
-        self.read.read_to(rest);
-        Some(v)
+        self.variant_in(shapes, row)
     }
 
-    /// A Dictionary entry's value: [`leaf`](Self::leaf), else
-    /// [`variant_in`](Self::variant_in). Its key was read at the same depth (or, when known,
-    /// the same key of the Dictionary before, at the same depth), so the depth is within the
-    /// limit.
+    /// A Dictionary entry's value ([`item`](Self::item)). Its key was read at the same depth
+    /// (or, when known, the same key of the Dictionary before, at the same depth), so the
+    /// depth is within the limit.
     #[inline(always)]
     fn value(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
-        match self.leaf(true) {
-            Some(v) => Ok(v),
-            None => self.variant_in(shapes, None),
-        }
+        self.item(true, shapes, None)
     }
 
     /// A PackedStringArray's elements, as its marker payload reads them.
@@ -234,11 +211,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 while left > 0 {
                     left -= 1;
                     hint.took_one(left, de);
-                    let item = match de.leaf(depth_ok) {
-                        Some(v) => Ok(v),
-                        None => de.variant_in(shapes, Some(row)),
-                    };
-                    match item {
+                    match de.item(depth_ok, shapes, Some(row)) {
                         Ok(v) => items.push(v),
                         Err(e) => {
                             return Err(e.in_segment(Segment::Index((count - left - 1) as usize)));
@@ -357,6 +330,52 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 fn printed(key: Variant) -> (Variant, u64) {
     let print = crate::value::fingerprint(&key);
     (key, print)
+}
+
+/// A leaf value of header `h` (nil, bool, int, float, String, Vector2, Vector3) from the
+/// start of `rest` when it is whole and well-formed, and the bytes after it; `None` for
+/// anything else.
+#[inline(always)]
+fn leaf(h: crate::wire::Header, rest: &[u8], version: GodotVersion) -> Option<(Variant, &[u8])> {
+    use VariantType as T;
+    Some(match h.ty {
+        T::Nil => (Variant::Nil, rest),
+        T::Bool => {
+            let (b, rest) = rest.split_first_chunk::<4>()?;
+            (Variant::Bool(u32::from_le_bytes(*b) != 0), rest)
+        }
+        T::Int if h.flag() => {
+            let (b, rest) = rest.split_first_chunk::<8>()?;
+            (Variant::Int(i64::from_le_bytes(*b)), rest)
+        }
+        T::Int => {
+            let (b, rest) = rest.split_first_chunk::<4>()?;
+            (Variant::Int(i32::from_le_bytes(*b).into()), rest)
+        }
+        T::Float if h.flag() => {
+            let (b, rest) = rest.split_first_chunk::<8>()?;
+            (Variant::Float(f64::from_le_bytes(*b)), rest)
+        }
+        T::Float => {
+            let (b, rest) = rest.split_first_chunk::<4>()?;
+            (Variant::Float(f32::from_le_bytes(*b).into()), rest)
+        }
+        T::String => {
+            let (len, rest) = rest.split_first_chunk::<4>()?;
+            let len = usize::try_from(i32::from_le_bytes(*len)).ok()?;
+            let (bytes, rest) = rest.split_at_checked(string::padded_len(len))?;
+            (Variant::String(string::text(bytes, len).ok()?.into()), rest)
+        }
+        T::Vector2 => {
+            let (v, rest) = slice_reals(rest, h.wide(version))?;
+            (Variant::Vector2(v), rest)
+        }
+        T::Vector3 => {
+            let (v, rest) = slice_reals(rest, h.wide(version))?;
+            (Variant::Vector3(v), rest)
+        }
+        _ => return None,
+    })
 }
 
 /// A float math type (all its components `Real`s) from the start of `bytes`, and the bytes
