@@ -247,6 +247,86 @@ fn inner_arrays_of_records_keep_their_own_keys() {
 }
 
 #[test]
+fn an_array_starts_from_the_keys_of_the_array_before() {
+    // Rows whose lists of records have one shape: each list starts from the last one's keys.
+    // A list whose first record repeats a key the last list had once is still merged, and
+    // keys left over from two lists never mix.
+    let row = |list: Vec<Vec<u8>>| dict(&[(string("list"), array(&list))]);
+    let rows = [
+        row(vec![record(&[("x", 1), ("y", 2)])]),
+        row(vec![record(&[("x", 3)])]),
+        row(vec![record(&[("x", 4), ("y", 5), ("x", 6)])]),
+        row(vec![
+            record(&[("x", 7), ("x", 8)]),
+            record(&[("y", 9), ("x", 10)]),
+        ]),
+    ];
+    let Variant::Array(a) = both(&array(&rows)).unwrap() else {
+        panic!()
+    };
+    let list = |i: usize| a.items[i]["list"].clone();
+    assert_eq!(
+        list(0),
+        Variant::from(vec![expected(&[("x", 1), ("y", 2)])])
+    );
+    assert_eq!(list(1), Variant::from(vec![expected(&[("x", 3)])]));
+    assert_eq!(
+        list(2),
+        Variant::from(vec![expected(&[("x", 6), ("y", 5)])])
+    );
+    assert_eq!(
+        list(3),
+        Variant::from(vec![
+            expected(&[("x", 8)]),
+            expected(&[("y", 9), ("x", 10)])
+        ])
+    );
+}
+
+#[test]
+fn keys_known_from_a_shallower_array_still_meet_the_depth_limit() {
+    // [[{k: 1}], {m: [{k: 2}]}]: the first list's record has its key at depth 3; the second
+    // list starts from that record's keys, but its record's key is at depth 4, past a limit
+    // of 3, though its bytes are those of the key known from before.
+    let bytes = array(&[
+        array(&[record(&[("k", 1)])]),
+        dict(&[(string("m"), array(&[record(&[("k", 2)])]))]),
+    ]);
+    let config = Config::new(GodotVersion::V4_4).with_max_depth(3);
+    let direct = config.variant_from_bytes(&bytes).unwrap_err();
+    let serde = config.from_bytes::<Variant>(&bytes).unwrap_err();
+    assert_eq!(direct.to_string(), serde.to_string());
+    assert!(
+        matches!(
+            direct.kind(),
+            godot_serde::ErrorKind::DepthLimitExceeded { limit: 3 }
+        ),
+        "{direct}"
+    );
+    assert!(
+        Config::new(GodotVersion::V4_4)
+            .with_max_depth(4)
+            .variant_from_bytes(&bytes)
+            .is_ok()
+    );
+}
+
+#[test]
+fn keys_an_inner_array_passes_on_do_not_mix_with_the_outer_ones() {
+    // [[{k: [{k: 1}]}], [{k: 2, k: 3}]]: when the first list ends, it passes on its own keys
+    // only (not the inner list's as well), so the second list's record merges its two "k".
+    let inner = array(&[record(&[("k", 1)])]);
+    let bytes = array(&[
+        array(&[dict(&[(string("k"), inner)])]),
+        array(&[record(&[("k", 2), ("k", 3)])]),
+    ]);
+    let Variant::Array(a) = both(&bytes).unwrap() else {
+        panic!()
+    };
+    assert_eq!(a.items[1], Variant::from(vec![expected(&[("k", 3)])]));
+}
+
+#[test]
 fn a_key_that_only_looks_like_the_one_before_is_read_for_itself() {
     // Same length and first and last bytes (one fingerprint); an int key where a String
     // was; a String key of a StringName's text; the same text with other padding bytes is

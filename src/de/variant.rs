@@ -204,6 +204,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             let hint = de.charge(count, 8);
             let mut left = count;
             let row = shapes.keys.len();
+            // Records often hold Arrays of records of one shape (a player's items): the keys of
+            // the last Dictionary of the Array that ended last are this one's first guess.
+            shapes.keys.append(&mut shapes.recent);
             // The elements' depth, the same for all.
             let depth_ok = de.depth <= de.config.max_depth;
             let r = (|| {
@@ -221,7 +224,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 Ok(items)
             })();
             hint.release(left, de);
-            shapes.keys.truncate(row);
+            shapes.recent.clear();
+            let ended = shapes.keys.drain(row..);
+            shapes.recent.extend(ended);
             Ok(Variant::from(Array {
                 element_type: ContainerType::Untyped,
                 items: r?,
@@ -264,6 +269,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         );
         let mut prints = Prints::new();
         let mut i = 0;
+        // Keys are read one level deeper than the Dictionary, at the depth `nested` set: a
+        // known key skips the header read that checks it, so it is checked here.
+        if self.depth > self.config.max_depth {
+            row = None;
+        }
         while *left > 0 {
             *left -= 1;
             let key_at = self.read.offset();
@@ -438,17 +448,21 @@ const LEVELS_PER_STACK_CHECK: usize = 4;
 const SHAPE_KEYS: usize = crate::value::LINEAR_MAX;
 
 /// Keys remembered while decoding, for the Arrays being read: each Array's part starts where
-/// the stack of keys stood when it began (its `row`) and is gone when it ends; inner Arrays
-/// stack theirs on top. An Array's part holds the String keys of the last Dictionary among
+/// the stack of keys stood when it began (its `row`), from the part of the last Array that
+/// ended (`recent`), and leaves the stack when it ends, becoming `recent`; inner Arrays stack
+/// theirs on top. An Array's part holds the String keys of the last Dictionary among
 /// its elements (a prefix of its keys, all distinct), with the input bytes each was read
 /// from: an Array of records repeats them in every element. A key whose bytes (header,
 /// length, text, padding) are those of the key at the same place in the Dictionary before
-/// decodes to the same String (same depth, same checks) and, since every key before it
+/// decodes to the same String (the same checks; the depth is checked per Dictionary) and,
+/// since every key before it
 /// matched too (a key that does not truncates the part there), differs from them all: it is
 /// cloned (no UTF-8 check, no comparison) instead of read. Slices only.
 #[derive(Default)]
 struct Shapes<'de> {
     keys: Vec<KnownKey<'de>>,
+    /// The part of the last Array that ended, which the next Array starts from.
+    recent: Vec<KnownKey<'de>>,
 }
 
 /// A key in [`Shapes`].
@@ -466,6 +480,7 @@ impl<'de> Shapes<'de> {
     fn remember(&mut self, key: KnownKey<'de>) {
         if self.keys.capacity() == 0 {
             self.keys.reserve(SHAPE_KEYS);
+            self.recent.reserve(SHAPE_KEYS);
         }
         self.keys.push(key);
     }
