@@ -194,7 +194,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// An untyped Array's elements, as `visit_array` and `Array`'s visitor read them. The
-    /// keys its Dictionaries remember go on top of `shapes`, and are gone when it ends.
+    /// keys its Dictionaries remember go on top of `shapes`, starting from those the last
+    /// Array left (`shapes.recent`); when it ends, its own become those.
     fn array(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
         let count = self.read_count("Array count", 4)?;
         self.nested_direct(|de| {
