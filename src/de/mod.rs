@@ -518,8 +518,23 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// Runs `f` one level deeper (elements, keys, values, properties), on a new stack
     /// segment when the thread's stack is nearly used up (see [`STACK_RED_ZONE`]).
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.nested_every(1, f)
+    }
+
+    /// [`nested`](Self::nested), checking the stack left only at every `levels`-th level (for
+    /// callers whose levels are small enough that `levels` of them fit the red zone).
+    #[inline]
+    fn nested_every<T>(
+        &mut self,
+        levels: usize,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
         self.depth += 1;
-        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self));
+        let r = if self.depth.is_multiple_of(levels) {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self))
+        } else {
+            f(self)
+        };
         self.depth -= 1;
         r
     }

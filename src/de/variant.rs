@@ -8,7 +8,7 @@
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
-use crate::types::{PackedStringArray, Real, cautious};
+use crate::types::{Real, StringArrayVisitor, cautious};
 use crate::value::{Array, ContainerType, Dictionary, Prints, Variant, VariantVisitor, text_print};
 
 /// A 64-bit component as a [`Real`]: cast as serde's `f32` visitor (and Godot's
@@ -72,7 +72,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             T::Rect2 => Variant::Rect2(self.reals(h)?),
             T::Plane => Variant::Plane(self.reals(h)?),
             T::Quaternion => Variant::Quaternion(self.reals(h)?),
-            T::PackedStringArray => Variant::PackedStringArray(self.strings()?),
+            T::PackedStringArray => {
+                Variant::PackedStringArray(self.visit_packed_strings(StringArrayVisitor)?)
+            }
             T::Array if h.array_kind(self.version()) == Descriptor::NONE => self.array(shapes)?,
             T::Dictionary if h.dictionary_kinds(self.version()) == (0, 0) => {
                 self.dictionary(shapes, row)?
@@ -119,47 +121,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.variant_in(shapes, row)
     }
 
-    /// A Dictionary entry's value ([`item`](Self::item)). Its key was read at the same depth
-    /// (or, when known, the same key of the Dictionary before, at the same depth), so the
-    /// depth is within the limit.
+    /// A Dictionary entry's value ([`item`](Self::item)); an error names the key that starts
+    /// at `key_at`. The key was read at the same depth (or its depth checked, when known), so
+    /// the depth is within the limit.
     #[inline(always)]
-    fn value(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
-        self.item(true, shapes, None)
-    }
-
-    /// A PackedStringArray's elements, as its marker payload reads them.
-    fn strings(&mut self) -> Result<PackedStringArray> {
-        // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
-        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
-        self.check_fits(count.into(), 4, "PackedStringArray count")?;
-        // A String field is at least 4 bytes.
-        let hint = self.charge(count, 4);
-        let mut left = count;
-        let r = (|| {
-            let mut items = Vec::with_capacity(cautious(hint.get(left)));
-            while left > 0 {
-                left -= 1;
-                hint.took_one(left, self);
-                items.push(self.read_string("PackedStringArray element")?);
-            }
-            Ok(items)
-        })();
-        hint.release(left, self);
-        r.map(PackedStringArray)
+    fn value(&mut self, shapes: &mut Shapes<'de>, key_at: usize) -> Result<Variant> {
+        match self.item(true, shapes, None) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.in_segment(self.key_path(key_at))),
+        }
     }
 
     /// A String field as a [`CompactString`](compact_str::CompactString) (no allocation up to
-    /// 24 bytes) and its key fingerprint; a Dictionary key's text is checked as `read_str`
-    /// checks it.
+    /// 24 bytes) and its key fingerprint, read (and, for a Dictionary key, checked) by
+    /// `read_str`.
     fn read_compact(&mut self, what: &'static str) -> Result<(compact_str::CompactString, u64)> {
-        let (start, len, total) = self.string_len()?;
-        let guard = self.guard_key.take();
-        let bytes = self.read.read_slice(total, &mut self.scratch)?;
-        let s = text(&bytes, len, what, start)?;
-        if let Some(at) = guard {
-            reserved_key(s, at)?;
-        }
-        Ok((s.into(), text_print(s.as_bytes())))
+        self.read_str(what, CompactVisitor)
     }
 
     /// A float math type (all its components `Real`s: `f32` on the wire, `f64` with the 4.x
@@ -183,14 +160,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// [`nested`](Self::nested) for the direct path, whose levels are small and known: the
     /// stack left is checked every [`LEVELS_PER_STACK_CHECK`] levels instead of at each one.
     fn nested_direct<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
-        self.depth += 1;
-        let r = if self.depth.is_multiple_of(LEVELS_PER_STACK_CHECK) {
-            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self))
-        } else {
-            f(self)
-        };
-        self.depth -= 1;
-        r
+        self.nested_every(LEVELS_PER_STACK_CHECK, f)
     }
 
     /// An untyped Array's elements, as `visit_array` and `Array`'s visitor read them. The
@@ -284,10 +254,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             if let (Some(row), Some(unread)) = (row, self.read.unread()) {
                 if let Some((key, print, rest)) = shapes.known(row + i, unread) {
                     self.read.read_to(rest);
-                    let value = match self.value(shapes) {
-                        Ok(v) => v,
-                        Err(e) => return Err(e.in_segment(self.key_path(key_at))),
-                    };
+                    let value = self.value(shapes, key_at)?;
                     dict.push_distinct(key, value, print, &mut prints);
                     i += 1;
                     continue;
@@ -295,10 +262,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             }
             let (key, print) = self.key(shapes)?;
             let key_len = self.read.offset() - key_at;
-            let value = match self.value(shapes) {
-                Ok(v) => v,
-                Err(e) => return Err(e.in_segment(self.key_path(key_at))),
-            };
+            let value = self.value(shapes, key_at)?;
             let learned = row.and_then(|row| {
                 let raw = self.read.input_from(key_at)?.get(..key_len)?;
                 shapes.learn(row, i, &key, print, raw)
@@ -334,6 +298,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         self.guard_key = None;
         r.map_err(|e| e.or_at(h.offset))
+    }
+}
+
+/// A text as a [`CompactString`](compact_str::CompactString) and its key fingerprint.
+struct CompactVisitor;
+
+impl Visitor<'_> for CompactVisitor {
+    type Value = (compact_str::CompactString, u64);
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<Self::Value, E> {
+        Ok((v.into(), text_print(v.as_bytes())))
     }
 }
 

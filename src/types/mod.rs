@@ -66,6 +66,7 @@ pub use packed::{
 };
 pub use strings::{NodePath, StringName};
 
+pub(crate) use packed::StringArrayVisitor;
 pub(crate) use proto::{Payload, cautious};
 
 use crate::wire::VariantType;

@@ -189,7 +189,8 @@ impl Payload for PackedStringArray {
     }
 }
 
-struct StringArrayVisitor;
+/// Builds a [`PackedStringArray`] from a sequence of strings (or its marker map).
+pub(crate) struct StringArrayVisitor;
 
 impl<'de> de::Visitor<'de> for StringArrayVisitor {
     type Value = PackedStringArray;

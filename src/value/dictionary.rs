@@ -550,11 +550,7 @@ impl Dictionary {
                 }
             }
         }
-        if let Some(slot) = prints.words.get_mut(n) {
-            *slot = print;
-            prints.len = n + 1;
-        }
-        self.entries.push((key, value));
+        self.push_distinct(key, value, print, prints);
         None
     }
 
