@@ -192,6 +192,12 @@ impl Config {
     /// [`Object`](crate::Object) record: class name and ordered properties. Nothing is ever
     /// instantiated or executed. Refused by default, as Godot's `bytes_to_var` does
     /// (`ERR_UNAUTHORIZED`).
+    ///
+    /// It also picks how containers typed with a class or a script are written and read, as
+    /// Godot does: with it (`var_to_bytes_with_objects`) an `Array[Node]` carries `"Node"` (a
+    /// script-typed one its `res://` path); without it (`var_to_bytes` / `bytes_to_var`) such
+    /// a container carries the class `EncodedObjectAsID`, as do the class-less OBJECT
+    /// containers read without it.
     #[must_use]
     pub const fn with_allow_objects(mut self, on: bool) -> Self {
         self.allow_objects = on;

@@ -313,8 +313,12 @@ fn spec_examples() {
         );
         let value = spec_value(n);
         let double = n.contains("double_build");
+        // `var_to_bytes_with_objects` examples: objects in full.
+        let full = n.contains("with_objects");
         for config in spec_configs(n, field(&rec, "godot_versions").unwrap()) {
-            let config = config.with_double_precision(double);
+            let config = config
+                .with_double_precision(double)
+                .with_allow_objects(full);
             let what = format!("{n} ({:?})", config.version());
             assert_eq!(
                 tohex(&config.to_bytes(&value).unwrap()),
@@ -537,27 +541,6 @@ const DELIBERATE: &[(&str, &str, &str)] = &[
         "tarray_element_mismatch",
         "objects",
         "as the plain decode: elements of the wrong type are kept",
-    ),
-    (
-        "tarray_class_node_empty",
-        "plain",
-        "typed container descriptors are kept verbatim: without objects the engine replaces \
-         the class `Node` by `EncodedObjectAsID`",
-    ),
-    (
-        "tarray_class_unknown",
-        "plain",
-        "descriptors kept verbatim (the engine writes `EncodedObjectAsID` back)",
-    ),
-    (
-        "tarray_script_ok",
-        "plain",
-        "descriptors kept verbatim (the engine writes `EncodedObjectAsID` back)",
-    ),
-    (
-        "tarray_script_empty",
-        "plain",
-        "descriptors kept verbatim (the engine writes `EncodedObjectAsID` back)",
     ),
     (
         "tarray_script_empty",

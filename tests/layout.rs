@@ -383,7 +383,23 @@ fn typed_containers_in_variant() {
         element_type: ContainerType::ClassName("Node".into()),
         items: vec![],
     }));
-    check_variant(&nodes, G4, "1c000200 04000000 4e6f6465 00000000");
+    // `var_to_bytes_with_objects` keeps the class (spec §8.2); `var_to_bytes` writes
+    // `EncodedObjectAsID` for it, and reading without objects gives `EncodedObjectAsID` back
+    // (both seen on a 4.6 engine, `tests/godot4_live.rs`).
+    check_variant(
+        &nodes,
+        G4.with_allow_objects(true),
+        "1c000200 04000000 4e6f6465 00000000",
+    );
+    let as_ids = "1c000200 11000000 456e636f 6465644f 626a6563 74417349 44000000 00000000";
+    assert_eq!(G4.to_bytes(&nodes).unwrap(), hex(as_ids));
+    let back: Variant = G4
+        .from_bytes(&hex("1c000200 04000000 4e6f6465 00000000"))
+        .unwrap();
+    assert_eq!(
+        back.as_array().unwrap().element_type,
+        ContainerType::ClassName("EncodedObjectAsID".into())
+    );
     // Dictionary[String, int] = {"a": 1}, 4.4+.
     let mut d = Dictionary::typed(
         ContainerType::Builtin(VariantType::String),

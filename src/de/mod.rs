@@ -437,7 +437,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// Reads a typed-container descriptor of `kind` (`docs/wire-format.md` §2.1).
     fn read_descriptor(&mut self, kind: u8) -> Result<Descriptor> {
         let offset = self.read.offset();
-        Ok(match kind {
+        let d = match kind {
             Descriptor::NONE => Descriptor::default(),
             Descriptor::BUILTIN => {
                 let id = self.read_i32()?;
@@ -451,6 +451,16 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 })?
             }
             named => Descriptor::named(named, self.read_string(Descriptor::name_role(named))?),
+        };
+        // As Godot reads it: without objects, a container of objects (a class, a script, or
+        // the class-less OBJECT) holds `EncodedObjectAsID`s; with them, an empty class name
+        // is the class-less OBJECT.
+        Ok(if !self.config.allow_objects && d.holds_objects() {
+            Descriptor::encoded_object_as_id()
+        } else if d.kind == Descriptor::CLASS_NAME && d.name.is_empty() {
+            Descriptor::builtin(VariantType::Object as i32, self.version()).unwrap_or(d)
+        } else {
+            d
         })
     }
 

@@ -8,6 +8,7 @@ use crate::types::Marker;
 use crate::wire::header::DescriptorBody;
 use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, VariantType, string};
 use serde::ser::{self, Impossible, Serialize};
+use std::borrow::Cow;
 
 /// Progress through a marker type's fields.
 #[derive(Clone, Copy)]
@@ -149,7 +150,23 @@ pub(super) fn typed_header<W: Output>(
     key: &Descriptor,
     value: &Descriptor,
 ) -> Result<()> {
-    let (flags, written) = Descriptor::encode(ty, ser.version(), key, value);
+    // Without full objects (`var_to_bytes`), Godot writes a container of a class or a script
+    // as one of `EncodedObjectAsID`s.
+    let as_id = Descriptor::encoded_object_as_id;
+    let (key, value) = if ser.config.allow_objects {
+        (Cow::Borrowed(key), Cow::Borrowed(value))
+    } else {
+        let named = |d: &Descriptor| d.kind >= Descriptor::CLASS_NAME;
+        let pick = |d| {
+            if named(d) {
+                Cow::Owned(as_id())
+            } else {
+                Cow::Borrowed(d)
+            }
+        };
+        (pick(key), pick(value))
+    };
+    let (flags, written) = Descriptor::encode(ty, ser.version(), &key, &value);
     ser.header(ty, flags)?;
     for d in written.into_iter().flatten() {
         match d.body() {

@@ -141,9 +141,11 @@ pub enum ContainerType {
     Untyped,
     /// A builtin type, e.g. `Array[int]`. Written as the Godot 4 type id.
     Builtin(VariantType),
-    /// A native class, e.g. `Array[Node]`; `"EncodedObjectAsID"` when objects are sent as ids.
+    /// A native class, e.g. `Array[Node]`. Written and read as `"EncodedObjectAsID"` unless
+    /// the [`Config`](crate::Config) allows objects (`var_to_bytes_with_objects`).
     ClassName(String),
-    /// A script class, by its `res://` path (only with full objects).
+    /// A script class, by its `res://` path; written as the class `"EncodedObjectAsID"`
+    /// unless the [`Config`](crate::Config) allows objects.
     Script(String),
 }
 

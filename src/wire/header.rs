@@ -172,6 +172,29 @@ impl Descriptor {
     /// A script: a String field with its `res://` path follows.
     pub(crate) const SCRIPT: u8 = 3;
 
+    /// The class name Godot writes for a container typed with a class or a script when objects
+    /// are not sent in full (`var_to_bytes`), and reads for one without `allow_objects`.
+    pub(crate) const ENCODED_OBJECT_AS_ID: &'static str = "EncodedObjectAsID";
+
+    /// The CLASS_NAME `"EncodedObjectAsID"` descriptor.
+    pub(crate) fn encoded_object_as_id() -> Self {
+        Descriptor {
+            kind: Self::CLASS_NAME,
+            id: 0,
+            name: Self::ENCODED_OBJECT_AS_ID.to_owned(),
+        }
+    }
+
+    /// Whether this types the slot with objects: a class, a script, or the builtin OBJECT
+    /// (4.x id 24, a container of objects without a class).
+    pub(crate) fn holds_objects(&self) -> bool {
+        match self.kind {
+            Self::CLASS_NAME | Self::SCRIPT => true,
+            Self::BUILTIN => self.id == VariantType::Object as u32,
+            _ => false,
+        }
+    }
+
     /// The descriptor for a BUILTIN type id as read (`i32`), or `None` when `version` has
     /// no such type. Id 0 (NIL) is untyped.
     pub(crate) fn builtin(id: i32, version: GodotVersion) -> Option<Self> {
