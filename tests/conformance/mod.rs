@@ -9,6 +9,7 @@ use godot_serde::{
 use serde_json::Value;
 
 pub mod godot3_values;
+pub mod godot4_values;
 
 /// The records of `tests/fixtures/<path>`, one JSON object per line.
 pub fn records(path: &str) -> Vec<Value> {
