@@ -542,12 +542,6 @@ const DELIBERATE: &[(&str, &str, &str)] = &[
         "objects",
         "as the plain decode: elements of the wrong type are kept",
     ),
-    (
-        "tarray_script_empty",
-        "objects",
-        "script paths are not loaded: the engine rejects the empty script path when it tries \
-         to load it; we keep the descriptor as data",
-    ),
 ];
 
 #[derive(Debug, PartialEq)]

@@ -390,3 +390,198 @@ fn rust_to_godot() {
     assert_eq!(lossy, ENGINE_ROUND_TRIP_LOSES.len());
     assert_eq!(summary, format!("{written} {passed}"));
 }
+
+/// Crafted inputs where our verdict deliberately differs from `bytes_to_var` (`"plain"`) or
+/// `bytes_to_var_with_objects` (`"objects"`): (input, decode, reason).
+pub const VERDICT_DIFFERS: &[(&str, &str, &str)] = &[
+    (
+        "sample_object_full_abstract_class",
+        "objects",
+        "objects are data, never instantiated: the engine cannot instantiate `Script` and \
+         refuses; we return the class name and properties",
+    ),
+    (
+        "sample_object_full_script_ok",
+        "objects",
+        "scripts are never loaded: the engine refuses a script path that does not exist in its \
+         project; we keep the path as data",
+    ),
+    (
+        "sample_tarray_script_ok",
+        "objects",
+        "as sample_object_full_script_ok, for a script-typed Array's descriptor",
+    ),
+    (
+        "cut_packed_byte_full_15",
+        "plain",
+        "a PackedByteArray whose last padding bytes are missing: both accept it, the engine's \
+         `decode_var_size` counts the padding that is not there (16 of 15 bytes); we count the \
+         bytes used",
+    ),
+    ("cut_packed_byte_full_15", "objects", "as above"),
+    ("cut_packed_byte_plain_15", "plain", "as above"),
+    ("cut_packed_byte_plain_15", "objects", "as above"),
+    (
+        "cut_tarray_packed_bytes_full_23",
+        "plain",
+        "as cut_packed_byte_full_15, for the PackedByteArray at the end of an Array",
+    ),
+    ("cut_tarray_packed_bytes_full_23", "objects", "as above"),
+    ("cut_tarray_packed_bytes_plain_23", "plain", "as above"),
+    ("cut_tarray_packed_bytes_plain_23", "objects", "as above"),
+];
+
+/// The crafted inputs: every malformed or unusual input of the recorded decode sample, every
+/// value's bytes cut short (at the header, half way, one byte before the end), unknown type
+/// ids, and a few hand-made ones (reasons in their names).
+fn crafted_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut inputs: Vec<(String, Vec<u8>)> = records("godot4/decode-sample.jsonl")
+        .iter()
+        .map(|r| {
+            (
+                format!("sample_{}", name(r)),
+                unhex(field(r, "hex").unwrap()),
+            )
+        })
+        .collect();
+    for &n in NAMES {
+        if n.starts_with("large_") || n.starts_with("deep_") {
+            continue;
+        }
+        let want = value(n);
+        let mut encodings = vec![("full", FULL.to_bytes(&want).unwrap())];
+        if !has_objects(&want) {
+            encodings.push(("plain", PLAIN.to_bytes(&want).unwrap()));
+        }
+        for (mode, bytes) in encodings {
+            let mut cuts = vec![bytes.len() - 1, bytes.len() / 2, 4.min(bytes.len() - 1)];
+            cuts.sort_unstable();
+            cuts.dedup();
+            for cut in cuts {
+                inputs.push((format!("cut_{n}_{mode}_{cut}"), bytes[..cut].to_vec()));
+            }
+        }
+    }
+    for id in [39u8, 40, 63, 64, 127, 255] {
+        inputs.push((format!("type_id_{id}"), vec![id, 0, 0, 0, 0, 0, 0, 0]));
+    }
+    for (n, hex) in [
+        ("empty", ""),
+        ("int_trailing_bytes", "0200000005000000ffff"),
+        ("int_unknown_flag_bit_17", "0200020005000000"),
+        ("int_flag_bit_24", "0200000105000000"),
+        ("string_count_huge", "04000000ffffff7f"),
+        ("string_invalid_utf8", "0400000002000000c3280000"),
+        ("string_with_nul", "040000000300000061006200"),
+        ("array_count_huge", "1c000000ffffff7f"),
+        ("dict_count_huge", "1b000000ffffff7f"),
+        ("packed_bytes_count_huge", "1d000000ffffffff"),
+        ("packed_int32_count_huge", "1e000000ffffff3f"),
+        ("tarray_builtin_id_39", "1c0001002700000000000000"),
+        ("tarray_builtin_id_negative", "1c000100ffffffff00000000"),
+        (
+            "tarray_kind_3_script_not_res",
+            "1c00030004000000612e676400000000",
+        ),
+        ("tdict_both_kinds_3", "1b000f000000000000000000"),
+        ("object_id_zero", "180001000000000000000000"),
+        ("object_full_empty_class", "1800000000000000"),
+        ("nodepath_old_format", "1600000001000000"),
+    ] {
+        inputs.push((n.to_owned(), unhex(hex)));
+    }
+    inputs
+}
+
+/// The engine's verdict on every crafted input agrees with ours (refused or accepted, and
+/// the bytes used), except the listed differences.
+#[test]
+fn bad_input_parity() {
+    let Some(engine) = engine("bad_input_parity") else {
+        return;
+    };
+    let inputs = common::with_big_stack(crafted_inputs);
+    let lines: String = inputs
+        .iter()
+        .map(|(n, b)| format!("{n} {}\n", tohex(b)))
+        .collect();
+    let scripts = scripts();
+    let refs: Vec<&Path> = scripts.iter().map(PathBuf::as_path).collect();
+    let project = Godot4Project::new("bad", &refs);
+    std::fs::write(project.dir.join("inputs.txt"), lines).unwrap();
+    let out = project.run(
+        &engine,
+        "bad_input.gd",
+        &["inputs.txt", "verdicts.jsonl"],
+        TIMEOUT,
+    );
+    let summary = summary("bad_input.gd", &out);
+    let text = std::fs::read_to_string(project.dir.join("verdicts.jsonl")).unwrap();
+    let verdicts: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), inputs.len(), "{summary}");
+    let total = verdicts.len();
+    let (report, counts) = common::with_big_stack(move || {
+        let mut report = Vec::new();
+        let (mut agree, mut refused, mut listed) = (0, 0, 0);
+        for ((n, bytes), rec) in inputs.iter().zip(&verdicts) {
+            assert_eq!(name(rec), n);
+            for (which, config, prefix) in [("plain", PLAIN, ""), ("objects", FULL, "objects_")] {
+                let engine_ok = rec[format!("{prefix}ok")].as_bool().unwrap();
+                let engine = engine_ok.then(|| rec[format!("{prefix}consumed")].as_u64().unwrap());
+                let ours = config.take_from_bytes::<Variant>(bytes);
+                let ours_used = ours
+                    .as_ref()
+                    .ok()
+                    .map(|(_, rest)| (bytes.len() - rest.len()) as u64);
+                let deliberate = VERDICT_DIFFERS
+                    .iter()
+                    .any(|(d, w, _)| d == n && *w == which);
+                if (ours_used == engine) == deliberate {
+                    report.push(format!(
+                        "{n} [{which}]: ours {}, engine {}{}",
+                        match &ours {
+                            Ok((_, rest)) => format!("used {} bytes", bytes.len() - rest.len()),
+                            Err(e) => format!("refused ({e})"),
+                        },
+                        match engine {
+                            Some(used) => format!("used {used} bytes"),
+                            None => format!(
+                                "refused ({})",
+                                field(rec, &format!("{prefix}error")).unwrap_or("")
+                            ),
+                        },
+                        if deliberate {
+                            " (listed in VERDICT_DIFFERS, but they agree)"
+                        } else {
+                            ""
+                        }
+                    ));
+                } else if deliberate {
+                    listed += 1;
+                } else {
+                    agree += 1;
+                    refused += usize::from(engine.is_none());
+                }
+                // Every refusal comes with the engine's reason (captured by its logger).
+                if engine.is_none()
+                    && field(rec, &format!("{prefix}error")).is_none_or(str::is_empty)
+                {
+                    report.push(format!("{n} [{which}]: refused without an error line"));
+                }
+            }
+        }
+        (report, (agree, refused, listed))
+    });
+    let (agree, refused, listed) = counts;
+    eprintln!(
+        "crafted inputs: {} inputs, {agree} of {} decodes agree with the engine ({refused} \
+         refused by both), {listed} listed differences",
+        total,
+        2 * total
+    );
+    assert!(report.is_empty(), "crafted inputs:\n{}", report.join("\n"));
+    assert_eq!(listed, VERDICT_DIFFERS.len());
+}

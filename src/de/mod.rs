@@ -452,6 +452,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             }
             named => Descriptor::named(named, self.read_string(Descriptor::name_role(named))?),
         };
+        // With objects Godot loads the script: a path that is empty or outside `res://` is
+        // refused (the script itself is never loaded here).
+        if self.config.allow_objects
+            && d.kind == Descriptor::SCRIPT
+            && !d.name.starts_with("res://")
+        {
+            return Err(Error::at(
+                ErrorKind::InvalidContainerType(
+                    format!("script path {:?} is not a res:// path", d.name).into(),
+                ),
+                offset,
+            ));
+        }
         // As Godot reads it: without objects, a container of objects (a class, a script, or
         // the class-less OBJECT) holds `EncodedObjectAsID`s; with them, an empty class name
         // is the class-less OBJECT.
