@@ -393,6 +393,36 @@ fn typed_containers_in_variant() {
     );
     let as_ids = "1c000200 11000000 456e636f 6465644f 626a6563 74417349 44000000 00000000";
     assert_eq!(G4.to_bytes(&nodes).unwrap(), hex(as_ids));
+    // An empty class name is the class-less OBJECT container, which a 4.6 engine writes as
+    // BUILTIN 24 with or without full objects; a script path must be a `res://` one.
+    let classless = Variant::Array(Box::new(Array {
+        element_type: ContainerType::ClassName(String::new()),
+        items: vec![],
+    }));
+    for config in [G4, G4.with_allow_objects(true)] {
+        assert_eq!(
+            config.to_bytes(&classless).unwrap(),
+            hex("1c000100 18000000 00000000")
+        );
+    }
+    let scripted = |path: &str| {
+        Variant::Array(Box::new(Array {
+            element_type: ContainerType::Script(path.into()),
+            items: vec![],
+        }))
+    };
+    assert_eq!(G4.to_bytes(&scripted("a.gd")).unwrap(), hex(as_ids));
+    assert!(
+        G4.with_allow_objects(true)
+            .to_bytes(&scripted("a.gd"))
+            .is_err()
+    );
+    assert_eq!(
+        G4.with_allow_objects(true)
+            .to_bytes(&scripted("res://a.gd"))
+            .unwrap(),
+        hex("1c000300 0a000000 7265733a 2f2f612e 67640000 00000000")
+    );
     let back: Variant = G4
         .from_bytes(&hex("1c000200 04000000 4e6f6465 00000000"))
         .unwrap();

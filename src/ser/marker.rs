@@ -150,22 +150,7 @@ pub(super) fn typed_header<W: Output>(
     key: &Descriptor,
     value: &Descriptor,
 ) -> Result<()> {
-    // Without full objects (`var_to_bytes`), Godot writes a container of a class or a script
-    // as one of `EncodedObjectAsID`s.
-    let as_id = Descriptor::encoded_object_as_id;
-    let (key, value) = if ser.config.allow_objects {
-        (Cow::Borrowed(key), Cow::Borrowed(value))
-    } else {
-        let named = |d: &Descriptor| d.kind >= Descriptor::CLASS_NAME;
-        let pick = |d| {
-            if named(d) {
-                Cow::Owned(as_id())
-            } else {
-                Cow::Borrowed(d)
-            }
-        };
-        (pick(key), pick(value))
-    };
+    let (key, value) = (as_written(ser, key)?, as_written(ser, value)?);
     let (flags, written) = Descriptor::encode(ty, ser.version(), &key, &value);
     ser.header(ty, flags)?;
     for d in written.into_iter().flatten() {
@@ -176,6 +161,34 @@ pub(super) fn typed_header<W: Output>(
         }
     }
     Ok(())
+}
+
+/// A descriptor as Godot writes it: an empty class name is the class-less OBJECT (BUILTIN 24);
+/// without full objects (`var_to_bytes`) a class or a script is `EncodedObjectAsID`; with them
+/// a script must have a `res://` path (Godot refuses to encode it otherwise).
+fn as_written<'d, W: Output>(
+    ser: &Serializer<W>,
+    d: &'d Descriptor,
+) -> Result<Cow<'d, Descriptor>> {
+    if d.kind == Descriptor::CLASS_NAME && d.name.is_empty() {
+        return Ok(Cow::Owned(Descriptor {
+            kind: Descriptor::BUILTIN,
+            id: VariantType::Object as u32,
+            name: String::new(),
+        }));
+    }
+    if d.kind < Descriptor::CLASS_NAME {
+        return Ok(Cow::Borrowed(d));
+    }
+    if !ser.config.allow_objects {
+        return Ok(Cow::Owned(Descriptor::encoded_object_as_id()));
+    }
+    if d.kind == Descriptor::SCRIPT && !d.name.starts_with("res://") {
+        return Err(ser.error(ErrorKind::InvalidContainerType(
+            format!("script path {:?} is not a res:// path", d.name).into(),
+        )));
+    }
+    Ok(Cow::Borrowed(d))
 }
 
 /// Patches what a marker's fields could not write up front.

@@ -523,8 +523,8 @@ impl<'a> Gen<'a> {
         (0..n).map(|_| f(self)).collect()
     }
 
-    /// A container element type Godot 4 can write: a builtin type other than Nil, a class or
-    /// a script path.
+    /// A container element type Godot 4 can write: a builtin type other than Nil, a class
+    /// (not empty: that is the builtin OBJECT) or a `res://` script path.
     fn container_type(&mut self) -> ContainerType {
         match self.byte() % 4 {
             0 => ContainerType::Untyped,
@@ -533,8 +533,8 @@ impl<'a> Gen<'a> {
                 VariantType::from_id(id, GodotVersion::V4_4)
                     .map_or(ContainerType::Untyped, ContainerType::Builtin)
             }
-            2 => ContainerType::ClassName(self.string()),
-            _ => ContainerType::Script(self.string()),
+            2 => ContainerType::ClassName(format!("C{}", self.string())),
+            _ => ContainerType::Script(format!("res://{}", self.string())),
         }
     }
 
