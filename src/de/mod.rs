@@ -72,10 +72,10 @@ pub struct Deserializer<R> {
 /// A level takes at most about 20 KiB in unoptimized builds (typed Dictionaries), 3 KiB
 /// optimized, plus what the visitor's own frames take; so every nesting shape, at any depth
 /// limit, fits any thread, a 2 MiB one (Rust's spawned threads, tokio's workers) included.
-const STACK_RED_ZONE: usize = 256 * 1024;
+pub(crate) const STACK_RED_ZONE: usize = 256 * 1024;
 
 /// Size of each stack segment added when the red zone is reached.
-const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+pub(crate) const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
 /// The type id of `ty` when it is the same in every version, else `u32::MAX` (no header
 /// word): the words below are checked when compiling.
