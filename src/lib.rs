@@ -324,7 +324,8 @@ impl Config {
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
         if value::direct_ok(value, self, true) {
             let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed)
-                .for_version(self.version);
+                .for_version(self.version)
+                .with_enum_indices(self.enum_indices());
             return T::deserialize(de.inferring(value::infers(self)));
         }
         if let Some(e) = value::wire_error(value, self) {
