@@ -301,6 +301,7 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
                     wr(writeln!(out, "!! {} at byte {at}", e.kind()))?;
                 }
                 ui.error(&f);
+                byte_order_hint(&e, framing, ui);
                 failed = Some(f);
                 break;
             }
@@ -387,6 +388,27 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
         // Already reported above: exit 1 without printing it again.
         Some(_) => Err(silent()),
         None => Ok(()),
+    }
+}
+
+/// A hint when a frame length over the maximum fits in the other byte order
+/// (`StreamPeer.big_endian` set on one side only).
+fn byte_order_hint(e: &godot_serde::Error, framing: Framing, ui: &Ui) {
+    let godot_serde::ErrorKind::FrameTooLarge { len, .. } = e.kind() else {
+        return;
+    };
+    let Ok(len) = u32::try_from(*len) else {
+        return;
+    };
+    let swapped = len.swap_bytes() as usize;
+    if (4..=framing.max_frame_size()).contains(&swapped) {
+        let flag = match framing.endian() {
+            godot_serde::frame::Endian::Little => "try --big-endian",
+            _ => "try without --big-endian",
+        };
+        ui.hint(&format!(
+            "in the other byte order the length prefix is {swapped}: {flag}"
+        ));
     }
 }
 

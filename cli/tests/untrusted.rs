@@ -199,3 +199,19 @@ fn given_engine_shows_the_hint_and_no_misread_dump() {
     assert!(!r.out().contains("Transform3D"), "{}", r.out());
     insta::assert_snapshot!("given_engine_godot3_save", r.transcript());
 }
+
+#[test]
+fn big_endian_prefix_read_little_endian_hints_at_the_byte_order() {
+    // put_var(1) with StreamPeer.big_endian = true: prefix 00000008.
+    let r = run(
+        &["inspect", "--stream", "--hex", "00000008 02000000 01000000"],
+        b"",
+    );
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr
+            .ends_with("hint: in the other byte order the length prefix is 8: try --big-endian\n"),
+        "{}",
+        r.stderr
+    );
+}
