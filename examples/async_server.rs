@@ -9,7 +9,8 @@
 //! `--godot3` serves Godot 3 clients, `--port N` picks the port. The protocol and message
 //! types are those of `tcp_server.rs`.
 //!
-//! Each item of the `Framed` stream is `Result<Result<ClientMsg>>`: the outer error means the
+//! Each item of the `Framed` stream is `Result<Message<ClientMsg>>` (`Message<T>` is
+//! `Result<T>`): the outer error means the
 //! connection cannot go on (oversized or truncated frame, I/O), the inner one that a single
 //! well-framed message did not decode as a `ClientMsg`; that one is logged and skipped.
 

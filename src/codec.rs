@@ -16,7 +16,8 @@
 //! client.send("not a pair").await?;          // well framed, but not a (String, i32)
 //! client.send(("jump", 1)).await?;
 //! // Each item is a Result: Err(stream error, the stream is over) or Ok(message), where the
-//! // message is itself Ok(value) or Err(this one message did not decode, the stream goes on).
+//! // message (a `Message<T>`) is Ok(value) or Err(this one message did not decode, the stream
+//! // goes on).
 //! let msg = server.next().await.unwrap()??;  // a (String, i32): StreamPeer.get_var
 //! assert_eq!(msg, ("move".to_string(), 3));
 //! let bad = server.next().await.unwrap()?;
@@ -53,11 +54,42 @@ use serde::{Serialize, de::DeserializeOwned};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::codec::{Decoder, Encoder};
 
+/// One message of a [`GodotCodec`] stream, the codec's `Decoder::Item`: `Ok(value)`, or
+/// `Err(e)` when this one well-framed message did not decode as `T` (the stream goes on
+/// with the next frame).
+///
+/// `Framed::next()` yields `Option<Result<Message<T>>>`: `None` when the peer closed the
+/// connection, an outer `Err` when the stream cannot go on (see [which errors end the
+/// stream](self#which-errors-end-the-stream)). So a server loop reads:
+///
+/// ```
+/// # #[cfg(feature = "tokio")]
+/// # async fn serve<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(
+/// #     io: S,
+/// # ) -> godot_serde::Result<()> {
+/// use futures_util::StreamExt;
+/// use godot_serde::codec::{GodotCodec, Message};
+/// use godot_serde::{Config, Variant};
+///
+/// let mut framed = tokio_util::codec::Framed::new(io, GodotCodec::<Variant>::new(Config::godot4()));
+/// while let Some(item) = framed.next().await {
+///     let message: Message<Variant> = item?; // a broken stream: the connection is over
+///     match message {
+///         Ok(value) => println!("got {value}"),
+///         Err(e) => eprintln!("skipped a message: {e}"), // one bad message: carry on
+///     }
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub type Message<T> = Result<T>;
+
 /// A `tokio_util::codec` Encoder/Decoder for values framed as `StreamPeer.put_var` writes
 /// them: use it with `Framed`, `FramedRead` and `FramedWrite` on a `TcpStream`.
 ///
 /// Decodes `T` (a [`Variant`] by default); encodes any `Serialize` value, including `&T`.
-/// Each decoded item is a [`Result<T>`](crate::Result): a well-framed message that does not
+/// Each decoded item is a [`Message<T>`], a `Result<T>`: a well-framed message that does not
 /// decode is an `Err` item and the stream goes on (see [which errors end the
 /// stream](self#which-errors-end-the-stream)).
 /// Frames over the maximum frame size are an [`ErrorKind::FrameTooLarge`] as soon as their
@@ -115,10 +147,10 @@ const RESERVE_LIMIT: usize = 64 * 1024;
 /// `Item`: one message, `Ok(value)` or the error of a frame that did not decode (the stream
 /// goes on); `Error`: the stream cannot go on (oversized or truncated frame, I/O).
 impl<T: DeserializeOwned> Decoder for GodotCodec<T> {
-    type Item = Result<T>;
+    type Item = Message<T>;
     type Error = Error;
 
-    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Result<T>>> {
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Message<T>>> {
         let len = match split_frame(&self.framing, src)? {
             Split::Missing(needed) => {
                 src.reserve(needed.min(RESERVE_LIMIT));
@@ -131,7 +163,7 @@ impl<T: DeserializeOwned> Decoder for GodotCodec<T> {
         Ok(Some(self.framing.decode_payload(&payload)))
     }
 
-    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Result<T>>> {
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Message<T>>> {
         match self.decode(src)? {
             Some(value) => Ok(Some(value)),
             None if src.is_empty() => Ok(None),

@@ -181,7 +181,12 @@ impl Config {
         self
     }
 
-    /// How enum variants are written. Decoding accepts both forms.
+    /// How enum variants are written, and whether decoding reads an int as a variant index.
+    ///
+    /// Decoding reads a variant name (`"Bye"`, `{"Move": 3}`) in both modes, and an int
+    /// (`3`, `{1: 3}`) as the variant at that position only with [`EnumRepr::Index`]: in
+    /// the default name mode an int is an error, so a peer cannot pick a variant by number and
+    /// reordering the variants changes nothing on the wire.
     #[must_use]
     pub const fn with_enum_repr(mut self, repr: EnumRepr) -> Self {
         self.enum_repr = repr;
@@ -240,6 +245,11 @@ impl Config {
     #[must_use]
     pub const fn enum_repr(&self) -> EnumRepr {
         self.enum_repr
+    }
+
+    /// Whether decoding reads an int as an enum variant index ([`EnumRepr::Index`]).
+    pub(crate) const fn enum_indices(&self) -> bool {
+        matches!(self.enum_repr, EnumRepr::Index)
     }
 
     /// Whether full objects are accepted when decoding.

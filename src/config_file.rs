@@ -159,10 +159,18 @@ impl Document {
     ///
     /// # Errors
     ///
-    /// When the value does not fit `T`.
+    /// When the value does not fit `T`; the error's path starts with the section and the key
+    /// (`application["config/name"]: invalid type: ...`), as `from_str` would name them.
     pub fn get_as<T: DeserializeOwned>(&self, section: &str, key: &str) -> Result<Option<T>> {
         match self.get(section, key)? {
-            Some(v) => self.parse_config().from_variant(&v).map(Some),
+            Some(v) => self.parse_config().from_variant(&v).map(Some).map_err(|e| {
+                let e = e.in_segment(crate::error::Segment::Key(key.into()));
+                if section.is_empty() {
+                    e
+                } else {
+                    e.in_segment(crate::error::Segment::Key(section.into()))
+                }
+            }),
             None => Ok(None),
         }
     }

@@ -44,6 +44,9 @@ struct ErrorImpl {
     path: Vec<Segment>,
     /// The other engine layout, when it decodes the same bytes into the same type.
     decodes_as: Option<GodotVersion>,
+    /// A frame's length prefix over the maximum that fits when its bytes are swapped: the
+    /// other byte order (`StreamPeer.big_endian`) is likely.
+    swapped_prefix: Option<u32>,
 }
 
 /// One step of an error's path.
@@ -218,6 +221,7 @@ impl Error {
             offset: None,
             path: Vec::new(),
             decodes_as: None,
+            swapped_prefix: None,
         }))
     }
 
@@ -230,6 +234,7 @@ impl Error {
             offset: Some(offset),
             path: Vec::new(),
             decodes_as: None,
+            swapped_prefix: None,
         }))
     }
 
@@ -328,6 +333,15 @@ impl Error {
         self.0.decodes_as
     }
 
+    /// Records that a too-large frame length reads as `swapped`, a length within the
+    /// maximum, in the other byte order.
+    #[cold]
+    #[must_use]
+    pub(crate) fn with_swapped_prefix(mut self, swapped: u32) -> Self {
+        self.0.swapped_prefix = Some(swapped);
+        self
+    }
+
     /// Records that the other layout `version` decodes the bytes.
     #[cold]
     #[must_use]
@@ -378,12 +392,30 @@ impl fmt::Display for Error {
                 "; these bytes decode as Godot {version}: use Config::godot4()"
             ),
             None => Ok(()),
+        }?;
+        if let Some(swapped) = self.0.swapped_prefix {
+            write!(
+                f,
+                "; in the other byte order the length prefix is {swapped}: does the peer set \
+                 StreamPeer.big_endian differently (Framing::with_big_endian)?"
+            )?;
         }
+        Ok(())
     }
 }
 
+/// The message, as [`Display`](fmt::Display) gives it, so that `fn main() -> Result<(),
+/// godot_serde::Error>` and `unwrap()` print a readable line (as anyhow's errors do), with
+/// the I/O error beneath it when there is one. `{:#?}` gives the fields.
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            fmt::Display::fmt(self, f)?;
+            if let ErrorKind::Io(e) = &self.0.kind {
+                write!(f, "\n\nCaused by:\n    {e:?}")?;
+            }
+            return Ok(());
+        }
         let mut d = f.debug_struct("Error");
         d.field("kind", &self.0.kind)
             .field("offset", &self.0.offset);
@@ -451,5 +483,29 @@ mod tests {
         assert!(e.is_eof());
         let e = Error::new(ErrorKind::TrailingBytes { count: 2 });
         assert_eq!(e.to_string(), "2 trailing bytes after the value");
+    }
+
+    /// Issue 27.6: an `Error` returned from `main` is printed with `Debug`
+    /// (`Error: {err:?}`): the message, not a struct dump; `{:#?}` keeps the fields.
+    #[test]
+    fn debug_is_the_message() {
+        let e = Error::at(ErrorKind::UnexpectedEof { needed: 4 }, 8);
+        assert_eq!(
+            format!("{e:?}"),
+            "unexpected end of input, 4 more bytes needed (byte 8)"
+        );
+        let alt = format!("{e:#?}");
+        assert!(
+            alt.starts_with("Error {") && alt.contains("offset: Some(\n"),
+            "{alt}"
+        );
+        let io = Error::from(std::io::Error::new(std::io::ErrorKind::BrokenPipe, "gone"));
+        let shown = format!("{io:?}");
+        assert!(shown.contains("\n\nCaused by:\n    Custom {"), "{shown}");
+        // What `fn main() -> Result<(), Error>` prints (std's `Termination`: `Error: {e:?}`).
+        assert_eq!(
+            format!("Error: {e:?}"),
+            "Error: unexpected end of input, 4 more bytes needed (byte 8)"
+        );
     }
 }

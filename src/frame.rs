@@ -205,10 +205,22 @@ impl Framing {
         };
         match usize::try_from(len) {
             Ok(n) if n <= self.max_frame_size => Ok(n),
-            _ => Err(Error::new(ErrorKind::FrameTooLarge {
-                len: u64::from(len),
-                max: self.max_frame_size,
-            })),
+            _ => {
+                let e = Error::new(ErrorKind::FrameTooLarge {
+                    len: u64::from(len),
+                    max: self.max_frame_size,
+                });
+                // A prefix of the other byte order (StreamPeer.big_endian on one side only)
+                // reads as a huge length: say so when swapping gives one that fits a value.
+                let swapped = len.swap_bytes();
+                let fits =
+                    usize::try_from(swapped).is_ok_and(|n| (4..=self.max_frame_size).contains(&n));
+                Err(if fits {
+                    e.with_swapped_prefix(swapped)
+                } else {
+                    e
+                })
+            }
         }
     }
 

@@ -105,6 +105,7 @@ impl Config {
     ///
     /// When the value has a type the target engine lacks, an integer outside `i64`, a string
     /// containing NUL, nesting deeper than [`Config::max_depth`], or its `Serialize` impl fails.
+    #[doc(alias = "var_to_bytes", alias = "var2bytes")]
     pub fn to_bytes<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         // Room for a typical network message up front: fewer reallocations on the way.
         let mut ser = Serializer::new(Vec::with_capacity(INITIAL_CAPACITY), *self);
@@ -161,6 +162,7 @@ impl Config {
     /// When the bytes are malformed for the target engine, do not match `T`, or have bytes
     /// left over after the value ([`ErrorKind::TrailingBytes`]; Godot ignores those, see
     /// [`Config::take_from_bytes`]).
+    #[doc(alias = "bytes_to_var", alias = "bytes2var")]
     pub fn from_bytes<'de, T: serde::Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         let mut de = Deserializer::from_slice(bytes, *self);
         match T::deserialize(&mut de).and_then(|value| de.end().map(|()| value)) {
@@ -324,7 +326,8 @@ impl Config {
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
         if value::direct_ok(value, self, true) {
             let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed)
-                .for_version(self.version);
+                .for_version(self.version)
+                .with_enum_indices(self.enum_indices());
             return T::deserialize(de.inferring(value::infers(self)));
         }
         if let Some(e) = value::wire_error(value, self) {
@@ -341,6 +344,7 @@ impl Config {
 /// # Errors
 ///
 /// As [`Config::to_bytes`].
+#[doc(alias = "var_to_bytes", alias = "var2bytes")]
 pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     Config::default().to_bytes(value)
 }
@@ -377,6 +381,7 @@ pub fn serialized_size<T: ?Sized + Serialize>(value: &T) -> Result<usize> {
 /// # Errors
 ///
 /// As [`Config::from_bytes`].
+#[doc(alias = "bytes_to_var", alias = "bytes2var")]
 pub fn from_bytes<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
     Config::default().from_bytes(bytes)
 }

@@ -24,6 +24,7 @@ use serde::{Serialize, de::DeserializeOwned};
 /// # Errors
 ///
 /// As [`Config::to_bytes`].
+#[doc(alias = "variant_to_base64", alias = "var2base64")]
 pub fn to_base64<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<String> {
     Ok(STANDARD.encode(config.to_bytes(value)?))
 }
@@ -35,6 +36,7 @@ pub fn to_base64<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<Str
 ///
 /// [`ErrorKind::Message`] for text that is not valid base64; as [`Config::from_bytes`]
 /// otherwise.
+#[doc(alias = "base64_to_variant", alias = "base642var")]
 pub fn from_base64<T: DeserializeOwned>(text: &str, config: Config) -> Result<T> {
     let bytes = STANDARD.decode(text.trim()).map_err(|e| {
         Error::new(ErrorKind::Message(

@@ -564,9 +564,13 @@ fn enums_by_name_and_by_index() {
         by_index,
         "1b000000 01000000 02000000 01000000 02000000 03000000",
     );
-    // Decoding accepts both forms whatever the setting.
+    // Decoding reads names in both modes, an index only with EnumRepr::Index (issue 27.2,
+    // tests/enum_index.rs).
+    assert!(G4.from_bytes::<State>(&hex("02000000 00000000")).is_err());
     assert_eq!(
-        G4.from_bytes::<State>(&hex("02000000 00000000")).unwrap(),
+        by_index
+            .from_bytes::<State>(&hex("02000000 00000000"))
+            .unwrap(),
         State::Idle
     );
     assert_eq!(

@@ -550,3 +550,121 @@ fn deep_variant_operations(depth: usize, stack: usize) {
         .join()
         .expect("no stack overflow");
 }
+
+/// Issue 22.6: the text form nests as the bytes do, so its parser (and the writer printing
+/// what it parsed, and ConfigFile values read through it) must hold Godot's 1024 levels on a
+/// 2 MiB thread in debug and release builds, refuse level 1025 and fail cleanly at 100 000.
+/// Each shape is `open`×n, `leaf`, `close`×n; the text of issue 22.6 plus a nested key.
+const TEXT_SHAPES: [(&str, &str, &str, &str); 6] = [
+    ("Array", "[", "", "]"),
+    ("typed Array", "Array[Array]([", "", "])"),
+    ("Dictionary value", "{0:", "0", "}"),
+    ("Dictionary key", "{", "0", ":0}"),
+    (
+        "typed Dictionary",
+        "Dictionary[int, Variant]({0:",
+        "0",
+        "})",
+    ),
+    ("object property", "Object(Node,\"p\":", "0", ")"),
+];
+
+fn text_nest(open: &str, leaf: &str, close: &str, n: usize) -> String {
+    let mut s = String::with_capacity((open.len() + close.len()) * n + leaf.len());
+    for _ in 0..n {
+        s.push_str(open);
+    }
+    s.push_str(leaf);
+    for _ in 0..n {
+        s.push_str(close);
+    }
+    s
+}
+
+/// The parser's depth error (a syntax error naming the limit), or `None` for a value.
+fn text_depth_error(r: godot_serde::Result<impl Sized>) -> Option<String> {
+    let e = r.err()?;
+    match e.kind() {
+        ErrorKind::TextSyntax { message, .. } => Some(message.to_string()),
+        other => panic!("unexpected error {other}"),
+    }
+}
+
+#[test]
+fn text_form_at_godot_limit_fits_a_2_mib_thread() {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(text_form_at_godot_limit)
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+}
+
+fn text_form_at_godot_limit() {
+    let limit = "recursion limit of 1024 exceeded";
+    for (name, open, leaf, close) in TEXT_SHAPES {
+        let config = Config::godot4()
+            .with_allow_objects(true)
+            .with_max_depth(GODOT_MAX_DEPTH);
+        let text = text_nest(open, leaf, close, GODOT_MAX_DEPTH);
+        let v = godot_serde::text::parse_variant_with(&text, config);
+        let v = v.unwrap_or_else(|e| panic!("{name} at 1024: {e}"));
+        // The writer recurses as the parser does; what it prints parses back to the value.
+        let printed = godot_serde::text::variant_to_string_with(&v, config);
+        let again = godot_serde::text::parse_variant_with(&printed, config)
+            .unwrap_or_else(|e| panic!("{name}: printed text does not parse back: {e}"));
+        assert!(again == v, "{name}: round trip");
+        // As a ConfigFile value, through the lossless document and through serde.
+        let file = format!("[s]\nk={text}\n");
+        let doc = godot_serde::config_file::Document::parse(&file, config)
+            .unwrap_or_else(|e| panic!("{name}: Document::parse at 1024: {e}"));
+        let got = doc.get("s", "k").unwrap().expect("the key");
+        assert!(got == v, "{name}: Document::get");
+        drop((v, again, doc, got));
+        // Through serde the file is one Variant: the file and the section are two levels more.
+        let inner = text_nest(open, leaf, close, GODOT_MAX_DEPTH - 2);
+        let file = format!("[s]\nk={inner}\n");
+        let file_value: godot_serde::Variant =
+            godot_serde::config_file::from_str_with(&file, config)
+                .unwrap_or_else(|e| panic!("{name}: config_file::from_str at 1024: {e}"));
+        let inner = godot_serde::text::parse_variant_with(&inner, config).unwrap();
+        assert!(
+            file_value["s"]["k"] == inner,
+            "{name}: config_file::from_str"
+        );
+        drop((inner, file_value));
+
+        for n in [GODOT_MAX_DEPTH + 1, 100_000] {
+            let text = text_nest(open, leaf, close, n);
+            let r = godot_serde::text::parse_variant_with(&text, config);
+            assert_eq!(text_depth_error(r).as_deref(), Some(limit), "{name} at {n}");
+            let file = format!("[s]\nk={text}\n");
+            let r = godot_serde::config_file::Document::parse(&file, config);
+            assert_eq!(text_depth_error(r).as_deref(), Some(limit), "{name} at {n}");
+        }
+    }
+    // Godot 3's text form nests the same way (`var2str`).
+    let config = Config::godot3()
+        .with_allow_objects(true)
+        .with_max_depth(GODOT_MAX_DEPTH);
+    for (name, open, leaf, close) in [
+        ("Array", "[", "", "]"),
+        ("Dictionary value", "{0:", "0", "}"),
+        ("object property", "Object(Node,\"p\":", "0", ")"),
+    ] {
+        let text = text_nest(open, leaf, close, GODOT_MAX_DEPTH);
+        let v = godot_serde::text::parse_variant_with(&text, config)
+            .unwrap_or_else(|e| panic!("Godot 3 {name} at 1024: {e}"));
+        let printed = godot_serde::text::variant_to_string_with(&v, config);
+        let again = godot_serde::text::parse_variant_with(&printed, config)
+            .unwrap_or_else(|e| panic!("Godot 3 {name}: printed text does not parse back: {e}"));
+        assert!(again == v, "Godot 3 {name}: round trip");
+        let text = text_nest(open, leaf, close, 100_000);
+        let r = godot_serde::text::parse_variant_with(&text, config);
+        assert_eq!(
+            text_depth_error(r).as_deref(),
+            Some(limit),
+            "Godot 3 {name}"
+        );
+    }
+}

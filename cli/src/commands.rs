@@ -1,8 +1,8 @@
 //! The `inspect`, `encode` and `convert` commands.
 
 use crate::input::{self, Failure, Kind, Source};
-use crate::json;
-use crate::{ConvertArgs, EncodeArgs, InspectArgs, SourceArgs, Ui};
+use crate::{ConvertArgs, EncodeArgs, EscapeChoice, InspectArgs, SourceArgs, Ui};
+use crate::{escape, json};
 use base64::Engine as _;
 use godot_serde::frame::{Framing, PREFIX_LEN};
 use godot_serde::{Config, GodotVersion, Variant, dump};
@@ -48,11 +48,15 @@ fn text_arg(arg: &str) -> Result<String, Failure> {
 
 /// Settles the kind of the input: given, or guessed from the bytes (with a note). A reader
 /// is read up to the maximum frame size to guess; longer input is taken as a stream.
+///
+/// Input in memory is first checked against the engine (see [`choose_engine`]); `framing`
+/// is then the one that fits.
 fn settle(
     source: Source,
     given: Option<Kind>,
-    framing: Framing,
+    framing: &mut Framing,
     max: usize,
+    engine: Engine,
     ui: &Ui,
 ) -> Result<(Kind, Source), Failure> {
     match (given, source) {
@@ -63,6 +67,11 @@ fn settle(
                     "the input is larger than the maximum of {max} bytes for one value (--max-frame-size)"
                 )));
             }
+            choose_engine(&bytes, given, framing, engine, ui)?;
+            Ok((kind, Source::Bytes(bytes)))
+        }
+        (Some(kind), Source::Bytes(bytes)) => {
+            choose_engine(&bytes, given, framing, engine, ui)?;
             Ok((kind, Source::Bytes(bytes)))
         }
         (Some(kind), source) => Ok((kind, source)),
@@ -70,7 +79,8 @@ fn settle(
             Err(Failure::input("the input is empty"))
         }
         (None, Source::Bytes(bytes)) => {
-            let (kind, why) = input::detect(&bytes, framing);
+            choose_engine(&bytes, given, framing, engine, ui)?;
+            let (kind, why) = input::detect(&bytes, *framing);
             ui.note(&why);
             Ok((kind, Source::Bytes(bytes)))
         }
@@ -80,7 +90,8 @@ fn settle(
                 return Err(Failure::input("the input is empty"));
             }
             if ended {
-                let (kind, why) = input::detect(&bytes, framing);
+                choose_engine(&bytes, given, framing, engine, ui)?;
+                let (kind, why) = input::detect(&bytes, *framing);
                 ui.note(&why);
                 Ok((kind, Source::Bytes(bytes)))
             } else {
@@ -99,33 +110,125 @@ fn settle(
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Output {
     Dump,
-    Text,
+    /// Godot's text form; `escape`: control characters as `\uXXXX` (on a terminal).
+    Text {
+        escape: bool,
+    },
     Json,
 }
 
-/// Prints a hint when another engine layout reads exactly the bytes this one does not
-/// (Godot 3 against 4, or another Godot 4 version), once per command.
-fn engine_hint(bytes: &[u8], config: Config, ui: &Ui, hinted: &mut bool) {
-    if *hinted {
-        return;
-    }
-    let candidates = [
+/// Whether the engine was given on the command line or is the default.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Given (`--godot3`, `--godot4.3`, `--engine`, ...): never changed.
+    Given,
+    /// Fixed by the command (`convert` reads Godot 3): never changed, no hint.
+    Fixed,
+    /// The default (Godot 4.4+): input that reads exactly in another engine only is read in
+    /// that one, with a note.
+    Default,
+}
+
+/// The other engine layouts, in the order they are tried, with their flags.
+fn other_engines(version: GodotVersion) -> impl Iterator<Item = (GodotVersion, &'static str)> {
+    [
         (GodotVersion::V3, "--godot3"),
         (GodotVersion::V4_4, "--godot4"),
         (GodotVersion::V4_3, "--godot4.3"),
         (GodotVersion::V4_0, "--godot4.0"),
-    ];
-    for (version, flag) in candidates {
-        if version == config.version() {
-            continue;
+    ]
+    .into_iter()
+    .filter(move |(v, _)| *v != version)
+}
+
+/// The first other engine layout that reads `bytes` exactly as one value (Godot 3 against 4,
+/// or another Godot 4 version), with its flag.
+fn other_engine(bytes: &[u8], config: Config) -> Option<(GodotVersion, &'static str)> {
+    other_engines(config.version()).find(|(version, _)| {
+        config
+            .with_version(*version)
+            .variant_from_bytes(bytes)
+            .is_ok()
+    })
+}
+
+/// Prints a hint when another engine layout reads exactly the bytes this one does not,
+/// once per command.
+fn engine_hint(bytes: &[u8], config: Config, ui: &Ui, hinted: &mut bool) {
+    if *hinted {
+        return;
+    }
+    if let Some((version, flag)) = other_engine(bytes, config) {
+        ui.hint(&format!(
+            "these bytes decode as Godot {version}: try {flag}"
+        ));
+        *hinted = true;
+    }
+}
+
+/// Whether all of `bytes` read in `framing` as `given` (or, not given, as one value or as
+/// length-prefixed frames), every value decoding. With `prefix`, one value followed by other
+/// bytes fits too (`bytes_to_var` ignores them; `inspect` warns).
+fn fits(bytes: &[u8], given: Option<Kind>, framing: Framing, prefix: bool) -> bool {
+    let config = framing.config();
+    let raw = || match prefix {
+        true => config.take_variant_from_bytes(bytes).is_ok(),
+        false => config.variant_from_bytes(bytes).is_ok(),
+    };
+    match given {
+        Some(Kind::Raw) => raw(),
+        Some(Kind::Packet) => framing.from_packet::<Variant>(bytes).is_ok(),
+        Some(Kind::Stream | Kind::Save) => input::frame_chain(bytes, framing).1,
+        None => raw() || input::frame_chain(bytes, framing).1,
+    }
+}
+
+/// Checks input held in memory against the engine before anything is printed: when it does
+/// not read in `framing`'s engine but reads exactly in another, a default engine is switched
+/// to that one (with a note), and a given one is an error with the hint, so that no dump of
+/// misread values comes first.
+fn choose_engine(
+    bytes: &[u8],
+    given: Option<Kind>,
+    framing: &mut Framing,
+    engine: Engine,
+    ui: &Ui,
+) -> Result<(), Failure> {
+    // A given engine stands when it reads a value followed by other bytes; the default
+    // gives way to an engine that reads the bytes exactly.
+    let prefix = engine != Engine::Default;
+    if engine == Engine::Fixed || bytes.is_empty() || fits(bytes, given, *framing, prefix) {
+        return Ok(());
+    }
+    let config = framing.config();
+    let Some((version, flag)) = other_engines(config.version()).find(|(v, _)| {
+        fits(
+            bytes,
+            given,
+            framing.with_config(config.with_version(*v)),
+            false,
+        )
+    }) else {
+        return Ok(());
+    };
+    let ours = config.version();
+    match engine {
+        Engine::Default => {
+            ui.note(&format!(
+                "read as Godot {version} ({flag}): the bytes do not decode as Godot {ours}, \
+                 the default, and read exactly as Godot {version} (give --godot4 to insist)"
+            ));
+            *framing = framing.with_config(config.with_version(version));
+            Ok(())
         }
-        let other = config.with_version(version);
-        if other.variant_from_bytes(bytes).is_ok() {
+        Engine::Given | Engine::Fixed => {
+            ui.error(&Failure::input(format!(
+                "the bytes do not decode as Godot {ours}, and read exactly as Godot {version}"
+            )));
             ui.hint(&format!(
                 "these bytes decode as Godot {version}: try {flag}"
             ));
-            *hinted = true;
-            return;
+            Err(silent())
         }
     }
 }
@@ -137,18 +240,37 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
         .config()
         .with_allow_objects(args.allow_objects)
         .with_max_depth(args.max_depth);
-    let framing = Framing::new(config)
+    let mut framing = Framing::new(config)
         .with_max_frame_size(args.max_frame_size)
         .with_big_endian(args.kind.big_endian);
     let output = if args.text {
-        Output::Text
+        use std::io::IsTerminal as _;
+        let escape = match args.escape {
+            EscapeChoice::Auto => io::stdout().is_terminal(),
+            EscapeChoice::Always => true,
+            EscapeChoice::Never => false,
+        };
+        Output::Text { escape }
     } else if args.json {
         Output::Json
     } else {
         Output::Dump
     };
+    let engine = if args.engine.given() {
+        Engine::Given
+    } else {
+        Engine::Default
+    };
     let src = source(&args.source)?;
-    let (kind, src) = settle(src, args.kind.kind(), framing, args.max_frame_size, ui)?;
+    let (kind, src) = settle(
+        src,
+        args.kind.kind(),
+        &mut framing,
+        args.max_frame_size,
+        engine,
+        ui,
+    )?;
+    let mut config = framing.config();
     let mut hinted = false;
     if !kind.framed() {
         let Source::Bytes(bytes) = src else {
@@ -179,13 +301,37 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
                     wr(writeln!(out, "!! {} at byte {at}", e.kind()))?;
                 }
                 ui.error(&f);
+                byte_order_hint(&e, framing, ui);
                 failed = Some(f);
                 break;
             }
         };
         let base = offset + PREFIX_LEN;
-        let decoded = framing.decode_payload::<Variant>(&payload);
+        let mut decoded = framing.decode_payload::<Variant>(&payload);
+        // A frame that reads exactly in another engine only: before any frame was shown,
+        // the default engine switches to it; otherwise its misread dump is left out.
+        let mut misread = false;
+        let other = match decoded {
+            Err(_) => other_engine(&payload, config),
+            Ok(_) => None,
+        };
+        if let Some((version, flag)) = other {
+            if engine == Engine::Default && index == 0 {
+                ui.note(&format!(
+                    "read as Godot {version} ({flag}): {unit} 0 does not decode as Godot {}, \
+                     the default, and reads exactly as Godot {version} (give --godot4 to insist)",
+                    config.version()
+                ));
+                config = config.with_version(version);
+                framing = framing.with_config(config);
+                decoded = framing.decode_payload::<Variant>(&payload);
+            } else {
+                engine_hint(&payload, config, ui, &mut hinted);
+                misread = true;
+            }
+        }
         match output {
+            Output::Dump if misread => {}
             Output::Dump => {
                 let prefix = framing.encode_prefix(payload.len()).unwrap_or_default();
                 let header = format!(
@@ -211,16 +357,16 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
                     wr(writeln!(out, "{}", ui.dump_line(&line, false)))?;
                 }
             }
-            Output::Text => {
+            Output::Text { escape } => {
                 if let Ok(v) = &decoded {
-                    wr(writeln!(out, "{}", text(v, config)))?;
+                    wr(writeln!(out, "{}", text(v, config, escape)))?;
                 }
             }
             Output::Json => {
                 if let Ok(v) = &decoded {
                     let line = serde_json::to_string(&json::to_json(v))
                         .map_err(|e| Failure::input(format!("JSON output: {e}")))?;
-                    wr(writeln!(out, "{line}"))?;
+                    wr(writeln!(out, "{}", escape::escape(&line)))?;
                 }
             }
         }
@@ -242,6 +388,27 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
         // Already reported above: exit 1 without printing it again.
         Some(_) => Err(silent()),
         None => Ok(()),
+    }
+}
+
+/// A hint when a frame length over the maximum fits in the other byte order
+/// (`StreamPeer.big_endian` set on one side only).
+fn byte_order_hint(e: &godot_serde::Error, framing: Framing, ui: &Ui) {
+    let godot_serde::ErrorKind::FrameTooLarge { len, .. } = e.kind() else {
+        return;
+    };
+    let Ok(len) = u32::try_from(*len) else {
+        return;
+    };
+    let swapped = len.swap_bytes() as usize;
+    if (4..=framing.max_frame_size()).contains(&swapped) {
+        let flag = match framing.endian() {
+            godot_serde::frame::Endian::Little => "try --big-endian",
+            _ => "try without --big-endian",
+        };
+        ui.hint(&format!(
+            "in the other byte order the length prefix is {swapped}: {flag}"
+        ));
     }
 }
 
@@ -269,11 +436,13 @@ fn inspect_one(
                 wr(writeln!(out, "{}", ui.dump_line(line, false)))?;
             }
         }
-        (Ok((v, _)), Output::Text) => wr(writeln!(out, "{}", text(v, config)))?,
+        (Ok((v, _)), Output::Text { escape }) => wr(writeln!(out, "{}", text(v, config, escape)))?,
         (Ok((v, _)), Output::Json) => {
             let text = serde_json::to_string_pretty(&json::to_json(v))
                 .map_err(|e| Failure::input(format!("JSON output: {e}")))?;
-            wr(writeln!(out, "{text}"))?;
+            // serde_json escapes C0 controls; C1 controls (U+009B is a CSI) and the others
+            // of `escape` too, valid JSON for the same text.
+            wr(writeln!(out, "{}", escape::escape(&text)))?;
         }
         (Err(_), _) => {}
     }
@@ -311,9 +480,15 @@ fn silent() -> Failure {
     }
 }
 
-/// Godot's text form: `var2str` for Godot 3, `var_to_str` for Godot 4.
-fn text(v: &Variant, config: Config) -> String {
-    godot_serde::text::variant_to_string_with(v, config)
+/// Godot's text form: `var2str` for Godot 3, `var_to_str` for Godot 4; with `escape`, its
+/// control characters as `\uXXXX` escapes (which the engine reads back inside a String).
+fn text(v: &Variant, config: Config, escape: bool) -> String {
+    let text = godot_serde::text::variant_to_string_with(v, config);
+    if escape {
+        escape::escape(&text).into_owned()
+    } else {
+        text
+    }
 }
 
 /// `02 00 00 00`.
@@ -537,11 +712,13 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
     let to = Framing::new(Config::new(args.to)).with_big_endian(args.kind.big_endian);
     let kind = args.kind.kind().unwrap_or(Kind::Save);
     let src = source(&args.source)?;
+    let mut settled = from;
     let (kind, src) = settle(
         src,
         Some(kind),
-        from,
+        &mut settled,
         godot_serde::frame::DEFAULT_MAX_FRAME_SIZE,
+        Engine::Fixed,
         ui,
     )?;
     let mut sink = Sink::new(

@@ -150,7 +150,7 @@ impl Kind {
 
 /// Whether `bytes` are a chain of length-prefixed frames ending exactly at the end, with
 /// every payload decoding in `config`, and whether the chain itself (lengths only) fits.
-fn frame_chain(bytes: &[u8], framing: Framing) -> (bool, bool) {
+pub fn frame_chain(bytes: &[u8], framing: Framing) -> (bool, bool) {
     let mut rest = bytes;
     let mut all_decode = true;
     let mut frames = 0;

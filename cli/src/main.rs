@@ -3,6 +3,7 @@
 //! See cli/README.md for the commands and the JSON mapping.
 
 mod commands;
+mod escape;
 mod input;
 mod json;
 
@@ -40,6 +41,17 @@ struct Cli {
 enum ColorChoice {
     Auto,
     Always,
+    Never,
+}
+
+/// When `inspect --text` escapes control characters.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum EscapeChoice {
+    // (Plain comments: doc comments would turn clap's help into its long layout.)
+    // Only when stdout is a terminal.
+    Auto,
+    Always,
+    // The engine's exact text even on a terminal.
     Never,
 }
 
@@ -155,6 +167,18 @@ impl EngineArgs {
         }
     }
 
+    /// Whether an engine was given (else the default, Godot 4.4+, is used).
+    pub fn given(&self) -> bool {
+        self.godot3
+            || self.godot4
+            || self.godot4_0
+            || self.godot4_1
+            || self.godot4_2
+            || self.godot4_3
+            || self.godot4_4
+            || self.engine.is_some()
+    }
+
     /// The config for the chosen engine.
     pub fn config(&self) -> Config {
         Config::new(self.version())
@@ -210,12 +234,21 @@ pub struct InspectArgs {
     pub kind: KindArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// Print Godot's text form (var_to_str) instead of the annotated dump.
+    /// Print Godot's text form (var_to_str) instead of the annotated dump. Piped or
+    /// redirected, it is the engine's exact text, control characters in Strings included; on
+    /// a terminal (see --escape) they are shown as \uXXXX escapes, which str_to_var reads back.
     #[arg(long)]
     pub text: bool,
-    /// Print the JSON mapping (one JSON document; JSON Lines for --stream/--save).
+    /// Print the JSON mapping (one JSON document; JSON Lines for --stream/--save). Control
+    /// characters are always \uXXXX escapes (C1 controls too), piped or not: the same
+    /// values for any JSON reader.
     #[arg(long)]
     pub json: bool,
+    /// When to show control characters of decoded text (ESC, BEL, CR, BS, DEL, C1 controls,
+    /// bidirectional overrides) as \uXXXX escapes in --text output: auto (only on a
+    /// terminal), always or never. The annotated dump and the messages always escape them.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = EscapeChoice::Auto)]
+    pub escape: EscapeChoice,
     /// Accept full objects (class name and properties are shown as data, nothing is instantiated).
     #[arg(long)]
     pub allow_objects: bool,
@@ -326,26 +359,33 @@ impl Ui {
         }
     }
 
+    // Messages may quote decoded text (keys, names, a line of text input): control
+    // characters in them are escaped, whatever stderr is.
+
     /// `note: ...`
     pub fn note(&self, msg: &str) {
-        eprintln!("{} {msg}", self.paint("1;36", "note:"));
+        eprintln!("{} {}", self.paint("1;36", "note:"), escape::escape(msg));
     }
 
     /// `hint: ...`
     pub fn hint(&self, msg: &str) {
-        eprintln!("{} {msg}", self.paint("1;32", "hint:"));
+        eprintln!("{} {}", self.paint("1;32", "hint:"), escape::escape(msg));
     }
 
     /// `warning: ...`
     pub fn warn(&self, msg: &str) {
-        eprintln!("{} {msg}", self.paint("1;33", "warning:"));
+        eprintln!("{} {}", self.paint("1;33", "warning:"), escape::escape(msg));
     }
 
     /// `error: ...` and its detail lines.
     pub fn error(&self, f: &Failure) {
-        eprintln!("{} {}", self.paint("1;31", "error:"), f.message);
+        eprintln!(
+            "{} {}",
+            self.paint("1;31", "error:"),
+            escape::escape(&f.message)
+        );
         for line in &f.details {
-            eprintln!("  {line}");
+            eprintln!("  {}", escape::escape(line));
         }
     }
 }

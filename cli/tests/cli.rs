@@ -51,7 +51,8 @@ fn inspect_godot3_save_json_and_text() {
 
 #[test]
 fn wrong_engine_fails_with_offset_context_and_hint() {
-    let r = run(&["inspect", SAVE, "--save"], b"");
+    // With the engine given (the default engine reads it as Godot 3, tests/untrusted.rs).
+    let r = run(&["inspect", SAVE, "--save", "--godot4"], b"");
     assert_eq!(r.code, Some(1));
     assert!(
         r.stderr

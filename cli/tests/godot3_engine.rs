@@ -123,8 +123,24 @@ fn engine_files_inspect_and_encode_back() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.out()).unwrap();
     assert_eq!(v, serde_json::from_str::<serde_json::Value>(last).unwrap());
-    // (As Godot 4 the Dictionary header, id 18, reads as a Transform3D with bytes left over.)
-    let r = run(&["inspect", "--raw", "--base64", &b64], b"");
+    // As Godot 4 the Dictionary header, id 18, reads as a Transform3D with bytes left over;
+    // the engine not given, the bytes are read as Godot 3, which reads them exactly, with a
+    // note (issue 27.3: no misread Transform3D first).
+    let r = run(&["inspect", "--raw", "--json", "--base64", &b64], b"");
+    assert_eq!(r.code, Some(0));
+    assert!(
+        r.stderr.starts_with(
+            "note: read as Godot 3.x (--godot3): the bytes do not decode as Godot 4.4+"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&r.out()).unwrap(),
+        v
+    );
+    // Given, Godot 4 reads the Transform3D and warns, with the hint.
+    let r = run(&["inspect", "--raw", "--godot4", "--base64", &b64], b"");
     assert_eq!(r.code, Some(0));
     assert!(
         r.stderr.contains("trailing bytes after the value"),

@@ -90,12 +90,23 @@ pub(super) struct EnumDictionary<'a, R> {
     pub(super) de: &'a mut Deserializer<R>,
     /// Where the variant's key starts (to name it in an error of the payload).
     pub(super) key_at: usize,
+    /// The enum's name (for the error of an int key in the name mode).
+    pub(super) name: &'static str,
 }
 
 impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
     type Error = Error;
     type Variant = Self;
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        if !self.de.config.enum_indices() {
+            // `{3: payload}` names a variant by position: only with EnumRepr::Index.
+            self.de.guard_next_key()?;
+            if let Some(h) = self.de.peeked.filter(|h| h.ty == VariantType::Int) {
+                let h = self.de.read_header().map(|_| h)?;
+                let index = self.de.read_int(h)?;
+                return Err(super::enum_index_refused(self.name, index).or_at(h.offset));
+            }
+        }
         let variant = seed.deserialize(KeyDe {
             de: &mut *self.de,
             keys: &mut KnownKeys::none(),

@@ -67,15 +67,29 @@ pub struct Deserializer<R> {
     reserved: usize,
 }
 
+/// The error for an int read as the variant of enum `name` without
+/// [`EnumRepr::Index`](crate::EnumRepr::Index): in the name mode (the default) variants are
+/// named, so a peer cannot pick one by its position, and reordering variants changes nothing.
+#[cold]
+pub(crate) fn enum_index_refused(name: &str, index: i64) -> Error {
+    Error::new(ErrorKind::Message(
+        format!(
+            "invalid type: int {index}, expected a variant name of enum {name} \
+             (variant indices are read only with EnumRepr::Index)"
+        )
+        .into(),
+    ))
+}
+
 /// Stack a nesting level may use before the next one checks again: when less is left, the
 /// next level runs on a new segment of [`STACK_SEGMENT`] bytes (heap-allocated by `stacker`).
 /// A level takes at most about 20 KiB in unoptimized builds (typed Dictionaries), 3 KiB
 /// optimized, plus what the visitor's own frames take; so every nesting shape, at any depth
 /// limit, fits any thread, a 2 MiB one (Rust's spawned threads, tokio's workers) included.
-const STACK_RED_ZONE: usize = 256 * 1024;
+pub(crate) const STACK_RED_ZONE: usize = 256 * 1024;
 
 /// Size of each stack segment added when the red zone is reached.
-const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+pub(crate) const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
 /// The type id of `ty` when it is the same in every version, else `u32::MAX` (no header
 /// word): the words below are checked when compiling.
@@ -188,6 +202,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     #[inline]
+    /// The payload of an int whose header `h` was read: 32 bits, or 64 with the flag.
+    fn read_int(&mut self, h: Header) -> Result<i64> {
+        Ok(if h.flag() {
+            i64::from_le_bytes(self.read.read_array()?)
+        } else {
+            self.read_i32()?.into()
+        })
+    }
+
     fn read_i32(&mut self) -> Result<i32> {
         self.read.read_array().map(i32::from_le_bytes)
     }
@@ -1156,7 +1179,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     fn deserialize_enum<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
@@ -1166,11 +1189,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.read_str("enum variant", UnitEnum(visitor))
             }
             VariantType::Int => {
-                let index = if h.flag() {
-                    i64::from_le_bytes(self.read.read_array()?)
-                } else {
-                    self.read_i32()?.into()
-                };
+                let index = self.read_int(h)?;
+                if !self.config.enum_indices() {
+                    return Err(enum_index_refused(name, index).or_at(h.offset));
+                }
                 let index = u32::try_from(index).map_err(|_| {
                     <Error as de::Error>::invalid_value(
                         Unexpected::Signed(index),
@@ -1192,7 +1214,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                     ));
                 }
                 let key_at = self.read.offset();
-                self.nested(|de| visitor.visit_enum(EnumDictionary { de, key_at }))
+                self.nested(|de| visitor.visit_enum(EnumDictionary { de, key_at, name }))
             }
             _ => Err(self.unexpected(h, &visitor)),
         };

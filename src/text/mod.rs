@@ -89,6 +89,7 @@ pub fn variant_to_string_with(v: &Variant, config: Config) -> String {
 
 /// The Godot 4 `var_to_str` text of `v` (same as its `Display`).
 #[must_use]
+#[doc(alias = "var_to_str", alias = "var2str")]
 pub fn variant_to_string(v: &Variant) -> String {
     variant_to_string_with(v, Config::default())
 }
@@ -98,6 +99,7 @@ pub fn variant_to_string(v: &Variant) -> String {
 /// # Errors
 ///
 /// As [`Config::to_variant`].
+#[doc(alias = "var_to_str", alias = "var2str")]
 pub fn to_string<T: ?Sized + Serialize>(value: &T) -> Result<String> {
     to_string_with(value, Config::default())
 }
@@ -119,6 +121,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Resul
 ///
 /// [`ErrorKind::TextSyntax`](crate::ErrorKind::TextSyntax) where the engine's parser fails,
 /// or for text after the value; a full `Object(...)` unless objects are allowed.
+#[doc(alias = "str_to_var", alias = "str2var")]
 pub fn parse_variant(text: &str) -> Result<Variant> {
     parse_variant_with(text, Config::default())
 }
@@ -160,6 +163,7 @@ pub fn take_from_str(text: &str, config: Config) -> Result<(Variant, &str)> {
 /// # Errors
 ///
 /// As [`parse_variant`], and when the value does not fit `T`.
+#[doc(alias = "str_to_var", alias = "str2var")]
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
     from_str_with(text, Config::default())
 }

@@ -5,6 +5,7 @@
 use core::fmt::{self, Write};
 
 use crate::config::GodotVersion;
+use crate::de::{STACK_RED_ZONE, STACK_SEGMENT};
 use crate::types::{Basis, Color, NodePath, ObjectId, Rid, StringName, Vector2, Vector3, Vector4};
 use crate::value::{Array, ContainerType, Dictionary, Object, Variant};
 use crate::wire::VariantType;
@@ -278,10 +279,18 @@ fn color(c: &Color) -> [f64; 4] {
 /// A Godot 4-only value: always in Godot 4 syntax.
 const G4: Dialect = Dialect::Godot4;
 
+/// Writes `v`. Containers recurse through here: each level may run on a new stack segment,
+/// as in the parser, so whatever it parsed (up to Godot's 1024 levels) prints on a 2 MiB thread.
+pub(crate) fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::Result {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+        write_variant_here(w, v, d)
+    })
+}
+
 #[allow(clippy::too_many_lines)] // one arm per Godot type
 // `Real` is f32 or f64 depending on the `double-precision` feature.
 #[allow(clippy::useless_conversion)]
-pub(crate) fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::Result {
+fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::Result {
     let g3 = d == Dialect::Godot3;
     match v {
         Variant::Nil => w.write_str("null"),

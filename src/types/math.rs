@@ -139,6 +139,7 @@ pub struct Plane {
 }
 
 /// Godot `Quaternion` (4.x id 15; Godot 3 `Quat`, id 10): `x, y, z, w`.
+#[doc(alias = "Quat")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Quaternion {
@@ -153,6 +154,7 @@ pub struct Quaternion {
 }
 
 /// Godot `AABB` (4.x id 16, 3.x id 11): position, size.
+#[doc(alias = "AABB")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Aabb {
@@ -174,6 +176,7 @@ pub struct Basis {
 }
 
 /// Godot `Transform3D` (4.x id 18; Godot 3 `Transform`, id 13): the basis rows, then origin.
+#[doc(alias = "Transform")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Pod, Zeroable)]
 #[repr(C)]
 pub struct Transform3D {

@@ -92,22 +92,29 @@ macro_rules! packed {
 
 packed! {
     /// `PackedByteArray` (4.x id 29; Godot 3 `PoolByteArray`, id 20).
+    #[doc(alias = "PoolByteArray")]
     PackedByteArray(u8);
     /// `PackedInt32Array` (4.x id 30; Godot 3 `PoolIntArray`, id 21).
+    #[doc(alias = "PoolIntArray")]
     PackedInt32Array(i32);
     /// `PackedInt64Array` (4.x id 31; no Godot 3 equivalent).
     PackedInt64Array(i64);
     /// `PackedFloat32Array` (4.x id 32; Godot 3 `PoolRealArray`, id 22).
+    #[doc(alias = "PoolRealArray")]
     PackedFloat32Array(f32);
     /// `PackedFloat64Array` (4.x id 33; no Godot 3 equivalent).
     PackedFloat64Array(f64);
     /// `PackedStringArray` (4.x id 34; Godot 3 `PoolStringArray`, id 23).
+    #[doc(alias = "PoolStringArray")]
     PackedStringArray(String);
     /// `PackedVector2Array` (4.x id 35; Godot 3 `PoolVector2Array`, id 24).
+    #[doc(alias = "PoolVector2Array")]
     PackedVector2Array(Vector2);
     /// `PackedVector3Array` (4.x id 36; Godot 3 `PoolVector3Array`, id 25).
+    #[doc(alias = "PoolVector3Array")]
     PackedVector3Array(Vector3);
     /// `PackedColorArray` (4.x id 37; Godot 3 `PoolColorArray`, id 26).
+    #[doc(alias = "PoolColorArray")]
     PackedColorArray(Color);
     /// `PackedVector4Array` (Godot 4.3+, id 38).
     PackedVector4Array(Vector4);

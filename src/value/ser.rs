@@ -8,6 +8,13 @@ use serde::{Serialize, Serializer};
 use super::{Array, ContainerType, Dictionary, Object, Variant};
 use crate::types::{OBJECT, TYPED_ARRAY, TYPED_DICTIONARY};
 
+/// Runs one container level of a Variant's serialization, on a new stack segment when the
+/// thread's stack runs low (as the decoder and the text form do): a Variant that decoding or
+/// parsing allowed (up to Godot's 1024 levels) encodes again on a 2 MiB thread.
+fn grow<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, f)
+}
+
 impl Serialize for Variant {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -35,12 +42,12 @@ impl Serialize for Variant {
             Variant::StringName(v) => v.serialize(s),
             Variant::NodePath(v) => v.serialize(s),
             Variant::Rid(v) => v.serialize(s),
-            Variant::Object(v) => v.serialize(s),
+            Variant::Object(v) => grow(|| v.serialize(s)),
             Variant::ObjectId(v) => v.serialize(s),
             Variant::Callable(v) => v.serialize(s),
             Variant::Signal(v) => v.serialize(s),
-            Variant::Dictionary(v) => v.serialize(s),
-            Variant::Array(v) => v.serialize(s),
+            Variant::Dictionary(v) => grow(|| v.serialize(s)),
+            Variant::Array(v) => grow(|| v.serialize(s)),
             Variant::PackedByteArray(v) => v.serialize(s),
             Variant::PackedInt32Array(v) => v.serialize(s),
             Variant::PackedInt64Array(v) => v.serialize(s),

@@ -1,6 +1,7 @@
 //! The value parser of the text form, after the engines' `VariantParser::parse_value`.
 
 use super::lexer::{LexError, Lexer, Token};
+use crate::de::{STACK_RED_ZONE, STACK_SEGMENT};
 use crate::error::{Error, ErrorKind};
 use crate::types::{NodePath, StringName};
 use crate::value::{Array, ContainerType, Dictionary, Object};
@@ -149,8 +150,15 @@ impl<'a> Parser<'a> {
         }
     }
 
-    #[allow(clippy::too_many_lines)] // one arm per constructor, as in the engine
+    /// One value starting with `tok`. Values nest up to [`Config::max_depth`] levels (Godot's
+    /// 1024 allowed): each level may run on a new stack segment, as in the binary decoder, so
+    /// any limit fits a 2 MiB thread in debug and release builds.
     fn value(&mut self, tok: Token<'a>) -> PResult<Variant> {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.value_here(tok))
+    }
+
+    #[allow(clippy::too_many_lines)] // one arm per constructor, as in the engine
+    fn value_here(&mut self, tok: Token<'a>) -> PResult<Variant> {
         let g3 = self.g3();
         match tok {
             Token::CurlyOpen => {

@@ -180,6 +180,9 @@ pub(crate) struct VariantDe<'a, L> {
     infer: bool,
     /// RIDs keep their id; without it (Godot 3, whose wire has no RID id) they read as 0.
     rid_ids: bool,
+    /// An int is an enum variant index ([`EnumRepr::Index`](crate::EnumRepr::Index)); without
+    /// it, as in the bytes' default name mode, an int is not a variant.
+    enum_indices: bool,
 }
 
 impl<'a, L: Copy> VariantDe<'a, L> {
@@ -190,6 +193,7 @@ impl<'a, L: Copy> VariantDe<'a, L> {
             lend,
             infer: false,
             rid_ids: true,
+            enum_indices: false,
         }
     }
 
@@ -202,6 +206,14 @@ impl<'a, L: Copy> VariantDe<'a, L> {
         }
     }
 
+    /// Ints read as enum variant indices (see [`VariantDe::enum_indices`]).
+    pub(crate) fn with_enum_indices(self, enum_indices: bool) -> Self {
+        VariantDe {
+            enum_indices,
+            ..self
+        }
+    }
+
     /// With typed-container inference (see [`VariantDe::infer`]).
     pub(crate) fn inferring(self, infer: bool) -> Self {
         VariantDe { infer, ..self }
@@ -210,6 +222,7 @@ impl<'a, L: Copy> VariantDe<'a, L> {
     fn at(&self, v: &'a Variant) -> Self {
         VariantDe {
             rid_ids: self.rid_ids,
+            enum_indices: self.enum_indices,
             ..VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
         }
     }
@@ -716,13 +729,14 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
 
     fn deserialize_enum<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
         match self.v {
             Variant::String(s) => self.lend.str(s, UnitEnum(visitor)),
             Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, UnitEnum(visitor)),
+            Variant::Int(i) if !self.enum_indices => Err(crate::de::enum_index_refused(name, *i)),
             Variant::Int(i) => {
                 let index = u32::try_from(*i).map_err(|_| {
                     <Error as de::Error>::invalid_value(Unexpected::Signed(*i), &"a variant index")
@@ -730,6 +744,9 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
                 visitor.visit_enum(U32Deserializer::<Error>::new(index))
             }
             Variant::Dictionary(d) => match d.as_slice() {
+                [(Variant::Int(i), _)] if !self.enum_indices => {
+                    Err(crate::de::enum_index_refused(name, *i))
+                }
                 [(k, v)] => visitor.visit_enum(EnumEntry {
                     key: self.at(k),
                     value: self.at(v),
