@@ -683,7 +683,15 @@ fn str_to_var_verdicts_and_values() {
         .filter(|(t, _)| !DELIBERATE.iter().any(|(d, _)| d == t))
         .collect();
     c.deliberate = before - differ.len();
-    println!("godot4 live str_to_var: {c:?}");
+    let origin = |p: &str| texts.iter().filter(|t| t.origin.starts_with(p)).count();
+    println!(
+        "godot4 live str_to_var: {} hand-written, {} fixture texts, {} of our texts of fixture \
+         values, {} of our texts of random values; {c:?}",
+        origin("edge"),
+        origin("fixture"),
+        origin("ours of") - origin("ours of random"),
+        origin("ours of random")
+    );
     let differ = without_known_gaps(differ, false);
     assert!(
         differ.is_empty(),
