@@ -210,6 +210,16 @@ fn godot3_engine_agrees_with_our_text_form() {
     );
 }
 
+/// Known differences from Godot 3.2.3's ConfigFile that are being fixed elsewhere:
+/// `(name, file text, what)`. The test asserts that each still differs, so that a fixed gap
+/// fails it until its entry is removed.
+const CFG_KNOWN_GAPS: &[(&str, &str, &str)] = &[(
+    "escaped_bracket",
+    "[a\\]b]\nk=1\n",
+    "Godot 3 has no escapes in section names: it reads `[a\\]b]` as section `a\\` followed \
+     by `b]` glued to the next key; we read section `a]b`",
+)];
+
 /// ConfigFile both ways, in one engine run: a file our [`Document`] writes loads in
 /// `ConfigFile.load()` with the same values (bytes), and `ConfigFile.save()` of the same
 /// `set_value` calls writes exactly our text, which we read back to the same values.
@@ -258,6 +268,9 @@ fn godot3_configfile_agrees_with_our_documents() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("a.ours.cfg"), &ours_text).unwrap();
+    for (name, text, _) in CFG_KNOWN_GAPS {
+        std::fs::write(dir.join(format!("{name}.ours.cfg")), text).unwrap();
+    }
     let lines: String = calls
         .iter()
         .map(|(s, k, v)| {
@@ -314,4 +327,41 @@ fn godot3_configfile_agrees_with_our_documents() {
         "godot3 live ConfigFile: {} keys loaded and saved identically",
         calls.len()
     );
+    // Each known gap still differs from the engine (else the entry is stale: remove it).
+    for (name, text, what) in CFG_KNOWN_GAPS {
+        let engine: Vec<(String, String, String)> = stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix(&format!("KEY {name} ")))
+            .map(|l| {
+                let p: Vec<&str> = l.split(' ').collect();
+                let s = String::from_utf8(unhex(p[0])).unwrap();
+                let k = String::from_utf8(unhex(p[1])).unwrap();
+                (s, k, p[2].to_owned())
+            })
+            .collect();
+        let ours: Option<Vec<(String, String, String)>> =
+            Document::parse(text, config).ok().map(|doc| {
+                let mut out = Vec::new();
+                for s in doc.sections() {
+                    for k in doc.keys(s) {
+                        let v = doc.get(s, k).unwrap().unwrap();
+                        out.push((
+                            s.to_owned(),
+                            k.to_owned(),
+                            tohex(&config.to_bytes(&v).unwrap()),
+                        ));
+                    }
+                }
+                out
+            });
+        assert!(
+            !engine.is_empty(),
+            "{name}: the engine read no key:\n{stdout}"
+        );
+        assert_ne!(
+            ours.as_ref(),
+            Some(&engine),
+            "KNOWN_GAPS entry {name} ({what}) no longer differs from the engine: remove it"
+        );
+    }
 }

@@ -1,7 +1,10 @@
 # Godot 4: run texts in Godot's text form (var_to_str syntax) through your engine's parser and
 # writer, to compare with godot_serde::text.
 #
-#   godot --headless -s text_check.gd -- /abs/path/texts.hex
+#   godot --headless --path examples/godot -s text_check.gd -- "$PWD/texts.hex"
+#
+# (from the crate's root; a Godot 4 binary needs --path with a project, and relative paths
+# would then resolve inside it, so give the texts file as an absolute path.)
 #
 # texts.hex holds one text per line as hex-encoded UTF-8 (e.g. what
 # `godot_serde::text::to_string` wrote). For each line i, one stdout line:
@@ -18,7 +21,7 @@ const SENTINEL = "__godot_serde_sentinel__"
 func _init():
 	var args = OS.get_cmdline_user_args()
 	if args.is_empty():
-		print("usage: godot --headless -s text_check.gd -- texts.hex")
+		print("usage: godot --headless --path examples/godot -s text_check.gd -- /abs/texts.hex")
 		quit(2)
 		return
 	var f = FileAccess.open(args[0], FileAccess.READ)

@@ -65,6 +65,7 @@
 //! Key identity in dictionaries is the engine's: in Godot 4 a String and a StringName of the
 //! same text are one key; NaN equals NaN and `-0` equals `0`; `1` and `1.0` are two keys.
 
+mod grisu;
 pub(crate) mod lexer;
 pub(crate) mod parser;
 pub(crate) mod writer;

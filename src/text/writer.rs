@@ -48,18 +48,17 @@ fn real4(v: f64) -> String {
         out.push('-');
     }
     let a = v.abs();
-    // The engine prints the shortest f32 text when the double is exactly an f32.
+    // The engine prints an f32's Grisu2 digits when the double is exactly an f32.
     #[allow(clippy::cast_possible_truncation)]
     let as_f32 = a as f32;
-    let sci = if f64::from(as_f32) == a {
-        format!("{as_f32:e}")
+    let (digits, exponent) = if f64::from(as_f32) == a {
+        super::grisu::digits_f32(as_f32)
     } else {
-        format!("{a:e}")
+        super::grisu::digits_f64(a)
     };
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    format_grisu(&mut out, &digits, exponent + 1);
+    let digits = String::from_utf8(digits).unwrap_or_default();
+    let n = i32::try_from(digits.len()).unwrap_or(0) + exponent;
+    format_grisu(&mut out, &digits, n);
     out
 }
 

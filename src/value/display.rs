@@ -54,12 +54,12 @@ impl Variant {
 /// The rules (Godot 4.4 – 4.6):
 ///
 /// - Floats go through `rtos_fix`: `0` for both zeros, `inf`, `inf_neg` (negative infinity),
-///   `nan`, and otherwise the shortest text that reads back to the same value, using the
-///   shortest `f32` text when the value is exactly an `f32` (so `0.1f32` prints `0.1`).
+///   `nan`, and otherwise the engine's Grisu2 digits, which read back to the same value (of
+///   an `f32` when the value is exactly an `f32`, so `0.1f32` prints `0.1`). They are
+///   usually the shortest such digits, but not always: as the engine, an `f32` `30000001024`
+///   prints `30000001000` (not `3e+10`) and `320610.875` prints `320610.87`.
 ///   Plain notation is used for 10⁻⁴ ≤ |x| < 10¹⁵, scientific (`1e+300`, `5e-324`) outside.
 ///   A `float` Variant gets `.0` appended when the text has no `.` or `e` (`1.0`, `0.0`).
-///   The engine uses Grisu2 for the digits, which in rare cases gives one digit more than the
-///   shortest form printed here; both read back to the same number.
 /// - Strings are quoted, with only `\` and `"` escaped (newlines stay raw); StringName
 ///   (`&"name"`), NodePath (`NodePath("a/b:c")`) and PackedStringArray elements use C escapes.
 /// - Dictionary keys are printed **sorted** (String and StringName keys by text, other keys by

@@ -59,6 +59,9 @@ pub(crate) struct Parser<'a> {
     depth: usize,
     /// Where the token last returned by `next` began.
     tok_start: usize,
+    /// Whether the last token read one character past the end of the text (a number,
+    /// identifier or colour ending the text): the engine's stream then reports `is_eof()`.
+    past_end: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -68,6 +71,7 @@ impl<'a> Parser<'a> {
             config,
             depth: 0,
             tok_start: 0,
+            past_end: false,
         }
     }
 
@@ -93,7 +97,27 @@ impl<'a> Parser<'a> {
         // Skip what cannot start a token so the error points at the token itself.
         let t = self.lex.next_token_at()?;
         self.tok_start = t.0;
+        self.past_end = self.lex.pos >= self.lex.src.len()
+            && matches!(
+                t.1,
+                Token::Int(_) | Token::Float(_) | Token::Identifier(_) | Token::Color(_)
+            );
         Ok(t.1)
+    }
+
+    /// The next token of a container, or the engine's error for the end of the text there.
+    /// Godot 4's `_parse_array` / `_parse_dictionary` / `Object()` loops check the stream's
+    /// `is_eof()` before each token, which is true only after a number, identifier or colour
+    /// read past the end; any other end of text is a `TK_EOF` token judged by what was
+    /// expected (`Expected ','`, `Expected value, got 'EOF'`). Godot 3's string stream never
+    /// reports `is_eof()`; there the end of text is the EOF message itself.
+    fn next_in(&mut self, what: &str) -> PResult<Token<'a>> {
+        let past_end = self.past_end;
+        let t = self.next()?;
+        if (self.g3() && t == Token::Eof) || (!self.g3() && past_end) {
+            return self.fail(format!("Unexpected EOF while parsing {what}"));
+        }
+        Ok(t)
     }
 
     /// The next token where the engine ignores the tokenizer's error and judges the token
@@ -189,12 +213,9 @@ impl<'a> Parser<'a> {
         let mut items = Vec::new();
         let mut need_comma = false;
         loop {
-            let t = self.next()?;
+            let t = self.next_in("array")?;
             if t == Token::BracketClose {
                 return Ok(items);
-            }
-            if t == Token::Eof {
-                return self.fail("Unexpected EOF while parsing array");
             }
             if need_comma {
                 if t != Token::Comma {
@@ -213,12 +234,9 @@ impl<'a> Parser<'a> {
         let mut entries = Entries::new(self.g3());
         let mut need_comma = false;
         loop {
-            let t = self.next()?;
+            let t = self.next_in("dictionary")?;
             if t == Token::CurlyClose {
                 break;
-            }
-            if t == Token::Eof {
-                return self.fail("Unexpected EOF while parsing dictionary");
             }
             if need_comma {
                 if t != Token::Comma {
@@ -268,11 +286,9 @@ impl<'a> Parser<'a> {
         self.enter()?;
         let mut need_comma = false;
         loop {
-            let t = self.next()?;
-            match t {
-                Token::ParenClose => break,
-                Token::Eof => return self.fail("Unexpected EOF while parsing Object()"),
-                _ => {}
+            let t = self.next_in("Object()")?;
+            if t == Token::ParenClose {
+                break;
             }
             if need_comma {
                 if t != Token::Comma {

@@ -1,0 +1,75 @@
+# Live harness: Godot 4's text-form parser (str_to_var) and writer (var_to_str) on a list of
+# texts, for tests/text_godot4_live.rs.
+#
+#   godot --headless --path <project> -s res://text_check.gd -- <texts.hex>
+#
+# <texts.hex> holds one text per line, hex-encoded UTF-8. For each line i, one stdout line:
+#   CASE <i> OK <var_to_str(value) hex> <var_to_bytes_with_objects(value) hex>
+#   CASE <i> ERR <0-based line> <parse error message hex>
+# The verdict comes from a probe that runs the same VariantParser::parse_value as str_to_var
+# (which returns null on failure and reports nothing): a fresh ConfigFile holds a sentinel
+# under a key, then ConfigFile.parse("key=" + text); set_value runs only when the value parsed,
+# so the sentinel survives exactly when the text failed. The error line and message come from
+# ConfigFile's "parse error at <string>:LINE: MESSAGE." line, captured with OS.add_logger.
+# The value of an accepted text is str_to_var's own.
+# Last stdout line: SUMMARY <cases> cases
+extends SceneTree
+
+const SENTINEL = "__godot_serde_sentinel__"
+
+
+class Capture extends Logger:
+	var lines: Array = []
+	var mutex := Mutex.new()
+
+	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
+		mutex.lock()
+		lines.append(code + "\n" + rationale)
+		mutex.unlock()
+
+	func take() -> Array:
+		mutex.lock()
+		var out := lines
+		lines = []
+		mutex.unlock()
+		return out
+
+
+func _init() -> void:
+	var args := OS.get_cmdline_user_args()
+	var f := FileAccess.open(args[0], FileAccess.READ) if args.size() == 1 else null
+	if f == null:
+		printerr("usage: -s text_check.gd -- /abs/texts.hex")
+		quit(2)
+		return
+	var capture := Capture.new()
+	OS.add_logger(capture)
+	var i := 0
+	while not f.eof_reached():
+		var line := f.get_line().strip_edges()
+		if line == "" and f.eof_reached():
+			break
+		var text := line.hex_decode().get_string_from_utf8()
+		var cf := ConfigFile.new()
+		cf.set_value("", "p", SENTINEL)
+		capture.take()
+		cf.parse("p=" + text)
+		var probe = cf.get_value("", "p", null)
+		if typeof(probe) == TYPE_STRING and probe == SENTINEL:
+			var where := -1
+			var message := ""
+			var prefix := "ConfigFile parse error at <string>:"
+			for l: String in capture.take():
+				var first := l.get_slice("\n", 0)
+				if first.begins_with(prefix) and first.ends_with("."):
+					var rest := first.substr(prefix.length(), first.length() - prefix.length() - 1)
+					where = int(rest.get_slice(":", 0))
+					message = rest.substr(rest.find(": ") + 2)
+			print("CASE %d ERR %d %s" % [i, where, message.to_utf8_buffer().hex_encode()])
+		else:
+			var v = str_to_var(text)
+			print("CASE %d OK %s %s" % [i, var_to_str(v).to_utf8_buffer().hex_encode(), var_to_bytes_with_objects(v).hex_encode()])
+		i += 1
+	print("SUMMARY %d cases" % i)
+	OS.remove_logger(capture)
+	quit(0)
