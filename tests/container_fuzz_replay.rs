@@ -147,7 +147,7 @@ fn random_mutations_replay_clean() {
                 let r = next();
                 let at = (r >> 8) as usize % m.len().max(1);
                 match r % 4 {
-                    0 if !m.is_empty() => m[at] ^= 1 << (r >> 40) % 8,
+                    0 if !m.is_empty() => m[at] ^= 1 << ((r >> 40) % 8),
                     1 if !m.is_empty() => m[at] = (r >> 32) as u8,
                     2 if at + 4 <= m.len() => {
                         m[at..at + 4].copy_from_slice(&((r >> 32) as u32).to_le_bytes());

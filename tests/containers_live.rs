@@ -212,7 +212,7 @@ fn write_our_files(dir: &Path, config: Config, layout: Layout) {
     bad[body] ^= 0x55;
     std::fs::write(dir.join("corrupt_enc.bin"), &bad).unwrap();
     let mut deflate = container::write_compressed(&plain, CompressionMode::Deflate, 4096).unwrap();
-    let blocks = (plain.len() / 4096 + 1) as usize;
+    let blocks = plain.len() / 4096 + 1;
     let first = u32::from_le_bytes(deflate[16..20].try_into().unwrap()) as usize;
     deflate[16 + 4 * blocks + first - 1] ^= 0x55;
     std::fs::write(dir.join("corrupt_deflate.bin"), &deflate).unwrap();
