@@ -72,7 +72,11 @@ fn script(cases: &[Case], godot3: bool) -> String {
         let open = if godot3 { &c.open3 } else { &c.open4 };
         let open = open.replace('P', &format!("\"{}\"", c.path.display()));
         let len = if godot3 { "get_len" } else { "get_length" };
-        let ticks = if godot3 { "OS.get_ticks_usec()" } else { "Time.get_ticks_usec()" };
+        let ticks = if godot3 {
+            "OS.get_ticks_usec()"
+        } else {
+            "Time.get_ticks_usec()"
+        };
         s += &format!(
             "\tvar best_{n} = 1e18\n\tfor r in {ROUNDS}:\n\t\tvar t = {ticks}\n\
              {open}\n\t\tvar b = f.get_buffer(f.{len}())\n\t\tf.close()\n\
