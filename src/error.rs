@@ -187,6 +187,25 @@ pub enum ErrorKind {
         /// How many more bytes the value needs at least.
         needed: usize,
     },
+    /// An encrypted file whose decrypted bytes do not match the MD5 in its header: the
+    /// password or key is wrong (or the file is corrupt). Godot refuses it the same way
+    /// (`ERR_FILE_CORRUPT`, "The MD5 sum of the decrypted file does not match").
+    #[error("wrong password or key: the MD5 of the decrypted data does not match the file's")]
+    WrongKey,
+    /// A file container (encrypted or compressed) or a compressed stream that is malformed:
+    /// wrong magic, unknown mode, a corrupt block.
+    #[error("{0}")]
+    InvalidContainer(Box<str>),
+    /// Decompressed data larger than the limit
+    /// (`container::Limits::with_max_size`, or the size given to `container::decompress`),
+    /// checked before and while decompressing.
+    #[error("decompressed data of {len} bytes exceeds the limit of {max} bytes")]
+    DecompressedTooLarge {
+        /// The size the input claims, or the bytes produced when the limit was hit.
+        len: u64,
+        /// The limit.
+        max: usize,
+    },
     /// Bytes fed to a [`FrameDecoder`](crate::frame::FrameDecoder) that it refused: a whole
     /// frame's worth was already waiting to be taken, or the frame at the front is too large.
     #[error(

@@ -17,6 +17,9 @@
 pub mod codec;
 mod config;
 pub mod config_file;
+#[cfg(any(feature = "crypto", feature = "compression"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "crypto", feature = "compression"))))]
+pub mod container;
 mod de;
 pub mod dump;
 mod error;

@@ -21,8 +21,9 @@
 //! # Ok::<(), godot_serde::Error>(())
 //! ```
 //!
-//! Files opened with `FileAccess.open_compressed` or `open_encrypted` wrap these bytes in
-//! another container and are not read here.
+//! Files opened with `FileAccess.open_compressed` or `open_encrypted(_with_pass)` wrap these
+//! bytes in another container: `container::open` (features `compression`, `crypto`) takes
+//! them out for a `SaveReader`, and `container::seal` wraps a `SaveWriter`'s output again.
 
 use crate::config::Config;
 use crate::error::Result;

@@ -262,6 +262,12 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
         Engine::Default
     };
     let src = source(&args.source)?;
+    let (src, _) = crate::containers::unwrap_input(
+        src,
+        &args.key,
+        &godot_serde::container::Limits::new(),
+        ui,
+    )?;
     let (kind, src) = settle(
         src,
         args.kind.kind(),
@@ -713,6 +719,18 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
     let kind = args.kind.kind().unwrap_or(Kind::Save);
     let src = source(&args.source)?;
     let mut settled = from;
+    let (src, wrapping) = crate::containers::unwrap_input(
+        src,
+        &args.key,
+        &godot_serde::container::Limits::new(),
+        ui,
+    )?;
+    let wrapped = wrapping != godot_serde::container::Wrapping::Plain;
+    if wrapped && (args.hex_out || args.base64_out) {
+        return Err(Failure::usage(
+            "--hex-out/--base64-out cannot keep the input's container: write raw bytes",
+        ));
+    }
     let (kind, src) = settle(
         src,
         Some(kind),
@@ -721,12 +739,18 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
         Engine::Fixed,
         ui,
     )?;
-    let mut sink = Sink::new(
-        args.output.as_deref(),
-        stdout,
-        args.hex_out,
-        args.base64_out,
-    )?;
+    // A wrapped input's output is built in memory, then wrapped the same way.
+    let mut inner = Vec::new();
+    let mut sink = if wrapped {
+        Sink::new(None, &mut inner, false, false)?
+    } else {
+        Sink::new(
+            args.output.as_deref(),
+            stdout,
+            args.hex_out,
+            args.base64_out,
+        )?
+    };
     let mut problems = 0usize;
     let mut skipped = 0usize;
     let mut converted = 0usize;
@@ -804,7 +828,14 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
             }
         }
     }
-    let written = sink.finish()?;
+    let mut written = sink.finish()?;
+    if wrapped {
+        let sealed = crate::containers::rewrap(&inner, &wrapping, &args.key)?;
+        written = sealed.len();
+        let mut out = Sink::new(args.output.as_deref(), stdout, false, false)?;
+        out.unit(&sealed, None)?;
+        out.finish()?;
+    }
     let summary = format!(
         "{converted} value{} converted from Godot 3 ({read} bytes) to Godot {} ({written} bytes); {problems} replaced by null, {skipped} skipped",
         if converted == 1 { "" } else { "s" },

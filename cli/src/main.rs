@@ -4,6 +4,7 @@
 
 mod commands;
 mod escape;
+mod containers;
 mod input;
 mod json;
 
@@ -21,6 +22,8 @@ Examples:
   nc -l 4242 | godot-serde inspect --stream             # a live StreamPeer.put_var stream
   godot-serde encode -e '{\"hp\": 100, \"pos\": {\"$type\": \"Vector2\", \"value\": [1, 2]}}' --hex
   godot-serde convert old_save.dat -o new_save.dat      # Godot 3 save to Godot 4
+  godot-serde inspect save.bin --password secret --json # an open_encrypted_with_pass save
+  godot-serde decompress save_c.bin -o save.dat         # an open_compressed file
 
 Exit codes: 0 ok, 1 bad input (or I/O error), 2 usage error.";
 
@@ -91,6 +94,104 @@ RIDs, objects stored as instance ids and full objects cannot carry over: each is
 stderr and replaced by null. Values that cannot be read at all are reported and skipped (exit
 code 1; so does any problem with --strict).")]
     Convert(ConvertArgs),
+    /// Decrypt a file written by open_encrypted_with_pass / open_encrypted (or
+    /// ConfigFile.save_encrypted_pass), Godot 3 or 4 (told from the header).
+    #[command(after_help = "\
+Examples:
+  godot-serde decrypt save.bin --password secret -o save.dat
+  godot-serde decrypt settings.cfg --key 000102...1f
+
+The MD5 stored in the file is checked: a wrong password or key is an error (exit code 1),
+never garbage output.")]
+    Decrypt(CryptArgs),
+    /// Encrypt a file as open_encrypted_with_pass / open_encrypted writes it (Godot 4 layout,
+    /// a random IV; --godot3 for Godot 3's).
+    #[command(after_help = "\
+Examples:
+  godot-serde encrypt save.dat --password secret -o save.bin
+  godot-serde encrypt settings.cfg --godot3 --password secret -o settings.enc")]
+    Encrypt(CryptArgs),
+    /// Decompress a file written by FileAccess.open_compressed (any mode, GCPF), or with
+    /// --mode a PackedByteArray.compress() stream.
+    #[command(after_help = "\
+Examples:
+  godot-serde decompress save_c.bin -o save.dat
+  godot-serde decompress blob.bin --mode zstd --max-size 1048576 -o blob.raw")]
+    Decompress(DecompressArgs),
+    /// Compress a file as FileAccess.open_compressed writes it (GCPF), or with --stream as
+    /// PackedByteArray.compress() does.
+    #[command(after_help = "\
+Examples:
+  godot-serde compress save.dat --mode zstd -o save_c.bin
+  godot-serde compress blob.raw --mode deflate --stream -o blob.bin")]
+    Compress(CompressArgs),
+}
+
+/// The key of an encrypted file.
+#[derive(Args, Debug, Default)]
+#[command(group(ArgGroup::new("key_choice").args(["password", "key"])))]
+pub struct KeyArgs {
+    /// The password given to open_encrypted_with_pass / save_encrypted_pass.
+    #[arg(long, value_name = "PASSWORD")]
+    pub password: Option<String>,
+    /// The raw 32-byte key given to open_encrypted / save_encrypted, as 64 hex digits.
+    #[arg(long, value_name = "HEX")]
+    pub key: Option<String>,
+}
+
+/// `decrypt` and `encrypt` options.
+#[derive(Args, Debug)]
+pub struct CryptArgs {
+    /// Input file; `-` or nothing for stdin.
+    #[arg(value_name = "FILE|-")]
+    pub file: Option<String>,
+    #[command(flatten)]
+    pub key: KeyArgs,
+    /// Write Godot 3's layout (AES-256-ECB, no IV) when encrypting.
+    #[arg(long)]
+    pub godot3: bool,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+/// `decompress` options.
+#[derive(Args, Debug)]
+pub struct DecompressArgs {
+    /// Input file; `-` or nothing for stdin.
+    #[arg(value_name = "FILE|-")]
+    pub file: Option<String>,
+    /// The input is a PackedByteArray.compress(mode) stream in this mode (fastlz, deflate,
+    /// zstd, gzip, brotli), not an open_compressed file.
+    #[arg(long, value_name = "MODE")]
+    pub mode: Option<String>,
+    /// The most bytes the output may have (a larger one is refused).
+    #[arg(long, value_name = "BYTES", default_value_t = godot_serde::container::Limits::DEFAULT_MAX_SIZE)]
+    pub max_size: usize,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+/// `compress` options.
+#[derive(Args, Debug)]
+pub struct CompressArgs {
+    /// Input file; `-` or nothing for stdin.
+    #[arg(value_name = "FILE|-")]
+    pub file: Option<String>,
+    /// The compression: fastlz (Godot's default), deflate, zstd or gzip.
+    #[arg(long, value_name = "MODE", default_value = "fastlz")]
+    pub mode: String,
+    /// Write a bare PackedByteArray.compress() stream instead of an open_compressed file.
+    #[arg(long)]
+    pub stream: bool,
+    /// Uncompressed bytes per block of the file (Godot writes 4096).
+    #[arg(long, value_name = "BYTES", default_value_t = godot_serde::container::DEFAULT_BLOCK_SIZE,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub block_size: u32,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
 }
 
 /// Where the input bytes come from.
@@ -230,6 +331,10 @@ impl KindArgs {
 pub struct InspectArgs {
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Password or key for an encrypted input (GDEC magic); compressed input (GCPF) is
+    /// decompressed without one. A note says which container was found.
+    #[command(flatten)]
+    pub key: KeyArgs,
     #[command(flatten)]
     pub kind: KindArgs,
     #[command(flatten)]
@@ -313,6 +418,10 @@ pub struct EncodeArgs {
 pub struct ConvertArgs {
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Password or key for an encrypted input; the output is encrypted the same way (Godot 4
+    /// layout). A compressed input gives a compressed output in the same mode.
+    #[command(flatten)]
+    pub key: KeyArgs,
     #[command(flatten)]
     pub kind: KindArgs,
     /// The Godot 4 version to write for (default 4.4+).
@@ -432,6 +541,10 @@ fn run() -> ExitCode {
         Command::Inspect(args) => commands::inspect(args, &mut out, &ui),
         Command::Encode(args) => commands::encode(args, &mut out, &ui),
         Command::Convert(args) => commands::convert(args, &mut out, &ui),
+        Command::Decrypt(args) => containers::decrypt(args, &mut out, &ui),
+        Command::Encrypt(args) => containers::encrypt(args, &mut out, &ui),
+        Command::Decompress(args) => containers::decompress(args, &mut out, &ui),
+        Command::Compress(args) => containers::compress(args, &mut out, &ui),
     };
     let flushed = out.flush();
     match result {

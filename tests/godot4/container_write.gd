@@ -1,0 +1,43 @@
+# Writes the container files of tests/containers_live.rs with Godot 4's own APIs.
+# Usage: godot --headless --path P -s res://container_write.gd -- OUT_DIR
+extends SceneTree
+
+func values():
+	var big = ""
+	for i in 1000:
+		big += "godot_serde "
+	return [42, "hero", [1, 2.5, "x"], {"hp": 10, "pos": Vector2(1, 2)}, big]
+
+func key():
+	var k = PackedByteArray()
+	k.resize(32)
+	for i in 32:
+		k[i] = (i * 7 + 1) % 256
+	return k
+
+func store_all(f):
+	for v in values():
+		f.store_var(v)
+	f.close()
+
+func config():
+	var cf = ConfigFile.new()
+	cf.set_value("player", "name", "hero")
+	cf.set_value("player", "hp", 10)
+	cf.set_value("world", "pos", Vector2(1, 2))
+	return cf
+
+func _init():
+	var out = OS.get_cmdline_user_args()[0]
+	for m in 4:
+		store_all(FileAccess.open_compressed(out + "/save_c%d.bin" % m, FileAccess.WRITE, m))
+		var raw = FileAccess.open(out + "/raw_c%d.bin" % m, FileAccess.WRITE)
+		raw.store_buffer(values()[4].to_utf8_buffer().compress(m))
+		raw.close()
+	store_all(FileAccess.open_encrypted_with_pass(out + "/save_pw.bin", FileAccess.WRITE, "secret"))
+	store_all(FileAccess.open_encrypted(out + "/save_key.bin", FileAccess.WRITE, key()))
+	var cf = config()
+	var e1 = cf.save_encrypted_pass(out + "/cfg_pw.cfg", "secret")
+	var e2 = cf.save_encrypted(out + "/cfg_key.cfg", key())
+	print("WROTE ", e1, " ", e2)
+	quit(0)
