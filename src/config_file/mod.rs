@@ -136,6 +136,14 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Resul
         let k = key_text(k)?;
         match v {
             Variant::Dictionary(d) => {
+                if k.is_empty() {
+                    // Its keys would read back as top-level fields, not as this map.
+                    return Err(Error::new(ErrorKind::Unsupported(
+                        "a ConfigFile section cannot be named \"\": the keys outside any \
+                         section are the top-level fields"
+                            .into(),
+                    )));
+                }
                 let mut keys = Vec::new();
                 for (kk, vv) in d.iter() {
                     keys.push((key_text(kk)?, vv));
