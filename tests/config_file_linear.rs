@@ -2,7 +2,7 @@
 //! many sections, one key repeated, `key=null` lines erasing keys. Each workload runs at `N`
 //! and `4N` lines in the same run, beside a linear baseline over the same text: linear work
 //! grows as the baseline does (4 times on an idle machine), quadratic work 4 times more, so
-//! a growth below 2.5 times the baseline's (best of five runs each, interleaved) separates
+//! a growth below 3 times the baseline's (best of seven runs each, interleaved) separates
 //! them on a busy machine.
 //!
 //! `CONFIG_FILE_LINEAR_N=10000 cargo test --release --all-features --test config_file_linear --
@@ -41,10 +41,11 @@ fn baseline(text: &str) -> usize {
     std::hint::black_box(keys.len() + values.len())
 }
 
-/// Times `work` and [`baseline`] on the texts made by `make` for `N` and `4N`, best of five
-/// each, interleaved, and asserts near-linear growth: the work's growth is at most 2.5 times
+/// Times `work` and [`baseline`] on the texts made by `make` for `N` and `4N`, best of seven
+/// each, interleaved, and asserts near-linear growth: the work's growth is at most 3 times
 /// the baseline's, taken between 4 (linear on an idle machine) and 5 (so that a noisy
-/// baseline cannot hide quadratic work, which grows 16 times). The bound is 10 to 12.5.
+/// baseline cannot hide quadratic work, which grows 16 times). The bound is 12 to 15; the
+/// quadratic reader of 0.1.0 grew 17.9 to 21.4 times here (debug, N = 2,500).
 fn assert_linear(name: &str, make: impl Fn(usize) -> String, work: impl Fn(&str)) {
     let _serial = SERIAL
         .lock()
@@ -53,7 +54,7 @@ fn assert_linear(name: &str, make: impl Fn(usize) -> String, work: impl Fn(&str)
     let small = make(n);
     let large = make(4 * n);
     let mut best = [Duration::MAX; 4];
-    for _ in 0..5 {
+    for _ in 0..7 {
         for (i, text) in [&small, &large].into_iter().enumerate() {
             let t = Instant::now();
             work(text);
@@ -74,7 +75,7 @@ fn assert_linear(name: &str, make: impl Fn(usize) -> String, work: impl Fn(&str)
         best[1]
     );
     assert!(
-        ratio < 2.5 * base.clamp(4.0, 5.0),
+        ratio < 3.0 * base.clamp(4.0, 5.0),
         "{name}: {n} lines took {:?}, {} lines {:?}: ratio {ratio:.1}, the linear baseline's \
          {base:.1} (linear work grows as the baseline, quadratic 4 times more)",
         best[0],
@@ -162,8 +163,9 @@ fn one_key_repeated_after_many_keys() {
         },
     );
     assert_linear(
-        "parse + get + to_variant, k=1 repeated",
-        |n| "k=1\n".repeat(n),
+        "parse + get + to_variant, k=1 repeated (4 lines per unit)",
+        // Four times the lines: one key is cheap, and short runs are the noisiest.
+        |n| "k=1\n".repeat(4 * n),
         |text| {
             let doc = Document::parse(text, Config::godot3()).unwrap();
             assert_eq!(doc.keys(""), ["k"]);
