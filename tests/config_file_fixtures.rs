@@ -36,10 +36,25 @@ const DELIBERATE: &[(&str, &str)] = &[
     // Resource references are data: the engine loads (or fails to load) the file.
     ("value_resource_missing", "resource references are data"),
     ("value_resource_fixture", "resource references are data"),
+    // The engine's `save()` writes `=1`, which reads back as nothing: refused (issue 22.3).
+    ("key_empty", "an empty key does not read back: refused"),
     // Holds an `Object(InputEventKey, ...)` value; the record has only its instance id.
     (
         "project_godot3_sample",
         "object value, record holds only an id",
+    ),
+];
+
+/// Godot 3 records we deliberately do not reproduce: its `save()` writes these so that they
+/// read back as another key or section (`my key` as `mykey`, `a;b` as `a`, `[a]b]` as
+/// section `a` key `b]k`). `Document::set` quotes the keys (Godot 3's reader takes
+/// `"my key"=1`) and refuses the section name with `]` (issue 22 item 4).
+const DELIBERATE_G3: &[(&str, &str)] = &[
+    ("key_with_space", "quoted so that it reads back"),
+    ("key_with_semicolon", "quoted so that it reads back"),
+    (
+        "section_with_close_bracket",
+        "a section name with `]` does not read back: refused",
     ),
 ];
 
@@ -49,7 +64,9 @@ fn check(path: &str, g3: bool) -> (usize, usize, usize) {
     let mut bad = Vec::new();
     for r in records(path) {
         let n = name(&r).to_owned();
-        if DELIBERATE.iter().any(|(d, _)| *d == n) {
+        if DELIBERATE.iter().any(|(d, _)| *d == n)
+            || (g3 && DELIBERATE_G3.iter().any(|(d, _)| *d == n))
+        {
             continue;
         }
         match field(&r, "kind") {

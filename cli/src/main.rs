@@ -3,8 +3,8 @@
 //! See cli/README.md for the commands and the JSON mapping.
 
 mod commands;
-mod escape;
 mod containers;
+mod escape;
 mod input;
 mod json;
 
