@@ -31,6 +31,15 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// With another path-cache limit per peer.
+    #[must_use]
+    pub fn with_max_cached_paths(mut self, n: usize) -> Self {
+        self.max_cached_paths = n;
+        self
+    }
+}
+
 /// How the session behaves, as SceneMultiplayer's properties.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
