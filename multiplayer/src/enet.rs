@@ -78,19 +78,6 @@ fn host(socket: UdpSocket, peer_limit: usize) -> Result<enet::Host<UdpSocket>, E
     enet::Host::new(socket, settings).map_err(|e| EnetError::Enet(format!("{e:?}")))
 }
 
-/// A random peer id as `MultiplayerPeer::generate_unique_id` picks one: 31 bits, never 0 or 1.
-pub fn generate_unique_id() -> i32 {
-    use std::hash::{BuildHasher, Hasher};
-    loop {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u128(Instant::now().elapsed().as_nanos());
-        let id = (h.finish() as u32 & 0x7FFF_FFFF) as i32;
-        if id > 1 {
-            return id;
-        }
-    }
-}
-
 impl EnetPeer {
     /// A server on `addr` (`create_server`) for up to `max_clients` clients.
     ///
@@ -120,7 +107,7 @@ impl EnetPeer {
     ///
     /// As [`server`](Self::server).
     pub fn client(addr: SocketAddr, settings: Settings) -> Result<Self, EnetError> {
-        Self::client_with_id(addr, generate_unique_id(), settings)
+        Self::client_with_id(addr, crate::generate_unique_id(), settings)
     }
 
     /// A client with a chosen id (2..=i32::MAX).

@@ -7,6 +7,7 @@
 //! - [`args`]: arguments as `encode_and_compress_variant` writes them; typed through serde.
 //! - [`wire`]: the packet layouts, without state.
 //! - `enet` (feature `enet`, default): the ENet transport.
+//! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
 //!
 //! See the crate README for the feature table and what is checked against the live engine.
 #![forbid(unsafe_code)]
@@ -18,9 +19,27 @@ pub mod enet;
 mod error;
 mod rpc;
 mod session;
+#[cfg(feature = "websocket")]
+pub mod websocket;
 pub mod wire;
 
 pub use error::ProtocolError;
 pub use godot_serde::Variant;
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
 pub use session::{Event, Limits, Output, RemoteCall, Session, Settings};
+
+/// A random peer id as `MultiplayerPeer::generate_unique_id` picks one: 31 bits, never 0 or 1.
+pub fn generate_unique_id() -> i32 {
+    use std::hash::{BuildHasher, Hasher};
+    loop {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        h.write_u128(nanos);
+        let id = (h.finish() as u32 & 0x7FFF_FFFF) as i32;
+        if id > 1 {
+            return id;
+        }
+    }
+}

@@ -255,6 +255,16 @@ impl Session {
         self.cache_ids.push(0);
     }
 
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Sets our id: a WebSocket client learns it from the server's first message.
+    pub(crate) fn set_unique_id(&mut self, id: i32) {
+        self.id = id;
+    }
+
     /// Our peer id.
     pub fn unique_id(&self) -> i32 {
         self.id

@@ -1,6 +1,7 @@
 extends SceneTree
-# A stock Godot 4 client of the Rust server: ENetMultiplayerPeer + SceneMultiplayer, a Lobby
-# node with @rpc methods. Arguments: port secret role. Prints "CASE <name> ok|FAIL <detail>"
+# A stock Godot 4 client of the Rust server: ENetMultiplayerPeer (or WebSocketMultiplayerPeer)
+# + SceneMultiplayer, a Lobby node with @rpc methods. Arguments: port secret role [enet|ws].
+# Prints "CASE <name> ok|FAIL <detail>"
 # lines for the test, then quits 0 when its role is done (1 on timeout).
 #   main: authenticates, sends every Variant type and checks the echoes, the modes, RAW.
 #   a, b: two clients that greet each other through the server's relay; a leaves, b sees it.
@@ -57,8 +58,14 @@ func _initialize() -> void:
 	mp.server_disconnected.connect(func(): print("SERVER_DISCONNECTED"); _finish_if("bad"))
 	mp.peer_packet.connect(_on_packet)
 	set_multiplayer(mp)
-	var peer := ENetMultiplayerPeer.new()
-	var err := peer.create_client("127.0.0.1", port)
+	var peer: MultiplayerPeer
+	var err := OK
+	if args.size() > 3 and args[3] == "ws":
+		peer = WebSocketMultiplayerPeer.new()
+		err = peer.create_client("ws://127.0.0.1:%d" % port)
+	else:
+		peer = ENetMultiplayerPeer.new()
+		err = peer.create_client("127.0.0.1", port)
 	if err != OK:
 		case("create_client", false, str(err))
 		quit(1)

@@ -1,7 +1,8 @@
-//! Live: headless Godot 4 clients (ENetMultiplayerPeer + SceneMultiplayer, `tests/godot/`)
-//! join the Rust ENet server on 127.0.0.1 and exercise every part of the protocol.
+//! Live: headless Godot 4 clients (ENetMultiplayerPeer or WebSocketMultiplayerPeer +
+//! SceneMultiplayer, `tests/godot/`) join the Rust server on 127.0.0.1 and exercise every part
+//! of the protocol.
 
-#![cfg(feature = "enet")]
+#![cfg(all(feature = "enet", feature = "websocket"))]
 
 #[path = "../../tests/common/engine.rs"]
 #[allow(dead_code)]
@@ -15,7 +16,51 @@ use std::time::Duration;
 
 use godot_serde::{Config, Variant};
 use godot_serde_multiplayer::enet::{Captured, EnetPeer};
-use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Settings, TransferMode};
+use godot_serde_multiplayer::websocket::WsPeer;
+use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Session, Settings, TransferMode};
+
+/// The server under test, over either transport.
+enum Server {
+    Enet(EnetPeer),
+    Ws(WsPeer),
+}
+
+impl Server {
+    fn session(&mut self) -> &mut Session {
+        match self {
+            Server::Enet(p) => p.session(),
+            Server::Ws(p) => p.session(),
+        }
+    }
+
+    fn service(&mut self) {
+        match self {
+            Server::Enet(p) => p.service().unwrap(),
+            Server::Ws(p) => p.service().unwrap(),
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        match self {
+            Server::Enet(p) => p.poll_event(),
+            Server::Ws(p) => p.poll_event(),
+        }
+    }
+
+    fn take_captured(&mut self) -> Vec<Captured> {
+        match self {
+            Server::Enet(p) => p.take_captured(),
+            Server::Ws(_) => Vec::new(),
+        }
+    }
+
+    fn close(&mut self) {
+        match self {
+            Server::Enet(p) => p.close(),
+            Server::Ws(p) => p.close(),
+        }
+    }
+}
 
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -48,7 +93,7 @@ struct Seen {
 }
 
 /// The server's event handling: authenticate by secret, welcome, echo, answer the modes.
-fn handle(server: &mut EnetPeer, event: Event, seen: &mut Seen) {
+fn handle(server: &mut Server, event: Event, seen: &mut Seen) {
     let session = server.session();
     match event {
         Event::PeerAuthenticating(_) => {}
@@ -121,15 +166,17 @@ fn handle(server: &mut EnetPeer, event: Event, seen: &mut Seen) {
 }
 
 /// Runs the server until `stop`, returning what it saw.
-fn serve(mut server: EnetPeer, stop: Arc<AtomicBool>) -> Seen {
+fn serve(mut server: Server, stop: Arc<AtomicBool>) -> Seen {
     let mut seen = Seen::default();
-    server.set_capture(true);
+    if let Server::Enet(p) = &mut server {
+        p.set_capture(true);
+    }
     while !stop.load(Ordering::Relaxed) {
-        server.service().unwrap();
+        server.service();
         while let Some(event) = server.poll_event() {
             handle(&mut server, event, &mut seen);
         }
-        server.service().unwrap();
+        server.service();
         seen.captured.extend(server.take_captured());
         std::thread::sleep(Duration::from_millis(1));
     }
@@ -152,30 +199,40 @@ fn cases(stdout: &str) -> (Vec<String>, Vec<String>) {
     (ok, bad)
 }
 
-fn start_server() -> (u16, Arc<AtomicBool>, std::thread::JoinHandle<Seen>) {
+fn start_server(ws: bool) -> (u16, Arc<AtomicBool>, std::thread::JoinHandle<Seen>) {
     let settings = Settings::default()
         .with_auth(true)
         .with_auth_timeout_ms(10_000);
-    let mut server = EnetPeer::server("127.0.0.1:0".parse().unwrap(), 32, settings).unwrap();
+    let addr = "127.0.0.1:0".parse().unwrap();
+    let (mut server, port) = if ws {
+        let p = WsPeer::server(addr, settings).unwrap();
+        let port = p.local_addr().unwrap().port();
+        (Server::Ws(p), port)
+    } else {
+        let p = EnetPeer::server(addr, 32, settings).unwrap();
+        let port = p.local_addr().unwrap().port();
+        (Server::Enet(p), port)
+    };
     server.session().declare(lobby());
-    let port = server.local_addr().unwrap().port();
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     let handle = std::thread::spawn(move || serve(server, flag));
     (port, stop, handle)
 }
 
-fn run_client(engine: &Path, port: u16, secret: &str, role: &str) -> (i32, String) {
+fn run_client(
+    engine: &Path,
+    port: u16,
+    secret: &str,
+    role: &str,
+    transport: &str,
+) -> (i32, String) {
     let project = engine::Godot4Project::new(
-        &format!("mp_{role}"),
+        &format!("mp_{transport}_{role}"),
         &[&script("client.gd"), &script("lobby.gd")],
     );
-    let out = project.run(
-        engine,
-        "client.gd",
-        &[&port.to_string(), secret, role],
-        Duration::from_secs(40),
-    );
+    let args = [&port.to_string(), secret, role, transport];
+    let out = project.run(engine, "client.gd", &args, Duration::from_secs(40));
     let text = format!(
         "{}\n--- stderr\n{}",
         String::from_utf8_lossy(&out.stdout),
@@ -184,14 +241,12 @@ fn run_client(engine: &Path, port: u16, secret: &str, role: &str) -> (i32, Strin
     (out.status.code().unwrap_or(-1), text)
 }
 
-#[test]
-fn godot4_clients_join_the_rust_enet_server() {
-    let Some(engine) = engine::godot4_or_skip("godot4_clients_join_the_rust_enet_server") else {
-        return;
-    };
-    println!("engine: {}", engine::godot4_version(&engine));
-    let (port, stop, server) = start_server();
+type Passed = Vec<(&'static str, Vec<String>)>;
 
+/// Runs the four clients against a fresh server; returns the server's view, each role's passed
+/// cases, and the number of client-side checks.
+fn exercise(engine: &Path, transport: &'static str) -> (Seen, Passed, usize) {
+    let (port, stop, server) = start_server(transport == "ws");
     // The full exercise beside a wrong secret, then two clients that meet through the relay.
     let mut runs = Vec::new();
     for wave in [
@@ -201,8 +256,10 @@ fn godot4_clients_join_the_rust_enet_server() {
         let started: Vec<_> = wave
             .into_iter()
             .map(|(role, secret)| {
-                let engine = engine.clone();
-                std::thread::spawn(move || (role, run_client(&engine, port, secret, role)))
+                let engine = engine.to_path_buf();
+                std::thread::spawn(move || {
+                    (role, run_client(&engine, port, secret, role, transport))
+                })
             })
             .collect();
         runs.extend(started.into_iter().map(|t| t.join().unwrap()));
@@ -210,14 +267,13 @@ fn godot4_clients_join_the_rust_enet_server() {
     let mut total_ok = 0;
     let mut failures = Vec::new();
     let mut outputs = Vec::new();
-    for run in runs {
-        let (role, (code, stdout)) = run;
+    for (role, (code, stdout)) in runs {
         let (ok, bad) = cases(&stdout);
         total_ok += ok.len();
         if code != 0 || !bad.is_empty() {
             failures.push(format!("{role}: exit {code}, failed {bad:?}\n{stdout}"));
         }
-        outputs.push((role, ok, stdout));
+        outputs.push((role, ok));
     }
     stop.store(true, Ordering::Relaxed);
     let seen = server.join().unwrap();
@@ -227,12 +283,16 @@ fn godot4_clients_join_the_rust_enet_server() {
         failures.join("\n")
     );
     assert!(seen.errors.is_empty(), "server errors: {:#?}", seen.errors);
+    (seen, outputs, total_ok)
+}
 
+/// The checks both transports share.
+fn check_common(seen: &Seen, outputs: &Passed) {
     let ok_of = |role: &str| -> BTreeSet<String> {
         outputs
             .iter()
-            .find(|(r, ..)| *r == role)
-            .map(|(_, ok, _)| ok.iter().cloned().collect())
+            .find(|(r, _)| *r == role)
+            .map(|(_, ok)| ok.iter().cloned().collect())
             .unwrap()
     };
     let main = ok_of("main");
@@ -264,35 +324,15 @@ fn godot4_clients_join_the_rust_enet_server() {
         "{:?}",
         ok_of("bad")
     );
-
-    // The server's view: every value matched the engine's var_to_bytes, the modes and channel
-    // arrived where Godot puts them.
-    assert_eq!(
-        seen.log
-            .iter()
-            .filter(|l| l.starts_with("take ") && l.ends_with(" ok"))
-            .count(),
-        52
-    );
+    // The server's view: every value matched the engine's var_to_bytes.
+    let takes = seen
+        .log
+        .iter()
+        .filter(|l| l.starts_with("take ") && l.ends_with(" ok"))
+        .count();
+    assert_eq!(takes, 52);
     assert!(
         seen.log.contains(&"auth refused wrong".to_owned()),
-        "{:?}",
-        seen.log
-    );
-    // Both unreliable modes arrive on SYSCH_UNRELIABLE; the transport reports them as
-    // Unreliable (see the enet module on telling the two apart).
-    assert!(
-        seen.log.contains(&"unrel 11 Unreliable ch0".to_owned()),
-        "{:?}",
-        seen.log
-    );
-    assert!(
-        seen.log.contains(&"ordered 22 Unreliable ch0".to_owned()),
-        "{:?}",
-        seen.log
-    );
-    assert!(
-        seen.log.contains(&"chan 33 Reliable ch2".to_owned()),
         "{:?}",
         seen.log
     );
@@ -307,6 +347,29 @@ fn godot4_clients_join_the_rust_enet_server() {
         "{:?}",
         seen.log
     );
+}
+
+#[test]
+fn godot4_clients_join_the_rust_enet_server() {
+    let Some(engine) = engine::godot4_or_skip("godot4_clients_join_the_rust_enet_server") else {
+        return;
+    };
+    println!("engine: {}", engine::godot4_version(&engine));
+    let (seen, outputs, total_ok) = exercise(&engine, "enet");
+    check_common(&seen, &outputs);
+    // Both unreliable modes arrive on SYSCH_UNRELIABLE; the transport reports them as
+    // Unreliable (see the enet module on telling the two apart).
+    for line in [
+        "unrel 11 Unreliable ch0",
+        "ordered 22 Unreliable ch0",
+        "chan 33 Reliable ch2",
+    ] {
+        assert!(
+            seen.log.contains(&line.to_owned()),
+            "{line}: {:?}",
+            seen.log
+        );
+    }
 
     // Byte layouts, derived by hand from scene_cache_interface.cpp / scene_rpc_interface.cpp.
     let main_packets: Vec<&Captured> = seen
@@ -384,4 +447,29 @@ fn godot4_clients_join_the_rust_enet_server() {
     );
 
     println!("live ENet server cases: {total_ok} client-side checks passed");
+}
+
+#[test]
+fn godot4_websocket_clients_join_the_rust_server() {
+    let Some(engine) = engine::godot4_or_skip("godot4_websocket_clients_join_the_rust_server")
+    else {
+        return;
+    };
+    println!("engine: {}", engine::godot4_version(&engine));
+    let (seen, outputs, total_ok) = exercise(&engine, "ws");
+    check_common(&seen, &outputs);
+    // WebSocket is reliable and has no channels: every mode arrives as reliable on channel 0,
+    // as WebSocketMultiplayerPeer delivers it.
+    for line in [
+        "unrel 11 Reliable ch0",
+        "ordered 22 Reliable ch0",
+        "chan 33 Reliable ch0",
+    ] {
+        assert!(
+            seen.log.contains(&line.to_owned()),
+            "{line}: {:?}",
+            seen.log
+        );
+    }
+    println!("live WebSocket server cases: {total_ok} client-side checks passed");
 }
