@@ -1,6 +1,6 @@
 extends SceneTree
-# A stock Godot 4 server (ENetMultiplayerPeer + SceneMultiplayer, relay on) that the Rust
-# clients join. Arguments: port secret clients. Prints "CASE <name> ok|FAIL <detail>"; quits 0
+# A stock Godot 4 server (ENetMultiplayerPeer or WebSocketMultiplayerPeer + SceneMultiplayer,
+# relay on) that the Rust clients join. Arguments: port secret clients [enet|ws]. Prints "CASE <name> ok|FAIL <detail>"; quits 0
 # once `clients` authenticated peers came and left (1 on timeout).
 
 var mp := SceneMultiplayer.new()
@@ -30,8 +30,14 @@ func _initialize() -> void:
 	mp.peer_packet.connect(_on_packet)
 	mp.peer_authentication_failed.connect(func(id): case("auth_failed", true))
 	set_multiplayer(mp)
-	var peer := ENetMultiplayerPeer.new()
-	var err := peer.create_server(port, 8)
+	var peer: MultiplayerPeer
+	var err := OK
+	if args.size() > 3 and args[3] == "ws":
+		peer = WebSocketMultiplayerPeer.new()
+		err = peer.create_server(port, "127.0.0.1")
+	else:
+		peer = ENetMultiplayerPeer.new()
+		err = peer.create_server(port, 8)
 	if err != OK:
 		case("create_server", false, str(err))
 		quit(1)

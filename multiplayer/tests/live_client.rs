@@ -1,8 +1,8 @@
-//! Live: Rust ENet clients join a headless Godot 4 server (`tests/godot/server.gd`):
+//! Live: Rust ENet and WebSocket clients join a headless Godot 4 server (`tests/godot/server.gd`):
 //! authentication, RPCs both ways with every Variant type, modes and a user channel, RAW,
 //! peers joining and leaving, and a call from one Rust client to the other through Godot's relay.
 
-#![cfg(feature = "enet")]
+#![cfg(all(feature = "enet", feature = "websocket"))]
 
 #[path = "../../tests/common/engine.rs"]
 #[allow(dead_code)]
@@ -15,7 +15,64 @@ use std::time::{Duration, Instant};
 use godot_serde::Variant;
 use godot_serde::text::parse_variant;
 use godot_serde_multiplayer::enet::EnetPeer;
-use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Settings, TransferMode};
+use godot_serde_multiplayer::websocket::WsPeer;
+use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Session, Settings, TransferMode};
+
+/// A Rust client over either transport.
+enum Client {
+    Enet(EnetPeer),
+    Ws(WsPeer),
+}
+
+impl Client {
+    fn connect(addr: SocketAddr, ws: bool) -> Self {
+        let settings = Settings::default().with_auth(true);
+        if ws {
+            let url = format!("ws://{addr}/");
+            // The Godot server may still be starting: retry for a while.
+            let start = Instant::now();
+            loop {
+                match WsPeer::client(addr, &url, settings.clone()) {
+                    Ok(p) => return Client::Ws(p),
+                    Err(e) if start.elapsed() < Duration::from_secs(20) => {
+                        let _ = e;
+                        std::thread::sleep(Duration::from_millis(50));
+                    }
+                    Err(e) => panic!("{e}"),
+                }
+            }
+        }
+        Client::Enet(EnetPeer::client(addr, settings).unwrap())
+    }
+
+    fn session(&mut self) -> &mut Session {
+        match self {
+            Client::Enet(p) => p.session(),
+            Client::Ws(p) => p.session(),
+        }
+    }
+
+    fn service(&mut self) -> Result<(), String> {
+        match self {
+            Client::Enet(p) => p.service().map_err(|e| e.to_string()),
+            Client::Ws(p) => p.service().map_err(|e| e.to_string()),
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        match self {
+            Client::Enet(p) => p.poll_event(),
+            Client::Ws(p) => p.poll_event(),
+        }
+    }
+
+    fn close(&mut self) {
+        match self {
+            Client::Enet(p) => p.close(),
+            Client::Ws(p) => p.close(),
+        }
+    }
+}
 
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -87,7 +144,11 @@ const VALUES: &[&str] = &[
     "PackedVector4Array(1, 2, 3, 4)",
 ];
 
-fn free_udp_port() -> u16 {
+fn free_port(ws: bool) -> u16 {
+    if ws {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        return l.local_addr().unwrap().port();
+    }
     std::net::UdpSocket::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -96,11 +157,7 @@ fn free_udp_port() -> u16 {
 }
 
 /// Polls `client` until `done` says so or `timeout` passes; returns the events seen.
-fn pump(
-    client: &mut EnetPeer,
-    timeout: Duration,
-    mut on: impl FnMut(&mut EnetPeer, &Event) -> bool,
-) {
+fn pump(client: &mut Client, timeout: Duration, mut on: impl FnMut(&mut Client, &Event) -> bool) {
     let start = Instant::now();
     loop {
         client.service().unwrap();
@@ -118,8 +175,8 @@ fn pump(
     }
 }
 
-fn join(addr: SocketAddr, secret: &str) -> EnetPeer {
-    let mut client = EnetPeer::client(addr, Settings::default().with_auth(true)).unwrap();
+fn join(addr: SocketAddr, secret: &str, ws: bool) -> Client {
+    let mut client = Client::connect(addr, ws);
     client.session().declare(lobby());
     let secret = secret.as_bytes().to_vec();
     pump(&mut client, Duration::from_secs(20), |c, e| match e {
@@ -138,22 +195,17 @@ fn join(addr: SocketAddr, secret: &str) -> EnetPeer {
     client
 }
 
-#[test]
-fn rust_clients_join_a_godot_enet_server() {
-    let Some(engine) = engine::godot4_or_skip("rust_clients_join_a_godot_enet_server") else {
-        return;
-    };
-    println!("engine: {}", engine::godot4_version(&engine));
-    let port = free_udp_port();
+/// One Godot server, a refused client, then two Rust clients; returns the Rust-side and
+/// Godot-side check counts.
+fn exercise(engine: PathBuf, ws: bool) -> (usize, usize) {
+    let port = free_port(ws);
+    let transport = if ws { "ws" } else { "enet" };
     let godot = std::thread::spawn(move || {
+        let name = format!("mp_server_{transport}");
         let project =
-            engine::Godot4Project::new("mp_server", &[&script("server.gd"), &script("lobby.gd")]);
-        let out = project.run(
-            &engine,
-            "server.gd",
-            &[&port.to_string(), "s3cret", "2"],
-            Duration::from_secs(60),
-        );
+            engine::Godot4Project::new(&name, &[&script("server.gd"), &script("lobby.gd")]);
+        let args = [&port.to_string(), "s3cret", "2", transport];
+        let out = project.run(&engine, "server.gd", &args, Duration::from_secs(60));
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -163,7 +215,7 @@ fn rust_clients_join_a_godot_enet_server() {
     let mut checks = 0;
 
     // A wrong secret: Godot disconnects us, the session reports the failed authentication.
-    let mut bad = EnetPeer::client(addr, Settings::default().with_auth(true)).unwrap();
+    let mut bad = Client::connect(addr, ws);
     pump(&mut bad, Duration::from_secs(20), |c, e| match e {
         Event::PeerAuthenticating(1) => {
             c.session().send_auth(1, b"wrong").unwrap();
@@ -174,7 +226,7 @@ fn rust_clients_join_a_godot_enet_server() {
     });
     checks += 1;
 
-    let mut a = join(addr, "s3cret");
+    let mut a = join(addr, "s3cret", ws);
     let a_id = a.session().unique_id();
     // The server welcomes us with our id.
     pump(&mut a, Duration::from_secs(10), |_, e| match e {
@@ -245,7 +297,8 @@ fn rust_clients_join_a_godot_enet_server() {
                     let (expect, channel) = match call.method.as_str() {
                         "unrel" => (12, 0),
                         "ordered" => (23, 0),
-                        "chan" => (34, 2),
+                        // WebSocket has no channels: Godot delivers on channel 0.
+                        "chan" => (34, if ws { 0 } else { 2 }),
                         other => panic!("{other}"),
                     };
                     assert_eq!((x, call.channel), (expect, channel), "{call:?}");
@@ -267,7 +320,7 @@ fn rust_clients_join_a_godot_enet_server() {
     checks += 4;
 
     // A second client: each sees the other through Godot's relay, then b leaves.
-    let mut b = join(addr, "s3cret");
+    let mut b = join(addr, "s3cret", ws);
     let b_id = b.session().unique_id();
     pump(
         &mut a,
@@ -320,5 +373,25 @@ fn rust_clients_join_a_godot_enet_server() {
         .count();
     // 47 takes, ping, 3 modes, raw, 2 good secrets, 1 refused, done.
     assert_eq!(godot_ok, VALUES.len() + 9, "{stdout}");
+    (checks, godot_ok)
+}
+
+#[test]
+fn rust_clients_join_a_godot_enet_server() {
+    let Some(engine) = engine::godot4_or_skip("rust_clients_join_a_godot_enet_server") else {
+        return;
+    };
+    println!("engine: {}", engine::godot4_version(&engine));
+    let (checks, godot_ok) = exercise(engine, false);
     println!("live ENet client cases: {checks} Rust-side, {godot_ok} Godot-side");
+}
+
+#[test]
+fn rust_clients_join_a_godot_websocket_server() {
+    let Some(engine) = engine::godot4_or_skip("rust_clients_join_a_godot_websocket_server") else {
+        return;
+    };
+    println!("engine: {}", engine::godot4_version(&engine));
+    let (checks, godot_ok) = exercise(engine, true);
+    println!("live WebSocket client cases: {checks} Rust-side, {godot_ok} Godot-side");
 }
