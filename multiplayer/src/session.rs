@@ -200,7 +200,8 @@ struct Peer {
     confirmed: HashMap<usize, bool>,
 }
 
-/// The SceneMultiplayer state of one side. See the [module docs](self).
+/// The SceneMultiplayer state of one side, sans IO: the transport reports connections and
+/// packets; the session answers with [`Event`]s and [`Output`]s.
 #[derive(Debug)]
 pub struct Session {
     id: i32,
