@@ -1,0 +1,268 @@
+//! RPC arguments as `MultiplayerAPI::encode_and_compress_variant(s)` writes them
+//! (`scene/main/multiplayer_api.cpp`, Godot 4.6).
+//!
+//! Each argument starts with a meta byte: the Variant type in its low 6 bits. A `bool` keeps its
+//! value in bit 7 and has no payload; an `int` keeps its width in bits 6-7 (8, 16, 32, 64 bits)
+//! and is followed by that many little-endian bytes. Every other type is `encode_variant`'s
+//! output (`var_to_bytes`), whose first byte is the type already. A call with no arguments, or
+//! with one `PackedByteArray`, sets the packet's "byte only or no args" flag: no count byte, and
+//! the array's bytes follow bare.
+
+use godot_serde::{Config, PackedByteArray, Variant, VariantType};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::ProtocolError;
+
+const TYPE_MASK: u8 = 0x3F;
+const MODE_SHIFT: u8 = 6;
+const BOOL_TRUE: u8 = 0x80;
+/// `Variant::VARIANT_MAX` in Godot 4.6: type ids are below it.
+const VARIANT_MAX: u8 = 39;
+
+/// The arguments of a received REMOTE_CALL, still encoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Args<'a> {
+    shape: Shape,
+    bytes: &'a [u8],
+    /// Where `bytes` start in the packet, for error offsets.
+    offset: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    None,
+    Raw,
+    List(u8),
+}
+
+impl<'a> Args<'a> {
+    pub(crate) fn raw_or_none(bytes: &'a [u8], offset: usize) -> Self {
+        let shape = if bytes.is_empty() {
+            Shape::None
+        } else {
+            Shape::Raw
+        };
+        Self {
+            shape,
+            bytes,
+            offset,
+        }
+    }
+
+    pub(crate) fn list(count: u8, bytes: &'a [u8], offset: usize) -> Self {
+        Self {
+            shape: Shape::List(count),
+            bytes,
+            offset,
+        }
+    }
+
+    /// The number of arguments the packet announces.
+    pub fn len(&self) -> usize {
+        match self.shape {
+            Shape::None => 0,
+            Shape::Raw => 1,
+            Shape::List(n) => usize::from(n),
+        }
+    }
+
+    /// Whether the call has no arguments.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Decodes the arguments as `MultiplayerAPI::decode_and_decompress_variants` does (objects
+    /// refused, as with SceneMultiplayer's default `allow_object_decoding = false`).
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Argument`] for an argument that is truncated or malformed, with its
+    /// index and byte offset; [`ProtocolError::Truncated`] when the packet ends before the
+    /// announced count.
+    pub fn decode(&self) -> Result<Vec<Variant>, ProtocolError> {
+        match self.shape {
+            Shape::None => Ok(Vec::new()),
+            Shape::Raw => Ok(vec![Variant::PackedByteArray(PackedByteArray(
+                self.bytes.to_vec(),
+            ))]),
+            Shape::List(count) => {
+                let count = usize::from(count);
+                // Every argument takes at least one byte: never reserve more than the bytes left.
+                let mut out = Vec::with_capacity(count.min(self.bytes.len()));
+                let mut rest = self.bytes;
+                for index in 0..count {
+                    let offset = self.offset + (self.bytes.len() - rest.len());
+                    if rest.is_empty() {
+                        return Err(ProtocolError::truncated(
+                            "REMOTE_CALL",
+                            offset,
+                            1,
+                            self.offset + self.bytes.len(),
+                        ));
+                    }
+                    let (value, used) = decode_one(rest).map_err(|e| ProtocolError::Argument {
+                        index,
+                        offset,
+                        message: e.to_string(),
+                    })?;
+                    out.push(value);
+                    rest = rest.get(used..).unwrap_or_default();
+                }
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// Decodes one compressed Variant from the start of `bytes`; returns it and the bytes used.
+///
+/// # Errors
+///
+/// A [`godot_serde::Error`] for a truncated or malformed value.
+pub fn decode_one(bytes: &[u8]) -> Result<(Variant, usize), godot_serde::Error> {
+    let Some(&meta) = bytes.first() else {
+        return Err(<godot_serde::Error as serde::de::Error>::custom(
+            "empty argument",
+        ));
+    };
+    let ty = meta & TYPE_MASK;
+    if ty >= VARIANT_MAX {
+        return Err(<godot_serde::Error as serde::de::Error>::custom(
+            format_args!("unknown type id {ty} in the meta byte"),
+        ));
+    }
+    if ty == VariantType::Bool as u8 {
+        return Ok((Variant::Bool(meta & BOOL_TRUE != 0), 1));
+    }
+    if ty == VariantType::Int as u8 {
+        let width = 1usize << (meta >> MODE_SHIFT);
+        let payload = bytes.get(1..1 + width).ok_or_else(|| {
+            <godot_serde::Error as serde::de::Error>::custom(format_args!(
+                "int needs {width} bytes after the meta byte, {} left",
+                bytes.len() - 1
+            ))
+        })?;
+        let value = match *payload {
+            [a] => i64::from(a as i8),
+            [a, b] => i64::from(i16::from_le_bytes([a, b])),
+            [a, b, c, d] => i64::from(i32::from_le_bytes([a, b, c, d])),
+            [a, b, c, d, e, f, g, h] => i64::from_le_bytes([a, b, c, d, e, f, g, h]),
+            _ => 0,
+        };
+        return Ok((Variant::Int(value), 1 + width));
+    }
+    let (value, rest) = Config::godot4().take_from_bytes::<Variant>(bytes)?;
+    Ok((value, bytes.len() - rest.len()))
+}
+
+/// Appends one compressed Variant.
+///
+/// # Errors
+///
+/// A [`godot_serde::Error`] when the value cannot be encoded for Godot 4.
+pub fn encode_one(value: &Variant, out: &mut Vec<u8>) -> Result<(), godot_serde::Error> {
+    match *value {
+        Variant::Bool(b) => out.push(VariantType::Bool as u8 | if b { BOOL_TRUE } else { 0 }),
+        Variant::Int(v) => {
+            let ty = VariantType::Int as u8;
+            if let Ok(v) = i8::try_from(v) {
+                out.push(ty);
+                out.push(v as u8);
+            } else if let Ok(v) = i16::try_from(v) {
+                out.push(ty | 1 << MODE_SHIFT);
+                out.extend_from_slice(&v.to_le_bytes());
+            } else if let Ok(v) = i32::try_from(v) {
+                out.push(ty | 2 << MODE_SHIFT);
+                out.extend_from_slice(&v.to_le_bytes());
+            } else {
+                out.push(ty | 3 << MODE_SHIFT);
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        _ => Config::godot4().to_bytes_into(value, out)?,
+    }
+    Ok(())
+}
+
+/// Encoded arguments, ready for a REMOTE_CALL.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Encoded {
+    /// The argument bytes.
+    pub bytes: Vec<u8>,
+    /// The argument count (the packet's count byte unless `byte_only_or_none`).
+    pub count: u8,
+    /// No arguments, or one `PackedByteArray` written bare.
+    pub byte_only_or_none: bool,
+}
+
+/// Encodes a list of arguments as `encode_and_compress_variants` does for an RPC.
+///
+/// # Errors
+///
+/// [`ProtocolError::TooManyArguments`] above 255, [`ProtocolError::Encode`] for a value Godot 4
+/// cannot hold.
+pub fn encode_variants(values: &[Variant]) -> Result<Encoded, ProtocolError> {
+    let count =
+        u8::try_from(values.len()).map_err(|_| ProtocolError::TooManyArguments(values.len()))?;
+    match values {
+        [] => Ok(Encoded {
+            bytes: Vec::new(),
+            count: 0,
+            byte_only_or_none: true,
+        }),
+        [Variant::PackedByteArray(bytes)] => Ok(Encoded {
+            bytes: bytes.0.clone(),
+            count: 1,
+            byte_only_or_none: true,
+        }),
+        _ => {
+            let mut bytes = Vec::new();
+            for value in values {
+                encode_one(value, &mut bytes).map_err(|e| ProtocolError::Encode(e.to_string()))?;
+            }
+            Ok(Encoded {
+                bytes,
+                count,
+                byte_only_or_none: false,
+            })
+        }
+    }
+}
+
+/// Turns typed arguments into the argument list: a tuple (or any sequence) gives one argument
+/// per element, a struct one per field in declaration order, `()` none; any other value is the
+/// single argument. Use a 1-tuple `(x,)` to pass one sequence as one argument.
+///
+/// # Errors
+///
+/// [`ProtocolError::Encode`] when a value has no Godot 4 form.
+pub fn to_arguments<T: ?Sized + Serialize>(args: &T) -> Result<Vec<Variant>, ProtocolError> {
+    let value = Config::godot4()
+        .to_variant(args)
+        .map_err(|e| ProtocolError::Encode(e.to_string()))?;
+    Ok(match value {
+        Variant::Nil => Vec::new(),
+        Variant::Array(array) => array.into_vec(),
+        Variant::Dictionary(dict) => dict.values().cloned().collect(),
+        other => vec![other],
+    })
+}
+
+/// Converts received arguments into a typed tuple or struct (fields in order).
+///
+/// # Errors
+///
+/// [`ProtocolError::ArgumentType`] when they do not fit `T`.
+pub fn from_arguments<T: DeserializeOwned>(
+    method: &str,
+    args: &[Variant],
+) -> Result<T, ProtocolError> {
+    let list = Variant::from(args.to_vec());
+    Config::godot4()
+        .from_variant::<T>(&list)
+        .map_err(|e| ProtocolError::ArgumentType {
+            method: method.to_owned(),
+            message: e.to_string(),
+        })
+}

@@ -1,0 +1,313 @@
+//! The ENet transport, as Godot 4.6's `ENetMultiplayerPeer` uses ENet
+//! (`modules/enet/enet_multiplayer_peer.cpp`): a client sends its peer id as the connect data
+//! (the server refuses ids below 2 and ids in use); packets carry SceneMultiplayer's bytes as
+//! they are; ENet channel 0 is `SYSCH_RELIABLE`, 1 `SYSCH_UNRELIABLE` (unreliable and
+//! unreliable-ordered), and user channel `n` is ENet channel `1 + n` (`enet_multiplayer_peer.h`
+//! in 4.x; Godot 3's `SYSCH_CONFIG` channel is gone, checked against the live engine). Unreliable packets have `UNRELIABLE_FRAGMENT`, unordered ones `UNSEQUENCED`.
+//!
+//! [`EnetPeer`] drives a [`Session`] over a non-blocking UDP socket: call
+//! [`EnetPeer::service`] often (each frame, or every few milliseconds), then drain
+//! [`EnetPeer::poll_event`].
+
+use std::collections::HashMap;
+use std::net::{SocketAddr, UdpSocket};
+use std::time::Instant;
+
+use rusty_enet as enet;
+
+use crate::{Event, Output, ProtocolError, Session, Settings, TransferMode};
+
+/// `SYSCH_RELIABLE`.
+const SYSCH_RELIABLE: u8 = 0;
+/// `SYSCH_UNRELIABLE`.
+const SYSCH_UNRELIABLE: u8 = 1;
+/// `SYSCH_MAX`: user channel `n` is ENet channel `SYSCH_MAX + n - 1`.
+const SYSCH_MAX: u8 = 2;
+/// Godot connects with every channel ENet allows when no channel count is given.
+const CHANNELS: usize = 255;
+
+/// A transport error (socket or ENet).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EnetError {
+    /// The socket failed.
+    #[error("socket: {0}")]
+    Io(#[from] std::io::Error),
+    /// ENet refused the host settings or has no free peer slot.
+    #[error("ENet: {0}")]
+    Enet(String),
+}
+
+/// A Godot-compatible ENet multiplayer peer: the server (peer 1) or a client.
+pub struct EnetPeer {
+    host: enet::Host<UdpSocket>,
+    session: Session,
+    ids: HashMap<enet::PeerID, i32>,
+    slots: HashMap<i32, enet::PeerID>,
+    start: Instant,
+    server: bool,
+    capture: Option<Vec<Captured>>,
+}
+
+/// A packet as it arrived, kept by [`EnetPeer::set_capture`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Captured {
+    /// The sender's peer id.
+    pub from: i32,
+    /// The ENet channel.
+    pub enet_channel: u8,
+    /// The bytes.
+    pub data: Vec<u8>,
+}
+
+impl std::fmt::Debug for EnetPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnetPeer")
+            .field("session", &self.session)
+            .field("peers", &self.slots.len())
+            .finish()
+    }
+}
+
+fn host(socket: UdpSocket, peer_limit: usize) -> Result<enet::Host<UdpSocket>, EnetError> {
+    let settings = enet::HostSettings {
+        peer_limit,
+        channel_limit: CHANNELS,
+        ..Default::default()
+    };
+    enet::Host::new(socket, settings).map_err(|e| EnetError::Enet(format!("{e:?}")))
+}
+
+impl EnetPeer {
+    /// A server on `addr` (`create_server`) for up to `max_clients` clients.
+    ///
+    /// # Errors
+    ///
+    /// [`EnetError`] when the socket cannot be bound or ENet refuses the settings.
+    pub fn server(
+        addr: SocketAddr,
+        max_clients: usize,
+        settings: Settings,
+    ) -> Result<Self, EnetError> {
+        let socket = UdpSocket::bind(addr)?;
+        Ok(Self {
+            host: host(socket, max_clients.max(1))?,
+            session: Session::server(settings),
+            ids: HashMap::new(),
+            slots: HashMap::new(),
+            start: Instant::now(),
+            server: true,
+            capture: None,
+        })
+    }
+
+    /// A client that joins the server at `addr` (`create_client`) with a random id.
+    ///
+    /// # Errors
+    ///
+    /// As [`server`](Self::server).
+    pub fn client(addr: SocketAddr, settings: Settings) -> Result<Self, EnetError> {
+        Self::client_with_id(addr, crate::generate_unique_id(), settings)
+    }
+
+    /// A client with a chosen id (2..=i32::MAX).
+    ///
+    /// # Errors
+    ///
+    /// As [`server`](Self::server).
+    pub fn client_with_id(
+        addr: SocketAddr,
+        id: i32,
+        settings: Settings,
+    ) -> Result<Self, EnetError> {
+        let bind: SocketAddr = if addr.is_ipv4() {
+            "0.0.0.0:0"
+        } else {
+            "[::]:0"
+        }
+        .parse()
+        .map_err(|_| EnetError::Enet("bad bind address".into()))?;
+        let socket = UdpSocket::bind(bind)?;
+        let mut host = host(socket, 1)?;
+        let peer = host
+            .connect(addr, CHANNELS, id as u32)
+            .map_err(|e| EnetError::Enet(format!("{e:?}")))?
+            .id();
+        let mut ids = HashMap::new();
+        ids.insert(peer, 1);
+        let mut slots = HashMap::new();
+        slots.insert(1, peer);
+        Ok(Self {
+            host,
+            session: Session::client(id, settings),
+            ids,
+            slots,
+            start: Instant::now(),
+            server: false,
+            capture: None,
+        })
+    }
+
+    /// The protocol session, to declare RPC tables, call RPCs, authenticate, send bytes.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The bound address.
+    ///
+    /// # Errors
+    ///
+    /// The socket's error.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.host.socket().local_addr()
+    }
+
+    /// Keeps (or stops keeping) a copy of every received packet, for tests and debugging.
+    pub fn set_capture(&mut self, on: bool) {
+        self.capture = on.then(Vec::new);
+    }
+
+    /// The packets kept since the last call (see [`set_capture`](Self::set_capture)).
+    pub fn take_captured(&mut self) -> Vec<Captured> {
+        self.capture
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// The next event of the session.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.session.poll_event()
+    }
+
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Sends what the session queued, receives what arrived, and sends the answers.
+    ///
+    /// # Errors
+    ///
+    /// [`EnetError::Io`] when the socket fails.
+    pub fn service(&mut self) -> Result<(), EnetError> {
+        self.flush_outputs();
+        loop {
+            let now = self.now_ms();
+            let Some(event) = self.host.service()? else {
+                break;
+            };
+            match event {
+                enet::Event::Connect { peer, data } => {
+                    let slot = peer.id();
+                    if self.server {
+                        // ENetMultiplayerPeer refuses ids below 2 and ids in use.
+                        let id = data as i32;
+                        if id < 2 || self.slots.contains_key(&id) {
+                            peer.reset();
+                            continue;
+                        }
+                        self.ids.insert(slot, id);
+                        self.slots.insert(id, slot);
+                        self.session.connected(id, now);
+                    } else {
+                        self.session.connected(1, now);
+                    }
+                }
+                enet::Event::Disconnect { peer, .. } => {
+                    let slot = peer.id();
+                    if let Some(id) = self.ids.remove(&slot) {
+                        self.slots.remove(&id);
+                        self.session.disconnected(id);
+                    }
+                }
+                enet::Event::Receive {
+                    peer,
+                    channel_id,
+                    packet,
+                } => {
+                    let Some(&id) = self.ids.get(&peer.id()) else {
+                        continue;
+                    };
+                    if let Some(capture) = self.capture.as_mut() {
+                        capture.push(Captured {
+                            from: id,
+                            enet_channel: channel_id,
+                            data: packet.data().to_vec(),
+                        });
+                    }
+                    let (channel, mode) = match channel_id {
+                        c if c >= SYSCH_MAX => (c - SYSCH_MAX + 1, TransferMode::Reliable),
+                        SYSCH_UNRELIABLE => (0, TransferMode::Unreliable),
+                        _ => (0, TransferMode::Reliable),
+                    };
+                    self.session.receive(id, channel, mode, packet.data());
+                }
+            }
+            self.flush_outputs();
+        }
+        self.session.tick(self.now_ms());
+        self.flush_outputs();
+        self.host.flush();
+        Ok(())
+    }
+
+    fn flush_outputs(&mut self) {
+        while let Some(output) = self.session.poll_output() {
+            match output {
+                Output::Packet {
+                    to,
+                    channel,
+                    mode,
+                    data,
+                } => {
+                    let Some(&slot) = self.slots.get(&to) else {
+                        continue;
+                    };
+                    let enet_channel = if channel > 0 {
+                        SYSCH_MAX.saturating_add(channel - 1)
+                    } else if mode == TransferMode::Reliable {
+                        SYSCH_RELIABLE
+                    } else {
+                        SYSCH_UNRELIABLE
+                    };
+                    let kind = match mode {
+                        TransferMode::Unreliable => {
+                            enet::PacketKind::AlwaysUnreliable { sequenced: false }
+                        }
+                        TransferMode::UnreliableOrdered => {
+                            enet::PacketKind::AlwaysUnreliable { sequenced: true }
+                        }
+                        _ => enet::PacketKind::Reliable,
+                    };
+                    let packet = enet::Packet::new(data, kind);
+                    if let Some(peer) = self.host.get_peer_mut(slot) {
+                        if peer.send(enet_channel, &packet).is_err() {
+                            self.session
+                                .report(to, ProtocolError::Channel { channel, mode });
+                        }
+                    }
+                }
+                Output::Disconnect(id) => {
+                    // Forget it now: whatever it still sends is not for the session.
+                    if let Some(slot) = self.slots.remove(&id) {
+                        self.ids.remove(&slot);
+                        if let Some(peer) = self.host.get_peer_mut(slot) {
+                            peer.disconnect(0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Disconnects every peer now and sends the notices.
+    pub fn close(&mut self) {
+        let slots: Vec<enet::PeerID> = self.slots.values().copied().collect();
+        for slot in slots {
+            if let Some(peer) = self.host.get_peer_mut(slot) {
+                peer.disconnect_now(0);
+            }
+        }
+        self.host.flush();
+    }
+}

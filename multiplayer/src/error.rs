@@ -1,0 +1,199 @@
+//! [`ProtocolError`]: what can be wrong with one packet of one peer, or with one call of ours.
+
+use crate::TransferMode;
+
+/// An error of the protocol: a malformed or refused packet from a peer, or a call that cannot
+/// be sent. A packet error concerns one peer only; the session goes on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProtocolError {
+    /// The packet ends before a field it announces.
+    #[error(
+        "truncated {command} packet: {needed} bytes needed at byte {offset}, {len} in the packet"
+    )]
+    Truncated {
+        /// The command being read (`REMOTE_CALL`, `SYS`, ...).
+        command: &'static str,
+        /// Where the missing field starts.
+        offset: usize,
+        /// How many bytes the field needs.
+        needed: usize,
+        /// The packet's length.
+        len: usize,
+    },
+    /// An empty packet (Godot refuses them too).
+    #[error("empty packet")]
+    Empty,
+    /// The low bits of the first byte name no command this crate handles.
+    #[error("unknown network command {0} (byte 0)")]
+    UnknownCommand(u8),
+    /// A replication command (SPAWN, DESPAWN, SYNC): not handled yet.
+    #[error("replication command {0} is not supported")]
+    Unsupported(&'static str),
+    /// An unknown SYS sub-command.
+    #[error("unknown SYS command {0} (byte 1)")]
+    UnknownSys(u8),
+    /// A field has a value the engine never writes.
+    #[error("invalid {what} at byte {offset}: {detail}")]
+    Invalid {
+        /// The field.
+        what: &'static str,
+        /// Where it starts.
+        offset: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A compressed argument could not be decoded.
+    #[error("argument {index} at byte {offset}: {message}")]
+    Argument {
+        /// The argument's index.
+        index: usize,
+        /// Where it starts in the packet.
+        offset: usize,
+        /// The decoder's error.
+        message: String,
+    },
+    /// A peer sent a packet that its state does not allow (e.g. an RPC before authenticating).
+    #[error("peer {peer}: {detail}")]
+    State {
+        /// The peer.
+        peer: i32,
+        /// What it did.
+        detail: &'static str,
+    },
+    /// A SIMPLIFY_PATH for a path with no declared RPC table.
+    #[error("peer {peer} names node {path:?}, which has no declared RPC table")]
+    UnknownNode {
+        /// The peer.
+        peer: i32,
+        /// The path as sent (relative to the multiplayer root).
+        path: String,
+    },
+    /// A remote call names a path-cache id the peer never announced.
+    #[error("peer {peer} used path-cache id {id}, which it never announced")]
+    UnknownCacheId {
+        /// The peer.
+        peer: i32,
+        /// The id.
+        id: u32,
+    },
+    /// A SIMPLIFY_PATH reuses an id the peer already announced (Godot refuses it too).
+    #[error("peer {peer} announced path-cache id {id} twice")]
+    DuplicateCacheId {
+        /// The peer.
+        peer: i32,
+        /// The id.
+        id: u32,
+    },
+    /// The peer announced more paths than [`crate::Limits::max_cached_paths`].
+    #[error("peer {peer} announced more than {limit} node paths")]
+    PathCacheFull {
+        /// The peer.
+        peer: i32,
+        /// The limit.
+        limit: usize,
+    },
+    /// The RPC checksums (MD5 of the method names) of a node differ between the two sides.
+    #[error(
+        "RPC checksum mismatch on node {path:?} with peer {peer}: theirs {theirs}, ours {ours} \
+         for methods {methods:?}"
+    )]
+    ChecksumMismatch {
+        /// The peer.
+        peer: i32,
+        /// The node.
+        path: String,
+        /// The peer's checksum (empty when the peer only said that ours differs).
+        theirs: String,
+        /// Ours.
+        ours: String,
+        /// Our methods, in id order.
+        methods: Vec<String>,
+    },
+    /// A remote call names a method id the node's table does not have.
+    #[error(
+        "peer {peer} called method id {id} on node {path:?}, which has {count} RPC methods {methods:?}"
+    )]
+    UnknownMethod {
+        /// The peer.
+        peer: i32,
+        /// The node.
+        path: String,
+        /// The id.
+        id: u16,
+        /// How many methods the node has.
+        count: usize,
+        /// The node's methods, in id order.
+        methods: Vec<String>,
+    },
+    /// The method's RPC mode does not let this peer call it.
+    #[error(
+        "peer {peer} may not call {method:?} on node {path:?} (mode {mode:?}, authority {authority})"
+    )]
+    NotAllowed {
+        /// The peer.
+        peer: i32,
+        /// The node.
+        path: String,
+        /// The method.
+        method: String,
+        /// Its mode.
+        mode: crate::RpcMode,
+        /// The node's authority.
+        authority: i32,
+    },
+    /// A call of ours names a node or method that is not declared.
+    #[error("no RPC {method:?} declared on node {path:?} (declared: {methods:?})")]
+    NotDeclared {
+        /// The node.
+        path: String,
+        /// The method.
+        method: String,
+        /// The node's declared methods, empty when the node has no table.
+        methods: Vec<String>,
+    },
+    /// A call of ours targets a peer that is not connected.
+    #[error("peer {0} is not connected")]
+    NoSuchPeer(i32),
+    /// Our arguments could not be encoded.
+    #[error("cannot encode the arguments: {0}")]
+    Encode(String),
+    /// Received arguments do not fit the requested Rust type.
+    #[error("arguments of {method:?} do not fit the requested type: {message}")]
+    ArgumentType {
+        /// The method.
+        method: String,
+        /// The conversion error.
+        message: String,
+    },
+    /// More than 255 arguments (Godot's limit: the count is one byte).
+    #[error("{0} arguments, Godot allows at most 255")]
+    TooManyArguments(usize),
+    /// An empty RAW or auth payload (Godot refuses to send them).
+    #[error("empty {0} payload")]
+    EmptyPayload(&'static str),
+    /// A transfer mode and channel the transport cannot express.
+    #[error("channel {channel} with {mode:?} is not available")]
+    Channel {
+        /// The user channel.
+        channel: u8,
+        /// The mode.
+        mode: TransferMode,
+    },
+}
+
+impl ProtocolError {
+    pub(crate) fn truncated(
+        command: &'static str,
+        offset: usize,
+        needed: usize,
+        len: usize,
+    ) -> Self {
+        Self::Truncated {
+            command,
+            offset,
+            needed,
+            len,
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! Godot 4's high-level multiplayer protocol (SceneMultiplayer) for Rust: a server that stock
+//! Godot 4 clients join with `ENetMultiplayerPeer`, or a client that joins a Godot server.
+//!
+//! - [`Session`]: the protocol core, sans IO — transport events and packets in, [`Event`]s
+//!   and [`Output`]s out; remote calls, the path cache, authentication, relay, RAW packets.
+//! - [`RpcTable`]: a node's `@rpc` methods, so ids and checksums match the GDScript side.
+//! - [`args`]: arguments as `encode_and_compress_variant` writes them; typed through serde.
+//! - [`wire`]: the packet layouts, without state.
+//! - `enet` (feature `enet`, default): the ENet transport.
+//! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
+//!
+//! See the crate README for the feature table and what is checked against the live engine.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod args;
+#[cfg(feature = "enet")]
+pub mod enet;
+mod error;
+mod rpc;
+mod session;
+#[cfg(feature = "websocket")]
+pub mod websocket;
+pub mod wire;
+
+pub use error::ProtocolError;
+pub use godot_serde::Variant;
+pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
+pub use session::{Event, Limits, Output, RemoteCall, Session, Settings};
+
+/// A random peer id as `MultiplayerPeer::generate_unique_id` picks one: 31 bits, never 0 or 1.
+pub fn generate_unique_id() -> i32 {
+    use std::hash::{BuildHasher, Hasher};
+    loop {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        h.write_u128(nanos);
+        let id = (h.finish() as u32 & 0x7FFF_FFFF) as i32;
+        if id > 1 {
+            return id;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The body of the `session` fuzz target, shared with `tests/fuzz_replay.rs` (which replays the
+//! committed seeds on every `cargo test`).
+//!
+//! Input: byte 0 picks the role (bit 0: client), authentication (bit 1) and relay (bit 2);
+//! then packets as `[sender selector, length, bytes...]`. Every packet goes through
+//! `wire::parse` and `Session::receive`; nothing may panic, and the session's outputs and
+//! per-peer state stay within the documented bounds.
+
+use godot_serde_multiplayer::{
+    Event, Limits, Output, RpcMethod, RpcTable, Session, Settings, TransferMode, wire,
+};
+
+/// Small limits so the fuzzer reaches them.
+pub const MAX_PATHS: usize = 8;
+
+fn table() -> RpcTable {
+    RpcTable::new("/root/Lobby")
+        .with(RpcMethod::any_peer("chat"))
+        .with(RpcMethod::authority("welcome"))
+        .with(RpcMethod::any_peer("move").channel(1))
+}
+
+/// Runs one input.
+pub fn session(data: &[u8]) {
+    let Some((&mode, mut rest)) = data.split_first() else {
+        return;
+    };
+    let settings = Settings::default()
+        .with_auth(mode & 2 != 0)
+        .with_relay(mode & 4 != 0)
+        .with_limits(Limits::default().with_max_cached_paths(MAX_PATHS));
+    let client = mode & 1 != 0;
+    let mut s = if client {
+        Session::client(5, settings)
+    } else {
+        Session::server(settings)
+    };
+    s.declare(table());
+    let peers: [i32; 4] = if client {
+        [1, 1, 7, 9]
+    } else {
+        [2, 3, 4, i32::MAX]
+    };
+    for &p in &peers {
+        s.connected(p, 0);
+    }
+    if client {
+        s.receive(1, 0, TransferMode::Reliable, &[7, 1, 7, 0, 0, 0]);
+    }
+    let mut now = 0;
+    while let [selector, len, tail @ ..] = rest {
+        let len = usize::from(*len).min(tail.len());
+        let (packet, next) = tail.split_at(len);
+        rest = next;
+        let from = peers[usize::from(*selector) % peers.len()];
+        let _ = wire::parse(packet).map(|p| {
+            if let wire::Packet::RemoteCall { args, .. } = p {
+                let _ = args.decode();
+            }
+        });
+        s.receive(from, selector >> 4, TransferMode::Reliable, packet);
+        if selector & 8 != 0 {
+            let _ = s.rpc(0, "Lobby", "chat", &("x",));
+            let _ = s.send_bytes(from, packet, TransferMode::Unreliable, 0);
+            let _ = s.complete_auth(from);
+        }
+        now += 1000;
+        s.tick(now);
+        let mut confirms = 0;
+        while let Some(out) = s.poll_output() {
+            if let Output::Packet { data, .. } = out {
+                confirms += usize::from(data.first() == Some(&2));
+                assert!(
+                    data.len() <= packet.len() + 64,
+                    "an output far larger than its input"
+                );
+            }
+        }
+        assert!(confirms <= 1, "one packet confirmed {confirms} paths");
+        while let Some(event) = s.poll_event() {
+            if let Event::Error { error, .. } = event {
+                let _ = error.to_string();
+            }
+        }
+    }
+}

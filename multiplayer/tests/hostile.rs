@@ -1,0 +1,272 @@
+//! Hostile peers: malformed packets of every command, forged counts and lengths, endless
+//! path-cache ids, unknown nodes and methods, relay to missing peers, peers that never
+//! authenticate. Each gets a clear per-peer error or the engine's silent drop, never a panic.
+
+use godot_serde_multiplayer::wire::{self, Packet};
+use godot_serde_multiplayer::{
+    Event, Limits, Output, ProtocolError, RpcMethod, RpcTable, Session, Settings, TransferMode,
+};
+
+fn lobby() -> RpcTable {
+    RpcTable::new("Lobby")
+        .with(RpcMethod::any_peer("chat"))
+        .with(RpcMethod::authority("welcome"))
+}
+
+fn simplify(id: u32, path: &str) -> Vec<u8> {
+    let mut p = Vec::new();
+    wire::write_simplify_path(&mut p, lobby().md5(), id, path);
+    p
+}
+
+fn server() -> Session {
+    let mut s = Session::server(Settings::default());
+    s.declare(lobby());
+    s.connected(2, 0);
+    while s.poll_event().is_some() {}
+    s
+}
+
+fn errors(s: &mut Session) -> Vec<ProtocolError> {
+    std::iter::from_fn(|| s.poll_event())
+        .filter_map(|e| match e {
+            Event::Error { error, .. } => Some(error),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One valid packet of each command the parser knows.
+fn valid_packets() -> Vec<Vec<u8>> {
+    vec![
+        simplify(1, "Lobby"),
+        vec![0x02, 1, 1, 0, 0, 0],
+        vec![0x00, 1, 0, 2, 0x02, 5, 0x81],
+        vec![0x20, 7, 0, 0, 0x80, 0, 0, b'L', b'o', b'b', b'b', b'y', 0],
+        vec![0x80, 1, 0, 1, 2, 3],
+        vec![3, 1, 2, 3],
+        vec![7, 0, b'x'],
+        vec![7, 1, 9, 0, 0, 0],
+        vec![7, 2, 9, 0, 0, 0],
+        vec![7, 3, 9, 0, 0, 0, 3, 1],
+        vec![0, 1, 0, 1, 4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0],
+    ]
+}
+
+#[test]
+fn every_prefix_of_every_command_is_an_error_or_a_value() {
+    for packet in valid_packets() {
+        for end in 0..packet.len() {
+            let prefix = &packet[..end];
+            // Never a panic; the empty packet and cut headers are errors with an offset.
+            let parsed = wire::parse(prefix);
+            if let Ok(Packet::RemoteCall { args, .. }) = &parsed {
+                let _ = args.decode();
+            }
+            let mut s = server();
+            s.receive(2, 0, TransferMode::Reliable, prefix);
+        }
+    }
+    assert_eq!(wire::parse(&[]).unwrap_err(), ProtocolError::Empty);
+    assert_eq!(
+        wire::parse(&[0x20, 1]).unwrap_err().to_string(),
+        "truncated REMOTE_CALL packet: 4 bytes needed at byte 1, 2 in the packet"
+    );
+}
+
+#[test]
+fn forged_counts_and_lengths_fail_with_an_offset() {
+    let mut s = server();
+    s.receive(2, 0, TransferMode::Reliable, &simplify(1, "Lobby"));
+    // 255 arguments announced, one byte present.
+    s.receive(2, 0, TransferMode::Reliable, &[0, 1, 0, 255, 0x81]);
+    // A String argument claiming 2^31 - 1 bytes.
+    s.receive(
+        2,
+        0,
+        TransferMode::Reliable,
+        &[0, 1, 0, 1, 4, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f, b'a'],
+    );
+    // An int claiming 64 bits with 2 bytes present; a type id above Godot's.
+    s.receive(2, 0, TransferMode::Reliable, &[0, 1, 0, 1, 0xc2, 1, 2]);
+    s.receive(2, 0, TransferMode::Reliable, &[0, 1, 0, 1, 0x3f]);
+    // A path offset outside the packet.
+    s.receive(
+        2,
+        0,
+        TransferMode::Reliable,
+        &[0x20, 0xff, 0, 0, 0x80, 0, 0],
+    );
+    // Node-id compression mode 3 (undefined).
+    s.receive(2, 0, TransferMode::Reliable, &[0x30, 1, 0, 0]);
+    let errs = errors(&mut s);
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text[0],
+        "truncated REMOTE_CALL packet: 1 bytes needed at byte 5, 5 in the packet"
+    );
+    assert!(text[1].starts_with("argument 0 at byte 4: "), "{}", text[1]);
+    assert!(
+        text[2].starts_with("argument 0 at byte 4: int needs 8 bytes"),
+        "{}",
+        text[2]
+    );
+    assert!(
+        text[3].starts_with("argument 0 at byte 4: unknown type id 63"),
+        "{}",
+        text[3]
+    );
+    assert!(
+        text[4].starts_with("invalid node path offset at byte 1"),
+        "{}",
+        text[4]
+    );
+    assert_eq!(
+        text[5],
+        "invalid node id compression at byte 0: mode 3 is not defined"
+    );
+    assert_eq!(errs.len(), 6);
+}
+
+#[test]
+fn endless_path_cache_ids_stop_at_the_limit() {
+    let limits = Limits::default().with_max_cached_paths(64);
+    let mut s = Session::server(Settings::default().with_limits(limits));
+    s.declare(lobby());
+    s.connected(2, 0);
+    for id in 0..10_000u32 {
+        s.receive(2, 0, TransferMode::Reliable, &simplify(id, "Lobby"));
+    }
+    let confirms = std::iter::from_fn(|| s.poll_output()).count();
+    assert_eq!(confirms, 64);
+    let errs = errors(&mut s);
+    assert_eq!(errs.len(), 10_000 - 64);
+    assert_eq!(errs[0], ProtocolError::PathCacheFull { peer: 2, limit: 64 });
+    // Reusing an id is refused as Godot does.
+    let mut s = server();
+    s.receive(2, 0, TransferMode::Reliable, &simplify(5, "Lobby"));
+    s.receive(2, 0, TransferMode::Reliable, &simplify(5, "Lobby"));
+    assert_eq!(
+        errors(&mut s),
+        [ProtocolError::DuplicateCacheId { peer: 2, id: 5 }]
+    );
+}
+
+#[test]
+fn unknown_nodes_ids_and_methods() {
+    let mut s = server();
+    s.receive(2, 0, TransferMode::Reliable, &simplify(1, "Nowhere"));
+    s.receive(2, 0, TransferMode::Reliable, &[0, 9, 0, 0]);
+    s.receive(2, 0, TransferMode::Reliable, &simplify(1, "Lobby"));
+    s.receive(2, 0, TransferMode::Reliable, &[0, 1, 7, 0]);
+    // A 16-bit method id with bit 15 (Godot's native-node ids): no such method here.
+    s.receive(2, 0, TransferMode::Reliable, &[0x40, 1, 0, 0x80, 0]);
+    let text: Vec<String> = errors(&mut s).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text,
+        [
+            "peer 2 names node \"Nowhere\", which has no declared RPC table",
+            "peer 2 used path-cache id 9, which it never announced",
+            "peer 2 called method id 7 on node \"Lobby\", which has 2 RPC methods [\"chat\", \"welcome\"]",
+            "peer 2 called method id 32768 on node \"Lobby\", which has 2 RPC methods [\"chat\", \"welcome\"]",
+        ]
+    );
+}
+
+#[test]
+fn relay_to_missing_peers_and_forged_sys() {
+    let mut s = server();
+    // To a peer that does not exist: dropped, as Godot does.
+    s.receive(2, 0, TransferMode::Reliable, &[7, 3, 99, 0, 0, 0, 3, 1]);
+    assert_eq!(s.poll_output(), None);
+    // A client cannot announce peers to the server, nor send unknown SYS commands.
+    s.receive(2, 0, TransferMode::Reliable, &[7, 1, 9, 0, 0, 0]);
+    s.receive(2, 0, TransferMode::Reliable, &[7, 9, 9, 0, 0, 0]);
+    // A relayed SYS packet is not a command SceneMultiplayer processes.
+    s.receive(
+        2,
+        0,
+        TransferMode::Reliable,
+        &[7, 3, 0, 0, 0, 0, 7, 1, 5, 0, 0, 0],
+    );
+    let errs = errors(&mut s);
+    assert_eq!(errs.len(), 3, "{errs:?}");
+    assert_eq!(errs[1], ProtocolError::UnknownSys(9));
+    assert_eq!(errs[2], ProtocolError::UnknownCommand(7));
+    // Relay switched off: RELAY is refused.
+    let mut s = Session::server(Settings::default().with_relay(false));
+    s.connected(2, 0);
+    s.connected(3, 0);
+    while s.poll_output().is_some() {}
+    s.receive(2, 0, TransferMode::Reliable, &[7, 3, 3, 0, 0, 0, 3, 1]);
+    assert_eq!(s.poll_output(), None);
+    assert!(matches!(
+        errors(&mut s).as_slice(),
+        [ProtocolError::State { .. }]
+    ));
+}
+
+#[test]
+fn replication_commands_are_reported_not_crashed() {
+    let mut s = server();
+    for packet in [[4u8, 0], [5, 0], [6, 0]] {
+        s.receive(2, 0, TransferMode::Reliable, &packet);
+    }
+    let errs = errors(&mut s);
+    assert_eq!(
+        errs,
+        [
+            ProtocolError::Unsupported("SPAWN"),
+            ProtocolError::Unsupported("DESPAWN"),
+            ProtocolError::Unsupported("SYNC")
+        ]
+    );
+}
+
+#[test]
+fn a_thousand_peers_that_never_authenticate_are_dropped() {
+    let mut s = Session::server(
+        Settings::default()
+            .with_auth(true)
+            .with_auth_timeout_ms(3000),
+    );
+    s.declare(lobby());
+    for peer in 2..1002 {
+        s.connected(peer, u64::from(peer as u32));
+        // Anything before authenticating is refused.
+        s.receive(peer, 0, TransferMode::Reliable, &[0, 1, 0, 0]);
+    }
+    assert_eq!(s.authenticating().count(), 1000);
+    s.tick(5000);
+    let outs: Vec<Output> = std::iter::from_fn(|| s.poll_output()).collect();
+    assert_eq!(outs.len(), 1000);
+    assert!(outs.iter().all(|o| matches!(o, Output::Disconnect(_))));
+    assert_eq!(s.authenticating().count(), 0);
+    let failed = std::iter::from_fn(|| s.poll_event())
+        .filter(|e| matches!(e, Event::AuthenticationFailed(_)))
+        .count();
+    assert_eq!(failed, 1000);
+}
+
+#[test]
+fn random_packets_never_panic() {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut s = server();
+    s.receive(2, 0, TransferMode::Reliable, &simplify(1, "Lobby"));
+    for _ in 0..20_000 {
+        let len = (next() % 40) as usize;
+        let mut p: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+        if let Some(first) = p.first_mut() {
+            *first &= 0xf7; // every command, every flag
+        }
+        s.receive(2, 0, TransferMode::Reliable, &p);
+        while s.poll_event().is_some() {}
+        while s.poll_output().is_some() {}
+    }
+}
