@@ -597,7 +597,7 @@ impl ToNative<'_> {
                     self.fits(&key_type, &key, k.at)?;
                     let value = self.value(v, depth)?;
                     self.fits(&value_type, &value, v.at)?;
-                    d.insert(key, value);
+                    d.insert(godot4_key(&d, key), value);
                 }
             }
             Ok(())
@@ -655,6 +655,30 @@ impl ToNative<'_> {
             class: class.to_owned(),
             properties,
         })))
+    }
+}
+
+/// `key`, or the String / StringName of the same text already in `d`: Godot 4's
+/// `hash_compare` makes them one key (the first one's type stays).
+fn godot4_key(d: &Dictionary, key: Variant) -> Variant {
+    match key {
+        Variant::StringName(StringName(s)) => {
+            let as_string = Variant::String(s.as_str().into());
+            if d.contains_key(&as_string) {
+                as_string
+            } else {
+                Variant::StringName(StringName(s))
+            }
+        }
+        Variant::String(s) => {
+            let as_name = Variant::StringName(StringName(s.to_string()));
+            if d.contains_key(&as_name) {
+                as_name
+            } else {
+                Variant::String(s)
+            }
+        }
+        key => key,
     }
 }
 
