@@ -90,6 +90,17 @@ fn ints<T: Copy + Into<i64>>(items: &[T]) -> Vec<Json> {
 }
 
 impl FromNative {
+    /// A class name the engine could hold (what [`super::to_native`] reads back).
+    fn class_name(class: &str) -> Result<Json> {
+        if super::to_native::is_class_name(class) {
+            Ok(Json::Str(class.to_owned()))
+        } else {
+            Err(Error::new(ErrorKind::Unsupported(
+                format!("class name {class:?}: not a name a Godot class can have").into(),
+            )))
+        }
+    }
+
     fn objects_refused(class: &str) -> Error {
         Error::new(ErrorKind::ObjectsNotAllowed {
             class: class.into(),
@@ -111,7 +122,7 @@ impl FromNative {
                 if !self.full_objects {
                     return Err(Self::objects_refused(class));
                 }
-                Some(Json::Str(class.clone()))
+                Some(Self::class_name(class)?)
             }
             ContainerType::Script(path) => {
                 if !self.full_objects {
@@ -211,7 +222,7 @@ impl FromNative {
                     }
                     Ok(obj(vec![
                         ("props", Json::Array(props)),
-                        ("type", Json::Str(o.class.clone())),
+                        ("type", Self::class_name(&o.class)?),
                     ]))
                 })?
             }

@@ -16,8 +16,8 @@ use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
     PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion, Real, Rect2, Rect2i,
-    Rid, Signal, StringName, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i,
-    Vector4, Vector4i,
+    Rid, StringName, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4,
+    Vector4i,
 };
 use crate::value::{Array, ContainerType, Dictionary, Object, Variant};
 use crate::wire::VariantType;
@@ -38,7 +38,7 @@ fn type_by_name(name: &str) -> Option<VariantType> {
 }
 
 /// A class name as the engine's `ClassDB` could hold one.
-fn is_class_name(name: &str) -> bool {
+pub(crate) fn is_class_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
@@ -193,7 +193,7 @@ impl ToNative<'_> {
         };
         let grouped = |n: usize| -> Result<Vec<f64>> {
             let items = args()?;
-            if items.len() % n != 0 {
+            if !items.len().is_multiple_of(n) {
                 return Err(self.err(
                     at,
                     format!(
@@ -271,7 +271,7 @@ impl ToNative<'_> {
             }
             VariantType::Rid => Variant::Rid(Rid(0)),
             VariantType::Callable => Variant::Callable(Callable),
-            VariantType::Signal => Variant::Signal(Box::new(Signal::default())),
+            VariantType::Signal => Variant::Signal(Box::default()),
             VariantType::Vector2 => Variant::Vector2(v2(&reals(2)?)),
             VariantType::Vector2i => {
                 let r = int32s(2)?;
@@ -578,7 +578,7 @@ impl ToNative<'_> {
         at: usize,
         depth: usize,
     ) -> Result<Variant> {
-        if args.len() % 2 != 0 {
+        if !args.len().is_multiple_of(2) {
             return Err(self.err(
                 at,
                 format!(
@@ -630,7 +630,7 @@ impl ToNative<'_> {
             Some(n) => return Err(self.err(n.at, "\"props\" is not an array".to_owned())),
             None => return Err(self.err(at, format!("object of class {class} without \"props\""))),
         };
-        if props.len() % 2 != 0 {
+        if !props.len().is_multiple_of(2) {
             return Err(self.err(
                 at,
                 format!("\"props\" of {class} has an odd number of items"),
