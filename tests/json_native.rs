@@ -45,7 +45,10 @@ fn texts_printed_by_the_engine() {
             r#""np:a/b:c""#,
         ),
         (
-            Variant::Vector2(Vector2 { x: 0.1, y: 1.0 }),
+            Variant::Vector2(Vector2 {
+                x: godot_serde::Real::from(0.1_f32),
+                y: 1.0,
+            }),
             r#"{"args":[0.100000001490116,1.0],"type":"Vector2"}"#,
         ),
         (
@@ -192,7 +195,7 @@ fn serde_json_value_both_ways() {
     );
     // serde_json::Value has no infinity: the engine would print `inf`, which is not JSON.
     let err = json::to_value(&Vector2 {
-        x: f32::INFINITY,
+        x: godot_serde::Real::INFINITY,
         y: 0.0,
     })
     .unwrap_err();

@@ -1,6 +1,6 @@
 //! Hostile input to `godot_serde::json`: the text form's limits (docs/security.md). Nesting
 //! is bounded by `Config::max_depth` and fits a 2 MiB thread at Godot's 1 024 levels; the heap
-//! held while reading stays within 64 KiB + 3 `Variant`s per input byte; time is linear.
+//! held while reading stays within 64 KiB + 2 `Variant`s per input byte (the text form's budget); time is linear.
 #![cfg(feature = "json")]
 
 #[path = "common/heap.rs"]
@@ -160,8 +160,8 @@ fn dense_texts(n: usize) -> Vec<(&'static str, String)> {
 }
 
 #[test]
-fn reading_holds_at_most_64_kib_plus_3_variants_per_byte() {
-    let per_byte = 3 * size_of::<Variant>();
+fn reading_holds_at_most_64_kib_plus_2_variants_per_byte() {
+    let per_byte = 2 * size_of::<Variant>();
     for (what, text) in dense_texts(1 << 17) {
         let v = heap::within(heap::budget(per_byte, text.len()), what, || {
             json::parse_variant(&text, Config::default())
@@ -176,28 +176,35 @@ fn reading_holds_at_most_64_kib_plus_3_variants_per_byte() {
 }
 
 /// Reading 4× the input takes about 4× the time (measured in one run; the machine is shared,
-/// so only the ratio counts): below 8× for every dense shape, where a quadratic step would
-/// give 16×.
+/// so only the ratio counts, each the best of 5 interleaved runs, a shape measured up to 3
+/// times): below 8× for every dense shape, where a quadratic step would give 16×.
 #[test]
 fn reading_time_is_linear() {
-    let time = |text: &str| {
-        let mut best = f64::MAX;
-        for _ in 0..3 {
-            let start = Instant::now();
-            let r = json::parse_variant(text, Config::default());
-            let t = start.elapsed().as_secs_f64();
-            assert!(r.is_ok());
-            best = best.min(t);
-        }
-        best
+    let once = |text: &str| {
+        let start = Instant::now();
+        let r = json::parse_variant(text, Config::default());
+        let t = start.elapsed().as_secs_f64();
+        assert!(r.is_ok());
+        t
     };
-    let small = dense_texts(1 << 14);
-    let large = dense_texts(1 << 16);
+    let small = dense_texts(1 << 15);
+    let large = dense_texts(1 << 17);
     for ((what, s), (_, l)) in small.iter().zip(&large) {
         if what.contains("nested") {
             continue;
         }
-        let ratio = time(l) / time(s);
+        let mut ratio = f64::MAX;
+        for _ in 0..3 {
+            let (mut ts, mut tl) = (f64::MAX, f64::MAX);
+            for _ in 0..5 {
+                ts = ts.min(once(s));
+                tl = tl.min(once(l));
+            }
+            ratio = ratio.min(tl / ts);
+            if ratio < 8.0 {
+                break;
+            }
+        }
         println!("{what}: {} → {} bytes, time ×{ratio:.2}", s.len(), l.len());
         assert!(
             ratio < 8.0,

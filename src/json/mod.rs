@@ -92,7 +92,7 @@
 //!
 //! Hostile text is held to the same limits as the text form: nesting to
 //! [`Config::max_depth`], linear time, and a heap proportional to the input (measured in
-//! `tests/alloc.rs`, see `docs/security.md`).
+//! `tests/json_native_limits.rs`: 64 KiB + 2 `Variant`s per input byte, as the text form; see `docs/security.md`).
 
 mod from_native;
 mod parse;
@@ -217,6 +217,31 @@ pub fn parse_variant(text: &str, config: Config) -> Result<Variant> {
         max_depth: config.max_depth(),
     }
     .value(&tree, 0)
+}
+
+/// Reads the first value of `text` (a stream of values one after another, such as JSON
+/// Lines) and returns it with the rest of the text.
+///
+/// ```
+/// use godot_serde::{json, Config, Variant};
+///
+/// let (v, rest) = json::take_from_str("\"i:1\"\n\"s:a\"\n", Config::default())?;
+/// assert_eq!((v, rest), (Variant::from(1), "\n\"s:a\"\n"));
+/// # Ok::<(), godot_serde::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`parse_variant`], except for text after the value.
+pub fn take_from_str(text: &str, config: Config) -> Result<(Variant, &str)> {
+    let (tree, end) = parse::parse_prefix(text, json_depth(config.max_depth()))?;
+    let v = to_native::ToNative {
+        src: Some(text),
+        allow_objects: config.allow_objects(),
+        max_depth: config.max_depth(),
+    }
+    .value(&tree, 0)?;
+    Ok((v, text.get(end..).unwrap_or_default()))
 }
 
 /// Reads a `T` from the JSON form, with the default [`Config`] (objects off).

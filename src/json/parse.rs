@@ -15,6 +15,21 @@ use crate::text::parser::syntax_error;
 /// Parses one JSON value; only white space may follow it. `max_depth` bounds the nesting of
 /// arrays and objects.
 pub(crate) fn parse(src: &str, max_depth: usize) -> Result<Node> {
+    let (value, mut p) = parse_first(src, max_depth)?;
+    let tok = p.token()?;
+    if tok.kind != Kind::Eof {
+        return Err(p.err(tok.at, "Expected 'EOF'"));
+    }
+    Ok(value)
+}
+
+/// Parses the first JSON value of `src` and returns it with the byte offset just after it.
+pub(crate) fn parse_prefix(src: &str, max_depth: usize) -> Result<(Node, usize)> {
+    let (value, p) = parse_first(src, max_depth)?;
+    Ok((value, p.pos))
+}
+
+fn parse_first(src: &str, max_depth: usize) -> Result<(Node, Parser<'_>)> {
     let mut p = Parser {
         src,
         b: src.as_bytes(),
@@ -24,11 +39,7 @@ pub(crate) fn parse(src: &str, max_depth: usize) -> Result<Node> {
     };
     let tok = p.token()?;
     let value = p.value(tok)?;
-    let tok = p.token()?;
-    if tok.kind != Kind::Eof {
-        return Err(p.err(tok.at, "Expected 'EOF'"));
-    }
-    Ok(value)
+    Ok((value, p))
 }
 
 #[derive(Debug, PartialEq)]
