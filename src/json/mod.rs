@@ -14,7 +14,7 @@
 //! let text = json::to_string(&p)?;
 //! assert_eq!(
 //!     text,
-//!     r#"{"args":["s:hp","i:3","s:name","s:Ada","s:pos",{"args":[1.0,2.5],"type":"Vector2"}],"type":"Dictionary"}"#
+//!     r#"{"args":["s:name","s:Ada","s:hp","i:3","s:pos",{"args":[1.0,2.5],"type":"Vector2"}],"type":"Dictionary"}"#
 //! );
 //! assert_eq!(json::from_str::<Player>(&text)?, p);
 //! # Ok::<(), godot_serde::Error>(())
