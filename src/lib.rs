@@ -26,6 +26,9 @@ mod error;
 pub mod frame;
 #[cfg(feature = "glam")]
 mod glam_impls;
+#[cfg(feature = "json")]
+#[cfg_attr(docsrs, doc(cfg(feature = "json")))]
+pub mod json;
 #[cfg(feature = "base64")]
 #[cfg_attr(docsrs, doc(cfg(feature = "base64")))]
 pub mod marshalls;

@@ -115,6 +115,8 @@ enum Output {
         escape: bool,
     },
     Json,
+    /// Godot 4's `JSON.stringify(JSON.from_native(v, full_objects))`.
+    JsonNative,
 }
 
 /// Whether the engine was given on the command line or is the default.
@@ -253,6 +255,8 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
         Output::Text { escape }
     } else if args.json {
         Output::Json
+    } else if args.json_native {
+        Output::JsonNative
     } else {
         Output::Dump
     };
@@ -375,6 +379,13 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
                     wr(writeln!(out, "{}", escape::escape(&line)))?;
                 }
             }
+            Output::JsonNative => {
+                if let Ok(v) = &decoded {
+                    let line = godot_serde::json::variant_to_string(v, config)
+                        .map_err(|e| json_native_failure(&format!("{unit} {index}"), &e))?;
+                    wr(writeln!(out, "{line}"))?;
+                }
+            }
         }
         // Each frame is written as soon as it is read (a live stream shows up as it arrives).
         wr(out.flush())?;
@@ -450,6 +461,11 @@ fn inspect_one(
             // of `escape` too, valid JSON for the same text.
             wr(writeln!(out, "{}", escape::escape(&text)))?;
         }
+        (Ok((v, _)), Output::JsonNative) => {
+            let text = godot_serde::json::variant_to_string_pretty(v, config)
+                .map_err(|e| json_native_failure("value", &e))?;
+            wr(writeln!(out, "{text}"))?;
+        }
         (Err(_), _) => {}
     }
     match decoded {
@@ -475,6 +491,18 @@ fn inspect_one(
             Err(silent())
         }
     }
+}
+
+/// A value `JSON.from_native` cannot write (the engine would log an error and write null).
+fn json_native_failure(what: &str, e: &godot_serde::Error) -> Failure {
+    let mut f = Failure::input(format!("{what} has no JSON.from_native form: {e}"));
+    if matches!(e.kind(), godot_serde::ErrorKind::ObjectsNotAllowed { .. }) {
+        f.details.push(
+            "with --allow-objects objects are written with their properties (full_objects)"
+                .to_owned(),
+        );
+    }
+    f
 }
 
 /// Exit code 1 for an error already reported.
@@ -614,7 +642,28 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
             Kind::Stream | Kind::Save => sink.unit(&enc(framing.to_bytes(&variant))?, None),
         }
     };
-    if args.text {
+    if args.json_native {
+        // JSON.from_native values one after another (the parser works on a whole string).
+        let mut text = String::new();
+        let mut reader = reader;
+        reader
+            .read_to_string(&mut text)
+            .map_err(|e| Failure::input(format!("cannot read the JSON input: {e}")))?;
+        let parse = config.with_allow_objects(args.allow_objects);
+        let mut rest: &str = &text;
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            let at = text.len() - rest.len();
+            let (variant, after) = godot_serde::json::take_from_str(rest, parse)
+                .map_err(|e| input_failure("JSON input", &text, at, count, &e))?;
+            emit(variant, count)?;
+            count += 1;
+            rest = after;
+        }
+    } else if args.text {
         // Text values one after another (the parser works on a whole string).
         let mut text = String::new();
         let mut reader = reader;
@@ -676,13 +725,24 @@ fn skip_blank(mut text: &str) -> &str {
 /// A text-input error, its line and column counted in the whole input (the parser counts
 /// them from the start of the value), with the line shown.
 fn text_failure(text: &str, at: usize, count: usize, e: &godot_serde::Error) -> Failure {
+    input_failure("text input", text, at, count, e)
+}
+
+/// [`text_failure`] for input named `label` (`text input`, `JSON input`).
+fn input_failure(
+    label: &str,
+    text: &str,
+    at: usize,
+    count: usize,
+    e: &godot_serde::Error,
+) -> Failure {
     let godot_serde::ErrorKind::TextSyntax {
         line,
         column,
         message,
     } = e.kind()
     else {
-        return Failure::input(format!("text input, value {count}: {}", e.kind()));
+        return Failure::input(format!("{label}, value {count}: {}", e.kind()));
     };
     let before = text.get(..at).unwrap_or_default();
     let base_line = before.matches('\n').count() + 1;
@@ -695,7 +755,7 @@ fn text_failure(text: &str, at: usize, count: usize, e: &godot_serde::Error) -> 
         *column
     };
     let mut f = Failure::input(format!(
-        "text input, value {count}: {message} at line {abs_line}, column {abs_column}"
+        "{label}, value {count}: {message} at line {abs_line}, column {abs_column}"
     ));
     if let Some(shown) = text.lines().nth(abs_line - 1) {
         f.details.push(shown.to_owned());

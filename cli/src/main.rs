@@ -65,6 +65,7 @@ enum Command {
 Examples:
   godot-serde inspect --hex '1c000000 01000000 02000000 07000000'
   godot-serde inspect packet.bin --text
+  godot-serde inspect packet.bin --json-native
   godot-serde inspect save.dat --save --godot3 --json
   godot-serde inspect --base64 \"$(cat b64.txt)\" --godot3
   cat capture.bin | godot-serde inspect --stream
@@ -79,8 +80,9 @@ Examples:
   godot-serde encode values.jsonl --save --godot3 -o save.dat
   echo '{\"$type\": \"Vector3\", \"value\": [1, 2, 3]}' | godot-serde encode --base64
   godot-serde encode --text -e 'Vector3(1, 2, 3)' --hex
+  godot-serde encode --json-native -e '{\"type\": \"Vector2i\", \"args\": [1, 2]}' --hex
 
-Input is JSON (or with --text Godot's text form): one value, or for --stream/--save any number
+Input is JSON (or with --text Godot's text form, with --json-native Godot 4's JSON.from_native form): one value, or for --stream/--save any number
 of values (JSON Lines or just one after another), each becoming one frame.")]
     Encode(EncodeArgs),
     /// Convert Godot 3 data (a store_var save file, a stream or one value) to Godot 4,
@@ -327,7 +329,7 @@ impl KindArgs {
 
 /// `inspect` options.
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("output_choice").args(["text", "json"])))]
+#[command(group(ArgGroup::new("output_choice").args(["text", "json", "json_native"])))]
 pub struct InspectArgs {
     #[command(flatten)]
     pub source: SourceArgs,
@@ -354,6 +356,10 @@ pub struct InspectArgs {
     /// terminal), always or never. The annotated dump and the messages always escape them.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = EscapeChoice::Auto)]
     pub escape: EscapeChoice,
+    /// Print Godot 4's full-fidelity JSON, JSON.stringify(JSON.from_native(v)): indented with
+    /// a tab for one value, compact JSON Lines for --stream/--save; objects with --allow-objects.
+    #[arg(long)]
+    pub json_native: bool,
     /// Accept full objects (class name and properties are shown as data, nothing is instantiated).
     #[arg(long)]
     pub allow_objects: bool,
@@ -390,7 +396,12 @@ pub struct EncodeArgs {
     /// another.
     #[arg(long, group = "input_format")]
     pub text: bool,
-    /// Accept full objects (`Object(Class, ...)`) in text input.
+    /// The input is Godot 4's full-fidelity JSON (JSON.from_native output, what
+    /// JSON.to_native reads), values one after another.
+    #[arg(long, group = "input_format")]
+    pub json_native: bool,
+    /// Accept full objects (`Object(Class, ...)` in text, `{"type": Class, "props": ...}` in
+    /// --json-native input).
     #[arg(long)]
     pub allow_objects: bool,
     #[command(flatten)]

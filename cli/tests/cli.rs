@@ -769,3 +769,101 @@ fn encode_text_input() {
         Some(2)
     );
 }
+
+#[test]
+fn json_native_both_ways() {
+    // var_to_bytes(Vector2i(1, 2)): id 6, two i32 (hand-derived); JSON.stringify(
+    // JSON.from_native(Vector2i(1, 2)), "\t") as Godot 4.6 prints it.
+    let r = run(
+        &[
+            "inspect",
+            "--raw",
+            "--hex",
+            "06000000 01000000 02000000",
+            "--json-native",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (Some(0), ""));
+    assert_eq!(
+        r.out(),
+        "{\n\t\"args\": [\n\t\t1,\n\t\t2\n\t],\n\t\"type\": \"Vector2i\"\n}\n"
+    );
+    // And back.
+    let r = run(
+        &[
+            "encode",
+            "--json-native",
+            "-e",
+            r#"{"type": "Vector2i", "args": [1, 2]}"#,
+            "--hex",
+        ],
+        b"",
+    );
+    assert_eq!(
+        (r.code, r.out()),
+        (Some(0), "06000000 01000000 02000000\n".to_owned())
+    );
+    // Several values, one frame each (JSON Lines, or just one after another).
+    let input = "\"i:7\"\n\"s:hi\" [\"f:1.5\",]\n";
+    let r = run(
+        &["encode", "--json-native", "--stream", "--hex"],
+        input.as_bytes(),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(
+        r.out(),
+        "08000000 02000000 07000000\n\
+         0c000000 04000000 02000000 68690000\n\
+         10000000 1c000000 01000000 03000000 0000c03f\n"
+    );
+    // A stream inspected as JSON Lines of the compact form reads back to the same bytes.
+    let bin = run(&["encode", "--json-native", "--stream"], input.as_bytes());
+    let r = run(&["inspect", "--stream", "--json-native", "-"], &bin.stdout);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.out(), "\"i:7\"\n\"s:hi\"\n[\"f:1.5\"]\n");
+    // An error names the line and column in the whole input, in the engine's words.
+    let r = run(
+        &[
+            "encode",
+            "--json-native",
+            "--stream",
+            "--hex",
+            "-e",
+            "\"i:1\"\n[\"i:2\" \"i:3\"]",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(1));
+    insta::assert_snapshot!(r.stderr, @r#"
+    error: JSON input, value 1: Expected ',' at line 2, column 8
+      ["i:2" "i:3"]
+             ^
+    "#);
+    // Godot's to_native refuses a bare number; the message says what it expects.
+    let r = run(&["encode", "--json-native", "-e", "7", "--hex"], b"");
+    assert_eq!(r.code, Some(1));
+    insta::assert_snapshot!(r.stderr, @r#"
+    error: JSON input, value 0: a bare number: Variant type "float" is not JSON-compliant (ints are "i:1", floats "f:1.0") at line 1, column 1
+      7
+      ^
+    "#);
+    // Objects need --allow-objects, as JSON.from_native needs full_objects.
+    let object = "18000000 08000000 5265736f 75726365 00000000";
+    let r = run(
+        &[
+            "inspect",
+            "--raw",
+            "--hex",
+            object,
+            "--allow-objects",
+            "--json-native",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(
+        r.out(),
+        "{\n\t\"props\": [],\n\t\"type\": \"Resource\"\n}\n"
+    );
+}
