@@ -73,11 +73,6 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use crate::{Config, Result, Variant};
 
-/// The Godot 4 text of `v` (key identity in the parser).
-fn writer_text(v: &Variant) -> String {
-    variant_to_string(v)
-}
-
 /// The text of `v` for `config`'s engine: `var_to_str` (Godot 4) or `var2str` (Godot 3).
 #[must_use]
 pub fn variant_to_string_with(v: &Variant, config: Config) -> String {
