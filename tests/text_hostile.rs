@@ -210,3 +210,51 @@ fn key_identity_is_godots() {
     assert_eq!(d.get("k"), Some(&Variant::Int(2)));
     assert_eq!(d.iter().nth(7).unwrap().1, Variant::Int(99));
 }
+
+#[test]
+fn nul_escape_reads_as_godot_reads_it() {
+    let _alone = alone();
+    // Godot 4.6 (live): `str_to_var("\"a\\u0000b\"")` is "a\u{FFFD}b" ("Unexpected NUL
+    // character"), printed and read back unchanged.
+    let v = text::parse_variant("\"a\\u0000b\"").unwrap();
+    assert_eq!(v, Variant::from("a\u{FFFD}b"));
+    assert_eq!(v.to_string(), "\"a\u{FFFD}b\"");
+    assert_eq!(text::parse_variant(&v.to_string()).unwrap(), v);
+    let v = text::parse_variant("&\"\\U000000\"").unwrap();
+    assert_eq!(v.to_string(), "&\"\u{FFFD}\"");
+    // Godot 3.2.3 keeps the NUL, then prints it raw, which its own parser reads as the end
+    // of the text, and its bytes cut the string there: refused, at the escape.
+    let err = text::parse_variant_with("\"a\\u0000b\"", Config::godot3()).unwrap_err();
+    assert_eq!(err.offset(), Some(2));
+    assert!(err.to_string().contains("NUL character"), "{err}");
+    // A String holding NUL can only be built by hand: Display escapes it (one valid piece
+    // of syntax, read back as Godot 4 reads the escape), the fallible writer refuses it as
+    // the byte encoder does.
+    let v = Variant::from("a\0b");
+    assert_eq!(v.to_string(), "\"a\\u0000b\"");
+    assert_eq!(v.to_godot3_string(), "\"a\\u0000b\"");
+    assert_eq!(
+        text::parse_variant(&v.to_string()).unwrap(),
+        Variant::from("a\u{FFFD}b")
+    );
+    assert!(text::to_string(&"a\0b").is_err());
+    assert!(godot_serde::to_bytes(&v).is_err());
+}
+
+#[test]
+fn negative_zero_prints_as_both_engines_print_it() {
+    let _alone = alone();
+    // Both engines (4.6 and 3.2.3, live): `str_to_var("{-0.0: 1}")` keeps the key's sign
+    // (`var_to_bytes` of it ends in `00000080`), `var_to_str(-0.0)` is "0.0", so the text
+    // form does not carry the sign of zero. Godot's `==` and key identity, and `Variant`'s
+    // `==`, treat the two zeros as one, so parse(print(v)) == v still holds.
+    let v = text::parse_variant("{-0.0: 1}").unwrap();
+    let key = v.as_dictionary().unwrap().keys().next().unwrap().clone();
+    assert!(matches!(key, Variant::Float(z) if z == 0.0 && z.is_sign_negative()));
+    assert_eq!(v.to_string(), "{\n0.0: 1\n}");
+    assert_eq!(v.to_godot3_string(), "{\n0.0: 1\n}");
+    let back = text::parse_variant(&v.to_string()).unwrap();
+    assert_eq!(back, v);
+    assert_eq!(Variant::Float(-0.0).to_string(), "0.0");
+    assert_eq!(text::parse_variant("-0.0").unwrap(), Variant::Float(0.0));
+}

@@ -173,12 +173,14 @@ fn float_literal(v: f64, d: Dialect) -> String {
 // ---------------------------------------------------------------------------------------------
 // Strings
 
-/// `String::c_escape_multiline`: only `\` and `"`.
+/// `String::c_escape_multiline`: only `\` and `"`; and a NUL as `\u0000` (see
+/// [`NUL_ESCAPE`]).
 fn write_escaped_multiline<W: Write + ?Sized>(w: &mut W, s: &str) -> fmt::Result {
     for c in s.chars() {
         match c {
             '\\' => w.write_str("\\\\")?,
             '"' => w.write_str("\\\"")?,
+            '\0' => w.write_str(NUL_ESCAPE)?,
             c => w.write_char(c)?,
         }
     }
@@ -200,11 +202,18 @@ fn write_c_escaped<W: Write + ?Sized>(w: &mut W, s: &str, d: Dialect) -> fmt::Re
             '\'' => w.write_str("\\'")?,
             '?' if d == Dialect::Godot3 => w.write_str("\\?")?,
             '"' => w.write_str("\\\"")?,
+            '\0' => w.write_str(NUL_ESCAPE)?,
             c => w.write_char(c)?,
         }
     }
     Ok(())
 }
+
+/// A NUL in text. Neither engine writes one (a Godot 4 String cannot hold it; Godot 3 writes
+/// it raw, and its parser stops there), and no text this crate parses holds one (Godot 4
+/// reads `\u0000` as U+FFFD, Godot 3 mode refuses it): only a value built by hand can. The
+/// escape keeps the text one piece of valid syntax; it reads back as U+FFFD (Godot 4).
+const NUL_ESCAPE: &str = "\\u0000";
 
 /// A NodePath's text form: `/` if absolute, names joined by `/`, each subname after `:`.
 fn node_path_text(p: &NodePath) -> String {
