@@ -49,12 +49,21 @@ fn ratio(reps: usize, mut small: impl FnMut(), mut large: impl FnMut()) -> f64 {
         }
         start.elapsed()
     };
-    let (mut s, mut l) = (Duration::MAX, Duration::MAX);
-    for _ in 0..7 {
-        s = s.min(batch(&mut small));
-        l = l.min(batch(&mut large));
+    // A measure over the limit is taken again (up to three times): a load spike passes, a
+    // real quadratic cost stays.
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let (mut s, mut l) = (Duration::MAX, Duration::MAX);
+        for _ in 0..7 {
+            s = s.min(batch(&mut small));
+            l = l.min(batch(&mut large));
+        }
+        best = best.min(l.as_secs_f64() / s.as_secs_f64().max(1e-9));
+        if best < NEAR_LINEAR {
+            break;
+        }
     }
-    l.as_secs_f64() / s.as_secs_f64().max(1e-9)
+    best
 }
 
 /// Near-linear: below 10 (4 for linear, ~4.5 for n log n, with room for a noisy shared
@@ -65,7 +74,7 @@ const NEAR_LINEAR: f64 = 10.0;
 fn issue_seed_parses_and_prints_at_depth_28_and_beyond() {
     let _alone = alone();
     // Depth 28 took 2.5 s to parse and 2.5 s to print; depth 40 ran for hours. Ours print
-    // what the engine prints (tests below check the order against the engines): the two
+    // what Godot 4 prints (`tests/text_hostile_live.rs` checks the order live): the two
     // Dictionary keys are never "less" either way and keep their order; `[X, 0] < [X, 1]`.
     let text = equal_prefix_keys(28);
     assert_eq!(text.len(), 136, "the issue's 136 bytes");
@@ -74,7 +83,6 @@ fn issue_seed_parses_and_prints_at_depth_28_and_beyond() {
     let expected = format!("{{\n{{}}: 0,\n{{\n[{x}, 0]: 0,\n[{x}, 1]: 0\n}}: 0\n}}");
     assert_eq!(v.to_string(), expected);
     assert_eq!(text::variant_to_string(&v), expected);
-    let g3 = Config::godot3().with_max_depth(1024);
     // Godot 3.2.3 prints `[X, 1]` first (its own `Array <`, see `tests/text_hostile_live.rs`),
     // which is not reproduced: only what reads back is checked for it.
     let g3 = Config::godot3().with_max_depth(1024);
