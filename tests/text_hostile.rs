@@ -38,25 +38,27 @@ fn alone() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Time for size 4N over time for size N (`reps` calls each): about 4 when linear, 16 when
-/// quadratic. The two sides are run in turn, 7 times, and each keeps its fastest batch, so a
-/// load change on the shared machine hits both.
-fn ratio(reps: usize, mut small: impl FnMut(), mut large: impl FnMut()) -> f64 {
-    let batch = |f: &mut dyn FnMut()| {
+/// Time for size 4N over time for size N: about 4 when linear, 16 when quadratic. Each
+/// side runs in batches of calls long enough to time (20 ms for the small side, at least
+/// `min_reps` calls); the two sides run in turn, 7 times, each keeping its fastest batch, so a
+/// load change on the shared machine hits both. A measure over the limit is taken again (up
+/// to five times): a load spike passes, a real quadratic cost stays.
+fn ratio(min_reps: usize, mut small: impl FnMut(), mut large: impl FnMut()) -> f64 {
+    let batch = |f: &mut dyn FnMut(), reps: usize| {
         let start = Instant::now();
         for _ in 0..reps {
             f();
         }
         start.elapsed()
     };
-    // A measure over the limit is taken again (up to three times): a load spike passes, a
-    // real quadratic cost stays.
+    let once = batch(&mut small, 1).max(Duration::from_micros(1));
+    let reps = min_reps.max((Duration::from_millis(20).as_nanos() / once.as_nanos()) as usize);
     let mut best = f64::INFINITY;
-    for _ in 0..3 {
+    for _ in 0..5 {
         let (mut s, mut l) = (Duration::MAX, Duration::MAX);
         for _ in 0..7 {
-            s = s.min(batch(&mut small));
-            l = l.min(batch(&mut large));
+            s = s.min(batch(&mut small, reps));
+            l = l.min(batch(&mut large, reps));
         }
         best = best.min(l.as_secs_f64() / s.as_secs_f64().max(1e-9));
         if best < NEAR_LINEAR {
