@@ -148,11 +148,14 @@ fn many_keys(n: usize, key: impl Fn(usize) -> String) -> String {
     format!("{{{}}}", entries.join(", "))
 }
 
+/// Makes the text of key `i`.
+type KeyText = Box<dyn Fn(usize) -> String>;
+
 #[test]
 fn many_keys_take_near_linear_time() {
     let _alone = alone();
     let prefix = format!("[{}]", vec!["0"; 32].join(", "));
-    let shapes: [(&str, usize, Box<dyn Fn(usize) -> String>); 4] = [
+    let shapes: [(&str, usize, KeyText); 4] = [
         ("String keys", 1500, Box::new(|i| format!("\"k{i}\""))),
         ("int keys", 1500, Box::new(|i| i.to_string())),
         (

@@ -19,7 +19,7 @@ fn equal_prefix_keys(depth: usize) -> String {
 
 /// Texts both engines read.
 fn common_texts() -> Vec<String> {
-    let mut t: Vec<String> = [
+    [
         "{\"b\": 1, \"a\": 2, 3: 0, 1: 0, 2.5: 0, [1, 2]: 0, [1]: 0, Vector2(1, 2): 0, null: 0, true: 0}",
         "{ {1:0,2:0}: 1, {2:0,1:0}: 2 }",
         "{-0.0: 1, 0.0: 2, nan: 3, nan: 4}",
@@ -28,8 +28,7 @@ fn common_texts() -> Vec<String> {
         "{\"z\": 0, 5: 0, \"a\": 0, false: 0, Color(1, 0, 0, 1): 0}",
     ]
     .map(str::to_owned)
-    .to_vec();
-    t
+    .to_vec()
 }
 
 /// Texts only Godot 4 reads (StringName, `\u0000`, 4-only types).
