@@ -173,7 +173,13 @@ impl Config {
         let mut de = Deserializer::from_slice(bytes, *self);
         match T::deserialize(&mut de).and_then(|value| de.end().map(|()| value)) {
             Ok(value) => Ok(value),
-            Err(e) => Err(crate::de::with_engine_hint::<T>(e, bytes, *self, true)),
+            Err(e) => Err(crate::de::with_engine_hint::<T>(
+                e,
+                bytes,
+                de.offset(),
+                *self,
+                true,
+            )),
         }
     }
 
@@ -190,7 +196,13 @@ impl Config {
         let mut de = Deserializer::from_slice(bytes, *self);
         match T::deserialize(&mut de) {
             Ok(value) => Ok((value, de.rest())),
-            Err(e) => Err(crate::de::with_engine_hint::<T>(e, bytes, *self, false)),
+            Err(e) => Err(crate::de::with_engine_hint::<T>(
+                e,
+                bytes,
+                de.offset(),
+                *self,
+                false,
+            )),
         }
     }
 
@@ -230,7 +242,11 @@ impl Config {
         match de.read_variant().and_then(|value| de.end().map(|()| value)) {
             Ok(value) => Ok(value),
             Err(e) => Err(crate::de::with_engine_hint::<Variant>(
-                e, bytes, *self, true,
+                e,
+                bytes,
+                de.offset(),
+                *self,
+                true,
             )),
         }
     }
@@ -247,7 +263,11 @@ impl Config {
         match de.read_variant() {
             Ok(value) => Ok((value, de.rest())),
             Err(e) => Err(crate::de::with_engine_hint::<Variant>(
-                e, bytes, *self, false,
+                e,
+                bytes,
+                de.offset(),
+                *self,
+                false,
             )),
         }
     }

@@ -96,3 +96,74 @@ fn no_hint_when_neither_layout_decodes() {
         .unwrap_err();
     assert_eq!(err.decodes_as(), None);
 }
+
+/// Godot 3 bytes of an Array of `n` Ints whose last element has an unknown type id: the
+/// Godot 4 layout reads id 19 as a Projection and fails at its end (68 bytes in); the Godot 3
+/// layout reads every element before failing at the last.
+fn godot3_array_failing_late(n: u32) -> Vec<u8> {
+    let mut b = Vec::new();
+    b.extend(19u32.to_le_bytes()); // Array in 3.x
+    b.extend(n.to_le_bytes());
+    for i in 0..n - 1 {
+        b.extend(2u32.to_le_bytes()); // int
+        b.extend(i.to_le_bytes());
+    }
+    b.extend(200u32.to_le_bytes()); // no such type
+    b
+}
+
+#[test]
+fn the_hint_costs_no_more_than_the_decode_that_failed() {
+    // Issue 22 item 9: the hint decoded the whole input again under the other layout, so
+    // bytes failing early in one layout and late in the other cost a full second decode.
+    // Now the hint reads at most what the failed decode read (or 4 KiB): rejecting 4N bytes
+    // costs what rejecting N bytes costs. Same-run ratios, fastest of 7 interleaved batches.
+    use std::time::{Duration, Instant};
+    let (n, reps) = (20_000, 200);
+    let small = godot3_array_failing_late(n);
+    let large = godot3_array_failing_late(4 * n);
+    let g4 = Config::godot4();
+    let err = g4.from_bytes::<godot_serde::Variant>(&large).unwrap_err();
+    assert_eq!(err.decodes_as(), None, "{err}");
+    assert!(
+        Config::godot3()
+            .from_bytes::<godot_serde::Variant>(&large)
+            .is_err()
+    );
+    let time = |reps: u32, f: &dyn Fn()| {
+        let start = Instant::now();
+        for _ in 0..reps {
+            f();
+        }
+        start.elapsed() / reps
+    };
+    let (mut t_small, mut t_large, mut t_full) = (Duration::MAX, Duration::MAX, Duration::MAX);
+    for _ in 0..7 {
+        t_small = t_small.min(time(reps, &|| {
+            let _ = g4.variant_from_bytes(&small);
+            let _ = g4.from_bytes::<godot_serde::Variant>(&small);
+        }));
+        t_large = t_large.min(time(reps, &|| {
+            let _ = g4.variant_from_bytes(&large);
+            let _ = g4.from_bytes::<godot_serde::Variant>(&large);
+        }));
+        // What the old hint did: decode the whole input under Godot 3.
+        t_full = t_full.min(time(1, &|| {
+            let _ = Config::godot3().variant_from_bytes(&large);
+            let _ = Config::godot3().from_bytes::<godot_serde::Variant>(&large);
+        }));
+    }
+    let growth = t_large.as_secs_f64() / t_small.as_secs_f64();
+    let vs_full = t_full.as_secs_f64() / t_large.as_secs_f64();
+    println!(
+        "rejecting 4N vs N bytes: {growth:.2}; a full Godot 3 decode vs the rejection: {vs_full:.1}"
+    );
+    assert!(
+        growth < 3.0,
+        "rejection grows with the input (4 if linear): {growth:.2}"
+    );
+    assert!(
+        vs_full > 10.0,
+        "the rejection is not much cheaper than a full decode: {vs_full:.1}"
+    );
+}

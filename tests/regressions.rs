@@ -300,3 +300,37 @@ fn struct_keys_read_as_their_text() {
     assert_eq!(err.offset(), Some(32), "{err}");
     assert_eq!(err.to_string(), "invalid UTF-8 in key (byte 32)");
 }
+
+/// Issue 22 item 9: the byte decoder refused every key starting with `$godot_serde::`, the
+/// value layer only the exact marker names, so `to_variant` of such a map was Ok while its
+/// bytes did not decode. One rule now: the prefix, on every path.
+#[test]
+fn one_reserved_key_rule_on_every_path() {
+    use godot_serde::{Dictionary, Variant};
+    use std::collections::BTreeMap;
+    for key in ["$godot_serde::x", "$godot_serde::", "$godot_serde::Vector2"] {
+        let map: BTreeMap<&str, i32> = [(key, 1)].into_iter().collect();
+        let err = godot_serde::to_variant(&map).unwrap_err();
+        assert!(err.to_string().contains("is reserved"), "{key}: {err}");
+        // The bytes (which the encoder writes: Godot could hold such a key) do not decode,
+        // by either path, with the same message.
+        let bytes = godot_serde::to_bytes(&map).unwrap();
+        let a = godot_serde::from_bytes::<Variant>(&bytes).unwrap_err();
+        let b = godot_serde::variant_from_bytes(&bytes).unwrap_err();
+        assert_eq!(a.to_string(), b.to_string());
+        assert!(a.to_string().contains("is reserved"), "{a}");
+        // A Variant holding one does not pass as data through the Variant deserializer.
+        let mut d = Dictionary::new();
+        d.insert(key.into(), 1.into());
+        let v = Variant::from(d);
+        let err = godot_serde::from_variant::<Variant>(&v).unwrap_err();
+        assert!(err.to_string().contains("is reserved"), "{key}: {err}");
+    }
+    // Near misses are plain keys everywhere.
+    for key in ["$godot_serde:x", "godot_serde::x", " $godot_serde::x"] {
+        let map: BTreeMap<&str, i32> = [(key, 1)].into_iter().collect();
+        let v = godot_serde::to_variant(&map).unwrap();
+        let bytes = godot_serde::to_bytes(&map).unwrap();
+        assert_eq!(godot_serde::variant_from_bytes(&bytes).unwrap(), v);
+    }
+}

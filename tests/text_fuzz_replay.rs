@@ -1,8 +1,12 @@
 //! Replays the `parse_text` fuzz target (`tests/common/text_fuzz.rs`) over its seeds
 //! (`fuzz/seeds/parse_text/`), every text of the text-form fixtures in both dialects, every
-//! prefix of those texts, and deterministic byte mutations of them.
+//! prefix of those texts, and deterministic byte mutations of them; and the `roundtrip_text`
+//! target (`tests/common/text_roundtrip.rs`) over its seeds and generated inputs.
 #[path = "common/text_fuzz.rs"]
 mod text_fuzz;
+
+#[path = "common/text_roundtrip.rs"]
+mod text_roundtrip;
 
 /// Counts the heap so each replayed decode is held to its budget (`text_fuzz::heap`).
 #[global_allocator]
@@ -69,4 +73,50 @@ fn parse_text_replays_seeds_prefixes_and_mutations() {
         }
     }
     assert!(runs > 10_000, "{runs}");
+}
+
+/// Deterministic inputs for `roundtrip_text` (xorshift; the same every run).
+fn generated(count: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = seed;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    (0..count)
+        .map(|_| {
+            let n = (next() % 300) as usize;
+            (0..n).map(|_| next() as u8).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn roundtrip_text_replays_seeds_and_generated_values() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(root.join("fuzz/seeds/roundtrip_text"))
+        .expect("seeds")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{} seeds", files.len());
+    for f in files {
+        text_roundtrip::roundtrip_text(&std::fs::read(f).expect("seed"));
+    }
+    for input in generated(4_000, 0x2545_f491_4f6c_dd1d) {
+        text_roundtrip::roundtrip_text(&input);
+    }
+}
+
+/// Writes the `roundtrip_text` seed corpus. Run by hand:
+/// `cargo test --test text_fuzz_replay -- --ignored write_roundtrip_text_seeds`.
+#[test]
+#[ignore = "writes fuzz/seeds; run by hand"]
+fn write_roundtrip_text_seeds() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/roundtrip_text");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    for (i, data) in generated(16, 0x9e37_79b9_7f4a_7c15).into_iter().enumerate() {
+        std::fs::write(dir.join(format!("gen-{i:02}")), data).expect("write seed");
+    }
 }

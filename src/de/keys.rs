@@ -340,7 +340,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for KeyDe<'_, '_, R> {
 /// says. serde's buffering can make any key the first, so every key is checked.
 #[inline]
 pub(super) fn reserved_key(key: &str, offset: usize) -> Result<()> {
-    if key.starts_with(RESERVED_PREFIX) {
+    if crate::types::is_reserved_key(key) {
         return Err(reserved_key_error(key, offset));
     }
     Ok(())
@@ -364,9 +364,6 @@ pub(super) fn checked(key: &str, guard: Option<usize>) -> Result<&str> {
         None => Ok(key),
     }
 }
-
-/// The prefix of every marker name.
-pub(super) const RESERVED_PREFIX: &str = "$godot_serde::";
 
 #[cfg(test)]
 mod tests {

@@ -367,6 +367,20 @@ impl<'a> Lexer<'a> {
                             esc_at,
                         );
                     }
+                    if res == 0 {
+                        // `\u0000`: Godot 4 (4.6, live) stores U+FFFD in its place ("Unexpected
+                        // NUL character"). Godot 3 keeps the NUL, but no path keeps it after
+                        // that (its `var2str` writes it raw, which `str2var` reads as the end,
+                        // and its bytes cut the text there), so it is refused here.
+                        if self.g3 {
+                            return self.err(
+                                "NUL character (\\u0000) in string: Godot 3 cannot write it back",
+                                esc_at,
+                            );
+                        }
+                        out.push(char::REPLACEMENT_CHARACTER);
+                        continue;
+                    }
                     match char::from_u32(res) {
                         Some(ch) => out.push(ch),
                         None => {

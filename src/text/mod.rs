@@ -63,7 +63,28 @@
 //! `0` followed by ignored text, and `#` starts a colour, not a comment.
 //!
 //! Key identity in dictionaries is the engine's: in Godot 4 a String and a StringName of the
-//! same text are one key; NaN equals NaN and `-0` equals `0`; `1` and `1.0` are two keys.
+//! same text are one key; NaN equals NaN and `-0` equals `0`; `1` and `1.0` are two keys; a
+//! Dictionary key compares entry by entry in order (the engine's hash follows the order).
+//! Godot 3.2.3 differs in two corners that are not reproduced: it keeps two equal
+//! Dictionaries apart as keys (it hashes a Dictionary by its address), and it orders Array
+//! keys of one length by its own `Array <` (which can answer true both ways); here Array keys
+//! are ordered element by element, as Godot 4 orders them.
+//!
+//! # Round trip
+//!
+//! Printing and parsing again gives the same value (`==`), within what the text form holds
+//! in the engines (checked by the `roundtrip_text` fuzz target): the sign of zero is not kept
+//! (both engines print `-0.0` as `0.0`; `==` and key identity treat the zeros as one); a
+//! `float` that is exactly an `f32` prints its shortest `f32` text, and the engine's `strtod`
+//! may miss the last bits of a 17-digit double; Godot 3 prints six digits. A NUL cannot be
+//! read from text: Godot 4 reads `\u0000` as U+FFFD (as 4.6 does), Godot 3 mode refuses it
+//! (Godot 3 keeps it but then cannot write it back). A String holding a NUL can only be built
+//! by hand; the writer prints it as `\u0000`, and [`to_string`] refuses it, as the byte
+//! encoder does.
+//!
+//! Printing sorts Dictionary keys as the engines do; the comparison is one three-way
+//! comparison per element, so time is linear in the keys (the engine's `Array <` asks `<` both
+//! ways at every level, which doubles per level of Arrays sharing a prefix).
 
 mod grisu;
 pub(crate) mod lexer;
@@ -73,11 +94,6 @@ pub(crate) mod writer;
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::{Config, Result, Variant};
-
-/// The Godot 4 text of `v` (key identity in the parser).
-fn writer_text(v: &Variant) -> String {
-    variant_to_string(v)
-}
 
 /// The text of `v` for `config`'s engine: `var_to_str` (Godot 4) or `var2str` (Godot 3).
 #[must_use]

@@ -2,6 +2,7 @@
 //! the engines' `VariantWriter` (`core/variant/variant_parser.cpp`). The expected strings in
 //! the tests come from real engine runs.
 
+use core::cmp::Ordering;
 use core::fmt::{self, Write};
 
 use crate::config::GodotVersion;
@@ -172,12 +173,14 @@ fn float_literal(v: f64, d: Dialect) -> String {
 // ---------------------------------------------------------------------------------------------
 // Strings
 
-/// `String::c_escape_multiline`: only `\` and `"`.
+/// `String::c_escape_multiline`: only `\` and `"`; and a NUL as `\u0000` (see
+/// [`NUL_ESCAPE`]).
 fn write_escaped_multiline<W: Write + ?Sized>(w: &mut W, s: &str) -> fmt::Result {
     for c in s.chars() {
         match c {
             '\\' => w.write_str("\\\\")?,
             '"' => w.write_str("\\\"")?,
+            '\0' => w.write_str(NUL_ESCAPE)?,
             c => w.write_char(c)?,
         }
     }
@@ -199,11 +202,18 @@ fn write_c_escaped<W: Write + ?Sized>(w: &mut W, s: &str, d: Dialect) -> fmt::Re
             '\'' => w.write_str("\\'")?,
             '?' if d == Dialect::Godot3 => w.write_str("\\?")?,
             '"' => w.write_str("\\\"")?,
+            '\0' => w.write_str(NUL_ESCAPE)?,
             c => w.write_char(c)?,
         }
     }
     Ok(())
 }
+
+/// A NUL in text. Neither engine writes one (a Godot 4 String cannot hold it; Godot 3 writes
+/// it raw, and its parser stops there), and no text this crate parses holds one (Godot 4
+/// reads `\u0000` as U+FFFD, Godot 3 mode refuses it): only a value built by hand can. The
+/// escape keeps the text one piece of valid syntax; it reads back as U+FFFD (Godot 4).
+const NUL_ESCAPE: &str = "\\u0000";
 
 /// A NodePath's text form: `/` if absolute, names joined by `/`, each subname after `:`.
 fn node_path_text(p: &NodePath) -> String {
@@ -568,13 +578,14 @@ pub(crate) fn write_dictionary<W: Write + ?Sized>(
 // ---------------------------------------------------------------------------------------------
 // Key order
 
-/// The entries in the order the engine prints them (a stable merge sort with the engine's
-/// "less than", which is not a total order in every corner, so no std sort that could panic).
+/// The entries in the order the engine prints them: a stable merge sort with the engine's
+/// "less than" (`keys.sort_custom<StringLikeVariantOrder>()` in `VariantWriter::write`),
+/// which is not a total order in every corner, so no std sort that could panic.
 fn sorted_entries(dict: &Dictionary, d: Dialect) -> Vec<&(Variant, Variant)> {
     let entries: Vec<&(Variant, Variant)> = dict.iter().collect();
     merge_sort(entries, &|a: &(Variant, Variant),
                           b: &(Variant, Variant)| {
-        key_less(&a.0, &b.0, d)
+        key_cmp(&a.0, &b.0, d) == Ordering::Less
     })
 }
 
@@ -628,14 +639,15 @@ fn type_rank(v: &Variant, d: Dialect) -> u32 {
 }
 
 /// Godot 4's `StringLikeVariantOrder` (String and StringName compare by text) on top of
-/// `Variant::operator<`; Godot 3 sorts with `Variant::operator<` alone.
-fn key_less(a: &Variant, b: &Variant, d: Dialect) -> bool {
+/// `Variant::operator<`; Godot 3 sorts with `Variant::operator<` alone. `Less`: `a < b`;
+/// `Greater`: `b < a`; `Equal`: neither.
+fn key_cmp(a: &Variant, b: &Variant, d: Dialect) -> Ordering {
     if d == Dialect::Godot4 {
         if let (Some(x), Some(y)) = (string_like(a), string_like(b)) {
-            return x < y;
+            return x.cmp(y);
         }
     }
-    variant_less(a, b, d)
+    variant_cmp(a, b, d)
 }
 
 fn string_like(v: &Variant) -> Option<&str> {
@@ -646,54 +658,64 @@ fn string_like(v: &Variant) -> Option<&str> {
     }
 }
 
-/// `Variant::operator<`: by type id first, then the type's `<` where it has one (numbers,
-/// strings, vectors compared component by component, RIDs, Arrays element by element);
-/// values of other types never compare less.
-fn variant_less(a: &Variant, b: &Variant, d: Dialect) -> bool {
-    let (ra, rb) = (type_rank(a, d), type_rank(b, d));
-    if ra != rb {
-        return ra < rb;
+/// `Variant::operator<` as one three-way comparison: `Less` when `a < b`, `Greater` when
+/// `b < a`, `Equal` when neither. By type id first, then the type's `<` where it has one
+/// (numbers, strings, vectors compared component by component, RIDs, Arrays element by
+/// element); values of other types never compare less.
+///
+/// The engine's `Array::operator<` asks `a[i] < b[i]` and then `b[i] < a[i]` at every
+/// element, which doubles the work per level of Arrays sharing a prefix (`[[[…], 0]]` vs
+/// `[[[…], 1]]`); one three-way answer per element gives the same result in time linear in
+/// the smaller key.
+fn variant_cmp(a: &Variant, b: &Variant, d: Dialect) -> Ordering {
+    #[cfg(test)]
+    tests::COMPARISONS.with(|c| c.set(c.get() + 1));
+    let by_type = type_rank(a, d).cmp(&type_rank(b, d));
+    if by_type != Ordering::Equal {
+        return by_type;
     }
     match (a, b) {
-        (Variant::Bool(x), Variant::Bool(y)) => !*x && *y,
-        (Variant::Int(x), Variant::Int(y)) => x < y,
-        (Variant::Float(x), Variant::Float(y)) => x < y,
-        (Variant::String(x), Variant::String(y)) => x < y,
-        (Variant::StringName(x), Variant::StringName(y)) => x.0 < y.0,
-        (Variant::Vector2(x), Variant::Vector2(y)) => lex_less(&v2(x), &v2(y)),
-        (Variant::Vector3(x), Variant::Vector3(y)) => lex_less(&v3(x), &v3(y)),
-        (Variant::Vector4(x), Variant::Vector4(y)) => lex_less(&v4(x), &v4(y)),
-        (Variant::Vector2i(x), Variant::Vector2i(y)) => lex_less(&[x.x, x.y], &[y.x, y.y]),
-        (Variant::Vector3i(x), Variant::Vector3i(y)) => {
-            lex_less(&[x.x, x.y, x.z], &[y.x, y.y, y.z])
-        }
+        (Variant::Bool(x), Variant::Bool(y)) => x.cmp(y),
+        (Variant::Int(x), Variant::Int(y)) => x.cmp(y),
+        (Variant::Float(x), Variant::Float(y)) => partial(x, y),
+        (Variant::String(x), Variant::String(y)) => x.cmp(y),
+        (Variant::StringName(x), Variant::StringName(y)) => x.0.cmp(&y.0),
+        (Variant::Vector2(x), Variant::Vector2(y)) => lex_cmp(&v2(x), &v2(y)),
+        (Variant::Vector3(x), Variant::Vector3(y)) => lex_cmp(&v3(x), &v3(y)),
+        (Variant::Vector4(x), Variant::Vector4(y)) => lex_cmp(&v4(x), &v4(y)),
+        (Variant::Vector2i(x), Variant::Vector2i(y)) => lex_cmp(&[x.x, x.y], &[y.x, y.y]),
+        (Variant::Vector3i(x), Variant::Vector3i(y)) => lex_cmp(&[x.x, x.y, x.z], &[y.x, y.y, y.z]),
         (Variant::Vector4i(x), Variant::Vector4i(y)) => {
-            lex_less(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w])
+            lex_cmp(&[x.x, x.y, x.z, x.w], &[y.x, y.y, y.z, y.w])
         }
-        (Variant::Rid(x), Variant::Rid(y)) => x.0 < y.0,
+        (Variant::Rid(x), Variant::Rid(y)) => x.0.cmp(&y.0),
         (Variant::Array(x), Variant::Array(y)) => {
             for (p, q) in x.items.iter().zip(&y.items) {
-                if variant_less(p, q, d) {
-                    return true;
-                }
-                if variant_less(q, p, d) {
-                    return false;
+                match variant_cmp(p, q, d) {
+                    Ordering::Equal => {}
+                    decided => return decided,
                 }
             }
-            x.items.len() < y.items.len()
+            x.items.len().cmp(&y.items.len())
         }
-        _ => false,
+        _ => Ordering::Equal,
     }
 }
 
-/// Component-wise: the first differing component decides.
-fn lex_less<T: PartialOrd>(a: &[T], b: &[T]) -> bool {
+/// `<` both ways as one answer: `Equal` when neither holds (NaN against anything).
+fn partial<T: PartialOrd>(x: &T, y: &T) -> Ordering {
+    x.partial_cmp(y).unwrap_or(Ordering::Equal)
+}
+
+/// Component-wise: the first differing component decides (`Equal` if it is a NaN, as
+/// neither `<` holds there).
+fn lex_cmp<T: PartialOrd>(a: &[T], b: &[T]) -> Ordering {
     for (x, y) in a.iter().zip(b) {
         if x != y {
-            return x < y;
+            return partial(x, y);
         }
     }
-    false
+    Ordering::Equal
 }
 
 /// The arguments of a resource reference held as data (see [`crate::text`]): an object of
@@ -750,6 +772,86 @@ fn write_resource_reference<W: Write + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// Calls of `variant_cmp` on this thread.
+        pub(super) static COMPARISONS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+    }
+
+    /// `variant_cmp` calls made printing `v` (Godot 4 and Godot 3).
+    fn comparisons(v: &Variant) -> u64 {
+        COMPARISONS.with(|c| c.set(0));
+        let mut out = String::new();
+        write_variant(&mut out, v, Dialect::Godot4).unwrap();
+        write_variant(&mut out, v, Dialect::Godot3).unwrap();
+        COMPARISONS.with(core::cell::Cell::get)
+    }
+
+    /// `[[…[x]…], tail]`: `x` under `depth` Arrays, then `tail`.
+    fn deep_key(depth: usize, tail: i64) -> Variant {
+        let mut x = Variant::from(Array::from(Vec::new()));
+        for _ in 0..depth {
+            x = Variant::from(Array::from(vec![x]));
+        }
+        Variant::from(Array::from(vec![x, Variant::Int(tail)]))
+    }
+
+    #[test]
+    fn ordering_keys_with_an_equal_prefix_is_linear() {
+        // Issue 22: keys `[X, 0]` and `[X, 1]` with X deep. Asking `<` both ways at every
+        // level made 2^depth comparisons; one three-way comparison per level makes one per
+        // level (plus the two Ints and the top). Counted, not timed.
+        let dict = |depth: usize| {
+            let mut d = Dictionary::new();
+            d.insert(deep_key(depth, 1), Variant::Int(0));
+            d.insert(deep_key(depth, 0), Variant::Int(0));
+            Variant::from(d)
+        };
+        let small = comparisons(&dict(50));
+        let large = comparisons(&dict(200));
+        // One sort of two keys per dialect: depth + 3 calls each (the outer pair, each
+        // level of X, the innermost empty pair, the two Ints).
+        assert_eq!(small, 2 * (50 + 3));
+        assert_eq!(large, 2 * (200 + 3));
+        // And the order is the engine's: `[X, 0]` first.
+        let printed = dict(2).to_string();
+        assert_eq!(printed, "{\n[[[[]]], 0]: 0,\n[[[[]]], 1]: 0\n}");
+    }
+
+    #[test]
+    fn three_way_order_matches_less_than_both_ways() {
+        // `Equal` exactly where neither `<` holds: NaN, -0.0 against 0.0, types without `<`.
+        let nan = Variant::Float(f64::NAN);
+        let cases = [
+            (Variant::Float(-0.0), Variant::Float(0.0), Ordering::Equal),
+            (nan.clone(), Variant::Float(1.0), Ordering::Equal),
+            (Variant::Float(1.0), Variant::Float(2.0), Ordering::Less),
+            (Variant::Bool(true), Variant::Bool(false), Ordering::Greater),
+            (Variant::Int(5), Variant::Float(1.0), Ordering::Less),
+            (Variant::Nil, Variant::Nil, Ordering::Equal),
+            (
+                Variant::from(Dictionary::new()),
+                Variant::from(Dictionary::new()),
+                Ordering::Equal,
+            ),
+            (
+                Variant::from(Array::from(vec![nan.clone(), 1.into()])),
+                Variant::from(Array::from(vec![Variant::Float(0.0), 2.into()])),
+                Ordering::Less,
+            ),
+            (
+                Variant::from(Array::from(vec![1.into()])),
+                Variant::from(Array::from(vec![1.into(), 0.into()])),
+                Ordering::Less,
+            ),
+        ];
+        for (a, b, want) in cases {
+            for d in [Dialect::Godot4, Dialect::Godot3] {
+                assert_eq!(variant_cmp(&a, &b, d), want, "{a:?} vs {b:?}");
+                assert_eq!(variant_cmp(&b, &a, d), want.reverse(), "{b:?} vs {a:?}");
+            }
+        }
+    }
 
     #[test]
     fn grisu_layout_matches_the_engine_thresholds() {

@@ -70,7 +70,7 @@ pub(crate) use packed::StringArrayVisitor;
 pub(crate) use proto::{Payload, cautious};
 
 use crate::wire::VariantType;
-pub(crate) use crate::wire::types::{Marker, marker, marker_name};
+pub(crate) use crate::wire::types::{Marker, is_reserved_key, marker, marker_name};
 use crate::wire::types::{alt_marker_of, marker_of};
 
 // The marker names the types below pass to serde, taken from the one table of Godot types

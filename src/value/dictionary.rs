@@ -796,23 +796,6 @@ impl<K: Into<Variant>, V: Into<Variant>> Extend<(K, V)> for Dictionary {
     }
 }
 
-impl Dictionary {
-    /// A Dictionary of `entries` whose keys are already distinct (the text parser merges
-    /// repeated keys itself, in linear time): no per-key search.
-    pub(crate) fn from_distinct_entries(
-        key_type: ContainerType,
-        value_type: ContainerType,
-        entries: Vec<(Variant, Variant)>,
-    ) -> Self {
-        let mut d = Dictionary::typed(key_type, value_type);
-        d.entries = ThinVec::from(entries);
-        if d.entries.len() > LINEAR_MAX {
-            d.build_index();
-        }
-        d
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -228,7 +228,7 @@ fn has_marker_key(v: &Variant) -> bool {
     match v {
         Variant::Array(a) => a.items.iter().any(has_marker_key),
         Variant::Dictionary(d) => d.iter().any(|(k, x)| {
-            k.as_str().is_some_and(|s| marker(s).is_some())
+            k.as_str().is_some_and(crate::types::is_reserved_key)
                 || has_marker_key(k)
                 || has_marker_key(x)
         }),

@@ -167,6 +167,16 @@ pub(crate) struct TypeRow {
 /// Marker names are this prefix and a name (`$godot_serde::Vector2`).
 pub(crate) const MARKER_PREFIX: &str = "$godot_serde::";
 
+/// The one reserved-key rule, used by every path (byte decoder, direct `Variant` reader,
+/// `Variant` deserializer, `to_variant`): a Dictionary key or property name is reserved when
+/// it starts with [`MARKER_PREFIX`], a marker name or not, so a name added later is covered
+/// and every path refuses the same keys. Self-describing visitors take a map whose first key
+/// is a marker name as that Godot type, and serde's buffering can move any key first.
+#[inline]
+pub(crate) fn is_reserved_key(key: &str) -> bool {
+    key.starts_with(MARKER_PREFIX)
+}
+
 macro_rules! m {
     ($name:literal) => {
         Some(concat!("$godot_serde::", $name))

@@ -231,7 +231,7 @@ impl<'a> Parser<'a> {
 
     /// The entries after `{`, up to and including `}`.
     fn dictionary(&mut self) -> PResult<Dictionary> {
-        let mut entries = Entries::new(self.g3());
+        let mut entries = Entries::new(self.g3(), ContainerType::Untyped, ContainerType::Untyped);
         let mut need_comma = false;
         loop {
             let t = self.next_in("dictionary")?;
@@ -254,11 +254,7 @@ impl<'a> Parser<'a> {
             entries.insert(key, value);
             need_comma = true;
         }
-        Ok(Dictionary::from_distinct_entries(
-            ContainerType::Untyped,
-            ContainerType::Untyped,
-            entries.items,
-        ))
+        Ok(entries.dict)
     }
 
     /// `Object(Class, "prop": value, ...)` as data.
@@ -420,15 +416,11 @@ impl<'a> Parser<'a> {
             .into_iter()
             .map(|(k, v)| Some((convert(k, &kt)?, convert(v, &vt)?)))
             .collect();
-        let mut entries = Entries::new(self.g3());
+        let mut entries = Entries::new(self.g3(), kt, vt);
         for (k, v) in converted.unwrap_or_default() {
             entries.insert(k, v);
         }
-        Ok(Variant::from(Dictionary::from_distinct_entries(
-            kt,
-            vt,
-            entries.items,
-        )))
+        Ok(Variant::from(entries.dict))
     }
 }
 
@@ -460,88 +452,39 @@ fn builtin_type(name: &str) -> Option<VariantType> {
         .find(|t| t.name() == name)
 }
 
-/// Dictionary entries with the engine's key identity, merged in linear time: a repeated key
-/// keeps its first position and takes the last value. Keys are the same when Godot's
-/// `hash_compare` says so: Godot 4 treats a String and a StringName of the same text as one
-/// key, NaN equals NaN and `-0` equals `0` (also inside vectors and arrays); `1` and `1.0`
-/// stay distinct.
+/// A Dictionary being read, with the engine's key identity: a repeated key keeps its first
+/// position (and its first spelling) and takes the last value. Keys are the same when
+/// Godot's `hash_compare` says so (the value layer's key equality: NaN equals NaN, `-0` equals
+/// `0`, also inside vectors and containers, Dictionaries compared entry by entry in order;
+/// `1` and `1.0` stay distinct); Godot 4's `StringLikeVariantComparator` also makes a String
+/// and a StringName of the same text one key (at the top level of the key only).
+///
+/// Each insert costs time linear in the key (one hash over it, comparisons only with keys
+/// of the same hash), whatever the keys hold.
 struct Entries {
     g3: bool,
-    items: Vec<(Variant, Variant)>,
-    /// Key fingerprint → entry index, once there are more than a few entries.
-    index: std::collections::HashMap<String, usize>,
+    dict: Dictionary,
 }
 
-/// Up to this many entries, keys are compared one by one (cheaper than hashing).
-const LINEAR_KEYS: usize = 8;
-
 impl Entries {
-    fn new(g3: bool) -> Self {
+    fn new(g3: bool, key_type: ContainerType, value_type: ContainerType) -> Self {
         Self {
             g3,
-            items: Vec::new(),
-            index: std::collections::HashMap::new(),
-        }
-    }
-
-    /// The key's identity as text: the Godot 4 writer's text prints every NaN as `nan` and
-    /// `-0` as `0`, and is otherwise exact; String and StringName share one spelling in Godot
-    /// 4; a float key is told apart from an f32 one by its bits.
-    fn fingerprint(&self, key: &Variant) -> String {
-        match key {
-            Variant::String(_) | Variant::StringName(_) if !self.g3 => {
-                format!("S{}", key.as_str().unwrap_or_default())
-            }
-            Variant::Float(f) if f.is_nan() => "Fnan".to_owned(),
-            Variant::Float(f) => format!("F{:x}", (f + 0.0).to_bits()),
-            other => {
-                let mut t = String::from("V");
-                t.push_str(&super::writer_text(other));
-                t
-            }
-        }
-    }
-
-    /// Whether two keys are one (as their fingerprints would say, cheaply for common keys).
-    fn same(&self, a: &Variant, b: &Variant) -> bool {
-        match (a, b) {
-            (
-                Variant::String(_) | Variant::StringName(_),
-                Variant::String(_) | Variant::StringName(_),
-            ) if !self.g3 => a.as_str() == b.as_str(),
-            (Variant::String(x), Variant::String(y)) => x == y,
-            (Variant::Int(x), Variant::Int(y)) => x == y,
-            (Variant::Float(x), Variant::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
-            _ if a.variant_type() != b.variant_type() => false,
-            _ => self.fingerprint(a) == self.fingerprint(b),
+            dict: Dictionary::typed(key_type, value_type),
         }
     }
 
     fn insert(&mut self, key: Variant, value: Variant) {
-        if self.items.len() < LINEAR_KEYS {
-            let found = self.items.iter().position(|(k, _)| self.same(k, &key));
-            match found.and_then(|i| self.items.get_mut(i)) {
-                Some(slot) => slot.1 = value,
-                None => self.items.push((key, value)),
-            }
-            return;
-        }
-        if self.index.is_empty() {
-            for i in 0..self.items.len() {
-                if let Some((k, _)) = self.items.get(i) {
-                    let fp = self.fingerprint(k);
-                    self.index.insert(fp, i);
+        if !self.g3 {
+            if let Some(text) = key.as_str() {
+                // A `&str` lookup finds a String or a StringName key of that text.
+                if let Some(slot) = self.dict.get_mut(text) {
+                    *slot = value;
+                    return;
                 }
             }
         }
-        let fp = self.fingerprint(&key);
-        match self.index.get(&fp).and_then(|&i| self.items.get_mut(i)) {
-            Some(slot) => slot.1 = value,
-            None => {
-                self.index.insert(fp, self.items.len());
-                self.items.push((key, value));
-            }
-        }
+        self.dict.insert(key, value);
     }
 }
 

@@ -98,7 +98,7 @@ fn bom_key_reserved(d: &super::super::Dictionary) -> bool {
             _ => return false,
         };
         text.strip_prefix('\u{FEFF}')
-            .is_some_and(|s| crate::types::marker(s).is_some())
+            .is_some_and(crate::types::is_reserved_key)
     })
 }
 

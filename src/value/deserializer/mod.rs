@@ -9,7 +9,8 @@
 //! `to_bytes(&variant)` as `T` gives (for the Godot 4 layouts; `Config::from_variant` picks
 //! this path exactly when that holds and goes through the bytes otherwise).
 //!
-//! A Dictionary key that is one of the reserved marker names (`"$godot_serde::Object"`, ...)
+//! A Dictionary key that starts with `$godot_serde::` (a reserved marker name such as
+//! `"$godot_serde::Object"`, or any other: the one rule of `wire::types::is_reserved_key`)
 //! is refused wherever a self-describing visitor (`Variant`, `#[serde(untagged)]`) would read
 //! the Dictionary, so no Godot type can be smuggled in as a plain Dictionary.
 
@@ -20,7 +21,8 @@ use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::GodotVersion;
 use crate::error::Error;
 use crate::types::{
-    OBJECT, OBJECT_ID, Real, TYPED_ARRAY, TYPED_DICTIONARY, marker, marker_inline, marker_name,
+    OBJECT, OBJECT_ID, Real, TYPED_ARRAY, TYPED_DICTIONARY, is_reserved_key, marker_inline,
+    marker_name,
 };
 use crate::wire::{Scalar, VariantType};
 
@@ -274,7 +276,7 @@ fn unexpected(v: &Variant, exp: &dyn de::Expected) -> Error {
 /// The reserved-key check of self-describing reads: see the module docs.
 fn check_key(key: &Variant) -> Result<()> {
     if let Some(s) = key.as_str() {
-        if marker(s).is_some() {
+        if is_reserved_key(s) {
             return Err(de::Error::custom(format_args!(
                 "Dictionary key {s:?} is reserved for godot_serde's own type markers"
             )));
