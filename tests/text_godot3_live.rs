@@ -210,14 +210,13 @@ fn godot3_engine_agrees_with_our_text_form() {
     );
 }
 
-/// Known differences from Godot 3.2.3's ConfigFile that are being fixed elsewhere:
-/// `(name, file text, what)`. The test asserts that each still differs, so that a fixed gap
-/// fails it until its entry is removed.
-const CFG_KNOWN_GAPS: &[(&str, &str, &str)] = &[(
+/// Files whose reading once differed from Godot 3.2.3's ConfigFile: `(name, file text, what)`.
+/// The engine loads each, and our `Document` must read the same sections, keys and values.
+const CFG_ENGINE_READS: &[(&str, &str, &str)] = &[(
     "escaped_bracket",
     "[a\\]b]\nk=1\n",
     "Godot 3 has no escapes in section names: it reads `[a\\]b]` as section `a\\` followed \
-     by `b]` glued to the next key; we read section `a]b`",
+     by `b]` glued to the next key",
 )];
 
 /// ConfigFile both ways, in one engine run: a file our [`Document`] writes loads in
@@ -268,7 +267,7 @@ fn godot3_configfile_agrees_with_our_documents() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("a.ours.cfg"), &ours_text).unwrap();
-    for (name, text, _) in CFG_KNOWN_GAPS {
+    for (name, text, _) in CFG_ENGINE_READS {
         std::fs::write(dir.join(format!("{name}.ours.cfg")), text).unwrap();
     }
     let lines: String = calls
@@ -327,8 +326,8 @@ fn godot3_configfile_agrees_with_our_documents() {
         "godot3 live ConfigFile: {} keys loaded and saved identically",
         calls.len()
     );
-    // Each known gap still differs from the engine (else the entry is stale: remove it).
-    for (name, text, what) in CFG_KNOWN_GAPS {
+    // Each file reads as the engine reads it.
+    for (name, text, what) in CFG_ENGINE_READS {
         let engine: Vec<(String, String, String)> = stdout
             .lines()
             .filter_map(|l| l.strip_prefix(&format!("KEY {name} ")))
@@ -358,10 +357,10 @@ fn godot3_configfile_agrees_with_our_documents() {
             !engine.is_empty(),
             "{name}: the engine read no key:\n{stdout}"
         );
-        assert_ne!(
+        assert_eq!(
             ours.as_ref(),
             Some(&engine),
-            "KNOWN_GAPS entry {name} ({what}) no longer differs from the engine: remove it"
+            "{name} ({what}): our reading differs from the engine's"
         );
     }
 }

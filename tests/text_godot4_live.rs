@@ -27,27 +27,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Known differences from the engine that are being fixed elsewhere: `(case, what)`. A case
-/// is a text (`str_to_var`) or a ConfigFile case name (`cfg:...`). Each must still differ:
-/// the test fails once an entry is stale, so that it is removed.
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    (
-        "cfg:color_at_end_of_line",
-        "`c=#ff8000` at the end of a line: Document::parse accepts the file, but `get` reads \
-         the value's own text, which ends with the colour, and refuses it (str_to_var refuses \
-         a colour that ends the input, as the engine does; the engine's ConfigFile reads on \
-         past the line end)",
-    ),
-    (
-        "cfg:color_then_space",
-        "`c=#ff8000 ` and `d=#fff<tab>`: the same gap (the value's text ends with the colour)",
-    ),
-    (
-        "cfg:null_on_only_key",
-        "set_value(s, k, null) on a section's only key: the engine drops the section from the \
-         saved file, our Document leaves `[s]` behind",
-    ),
-];
+/// Known differences from the engine still to fix: `(case, what)`. A case is a text
+/// (`str_to_var`) or a ConfigFile case name (`cfg:...`). Each must still differ: the test fails
+/// once an entry is stale, so that it is removed. The colour at the end of a line and
+/// `set_value(s, k, null)` on a section's only key were listed here and are fixed; their cases
+/// (`cfg:color_at_end_of_line`, `cfg:color_then_space`, `cfg:null_on_only_key`) now agree.
+const KNOWN_GAPS: &[(&str, &str)] = &[];
 
 /// Texts where we differ from the engine on purpose, with the reason (besides objects and
 /// resources, which are data here: see `holds_object`).
