@@ -334,3 +334,20 @@ fn one_reserved_key_rule_on_every_path() {
         assert_eq!(godot_serde::variant_from_bytes(&bytes).unwrap(), v);
     }
 }
+
+/// A String holding NUL cannot be written as ConfigFile text: Godot 4 reads `\u0000` back as
+/// U+FFFD (checked live in `text_hostile_live`), so `Document::set` refuses it and leaves the
+/// text as it was, instead of keeping a value that reads back changed.
+#[test]
+fn document_set_refuses_a_string_with_nul() {
+    use godot_serde::Variant;
+    use godot_serde::config_file::Document;
+    for config in [Config::godot4(), Config::godot3()] {
+        let mut doc = Document::parse("[a]\nx=1\n", config).unwrap();
+        let before = doc.to_string();
+        assert!(doc.set("a", "k", &Variant::String("x\0y".into())).is_err());
+        assert_eq!(doc.to_string(), before);
+        doc.set("a", "k", &Variant::String("xy".into())).unwrap();
+        assert_eq!(doc.to_string(), "[a]\nx=1\nk=\"xy\"\n");
+    }
+}

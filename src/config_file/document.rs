@@ -259,7 +259,9 @@ impl Document {
                 "a ConfigFile key cannot be empty (`=value` is dropped on reading)".to_owned(),
             ));
         }
-        let vtext = variant_to_string_with(value, self.config);
+        // The fallible writer: a value the text form cannot hold (a String with NUL, which
+        // Godot 4 reads back as U+FFFD) is refused, not changed.
+        let vtext = crate::text::to_string_with(value, self.config)?;
         let expected = match crate::text::take_from_str(&vtext, self.parse_config()) {
             Ok((v, _)) if v != Variant::Nil => v,
             _ => {
