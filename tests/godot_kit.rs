@@ -75,11 +75,12 @@ fn write_all() {
         std::fs::read_to_string(dir.join("int_42.expr")).unwrap(),
         "42"
     );
-    // An object sent as an id (header 0x18 with bit 16, then the 64-bit id 0x800000_03fb00039d
-    // in little-endian words): expected back as that id, not as the record's `rc`.
+    // An object sent as an id (`18000100 b3040007 05000080`: header 0x18 with bit 16, then
+    // the 64-bit id 0x80000005_070004b3 in little-endian words): expected back as that id, not
+    // as the record's `rc`.
     assert_eq!(
         std::fs::read_to_string(dir.join("object_refcounted.expr")).unwrap(),
-        "objid(i64('80000003fb00039d'))"
+        "objid(i64('80000005070004b3'))"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

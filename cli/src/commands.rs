@@ -598,10 +598,13 @@ pub fn encode(args: &EncodeArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), 
             "--double-precision is a Godot 4 layout (Godot 3 has no 64-bit math types)",
         ));
     }
+    // With --allow-objects the output is `var_to_bytes_with_objects`: a container typed with a
+    // class or script keeps its class (without, the engine writes `EncodedObjectAsID`).
     let config = args
         .engine
         .config()
-        .with_double_precision(args.double_precision);
+        .with_double_precision(args.double_precision)
+        .with_allow_objects(args.allow_objects);
     let framing = Framing::new(config).with_big_endian(args.kind.big_endian);
     let kind = args.kind.kind().unwrap_or(Kind::Raw);
     let reader: Box<dyn Read> = match &args.expr {

@@ -401,7 +401,8 @@ pub struct EncodeArgs {
     #[arg(long, group = "input_format")]
     pub json_native: bool,
     /// Accept full objects (`Object(Class, ...)` in text, `{"type": Class, "props": ...}` in
-    /// --json-native input).
+    /// --json-native input), and write as var_to_bytes_with_objects: a container typed with a
+    /// class keeps its class (without, it is EncodedObjectAsID, as var_to_bytes writes it).
     #[arg(long)]
     pub allow_objects: bool,
     #[command(flatten)]

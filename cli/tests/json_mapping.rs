@@ -106,10 +106,6 @@ fn each_form_encodes_to_hand_derived_bytes_and_back() {
             "1c000100 02000000 01000000 02000000 05000000",
         ),
         (
-            r#"{"$type": "Array", "element_type": {"class": "Node"}, "value": []}"#,
-            "1c000200 04000000 4e6f6465 00000000",
-        ),
-        (
             r#"{"$type": "PackedByteArray", "value": [1, 2, 3]}"#,
             "1d000000 03000000 01020300",
         ),
@@ -154,6 +150,21 @@ fn objects_and_godot3_names() {
         r.code,
         Some(1),
         "objects are refused without --allow-objects"
+    );
+    // A container typed with a class: with objects allowed (`var_to_bytes_with_objects`) it
+    // carries the class name (header 28 with container kind 2 in bits 16-17, "Node", count 0);
+    // without, the engine writes the class `EncodedObjectAsID` instead (17 bytes + 3 padding),
+    // as Godot 4.6's `var_to_bytes` does (checked live in tests/godot4_live.rs).
+    let typed = r#"{"$type": "Array", "element_type": {"class": "Node"}, "value": []}"#;
+    let with_objects = "1c000200 04000000 4e6f6465 00000000";
+    assert_eq!(encode(typed, &["--allow-objects"]), with_objects);
+    assert_eq!(
+        inspect(with_objects, &["--allow-objects"]),
+        serde_json::from_str::<serde_json::Value>(typed).unwrap()
+    );
+    assert_eq!(
+        encode(typed, &[]),
+        "1c000200 11000000 456e636f 6465644f 626a6563 74417349 44000000 00000000"
     );
     // Godot 3 names are accepted as input: Quat and PoolIntArray (ids 10 and 21 in Godot 3).
     assert_eq!(

@@ -150,7 +150,7 @@ pub enum ContainerType {
 }
 
 /// A Godot `Array`: ordered Variants, optionally typed (`Array[int]`, Godot 4.3+).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Array {
     /// The element type; [`ContainerType::Untyped`] for a plain `Array`.
     pub element_type: ContainerType,
@@ -168,7 +168,7 @@ pub struct Array {
 ///
 /// A Dictionary is two words: its entries (one allocation holding them with their count, none
 /// while empty) and, only when typed or large, a box with the types and the index.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct Dictionary {
     entries: thin_vec::ThinVec<(Variant, Variant)>,
     /// The key and value types and the index, when there is one of them.
@@ -177,10 +177,44 @@ pub struct Dictionary {
 
 /// A full object (`var_to_bytes_with_objects`): its class name and its stored properties in
 /// order. This is data only; nothing is instantiated.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Object {
     /// The native class name, e.g. `"Node2D"`.
     pub class: String,
     /// Property names and values, in the order Godot wrote them.
     pub properties: Vec<(String, Variant)>,
+}
+
+/// Runs one container level of a deep operation (cloning), on a new stack segment when the
+/// thread's stack runs low, as the decoder, the text form and serialization do: a Variant that
+/// decoding or parsing allowed (up to Godot's 1024 levels) clones on a 2 MiB thread.
+fn grow<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, f)
+}
+
+impl Clone for Array {
+    fn clone(&self) -> Self {
+        grow(|| Array {
+            element_type: self.element_type.clone(),
+            items: self.items.clone(),
+        })
+    }
+}
+
+impl Clone for Dictionary {
+    fn clone(&self) -> Self {
+        grow(|| Dictionary {
+            entries: self.entries.clone(),
+            extra: self.extra.clone(),
+        })
+    }
+}
+
+impl Clone for Object {
+    fn clone(&self) -> Self {
+        grow(|| Object {
+            class: self.class.clone(),
+            properties: self.properties.clone(),
+        })
+    }
 }
