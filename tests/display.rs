@@ -1,4 +1,4 @@
-//! `Display` (Godot 4 `var_to_str`) against the text a Godot 4.6 engine printed for the values
+//! `{:#}` `Display` (Godot 4 `var_to_str`) against the text a Godot 4.6 engine printed for the values
 //! in `tests/fixtures/godot4/vectors-sample.jsonl`, and `to_godot3_string` (Godot 3 `var2str`)
 //! against the text a Godot 3.2.3 engine printed.
 
@@ -567,7 +567,7 @@ fn var_to_str_of_every_fixture_record() {
         let value = expected
             .get(name)
             .unwrap_or_else(|| panic!("fixture record {name} has no expected value in the table"));
-        let ours = value.to_string();
+        let ours = format!("{value:#}");
         if ours != engine_text {
             failures.push(format!(
                 "{name}:\n  engine: {engine_text:?}\n  ours:   {ours:?}"
@@ -631,7 +631,7 @@ fn decoded_object_ids_print_as_the_engine_prints_them() {
         let engine_text = record["decode_var_to_str"]
             .as_str()
             .expect("decode_var_to_str");
-        assert_eq!(value.to_string(), engine_text, "{name}");
+        assert_eq!(format!("{value:#}"), engine_text, "{name}");
     }
     // The bytes of the singleton record hold that same id (it is stable across runs).
     let hex = records
