@@ -1,4 +1,4 @@
-//! `Display` (Godot 4 `var_to_str`) against the text a Godot 4.6 engine printed for the values
+//! `{:#}` `Display` (Godot 4 `var_to_str`) against the text a Godot 4.6 engine printed for the values
 //! in `tests/fixtures/godot4/vectors-sample.jsonl`, and `to_godot3_string` (Godot 3 `var2str`)
 //! against the text a Godot 3.2.3 engine printed.
 
@@ -567,7 +567,7 @@ fn var_to_str_of_every_fixture_record() {
         let value = expected
             .get(name)
             .unwrap_or_else(|| panic!("fixture record {name} has no expected value in the table"));
-        let ours = value.to_string();
+        let ours = format!("{value:#}");
         if ours != engine_text {
             failures.push(format!(
                 "{name}:\n  engine: {engine_text:?}\n  ours:   {ours:?}"
@@ -595,26 +595,30 @@ fn decoded_object_ids_print_as_the_engine_prints_them() {
     #[allow(clippy::cast_sign_loss)]
     let id = |i: i64| Variant::ObjectId(ObjectId(i as u64));
     let encoded = || class("EncodedObjectAsID");
-    let cases: Vec<(&str, Variant)> = vec![
-        ("object_input_singleton", id(3_070_230_689)),
-        ("object_node", id(21_575_500_978)),
-        ("object_refcounted", id(-9_223_372_015_262_497_613)),
-        ("object_script_itself", id(-9_223_372_015_128_279_881)),
+    // Each record holds one id; the value is built around the id the engine printed.
+    type WithId = Box<dyn Fn(i64) -> Variant>;
+    let cases: Vec<(&str, WithId)> = vec![
+        ("object_input_singleton", Box::new(id)),
+        ("object_node", Box::new(id)),
+        ("object_refcounted", Box::new(id)),
+        ("object_script_itself", Box::new(id)),
         (
             "dict_object_value",
-            plain_dict(vec![(s("o"), id(-9_223_372_015_245_720_396))]),
+            Box::new(move |i| plain_dict(vec![(s("o"), id(i))])),
         ),
         (
             "tdict_int_node",
-            dict(
-                builtin(VariantType::Int),
-                encoded(),
-                vec![(Variant::Int(1), id(21_575_500_978))],
-            ),
+            Box::new(move |i| {
+                dict(
+                    builtin(VariantType::Int),
+                    encoded(),
+                    vec![(Variant::Int(1), id(i))],
+                )
+            }),
         ),
         (
             "tarray_node_one",
-            typed_arr(encoded(), vec![id(21_575_500_978)]),
+            Box::new(move |i| typed_arr(encoded(), vec![id(i)])),
         ),
     ];
     let text = std::fs::read_to_string("tests/fixtures/godot4/vectors-sample.jsonl")
@@ -623,6 +627,15 @@ fn decoded_object_ids_print_as_the_engine_prints_them() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect();
+    let printed_id = |engine_text: &str| -> i64 {
+        let rest = engine_text
+            .split_once("\"object_id\":")
+            .expect("an object id")
+            .1;
+        let end = rest.find(',').expect("end of the id");
+        rest[..end].parse().expect("an integer id")
+    };
+    let mut singleton_id = 0;
     for (name, value) in &cases {
         let record = records
             .iter()
@@ -631,18 +644,28 @@ fn decoded_object_ids_print_as_the_engine_prints_them() {
         let engine_text = record["decode_var_to_str"]
             .as_str()
             .expect("decode_var_to_str");
-        assert_eq!(value.to_string(), engine_text, "{name}");
+        let i = printed_id(engine_text);
+        if *name == "object_input_singleton" {
+            singleton_id = i;
+        }
+        assert_eq!(format!("{:#}", value(i)), engine_text, "{name}");
     }
-    // The bytes of the singleton record hold that same id (`18000100`: OBJECT sent as an id,
-    // then the id as a little-endian u64).
+    // The bytes of the singleton record hold the id the engine printed: type 24 with the
+    // object-as-id flag, then the id as a little-endian u64.
     let hex = records
         .iter()
         .find(|r| r["name"] == "object_input_singleton")
         .expect("record")["hex"]
         .as_str()
         .expect("hex");
-    assert_eq!(hex, "18000100a10000b700000000");
-    assert_eq!(u64::from_str_radix("b70000a1", 16), Ok(3_070_230_689));
+    assert_eq!(hex.len(), 24);
+    assert_eq!(&hex[..8], "18000100");
+    let bytes: Vec<u8> = (8..24)
+        .step_by(2)
+        .map(|k| u8::from_str_radix(&hex[k..k + 2], 16).expect("hex digit"))
+        .collect();
+    let from_bytes = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+    assert_eq!(i64::try_from(from_bytes), Ok(singleton_id));
     assert_eq!(Variant::ObjectId(ObjectId(0)).to_string(), "null");
 }
 

@@ -406,7 +406,7 @@ fn vectors_sample_at_godot_depth() {
         // The engine recorded no text for the 1024-deep Array (`var_to_str` is null).
         let text = field(&rec, "decode_var_to_str").or(field(&rec, "var_to_str"));
         if let Some(want) = text.filter(|_| display_comparable(&rec)) {
-            assert_eq!(value.to_string(), want, "{n}: var_to_str");
+            assert_eq!(format!("{value:#}"), want, "{n}: var_to_str");
             display_checked += 1;
         }
         if let Some(full) = field(&rec, "hex_full_objects").filter(|h| !h.is_empty()) {

@@ -256,13 +256,13 @@ fn check_engine_values(records: &[Value]) -> Vec<String> {
         let text = field(rec, "text").unwrap();
         if !text.is_empty() {
             let listed = TEXT_DIFFERS.iter().any(|(d, _)| *d == n);
-            match (want.to_string() == text, listed) {
+            match (format!("{want:#}") == text, listed) {
                 (true, false) => texts += 1,
                 (false, true) => text_differs += 1,
                 (true, true) => fail("var_to_str", "listed in TEXT_DIFFERS but equal".into()),
                 (false, false) => fail(
                     "var_to_str",
-                    format!("ours {:?}, engine {text:?}", want.to_string()),
+                    format!("ours {:?}, engine {text:?}", format!("{want:#}")),
                 ),
             }
         }

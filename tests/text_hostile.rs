@@ -83,7 +83,7 @@ fn issue_seed_parses_and_prints_at_depth_28_and_beyond() {
     let v = text::parse_variant(&text).unwrap();
     let x = nested(28);
     let expected = format!("{{\n{{}}: 0,\n{{\n[{x}, 0]: 0,\n[{x}, 1]: 0\n}}: 0\n}}");
-    assert_eq!(v.to_string(), expected);
+    assert_eq!(format!("{v:#}"), expected);
     assert_eq!(text::variant_to_string(&v), expected);
     // Godot 3.2.3 prints `[X, 1]` first (its own `Array <`, see `tests/text_hostile_live.rs`),
     // which is not reproduced: only what reads back is checked for it.
@@ -199,13 +199,13 @@ fn key_identity_is_godots() {
     let d = text::parse_variant("{ {1:0,2:0}: 1, {2:0,1:0}: 2 }").unwrap();
     assert_eq!(d.as_dictionary().unwrap().len(), 2);
     let d = text::parse_variant("{ {1:0,2:0}: 1, {1:0,2:0}: 2 }").unwrap();
-    assert_eq!(d.to_string(), "{\n{\n1: 0,\n2: 0\n}: 2\n}");
+    assert_eq!(format!("{d:#}"), "{\n{\n1: 0,\n2: 0\n}: 2\n}");
     let d = text::parse_variant("{-0.0: 1, 0.0: 2, nan: 3, nan: 4}").unwrap();
-    assert_eq!(d.to_string(), "{\n0.0: 2,\nnan: 4\n}");
+    assert_eq!(format!("{d:#}"), "{\n0.0: 2,\nnan: 4\n}");
     // Godot 4: a String and a StringName of one text are one key (the first spelling stays),
     // but not inside an Array.
     let d = text::parse_variant("{\"x\": 1, &\"x\": 2}").unwrap();
-    assert_eq!(d.to_string(), "{\n\"x\": 2\n}");
+    assert_eq!(format!("{d:#}"), "{\n\"x\": 2\n}");
     let d = text::parse_variant("{[\"x\"]: 1, [&\"x\"]: 2}").unwrap();
     assert_eq!(d.as_dictionary().unwrap().len(), 2);
     // Above the small-Dictionary size the hash index decides, with the same answers.
@@ -261,7 +261,7 @@ fn negative_zero_prints_as_both_engines_print_it() {
     let v = text::parse_variant("{-0.0: 1}").unwrap();
     let key = v.as_dictionary().unwrap().keys().next().unwrap().clone();
     assert!(matches!(key, Variant::Float(z) if z == 0.0 && z.is_sign_negative()));
-    assert_eq!(v.to_string(), "{\n0.0: 1\n}");
+    assert_eq!(format!("{v:#}"), "{\n0.0: 1\n}");
     assert_eq!(v.to_godot3_string(), "{\n0.0: 1\n}");
     let back = text::parse_variant(&v.to_string()).unwrap();
     assert_eq!(back, v);

@@ -80,9 +80,9 @@ fn comments_and_legacy_names_parse() {
 fn repeated_keys_merge_as_in_the_engine_in_linear_time() {
     // Godot 4.6 fixtures: `{&"a": 1, "a": 2}` is `{&"a": 2}`; `{1: 1, 1.0: 2}` keeps both.
     let v = text::parse_variant("{&\"a\": 1, \"a\": 2}").unwrap();
-    assert_eq!(v.to_string(), "{\n&\"a\": 2\n}");
+    assert_eq!(format!("{v:#}"), "{\n&\"a\": 2\n}");
     let v = text::parse_variant("{1: 1, 1.0: 2}").unwrap();
-    assert_eq!(v.to_string(), "{\n1: 1,\n1.0: 2\n}");
+    assert_eq!(format!("{v:#}"), "{\n1: 1,\n1.0: 2\n}");
     // NaN keys are one key (Godot's hash_compare), also inside vectors, and -0 is 0.
     let v = text::parse_variant(
         "{nan: 1, nan: 2, Vector2(nan, 1): 3, Vector2(nan, 1): 4, 0.0: 5, -0.0: 6}",

@@ -25,7 +25,9 @@
 //!
 //! One writer serves [`Variant`]'s `Display`, [`Variant::to_godot3_string`] and
 //! [`to_string`]; it is byte-identical to the engines' `VariantWriter` (rules on
-//! `impl Display for Variant` and on `to_godot3_string`).
+//! `impl Display for Variant` and on `to_godot3_string`). `Display` is the one-line form
+//! by default (dictionaries as `{k: v, k: v}`) and exactly `var_to_str` with `{:#}`;
+//! [`to_string_with`] is always the engine's exact text.
 //!
 //! # Reading
 //!

@@ -16,6 +16,9 @@ use crate::wire::VariantType;
 pub(crate) enum Dialect {
     /// Godot 4 `var_to_str`.
     Godot4,
+    /// Godot 4 `var_to_str` on one line: dictionaries as `{k: v, k: v}` and no newline after
+    /// an object (the default `Display` of a Variant). `str_to_var` reads it back the same.
+    Godot4Compact,
     /// Godot 3 `var2str`.
     Godot3,
 }
@@ -28,6 +31,11 @@ impl Dialect {
         } else {
             Dialect::Godot3
         }
+    }
+
+    /// Godot 4 syntax, on one line or not.
+    fn is_godot4(self) -> bool {
+        self != Dialect::Godot3
     }
 }
 // ---------------------------------------------------------------------------------------------
@@ -152,7 +160,7 @@ fn trim_fraction(s: &str) -> &str {
 
 fn real(v: f64, d: Dialect) -> String {
     match d {
-        Dialect::Godot4 => real4(v),
+        Dialect::Godot4 | Dialect::Godot4Compact => real4(v),
         Dialect::Godot3 => real3(v),
     }
 }
@@ -161,7 +169,7 @@ fn real(v: f64, d: Dialect) -> String {
 fn float_literal(v: f64, d: Dialect) -> String {
     let mut s = real(v, d);
     let special = match d {
-        Dialect::Godot4 => s == "inf" || s == "-inf" || s == "nan",
+        Dialect::Godot4 | Dialect::Godot4Compact => s == "inf" || s == "-inf" || s == "nan",
         Dialect::Godot3 => s == "inf" || s == "inf_neg" || s == "nan",
     };
     if !special && !s.contains('.') && !s.contains('e') && !s.contains('E') {
@@ -381,11 +389,12 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
         Variant::ObjectId(ObjectId(0)) => w.write_str("null"),
         #[allow(clippy::cast_possible_wrap)]
         Variant::ObjectId(ObjectId(id)) => {
-            writeln!(
+            write!(
                 w,
                 "Object(EncodedObjectAsID,\"object_id\":{},\"script\":null)",
                 *id as i64
-            )
+            )?;
+            end_object(w, d)
         }
         Variant::Callable(_) => w.write_str("Callable()"),
         Variant::Signal(_) => w.write_str("Signal()"),
@@ -486,7 +495,17 @@ pub(crate) fn write_object<W: Write + ?Sized>(w: &mut W, o: &Object, d: Dialect)
         write!(w, "\"{name}\":")?;
         write_variant(w, value, d)?;
     }
-    w.write_str(")\n")
+    w.write_char(')')?;
+    end_object(w, d)
+}
+
+/// The newline the engine writes after an object (not on one line).
+fn end_object<W: Write + ?Sized>(w: &mut W, d: Dialect) -> fmt::Result {
+    if d == Dialect::Godot4Compact {
+        Ok(())
+    } else {
+        w.write_char('\n')
+    }
 }
 
 /// The name a typed container prints for its element, key or value type.
@@ -546,7 +565,7 @@ pub(crate) fn write_dictionary<W: Write + ?Sized>(
     dict: &Dictionary,
     d: Dialect,
 ) -> fmt::Result {
-    let typed = d == Dialect::Godot4 && (is_typed(dict.key_type()) || is_typed(dict.value_type()));
+    let typed = d.is_godot4() && (is_typed(dict.key_type()) || is_typed(dict.value_type()));
     if typed {
         w.write_str("Dictionary[")?;
         write_container_type(w, dict.key_type())?;
@@ -555,8 +574,19 @@ pub(crate) fn write_dictionary<W: Write + ?Sized>(
         w.write_str("](")?;
     }
     let entries = sorted_entries(dict, d);
-    if entries.is_empty() && d == Dialect::Godot4 {
+    if entries.is_empty() && d.is_godot4() {
         w.write_str("{}")?;
+    } else if d == Dialect::Godot4Compact {
+        w.write_char('{')?;
+        for (i, (key, value)) in entries.iter().enumerate() {
+            if i > 0 {
+                w.write_str(", ")?;
+            }
+            write_variant(w, key, d)?;
+            w.write_str(": ")?;
+            write_variant(w, value, d)?;
+        }
+        w.write_char('}')?;
     } else {
         w.write_str("{\n")?;
         for (i, (key, value)) in entries.iter().enumerate() {
@@ -631,7 +661,7 @@ where
 fn type_rank(v: &Variant, d: Dialect) -> u32 {
     let ty = v.variant_type();
     match d {
-        Dialect::Godot4 => u32::from(ty as u8),
+        Dialect::Godot4 | Dialect::Godot4Compact => u32::from(ty as u8),
         Dialect::Godot3 => ty
             .id(GodotVersion::V3)
             .map_or(100 + u32::from(ty as u8), u32::from),
@@ -642,7 +672,7 @@ fn type_rank(v: &Variant, d: Dialect) -> u32 {
 /// `Variant::operator<`; Godot 3 sorts with `Variant::operator<` alone. `Less`: `a < b`;
 /// `Greater`: `b < a`; `Equal`: neither.
 fn key_cmp(a: &Variant, b: &Variant, d: Dialect) -> Ordering {
-    if d == Dialect::Godot4 {
+    if d.is_godot4() {
         if let (Some(x), Some(y)) = (string_like(a), string_like(b)) {
             return x.cmp(y);
         }
@@ -814,7 +844,7 @@ mod tests {
         assert_eq!(small, 2 * (50 + 3));
         assert_eq!(large, 2 * (200 + 3));
         // And the order is the engine's: `[X, 0]` first.
-        let printed = dict(2).to_string();
+        let printed = format!("{:#}", dict(2));
         assert_eq!(printed, "{\n[[[[]]], 0]: 0,\n[[[[]]], 1]: 0\n}");
     }
 

@@ -487,7 +487,7 @@ impl Dictionary {
     /// assert_eq!(d.insert("a".into(), 1.into()), None);
     /// assert_eq!(d.insert("b".into(), 2.into()), None);
     /// assert_eq!(d.insert("a".into(), 3.into()), Some(Variant::Int(1)));
-    /// assert_eq!(d.to_string(), "{\n\"a\": 3,\n\"b\": 2\n}");
+    /// assert_eq!(d.to_string(), "{\"a\": 3, \"b\": 2}");
     /// ```
     pub fn insert(&mut self, key: Variant, value: Variant) -> Option<Variant> {
         if self.entries.len() >= LINEAR_MAX && self.index().is_none() {
@@ -624,7 +624,8 @@ impl Dictionary {
     ///     ContainerType::Builtin(VariantType::Int),
     /// );
     /// d.insert("a".into(), 1.into());
-    /// assert_eq!(d.to_string(), "Dictionary[String, int]({\n\"a\": 1\n})");
+    /// assert_eq!(d.to_string(), "Dictionary[String, int]({\"a\": 1})");
+    /// assert_eq!(format!("{d:#}"), "Dictionary[String, int]({\n\"a\": 1\n})");
     /// ```
     #[must_use]
     pub fn typed(key_type: ContainerType, value_type: ContainerType) -> Self {

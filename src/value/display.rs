@@ -1,6 +1,6 @@
-//! Text forms: [`Display`](fmt::Display) prints Godot 4's `var_to_str` syntax, and
-//! [`Variant::to_godot3_string`] prints Godot 3's `var2str` syntax. Both use the one writer
-//! of [`crate::text`].
+//! Text forms: [`Display`](fmt::Display) prints Godot 4's `var_to_str` syntax on one line
+//! (`{:#}`: exactly `var_to_str`), and [`Variant::to_godot3_string`] prints Godot 3's
+//! `var2str` syntax. All use the one writer of [`crate::text`].
 
 use core::fmt;
 
@@ -49,7 +49,23 @@ impl Variant {
     }
 }
 
-/// Prints Godot 4's `var_to_str` text, e.g. `Vector2(1, 2)`, `&"name"`, `[1, "a"]`.
+/// Prints Godot 4's `var_to_str` text on one line, e.g. `Vector2(1, 2)`, `&"name"`,
+/// `[1, "a"]`, `{"a": 1, "b": 2}`; `{:#}` prints exactly what `var_to_str` prints.
+///
+/// **One line by default.** As `serde_json`'s `Display` is compact JSON and `{:#}` the
+/// pretty form, the default here fits a log line: it is the `var_to_str` text with two
+/// layout changes, and nothing else: a dictionary prints as `{key: value, key: value}`
+/// instead of one entry per line, and an object is not followed by a newline. Godot's
+/// `str_to_var` reads it back to the same value (its parser ignores the layout). A newline
+/// appears only inside a String that holds one (strings are quoted, not escaped, in this
+/// syntax). Godot's own `str(v)` / `print(v)` is not followed: it drops the type of most
+/// values (`Vector2(1, 2)`, `Vector2i(1, 2)` and `PackedFloat32Array(1, 2)` print as
+/// `(1.0, 2.0)`, `(1, 2)` and `[1.0, 2.0]`, a String and a StringName both print bare) and
+/// cannot be read back; the text here always can.
+///
+/// The form is Godot 4's whatever engine a value came from (a Variant does not know):
+/// use [`Variant::to_godot3_string`] or [`crate::text::to_string_with`] for the exact
+/// engine text of either engine.
 ///
 /// The rules (Godot 4.4 – 4.6):
 ///
@@ -63,13 +79,14 @@ impl Variant {
 /// - Strings are quoted, with only `\` and `"` escaped (newlines stay raw); StringName
 ///   (`&"name"`), NodePath (`NodePath("a/b:c")`) and PackedStringArray elements use C escapes.
 /// - Dictionary keys are printed **sorted** (String and StringName keys by text, other keys by
-///   type id, then by value), one entry per line: `{\n"a": 1,\n"b": 2\n}`; `{}` when empty.
+///   type id, then by value): `{"a": 1, "b": 2}`, with `{:#}` one entry per line as
+///   `var_to_str`: `{\n"a": 1,\n"b": 2\n}`; `{}` when empty.
 /// - Typed containers print their type: `Array[int]([1, 2])`,
 ///   `Dictionary[String, int]({...})`; a script type prints as `Resource("res://path.gd")`.
-/// - A full [`Object`] prints as `Object(Class,"prop":value,...)` followed by a newline, as
-///   the engine does; an [`ObjectId`] prints as the engine prints a decoded id
-///   (`Object(EncodedObjectAsID,"object_id":N,"script":null)` and a newline), `ObjectId(0)`
-///   as `null`. Callable and Signal print as `Callable()` / `Signal()`.
+/// - A full [`Object`] prints as `Object(Class,"prop":value,...)` (with `{:#}` followed by a
+///   newline, as the engine does); an [`ObjectId`] prints as the engine prints a decoded id,
+///   `Object(EncodedObjectAsID,"object_id":N,"script":null)` (and the newline with `{:#}`),
+///   `ObjectId(0)` as `null`. Callable and Signal print as `Callable()` / `Signal()`.
 ///
 /// ```
 /// use godot_serde::{Array, Dictionary, Variant};
@@ -77,33 +94,47 @@ impl Variant {
 /// let mut d = Dictionary::new();
 /// d.insert("b".into(), Variant::Float(1.0));
 /// d.insert("a".into(), Variant::from(Array { items: vec![1.into(), "x".into()], ..Default::default() }));
-/// assert_eq!(Variant::from(d).to_string(), "{\n\"a\": [1, \"x\"],\n\"b\": 1.0\n}");
+/// let v = Variant::from(d);
+/// assert_eq!(v.to_string(), "{\"a\": [1, \"x\"], \"b\": 1.0}");
+/// assert_eq!(format!("{v:#}"), "{\n\"a\": [1, \"x\"],\n\"b\": 1.0\n}");
 /// ```
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_variant(f, self, Dialect::Godot4)
+        write_variant(f, self, godot4(f))
     }
 }
 
-/// Prints Godot 4's `var_to_str` text of the Array, e.g. `[1, 2]` or `Array[int]([1, 2])`.
+/// The Godot 4 layout a formatter asks for: one line, or `var_to_str`'s with `{:#}`.
+fn godot4(f: &fmt::Formatter<'_>) -> Dialect {
+    if f.alternate() {
+        Dialect::Godot4
+    } else {
+        Dialect::Godot4Compact
+    }
+}
+
+/// Prints Godot 4's `var_to_str` text of the Array, e.g. `[1, 2]` or `Array[int]([1, 2])`,
+/// on one line as [`Variant`]'s `Display` does (`{:#}`: exactly `var_to_str`).
 impl fmt::Display for Array {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_array(f, self, Dialect::Godot4)
+        write_array(f, self, godot4(f))
     }
 }
 
-/// Prints Godot 4's `var_to_str` text of the Dictionary, keys sorted as the engine does.
+/// Prints Godot 4's `var_to_str` text of the Dictionary, keys sorted as the engine does, on
+/// one line as [`Variant`]'s `Display` does (`{:#}`: exactly `var_to_str`).
 impl fmt::Display for Dictionary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_dictionary(f, self, Dialect::Godot4)
+        write_dictionary(f, self, godot4(f))
     }
 }
 
-/// Prints Godot 4's `var_to_str` text of a full object: `Object(Class,"prop":value,...)`
-/// and a newline.
+/// Prints Godot 4's `var_to_str` text of a full object, `Object(Class,"prop":value,...)`,
+/// on one line as [`Variant`]'s `Display` does (`{:#}`: exactly `var_to_str`, which ends
+/// with a newline).
 impl fmt::Display for Object {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_object(f, self, Dialect::Godot4)
+        write_object(f, self, godot4(f))
     }
 }
 
@@ -112,11 +143,11 @@ impl fmt::Display for Object {
 /// inverse of their `From<&str>` / `FromStr`); `Variant` prints them as `&"name"` / `^"path"`.
 macro_rules! display_via_variant {
     ($($ty:ident),* $(,)?) => {$(
-        #[doc = concat!("Prints Godot 4's `var_to_str` text of a `", stringify!($ty), "`.")]
+        #[doc = concat!("Prints Godot 4's `var_to_str` text of a `", stringify!($ty), "`, on one line as [`Variant`]'s `Display` does.")]
         #[allow(clippy::clone_on_copy)]
         impl fmt::Display for $ty {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write_variant(f, &Variant::$ty(self.clone().into()), Dialect::Godot4)
+                write_variant(f, &Variant::$ty(self.clone().into()), godot4(f))
             }
         }
     )*};
