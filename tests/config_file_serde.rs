@@ -83,8 +83,9 @@ fn project_godot_input_events_read_as_data_with_the_default_config() {
     let text = "[input]\n\njump={\n\"deadzone\": 0.5,\n\"events\": [Object(InputEventKey,\"resource_local_to_scene\":false,\"keycode\":32,\"script\":null)\n]\n}\n";
     let doc = Document::parse(text, Config::godot4()).unwrap();
     let v = doc.get("input", "jump").unwrap().unwrap();
+    // `{:#}` is exactly the engine's text (`var_to_str`); the default Display is one line.
     assert_eq!(
-        v.to_string(),
+        format!("{v:#}"),
         text.trim_end().trim_start_matches("[input]\n\njump=")
     );
     assert_eq!(doc.to_string(), text);
