@@ -27,9 +27,33 @@ pub enum ProtocolError {
     /// The low bits of the first byte name no command this crate handles.
     #[error("unknown network command {0} (byte 0)")]
     UnknownCommand(u8),
-    /// A replication command (SPAWN, DESPAWN, SYNC): not handled yet.
-    #[error("replication command {0} is not supported")]
+    /// A command this side does not handle (a SPAWN or DESPAWN received by a client session).
+    #[error("{0} is not supported")]
     Unsupported(&'static str),
+    /// A replication packet for a spawner or synchronizer whose authority is not the sender.
+    #[error("peer {peer} sent {command} for {path:?}, whose multiplayer authority is {authority}")]
+    NotAuthority {
+        /// The peer.
+        peer: i32,
+        /// SPAWN, DESPAWN or SYNC.
+        command: &'static str,
+        /// The spawner or synchronizer.
+        path: String,
+        /// Its authority.
+        authority: i32,
+    },
+    /// A DESPAWN names a net id the sender never spawned here.
+    #[error("peer {peer} sent DESPAWN for net id {net_id}, which it never spawned")]
+    UnknownNetId {
+        /// The peer.
+        peer: i32,
+        /// The net id.
+        net_id: u32,
+    },
+    /// A replication call of ours that cannot be done: unknown spawner or synchronizer, a state
+    /// of the wrong length, a name in use, the spawn limit.
+    #[error("replication: {0}")]
+    Replication(String),
     /// An unknown SYS sub-command.
     #[error("unknown SYS command {0} (byte 1)")]
     UnknownSys(u8),

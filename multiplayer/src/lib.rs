@@ -5,6 +5,8 @@
 //!   and [`Output`]s out; remote calls, the path cache, authentication, relay, RAW packets.
 //! - [`RpcTable`]: a node's `@rpc` methods, so ids and checksums match the GDScript side.
 //! - [`args`]: arguments as `encode_and_compress_variant` writes them; typed through serde.
+//! - [`replication`]: spawn, despawn and synchronizer state (`MultiplayerSpawner`,
+//!   `MultiplayerSynchronizer`), and the GDScript that declares them.
 //! - [`wire`]: the packet layouts, without state.
 //! - `enet` (feature `enet`, default): the ENet transport.
 //! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
@@ -17,6 +19,7 @@ pub mod args;
 #[cfg(feature = "enet")]
 pub mod enet;
 mod error;
+pub mod replication;
 mod rpc;
 mod session;
 #[cfg(feature = "websocket")]
@@ -25,6 +28,10 @@ pub mod wire;
 
 pub use error::ProtocolError;
 pub use godot_serde::Variant;
+pub use replication::{
+    NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,
+    Synchronizer,
+};
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
 pub use session::{Event, Limits, Output, RemoteCall, Session, Settings};
 

@@ -157,6 +157,17 @@ pub enum Event {
         /// The transfer mode.
         mode: TransferMode,
     },
+    /// The state of a synchronizer arrived from its authority (`synchronized`, or
+    /// `delta_synchronized` when `delta`): read it with [`Session::state`] or
+    /// [`Session::state_as`].
+    Synchronized {
+        /// The sender.
+        from: i32,
+        /// The synchronizer.
+        sync: crate::SyncId,
+        /// Whether it was a delta (only the changed watched properties).
+        delta: bool,
+    },
     /// A packet of `peer` was refused; the session goes on.
     Error {
         /// The peer whose packet it was.
@@ -193,11 +204,11 @@ struct Pending {
 }
 
 #[derive(Debug, Default)]
-struct Peer {
+pub(crate) struct Peer {
     /// Path-cache ids the peer announced → table index.
-    recv: HashMap<u32, usize>,
+    pub(crate) recv: HashMap<u32, usize>,
     /// Table index → whether the peer confirmed our id.
-    confirmed: HashMap<usize, bool>,
+    pub(crate) confirmed: HashMap<usize, bool>,
 }
 
 /// The SceneMultiplayer state of one side, sans IO: the transport reports connections and
@@ -206,14 +217,17 @@ struct Peer {
 pub struct Session {
     id: i32,
     settings: Settings,
-    tables: Vec<RpcTable>,
-    by_path: HashMap<String, usize>,
-    cache_ids: Vec<u32>,
-    next_cache_id: u32,
-    peers: BTreeMap<i32, Peer>,
+    pub(crate) tables: Vec<RpcTable>,
+    pub(crate) by_path: HashMap<String, usize>,
+    /// Table slots freed by `forget_path`, reused by `declare`.
+    pub(crate) free_tables: Vec<usize>,
+    pub(crate) cache_ids: Vec<u32>,
+    pub(crate) next_cache_id: u32,
+    pub(crate) peers: BTreeMap<i32, Peer>,
     pending: BTreeMap<i32, Pending>,
-    events: VecDeque<Event>,
-    out: VecDeque<Output>,
+    pub(crate) events: VecDeque<Event>,
+    pub(crate) out: VecDeque<Output>,
+    pub(crate) rep: crate::replication::Replication,
 }
 
 impl Session {
@@ -233,12 +247,14 @@ impl Session {
             settings,
             tables: Vec::new(),
             by_path: HashMap::new(),
+            free_tables: Vec::new(),
             cache_ids: Vec::new(),
             next_cache_id: 1,
             peers: BTreeMap::new(),
             pending: BTreeMap::new(),
             events: VecDeque::new(),
             out: VecDeque::new(),
+            rep: crate::replication::Replication::default(),
         }
     }
 
@@ -247,6 +263,14 @@ impl Session {
         if let Some(&i) = self.by_path.get(table.path()) {
             if let Some(slot) = self.tables.get_mut(i) {
                 *slot = table;
+            }
+            return;
+        }
+        if let Some(i) = self.free_tables.pop() {
+            self.by_path.insert(table.path().to_owned(), i);
+            if let (Some(slot), Some(id)) = (self.tables.get_mut(i), self.cache_ids.get_mut(i)) {
+                *slot = table;
+                *id = 0;
             }
             return;
         }
@@ -579,7 +603,7 @@ impl Session {
                 if known.recv.len() >= limit {
                     return Err(ProtocolError::PathCacheFull { peer: from, limit });
                 }
-                let index = self.table_index(from, path)?;
+                let index = self.table_index_or_sync(from, path)?;
                 let Some(table) = self.tables.get(index) else {
                     return Err(ProtocolError::UnknownNode {
                         peer: from,
@@ -629,6 +653,9 @@ impl Session {
                     methods: table.map(RpcTable::method_names).unwrap_or_default(),
                 })
             }
+            Packet::Spawn(spawn) => self.receive_spawn(from, &spawn),
+            Packet::Despawn(net_id) => self.receive_despawn(from, net_id),
+            Packet::Sync(sync) => self.receive_sync(from, &sync),
             Packet::Raw(data) => {
                 self.events.push_back(Event::Raw {
                     from,
@@ -669,6 +696,7 @@ impl Session {
             }
         }
         self.peers.insert(peer, Peer::default());
+        self.replication_peer_added(peer);
         self.events.push_back(Event::PeerConnected(peer));
     }
 
@@ -680,6 +708,7 @@ impl Session {
         if self.peers.remove(&peer).is_none() {
             return;
         }
+        self.replication_peer_removed(peer);
         if self.settings.relay && self.is_server() {
             let others: Vec<i32> = self.peers.keys().copied().collect();
             for other in others {
@@ -892,7 +921,13 @@ impl Session {
 
     /// `SceneMultiplayer::send_command`: through the server's relay for a client's packet to
     /// another client; to every peer (but one) for 0 and negative targets on the server.
-    fn send_command(&mut self, to: i32, channel: u8, mode: TransferMode, packet: Vec<u8>) {
+    pub(crate) fn send_command(
+        &mut self,
+        to: i32,
+        channel: u8,
+        mode: TransferMode,
+        packet: Vec<u8>,
+    ) {
         if self.settings.relay && !self.is_server() && to != 1 {
             let mut data = Vec::with_capacity(packet.len() + wire::SYS_CMD_SIZE);
             wire::write_sys(&mut data, wire::SYS_RELAY, to);

@@ -9,6 +9,7 @@
 
 use crate::ProtocolError;
 use crate::args::{self, Args};
+use crate::replication::wire as rep;
 
 /// `NETWORK_COMMAND_REMOTE_CALL`.
 pub const COMMAND_REMOTE_CALL: u8 = 0;
@@ -18,11 +19,11 @@ pub const COMMAND_SIMPLIFY_PATH: u8 = 1;
 pub const COMMAND_CONFIRM_PATH: u8 = 2;
 /// `NETWORK_COMMAND_RAW`.
 pub const COMMAND_RAW: u8 = 3;
-/// `NETWORK_COMMAND_SPAWN` (replication, not handled yet).
+/// `NETWORK_COMMAND_SPAWN` (replication: `replication::wire`).
 pub const COMMAND_SPAWN: u8 = 4;
-/// `NETWORK_COMMAND_DESPAWN` (replication, not handled yet).
+/// `NETWORK_COMMAND_DESPAWN`.
 pub const COMMAND_DESPAWN: u8 = 5;
-/// `NETWORK_COMMAND_SYNC` (replication, not handled yet).
+/// `NETWORK_COMMAND_SYNC` (full, or delta with bit 4 set).
 pub const COMMAND_SYNC: u8 = 6;
 /// `NETWORK_COMMAND_SYS`.
 pub const COMMAND_SYS: u8 = 7;
@@ -98,6 +99,12 @@ pub enum Packet<'a> {
     AddPeer(i32),
     /// `SYS DEL_PEER`: the server tells a client that `0` left.
     DelPeer(i32),
+    /// `SPAWN`: a node spawned in the sender's spawner.
+    Spawn(rep::Spawn<'a>),
+    /// `DESPAWN`: the node with this net id is removed.
+    Despawn(u32),
+    /// `SYNC`: synchronizer state (full or delta).
+    Sync(rep::Sync<'a>),
     /// `SYS RELAY`: from a client, `peer` is the target (0 all, negative all but); from the
     /// server, `peer` is the source.
     Relay {
@@ -139,8 +146,7 @@ fn read_cstr<'a>(p: &'a [u8], at: usize, what: &'static str) -> Result<&'a str, 
 ///
 /// # Errors
 ///
-/// A [`ProtocolError`] with the byte offset for a truncated or malformed packet; replication
-/// commands give [`ProtocolError::Unsupported`].
+/// A [`ProtocolError`] with the byte offset for a truncated or malformed packet.
 pub fn parse(p: &[u8]) -> Result<Packet<'_>, ProtocolError> {
     let &first = p.first().ok_or(ProtocolError::Empty)?;
     match first & CMD_MASK {
@@ -188,9 +194,9 @@ pub fn parse(p: &[u8]) -> Result<Packet<'_>, ProtocolError> {
             }
             Ok(Packet::Raw(data))
         }
-        COMMAND_SPAWN => Err(ProtocolError::Unsupported("SPAWN")),
-        COMMAND_DESPAWN => Err(ProtocolError::Unsupported("DESPAWN")),
-        COMMAND_SYNC => Err(ProtocolError::Unsupported("SYNC")),
+        COMMAND_SPAWN => rep::parse_spawn(p).map(Packet::Spawn),
+        COMMAND_DESPAWN => rep::parse_despawn(p).map(Packet::Despawn),
+        COMMAND_SYNC => rep::parse_sync(p).map(Packet::Sync),
         _ => parse_sys(p),
     }
 }

@@ -207,18 +207,34 @@ fn relay_to_missing_peers_and_forged_sys() {
 }
 
 #[test]
-fn replication_commands_are_reported_not_crashed() {
+fn short_replication_commands_are_reported_not_crashed() {
     let mut s = server();
     for packet in [[4u8, 0], [5, 0], [6, 0]] {
         s.receive(2, 0, TransferMode::Reliable, &packet);
     }
     let errs = errors(&mut s);
+    // The engine's minimum sizes: SPAWN 18, DESPAWN 5, SYNC 11 bytes.
     assert_eq!(
         errs,
         [
-            ProtocolError::Unsupported("SPAWN"),
-            ProtocolError::Unsupported("DESPAWN"),
-            ProtocolError::Unsupported("SYNC")
+            ProtocolError::Truncated {
+                command: "SPAWN",
+                offset: 2,
+                needed: 16,
+                len: 2
+            },
+            ProtocolError::Truncated {
+                command: "DESPAWN",
+                offset: 1,
+                needed: 4,
+                len: 2
+            },
+            ProtocolError::Truncated {
+                command: "SYNC",
+                offset: 2,
+                needed: 9,
+                len: 2
+            },
         ]
     );
 }

@@ -1,0 +1,234 @@
+//! Replication (Godot 4's `SceneReplicationInterface`), sans IO: the server spawns scenes in
+//! the clients' `MultiplayerSpawner`s with their spawn state, despawns them, and sends the
+//! state of its `MultiplayerSynchronizer`s on the engine's schedule (full SYNC on the
+//! replication interval, delta SYNC of the changed watched properties on the delta interval)
+//! to the peers that may see them; it receives the state of client-owned synchronizers.
+//!
+//! Net ids are given as the engine gives them: one counter for spawned nodes and their
+//! synchronizers (`++last_net_id`, the node first, then its synchronizers); a synchronizer that
+//! has none (not under a spawner, or owned by a client) is named by `0x80000000 | its
+//! path-cache id`, announced with SIMPLIFY_PATH and used once the peer confirmed it.
+//!
+//! The entry points are methods of [`Session`](crate::Session): `declare_spawner`, `spawn`,
+//! `despawn`, `declare_synchronizer`, `set_state`, `replicate`, and
+//! [`Event::Synchronized`](crate::Event::Synchronized) for received state.
+
+mod config;
+pub mod gdscript;
+mod recv;
+mod send;
+pub mod wire;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+pub use config::{
+    ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncProperty, Synchronizer,
+};
+use godot_serde::Variant;
+
+/// `sync_mtu`'s default: full SYNC packets are split above this size.
+pub const SYNC_MTU: usize = 1350;
+/// `delta_mtu`'s default: delta SYNC packets are split above this size.
+pub const DELTA_MTU: usize = 65535;
+
+/// A synchronizer of the session (declared or spawned).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SyncId(u64);
+
+/// A node the session spawned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(u64);
+
+#[derive(Debug)]
+pub(crate) struct SyncObj {
+    pub(crate) decl: Synchronizer,
+    /// The path relative to the multiplayer root.
+    pub(crate) full_path: String,
+    pub(crate) node: Option<NodeId>,
+    /// One value per config property.
+    pub(crate) values: Vec<Variant>,
+    pub(crate) net_id: u32,
+    last_sync_usec: u64,
+    last_inbound: u16,
+    sync_started: bool,
+    /// Per watched property: the last value seen and when it changed.
+    watchers: Vec<Option<(Variant, u64)>>,
+    last_watch_usec: u64,
+}
+
+#[derive(Debug)]
+pub(crate) struct NodeObj {
+    pub(crate) spawner: usize,
+    pub(crate) name: String,
+    pub(crate) scene: SpawnScene,
+    pub(crate) net_id: u32,
+    pub(crate) syncs: Vec<SyncId>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct PeerRep {
+    spawned: BTreeSet<NodeId>,
+    sync_nodes: BTreeSet<SyncId>,
+    last_sent_sync: u16,
+    last_watch: HashMap<SyncId, u64>,
+}
+
+/// The replication state of a session.
+#[derive(Debug)]
+pub(crate) struct Replication {
+    pub(crate) spawners: Vec<Spawner>,
+    syncs: BTreeMap<SyncId, SyncObj>,
+    nodes: BTreeMap<NodeId, NodeObj>,
+    sync_by_path: HashMap<String, SyncId>,
+    peers: BTreeMap<i32, PeerRep>,
+    next_handle: u64,
+    last_net_id: u32,
+    pub(crate) sync_mtu: usize,
+    pub(crate) delta_mtu: usize,
+}
+
+impl Default for Replication {
+    fn default() -> Self {
+        Self {
+            spawners: Vec::new(),
+            syncs: BTreeMap::new(),
+            nodes: BTreeMap::new(),
+            sync_by_path: HashMap::new(),
+            peers: BTreeMap::new(),
+            next_handle: 1,
+            last_net_id: 0,
+            sync_mtu: SYNC_MTU,
+            delta_mtu: DELTA_MTU,
+        }
+    }
+}
+
+impl SyncObj {
+    fn new(
+        decl: Synchronizer,
+        full_path: String,
+        node: Option<NodeId>,
+        values: Vec<Variant>,
+    ) -> Self {
+        Self {
+            decl,
+            full_path,
+            node,
+            values,
+            net_id: 0,
+            last_sync_usec: 0,
+            last_inbound: 0,
+            sync_started: false,
+            watchers: Vec::new(),
+            last_watch_usec: 0,
+        }
+    }
+
+    /// `update_outbound_sync_time`.
+    fn update_outbound_sync_time(&mut self, usec: u64) -> bool {
+        if self.last_sync_usec == usec {
+            return true;
+        }
+        if usec < self.last_sync_usec.saturating_add(self.decl.interval_us) {
+            return false;
+        }
+        self.last_sync_usec = usec;
+        true
+    }
+
+    /// `update_inbound_sync_time`: false for a state older than the last one (u16 wrap-around
+    /// as the engine compares).
+    fn update_inbound_sync_time(&mut self, time: u16) -> bool {
+        if !self.sync_started {
+            self.sync_started = true;
+        } else if time <= self.last_inbound && self.last_inbound - time < 32767 {
+            return false;
+        }
+        self.last_inbound = time;
+        true
+    }
+
+    /// `get_delta_state`: the changed watched values since `last_usec`, and their bits.
+    fn delta_state(&mut self, cur: u64, last_usec: u64) -> (u64, Vec<Variant>) {
+        if self.last_watch_usec == cur {
+            // Watched already in this frame.
+        } else if cur < last_usec.saturating_add(self.decl.delta_interval_us) {
+            return (0, Vec::new());
+        } else {
+            let watch = self.decl.config.watch_indexes();
+            self.watchers.resize(watch.len(), None);
+            for (w, &i) in self.watchers.iter_mut().zip(&watch) {
+                let Some(v) = self.values.get(i) else {
+                    continue;
+                };
+                match w {
+                    Some((old, _)) if same(old, v) => {}
+                    _ => *w = Some((v.clone(), cur)),
+                }
+            }
+            self.last_watch_usec = cur;
+        }
+        let mut indexes = 0u64;
+        let mut out = Vec::new();
+        for (bit, w) in self.watchers.iter().enumerate() {
+            if let Some((v, changed)) = w {
+                if *changed > last_usec {
+                    out.push(v.clone());
+                    indexes |= 1 << bit;
+                }
+            }
+        }
+        (indexes, out)
+    }
+
+    fn values_at(&self, indexes: &[usize]) -> Vec<Variant> {
+        indexes
+            .iter()
+            .map(|&i| self.values.get(i).cloned().unwrap_or_default())
+            .collect()
+    }
+}
+
+/// `Variant::hash_compare`: equality where NaN equals NaN (the encoded bytes compare so).
+fn same(a: &Variant, b: &Variant) -> bool {
+    a == b
+        || matches!((godot_serde::Config::godot4().to_bytes(a), godot_serde::Config::godot4().to_bytes(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+impl Replication {
+    fn handle(&mut self) -> u64 {
+        let h = self.next_handle;
+        self.next_handle += 1;
+        h
+    }
+
+    pub(crate) fn sync(&self, id: SyncId) -> Option<&SyncObj> {
+        self.syncs.get(&id)
+    }
+
+    pub(crate) fn sync_mut(&mut self, id: SyncId) -> Option<&mut SyncObj> {
+        self.syncs.get_mut(&id)
+    }
+
+    pub(crate) fn sync_at_path(&self, path: &str) -> Option<SyncId> {
+        self.sync_by_path.get(path).copied()
+    }
+
+    pub(crate) fn node(&self, id: NodeId) -> Option<&NodeObj> {
+        self.nodes.get(&id)
+    }
+
+    pub(crate) fn spawner_index(&self, path: &str) -> Option<usize> {
+        self.spawners.iter().position(|s| s.path == path)
+    }
+
+    /// Memory held, for the bounds tests: synchronizers, nodes, per-peer entries.
+    pub(crate) fn counts(&self) -> (usize, usize, usize) {
+        let per_peer = self
+            .peers
+            .values()
+            .map(|p| p.spawned.len() + p.sync_nodes.len() + p.last_watch.len())
+            .sum();
+        (self.syncs.len(), self.nodes.len(), per_peer)
+    }
+}

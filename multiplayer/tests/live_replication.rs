@@ -1,0 +1,242 @@
+//! Live: a headless Godot 4 client (`tests/godot/replication_client.gd`) joins the Rust server,
+//! whose spawner and synchronizers it declares with the GDScript generated from the Rust
+//! declarations (`replication::gdscript`). The client's `MultiplayerSpawner` sees the server's
+//! spawns (a spawnable scene and a custom spawn) with their spawn state, its synchronized
+//! properties follow the server's full and delta syncs, a client-owned synchronizer's state
+//! reaches the server, and the despawns remove the nodes.
+
+#![cfg(feature = "enet")]
+
+#[path = "../../tests/common/engine.rs"]
+#[allow(dead_code)]
+mod engine;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use godot_serde::{Dictionary, Variant, Vector2};
+use godot_serde_multiplayer::enet::EnetPeer;
+use godot_serde_multiplayer::replication::gdscript;
+use godot_serde_multiplayer::{
+    Event, ReplicationConfig, ReplicationMode, Settings, SpawnScene, Spawner, Synchronizer,
+    TransferMode,
+};
+use serde::{Deserialize, Serialize};
+
+/// The player's synchronized state, in the config's order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Player {
+    position: Vector2,
+    rotation: f64,
+    z_index: i64,
+}
+
+/// The client-owned input.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Input {
+    skew: f64,
+}
+
+fn player_sync() -> Synchronizer {
+    let config = ReplicationConfig::for_struct::<Player>(ReplicationMode::Always)
+        .unwrap()
+        .set(".:rotation", true, ReplicationMode::OnChange)
+        .set(".:z_index", true, ReplicationMode::Never);
+    Synchronizer::new("Sync", config)
+}
+
+fn input_sync(owner: i32) -> Synchronizer {
+    let config = ReplicationConfig::for_struct::<Input>(ReplicationMode::Always).unwrap();
+    Synchronizer::new("Input", config).with_authority(owner)
+}
+
+fn spawner() -> Spawner {
+    Spawner::new("World/Spawner", "World/Players").scene("res://player.tscn")
+}
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/godot")
+        .join(name)
+}
+
+#[derive(Default)]
+struct Seen {
+    inputs: Vec<Input>,
+    errors: Vec<String>,
+}
+
+fn state(p: &Player) -> Vec<Variant> {
+    godot_serde_multiplayer::args::to_arguments(p).unwrap()
+}
+
+/// The server's script: spawn on join, move Alice for 30 frames (rotation changed once at
+/// frame 10), despawn Bob at 40 and Alice at 60, "done" at 80.
+fn serve(mut server: EnetPeer, deadline: Instant) -> Seen {
+    let mut seen = Seen::default();
+    let start = Instant::now();
+    let mut client = None;
+    let mut frame = 0u32;
+    let (mut alice, mut bob) = (None, None);
+    while Instant::now() < deadline {
+        server.service().unwrap();
+        while let Some(event) = server.poll_event() {
+            let session = server.session();
+            match event {
+                Event::PeerConnected(peer) => {
+                    client = Some(peer);
+                    let a = Player {
+                        position: Vector2::new(1.0, 2.0),
+                        rotation: 0.5,
+                        z_index: 7,
+                    };
+                    alice = Some(
+                        session
+                            .spawn(
+                                "World/Spawner",
+                                SpawnScene::Index(0),
+                                "Alice",
+                                vec![(player_sync(), state(&a))],
+                            )
+                            .unwrap(),
+                    );
+                    let b = Player {
+                        position: Vector2::new(3.0, 4.0),
+                        rotation: 0.0,
+                        z_index: 1,
+                    };
+                    let mut data = Dictionary::new();
+                    data.insert(Variant::from("owner"), Variant::Int(i64::from(peer)));
+                    bob = Some(
+                        session
+                            .spawn(
+                                "World/Spawner",
+                                SpawnScene::Custom(Variant::Dictionary(data)),
+                                "Bob",
+                                vec![
+                                    (player_sync(), state(&b)),
+                                    (input_sync(peer), vec![Variant::Float(0.0)]),
+                                ],
+                            )
+                            .unwrap(),
+                    );
+                }
+                Event::Synchronized { sync, from, .. } => {
+                    assert_eq!(Some(from), client);
+                    seen.inputs.push(session.state_as::<Input>(sync).unwrap());
+                }
+                Event::Error { peer, error } => seen.errors.push(format!("peer {peer}: {error}")),
+                _ => {}
+            }
+        }
+        if let Some(peer) = client {
+            frame += 1;
+            let session = server.session();
+            if let Some(a) = alice {
+                let sync = session.node_synchronizers(a)[0];
+                let mut p: Player = session.state_as(sync).unwrap();
+                if frame <= 30 {
+                    p.position = Vector2::new(1.0 + frame as f32, 2.0);
+                }
+                if frame == 10 {
+                    p.rotation = 1.25;
+                }
+                session.set_state_as(sync, &p).unwrap();
+            }
+            if frame == 40 {
+                session.despawn(bob.take().unwrap()).unwrap();
+            }
+            if frame == 60 {
+                session.despawn(alice.take().unwrap()).unwrap();
+            }
+            if frame == 80 {
+                session
+                    .send_bytes(peer, b"done", TransferMode::Reliable, 0)
+                    .unwrap();
+            }
+            session.replicate(start.elapsed().as_micros() as u64 + 1);
+        }
+        server.service().unwrap();
+        if frame > 120 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(16));
+    }
+    server.close();
+    seen
+}
+
+#[test]
+fn godot4_client_follows_the_rust_servers_spawns_and_syncs() {
+    let Some(engine) =
+        engine::godot4_or_skip("godot4_client_follows_the_rust_servers_spawns_and_syncs")
+    else {
+        return;
+    };
+    println!("engine: {}", engine::godot4_version(&engine));
+    let mut server =
+        EnetPeer::server("127.0.0.1:0".parse().unwrap(), 8, Settings::default()).unwrap();
+    let port = server.local_addr().unwrap().port();
+    server.session().declare_spawner(spawner());
+    let project = engine::Godot4Project::new("mp_replication", &[&script("replication_client.gd")]);
+    let generated = gdscript::script(
+        &[("players", &spawner())],
+        &[("player", &player_sync()), ("input", &input_sync(0))],
+    );
+    std::fs::write(project.dir.join("replication.gd"), &generated).unwrap();
+    let handle =
+        std::thread::spawn(move || serve(server, Instant::now() + Duration::from_secs(40)));
+    let out = project.run(
+        &engine,
+        "replication_client.gd",
+        &[&port.to_string()],
+        Duration::from_secs(45),
+    );
+    let seen = handle.join().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    println!("{stdout}\n--- stderr\n{stderr}");
+    assert!(seen.errors.is_empty(), "server errors: {:?}", seen.errors);
+    // The engine refused nothing we sent (its only error line is the harmless script cache).
+    let engine_errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("ERROR:") && !l.contains("global script cache"))
+        .collect();
+    assert!(engine_errors.is_empty(), "engine errors: {engine_errors:?}");
+    assert_eq!(out.status.code(), Some(0), "client failed");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let has = |want: &str| lines.iter().any(|l| l.starts_with(want));
+    // Spawn state: position, rotation and z_index applied before `spawned`.
+    assert!(has("SPAWNED Alice scene (1.0, 2.0) 0.5 7"), "Alice's spawn");
+    assert!(has("SPAWNED Bob custom {\"owner\":"), "Bob's custom spawn");
+    assert!(
+        has("SPAWNED Bob custom")
+            && lines
+                .iter()
+                .any(|l| l.starts_with("SPAWNED Bob") && l.ends_with("(3.0, 4.0) 0.0 1"))
+    );
+    // Full sync (position every frame) and delta (rotation once changed).
+    assert!(has("STATE Alice (31.0, 2.0) 1.25 7"), "Alice's last state");
+    let alice_states = lines
+        .iter()
+        .filter(|l| l.starts_with("STATE Alice"))
+        .count();
+    assert!(alice_states >= 10, "{alice_states} states of Alice");
+    assert!(has("DESPAWNED Bob") && has("DESPAWNED Alice"));
+    let count = lines
+        .iter()
+        .find(|l| l.starts_with("COUNT"))
+        .expect("the COUNT line");
+    let nums: Vec<u64> = count.split(' ').filter_map(|w| w.parse().ok()).collect();
+    assert!(nums[0] >= 10 && nums[1] >= 2, "{count}");
+    // The client-owned synchronizer.
+    assert!(
+        seen.inputs.iter().any(|i| i.skew == 0.25),
+        "inputs {:?}",
+        seen.inputs.len()
+    );
+    println!(
+        "counts: {alice_states} Alice states seen by the client, {count}, {} input syncs received",
+        seen.inputs.len()
+    );
+}
