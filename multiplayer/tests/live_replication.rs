@@ -240,3 +240,193 @@ fn godot4_client_follows_the_rust_servers_spawns_and_syncs() {
         seen.inputs.len()
     );
 }
+
+/// A packet in comparable form: SYNC and delta entries sorted by net id (the engine walks its
+/// synchronizers in hash-set order), everything else as it is.
+fn normalized(p: &[u8]) -> Vec<u8> {
+    use godot_serde_multiplayer::replication::wire;
+    if p.first().map(|b| b & 7) != Some(6) {
+        return p.to_vec();
+    }
+    let sync = wire::parse_sync(p).unwrap();
+    let mut entries: Vec<_> = sync.entries().map(|e| e.unwrap()).collect();
+    entries.sort_by_key(|e| e.net_id);
+    let mut out = p[..if sync.delta { 1 } else { 3 }].to_vec();
+    for e in entries {
+        match e.indexes {
+            Some(bits) => wire::write_delta_entry(&mut out, e.net_id, bits, e.state),
+            None => wire::write_sync_entry(&mut out, e.net_id, e.state),
+        }
+    }
+    out
+}
+
+/// Our server doing what `replication_server.gd` does, offline: the packets for `peer`.
+fn our_packets(peer: i32) -> Vec<Vec<u8>> {
+    use godot_serde_multiplayer::{Output, Session};
+    let mut s = Session::server(Settings::default());
+    s.declare_spawner(spawner());
+    let mut out = Vec::new();
+    let mut drain = |s: &mut Session| {
+        while let Some(o) = s.poll_output() {
+            if let Output::Packet { data, .. } = o {
+                out.push(data);
+            }
+        }
+    };
+    s.connected(peer, 0);
+    let a = Player {
+        position: Vector2::new(1.0, 2.0),
+        rotation: 0.5,
+        z_index: 7,
+    };
+    let alice = s
+        .spawn(
+            "World/Spawner",
+            SpawnScene::Index(0),
+            "Alice",
+            vec![(player_sync(), state(&a))],
+        )
+        .unwrap();
+    let b = Player {
+        position: Vector2::new(3.0, 4.0),
+        rotation: 0.0,
+        z_index: 1,
+    };
+    let mut data = Dictionary::new();
+    data.insert(Variant::from("owner"), Variant::Int(i64::from(peer)));
+    let bob = s
+        .spawn(
+            "World/Spawner",
+            SpawnScene::Custom(Variant::Dictionary(data)),
+            "Bob",
+            vec![
+                (player_sync(), state(&b)),
+                (input_sync(peer), vec![Variant::Float(0.0)]),
+            ],
+        )
+        .unwrap();
+    let mut now = 1000;
+    s.replicate(now);
+    let sync = s.node_synchronizers(alice)[0];
+    for f in 1..=30u32 {
+        let mut p: Player = s.state_as(sync).unwrap_or_default();
+        if f <= 3 {
+            p.position = Vector2::new(1.0 + f as f32, 2.0);
+        }
+        if f == 2 {
+            p.rotation = 1.25;
+        }
+        if f <= 7 {
+            s.set_state_as(sync, &p).unwrap();
+        }
+        now += 16_000;
+        s.replicate(now);
+        if f == 5 {
+            s.despawn(bob).unwrap();
+        }
+        if f == 7 {
+            s.despawn(alice).unwrap();
+        }
+        if f == 9 {
+            s.send_bytes(peer, b"done", TransferMode::Reliable, 0)
+                .unwrap();
+        }
+        drain(&mut s);
+    }
+    drain(&mut s);
+    out
+}
+
+#[test]
+fn engine_server_bytes_match_ours() {
+    let Some(engine) = engine::godot4_or_skip("engine_server_bytes_match_ours") else {
+        return;
+    };
+    println!("engine: {}", engine::godot4_version(&engine));
+    let port = std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let project =
+        engine::Godot4Project::new("mp_replication_server", &[&script("replication_server.gd")]);
+    let generated = gdscript::script(
+        &[("players", &spawner())],
+        &[("player", &player_sync()), ("input", &input_sync(0))],
+    );
+    std::fs::write(project.dir.join("replication.gd"), &generated).unwrap();
+    let engine2 = engine.clone();
+    let godot = std::thread::spawn(move || {
+        project.run(
+            &engine2,
+            "replication_server.gd",
+            &[&port.to_string()],
+            Duration::from_secs(40),
+        )
+    });
+    const ID: i32 = 12345;
+    std::thread::sleep(Duration::from_millis(700));
+    let mut client = EnetPeer::client_with_id(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        ID,
+        Settings::default(),
+    )
+    .unwrap();
+    client.set_capture(true);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut theirs = Vec::new();
+    while Instant::now() < deadline {
+        client.service().unwrap();
+        while client.poll_event().is_some() {}
+        theirs.extend(client.take_captured().into_iter().map(|c| c.data));
+        if theirs.iter().any(|p| p == b"\x03done") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    client.close();
+    let out = godot.join().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    println!(
+        "{stdout}\n--- stderr\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: Vec<Vec<u8>> = theirs
+        .into_iter()
+        .filter(|p| p.first().map(|b| b & 7) != Some(7)) // SYS (ADD_PEER, ...) aside.
+        .map(|p| normalized(&p))
+        .collect();
+    let ours: Vec<Vec<u8>> = our_packets(ID).iter().map(|p| normalized(p)).collect();
+    let (their_rel, their_sync): (Vec<_>, Vec<_>) = theirs.iter().partition(|p| p[0] != 6);
+    let (our_rel, our_sync): (Vec<_>, Vec<_>) = ours.iter().partition(|p| p[0] != 6);
+    for (i, (t, o)) in their_rel.iter().zip(&our_rel).enumerate() {
+        assert_eq!(t, o, "reliable packet {i}: engine {t:02x?}, ours {o:02x?}");
+    }
+    assert_eq!(
+        their_rel.len(),
+        our_rel.len(),
+        "reliable packets: engine {their_rel:02x?}, ours {our_rel:02x?}"
+    );
+    // Unreliable full syncs: compared as a set (one may in principle be lost on loopback).
+    let missing: Vec<_> = their_sync
+        .iter()
+        .filter(|t| !our_sync.contains(t))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "engine SYNC packets we do not write: {missing:02x?}"
+    );
+    assert!(
+        their_sync.len() + 1 >= our_sync.len(),
+        "{} engine SYNC packets, {} ours",
+        their_sync.len(),
+        our_sync.len()
+    );
+    println!(
+        "byte comparison: {} reliable packets (SIMPLIFY_PATH, SPAWN, delta SYNC, DESPAWN, RAW) identical, {} of our {} SYNC packets identical to the engine's",
+        their_rel.len(),
+        their_sync.len(),
+        our_sync.len()
+    );
+}
