@@ -9,8 +9,8 @@ use crate::args;
 use crate::{Event, ProtocolError, Session};
 
 impl Session {
-    /// A SIMPLIFY_PATH's node: a declared RPC table, or a synchronizer (a client-owned one
-    /// names itself by path before its first SYNC).
+    /// A SIMPLIFY_PATH's node: a declared RPC table, a synchronizer (a client-owned one names
+    /// itself by path before its first SYNC) or a spawner.
     pub(crate) fn table_index_or_sync(
         &mut self,
         from: i32,
@@ -20,7 +20,7 @@ impl Session {
         if let Some(&i) = self.by_path.get(rel) {
             return Ok(i);
         }
-        if self.rep.sync_at_path(rel).is_some() {
+        if self.rep.sync_at_path(rel).is_some() || self.rep.spawner_index(rel).is_some() {
             self.declare(crate::RpcTable::new(rel));
             if let Some(&i) = self.by_path.get(rel) {
                 return Ok(i);

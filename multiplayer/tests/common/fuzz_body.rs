@@ -7,7 +7,8 @@
 //! per-peer state stay within the documented bounds.
 
 use godot_serde_multiplayer::{
-    Event, Limits, Output, RpcMethod, RpcTable, Session, Settings, TransferMode, wire,
+    Event, Limits, Output, ReplicationConfig, ReplicationMode, RpcMethod, RpcTable, Session,
+    Settings, SpawnScene, Spawner, Synchronizer, TransferMode, Variant, wire,
 };
 
 /// Small limits so the fuzzer reaches them.
@@ -41,9 +42,37 @@ pub fn session(data: &[u8]) {
     } else {
         [2, 3, 4, i32::MAX]
     };
+    // Replication: a spawner, a client-owned synchronizer (peer selector 0 owns it), a
+    // server-owned one, and (on the server) a spawned node with both kinds.
+    s.declare_spawner(Spawner::new("World/Spawner", "World/Players").scene("res://p.tscn"));
+    let cfg = ReplicationConfig::new().property(".:position").with(
+        ".:hp",
+        true,
+        ReplicationMode::OnChange,
+    );
+    let state = || vec![Variant::Nil, Variant::Int(0)];
+    let _ = s.declare_synchronizer(
+        Synchronizer::new("World/Aim", cfg.clone()).with_authority(peers[0]),
+        state(),
+    );
+    let _ = s.declare_synchronizer(Synchronizer::new("World/Score", cfg.clone()), state());
     for &p in &peers {
         s.connected(p, 0);
     }
+    let mut node = s
+        .spawn(
+            "World/Spawner",
+            SpawnScene::Index(0),
+            "P",
+            vec![
+                (Synchronizer::new("Sync", cfg.clone()), state()),
+                (
+                    Synchronizer::new("Input", cfg).with_authority(peers[0]),
+                    state(),
+                ),
+            ],
+        )
+        .ok();
     if client {
         s.receive(1, 0, TransferMode::Reliable, &[7, 1, 7, 0, 0, 0]);
     }
@@ -64,8 +93,19 @@ pub fn session(data: &[u8]) {
             let _ = s.send_bytes(from, packet, TransferMode::Unreliable, 0);
             let _ = s.complete_auth(from);
         }
+        if selector & 0x80 != 0 {
+            if let Some(n) = node.take() {
+                let _ = s.despawn(n);
+            }
+        }
         now += 1000;
         s.tick(now);
+        s.replicate(now * 1000);
+        let (syncs, nodes, per_peer) = s.replication_footprint();
+        assert!(
+            syncs <= 4 && nodes <= 1 && per_peer <= 4 * 8,
+            "replication holds {syncs} {nodes} {per_peer}"
+        );
         let mut confirms = 0;
         while let Some(out) = s.poll_output() {
             if let Output::Packet { data, .. } = out {
