@@ -12,6 +12,33 @@
 //! The entry points are methods of [`Session`](crate::Session): `declare_spawner`, `spawn`,
 //! `despawn`, `declare_synchronizer`, `set_state`, `replicate`, and
 //! [`Event::Synchronized`](crate::Event::Synchronized) for received state.
+//!
+//! ```no_run
+//! use godot_serde_multiplayer::replication::gdscript;
+//! use godot_serde_multiplayer::{ReplicationConfig, ReplicationMode, Session, Settings, SpawnScene, Spawner, Synchronizer};
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, Default)]
+//! struct Player { position: godot_serde::Vector2, rotation: f64 }
+//!
+//! let config = ReplicationConfig::for_struct::<Player>(ReplicationMode::Always)?
+//!     .set(".:rotation", true, ReplicationMode::OnChange); // delta sync, Godot 4.2+
+//! let sync = Synchronizer::new("Sync", config);
+//! let spawner = Spawner::new("World/Spawner", "World/Players").scene("res://player.tscn");
+//! // The GDScript that builds the same config and spawnable list on the Godot side:
+//! let script = gdscript::script(&[("players", &spawner)], &[("player", &sync)]);
+//!
+//! let mut session = Session::server(Settings::default());
+//! session.declare_spawner(spawner);
+//! let player = Player { position: godot_serde::Vector2::new(1.0, 2.0), rotation: 0.5 };
+//! let node = session.spawn("World/Spawner", SpawnScene::Index(0), "Alice",
+//!     vec![(sync, godot_serde_multiplayer::args::to_arguments(&player)?)])?;
+//! let state = session.node_synchronizers(node)[0];
+//! session.set_state_as(state, &Player { position: godot_serde::Vector2::new(5.0, 2.0), rotation: 1.0 })?;
+//! session.replicate(1_000_000); // each network frame, with the time in microseconds
+//! session.despawn(node)?;
+//! # let _ = script;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod config;
 pub mod gdscript;
