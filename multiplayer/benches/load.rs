@@ -3,6 +3,12 @@
 //! answered with `pong(seq)`), in the same run; prints round trips per second, latency
 //! percentiles and the Rust/Godot ratio for N = 1, 16, 128 peers, and the session's memory
 //! per connected peer. Run: `GODOT4=... cargo bench -p godot-serde-multiplayer --bench load`.
+//!
+//! The sync scenario (`sync_scenario`): N Rust clients join a server holding M spawned objects
+//! with a synchronizer each (position every frame, rotation on change), at 30 network frames a
+//! second; bytes received per peer per frame and the server's CPU time per frame (the network
+//! step: receive, SYNC, delta SYNC, send), the Rust server against `benches/bench_sync_server.gd`
+//! in the same run. `-- sync` runs only this scenario.
 
 #[path = "../../tests/common/engine.rs"]
 #[allow(dead_code)]
@@ -14,7 +20,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use godot_serde_multiplayer::enet::EnetPeer;
-use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Session, Settings};
+use godot_serde_multiplayer::replication::gdscript;
+use godot_serde_multiplayer::{
+    Event, ReplicationConfig, ReplicationMode, RpcMethod, RpcTable, Session, Settings, SpawnScene,
+    Spawner, Synchronizer, Variant,
+};
 use peak_alloc::PeakAlloc;
 
 #[global_allocator]
@@ -174,7 +184,203 @@ fn memory_per_peer() -> usize {
     HEAP.current_usage().saturating_sub(before) / 1000
 }
 
+const TICK: Duration = Duration::from_micros(33_333);
+const SYNC_SECONDS: u64 = 4;
+
+fn object_sync() -> Synchronizer {
+    Synchronizer::new(
+        "Sync",
+        ReplicationConfig::new().property(".:position").with(
+            ".:rotation",
+            true,
+            ReplicationMode::OnChange,
+        ),
+    )
+}
+
+fn object_spawner() -> Spawner {
+    Spawner::new("World/Spawner", "World/Players").scene("res://object.tscn")
+}
+
+fn object_state(frame: u64, i: usize) -> Vec<Variant> {
+    // The values Godot's Node2D holds: f32 position, rotation as a 32-bit float widened.
+    let rot = f64::from((frame / 10 * 10) as f32 * 0.01f32);
+    vec![
+        Variant::Vector2(godot_serde::Vector2::new(
+            (frame as usize + i) as f32,
+            i as f32,
+        )),
+        Variant::Float(rot),
+    ]
+}
+
+/// The Rust sync server: M objects, 30 frames a second; returns (frames with peers, µs spent
+/// in the network step).
+fn rust_sync_server(
+    m: usize,
+    stop: Arc<AtomicBool>,
+) -> (SocketAddr, std::thread::JoinHandle<(u64, u128)>) {
+    let mut server =
+        EnetPeer::server("127.0.0.1:0".parse().unwrap(), 256, Settings::default()).unwrap();
+    let addr = server.local_addr().unwrap();
+    let handle = std::thread::spawn(move || {
+        let session = server.session();
+        session.declare_spawner(object_spawner());
+        let nodes: Vec<_> = (0..m)
+            .map(|i| {
+                session
+                    .spawn(
+                        "World/Spawner",
+                        SpawnScene::Index(0),
+                        &format!("O{i}"),
+                        vec![(object_sync(), object_state(0, i))],
+                    )
+                    .unwrap()
+            })
+            .collect();
+        let syncs: Vec<_> = nodes
+            .iter()
+            .map(|&n| server.session().node_synchronizers(n)[0])
+            .collect();
+        let start = Instant::now();
+        let (mut frame, mut ticks, mut busy) = (0u64, 0u64, 0u128);
+        while !stop.load(Ordering::Relaxed) {
+            frame += 1;
+            for (i, &s) in syncs.iter().enumerate() {
+                server
+                    .session()
+                    .set_state(s, object_state(frame, i))
+                    .unwrap();
+            }
+            let t0 = Instant::now();
+            server
+                .session()
+                .replicate(start.elapsed().as_micros() as u64 + 1);
+            server.service().unwrap();
+            while server.poll_event().is_some() {}
+            busy += t0.elapsed().as_micros();
+            if server.session().peers().next().is_some() {
+                ticks += 1;
+            }
+            std::thread::sleep(TICK.saturating_sub(t0.elapsed()));
+        }
+        server.close();
+        (ticks, busy)
+    });
+    (addr, handle)
+}
+
+/// N clients for SYNC_SECONDS; returns replication bytes received per client per second.
+fn sync_clients(addr: SocketAddr, peers: usize) -> f64 {
+    let mut clients: Vec<EnetPeer> = (0..peers)
+        .map(|_| {
+            let mut c = EnetPeer::client(addr, Settings::default()).unwrap();
+            c.set_capture(true);
+            c
+        })
+        .collect();
+    let start = Instant::now();
+    let mut bytes = 0usize;
+    let mut since = None;
+    while start.elapsed() < Duration::from_secs(SYNC_SECONDS) {
+        for c in &mut clients {
+            c.service().unwrap();
+            while c.poll_event().is_some() {}
+            for p in c.take_captured() {
+                // SPAWN, DESPAWN and SYNC (full and delta) after a 1 s warm-up.
+                if since.is_some() && matches!(p.data.first().map(|b| b & 7), Some(4..=6)) {
+                    bytes += p.data.len();
+                }
+            }
+        }
+        if since.is_none() && start.elapsed() > Duration::from_secs(1) {
+            since = Some(Instant::now());
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let secs = since.map_or(1.0, |s| s.elapsed().as_secs_f64());
+    for c in &mut clients {
+        c.close();
+    }
+    bytes as f64 / secs / peers as f64
+}
+
+fn sync_scenario(godot: Option<&std::path::Path>) {
+    println!("\nsync scenario: M objects (position every frame, rotation on change), 30 frames/s");
+    println!(
+        "{:>5} {:>5} {:>14} {:>14} {:>7} {:>14} {:>14} {:>7}",
+        "peers",
+        "M",
+        "rust B/peer/f",
+        "godot B/peer/f",
+        "ratio",
+        "rust µs/frame",
+        "godot µs/f",
+        "ratio"
+    );
+    for (peers, m) in [(4usize, 64usize), (16, 64), (16, 256)] {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (addr, server) = rust_sync_server(m, stop.clone());
+        let rust_bytes = sync_clients(addr, peers) / 30.0;
+        stop.store(true, Ordering::Relaxed);
+        let (ticks, busy) = server.join().unwrap();
+        let rust_us = busy as f64 / ticks.max(1) as f64;
+        let Some(godot) = godot else {
+            println!(
+                "{peers:>5} {m:>5} {rust_bytes:>14.0} {:>14} {:>7} {rust_us:>14.1}",
+                "-", "-"
+            );
+            continue;
+        };
+        let port = free_udp_port();
+        let engine_path = godot.to_path_buf();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches");
+        let script = gdscript::script(
+            &[("objects", &object_spawner())],
+            &[("object", &object_sync())],
+        );
+        let godot_run = std::thread::spawn(move || {
+            let project =
+                engine::Godot4Project::new("mp_bench_sync", &[&dir.join("bench_sync_server.gd")]);
+            std::fs::write(project.dir.join("replication.gd"), script).unwrap();
+            project.run(
+                &engine_path,
+                "bench_sync_server.gd",
+                &[
+                    &port.to_string(),
+                    &(SYNC_SECONDS + 2).to_string(),
+                    &m.to_string(),
+                ],
+                Duration::from_secs(60),
+            )
+        });
+        std::thread::sleep(Duration::from_millis(1000));
+        let gd_bytes = sync_clients(format!("127.0.0.1:{port}").parse().unwrap(), peers) / 30.0;
+        let out = godot_run.join().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("TICKS"))
+            .unwrap_or_else(|| panic!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr)));
+        let nums: Vec<f64> = line
+            .split(' ')
+            .skip(1)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let gd_us = nums[1] / nums[0].max(1.0);
+        println!(
+            "{peers:>5} {m:>5} {rust_bytes:>14.0} {gd_bytes:>14.0} {:>7.2} {rust_us:>14.1} {gd_us:>14.1} {:>7.2}",
+            rust_bytes / gd_bytes,
+            gd_us / rust_us
+        );
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "sync") {
+        sync_scenario(engine::godot4().as_deref());
+        return;
+    }
     println!(
         "session memory per connected peer (path cached both ways): {} bytes",
         memory_per_peer()
@@ -229,4 +435,5 @@ fn main() {
             rust.per_sec / gd.per_sec
         );
     }
+    sync_scenario(Some(&godot));
 }
