@@ -1,11 +1,23 @@
 extends SceneTree
-# A headless lobby player: joins, authenticates, chats, moves, leaves.
-# godot --headless --path multiplayer/examples/lobby -s res://client.gd -- HOST PORT NAME [PASSWORD]
+# A headless lobby player: joins, authenticates, chats, moves, leaves. Its world (World/Spawner,
+# configured by res://replication.gd, generated from the Rust server's declarations) shows the
+# players the server spawns, their synchronized positions, and their despawns.
+# godot --headless --path multiplayer/examples/lobby -s res://client.gd -- HOST PORT NAME [PASSWORD [STAY_UNTIL_LEFT]]
+# With STAY_UNTIL_LEFT (a player's name), the client leaves only after seeing that player leave.
+
+const Rep = preload("res://replication.gd")
 
 var mp := SceneMultiplayer.new()
 var lobby: Node
+var players: Node
 var player := ""
 var password := "lobby"
+var stay_until_left := ""
+var said := false
+var own_synced := false
+var seen_left := false
+var finishing := false
+var last_pos := {}
 
 func _initialize() -> void:
 	var args := OS.get_cmdline_user_args()
@@ -14,10 +26,13 @@ func _initialize() -> void:
 	player = args[2] if args.size() > 2 else "player"
 	if args.size() > 3:
 		password = args[3]
+	if args.size() > 4:
+		stay_until_left = args[4]
 	lobby = preload("res://lobby.gd").new()
 	lobby.name = "Lobby"
 	root.add_child(lobby)
 	lobby.event.connect(_on_event)
+	_make_world()
 	mp.auth_callback = func(_id, _data): pass
 	mp.peer_authenticating.connect(func(id):
 		mp.send_auth(id, ("%s:%s" % [player, password]).to_utf8_buffer())
@@ -28,7 +43,46 @@ func _initialize() -> void:
 	var peer := ENetMultiplayerPeer.new()
 	peer.create_client(host, port)
 	mp.multiplayer_peer = peer
-	create_timer(10).timeout.connect(func(): print("timeout"); quit(1))
+	create_timer(20).timeout.connect(func(): print("timeout"); quit(1))
+
+func _make_world() -> void:
+	var world := Node.new()
+	world.name = "World"
+	root.add_child(world)
+	players = Node.new()
+	players.name = "Players"
+	world.add_child(players)
+	var spawner := MultiplayerSpawner.new()
+	spawner.name = "Spawner"
+	world.add_child(spawner)
+	spawner.spawn_path = NodePath("../Players")
+	Rep.configure_world(spawner)
+	# A custom spawn: the data is the player's name.
+	spawner.spawn_function = func(data):
+		var p := Node2D.new()
+		p.set_meta("player", data)
+		var sync := MultiplayerSynchronizer.new()
+		sync.name = "Sync"
+		Rep.configure_player(sync)
+		p.add_child(sync)
+		sync.root_path = NodePath("..")
+		return p
+	spawner.spawned.connect(func(p): print("spawned %s at %s" % [p.get_meta("player"), p.position]))
+	spawner.despawned.connect(func(p):
+		print("despawned %s" % p.get_meta("player"))
+		if p.get_meta("player") == stay_until_left:
+			seen_left = true
+			_finish_if_done())
+
+func _process(_delta: float) -> bool:
+	for p in players.get_children():
+		if last_pos.get(p.name) != p.position:
+			last_pos[p.name] = p.position
+			print("position %s %s" % [p.get_meta("player"), p.position])
+			if p.name == str(mp.get_unique_id()) and p.position == Vector2(2, 4):
+				own_synced = true
+				_finish_if_done()
+	return false
 
 func _on_connected() -> void:
 	print("connected as ", mp.get_unique_id())
@@ -39,7 +93,14 @@ func _on_connected() -> void:
 func _on_event(what: String) -> void:
 	print(what)
 	if what == "said %d hello from %s" % [mp.get_unique_id(), player]:
-		await create_timer(0.5).timeout
-		mp.multiplayer_peer.close()
-		print("bye")
-		quit(0)
+		said = true
+		_finish_if_done()
+
+func _finish_if_done() -> void:
+	if finishing or not said or not own_synced or (stay_until_left != "" and not seen_left):
+		return
+	finishing = true
+	await create_timer(0.5).timeout
+	mp.multiplayer_peer.close()
+	print("bye")
+	quit(0)
