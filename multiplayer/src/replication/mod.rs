@@ -74,6 +74,11 @@ pub(crate) struct SyncObj {
     pub(crate) node: Option<NodeId>,
     /// One value per config property.
     pub(crate) values: Vec<Variant>,
+    /// The full-SYNC properties' indexes (the config does not change).
+    pub(crate) sync_idx: Vec<usize>,
+    /// The full-SYNC state encoded at this time: shared by every peer in one network frame
+    /// (cleared when the state changes).
+    pub(crate) encoded_sync: Option<(u64, Vec<u8>)>,
     pub(crate) net_id: u32,
     last_sync_usec: u64,
     last_inbound: u16,
@@ -138,6 +143,8 @@ impl SyncObj {
         values: Vec<Variant>,
     ) -> Self {
         Self {
+            sync_idx: decl.config.sync_indexes(),
+            encoded_sync: None,
             decl,
             full_path,
             node,

@@ -148,6 +148,7 @@ impl Session {
                     detail: format!("{} bytes, the values use {}", entry.state.len(), values.1),
                 });
             }
+            s.encoded_sync = None;
             for (i, v) in targets.into_iter().zip(values.0) {
                 if let Some(slot) = s.values.get_mut(i) {
                     *slot = v;

@@ -641,22 +641,34 @@ impl Session {
             let Some(net_id) = self.verify_synchronizer(peer, sid) else {
                 continue;
             };
-            let Some(s) = self.rep.syncs.get(&sid) else {
+            let Some(s) = self.rep.syncs.get_mut(&sid) else {
                 continue;
             };
-            let Ok(state) = encode(&s.values_at(&s.decl.config.sync_indexes())) else {
-                continue;
-            };
-            if state.len() > mtu {
+            // Encoded once per frame, whatever the number of peers.
+            if s.encoded_sync.as_ref().is_none_or(|(t, _)| *t != usec) {
+                let Ok(bytes) = encode(&s.values_at(&s.sync_idx)) else {
+                    continue;
+                };
+                s.encoded_sync = Some((usec, bytes));
+            }
+            let size = s.encoded_sync.as_ref().map_or(0, |(_, b)| b.len());
+            if size > mtu {
                 continue; // "Node states bigger than MTU will not be sent".
             }
-            if packet.len() + 8 + state.len() > mtu {
+            if packet.len() + 8 + size > mtu {
                 let full = std::mem::take(&mut packet);
                 self.send_command(peer, 0, TransferMode::Unreliable, full);
                 wire::start_sync(&mut packet, time);
             }
-            if !state.is_empty() {
-                wire::write_sync_entry(&mut packet, net_id, &state);
+            let cached = self
+                .rep
+                .syncs
+                .get(&sid)
+                .and_then(|s| s.encoded_sync.as_ref());
+            if let Some((_, state)) = cached {
+                if !state.is_empty() {
+                    wire::write_sync_entry(&mut packet, net_id, state);
+                }
             }
         }
         if packet.len() > 3 {
