@@ -168,6 +168,23 @@ pub enum Event {
         /// Whether it was a delta (only the changed watched properties).
         delta: bool,
     },
+    /// A client's spawner got a node from the server (SPAWN): its synchronizers are
+    /// [`Session::node_synchronizers`], their spawn state already set.
+    Spawned {
+        /// The sender (the spawner's authority).
+        from: i32,
+        /// The node.
+        node: crate::NodeId,
+    },
+    /// The server despawned a node it spawned here; its synchronizers are gone.
+    Despawned {
+        /// The sender.
+        from: i32,
+        /// The node (no longer known to the session).
+        node: crate::NodeId,
+        /// Its name.
+        name: String,
+    },
     /// A packet of `peer` was refused; the session goes on.
     Error {
         /// The peer whose packet it was.

@@ -430,3 +430,115 @@ fn engine_server_bytes_match_ours() {
         our_sync.len()
     );
 }
+
+/// The client role: a Rust client of a Godot 4 server (`replication_server.gd`) gets its
+/// spawns with their spawn state, follows the full and delta syncs, and sees the despawns.
+#[test]
+fn rust_client_follows_a_godot4_servers_spawns() {
+    let Some(engine) = engine::godot4_or_skip("rust_client_follows_a_godot4_servers_spawns") else {
+        return;
+    };
+    println!("engine: {}", engine::godot4_version(&engine));
+    let port = std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let project = engine::Godot4Project::new(
+        "mp_replication_client_role",
+        &[&script("replication_server.gd")],
+    );
+    let generated = gdscript::script(
+        &[("players", &spawner())],
+        &[("player", &player_sync()), ("input", &input_sync(0))],
+    );
+    std::fs::write(project.dir.join("replication.gd"), &generated).unwrap();
+    let engine2 = engine.clone();
+    let godot = std::thread::spawn(move || {
+        project.run(
+            &engine2,
+            "replication_server.gd",
+            &[&port.to_string()],
+            Duration::from_secs(40),
+        )
+    });
+    const ID: i32 = 23456;
+    std::thread::sleep(Duration::from_millis(700));
+    let mut client = EnetPeer::client_with_id(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        ID,
+        Settings::default(),
+    )
+    .unwrap();
+    // The scene's synchronizers: the server's Sync (its net id comes in the SPAWN) and, for
+    // Bob, our own Input (path-based, ours to send).
+    client.session().declare_spawner(
+        spawner()
+            .synchronizer(player_sync())
+            .synchronizer(input_sync(ID)),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (mut spawned, mut states, mut despawned, mut errors) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let start = Instant::now();
+    while Instant::now() < deadline && despawned.len() < 2 {
+        client.service().unwrap();
+        while let Some(event) = client.poll_event() {
+            let session = client.session();
+            match event {
+                Event::Spawned { node, .. } => {
+                    let sync = session.node_synchronizers(node)[0];
+                    let p: Player = session.state_as(sync).unwrap();
+                    spawned.push((format!("{node:?}"), p));
+                }
+                // Events queue: the node may be despawned by the time this one is read.
+                Event::Synchronized { sync, delta, .. } => {
+                    if let Ok(p) = session.state_as::<Player>(sync) {
+                        states.push((delta, p));
+                    }
+                }
+                Event::Despawned { name, .. } => despawned.push(name),
+                Event::Error { error, .. } => errors.push(error.to_string()),
+                _ => {}
+            }
+        }
+        client
+            .session()
+            .replicate(start.elapsed().as_micros() as u64 + 1);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    client.close();
+    let out = godot.join().unwrap();
+    println!("{}", String::from_utf8_lossy(&out.stdout));
+    assert!(errors.is_empty(), "{errors:?}");
+    let players: Vec<&Player> = spawned.iter().map(|(_, p)| p).collect();
+    assert_eq!(
+        players,
+        [
+            &Player {
+                position: Vector2::new(1.0, 2.0),
+                rotation: 0.5,
+                z_index: 7
+            },
+            &Player {
+                position: Vector2::new(3.0, 4.0),
+                rotation: 0.0,
+                z_index: 1
+            },
+        ]
+    );
+    assert!(
+        states
+            .iter()
+            .any(|(delta, p)| !delta && p.position == Vector2::new(4.0, 2.0))
+    );
+    assert!(states.iter().any(|(delta, p)| *delta && p.rotation == 1.25));
+    assert_eq!(despawned, ["Bob", "Alice"]);
+    println!(
+        "client role: {} spawns, {} syncs ({} deltas), {} despawns",
+        spawned.len(),
+        states.len(),
+        states.iter().filter(|(d, _)| *d).count(),
+        despawned.len()
+    );
+}

@@ -640,3 +640,93 @@ static func configure_players(spawner: MultiplayerSpawner) -> void:
 ";
     assert_eq!(text, want);
 }
+
+#[test]
+fn a_client_takes_the_servers_spawns_syncs_and_despawns() {
+    let mut c = Session::client(5, Settings::default());
+    c.declare_spawner(
+        Spawner::new("World/Spawner", "World/Players")
+            .scene("res://p.tscn")
+            .synchronizer(player()),
+    );
+    c.connected(1, 0);
+    c.receive(1, 0, TransferMode::Reliable, &simplify(1, "World/Spawner"));
+    assert_eq!(
+        outputs(&mut c),
+        [(1, TransferMode::Reliable, vec![2, 1, 1, 0, 0, 0])]
+    );
+    let spawn = |net_id: u32, sync_ids: &[u32], name: &str| {
+        let mut p = vec![4, 0];
+        p.extend(le(1));
+        p.extend(le(net_id));
+        p.extend(le(sync_ids.len() as u32));
+        p.extend(le(name.len() as u32 + 1));
+        for id in sync_ids {
+            p.extend(le(*id));
+        }
+        p.extend(name.as_bytes());
+        p.push(0);
+        p.extend(vec2(1.0));
+        p.extend([2, 5]); // hp (rotation is not a spawn property)
+        p
+    };
+    while c.poll_event().is_some() {}
+    c.receive(1, 0, TransferMode::Reliable, &spawn(1, &[2], "Alice"));
+    let Some(Event::Spawned { from: 1, node }) = c.poll_event() else {
+        panic!("no spawn")
+    };
+    let sid = c.node_synchronizers(node)[0];
+    assert_eq!(c.state(sid).unwrap()[..2], player_state(1.0, 5, 0.0)[..2]);
+    assert_eq!(
+        c.state(sid).unwrap()[2],
+        Variant::Nil,
+        "not in the spawn state"
+    );
+    // A full SYNC by the spawn-assigned net id; a delta of the watched rotation.
+    let mut sync = vec![6, 1, 0];
+    sync.extend(le(2));
+    sync.extend(le(12));
+    sync.extend(vec2(7.0));
+    c.receive(1, 0, TransferMode::Unreliable, &sync);
+    let mut delta = vec![0x16];
+    delta.extend(le(2));
+    delta.extend(1u64.to_le_bytes());
+    delta.extend(le(8));
+    delta.extend([3, 0, 0, 0]);
+    delta.extend(1.25f32.to_le_bytes());
+    c.receive(1, 0, TransferMode::Reliable, &delta);
+    assert_eq!(c.state(sid).unwrap(), player_state(7.0, 5, 1.25));
+    // A used net id, a wrong synchronizer count, a used name.
+    c.receive(1, 0, TransferMode::Reliable, &spawn(1, &[3], "Bob"));
+    c.receive(1, 0, TransferMode::Reliable, &spawn(4, &[], "Bob"));
+    c.receive(1, 0, TransferMode::Reliable, &spawn(4, &[5], "Alice"));
+    c.receive(1, 0, TransferMode::Reliable, &[5, 1, 0, 0, 0]);
+    c.receive(1, 0, TransferMode::Reliable, &[5, 1, 0, 0, 0]);
+    let events: Vec<Event> = std::iter::from_fn(|| c.poll_event()).collect();
+    let what: Vec<String> = events
+        .iter()
+        .map(|e| match e {
+            Event::Error {
+                error: ProtocolError::Invalid { what, .. },
+                ..
+            } => (*what).to_owned(),
+            Event::Error { error, .. } => format!("{error:?}"),
+            Event::Synchronized { delta, .. } => format!("sync {delta}"),
+            Event::Despawned { name, .. } => format!("despawned {name}"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        what,
+        [
+            "sync false",
+            "sync true",
+            "spawn net id",
+            "spawn synchronizer count",
+            "spawn name",
+            "despawned Alice",
+            "UnknownNetId { peer: 1, net_id: 1 }",
+        ]
+    );
+    assert_eq!(c.replication_footprint(), (0, 0, 0));
+}

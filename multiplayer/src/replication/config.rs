@@ -236,7 +236,7 @@ impl Synchronizer {
 }
 
 /// A `MultiplayerSpawner`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Spawner {
     /// Its node path, relative to the multiplayer root.
     pub path: String,
@@ -246,6 +246,9 @@ pub struct Spawner {
     pub scenes: Vec<String>,
     /// `spawn_limit` (0: none).
     pub spawn_limit: u32,
+    /// On a client: the synchronizers of the scenes the server spawns here that the server
+    /// owns, in the order of the SPAWN packet's net ids (paths relative to the spawned node).
+    pub synchronizers: Vec<Synchronizer>,
 }
 
 impl Spawner {
@@ -256,7 +259,16 @@ impl Spawner {
             spawn_parent: relative_path(spawn_parent).to_owned(),
             scenes: Vec::new(),
             spawn_limit: 0,
+            synchronizers: Vec::new(),
         }
+    }
+
+    /// On a client: adds a synchronizer the spawned scenes hold (see
+    /// [`synchronizers`](Self::synchronizers)).
+    #[must_use]
+    pub fn synchronizer(mut self, sync: Synchronizer) -> Self {
+        self.synchronizers.push(sync);
+        self
     }
 
     /// Adds a spawnable scene (`res://player.tscn`).

@@ -11,7 +11,9 @@
 //!
 //! The entry points are methods of [`Session`](crate::Session): `declare_spawner`, `spawn`,
 //! `despawn`, `declare_synchronizer`, `set_state`, `replicate`, and
-//! [`Event::Synchronized`](crate::Event::Synchronized) for received state.
+//! [`Event::Synchronized`](crate::Event::Synchronized) for received state. On a client,
+//! a Godot server's spawns, syncs and despawns arrive as `Event::Spawned`, `Synchronized` and
+//! `Despawned` for the spawners declared with their scenes' synchronizers.
 //!
 //! ```no_run
 //! use godot_serde_multiplayer::replication::gdscript;
@@ -80,6 +82,8 @@ pub(crate) struct SyncObj {
     /// (cleared when the state changes).
     pub(crate) encoded_sync: Option<(u64, Vec<u8>)>,
     pub(crate) net_id: u32,
+    /// The synchronizers' net ids came from this peer's SPAWN (client role).
+    pub(crate) remote: Option<i32>,
     last_sync_usec: u64,
     last_inbound: u16,
     sync_started: bool,
@@ -103,6 +107,10 @@ pub(crate) struct PeerRep {
     sync_nodes: BTreeSet<SyncId>,
     last_sent_sync: u16,
     last_watch: HashMap<SyncId, u64>,
+    /// Nodes this peer spawned here, by its net id (client role).
+    pub(crate) recv_nodes: HashMap<u32, NodeId>,
+    /// Their synchronizers, by net id.
+    pub(crate) recv_syncs: HashMap<u32, SyncId>,
 }
 
 /// The replication state of a session.
@@ -136,7 +144,7 @@ impl Default for Replication {
 }
 
 impl SyncObj {
-    fn new(
+    pub(crate) fn new(
         decl: Synchronizer,
         full_path: String,
         node: Option<NodeId>,
@@ -150,6 +158,7 @@ impl SyncObj {
             node,
             values,
             net_id: 0,
+            remote: None,
             last_sync_usec: 0,
             last_inbound: 0,
             sync_started: false,
@@ -230,7 +239,7 @@ fn same(a: &Variant, b: &Variant) -> bool {
 }
 
 impl Replication {
-    fn handle(&mut self) -> u64 {
+    pub(crate) fn handle(&mut self) -> u64 {
         let h = self.next_handle;
         self.next_handle += 1;
         h
@@ -261,7 +270,13 @@ impl Replication {
         let per_peer = self
             .peers
             .values()
-            .map(|p| p.spawned.len() + p.sync_nodes.len() + p.last_watch.len())
+            .map(|p| {
+                p.spawned.len()
+                    + p.sync_nodes.len()
+                    + p.last_watch.len()
+                    + p.recv_nodes.len()
+                    + p.recv_syncs.len()
+            })
             .sum();
         (self.syncs.len(), self.nodes.len(), per_peer)
     }

@@ -3,8 +3,8 @@
 
 use godot_serde::Variant;
 
-use super::SyncId;
-use super::wire::{Spawn, Sync};
+use super::wire::{self, Spawn, Sync};
+use super::{NodeId, NodeObj, SpawnScene, Spawner, SyncId, SyncObj};
 use crate::args;
 use crate::{Event, ProtocolError, Session};
 
@@ -37,8 +37,9 @@ impl Session {
         self.tables.get(index).map(|t| t.path().to_owned())
     }
 
-    /// `on_spawn_receive`: only a spawner's authority may spawn in it. The server owns every
-    /// declared spawner, so a client's SPAWN is refused as the engine refuses it.
+    /// `on_spawn_receive`: only a spawner's authority (the server) may spawn in it. On a
+    /// client, the node and the synchronizers declared with the spawner are created with the
+    /// packet's net ids and spawn state, and reported as [`Event::Spawned`].
     pub(crate) fn receive_spawn(
         &mut self,
         from: i32,
@@ -55,7 +56,7 @@ impl Session {
         };
         // Spawners are the server's (authority 1).
         let authority = 1;
-        if from != authority {
+        if from != authority || self.is_server() {
             return Err(ProtocolError::NotAuthority {
                 peer: from,
                 command: "SPAWN",
@@ -63,23 +64,192 @@ impl Session {
                 authority,
             });
         }
-        let _ = index;
-        Err(ProtocolError::Unsupported(
-            "SPAWN received by a client session",
-        ))
+        let decl = self
+            .rep
+            .spawners
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| Spawner::new("", ""));
+        let invalid = |what, offset, detail: String| ProtocolError::Invalid {
+            what,
+            offset,
+            detail,
+        };
+        if spawn.scene != wire::CUSTOM_SPAWN && usize::from(spawn.scene) >= decl.scenes.len() {
+            return Err(invalid(
+                "spawn scene",
+                1,
+                format!("{} of {} spawnable scenes", spawn.scene, decl.scenes.len()),
+            ));
+        }
+        let taken = |n: &super::NodeObj| {
+            self.rep
+                .spawners
+                .get(n.spawner)
+                .is_some_and(|s| s.spawn_parent == decl.spawn_parent)
+                && n.name == spawn.name
+        };
+        if self.rep.nodes.values().any(taken) {
+            return Err(invalid(
+                "spawn name",
+                18,
+                format!("{:?} exists already", spawn.name),
+            ));
+        }
+        let peer = self
+            .rep
+            .peers
+            .get(&from)
+            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        if peer.recv_nodes.contains_key(&spawn.net_id) {
+            return Err(invalid(
+                "spawn net id",
+                6,
+                format!("{} is in use", spawn.net_id),
+            ));
+        }
+        // The SPAWN lists the net ids of the synchronizers its sender owns.
+        let owned = decl
+            .synchronizers
+            .iter()
+            .filter(|s| s.authority == from)
+            .count();
+        if spawn.sync_count() != owned {
+            return Err(invalid(
+                "spawn synchronizer count",
+                10,
+                format!(
+                    "{}, the spawner declares {owned} of the server's",
+                    spawn.sync_count()
+                ),
+            ));
+        }
+        let scene = match spawn.custom {
+            Some(bytes) => {
+                let (v, _) = args::decode_one(bytes).map_err(|e| ProtocolError::Argument {
+                    index: 0,
+                    offset: spawn.state_offset - bytes.len(),
+                    message: e.to_string(),
+                })?;
+                SpawnScene::Custom(v)
+            }
+            None => SpawnScene::Index(spawn.scene),
+        };
+        // The spawn state: each synchronizer's spawn properties in turn (before `_ready`).
+        let node_path = format!("{}/{}", decl.spawn_parent, spawn.name);
+        let mut objs = Vec::new();
+        let mut used = 0;
+        let mut ids = spawn.sync_ids();
+        for sync in &decl.synchronizers {
+            let theirs = sync.authority == from;
+            let net_id = if theirs {
+                ids.next().unwrap_or_default()
+            } else {
+                0
+            };
+            let spawn_idx = sync.config.spawn_indexes();
+            let rest = spawn.state.get(used..).unwrap_or_default();
+            let mut values = vec![Variant::Nil; sync.config.properties().len()];
+            if theirs && !rest.is_empty() {
+                let (got, n) = decode_values(rest, spawn_idx.len(), spawn.state_offset + used)?;
+                used += n;
+                for (i, v) in spawn_idx.into_iter().zip(got) {
+                    if let Some(slot) = values.get_mut(i) {
+                        *slot = v;
+                    }
+                }
+            }
+            let full = format!("{node_path}/{}", sync.path);
+            if self.rep.sync_by_path.contains_key(&full) {
+                return Err(invalid(
+                    "spawn name",
+                    18,
+                    format!("{full:?} exists already"),
+                ));
+            }
+            objs.push((sync.clone(), full, net_id, values));
+        }
+        let node = NodeId(self.rep.handle());
+        let mut syncs = Vec::new();
+        for (decl, full, net_id, values) in objs {
+            let id = SyncId(self.rep.handle());
+            let mut obj = SyncObj::new(decl, full.clone(), Some(node), values);
+            obj.net_id = net_id;
+            obj.remote = (net_id != 0).then_some(from);
+            self.rep.sync_by_path.insert(full, id);
+            self.rep.syncs.insert(id, obj);
+            if net_id != 0 {
+                if let Some(p) = self.rep.peers.get_mut(&from) {
+                    p.recv_syncs.insert(net_id, id);
+                }
+            }
+            syncs.push(id);
+        }
+        let name = spawn.name.to_owned();
+        self.rep.nodes.insert(
+            node,
+            NodeObj {
+                spawner: index,
+                name,
+                scene,
+                net_id: spawn.net_id,
+                syncs,
+            },
+        );
+        if let Some(p) = self.rep.peers.get_mut(&from) {
+            p.recv_nodes.insert(spawn.net_id, node);
+        }
+        // Ours (a client-owned synchronizer in the spawned scene) start sending.
+        let peers: Vec<i32> = self.rep.peers.keys().copied().collect();
+        for &sid in self
+            .rep
+            .nodes
+            .get(&node)
+            .map_or(&[][..], |n| &n.syncs)
+            .to_vec()
+            .iter()
+        {
+            for &p in &peers {
+                self.update_sync_visibility(p, sid);
+            }
+        }
+        self.events.push_back(Event::Spawned { from, node });
+        Ok(())
     }
 
     /// `on_despawn_receive`: a net id the sender spawned here, or refused.
     pub(crate) fn receive_despawn(&mut self, from: i32, net_id: u32) -> Result<(), ProtocolError> {
-        // This session never takes spawns from a peer, so no net id is the sender's.
-        Err(ProtocolError::UnknownNetId { peer: from, net_id })
+        let node = self
+            .rep
+            .peers
+            .get_mut(&from)
+            .and_then(|p| p.recv_nodes.remove(&net_id))
+            .ok_or(ProtocolError::UnknownNetId { peer: from, net_id })?;
+        let Some(obj) = self.rep.nodes.remove(&node) else {
+            return Ok(());
+        };
+        for sid in obj.syncs {
+            if let Some(s) = self.rep.syncs.remove(&sid) {
+                self.rep.sync_by_path.remove(&s.full_path);
+                if let Some(p) = self.rep.peers.get_mut(&from) {
+                    p.recv_syncs.remove(&s.net_id);
+                }
+                self.forget_path(&s.full_path);
+            }
+        }
+        self.events.push_back(Event::Despawned {
+            from,
+            node,
+            name: obj.name,
+        });
+        Ok(())
     }
 
-    /// `_find_synchronizer`: a path-based id through the sender's path cache; spawn-assigned
-    /// ids only name synchronizers the sender spawned here (none).
+    /// `_find_synchronizer`: a path-based id through the sender's path cache, or a
+    /// spawn-assigned id of a synchronizer the sender spawned here.
     fn find_synchronizer(&self, from: i32, net_id: u32) -> Option<SyncId> {
         if net_id & 0x8000_0000 == 0 {
-            return None;
+            return self.rep.peers.get(&from)?.recv_syncs.get(&net_id).copied();
         }
         let path = self.cached_path(from, net_id & 0x7FFF_FFFF)?;
         self.rep.sync_at_path(&path)

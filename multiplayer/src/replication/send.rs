@@ -539,7 +539,7 @@ impl Session {
         Ok(())
     }
 
-    fn update_sync_visibility(&mut self, peer: i32, sync: SyncId) {
+    pub(crate) fn update_sync_visibility(&mut self, peer: i32, sync: SyncId) {
         let me = self.unique_id();
         let Some(s) = self.rep.syncs.get(&sync) else {
             return;
@@ -581,7 +581,16 @@ impl Session {
     }
 
     pub(crate) fn replication_peer_removed(&mut self, peer: i32) {
-        self.rep.peers.remove(&peer);
+        // `_free_remotes`: what the peer spawned here goes with it (no despawn event).
+        if let Some(p) = self.rep.peers.remove(&peer) {
+            for node in p.recv_nodes.into_values() {
+                if let Some(n) = self.rep.nodes.remove(&node) {
+                    for sid in n.syncs {
+                        self.remove_sync(sid);
+                    }
+                }
+            }
+        }
     }
 
     // ---- the network process -------------------------------------------------------------
