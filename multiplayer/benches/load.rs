@@ -207,8 +207,8 @@ fn object_state(frame: u64, i: usize) -> Vec<Variant> {
     let rot = f64::from((frame / 10 * 10) as f32 * 0.01f32);
     vec![
         Variant::Vector2(godot_serde::Vector2::new(
-            (frame as usize + i) as f32,
-            i as f32,
+            (frame as usize + i) as godot_serde::Real,
+            i as godot_serde::Real,
         )),
         Variant::Float(rot),
     ]

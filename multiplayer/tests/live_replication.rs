@@ -136,7 +136,7 @@ fn serve(mut server: EnetPeer, deadline: Instant) -> Seen {
                 let sync = session.node_synchronizers(a)[0];
                 let mut p: Player = session.state_as(sync).unwrap();
                 if frame <= 30 {
-                    p.position = Vector2::new(1.0 + frame as f32, 2.0);
+                    p.position = Vector2::new(1.0 + frame as godot_serde::Real, 2.0);
                 }
                 if frame == 10 {
                     p.rotation = 1.25;
@@ -312,7 +312,7 @@ fn our_packets(peer: i32) -> Vec<Vec<u8>> {
     for f in 1..=30u32 {
         let mut p: Player = s.state_as(sync).unwrap_or_default();
         if f <= 3 {
-            p.position = Vector2::new(1.0 + f as f32, 2.0);
+            p.position = Vector2::new(1.0 + f as godot_serde::Real, 2.0);
         }
         if f == 2 {
             p.rotation = 1.25;

@@ -2,7 +2,7 @@
 //! hand from `scene_replication_interface.cpp` (and checked against the live engine in
 //! `tests/live_replication.rs`), the schedule, visibility, client-owned state, hostile peers.
 
-use godot_serde::{Variant, Vector2};
+use godot_serde::{Real, Variant, Vector2};
 use godot_serde_multiplayer::replication::gdscript;
 use godot_serde_multiplayer::{
     Event, Output, ProtocolError, ReplicationConfig, ReplicationMode, Session, Settings,
@@ -62,7 +62,7 @@ fn player() -> Synchronizer {
 
 fn player_state(x: f32, hp: i64, rot: f64) -> Vec<Variant> {
     vec![
-        Variant::Vector2(Vector2::new(x, 2.0)),
+        Variant::Vector2(Vector2::new(Real::from(x), 2.0)),
         Variant::Int(hp),
         Variant::Float(rot),
     ]
