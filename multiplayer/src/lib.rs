@@ -8,6 +8,7 @@
 //! - [`wire`]: the packet layouts, without state.
 //! - `enet` (feature `enet`, default): the ENet transport.
 //! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
+//! - [`godot3`]: Godot 3.2.3's dialect (`MultiplayerAPI` + `NetworkedMultiplayerENet`).
 //!
 //! See the crate README for the feature table and what is checked against the live engine.
 #![forbid(unsafe_code)]
@@ -17,6 +18,7 @@ pub mod args;
 #[cfg(feature = "enet")]
 pub mod enet;
 mod error;
+pub mod godot3;
 mod rpc;
 mod session;
 #[cfg(feature = "websocket")]

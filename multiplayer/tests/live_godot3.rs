@@ -1,0 +1,240 @@
+//! Live against Godot 3.2.3 (`godot3-server`): stock Godot 3 clients (NetworkedMultiplayerENet
+//! + MultiplayerAPI, `tests/godot3/`) join the Rust server, and a Rust client joins a Godot 3
+//! server. Both exchange remote calls with every Variant type, `rset`, RAW and unreliable
+//! packets; the modes are enforced on both sides; peers leave.
+
+#![cfg(feature = "enet")]
+
+#[path = "../../tests/common/engine.rs"]
+#[allow(dead_code)]
+mod engine;
+#[path = "common/godot3_project.rs"]
+mod godot3_project;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use godot_serde::{Color, Variant};
+use godot_serde_multiplayer::Limits;
+use godot_serde_multiplayer::godot3::enet::Enet3Peer;
+use godot_serde_multiplayer::godot3::{Error, Event, NodeTable, RemoteMode};
+use godot3_project::{Godot3Project, cases};
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/godot3")
+        .join(name)
+}
+
+fn project(test: &str) -> Godot3Project {
+    Godot3Project::new(
+        test,
+        &[
+            script("client3.gd"),
+            script("server3.gd"),
+            script("lobby3.gd"),
+            script("values3.gd"),
+        ],
+    )
+}
+
+/// The members of `tests/godot3/lobby3.gd`, as the Rust side declares them.
+fn lobby() -> NodeTable {
+    NodeTable::new("/root/Lobby")
+        .method("take", RemoteMode::Remote)
+        .method("offer", RemoteMode::Remote)
+        .method("echo", RemoteMode::Puppet)
+        .method("master_only", RemoteMode::Master)
+        .method("puppet_only", RemoteMode::Puppet)
+        .method("unrel", RemoteMode::Remote)
+        .method("both", RemoteMode::RemoteSync)
+        .method("hello", RemoteMode::Remote)
+        .method("done", RemoteMode::Remote)
+        .method("finish", RemoteMode::Puppet)
+        .property("score", RemoteMode::Remote)
+        .property("hp", RemoteMode::Puppet)
+        .property("color", RemoteMode::Puppet)
+}
+
+fn free_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn engine_args(port: u16, role: &str) -> Vec<String> {
+    vec![
+        port.to_string(),
+        role.to_owned(),
+        "res://values3.gd".into(),
+        "res://lobby3.gd".into(),
+    ]
+}
+
+fn report(name: &str, out: &std::process::Output) -> Vec<(String, bool, String)> {
+    let cases = cases(out);
+    let failed: Vec<_> = cases.iter().filter(|c| !c.1).collect();
+    assert!(
+        failed.is_empty() && out.status.success(),
+        "{name}: {} ({failed:?})\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    cases
+}
+
+#[test]
+fn godot3_clients_join_the_rust_server() {
+    let Some(engine) = engine::godot3_or_skip("godot3_clients_join_the_rust_server") else {
+        return;
+    };
+    let port = free_port();
+    let mut server = Enet3Peer::server(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        8,
+        Limits::default(),
+    )
+    .unwrap();
+    server.session().declare(lobby());
+    let project = project("server");
+    let timeout = Duration::from_secs(60);
+    let main = project.spawn(&engine, "client3.gd", &engine_args(port, "main"), timeout);
+
+    let mut offers = 0;
+    let mut rsets = Vec::new();
+    let mut refused = Vec::new();
+    let mut other_errors = Vec::new();
+    let mut raw = Vec::new();
+    let mut unreliable = Vec::new();
+    let mut master_only = 0;
+    let mut hellos = Vec::new();
+    let mut joined = Vec::new();
+    let mut left = Vec::new();
+    let mut relay = None;
+    let start = Instant::now();
+    let mut main_done = false;
+    let mut relay_out = None;
+    while start.elapsed() < timeout + Duration::from_secs(5) {
+        server.service().unwrap();
+        while let Some(event) = server.poll_event() {
+            match event {
+                Event::PeerConnected(p) => joined.push(p),
+                Event::PeerDisconnected(p) => left.push(p),
+                Event::Rpc(call) => match call.member.as_str() {
+                    "offer" => {
+                        offers += 1;
+                        let (i, v): (i64, Variant) = call.args_as().unwrap();
+                        server
+                            .session()
+                            .rpc(call.from, "Lobby", "echo", &(i, v))
+                            .unwrap();
+                    }
+                    "master_only" => {
+                        master_only += 1;
+                        assert_eq!(call.args, [Variant::Int(7)]);
+                    }
+                    "unrel" => unreliable.push((call.args.clone(), call.unreliable)),
+                    "hello" => hellos.push((call.from, call.args.clone())),
+                    "done" => {
+                        let (n,): (i64,) = call.args_as().unwrap();
+                        let s = server.session();
+                        s.rset(
+                            call.from,
+                            "Lobby",
+                            "color",
+                            &Color {
+                                r: 0.5,
+                                g: 0.25,
+                                b: 1.0,
+                                a: 1.0,
+                            },
+                        )
+                        .unwrap();
+                        s.send_bytes(call.from, &[9, 8], false).unwrap();
+                        s.rpc(call.from, "Lobby", "finish", &(n,)).unwrap();
+                    }
+                    other => panic!("unexpected call {other}"),
+                },
+                Event::Rset(set) => {
+                    rsets.push((set.member.clone(), set.args.clone(), set.unreliable))
+                }
+                Event::Raw { from, data, .. } => raw.push((from, data)),
+                Event::Error { peer, error } => match error {
+                    Error::NotAllowed { member, mode, .. } => refused.push((peer, member, mode)),
+                    other => other_errors.push(other.to_string()),
+                },
+                _ => {}
+            }
+        }
+        if !main_done && main.is_finished() {
+            main_done = true;
+            // Two more clients: relay through the server, a leaves, b sees it.
+            let a = project.spawn(&engine, "client3.gd", &engine_args(port, "a"), timeout);
+            std::thread::sleep(Duration::from_millis(300));
+            let b = project.spawn(&engine, "client3.gd", &engine_args(port, "b"), timeout);
+            relay = Some((a, b));
+        }
+        if let Some((a, b)) = &relay {
+            if a.is_finished() && b.is_finished() {
+                relay_out = relay.take();
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let main = report("main", &main.join().unwrap());
+    let (a, b) = relay_out.expect("the relay clients finished");
+    let a = report("a", &a.join().unwrap());
+    let b = report("b", &b.join().unwrap());
+    let echoes = main.iter().filter(|c| c.0.starts_with("echo_")).count();
+    println!(
+        "Godot 3.2.3 clients: {echoes} Variant echoes, {offers} offers, {} rsets, {} refused \
+         calls/sets, {} RAW, {} unreliable, relay: a {:?} b {:?}, joined {joined:?}, left {left:?}",
+        rsets.len(),
+        refused.len(),
+        raw.len(),
+        unreliable.len(),
+        a.iter().map(|c| &c.0).collect::<Vec<_>>(),
+        b.iter().map(|c| &c.0).collect::<Vec<_>>(),
+    );
+    assert!(other_errors.is_empty(), "{other_errors:?}");
+    assert_eq!(echoes, 35, "{main:?}");
+    assert_eq!(offers, 35);
+    assert!(main.iter().any(|c| c.0 == "finish"));
+    assert!(main.iter().any(|c| c.0 == "rset_color"));
+    assert!(main.iter().any(|c| c.0 == "raw_from_server"));
+    assert_eq!(master_only, 1);
+    assert_eq!(unreliable, [(vec![Variant::Int(3)], true)]);
+    // rset_id(1, "score", 42) reliable; rset_unreliable_id(1, "score", 43).
+    rsets.sort_by_key(|r| r.2);
+    assert_eq!(
+        rsets,
+        [
+            ("score".to_owned(), vec![Variant::Int(42)], false),
+            ("score".to_owned(), vec![Variant::Int(43)], true)
+        ]
+    );
+    let mut refused_members: Vec<_> = refused.iter().map(|r| (r.1.as_str(), r.2)).collect();
+    refused_members.sort();
+    assert_eq!(
+        refused_members,
+        [
+            ("hp", RemoteMode::Puppet),
+            ("puppet_only", RemoteMode::Puppet),
+            ("undeclared_fn", RemoteMode::Disabled)
+        ]
+    );
+    assert_eq!(raw.len(), 1);
+    assert_eq!(raw[0].1, [1, 2, 3]);
+    // a's broadcast reached the server (target 0) and b; b's answer to a did not reach us.
+    assert_eq!(hellos.len(), 1, "{hellos:?}");
+    assert_eq!(hellos[0].1, [Variant::from("broadcast from a")]);
+    assert!(a.iter().any(|c| c.0 == "hello_a"));
+    assert!(b.iter().any(|c| c.0 == "hello_b"));
+    assert!(b.iter().any(|c| c.0 == "peer_left"));
+    assert_eq!(joined.len(), 3);
+    assert_eq!(left.len(), 3, "{left:?}");
+}
