@@ -238,3 +238,139 @@ fn godot3_clients_join_the_rust_server() {
     assert_eq!(joined.len(), 3);
     assert_eq!(left.len(), 3, "{left:?}");
 }
+
+#[test]
+fn rust_client_joins_a_godot3_server() {
+    let Some(engine) = engine::godot3_or_skip("rust_client_joins_a_godot3_server") else {
+        return;
+    };
+    let port = free_port();
+    let project = project("client");
+    let timeout = Duration::from_secs(60);
+    let godot = project.spawn(&engine, "server3.gd", &engine_args(port, "server"), timeout);
+    std::thread::sleep(Duration::from_millis(500));
+    let mut client = Enet3Peer::client(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        Limits::default(),
+    )
+    .unwrap();
+    client.session().declare(lobby());
+    let me = client.session().unique_id();
+
+    let mut offers = 0;
+    let mut color = None;
+    let mut refused = Vec::new();
+    let mut other_errors = Vec::new();
+    let mut raw = Vec::new();
+    let mut unreliable = Vec::new();
+    let mut finished = None;
+    let mut local_both = None;
+    let start = Instant::now();
+    while finished.is_none() && start.elapsed() < timeout {
+        client.service().unwrap();
+        while let Some(event) = client.poll_event() {
+            let s = client.session();
+            match event {
+                Event::PeerConnected(1) => {
+                    s.rset(1, "Lobby", "score", &42).unwrap();
+                    s.rset(1, "Lobby", "hp", &5).unwrap();
+                    s.rpc(1, "Lobby", "puppet_only", &(1,)).unwrap();
+                    // remotesync: sent, and the engine would also run it locally.
+                    local_both = Some(s.rpc(0, "Lobby", "both", &(11,)).unwrap());
+                    s.rpc_unreliable(1, "Lobby", "unrel", &(6,)).unwrap();
+                    s.send_bytes(1, &[1, 2, 3], false).unwrap();
+                }
+                Event::Rpc(call) => match call.member.as_str() {
+                    "offer" => {
+                        let (i, v): (i64, Variant) = call.args_as().unwrap();
+                        offers += 1;
+                        s.rpc(1, "Lobby", "take", &(i, v)).unwrap();
+                        if offers == 35 {
+                            s.rpc(1, "Lobby", "done", &(offers,)).unwrap();
+                        }
+                    }
+                    "unrel" => unreliable.push((call.args.clone(), call.unreliable)),
+                    "finish" => finished = Some(call.args.clone()),
+                    other => panic!("unexpected call {other}"),
+                },
+                Event::Rset(set) => {
+                    assert_eq!((set.from, set.member.as_str()), (1, "color"));
+                    color = Some(set.value_as::<Color>().unwrap());
+                }
+                Event::Raw { from, data, .. } => raw.push((from, data)),
+                Event::Error { peer, error } => match error {
+                    Error::NotAllowed {
+                        member,
+                        mode,
+                        master,
+                        ..
+                    } => refused.push((peer, member, mode, master)),
+                    other => other_errors.push(other.to_string()),
+                },
+                _ => {}
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // Let the last packets go, then leave.
+    for _ in 0..50 {
+        client.service().unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    client.close();
+    let out = godot.join().unwrap();
+    let cases = report("server3", &out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let takes = cases.iter().filter(|c| c.0.starts_with("take_")).count();
+    println!(
+        "Godot 3.2.3 server, Rust client {me}: {offers} offers, {takes} Variants taken back, \
+         {} engine cases, {} refused here, {} RAW, {} unreliable",
+        cases.len(),
+        refused.len(),
+        raw.len(),
+        unreliable.len()
+    );
+    assert!(other_errors.is_empty(), "{other_errors:?}");
+    assert_eq!(offers, 35);
+    assert_eq!(takes, 35);
+    assert_eq!(finished, Some(vec![Variant::Int(35)]));
+    assert_eq!(local_both, Some(true));
+    assert_eq!(
+        color,
+        Some(Color {
+            r: 0.5,
+            g: 0.25,
+            b: 1.0,
+            a: 1.0
+        })
+    );
+    assert_eq!(
+        refused,
+        [(1, "master_only".to_owned(), RemoteMode::Master, 1)]
+    );
+    assert_eq!(raw, [(1, vec![9, 8])]);
+    assert_eq!(unreliable, [(vec![Variant::Int(5)], true)]);
+    for name in [
+        "both",
+        "unrel",
+        "done",
+        "rset_score",
+        "hp_untouched",
+        "raw_from_client",
+        "client_left",
+    ] {
+        assert!(
+            cases.iter().any(|c| c.0 == name),
+            "no case {name}: {cases:?}"
+        );
+    }
+    // The engine refused what the modes forbid, with its own words.
+    assert!(
+        stderr.contains("RPC 'puppet_only' is not allowed on node /root/Lobby from: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("RSET 'hp' is not allowed on node /root/Lobby from: "),
+        "{stderr}"
+    );
+}

@@ -6,6 +6,7 @@ extends SceneTree
 
 var lobby
 var role = ""
+var V
 var values = []
 var echoed = 0
 var frames = 0
@@ -13,26 +14,6 @@ var partner = 0
 
 func case(name, ok, detail = ""):
 	print("CASE ", name, " ", "ok" if ok else "FAIL " + str(detail))
-
-# Godot 3.2's `==` compares Dictionaries by reference: compare them by content.
-func deep_eq(a, b):
-	if typeof(a) != typeof(b):
-		return false
-	if typeof(a) == TYPE_DICTIONARY:
-		if a.size() != b.size():
-			return false
-		for k in a:
-			if not b.has(k) or not deep_eq(a[k], b[k]):
-				return false
-		return true
-	if typeof(a) == TYPE_ARRAY:
-		if a.size() != b.size():
-			return false
-		for i in a.size():
-			if not deep_eq(a[i], b[i]):
-				return false
-		return true
-	return a == b
 
 func _init():
 	var args = OS.get_cmdline_args()
@@ -42,7 +23,8 @@ func _init():
 			at = i + 1
 	var port = int(args[at])
 	role = args[at + 1]
-	values = load(args[at + 2]).values()
+	V = load(args[at + 2])
+	values = V.values()
 	lobby = load(args[at + 3]).new()
 	lobby.name = "Lobby"
 	get_root().add_child(lobby)
@@ -107,7 +89,7 @@ func _on_called(method, sender, args):
 	match method:
 		"echo":
 			var i = args[0]
-			var ok = deep_eq(args[1], values[i])
+			var ok = V.deep_eq(args[1], values[i])
 			case("echo_" + str(i), ok, str(args[1]) + " != " + str(values[i]))
 			if ok:
 				echoed += 1

@@ -14,3 +14,24 @@ static func values():
 		PoolStringArray(["a", "bé"]), PoolVector2Array([Vector2(1, 2)]),
 		PoolVector3Array([Vector3(1, 2, 3)]), PoolColorArray([Color(1, 0, 0, 1)]),
 	]
+
+# Godot 3.2's `==` compares Dictionaries by reference: compare them by content.
+static func deep_eq(a, b):
+	if typeof(a) != typeof(b):
+		return false
+	if typeof(a) == TYPE_DICTIONARY:
+		if a.size() != b.size():
+			return false
+		for k in a:
+			if not b.has(k) or not deep_eq(a[k], b[k]):
+				return false
+		return true
+	if typeof(a) == TYPE_ARRAY:
+		if a.size() != b.size():
+			return false
+		for i in a.size():
+			if not deep_eq(a[i], b[i]):
+				return false
+		return true
+	return a == b
+
