@@ -5,8 +5,9 @@
 //! (`live_godot3.rs`) check the same layouts against the engine.
 
 use godot_serde::Variant;
-use godot_serde_multiplayer::godot3::enet::{Route, route};
-use godot_serde_multiplayer::godot3::wire::{self, EnetHeader, NodeRef, Packet, SysMsg};
+use godot_serde_multiplayer::godot3::wire::{
+    self, EnetHeader, NodeRef, Packet, Route, SysMsg, route,
+};
 use godot_serde_multiplayer::godot3::{
     Error, Event, MemberKind, NodeTable, Output, RemoteMode, Session,
 };

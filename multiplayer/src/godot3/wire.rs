@@ -455,3 +455,51 @@ impl SysMsg {
         [a, b, c, d, e, f, g, h]
     }
 }
+
+/// Where a data packet goes on the server (`_pop_current_packet`'s relay rules in `poll`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    /// Whether the server's own session gets it.
+    pub local: bool,
+    /// The clients it is forwarded to, unchanged.
+    pub forward: Vec<i32>,
+}
+
+/// The server's relay decision for a packet from `source` to `target`, with `peers` connected.
+///
+/// # Errors
+///
+/// [`ProtocolError::NoSuchPeer`] for a target that is not connected (the engine:
+/// `ERR_CONTINUE(!peer_map.has(target))`).
+pub fn route(source: i32, target: i32, peers: &[i32]) -> Result<Route, ProtocolError> {
+    let others = |exclude: i32| -> Vec<i32> {
+        peers
+            .iter()
+            .copied()
+            .filter(|&p| p != source && p != exclude)
+            .collect()
+    };
+    Ok(match target {
+        1 => Route {
+            local: true,
+            forward: Vec::new(),
+        },
+        0 => Route {
+            local: true,
+            forward: others(source),
+        },
+        t if t < 0 => Route {
+            local: t != -1,
+            forward: others(t.saturating_neg()),
+        },
+        t => {
+            if !peers.contains(&t) {
+                return Err(ProtocolError::NoSuchPeer(t));
+            }
+            Route {
+                local: false,
+                forward: vec![t],
+            }
+        }
+    })
+}
