@@ -8,6 +8,7 @@
 //! - [`wire`]: the packet layouts, without state.
 //! - `enet` (feature `enet`, default): the ENet transport.
 //! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
+//! - [`gdscript`]: the GDScript stubs of a table, for Godot 4 and Godot 3.
 //! - [`godot3`]: Godot 3.2.3's dialect (`MultiplayerAPI` + `NetworkedMultiplayerENet`).
 //!
 //! See the crate README for the feature table and what is checked against the live engine.
@@ -18,6 +19,7 @@ pub mod args;
 #[cfg(feature = "enet")]
 pub mod enet;
 mod error;
+pub mod gdscript;
 pub mod godot3;
 mod rpc;
 mod session;
