@@ -1,5 +1,5 @@
-//! Live against Godot 3.2.3 (`godot3-server`): stock Godot 3 clients (NetworkedMultiplayerENet
-//! + MultiplayerAPI, `tests/godot3/`) join the Rust server, and a Rust client joins a Godot 3
+//! Live against Godot 3.2.3 (`godot3-server`): stock Godot 3 clients (`NetworkedMultiplayerENet`
+//! and `MultiplayerAPI`, `tests/godot3/`) join the Rust server, and a Rust client joins a Godot 3
 //! server. Both exchange remote calls with every Variant type, `rset`, RAW and unreliable
 //! packets; the modes are enforced on both sides; peers leave.
 
