@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use godot_serde::{Color, Variant};
 use godot_serde_multiplayer::Limits;
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
+use godot_serde_multiplayer::godot3::websocket::Ws3Peer;
 use godot_serde_multiplayer::godot3::{Error, Event, NodeTable, RemoteMode};
 use godot3_project::{Godot3Project, cases};
 
@@ -64,13 +65,43 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn engine_args(port: u16, role: &str) -> Vec<String> {
+fn engine_args(port: u16, role: &str, transport: &str) -> Vec<String> {
     vec![
         port.to_string(),
         role.to_owned(),
         "res://values3.gd".into(),
         "res://lobby3.gd".into(),
+        transport.into(),
     ]
+}
+
+/// The Rust server under test, over either transport.
+enum Server {
+    Enet(Enet3Peer),
+    Ws(Ws3Peer),
+}
+
+impl Server {
+    fn session(&mut self) -> &mut godot_serde_multiplayer::godot3::Session {
+        match self {
+            Server::Enet(p) => p.session(),
+            Server::Ws(p) => p.session(),
+        }
+    }
+
+    fn service(&mut self) {
+        match self {
+            Server::Enet(p) => p.service().unwrap(),
+            Server::Ws(p) => p.service().unwrap(),
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        match self {
+            Server::Enet(p) => p.poll_event(),
+            Server::Ws(p) => p.poll_event(),
+        }
+    }
 }
 
 fn report(name: &str, out: &std::process::Output) -> Vec<(String, bool, String)> {
@@ -92,16 +123,36 @@ fn godot3_clients_join_the_rust_server() {
         return;
     };
     let port = free_port();
-    let mut server = Enet3Peer::server(
+    let server = Enet3Peer::server(
         format!("127.0.0.1:{port}").parse().unwrap(),
         8,
         Limits::default(),
     )
     .unwrap();
+    serve(&engine, Server::Enet(server), port, "enet");
+}
+
+#[test]
+fn godot3_websocket_clients_join_the_rust_server() {
+    let Some(engine) = engine::godot3_or_skip("godot3_websocket_clients_join_the_rust_server")
+    else {
+        return;
+    };
+    let server = Ws3Peer::server("127.0.0.1:0".parse().unwrap(), Limits::default()).unwrap();
+    let port = server.local_addr().unwrap().port();
+    serve(&engine, Server::Ws(server), port, "ws");
+}
+
+fn serve(engine: &Path, mut server: Server, port: u16, transport: &str) {
     server.session().declare(lobby());
-    let project = project("server");
+    let project = project(&format!("server_{transport}"));
     let timeout = Duration::from_secs(60);
-    let main = project.spawn(&engine, "client3.gd", &engine_args(port, "main"), timeout);
+    let main = project.spawn(
+        engine,
+        "client3.gd",
+        &engine_args(port, "main", transport),
+        timeout,
+    );
 
     let mut offers = 0;
     let mut rsets = Vec::new();
@@ -118,7 +169,7 @@ fn godot3_clients_join_the_rust_server() {
     let mut main_done = false;
     let mut relay_out = None;
     while start.elapsed() < timeout + Duration::from_secs(5) {
-        server.service().unwrap();
+        server.service();
         while let Some(event) = server.poll_event() {
             match event {
                 Event::PeerConnected(p) => joined.push(p),
@@ -172,9 +223,19 @@ fn godot3_clients_join_the_rust_server() {
         if !main_done && main.is_finished() {
             main_done = true;
             // Two more clients: relay through the server, a leaves, b sees it.
-            let a = project.spawn(&engine, "client3.gd", &engine_args(port, "a"), timeout);
+            let a = project.spawn(
+                engine,
+                "client3.gd",
+                &engine_args(port, "a", transport),
+                timeout,
+            );
             std::thread::sleep(Duration::from_millis(300));
-            let b = project.spawn(&engine, "client3.gd", &engine_args(port, "b"), timeout);
+            let b = project.spawn(
+                engine,
+                "client3.gd",
+                &engine_args(port, "b", transport),
+                timeout,
+            );
             relay = Some((a, b));
         }
         if let Some((a, b)) = &relay {
@@ -191,7 +252,7 @@ fn godot3_clients_join_the_rust_server() {
     let b = report("b", &b.join().unwrap());
     let echoes = main.iter().filter(|c| c.0.starts_with("echo_")).count();
     println!(
-        "Godot 3.2.3 clients: {echoes} Variant echoes, {offers} offers, {} rsets, {} refused \
+        "Godot 3.2.3 clients over {transport}: {echoes} Variant echoes, {offers} offers, {} rsets, {} refused \
          calls/sets, {} RAW, {} unreliable, relay: a {:?} b {:?}, joined {joined:?}, left {left:?}",
         rsets.len(),
         refused.len(),
@@ -207,14 +268,16 @@ fn godot3_clients_join_the_rust_server() {
     assert!(main.iter().any(|c| c.0 == "rset_color"));
     assert!(main.iter().any(|c| c.0 == "raw_from_server"));
     assert_eq!(master_only, 1);
-    assert_eq!(unreliable, [(vec![Variant::Int(3)], true)]);
+    // WebSocket has no unreliable transfer: everything arrives reliable.
+    let ws = transport == "ws";
+    assert_eq!(unreliable, [(vec![Variant::Int(3)], !ws)]);
     // rset_id(1, "score", 42) reliable; rset_unreliable_id(1, "score", 43).
     rsets.sort_by_key(|r| r.2);
     assert_eq!(
         rsets,
         [
             ("score".to_owned(), vec![Variant::Int(42)], false),
-            ("score".to_owned(), vec![Variant::Int(43)], true)
+            ("score".to_owned(), vec![Variant::Int(43)], !ws)
         ]
     );
     let mut refused_members: Vec<_> = refused.iter().map(|r| (r.1.as_str(), r.2)).collect();
@@ -247,7 +310,12 @@ fn rust_client_joins_a_godot3_server() {
     let port = free_port();
     let project = project("client");
     let timeout = Duration::from_secs(60);
-    let godot = project.spawn(&engine, "server3.gd", &engine_args(port, "server"), timeout);
+    let godot = project.spawn(
+        &engine,
+        "server3.gd",
+        &engine_args(port, "server", "enet"),
+        timeout,
+    );
     std::thread::sleep(Duration::from_millis(500));
     let mut client = Enet3Peer::client(
         format!("127.0.0.1:{port}").parse().unwrap(),

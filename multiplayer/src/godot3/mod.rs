@@ -9,6 +9,8 @@
 //!   master; [`RemoteMode::can_call`] is the engine's `_can_call_mode`.
 //! - [`wire`]: the packet layouts (both layers), stateless.
 //! - `enet` (feature `enet`): the transport, as `NetworkedMultiplayerENet` frames it.
+//! - `websocket` (feature `websocket`): the transport, as 3.2's `WebSocketMultiplayerPeer`
+//!   (`WebSocketServer`/`WebSocketClient` with `gd_mp_api = true`) frames it.
 //!
 //! Arguments use Godot 3's Variant layout (`godot_serde::Config::godot3()`): typed through
 //! serde, or `Variant` lists.
@@ -17,6 +19,8 @@
 pub mod enet;
 mod session;
 mod table;
+#[cfg(feature = "websocket")]
+pub mod websocket;
 pub mod wire;
 
 pub use session::{Event, Output, Remote, Session};

@@ -188,6 +188,12 @@ impl Session {
         Ok(())
     }
 
+    /// Sets our id: a WebSocket client learns it from the server's `SYS_ID`.
+    #[cfg(feature = "websocket")]
+    pub(crate) fn set_unique_id(&mut self, id: i32) {
+        self.id = id;
+    }
+
     /// Our peer id.
     pub fn unique_id(&self) -> i32 {
         self.id

@@ -503,3 +503,90 @@ pub fn route(source: i32, target: i32, peers: &[i32]) -> Result<Route, ProtocolE
         }
     })
 }
+
+/// `WebSocketMultiplayerPeer`'s `SYS_NONE`: a `MultiplayerAPI` packet.
+pub const WS_SYS_NONE: u8 = 0;
+/// `SYS_ADD`: a peer is connected (1: the server, i.e. the connection succeeded).
+pub const WS_SYS_ADD: u8 = 1;
+/// `SYS_DEL`: a peer left.
+pub const WS_SYS_DEL: u8 = 2;
+/// `SYS_ID`: the server tells a new client its id.
+pub const WS_SYS_ID: u8 = 3;
+/// `PROTO_SIZE`: type, source, target.
+pub const WS_HEADER_SIZE: usize = 9;
+
+/// One message of Godot 3's `WebSocketMultiplayerPeer` (`modules/websocket/
+/// websocket_multiplayer_peer.cpp`, `_make_pkt`): a type byte, the source and target peer
+/// ids (`i32` little-endian), then the payload. System messages come from the server (source
+/// 1, target 0) and carry one `i32` peer id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WsMessage<'a> {
+    /// `SYS_NONE`, `SYS_ADD`, `SYS_DEL` or `SYS_ID`.
+    pub kind: u8,
+    /// The source peer.
+    pub source: i32,
+    /// The target peer (0 everyone, `-n` everyone but `n`).
+    pub target: i32,
+    /// The payload.
+    pub payload: &'a [u8],
+}
+
+impl<'a> WsMessage<'a> {
+    /// Parses a message.
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Truncated`] below 9 bytes (the engine: `size < PROTO_SIZE`).
+    pub fn parse(p: &'a [u8]) -> Result<Self, ProtocolError> {
+        let &kind = p
+            .first()
+            .ok_or_else(|| ProtocolError::truncated("WebSocket header", 0, 9, 0))?;
+        let source = read_u32(p, 1, "WebSocket header")? as i32;
+        let target = read_u32(p, 5, "WebSocket header")? as i32;
+        Ok(Self {
+            kind,
+            source,
+            target,
+            payload: p.get(WS_HEADER_SIZE..).unwrap_or_default(),
+        })
+    }
+
+    /// The peer id of a system message.
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Truncated`] when the payload is shorter than 4 bytes.
+    pub fn sys_id(&self) -> Result<i32, ProtocolError> {
+        read_u32(self.payload, 0, "WebSocket system message")
+            .map(|v| v as i32)
+            .map_err(|_| {
+                ProtocolError::truncated(
+                    "WebSocket system message",
+                    WS_HEADER_SIZE,
+                    4,
+                    WS_HEADER_SIZE + self.payload.len(),
+                )
+            })
+    }
+
+    /// The bytes of the message.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(WS_HEADER_SIZE + self.payload.len());
+        out.push(self.kind);
+        out.extend_from_slice(&self.source.to_le_bytes());
+        out.extend_from_slice(&self.target.to_le_bytes());
+        out.extend_from_slice(self.payload);
+        out
+    }
+
+    /// A system message from the server (source 1, target 0).
+    pub fn sys(kind: u8, id: i32) -> Vec<u8> {
+        WsMessage {
+            kind,
+            source: 1,
+            target: 0,
+            payload: &id.to_le_bytes(),
+        }
+        .to_bytes()
+    }
+}

@@ -1,6 +1,7 @@
 extends SceneTree
 # A stock Godot 3.2.3 client of the Rust server: NetworkedMultiplayerENet + MultiplayerAPI and
-# the Lobby node of lobby3.gd. Arguments: port role. Prints "CASE <name> ok|FAIL <detail>".
+# the Lobby node of lobby3.gd (or WebSocketClient with `gd_mp_api`). Arguments: port role
+# values_script lobby_script [enet|ws]. Prints "CASE <name> ok|FAIL <detail>".
 #   main: offers every Variant (the server echoes it), calls each mode, rset, RAW, unreliable.
 #   a, b: relay through the server; a broadcasts, b answers a alone, a leaves, b sees it.
 
@@ -34,8 +35,14 @@ func _init():
 	connect("network_peer_disconnected", self, "_on_peer_disconnected")
 	connect("server_disconnected", self, "_on_server_gone")
 	get_multiplayer().connect("network_peer_packet", self, "_on_packet")
-	var peer = NetworkedMultiplayerENet.new()
-	var err = peer.create_client("127.0.0.1", port)
+	var peer
+	var err
+	if args.size() > at + 4 and args[at + 4] == "ws":
+		peer = WebSocketClient.new()
+		err = peer.connect_to_url("ws://127.0.0.1:" + str(port), PoolStringArray(), true)
+	else:
+		peer = NetworkedMultiplayerENet.new()
+		err = peer.create_client("127.0.0.1", port)
 	if err != OK:
 		case("create_client", false, err)
 		quit(1)
