@@ -1,6 +1,7 @@
 extends SceneTree
 # A stock Godot 3.2.3 server for a Rust client: NetworkedMultiplayerENet + MultiplayerAPI and
-# the Lobby node of lobby3.gd. Arguments: port role values_script lobby_script.
+# the Lobby node of lobby3.gd (or WebSocketServer with `gd_mp_api`). Arguments: port role
+# values_script lobby_script [enet|ws].
 # Offers every Variant to the client (which sends it back with `take`), sets `color` on it,
 # calls `master_only` on it (refused by the client), sends RAW; checks the client's rset of
 # `score`, its `both` (remotesync) call; quits 0 once the client left.
@@ -31,8 +32,14 @@ func _init():
 	connect("network_peer_connected", self, "_on_peer_connected")
 	connect("network_peer_disconnected", self, "_on_peer_disconnected")
 	get_multiplayer().connect("network_peer_packet", self, "_on_packet")
-	var peer = NetworkedMultiplayerENet.new()
-	var err = peer.create_server(port, 4)
+	var peer
+	var err
+	if args.size() > at + 4 and args[at + 4] == "ws":
+		peer = WebSocketServer.new()
+		err = peer.listen(port, PoolStringArray(), true)
+	else:
+		peer = NetworkedMultiplayerENet.new()
+		err = peer.create_server(port, 4)
 	if err != OK:
 		case("create_server", false, err)
 		quit(1)
