@@ -6,7 +6,7 @@
 
 use godot_serde::Variant;
 use godot_serde_multiplayer::godot3::wire::{
-    self, EnetHeader, NodeRef, Packet, Route, SysMsg, route,
+    self, EnetHeader, NodeRef, Packet, Route, SysMsg, WsMessage, route,
 };
 use godot_serde_multiplayer::godot3::{
     Error, Event, MemberKind, NodeTable, Output, RemoteMode, Session,
@@ -532,4 +532,41 @@ fn client_session_drops_everyone_with_the_server() {
         [Event::PeerDisconnected(1), Event::PeerDisconnected(6)]
     );
     assert_eq!(c.peers().count(), 0);
+}
+
+#[test]
+fn websocket_messages() {
+    // `_make_pkt(SYS_ID, 1, 0, &id, 4)`: type 3, source 1, target 0, the id.
+    assert_eq!(
+        WsMessage::sys(wire::WS_SYS_ID, 0x0102_0304),
+        [3, 1, 0, 0, 0, 0, 0, 0, 0, 4, 3, 2, 1]
+    );
+    let data = WsMessage {
+        kind: wire::WS_SYS_NONE,
+        source: 7,
+        target: -1,
+        payload: &[4, 1],
+    }
+    .to_bytes();
+    assert_eq!(data, [0, 7, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 4, 1]);
+    let m = WsMessage::parse(&data).unwrap();
+    assert_eq!(
+        (m.kind, m.source, m.target, m.payload),
+        (0, 7, -1, &[4u8, 1][..])
+    );
+    assert!(matches!(
+        WsMessage::parse(&data[..8]),
+        Err(ProtocolError::Truncated { offset: 5, .. })
+    ));
+    assert!(WsMessage::parse(&[]).is_err());
+    let short_sys = WsMessage::parse(&[1, 1, 0, 0, 0, 0, 0, 0, 0, 5]).unwrap();
+    assert!(matches!(
+        short_sys.sys_id(),
+        Err(ProtocolError::Truncated {
+            offset: 9,
+            needed: 4,
+            len: 10,
+            ..
+        })
+    ));
 }

@@ -8,7 +8,7 @@
 //! path cache stays within its limit and outputs stay proportional to the input.
 
 use godot_serde_multiplayer::Limits;
-use godot_serde_multiplayer::godot3::wire::{self, EnetHeader, SysMsg};
+use godot_serde_multiplayer::godot3::wire::{self, EnetHeader, SysMsg, WsMessage};
 use godot_serde_multiplayer::godot3::{Event, NodeTable, RemoteMode, Session};
 
 /// A small limit so the fuzzer reaches it.
@@ -54,6 +54,10 @@ pub fn session(data: &[u8]) {
         let from = peers[usize::from(*selector) % peers.len()];
         if selector & 4 != 0 {
             let _ = SysMsg::parse(packet);
+            if let Ok(m) = WsMessage::parse(packet) {
+                let _ = m.sys_id();
+                let _ = m.to_bytes();
+            }
             if let Ok((header, payload)) = EnetHeader::split(packet) {
                 let _ = wire::route(header.source, header.target, &peers);
                 s.receive(from, selector & 16 != 0, payload);
