@@ -8,7 +8,7 @@ use godot_serde::Variant;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::table::{NodeTable, RemoteMode};
+use super::table::NodeTable;
 use super::wire::{self, NodeRef, Packet};
 use super::{Error, MemberKind};
 use crate::rpc::relative_path;
@@ -321,7 +321,7 @@ impl Session {
                 args_offset,
             } => {
                 let index = self.node(from, &node)?;
-                let (path, mode, master) = self.check(index, from, method, MemberKind::Method)?;
+                let path = self.check(index, from, method, MemberKind::Method)?;
                 let args = wire::decode_args(count, args, args_offset)?;
                 self.events.push_back(Event::Rpc(Remote {
                     from,
@@ -330,7 +330,6 @@ impl Session {
                     args,
                     unreliable,
                 }));
-                let _ = (mode, master);
                 Ok(())
             }
             Packet::RemoteSet {
@@ -340,7 +339,7 @@ impl Session {
                 value_offset,
             } => {
                 let index = self.node(from, &node)?;
-                let (path, _, _) = self.check(index, from, property, MemberKind::Property)?;
+                let path = self.check(index, from, property, MemberKind::Property)?;
                 let value = wire::decode_value(value, value_offset)?;
                 self.events.push_back(Event::Rset(Remote {
                     from,
@@ -388,7 +387,7 @@ impl Session {
         from: i32,
         member: &str,
         kind: MemberKind,
-    ) -> Result<(String, RemoteMode, i32), Error> {
+    ) -> Result<String, Error> {
         let table = self.tables.get(index).ok_or(ProtocolError::State {
             peer: from,
             detail: "names a node that is not declared",
@@ -407,7 +406,7 @@ impl Session {
                 master: table.master(),
             });
         }
-        Ok((table.path().to_owned(), mode, table.master()))
+        Ok(table.path().to_owned())
     }
 
     // ---- application side -----------------------------------------------------------------
