@@ -10,6 +10,8 @@
 //! - [`wire`]: the packet layouts, without state.
 //! - `enet` (feature `enet`, default): the ENet transport.
 //! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
+//! - [`gdscript`]: the GDScript stubs of a table, for Godot 4 and Godot 3.
+//! - [`godot3`]: Godot 3.2.3's dialect (`MultiplayerAPI` + `NetworkedMultiplayerENet`).
 //!
 //! See the crate README for the feature table and what is checked against the live engine.
 #![forbid(unsafe_code)]
@@ -19,6 +21,8 @@ pub mod args;
 #[cfg(feature = "enet")]
 pub mod enet;
 mod error;
+pub mod gdscript;
+pub mod godot3;
 pub mod replication;
 mod rpc;
 mod session;

@@ -1,0 +1,343 @@
+//! GDScript from the Rust tables: the script a Godot project puts on the node, so that the
+//! method names (and, in Godot 4, their ids and the checksum), the modes, transfer modes and
+//! channels match the Rust side by construction.
+//!
+//! - Godot 4: from an [`RpcTable`], one `@rpc(mode, sync, transfer, channel) func` per method.
+//! - Godot 3: from a [`NodeTable`], one `remote`/`master`/`puppet`/`*sync` `func` per method
+//!   and one `remote`/... `var` (with a setter) per `rset` target.
+//!
+//! Argument names and types come from a serde type where one is given ([`Signature::of`] on a
+//! sample value: a struct gives its field names, a tuple `arg0`, `arg1`, ...; each value's
+//! Godot type becomes the parameter's type hint, nil stays untyped), else the stubs take
+//! untyped `args` of the given count. Every stub forwards the call to one signal,
+//! `rpc_received(method, sender, args)` (and Godot 3's setters to
+//! `rset_received(property, sender, value)`), which the game connects to.
+//!
+//! ```
+//! use godot_serde_multiplayer::gdscript::{Signature, Stubs};
+//! use godot_serde_multiplayer::{RpcMethod, RpcTable};
+//! #[derive(serde::Serialize)]
+//! struct Chat { text: String, volume: i64 }
+//! let table = RpcTable::new("/root/Lobby").with(RpcMethod::any_peer("chat"));
+//! let script = Stubs::new()
+//!     .signature("chat", Signature::of(&Chat { text: String::new(), volume: 0 }).unwrap())
+//!     .godot4(&table)
+//!     .unwrap();
+//! assert!(script.contains("@rpc(\"any_peer\", \"call_remote\", \"reliable\", 0)\nfunc chat(text: String, volume: int) -> void:\n"));
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use godot_serde::{Config, GodotVersion, Variant, VariantType};
+use serde::Serialize;
+
+use crate::godot3::{NodeTable, RemoteMode};
+use crate::{ProtocolError, RpcMode, RpcTable, TransferMode};
+
+/// One parameter: a name and, where known, its Godot type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    /// The GDScript name.
+    pub name: String,
+    /// The type hint; `None` for untyped.
+    pub ty: Option<VariantType>,
+}
+
+/// The parameters of one method.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Signature(pub Vec<Param>);
+
+impl Signature {
+    /// `count` untyped parameters `arg0`, `arg1`, ...
+    pub fn untyped(count: usize) -> Self {
+        Self(
+            (0..count)
+                .map(|i| Param {
+                    name: format!("arg{i}"),
+                    ty: None,
+                })
+                .collect(),
+        )
+    }
+
+    /// Untyped parameters with these names.
+    pub fn named(names: &[&str]) -> Self {
+        Self(
+            names
+                .iter()
+                .map(|n| Param {
+                    name: (*n).to_owned(),
+                    ty: None,
+                })
+                .collect(),
+        )
+    }
+
+    /// The parameters of the arguments `sample` stands for, as the session sends them: a
+    /// struct gives its fields (names and types) in order, a tuple or sequence `arg0`, ...,
+    /// `()` none, any other value one parameter `arg0`. A nil value (`None`, `()`) is untyped.
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Encode`] when the sample has no Variant form.
+    pub fn of<T: ?Sized + Serialize>(sample: &T) -> Result<Self, ProtocolError> {
+        let value = Config::godot4()
+            .to_variant(sample)
+            .map_err(|e| ProtocolError::Encode(e.to_string()))?;
+        let param = |name: String, v: &Variant| Param {
+            name,
+            ty: match v.variant_type() {
+                VariantType::Nil | VariantType::Object => None,
+                t => Some(t),
+            },
+        };
+        Ok(Self(match &value {
+            Variant::Nil => Vec::new(),
+            Variant::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| param(format!("arg{i}"), v))
+                .collect(),
+            Variant::Dictionary(fields) => fields
+                .iter()
+                .enumerate()
+                .map(|(i, (k, v))| match k {
+                    Variant::String(s) if is_identifier(s) => param(s.to_string(), v),
+                    _ => param(format!("arg{i}"), v),
+                })
+                .collect(),
+            other => vec![param("arg0".into(), other)],
+        }))
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The script generator: the base class, and the signatures of the methods and the types of
+/// the properties that are known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stubs {
+    extends: String,
+    signatures: BTreeMap<String, Signature>,
+    properties: BTreeMap<String, Option<VariantType>>,
+}
+
+impl Default for Stubs {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Stubs {
+    /// A generator for scripts that extend `Node`, every method untyped with one parameter
+    /// list `args` unless a signature is given.
+    pub fn new() -> Self {
+        Self {
+            extends: "Node".into(),
+            signatures: BTreeMap::new(),
+            properties: BTreeMap::new(),
+        }
+    }
+
+    /// The class the script extends (`Node2D`, `"res://base.gd"`, ...).
+    #[must_use]
+    pub fn extends(mut self, class: impl Into<String>) -> Self {
+        self.extends = class.into();
+        self
+    }
+
+    /// A method's parameters.
+    #[must_use]
+    pub fn signature(mut self, method: impl Into<String>, signature: Signature) -> Self {
+        self.signatures.insert(method.into(), signature);
+        self
+    }
+
+    /// A Godot 3 property's type, from a sample value (nil: untyped).
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Encode`] when the sample has no Variant form.
+    pub fn property_type<T: ?Sized + Serialize>(
+        mut self,
+        property: impl Into<String>,
+        sample: &T,
+    ) -> Result<Self, ProtocolError> {
+        let value = Config::godot3()
+            .to_variant(sample)
+            .map_err(|e| ProtocolError::Encode(e.to_string()))?;
+        let ty = match value.variant_type() {
+            VariantType::Nil | VariantType::Object => None,
+            t => Some(t),
+        };
+        self.properties.insert(property.into(), ty);
+        Ok(self)
+    }
+
+    fn params(
+        &self,
+        method: &str,
+        version: GodotVersion,
+    ) -> Result<(String, String), ProtocolError> {
+        let Some(sig) = self.signatures.get(method) else {
+            return Ok(("args = []".into(), "args".into()));
+        };
+        let mut decl = Vec::new();
+        let mut names = Vec::new();
+        for p in &sig.0 {
+            if !is_identifier(&p.name) {
+                return Err(ProtocolError::Encode(format!(
+                    "parameter {:?} of {method:?} is not a GDScript identifier",
+                    p.name
+                )));
+            }
+            match p.ty {
+                Some(t) => {
+                    let name = type_name(t, version).ok_or_else(|| {
+                        ProtocolError::Encode(format!(
+                            "parameter {:?} of {method:?}: {} has no Godot 3 type",
+                            p.name,
+                            t.name()
+                        ))
+                    })?;
+                    decl.push(format!("{}: {name}", p.name));
+                }
+                None => decl.push(p.name.clone()),
+            }
+            names.push(p.name.clone());
+        }
+        Ok((decl.join(", "), format!("[{}]", names.join(", "))))
+    }
+
+    fn header(&self, out: &mut String, path: &str, engine: &str) {
+        let _ = writeln!(out, "extends {}", self.extends);
+        let _ = writeln!(
+            out,
+            "# Generated by godot-serde-multiplayer from the Rust table of node \"{path}\" ({engine}).\n\
+             # Regenerate it instead of editing it: the names and modes must match the Rust side."
+        );
+    }
+
+    /// The Godot 4 script for `table`: `@rpc` stubs forwarding to `rpc_received`.
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Encode`] for a method name or parameter that is not a GDScript
+    /// identifier, or a `Disabled` method (it has no `@rpc` form).
+    pub fn godot4(&self, table: &RpcTable) -> Result<String, ProtocolError> {
+        let mut out = String::new();
+        self.header(&mut out, table.path(), "Godot 4");
+        out.push_str("\nsignal rpc_received(method: StringName, sender: int, args: Array)\n");
+        for m in table.methods() {
+            check_name(&m.name)?;
+            let mode = match m.mode {
+                RpcMode::AnyPeer => "any_peer",
+                RpcMode::Authority => "authority",
+                _ => {
+                    return Err(ProtocolError::Encode(format!(
+                        "method {:?} is disabled: it has no @rpc form",
+                        m.name
+                    )));
+                }
+            };
+            let sync = if m.call_local {
+                "call_local"
+            } else {
+                "call_remote"
+            };
+            let transfer = match m.transfer_mode {
+                TransferMode::Unreliable => "unreliable",
+                TransferMode::UnreliableOrdered => "unreliable_ordered",
+                _ => "reliable",
+            };
+            let (decl, list) = self.params(&m.name, GodotVersion::V4_4)?;
+            let _ = write!(
+                out,
+                "\n@rpc(\"{mode}\", \"{sync}\", \"{transfer}\", {})\nfunc {}({decl}) -> void:\n\
+                 \trpc_received.emit(&\"{}\", multiplayer.get_remote_sender_id(), {list})\n",
+                m.channel, m.name, m.name
+            );
+        }
+        Ok(out)
+    }
+
+    /// The Godot 3 script for `table`: `remote`/`master`/`puppet`/`*sync` stubs forwarding to
+    /// `rpc_received`, and `rset` targets as keyword `var`s whose setter emits `rset_received`.
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Encode`] for a name or parameter that is not a GDScript identifier, a
+    /// type Godot 3 does not have, or a `Disabled` member.
+    pub fn godot3(&self, table: &NodeTable) -> Result<String, ProtocolError> {
+        let mut out = String::new();
+        self.header(&mut out, table.path(), "Godot 3");
+        out.push_str("\nsignal rpc_received(method, sender, args)\nsignal rset_received(property, sender, value)\n");
+        for (name, mode) in table.properties() {
+            check_name(name)?;
+            let keyword = keyword(name, mode)?;
+            let hint = match self.properties.get(name).copied().flatten() {
+                Some(t) => format!(
+                    ": {}",
+                    type_name(t, GodotVersion::V3).ok_or_else(|| ProtocolError::Encode(
+                        format!("property {name:?}: {} has no Godot 3 type", t.name())
+                    ))?
+                ),
+                None => String::new(),
+            };
+            let _ = write!(
+                out,
+                "\n{keyword} var {name}{hint} setget _set_{name}\n\nfunc _set_{name}(value):\n\
+                 \t{name} = value\n\
+                 \temit_signal(\"rset_received\", \"{name}\", get_tree().get_rpc_sender_id(), value)\n"
+            );
+        }
+        for (name, mode) in table.methods() {
+            check_name(name)?;
+            let keyword = keyword(name, mode)?;
+            let (decl, list) = self.params(name, GodotVersion::V3)?;
+            let _ = write!(
+                out,
+                "\n{keyword} func {name}({decl}):\n\
+                 \temit_signal(\"rpc_received\", \"{name}\", get_tree().get_rpc_sender_id(), {list})\n"
+            );
+        }
+        Ok(out)
+    }
+}
+
+fn keyword(name: &str, mode: RemoteMode) -> Result<&'static str, ProtocolError> {
+    mode.keyword()
+        .ok_or_else(|| ProtocolError::Encode(format!("{name:?} is disabled: it has no keyword")))
+}
+
+fn check_name(name: &str) -> Result<(), ProtocolError> {
+    if is_identifier(name) {
+        Ok(())
+    } else {
+        Err(ProtocolError::Encode(format!(
+            "{name:?} is not a GDScript identifier"
+        )))
+    }
+}
+
+/// A type's name in a GDScript type hint (Godot 3's `float` is `real` on the wire, `float` in
+/// scripts); `None` for types the engine does not have.
+fn type_name(t: VariantType, version: GodotVersion) -> Option<&'static str> {
+    match version {
+        GodotVersion::V3 => {
+            t.id(GodotVersion::V3)?;
+            Some(match t {
+                VariantType::Float => "float",
+                other => other.name_in(GodotVersion::V3),
+            })
+        }
+        _ => Some(t.name()),
+    }
+}

@@ -1,0 +1,354 @@
+//! The WebSocket transport as Godot 3.2.3's `WebSocketMultiplayerPeer` frames it
+//! (`WebSocketServer.listen(port, [], true)` / `WebSocketClient.connect_to_url(url, [], true)`,
+//! `modules/websocket/websocket_multiplayer_peer.cpp` in 3.2): every message starts with the
+//! [`WsMessage`] header (type, source, target). The server picks the client's id and sends
+//! `SYS_ID`, then `SYS_ADD 1` (the client's `connection_succeeded`) and `SYS_ADD` of every
+//! other client (and the new one to them); `SYS_DEL` when one leaves. It relays client packets
+//! whose target is another client, everyone, or everyone but one, after checking the source.
+//! WebSocket is reliable: transfer modes do not exist here.
+//!
+//! One quirk kept from the engine: a packet "for everyone but `n`" (target `-n`) from a client
+//! is also delivered to the server even when `n` is 1 (3.2.3 compares its own id with `-sender`,
+//! which never matches).
+
+use std::collections::HashMap;
+use std::io::ErrorKind;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::time::{Duration, Instant};
+
+use tungstenite::handshake::HandshakeError;
+use tungstenite::handshake::server::{NoCallback, ServerHandshake};
+use tungstenite::protocol::WebSocketConfig;
+use tungstenite::{Message, WebSocket};
+
+use super::wire::{self, WsMessage};
+use super::{Event, Session};
+use crate::websocket::WsError;
+use crate::{Limits, ProtocolError};
+
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
+/// The largest message accepted: bounds what one peer can make us hold.
+const MAX_MESSAGE: usize = 1 << 20;
+
+type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<TcpStream, NoCallback>>;
+
+fn config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE))
+}
+
+/// A Godot 3.2.3-compatible WebSocket multiplayer peer: the server (peer 1) or a client.
+pub struct Ws3Peer {
+    listener: Option<TcpListener>,
+    pending: Vec<(Instant, Mid)>,
+    peers: HashMap<i32, WebSocket<TcpStream>>,
+    session: Session,
+}
+
+impl std::fmt::Debug for Ws3Peer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ws3Peer")
+            .field("session", &self.session)
+            .field("peers", &self.peers.len())
+            .finish()
+    }
+}
+
+impl Ws3Peer {
+    /// A server listening on `addr`.
+    ///
+    /// # Errors
+    ///
+    /// [`WsError::Io`] when the address cannot be bound.
+    pub fn server(addr: SocketAddr, limits: Limits) -> Result<Self, WsError> {
+        let listener = TcpListener::bind(addr)?;
+        listener.set_nonblocking(true)?;
+        Ok(Self {
+            listener: Some(listener),
+            pending: Vec::new(),
+            peers: HashMap::new(),
+            session: Session::server(limits),
+        })
+    }
+
+    /// A client of the Godot 3 server at `url` (`ws://host:port/`); the handshake is done
+    /// before this returns, the id and `connected` arrive with [`service`](Self::service).
+    ///
+    /// # Errors
+    ///
+    /// [`WsError`] when the connection or the handshake fails.
+    pub fn client(addr: SocketAddr, url: &str, limits: Limits) -> Result<Self, WsError> {
+        let stream = TcpStream::connect_timeout(&addr, HANDSHAKE_TIMEOUT)?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
+        let (ws, _) = tungstenite::client::client_with_config(url, stream, Some(config()))
+            .map_err(|e| match e {
+                HandshakeError::Failure(e) => WsError::WebSocket(e),
+                HandshakeError::Interrupted(_) => WsError::Io(ErrorKind::WouldBlock.into()),
+            })?;
+        ws.get_ref().set_read_timeout(None)?;
+        ws.get_ref().set_nonblocking(true)?;
+        let mut peers = HashMap::new();
+        peers.insert(1, ws);
+        Ok(Self {
+            listener: None,
+            pending: Vec::new(),
+            peers,
+            // The id comes with SYS_ID; 0 until then.
+            session: Session::client(0, limits),
+        })
+    }
+
+    /// The protocol session.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The listening address (server).
+    ///
+    /// # Errors
+    ///
+    /// The socket's error, or `NotConnected` for a client.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener
+            .as_ref()
+            .ok_or_else(|| ErrorKind::NotConnected.into())
+            .and_then(TcpListener::local_addr)
+    }
+
+    /// The next event of the session.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.session.poll_event()
+    }
+
+    fn server_side(&self) -> bool {
+        self.listener.is_some()
+    }
+
+    /// Accepts, reads, and writes what the session queued.
+    ///
+    /// # Errors
+    ///
+    /// [`WsError::Io`] when the listening socket fails. Errors of one peer's socket
+    /// disconnect that peer only.
+    pub fn service(&mut self) -> Result<(), WsError> {
+        self.accept()?;
+        self.read_all();
+        self.write_outputs();
+        Ok(())
+    }
+
+    fn accept(&mut self) -> Result<(), WsError> {
+        let Some(listener) = &self.listener else {
+            return Ok(());
+        };
+        let mut accepted = Vec::new();
+        loop {
+            match listener.accept() {
+                Ok((stream, _)) => accepted.push(stream),
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        for stream in accepted {
+            stream.set_nonblocking(true)?;
+            let _ = stream.set_nodelay(true);
+            match tungstenite::accept_with_config(stream, Some(config())) {
+                Ok(ws) => self.open(ws),
+                Err(HandshakeError::Interrupted(mid)) => self.pending.push((Instant::now(), mid)),
+                Err(HandshakeError::Failure(_)) => {}
+            }
+        }
+        let pending = std::mem::take(&mut self.pending);
+        for (since, mid) in pending {
+            if since.elapsed() > HANDSHAKE_TIMEOUT {
+                continue;
+            }
+            match mid.handshake() {
+                Ok(ws) => self.open(ws),
+                Err(HandshakeError::Interrupted(mid)) => self.pending.push((since, mid)),
+                Err(HandshakeError::Failure(_)) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn send_to(&mut self, id: i32, data: Vec<u8>) {
+        if let Some(ws) = self.peers.get_mut(&id) {
+            // WouldBlock keeps the message queued; flushed in `write_outputs`.
+            let _ = ws.write(Message::Binary(data.into()));
+        }
+    }
+
+    /// `_send_add`: the id, the server, then every other client both ways.
+    fn open(&mut self, ws: WebSocket<TcpStream>) {
+        let id = loop {
+            let id = crate::generate_unique_id();
+            if !self.peers.contains_key(&id) {
+                break id;
+            }
+        };
+        let others: Vec<i32> = self.peers.keys().copied().collect();
+        self.peers.insert(id, ws);
+        self.send_to(id, WsMessage::sys(wire::WS_SYS_ID, id));
+        self.send_to(id, WsMessage::sys(wire::WS_SYS_ADD, 1));
+        for other in others {
+            self.send_to(other, WsMessage::sys(wire::WS_SYS_ADD, id));
+            self.send_to(id, WsMessage::sys(wire::WS_SYS_ADD, other));
+        }
+        self.session.connected(id);
+    }
+
+    fn read_all(&mut self) {
+        let ids: Vec<i32> = self.peers.keys().copied().collect();
+        for id in ids {
+            while let Some(ws) = self.peers.get_mut(&id) {
+                match ws.read() {
+                    Ok(Message::Binary(data)) => self.receive(id, &data),
+                    Ok(Message::Text(text)) => self.receive(id, text.as_bytes()),
+                    Ok(Message::Close(_)) => {
+                        self.drop_peer(id);
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => break,
+                    Err(_) => {
+                        self.drop_peer(id);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    fn receive(&mut self, id: i32, data: &[u8]) {
+        let message = match WsMessage::parse(data) {
+            Ok(m) => m,
+            Err(e) => return self.session.report(id, e.into()),
+        };
+        if !self.server_side() {
+            if message.kind == wire::WS_SYS_NONE {
+                self.session.receive(message.source, false, message.payload);
+                return;
+            }
+            let peer = match message.sys_id() {
+                Ok(p) => p,
+                Err(e) => return self.session.report(id, e.into()),
+            };
+            match message.kind {
+                wire::WS_SYS_ID if peer > 1 => self.session.set_unique_id(peer),
+                wire::WS_SYS_ADD => self.session.connected(peer),
+                wire::WS_SYS_DEL => self.session.disconnected(peer),
+                _ => self.session.report(
+                    id,
+                    ProtocolError::Invalid {
+                        what: "WebSocket system message",
+                        offset: 0,
+                        detail: format!("type {} with id {peer}", message.kind),
+                    }
+                    .into(),
+                ),
+            }
+            return;
+        }
+        // "Only server sends sys messages", "Someone is cheating".
+        if message.kind != wire::WS_SYS_NONE || message.source != id {
+            return self.session.report(
+                id,
+                ProtocolError::Invalid {
+                    what: "WebSocket header",
+                    offset: 0,
+                    detail: format!(
+                        "type {} source {} from peer {id}",
+                        message.kind, message.source
+                    ),
+                }
+                .into(),
+            );
+        }
+        let target = message.target;
+        if target <= 1 {
+            // 1, 0, and (the 3.2.3 quirk) every negative target reach the server.
+            self.session.receive(id, false, message.payload);
+        }
+        let forward: Vec<i32> = match target {
+            1 => Vec::new(),
+            0 => self.peers.keys().copied().filter(|&p| p != id).collect(),
+            t if t < 0 => self
+                .peers
+                .keys()
+                .copied()
+                .filter(|&p| p != id && p != t.saturating_neg())
+                .collect(),
+            t if t == id || !self.peers.contains_key(&t) => {
+                return self.session.report(id, ProtocolError::NoSuchPeer(t).into());
+            }
+            t => vec![t],
+        };
+        for to in forward {
+            self.send_to(to, data.to_vec());
+        }
+    }
+
+    fn drop_peer(&mut self, id: i32) {
+        if self.peers.remove(&id).is_none() {
+            return;
+        }
+        if self.server_side() {
+            let others: Vec<i32> = self.peers.keys().copied().collect();
+            for other in others {
+                self.send_to(other, WsMessage::sys(wire::WS_SYS_DEL, id));
+            }
+        }
+        self.session.disconnected(id);
+    }
+
+    fn write_outputs(&mut self) {
+        while let Some(output) = self.session.poll_output() {
+            let data = WsMessage {
+                kind: wire::WS_SYS_NONE,
+                source: self.session.unique_id(),
+                target: output.target,
+                payload: &output.data,
+            }
+            .to_bytes();
+            if !self.server_side() {
+                self.send_to(1, data);
+                continue;
+            }
+            let targets: Vec<i32> = match output.target {
+                0 => self.peers.keys().copied().collect(),
+                t if t < 0 => self
+                    .peers
+                    .keys()
+                    .copied()
+                    .filter(|&p| p != t.saturating_neg())
+                    .collect(),
+                t => vec![t],
+            };
+            for to in targets {
+                self.send_to(to, data.clone());
+            }
+        }
+        let mut broken = Vec::new();
+        for (&id, ws) in &mut self.peers {
+            match ws.flush() {
+                Ok(()) => {}
+                Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => {}
+                Err(_) => broken.push(id),
+            }
+        }
+        for id in broken {
+            self.drop_peer(id);
+        }
+    }
+
+    /// Closes every connection.
+    pub fn close(&mut self) {
+        for ws in self.peers.values_mut() {
+            let _ = ws.close(None);
+            let _ = ws.flush();
+        }
+    }
+}
