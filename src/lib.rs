@@ -282,43 +282,21 @@ impl Config {
         Deserializer::from_reader(reader, *self).read_variant()
     }
 
-    /// Converts `value` into a [`Variant`], exactly as encoding it with this config and
-    /// decoding the bytes would.
+    /// Converts `value` into a [`Variant`]: literally `from_bytes::<Variant>(&to_bytes(value))`
+    /// with this config, objects allowed.
     ///
-    /// `value` is serialized once, straight into a Variant, for every layout; the wire's
-    /// rules are then applied to it in place (typed-container inference, a leading BOM
-    /// dropped from text) and its errors found without bytes; RIDs, object ids, Signals and
-    /// vector packed arrays are built as decoding gives them (a Godot 3 RID has no id,
-    /// object id 0 is nil, vector components pass through the wire's width). The rarer
-    /// marker types (NodePath, full Objects, typed containers, and a Signal whose fields are
-    /// not a text and an id) are built by the byte serializer's rules from their own
-    /// payload; a Dictionary
-    /// key with a leading BOM or a reserved marker name settles the whole Variant through
-    /// the bytes.
+    /// The value is encoded once and the bytes decoded straight into a Variant, so every rule
+    /// of the wire applies exactly as `to_bytes` applies it (rounding math types to the
+    /// config's reals, typed-container inference, a leading BOM dropped from text, the type
+    /// table of the target engine, the depth limit), and every error is the one `to_bytes`
+    /// gives.
     ///
     /// # Errors
     ///
     /// As [`Config::to_bytes`].
     pub fn to_variant<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
-        // `value` is serialized once, straight into a Variant. What the wire would still
-        // change in it (see `value::fits`) is settled by encoding the built Variant and
-        // decoding the bytes.
-        let mut built = value.serialize(value::VariantSerializer::new(*self))?;
-        if value::infers(self) {
-            value::infer_types(&mut built);
-        }
-        if value::fits(&built, self) {
-            return Ok(built);
-        }
-        value::drop_boms(&mut built);
-        if value::fits(&built, self) {
-            return Ok(built);
-        }
-        if let Some(e) = value::wire_error(&built, self) {
-            return Err(e);
-        }
-        let bytes = self.to_bytes(&built)?;
-        self.with_allow_objects(true).from_bytes(&bytes)
+        let bytes = self.to_bytes(value)?;
+        self.with_allow_objects(true).variant_from_bytes(&bytes)
     }
 
     /// Converts a [`Variant`] into a `T`, exactly as encoding the Variant with this config
@@ -355,9 +333,6 @@ impl Config {
                 .for_version(self.version)
                 .with_enum_indices(self.enum_indices());
             return T::deserialize(de.inferring(value::infers(self)));
-        }
-        if let Some(e) = value::wire_error(value, self) {
-            return Err(e);
         }
         let bytes = self.to_bytes(value)?;
         let mut de = Deserializer::from_reader(bytes.as_slice(), self.with_allow_objects(true));

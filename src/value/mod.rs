@@ -9,15 +9,13 @@ mod display;
 mod index;
 mod macros;
 mod ser;
-mod serializer;
 
 pub use dictionary::{DictionaryKey, IntoIter as DictionaryIntoIter};
 pub use index::VariantIndex;
 
 pub(crate) use de::VariantVisitor;
-pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, direct_with, inferred, infers};
+pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, infers};
 pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint, text_print};
-pub(crate) use serializer::{VariantSerializer, drop_boms, fits, infer_types, wire_error};
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
