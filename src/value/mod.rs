@@ -14,8 +14,8 @@ pub use dictionary::{DictionaryKey, IntoIter as DictionaryIntoIter};
 pub use index::VariantIndex;
 
 pub(crate) use de::VariantVisitor;
-pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, infers};
-pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint, text_print};
+pub(crate) use deserializer::{Borrowed, VariantDe};
+pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint, key_eq as same, text_print};
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,

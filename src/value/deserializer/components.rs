@@ -305,13 +305,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
                 de,
                 props: &o.properties,
             })?,
-            (FieldKind::TypedArray(a), 0) => match (&a.element_type, a.items.first()) {
-                (ContainerType::Untyped, Some(x)) if self.de.infer => {
-                    let t = ContainerType::Builtin(x.variant_type());
-                    seed.deserialize(DescriptorDe(&t))?
-                }
-                (t, _) => seed.deserialize(DescriptorDe(t))?,
-            },
+            (FieldKind::TypedArray(a), 0) => seed.deserialize(DescriptorDe(&a.element_type))?,
             (FieldKind::TypedDictionary(d), 0) => seed.deserialize(DescriptorDe(d.key_type()))?,
             (FieldKind::TypedDictionary(d), 1) => seed.deserialize(DescriptorDe(d.value_type()))?,
             (FieldKind::TypedArray(a), 1) => seed.deserialize(ItemsDe(de, a))?,

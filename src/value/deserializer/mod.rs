@@ -6,8 +6,9 @@
 //! method, Godot types as the one-entry marker maps of [`crate::types`] (or their payload
 //! directly when asked for by their own marker name), enums from a String, an int or a
 //! one-entry Dictionary. So `T::deserialize(&variant)` gives what decoding
-//! `to_bytes(&variant)` as `T` gives (for the Godot 4 layouts; `Config::from_variant` picks
-//! this path exactly when that holds and goes through the bytes otherwise).
+//! `to_bytes(&variant)` as `T` gives whenever those bytes decode back to `variant` itself
+//! (`Config::from_variant` checks exactly that, on the decoded bytes, and reads the bytes
+//! otherwise). It applies none of the wire's rules itself.
 //!
 //! A Dictionary key that starts with `$godot_serde::` (a reserved marker name such as
 //! `"$godot_serde::Object"`, or any other: the one rule of `wire::types::is_reserved_key`)
@@ -28,11 +29,9 @@ use crate::wire::{Scalar, VariantType};
 
 mod access;
 mod components;
-mod direct;
 
 use access::{Entries, EnumEntry, Items, MarkerMap, UnitEnum};
 use components::{Components, ElementSeq, FieldKind, Fields, NumberSeq, Strs};
-pub(crate) use direct::{direct_ok, direct_with, inferred, infers};
 
 type Result<T> = core::result::Result<T, Error>;
 
@@ -145,20 +144,6 @@ impl<'a: 'de, 'de> Lend<'a, 'de> for Borrowed {
     }
 }
 
-/// As [`Borrowed`], with the text the wire changes as decoding gives it: one leading BOM
-/// dropped (what `from_variant` reads with).
-#[derive(Clone, Copy)]
-pub(crate) struct WireBorrowed;
-
-impl<'a: 'de, 'de> Lend<'a, 'de> for WireBorrowed {
-    fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
-        v.visit_borrowed_str(s.strip_prefix('\u{FEFF}').unwrap_or(s))
-    }
-    fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value> {
-        v.visit_borrowed_bytes(b)
-    }
-}
-
 impl<'de> Lend<'_, 'de> for Copied {
     fn str<V: Visitor<'de>>(self, s: &str, v: V) -> Result<V::Value> {
         v.visit_str(s)
@@ -177,11 +162,6 @@ pub(crate) struct VariantDe<'a, L> {
     v: &'a Variant,
     wide: bool,
     lend: L,
-    /// Present a plain Array whose elements share one type as typed, as the encoder's
-    /// typed-container inference writes it (see [`inferred`]).
-    infer: bool,
-    /// RIDs keep their id; without it (Godot 3, whose wire has no RID id) they read as 0.
-    rid_ids: bool,
     /// An int is an enum variant index ([`EnumRepr::Index`](crate::EnumRepr::Index)); without
     /// it, as in the bytes' default name mode, an int is not a variant.
     enum_indices: bool,
@@ -193,18 +173,7 @@ impl<'a, L: Copy> VariantDe<'a, L> {
             v: null_object_as_nil(v),
             wide,
             lend,
-            infer: false,
-            rid_ids: true,
             enum_indices: false,
-        }
-    }
-
-    /// RIDs read as decoding `version`'s bytes gives them: with their id in Godot 4, as 0 in
-    /// Godot 3.
-    pub(crate) fn for_version(self, version: GodotVersion) -> Self {
-        VariantDe {
-            rid_ids: version.has_rid_payload(),
-            ..self
         }
     }
 
@@ -216,22 +185,11 @@ impl<'a, L: Copy> VariantDe<'a, L> {
         }
     }
 
-    /// With typed-container inference (see [`VariantDe::infer`]).
-    pub(crate) fn inferring(self, infer: bool) -> Self {
-        VariantDe { infer, ..self }
-    }
-
     fn at(&self, v: &'a Variant) -> Self {
         VariantDe {
-            rid_ids: self.rid_ids,
             enum_indices: self.enum_indices,
-            ..VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
+            ..VariantDe::new(v, self.wide, self.lend)
         }
-    }
-
-    /// Whether this Array is presented as typed.
-    fn typed_array(&self, a: &Array) -> bool {
-        a.element_type != ContainerType::Untyped || self.infer && inferred(&a.items)
     }
 }
 
@@ -299,7 +257,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             Variant::Int(i) => visitor.visit_i64(*i),
             Variant::Float(x) => visitor.visit_f64(*x),
             Variant::String(s) => self.lend.str(s, visitor),
-            Variant::Array(a) if self.typed_array(a) => {
+            Variant::Array(a) if a.element_type != ContainerType::Untyped => {
                 visitor.visit_map(MarkerMap::new(self, TYPED_ARRAY))
             }
             Variant::Array(a) => self.items(a, visitor),
@@ -450,7 +408,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
         }
         match self.v {
             Variant::StringName(s) => self.lend.str(&s.0, visitor),
-            Variant::Rid(r) => visitor.visit_u64(if self.rid_ids { r.0 } else { 0 }),
+            Variant::Rid(r) => visitor.visit_u64(r.0),
             Variant::ObjectId(id) => visitor.visit_u64(id.0),
             Variant::Nil => visitor.visit_u64(0),
             Variant::Callable(_) => visitor.visit_unit(),
