@@ -415,10 +415,12 @@ struct PropertiesDe<'a, L> {
 impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for PropertiesDe<'a, L> {
     type Error = Error;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(Properties {
-            de: self.de,
-            iter: self.props.iter(),
-            value: None,
+        super::super::grow(|| {
+            visitor.visit_map(Properties {
+                de: self.de,
+                iter: self.props.iter(),
+                value: None,
+            })
         })
     }
     forward_to_deserialize_any! {

@@ -291,13 +291,17 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
 
     /// Array elements as a seq; every one must be taken.
     fn items<V: Visitor<'de>>(self, a: &'a Array, visitor: V) -> Result<V::Value> {
-        let mut seq = Items {
-            de: self.at(&Variant::Nil),
-            iter: a.items.iter(),
-        };
-        let value = visitor.visit_seq(&mut seq)?;
-        all_taken(seq.iter.len(), a.len(), "elements")?;
-        Ok(value)
+        // One container level, on a grown stack when it runs low (as decoding does): a
+        // Variant nested up to Godot's limit reads on a 2 MiB thread.
+        super::grow(|| {
+            let mut seq = Items {
+                de: self.at(&Variant::Nil),
+                iter: a.items.iter(),
+            };
+            let value = visitor.visit_seq(&mut seq)?;
+            all_taken(seq.iter.len(), a.len(), "elements")?;
+            Ok(value)
+        })
     }
 
     /// Dictionary entries as a map; every one must be taken. `guard`: refuse reserved keys
@@ -314,14 +318,16 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
                 check_key(k)?;
             }
         }
-        let mut map = Entries {
-            de: self.at(&Variant::Nil),
-            iter: d.iter(),
-            value: None,
-        };
-        let value = visitor.visit_map(&mut map)?;
-        all_taken(map.iter.len(), d.len(), "entries")?;
-        Ok(value)
+        super::grow(|| {
+            let mut map = Entries {
+                de: self.at(&Variant::Nil),
+                iter: d.iter(),
+                value: None,
+            };
+            let value = visitor.visit_map(&mut map)?;
+            all_taken(map.iter.len(), d.len(), "entries")?;
+            Ok(value)
+        })
     }
 
     /// A marker type asked for by name (see `marker_value` of the byte deserializer).
