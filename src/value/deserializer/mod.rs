@@ -30,7 +30,7 @@ use crate::wire::{Scalar, VariantType};
 mod access;
 mod components;
 
-use access::{Entries, EnumEntry, Items, MarkerMap, UnitEnum};
+use access::{Entries, EnumEntry, Items, MarkerMap};
 use components::{Components, ElementSeq, FieldKind, Fields, NumberSeq, Strs};
 
 type Result<T> = core::result::Result<T, Error>;
@@ -125,6 +125,9 @@ pub(crate) trait Lend<'a, 'de>: Copy {
     fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value>;
     /// Visits bytes.
     fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value>;
+    /// Visits a string as a unit enum variant (serde's string deserializers are the
+    /// `EnumAccess`).
+    fn unit_enum<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value>;
 }
 
 /// The Variant outlives the visitor's `'de`: strings and bytes are lent.
@@ -142,6 +145,9 @@ impl<'a: 'de, 'de> Lend<'a, 'de> for Borrowed {
     fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value> {
         v.visit_borrowed_bytes(b)
     }
+    fn unit_enum<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
+        v.visit_enum(de::value::BorrowedStrDeserializer::new(s))
+    }
 }
 
 impl<'de> Lend<'_, 'de> for Copied {
@@ -150,6 +156,9 @@ impl<'de> Lend<'_, 'de> for Copied {
     }
     fn bytes<V: Visitor<'de>>(self, b: &[u8], v: V) -> Result<V::Value> {
         v.visit_bytes(b)
+    }
+    fn unit_enum<V: Visitor<'de>>(self, s: &str, v: V) -> Result<V::Value> {
+        v.visit_enum(de::value::StrDeserializer::new(s))
     }
 }
 
@@ -700,8 +709,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
         visitor: V,
     ) -> Result<V::Value> {
         match self.v {
-            Variant::String(s) => self.lend.str(s, UnitEnum(visitor)),
-            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, UnitEnum(visitor)),
+            Variant::String(s) => self.lend.unit_enum(s, visitor),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.unit_enum(s, visitor),
             Variant::Int(i) if !self.enum_indices => Err(crate::de::enum_index_refused(name, *i)),
             Variant::Int(i) => {
                 let index = u32::try_from(*i).map_err(|_| {
