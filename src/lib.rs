@@ -282,56 +282,36 @@ impl Config {
         Deserializer::from_reader(reader, *self).read_variant()
     }
 
-    /// Converts `value` into a [`Variant`], exactly as encoding it with this config and
-    /// decoding the bytes would.
+    /// Converts `value` into a [`Variant`]: literally `from_bytes::<Variant>(&to_bytes(value))`
+    /// with this config, objects allowed.
     ///
-    /// `value` is serialized once, straight into a Variant, for every layout; the wire's
-    /// rules are then applied to it in place (typed-container inference, a leading BOM
-    /// dropped from text) and its errors found without bytes; RIDs, object ids, Signals and
-    /// vector packed arrays are built as decoding gives them (a Godot 3 RID has no id,
-    /// object id 0 is nil, vector components pass through the wire's width). The rarer
-    /// marker types (NodePath, full Objects, typed containers, and a Signal whose fields are
-    /// not a text and an id) are built by the byte serializer's rules from their own
-    /// payload; a Dictionary
-    /// key with a leading BOM or a reserved marker name settles the whole Variant through
-    /// the bytes.
+    /// The value is encoded once and the bytes decoded straight into a Variant, so every rule
+    /// of the wire applies exactly as `to_bytes` applies it (rounding math types to the
+    /// config's reals, typed-container inference, a leading BOM dropped from text, the type
+    /// table of the target engine, the depth limit), and every error is the one `to_bytes`
+    /// gives.
     ///
     /// # Errors
     ///
     /// As [`Config::to_bytes`].
     pub fn to_variant<T: ?Sized + Serialize>(&self, value: &T) -> Result<Variant> {
-        // `value` is serialized once, straight into a Variant. What the wire would still
-        // change in it (see `value::fits`) is settled by encoding the built Variant and
-        // decoding the bytes.
-        let mut built = value.serialize(value::VariantSerializer::new(*self))?;
-        if value::infers(self) {
-            value::infer_types(&mut built);
-        }
-        if value::fits(&built, self) {
-            return Ok(built);
-        }
-        value::drop_boms(&mut built);
-        if value::fits(&built, self) {
-            return Ok(built);
-        }
-        if let Some(e) = value::wire_error(&built, self) {
-            return Err(e);
-        }
-        let bytes = self.to_bytes(&built)?;
-        self.with_allow_objects(true).from_bytes(&bytes)
+        let bytes = self.to_bytes(value)?;
+        self.with_allow_objects(true).variant_from_bytes(&bytes)
     }
 
-    /// Converts a [`Variant`] into a `T`, exactly as encoding the Variant with this config
-    /// and decoding the bytes as `T` would (objects allowed).
+    /// Converts a [`Variant`] into a `T`: literally `from_bytes::<T>(&to_bytes(value))` with
+    /// this config, objects allowed, and `T` may borrow from the Variant (`&str`, `&[u8]`).
     ///
-    /// This reads the Variant directly, without bytes, for every layout, and `T` may borrow
-    /// from it (`&str`, `&[u8]`): typed-container inference is applied as it is read, a
-    /// leading BOM is dropped from text as decoding drops it, and the wire's errors (nesting
-    /// beyond the depth limit, a type the layout lacks, text with a NUL) are found without
-    /// writing bytes. What still goes through the bytes, where borrowing types get a
-    /// "borrowed" type error: a leading BOM inside a Dictionary key that is not text (or in
-    /// a text key it would make a reserved name), and a typed-container descriptor the
-    /// layout lacks. (A Godot 3 RID reads as RID 0, as its bytes decode.)
+    /// The Variant is encoded, which gives the wire's errors (a type the target lacks, text
+    /// with a NUL, nesting beyond the depth limit), and the bytes are decoded into a Variant.
+    /// When that is the Variant given (the wire keeps it as it is: every Variant that came
+    /// from decoding or from [`Config::to_variant`] with this config), `T` is read from the
+    /// Variant in place, which presents it exactly as the byte deserializer presents its bytes,
+    /// and may borrow from it. Otherwise (the wire changes it: a leading BOM dropped from
+    /// text, a plain Array typed by inference, a Godot 3 RID losing its id) `T` is read from
+    /// the bytes, so it gets what the bytes give; a borrowing `T` then fails with serde's
+    /// "borrowed" type error, as [`Config::from_reader`] does, since the text it would borrow
+    /// is not in the Variant.
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
@@ -348,20 +328,17 @@ impl Config {
     ///
     /// # Errors
     ///
-    /// When the Variant does not fit `T` or cannot be written for the target engine.
+    /// When the Variant cannot be written for the target engine (as [`Config::to_bytes`]),
+    /// or does not fit `T`.
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
-        if value::direct_ok(value, self, true) {
-            let de = value::VariantDe::new(value, self.double_precision, value::WireBorrowed)
-                .for_version(self.version)
-                .with_enum_indices(self.enum_indices());
-            return T::deserialize(de.inferring(value::infers(self)));
-        }
-        if let Some(e) = value::wire_error(value, self) {
-            return Err(e);
-        }
         let bytes = self.to_bytes(value)?;
-        let mut de = Deserializer::from_reader(bytes.as_slice(), self.with_allow_objects(true));
-        T::deserialize(&mut de)
+        let config = self.with_allow_objects(true);
+        if value::same(&config.variant_from_bytes(&bytes)?, value) {
+            let de = value::VariantDe::new(value, self.double_precision, value::Borrowed)
+                .with_enum_indices(self.enum_indices());
+            return T::deserialize(de);
+        }
+        T::deserialize(&mut Deserializer::from_reader(bytes.as_slice(), config))
     }
 }
 

@@ -112,7 +112,7 @@ impl<'a, W: Output> Compound<'a, W> {
         ty: VariantType,
         comp: Components,
     ) -> Result<Self> {
-        let header_at = ser.out.pos();
+        let header_at = ser.w.out.pos();
         let comp = match comp {
             Components::Real32 | Components::Real64 => Components::real(ser.wide_reals()?),
             other => other,
@@ -124,7 +124,7 @@ impl<'a, W: Output> Compound<'a, W> {
         ser.header(ty, flags)?;
         let outer_infer = ser.infer;
         let numbers = ty.components().map_or(0, |(n, _)| usize::from(n));
-        ser.out.reserve(numbers * usize::from(comp.width()));
+        ser.w.out.reserve(numbers * usize::from(comp.width()));
         Ok(Compound {
             ser,
             ty,
@@ -143,7 +143,7 @@ impl<'a, W: Output> Compound<'a, W> {
     pub(super) fn marker(ser: &'a mut Serializer<W>, marker: Marker) -> Result<Self> {
         let ty = marker.ty;
         let mut wide = false;
-        let header_at = ser.out.pos();
+        let header_at = ser.w.out.pos();
         match ty {
             _ if ty.has_real_components() => {
                 wide = ser.wide_reals()?;
@@ -153,7 +153,7 @@ impl<'a, W: Output> Compound<'a, W> {
             // it sees a container now, as inference is off while the fields are written.
             VariantType::Array | VariantType::Dictionary if marker.typed => {
                 ser.descriptors = Default::default();
-                if ser.infer.depth() == ser.depth as u64 {
+                if ser.infer.depth() == ser.w.depth as u64 {
                     ser.observe(ty);
                 }
             }
@@ -162,10 +162,10 @@ impl<'a, W: Output> Compound<'a, W> {
             }
             _ => ser.header(ty, 0)?,
         }
-        let slot = ser.out.pos();
+        let slot = ser.w.out.pos();
         if ty == VariantType::NodePath {
             // name count | new-format bit, subname count, flags: patched at the end.
-            ser.out.put(&[0; 12]);
+            ser.w.out.put(&[0; 12]);
         }
         let outer_infer = ser.infer;
         ser.infer = Infer::OFF;
@@ -224,11 +224,11 @@ impl<'a, W: Output> Compound<'a, W> {
     #[inline(always)]
     fn finish(self) -> Result<()> {
         match self.kind {
-            CompoundKind::Components(_) if self.ser.out.pos() == self.count_at + self.count => {
+            CompoundKind::Components(_) if self.ser.w.out.pos() == self.count_at + self.count => {
                 Ok(())
             }
             CompoundKind::Plain if self.count == self.declared && !self.in_variant => {
-                self.ser.leave();
+                self.ser.w.leave();
                 Ok(())
             }
             _ => self.finish_slow(),
@@ -250,9 +250,9 @@ impl<'a, W: Output> Compound<'a, W> {
         } = self;
         match kind {
             CompoundKind::Components(_) => {
-                let written = ser.out.pos().saturating_sub(count_at);
+                let written = ser.w.out.pos().saturating_sub(count_at);
                 if written != count {
-                    return Err(ser.error(ErrorKind::Message(
+                    return Err(ser.w.error(ErrorKind::Message(
                         format!("{ty} needs {count} bytes of components, got {written}").into(),
                     )));
                 }
@@ -265,19 +265,20 @@ impl<'a, W: Output> Compound<'a, W> {
             CompoundKind::Plain | CompoundKind::Inferring | CompoundKind::Sorted { .. } => {
                 if let CompoundKind::Sorted { base } = kind {
                     if let Some(entries) = ser.map_entries.get(base..) {
-                        ser.out.sort_entries(entries);
+                        ser.w.out.sort_entries(entries);
                     }
                     ser.map_entries.truncate(base);
                 }
                 if count != declared {
                     let count = u32::try_from(count).map_err(|_| {
-                        ser.error(ErrorKind::Unsupported("more than 2^31 - 1 elements".into()))
+                        ser.w
+                            .error(ErrorKind::Unsupported("more than 2^31 - 1 elements".into()))
                     })?;
-                    ser.out.patch_u32(count_at, count);
+                    ser.w.out.patch_u32(count_at, count);
                 }
-                ser.leave();
+                ser.w.leave();
                 if in_variant {
-                    ser.leave();
+                    ser.w.leave();
                 }
                 if matches!(kind, CompoundKind::Inferring) {
                     let inferred = ser.infer;
@@ -285,12 +286,12 @@ impl<'a, W: Output> Compound<'a, W> {
                     if let Some(elem) = inferred.same() {
                         // Typed Array: kind BUILTIN in bits 16-17, the type id right after
                         // the header.
-                        let id = ser.type_id(ty)?;
-                        ser.out.patch_u32(
+                        let id = ser.w.type_id(ty)?;
+                        ser.w.out.patch_u32(
                             header_at,
                             id | u32::from(Descriptor::BUILTIN) << TYPED_KEY_SHIFT,
                         );
-                        ser.out.insert_u32(header_at + 4, u32::from(elem as u8));
+                        ser.w.out.insert_u32(header_at + 4, u32::from(elem as u8));
                     }
                 }
                 Ok(())
@@ -350,8 +351,8 @@ impl<'a, W: Output> MathComponents<'a, W> {
     /// fail, so the state is built in place rather than moved out of a `Result`.
     #[inline(always)]
     pub(super) fn start(ser: &'a mut Serializer<W>, plan: MathPlan) -> Self {
-        ser.put_u32(plan.word);
-        let start = ser.out.pos();
+        ser.w.put_u32(plan.word);
+        let start = ser.w.out.pos();
         MathComponents {
             ser,
             start,
@@ -364,8 +365,8 @@ impl<'a, W: Output> MathComponents<'a, W> {
     #[cold]
     fn size_error(&self, start: usize) -> Error {
         let (ty, count) = (self.ty, self.end.saturating_sub(start));
-        let written = self.ser.out.pos().saturating_sub(start);
-        self.ser.error(ErrorKind::Message(
+        let written = self.ser.w.out.pos().saturating_sub(start);
+        self.ser.w.error(ErrorKind::Message(
             format!("{ty} needs {count} bytes of components, got {written}").into(),
         ))
     }
@@ -430,7 +431,7 @@ impl<W: Output> ser::Serializer for ComponentSink<'_, W> {
     #[inline(always)]
     fn serialize_f32(self, v: f32) -> Result<()> {
         if let Components::F32 | Components::Real32 = self.comp {
-            self.ser.out.put(&v.to_le_bytes());
+            self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }
         ser::Serializer::serialize_f32(self.field(), v)
@@ -438,7 +439,7 @@ impl<W: Output> ser::Serializer for ComponentSink<'_, W> {
     #[inline(always)]
     fn serialize_f64(self, v: f64) -> Result<()> {
         if let Components::Real64 = self.comp {
-            self.ser.out.put(&v.to_le_bytes());
+            self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }
         ser::Serializer::serialize_f64(self.field(), v)
@@ -446,7 +447,7 @@ impl<W: Output> ser::Serializer for ComponentSink<'_, W> {
     #[inline(always)]
     fn serialize_i32(self, v: i32) -> Result<()> {
         if let Components::I32 = self.comp {
-            self.ser.out.put(&v.to_le_bytes());
+            self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }
         ser::Serializer::serialize_i32(self.field(), v)
@@ -545,7 +546,7 @@ impl<W: Output> ser::SerializeTupleStruct for TupleStruct<'_, W> {
     #[inline(always)]
     fn end(self) -> Result<()> {
         match self {
-            TupleStruct::Math(m) if m.ser.out.pos() == m.end => Ok(()),
+            TupleStruct::Math(m) if m.ser.w.out.pos() == m.end => Ok(()),
             TupleStruct::Math(m) => Err(m.size_error(m.start)),
             TupleStruct::Other(c) => c.finish(),
         }
@@ -572,7 +573,7 @@ impl<W: Output> ser::SerializeMap for Compound<'_, W> {
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         self.count += 1;
         if let CompoundKind::Sorted { .. } = self.kind {
-            let at = self.ser.out.pos();
+            let at = self.ser.w.out.pos();
             self.ser.map_entries.push((at, at));
         }
         key.serialize(&mut *self.ser)
@@ -580,7 +581,7 @@ impl<W: Output> ser::SerializeMap for Compound<'_, W> {
     #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if let CompoundKind::Sorted { .. } = self.kind {
-            let at = self.ser.out.pos();
+            let at = self.ser.w.out.pos();
             if let Some(last) = self.ser.map_entries.last_mut() {
                 last.1 = at;
             }
@@ -603,7 +604,7 @@ impl<W: Output> ser::SerializeStruct for Compound<'_, W> {
         value: &T,
     ) -> Result<()> {
         if self.deep {
-            return Err(self.ser.depth_error());
+            return Err(self.ser.w.depth_error());
         }
         self.count += 1;
         // The key's and the value's checks are the field's (see `FieldValue`).

@@ -34,7 +34,7 @@ impl<'a, W: Output> ser::Serializer for FieldValue<'a, W> {
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         let word = self.0.head_if::<false>(VariantType::Bool, 0)?;
-        self.0.out.put_words(word, u32::from(v));
+        self.0.w.out.put_words(word, u32::from(v));
         Ok(())
     }
 
@@ -110,7 +110,7 @@ impl<'a, W: Output> ser::Serializer for FieldValue<'a, W> {
     #[inline]
     fn serialize_none(self) -> Result<()> {
         let word = self.0.head_if::<false>(VariantType::Nil, 0)?;
-        self.0.put_u32(word);
+        self.0.w.put_u32(word);
         Ok(())
     }
 

@@ -48,7 +48,7 @@ pub(super) fn newtype_marker<W: Output, T: ?Sized + Serialize>(
         | VariantType::PackedColorArray
         | VariantType::PackedVector4Array => Slot::Packed { ty, wide: m.wide },
         _ => {
-            return Err(ser.error(ErrorKind::Unsupported(
+            return Err(ser.w.error(ErrorKind::Unsupported(
                 format!("{ty} serialized as a newtype struct").into(),
             )));
         }
@@ -80,7 +80,7 @@ pub(super) fn marker_field<W: Output, T: ?Sized + Serialize>(
     value: &T,
 ) -> Result<()> {
     if field >= marker_fields(ty) {
-        return Err(ser.error(ErrorKind::Message(
+        return Err(ser.w.error(ErrorKind::Message(
             format!("{ty} has {} marker fields, got more", marker_fields(ty)).into(),
         )));
     }
@@ -135,7 +135,7 @@ pub(super) fn marker_field<W: Output, T: ?Sized + Serialize>(
             return value.serialize(FieldSerializer { ser, slot });
         }
         _ => {
-            return Err(ser.error(ErrorKind::Unsupported(
+            return Err(ser.w.error(ErrorKind::Unsupported(
                 format!("{ty} serialized as a tuple struct").into(),
             )));
         }
@@ -155,8 +155,8 @@ pub(super) fn typed_header<W: Output>(
     ser.header(ty, flags)?;
     for d in written.into_iter().flatten() {
         match d.body() {
-            Some(DescriptorBody::Id(id)) => ser.put_u32(id),
-            Some(DescriptorBody::Name(name)) => ser.gstring(name)?,
+            Some(DescriptorBody::Id(id)) => ser.w.put_u32(id),
+            Some(DescriptorBody::Name(name)) => ser.w.string_field(name)?,
             None => {}
         }
     }
@@ -184,7 +184,7 @@ fn as_written<'d, W: Output>(
         return Ok(Cow::Owned(Descriptor::encoded_object_as_id()));
     }
     if d.kind == Descriptor::SCRIPT && !d.name.starts_with("res://") {
-        return Err(ser.error(ErrorKind::InvalidContainerType(
+        return Err(ser.w.error(ErrorKind::InvalidContainerType(
             format!("script path {:?} is not a res:// path", d.name).into(),
         )));
     }
@@ -198,7 +198,7 @@ pub(super) fn finish_marker<W: Output>(
     state: &MarkerState,
 ) -> Result<()> {
     if state.field != marker_fields(ty) {
-        return Err(ser.error(ErrorKind::Message(
+        return Err(ser.w.error(ErrorKind::Message(
             format!(
                 "{ty} has {} marker fields, got {}",
                 marker_fields(ty),
@@ -208,9 +208,10 @@ pub(super) fn finish_marker<W: Output>(
         )));
     }
     if ty == VariantType::NodePath {
-        ser.out
+        ser.w
+            .out
             .patch_u32(state.slot, state.names | NODE_PATH_NEW_FORMAT);
-        ser.out.patch_u32(state.slot + 4, state.subnames);
+        ser.w.out.patch_u32(state.slot + 4, state.subnames);
     }
     Ok(())
 }
@@ -287,14 +288,14 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
             Slot::Properties | Slot::Entries => "a map",
             Slot::Items => "a sequence",
         };
-        self.ser.error(ErrorKind::Message(
+        self.ser.w.error(ErrorKind::Message(
             format!("invalid marker field: {what}, expected {expected}").into(),
         ))
     }
 
     fn number(mut self, v: f64, int: Option<i64>) -> Result<()> {
         match self.slot {
-            Slot::Real { wide: true } => self.ser.out.put(&v.to_le_bytes()),
+            Slot::Real { wide: true } => self.ser.w.out.put(&v.to_le_bytes()),
             Slot::Real { wide: false } | Slot::F32 => {
                 // A finite value beyond f32's range would become infinite: an error instead.
                 #[allow(clippy::cast_possible_truncation)]
@@ -302,13 +303,13 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
                 if narrow.is_infinite() && v.is_finite() {
                     return Err(self.unexpected("a 64-bit float beyond f32's range"));
                 }
-                self.ser.out.put(&narrow.to_le_bytes());
+                self.ser.w.out.put(&narrow.to_le_bytes());
             }
             Slot::I32 => {
                 let n = int
                     .and_then(|n| i32::try_from(n).ok())
                     .ok_or_else(|| self.unexpected("a value outside i32"))?;
-                self.ser.out.put(&n.to_le_bytes());
+                self.ser.w.out.put(&n.to_le_bytes());
             }
             Slot::U64 | Slot::Rid | Slot::ObjectId => {
                 let id = int
@@ -332,16 +333,16 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
 
     fn id(self, id: u64) -> Result<()> {
         match self.slot {
-            Slot::U64 => self.ser.out.put(&id.to_le_bytes()),
+            Slot::U64 => self.ser.w.out.put(&id.to_le_bytes()),
             Slot::Rid => {
                 if self.ser.version().has_rid_payload() {
-                    self.ser.out.put(&id.to_le_bytes());
+                    self.ser.w.out.put(&id.to_le_bytes());
                 }
             }
             Slot::ObjectId if id == 0 => self.ser.header(VariantType::Nil, 0)?,
             Slot::ObjectId => {
                 self.ser.header(VariantType::Object, FLAG_OBJECT_AS_ID)?;
-                self.ser.out.put(&id.to_le_bytes());
+                self.ser.w.out.put(&id.to_le_bytes());
             }
             _ => return Err(self.unexpected("an id")),
         }
@@ -360,11 +361,11 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
             return Err(self.unexpected("a byte length that is not a whole number of elements"));
         }
         let count = bytes.len() / elem;
-        self.ser.len_u32(count, ty.name())?;
+        self.ser.w.len_u32(count, ty.name())?;
         let out_wide = ty.has_real_components() && self.ser.wide_reals()?;
         if !ty.has_real_components() || wide == out_wide {
-            self.ser.out.put(bytes);
-            self.ser.pad(bytes.len());
+            self.ser.w.out.put(bytes);
+            self.ser.w.pad(bytes.len());
             return Ok(());
         }
         // Component width differs between the Rust type and the target build: convert.
@@ -374,13 +375,14 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
                 b.copy_from_slice(c);
                 #[allow(clippy::cast_possible_truncation)]
                 let narrow = f64::from_le_bytes(b) as f32;
-                self.ser.out.put(&narrow.to_le_bytes());
+                self.ser.w.out.put(&narrow.to_le_bytes());
             }
         } else {
             for c in bytes.chunks_exact(4) {
                 let mut b = [0; 4];
                 b.copy_from_slice(c);
                 self.ser
+                    .w
                     .out
                     .put(&f64::from(f32::from_le_bytes(b)).to_le_bytes());
             }
@@ -391,32 +393,32 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
     fn string(self, s: &str) -> Result<()> {
         match self.slot {
             Slot::Str => {
-                self.ser.check_no_nul(s)?;
-                self.ser.gstring(s)
+                self.ser.w.check_no_nul(s)?;
+                self.ser.w.string_field(s)
             }
             Slot::Class { header_at, null } if s.is_empty() => {
-                let nil = self.ser.type_id(VariantType::Nil)?;
-                self.ser.out.patch_u32(header_at, nil);
+                let nil = self.ser.w.type_id(VariantType::Nil)?;
+                self.ser.w.out.patch_u32(header_at, nil);
                 *null = true;
                 Ok(())
             }
             Slot::Class { .. } => {
-                self.ser.check_no_nul(s)?;
-                self.ser.gstring(s)
+                self.ser.w.check_no_nul(s)?;
+                self.ser.w.string_field(s)
             }
             Slot::Names(n) => {
-                self.ser.check_no_nul(s)?;
+                self.ser.w.check_no_nul(s)?;
                 *n += 1;
-                self.ser.gstring(s)
+                self.ser.w.string_field(s)
             }
             Slot::StringArray => {
-                self.ser.check_no_nul(s)?;
+                self.ser.w.check_no_nul(s)?;
                 // PackedStringArray elements count and carry a NUL terminator.
                 let len = string::packed_element_len(s.len());
-                self.ser.len_u32(len, "PackedStringArray element")?;
-                self.ser.out.put(s.as_bytes());
-                self.ser.out.put(&[0]);
-                self.ser.pad(len);
+                self.ser.w.len_u32(len, "PackedStringArray element")?;
+                self.ser.w.out.put(s.as_bytes());
+                self.ser.w.out.put(&[0]);
+                self.ser.w.pad(len);
                 Ok(())
             }
             Slot::DescriptorField(d, 2) => {
@@ -456,7 +458,7 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
         let Slot::Absolute(slot) = self.slot else {
             return Err(self.unexpected("a bool"));
         };
-        self.ser.out.patch_u32(slot + 8, u32::from(v));
+        self.ser.w.out.patch_u32(slot + 8, u32::from(v));
         Ok(())
     }
     #[inline]
@@ -470,7 +472,7 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
     #[inline(always)]
     fn serialize_i32(self, v: i32) -> Result<()> {
         if let Slot::I32 = self.slot {
-            self.ser.out.put(&v.to_le_bytes());
+            self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }
         self.number(v.into(), Some(v.into()))
@@ -503,7 +505,7 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
     #[inline(always)]
     fn serialize_f32(self, v: f32) -> Result<()> {
         if let Slot::F32 | Slot::Real { wide: false } = self.slot {
-            self.ser.out.put(&v.to_le_bytes());
+            self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }
         self.number(v.into(), None)
@@ -511,7 +513,7 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         if let Slot::Real { wide: true } = self.slot {
-            self.ser.out.put(&v.to_le_bytes());
+            self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }
         self.number(v, None)
@@ -590,9 +592,9 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
             _ => return Err(self.unexpected("a map")),
         };
         let ser = self.ser;
-        let count_at = ser.out.pos();
-        ser.put_u32(0);
-        ser.enter()?;
+        let count_at = ser.w.out.pos();
+        ser.w.put_u32(0);
+        ser.w.enter()?;
         Ok(FieldMap {
             ser,
             count_at,
@@ -628,12 +630,12 @@ pub(super) struct FieldSeq<'a, 's, W> {
 impl<'a, 's, W: Output> FieldSeq<'a, 's, W> {
     fn start(p: FieldSerializer<'a, 's, W>, _len: Option<usize>) -> Result<Self> {
         let FieldSerializer { ser, slot } = p;
-        let count_at = ser.out.pos();
+        let count_at = ser.w.out.pos();
         match slot {
-            Slot::StringArray => ser.put_u32(0),
+            Slot::StringArray => ser.w.put_u32(0),
             Slot::Items => {
-                ser.put_u32(0);
-                ser.enter()?;
+                ser.w.put_u32(0);
+                ser.w.enter()?;
             }
             Slot::Names(_) | Slot::Descriptor(_) => {}
             other => return Err(FieldSerializer { ser, slot: other }.unexpected("a sequence")),
@@ -671,15 +673,16 @@ impl<W: Output> ser::SerializeSeq for FieldSeq<'_, '_, W> {
             }
             _ => Err(self
                 .ser
+                .w
                 .error(ErrorKind::Message("unexpected marker sequence".into()))),
         }
     }
     fn end(self) -> Result<()> {
         match self.slot {
-            Slot::StringArray => self.ser.out.patch_u32(self.count_at, self.count),
+            Slot::StringArray => self.ser.w.out.patch_u32(self.count_at, self.count),
             Slot::Items => {
-                self.ser.out.patch_u32(self.count_at, self.count);
-                self.ser.leave();
+                self.ser.w.out.patch_u32(self.count_at, self.count);
+                self.ser.w.leave();
             }
             _ => {}
         }
@@ -725,8 +728,8 @@ impl<W: Output> ser::SerializeMap for FieldMap<'_, W> {
         value.serialize(&mut *self.ser)
     }
     fn end(self) -> Result<()> {
-        self.ser.out.patch_u32(self.count_at, self.count);
-        self.ser.leave();
+        self.ser.w.out.patch_u32(self.count_at, self.count);
+        self.ser.w.leave();
         Ok(())
     }
 }
@@ -848,10 +851,10 @@ impl<'a, W: Output> ser::Serializer for PackedStrings<'a, W> {
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<PackedStringSeq<'a, W>> {
         let ser = self.0;
-        let count_at = ser.out.pos();
+        let count_at = ser.w.out.pos();
         // The count serde declares, corrected at the end if the elements differ.
         let declared = len.and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
-        ser.put_u32(declared);
+        ser.w.put_u32(declared);
         Ok(PackedStringSeq {
             ser,
             count_at,
@@ -885,7 +888,7 @@ impl<W: Output> ser::SerializeSeq for PackedStringSeq<'_, W> {
     #[inline]
     fn end(self) -> Result<()> {
         if self.count != self.declared {
-            self.ser.out.patch_u32(self.count_at, self.count);
+            self.ser.w.out.patch_u32(self.count_at, self.count);
         }
         Ok(())
     }
@@ -924,10 +927,10 @@ impl<'a, W: Output> ser::Serializer for PackedString<'a, W> {
     #[inline]
     fn serialize_str(self, s: &str) -> Result<()> {
         let ser = self.0;
-        ser.check_no_nul(s)?;
+        ser.w.check_no_nul(s)?;
         let len = string::packed_element_len(s.len());
-        let len = ser.len_i32(len, "PackedStringArray element")?;
-        ser.out.put_terminated(len, s.as_bytes());
+        let len = ser.w.len_i32(len, "PackedStringArray element")?;
+        ser.w.out.put_terminated(len, s.as_bytes());
         Ok(())
     }
 

@@ -19,7 +19,7 @@
 mod compound;
 mod field;
 mod marker;
-mod output;
+pub(crate) mod output;
 
 pub use compound::{Compound, MathComponents, TupleStruct};
 pub use output::{Output, SizeCounter};
@@ -27,10 +27,11 @@ pub use output::{Output, SizeCounter};
 use crate::config::{Config, EnumRepr, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Marker, marker};
-use crate::wire::{FLAG_64, Header, VariantType, has_nul, string};
+use crate::wire::writer::Writer;
+use crate::wire::{FLAG_64, Header, VariantType};
 use compound::{Components, CompoundKind};
 use marker::{Descriptor, newtype_marker};
-use output::{put_padding, short_has_nul, short_word, words};
+use output::{short_has_nul, short_word, words};
 use serde::ser::{self, Serialize};
 
 /// A [`Serializer`] that owns a caller's buffer while it writes and hands it back when
@@ -61,7 +62,7 @@ impl<'b> Lend<'b> {
 impl Drop for Lend<'_> {
     #[inline]
     fn drop(&mut self) {
-        core::mem::swap(self.home, &mut self.ser.out);
+        core::mem::swap(self.home, &mut self.ser.w.out);
     }
 }
 
@@ -79,10 +80,9 @@ impl Drop for Lend<'_> {
 /// # Ok::<(), godot_serde::Error>(())
 /// ```
 pub struct Serializer<W> {
-    out: W,
+    /// The wire writer: output, depth, header words, String fields.
+    w: Writer<W>,
     config: Config,
-    /// Depth of the value being written (top level = 0), as Godot counts it.
-    depth: usize,
     /// Element type seen so far in the innermost array, for typed-container inference.
     infer: Infer,
     /// Typed container descriptors (key, value) of the marker being written, captured from
@@ -150,9 +150,8 @@ impl<W: Output> Serializer<W> {
     /// A serializer writing to `out` with `config`.
     pub fn new(out: W, config: Config) -> Self {
         Serializer {
-            out,
+            w: Writer::new(out, &config),
             config,
-            depth: 0,
             infer: Infer::OFF,
             descriptors: Default::default(),
             map_entries: Vec::new(),
@@ -161,7 +160,7 @@ impl<W: Output> Serializer<W> {
 
     /// Gives back the output.
     pub fn into_inner(self) -> W {
-        self.out
+        self.w.into_inner()
     }
 
     /// What `name` stands for, worked out from the name: for a constant name (a marker
@@ -196,42 +195,8 @@ impl<W: Output> Serializer<W> {
     }
 
     #[inline]
-    fn put_u32(&mut self, v: u32) {
-        self.out.put(&v.to_le_bytes());
-    }
-
-    #[inline]
     fn version(&self) -> GodotVersion {
         self.config.version
-    }
-
-    #[cold]
-    fn error(&self, kind: ErrorKind) -> Error {
-        Error::at(kind, self.out.pos())
-    }
-
-    #[inline]
-    fn type_id(&self, ty: VariantType) -> Result<u32> {
-        match Header::encode(ty, self.version(), 0) {
-            Some(word) => Ok(word),
-            None => self.other_type_id(ty),
-        }
-    }
-
-    fn other_type_id(&self, ty: VariantType) -> Result<u32> {
-        ty.id(self.version()).map(u32::from).ok_or_else(|| {
-            self.error(ErrorKind::TypeNotInTarget {
-                ty,
-                version: self.version(),
-            })
-        })
-    }
-
-    #[cold]
-    fn depth_error(&self) -> Error {
-        self.error(ErrorKind::DepthLimitExceeded {
-            limit: self.config.max_depth,
-        })
     }
 
     /// A value's header word, after enforcing the depth limit (Godot checks
@@ -239,17 +204,15 @@ impl<W: Output> Serializer<W> {
     #[inline]
     fn head(&mut self, ty: VariantType, flags: u32) -> Result<u32> {
         self.check_value(ty)?;
-        Ok(self.type_id(ty)? | flags)
+        Ok(self.w.type_id(ty)? | flags)
     }
 
     /// What every value does before its header: the depth limit, and recording its type
     /// when an enclosing Array watches this depth.
     #[inline]
     fn check_value(&mut self, ty: VariantType) -> Result<()> {
-        if self.depth > self.config.max_depth {
-            return Err(self.depth_error());
-        }
-        if self.infer.depth() == self.depth as u64 {
+        self.w.check_depth()?;
+        if self.infer.depth() == self.w.depth as u64 {
             self.observe(ty);
         }
         Ok(())
@@ -259,7 +222,7 @@ impl<W: Output> Serializer<W> {
     #[inline]
     fn header(&mut self, ty: VariantType, flags: u32) -> Result<()> {
         let word = self.head(ty, flags)?;
-        self.put_u32(word);
+        self.w.put_u32(word);
         Ok(())
     }
 
@@ -280,14 +243,6 @@ impl<W: Output> Serializer<W> {
         self.infer = Infer(self.infer.0 & !0xFF | u64::from(next));
     }
 
-    /// Godot's String field: length, UTF-8, zero padding.
-    fn gstring(&mut self, s: &str) -> Result<()> {
-        self.len_u32(s.len(), "String")?;
-        self.out.put(s.as_bytes());
-        self.pad(s.len());
-        Ok(())
-    }
-
     /// A String-like value: header, length, UTF-8, zero padding.
     #[inline]
     fn string_value(&mut self, ty: VariantType, s: &str) -> Result<()> {
@@ -302,17 +257,17 @@ impl<W: Output> Serializer<W> {
         if let Some(word) = short_word(s.as_bytes()) {
             let n = s.len();
             if short_has_nul(word, n) {
-                return Err(self.nul_error());
+                return Err(self.w.nul_error());
             }
             let head = self.head_if::<CHECK>(ty, 0)?;
             #[allow(clippy::cast_possible_truncation)]
-            self.out.put_short(words(head, n as u32), word, n);
+            self.w.out.put_short(words(head, n as u32), word, n);
             return Ok(());
         }
-        self.check_no_nul(s)?;
+        self.w.check_no_nul(s)?;
         let word = self.head_if::<CHECK>(ty, 0)?;
-        let len = self.len_i32(s.len(), "String")?;
-        self.out.put_padded(words(word, len), s.as_bytes());
+        let len = self.w.len_i32(s.len(), "String")?;
+        self.w.out.put_padded(words(word, len), s.as_bytes());
         Ok(())
     }
 
@@ -323,7 +278,7 @@ impl<W: Output> Serializer<W> {
         if CHECK {
             self.head(ty, flags)
         } else {
-            Ok(self.type_id(ty)? | flags)
+            Ok(self.w.type_id(ty)? | flags)
         }
     }
 
@@ -342,64 +297,18 @@ impl<W: Output> Serializer<W> {
             (Some(a), Some(b)) if a == b => a as u32,
             _ => panic!("String's id differs between targets"),
         };
-        debug_assert_ne!(self.infer.depth(), self.depth as u64);
-        debug_assert!(self.depth <= self.config.max_depth);
+        debug_assert_ne!(self.infer.depth(), self.w.depth as u64);
+        debug_assert!(!self.w.too_deep());
         if let Some(word) = short_word(key.as_bytes()) {
             let n = key.len();
             if short_has_nul(word, n) {
-                return Err(self.nul_error());
+                return Err(self.w.nul_error());
             }
             #[allow(clippy::cast_possible_truncation)]
-            self.out.put_key(words(STRING, n as u32), word, n);
+            self.w.out.put_key(words(STRING, n as u32), word, n);
             return Ok(());
         }
         self.put_string::<false>(VariantType::String, key)
-    }
-
-    /// Godot cuts strings at the first NUL when decoding: refuse to write one rather than
-    /// let the engine read a different string.
-    #[inline]
-    fn check_no_nul(&self, s: &str) -> Result<()> {
-        if has_nul(s.as_bytes()) {
-            return Err(self.nul_error());
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn nul_error(&self) -> Error {
-        self.error(ErrorKind::Unsupported(
-            "string contains a NUL character, where Godot would cut it".into(),
-        ))
-    }
-
-    #[inline]
-    fn pad(&mut self, len: usize) {
-        put_padding(&mut self.out, len);
-    }
-
-    /// A length Godot reads as a signed 32-bit int, as the word to write.
-    #[inline]
-    fn len_i32(&self, len: usize, what: &'static str) -> Result<u32> {
-        match string::len_word(len) {
-            Some(n) => Ok(n),
-            None => Err(self.len_error(len, what)),
-        }
-    }
-
-    #[cold]
-    fn len_error(&self, len: usize, what: &'static str) -> Error {
-        self.error(ErrorKind::Unsupported(
-            format!("{what} of {len} elements exceeds Godot's 2^31 - 1 limit").into(),
-        ))
-    }
-
-    /// Writes a length Godot reads as a signed 32-bit int.
-    #[inline]
-    fn len_u32(&mut self, len: usize, what: &'static str) -> Result<()> {
-        let n = self.len_i32(len, what)?;
-        self.put_u32(n);
-        Ok(())
     }
 
     /// An int: 32-bit when it fits (inlined into the caller, one check and one store), else
@@ -416,7 +325,7 @@ impl<W: Output> Serializer<W> {
         match i32::try_from(v) {
             Ok(small) => {
                 let word = self.head_if::<CHECK>(VariantType::Int, 0)?;
-                self.out.put_words(word, small.cast_unsigned());
+                self.w.out.put_words(word, small.cast_unsigned());
                 Ok(())
             }
             Err(_) => self.int64(v),
@@ -426,7 +335,7 @@ impl<W: Output> Serializer<W> {
     #[inline(never)]
     fn int64(&mut self, v: i64) -> Result<()> {
         self.header(VariantType::Int, FLAG_64)?;
-        self.out.put(&v.to_le_bytes());
+        self.w.out.put(&v.to_le_bytes());
         Ok(())
     }
 
@@ -444,10 +353,10 @@ impl<W: Output> Serializer<W> {
         let narrow = v as f32;
         if f64::from(narrow) == v {
             let word = self.head_if::<CHECK>(VariantType::Float, 0)?;
-            self.out.put_words(word, narrow.to_bits());
+            self.w.out.put_words(word, narrow.to_bits());
         } else {
             self.header(VariantType::Float, FLAG_64)?;
-            self.out.put(&v.to_le_bytes());
+            self.w.out.put(&v.to_le_bytes());
         }
         Ok(())
     }
@@ -460,7 +369,7 @@ impl<W: Output> Serializer<W> {
             return self.put_float::<CHECK>(v.into());
         }
         let word = self.head_if::<CHECK>(VariantType::Float, 0)?;
-        self.out.put_words(word, v.to_bits());
+        self.w.out.put_words(word, v.to_bits());
         Ok(())
     }
 
@@ -470,7 +379,7 @@ impl<W: Output> Serializer<W> {
             return Ok(false);
         }
         if !self.version().has_64bit_reals() {
-            return Err(self.error(ErrorKind::Unsupported(
+            return Err(self.w.error(ErrorKind::Unsupported(
                 "double-precision math types do not exist in Godot 3".into(),
             )));
         }
@@ -489,18 +398,18 @@ impl<W: Output> Serializer<W> {
     #[inline]
     fn container(&mut self, ty: VariantType, len: Option<usize>) -> Result<Compound<'_, W>> {
         let word = self.head(ty, 0)?;
-        let header_at = self.out.pos();
+        let header_at = self.w.out.pos();
         let declared = len.unwrap_or(0);
-        let count = self.len_i32(declared, ty.name())?;
-        self.out.put_words(word, count);
-        self.enter()?;
-        let deep = self.depth > self.config.max_depth;
+        let count = self.w.len_i32(declared, ty.name())?;
+        self.w.out.put_words(word, count);
+        self.w.enter()?;
+        let deep = self.w.too_deep();
         let outer_infer = self.infer;
         let kind = if ty == VariantType::Array
             && self.config.typed_containers
             && self.version().has_typed_arrays()
         {
-            self.infer = Infer::pending(self.depth);
+            self.infer = Infer::pending(self.w.depth);
             CompoundKind::Inferring
         } else {
             CompoundKind::Plain
@@ -517,21 +426,6 @@ impl<W: Output> Serializer<W> {
             in_variant: false,
             deep,
         })
-    }
-
-    #[inline]
-    fn enter(&mut self) -> Result<()> {
-        self.depth = self.depth.checked_add(1).ok_or_else(|| {
-            Error::new(ErrorKind::DepthLimitExceeded {
-                limit: self.config.max_depth,
-            })
-        })?;
-        Ok(())
-    }
-
-    #[inline]
-    fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
     }
 
     /// `serialize_tuple_struct`, with a math value's checks only when `CHECK` (see
@@ -572,8 +466,8 @@ impl<W: Output> Serializer<W> {
     /// Writes the one-entry Dictionary header of a data-carrying enum variant and its key.
     fn variant_wrapper(&mut self, index: u32, name: &str) -> Result<()> {
         self.header(VariantType::Dictionary, 0)?;
-        self.put_u32(1);
-        self.enter()?;
+        self.w.put_u32(1);
+        self.w.enter()?;
         self.enum_key(index, name)
     }
 }
@@ -596,7 +490,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.header(VariantType::Bool, 0)?;
-        self.put_u32(u32::from(v));
+        self.w.put_u32(u32::from(v));
         Ok(())
     }
 
@@ -618,8 +512,10 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     }
     #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
-        let v = i64::try_from(v)
-            .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
+        let v = i64::try_from(v).map_err(|_| {
+            self.w
+                .error(ErrorKind::IntegerOutOfRange(v.to_string().into()))
+        })?;
         self.int(v)
     }
     #[inline]
@@ -636,14 +532,18 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     }
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
-        let v = i64::try_from(v)
-            .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
+        let v = i64::try_from(v).map_err(|_| {
+            self.w
+                .error(ErrorKind::IntegerOutOfRange(v.to_string().into()))
+        })?;
         self.int(v)
     }
     #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
-        let v = i64::try_from(v)
-            .map_err(|_| self.error(ErrorKind::IntegerOutOfRange(v.to_string().into())))?;
+        let v = i64::try_from(v).map_err(|_| {
+            self.w
+                .error(ErrorKind::IntegerOutOfRange(v.to_string().into()))
+        })?;
         self.int(v)
     }
 
@@ -669,8 +569,8 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         let word = self.head(VariantType::PackedByteArray, 0)?;
-        let len = self.len_i32(v.len(), "PackedByteArray")?;
-        self.out.put_padded(words(word, len), v);
+        let len = self.w.len_i32(v.len(), "PackedByteArray")?;
+        self.w.out.put_padded(words(word, len), v);
         Ok(())
     }
 
@@ -693,7 +593,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_unit_struct(self, name: &'static str) -> Result<()> {
         match marker(name) {
             Some(m) if m.ty == VariantType::Callable => self.header(VariantType::Callable, 0),
-            Some(_) => Err(self.error(ErrorKind::Unsupported(
+            Some(_) => Err(self.w.error(ErrorKind::Unsupported(
                 format!("{name} serialized as a unit struct").into(),
             ))),
             None => self.header(VariantType::Nil, 0),
@@ -732,7 +632,7 @@ impl<'a, W: Output> ser::Serializer for &'a mut Serializer<W> {
     ) -> Result<()> {
         self.variant_wrapper(index, variant)?;
         value.serialize(&mut *self)?;
-        self.leave();
+        self.w.leave();
         Ok(())
     }
 

@@ -109,7 +109,7 @@ pub(super) fn short_has_nul(word: u64, n: usize) -> bool {
 
 /// Appends the zeros that pad `len` bytes to a multiple of 4.
 #[inline]
-pub(super) fn put_padding<O: Output + ?Sized>(out: &mut O, len: usize) {
+pub(crate) fn put_padding<O: Output + ?Sized>(out: &mut O, len: usize) {
     match padding(len) {
         1 => out.put(&[0]),
         2 => out.put(&[0; 2]),

@@ -9,15 +9,13 @@ mod display;
 mod index;
 mod macros;
 mod ser;
-mod serializer;
 
 pub use dictionary::{DictionaryKey, IntoIter as DictionaryIntoIter};
 pub use index::VariantIndex;
 
 pub(crate) use de::VariantVisitor;
-pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, direct_with, inferred, infers};
+pub(crate) use deserializer::{Borrowed, VariantDe};
 pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint, text_print};
-pub(crate) use serializer::{VariantSerializer, drop_boms, fits, infer_types, wire_error};
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
@@ -190,6 +188,37 @@ pub struct Object {
 /// decoding or parsing allowed (up to Godot's 1024 levels) clones on a 2 MiB thread.
 fn grow<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, f)
+}
+
+/// Whether `a` and `b` are the same value by Godot's key equality (floats by value, NaN equal
+/// to NaN; containers with the same types and the same items in order): what
+/// `Config::from_variant` asks of a Variant and its decoded bytes. Nested containers recurse on
+/// a grown stack, as cloning does.
+pub(crate) fn same(a: &Variant, b: &Variant) -> bool {
+    match (a, b) {
+        (Variant::Array(x), Variant::Array(y)) => grow(|| {
+            x.element_type == y.element_type
+                && x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(p, q)| same(p, q))
+        }),
+        (Variant::Dictionary(x), Variant::Dictionary(y)) => grow(|| {
+            x.key_type() == y.key_type()
+                && x.value_type() == y.value_type()
+                && x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
+        }),
+        (Variant::Object(x), Variant::Object(y)) => grow(|| {
+            x.class == y.class
+                && x.properties.len() == y.properties.len()
+                && x.properties
+                    .iter()
+                    .zip(&y.properties)
+                    .all(|((n1, v1), (n2, v2))| n1 == n2 && same(v1, v2))
+        }),
+        _ => dictionary::key_eq(a, b),
+    }
 }
 
 impl Clone for Array {

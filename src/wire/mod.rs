@@ -6,6 +6,8 @@
 //! - [`header`]: the header word (type id, 64-bit flag, object-as-id flag, typed-container
 //!   kinds) and the typed-container [`Descriptor`].
 //! - [`string`]: the Godot String field (length, NUL, BOM, padding).
+//! - [`writer`]: the [`Writer`](writer::Writer): output, depth, header words, lengths, String
+//!   fields and padding, under the serde serializer.
 //!
 //! Everything here follows `core/io/marshalls.cpp` (`encode_variant` / `decode_variant`) and
 //! `core/variant/variant.h`, as written down in `docs/wire-format.md` (the "spec" of the
@@ -14,6 +16,7 @@
 pub(crate) mod header;
 pub(crate) mod string;
 pub(crate) mod types;
+pub(crate) mod writer;
 
 pub(crate) use header::{
     COUNT_MASK, Descriptor, FLAG_64, FLAG_OBJECT_AS_ID, Header, NODE_PATH_NEW_FORMAT, NodePathHead,

@@ -2,31 +2,12 @@
 //! marker map of a Godot type with its payload.
 
 use serde::de::value::BorrowedStrDeserializer;
-use serde::de::{
-    self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
-    Visitor,
-};
+use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::super::Variant;
 use super::{Lend, Result, VariantDe};
 use crate::error::Error;
-
-/// A String visited as a unit enum variant.
-pub(super) struct UnitEnum<V>(pub(super) V);
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<V> {
-    type Value = V::Value;
-    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.0.expecting(f)
-    }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
-        self.0.visit_enum(BorrowedStrDeserializer::new(v))
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
-        self.0.visit_enum(v.to_owned().into_deserializer())
-    }
-}
 
 /// An enum variant with data: the one entry of a Dictionary.
 pub(super) struct EnumEntry<'a, L> {
@@ -141,7 +122,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for MarkerMap<'a, L> {
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         match self.de.take() {
-            Some(de) => seed.deserialize(Payload(de)),
+            Some(de) => seed.deserialize(MarkerValue(de)),
             None => Err(de::Error::custom("marker value requested twice")),
         }
     }
@@ -150,10 +131,11 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for MarkerMap<'a, L> {
     }
 }
 
-/// A marker payload: its shape is fixed, so every method visits the same way.
-struct Payload<'a, L>(VariantDe<'a, L>);
+/// A marker map's value (the type's payload): its shape is fixed, so every method visits
+/// the same way.
+struct MarkerValue<'a, L>(VariantDe<'a, L>);
 
-impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for Payload<'a, L> {
+impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for MarkerValue<'a, L> {
     type Error = Error;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.0.payload(visitor)

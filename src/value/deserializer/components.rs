@@ -1,7 +1,7 @@
 //! The payload readers of Godot types: math components, numbers, strings, fields, container
 //! descriptors and Object properties as sequences and maps.
 
-use serde::de::value::StringDeserializer;
+use serde::de::value::{SeqAccessDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
@@ -102,11 +102,16 @@ impl<'de> SeqAccess<'de> for Components {
         let x = self.values.get(i).copied().unwrap_or_default();
         match self.comp {
             #[allow(clippy::cast_possible_truncation)]
-            Comp::F32 => seed.deserialize(Number(x as f32)).map(Some),
-            Comp::F64 => seed.deserialize(Number(x)).map(Some),
+            Comp::F32 => seed
+                .deserialize(IntoDeserializer::<Error>::into_deserializer(x as f32))
+                .map(Some),
+            Comp::F64 => seed
+                .deserialize(IntoDeserializer::<Error>::into_deserializer(x))
+                .map(Some),
             Comp::I32 => {
                 let n = self.ints.get(i).copied().unwrap_or_default();
-                seed.deserialize(Number(n)).map(Some)
+                seed.deserialize(IntoDeserializer::<Error>::into_deserializer(n))
+                    .map(Some)
             }
         }
     }
@@ -124,38 +129,19 @@ impl Components {
     }
 }
 
-/// One number, visited as its own type.
-struct Number<T>(T);
-
-macro_rules! number_de {
-    ($($t:ty => $visit:ident),*) => {$(
-        impl<'de> de::Deserializer<'de> for Number<$t> {
-            type Error = Error;
-            fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-                visitor.$visit(self.0)
-            }
-            forward_to_deserialize_any! {
-                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
-                byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
-                struct enum identifier ignored_any
-            }
-        }
-    )*};
-}
-
-number_de!(u8 => visit_u8, i32 => visit_i32, i64 => visit_i64, f32 => visit_f32, f64 => visit_f64);
-
 /// Numbers of a packed array, one by one.
 pub(super) struct NumberSeq<I>(pub(super) I);
 
 impl<'de, T, I: Iterator<Item = T> + ExactSizeIterator> SeqAccess<'de> for NumberSeq<I>
 where
-    Number<T>: de::Deserializer<'de, Error = Error>,
+    T: IntoDeserializer<'de, Error>,
 {
     type Error = Error;
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         match self.0.next() {
-            Some(x) => seed.deserialize(Number(x)).map(Some),
+            Some(x) => seed
+                .deserialize(IntoDeserializer::<Error>::into_deserializer(x))
+                .map(Some),
             None => Ok(None),
         }
     }
@@ -287,11 +273,11 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
             (FieldKind::Signal(s), 1) => {
                 seed.deserialize(de::value::U64Deserializer::<Error>::new(s.object.0))?
             }
-            (FieldKind::NodePath(p), 0) => seed.deserialize(StrSeq(Strs {
+            (FieldKind::NodePath(p), 0) => seed.deserialize(SeqAccessDeserializer::new(Strs {
                 iter: p.names.iter(),
                 lend,
             }))?,
-            (FieldKind::NodePath(p), 1) => seed.deserialize(StrSeq(Strs {
+            (FieldKind::NodePath(p), 1) => seed.deserialize(SeqAccessDeserializer::new(Strs {
                 iter: p.subnames.iter(),
                 lend,
             }))?,
@@ -305,35 +291,14 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
                 de,
                 props: &o.properties,
             })?,
-            (FieldKind::TypedArray(a), 0) => match (&a.element_type, a.items.first()) {
-                (ContainerType::Untyped, Some(x)) if self.de.infer => {
-                    let t = ContainerType::Builtin(x.variant_type());
-                    seed.deserialize(DescriptorDe(&t))?
-                }
-                (t, _) => seed.deserialize(DescriptorDe(t))?,
-            },
-            (FieldKind::TypedDictionary(d), 0) => seed.deserialize(DescriptorDe(d.key_type()))?,
-            (FieldKind::TypedDictionary(d), 1) => seed.deserialize(DescriptorDe(d.value_type()))?,
+            (FieldKind::TypedArray(a), 0) => seed.deserialize(descriptor(&a.element_type))?,
+            (FieldKind::TypedDictionary(d), 0) => seed.deserialize(descriptor(d.key_type()))?,
+            (FieldKind::TypedDictionary(d), 1) => seed.deserialize(descriptor(d.value_type()))?,
             (FieldKind::TypedArray(a), 1) => seed.deserialize(ItemsDe(de, a))?,
             (FieldKind::TypedDictionary(d), 2) => seed.deserialize(EntriesDe(de, d))?,
             _ => return Ok(None),
         };
         Ok(Some(value))
-    }
-}
-
-/// A seq of strings as a deserializer.
-struct StrSeq<'a, L>(Strs<'a, L>);
-
-impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for StrSeq<'a, L> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_seq(self.0)
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
     }
 }
 
@@ -368,24 +333,14 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for EntriesDe<'a, L> {
 }
 
 /// A container type as the 3-tuple `(kind, Godot 4 type id, class or script)`.
-struct DescriptorDe<'a>(&'a ContainerType);
-
-impl<'de> de::Deserializer<'de> for DescriptorDe<'_> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (kind, id, name) = self.0.parts();
-        visitor.visit_seq(DescriptorSeq {
-            kind,
-            id,
-            name: Some(name.to_owned()),
-            field: 0,
-        })
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
+fn descriptor(t: &ContainerType) -> SeqAccessDeserializer<DescriptorSeq> {
+    let (kind, id, name) = t.parts();
+    SeqAccessDeserializer::new(DescriptorSeq {
+        kind,
+        id,
+        name: Some(name.to_owned()),
+        field: 0,
+    })
 }
 
 struct DescriptorSeq {
@@ -421,10 +376,12 @@ struct PropertiesDe<'a, L> {
 impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for PropertiesDe<'a, L> {
     type Error = Error;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(Properties {
-            de: self.de,
-            iter: self.props.iter(),
-            value: None,
+        super::super::grow(|| {
+            visitor.visit_map(Properties {
+                de: self.de,
+                iter: self.props.iter(),
+                value: None,
+            })
         })
     }
     forward_to_deserialize_any! {

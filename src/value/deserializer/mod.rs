@@ -6,8 +6,9 @@
 //! method, Godot types as the one-entry marker maps of [`crate::types`] (or their payload
 //! directly when asked for by their own marker name), enums from a String, an int or a
 //! one-entry Dictionary. So `T::deserialize(&variant)` gives what decoding
-//! `to_bytes(&variant)` as `T` gives (for the Godot 4 layouts; `Config::from_variant` picks
-//! this path exactly when that holds and goes through the bytes otherwise).
+//! `to_bytes(&variant)` as `T` gives whenever those bytes decode back to `variant` itself
+//! (`Config::from_variant` checks exactly that, on the decoded bytes, and reads the bytes
+//! otherwise). It applies none of the wire's rules itself.
 //!
 //! A Dictionary key that starts with `$godot_serde::` (a reserved marker name such as
 //! `"$godot_serde::Object"`, or any other: the one rule of `wire::types::is_reserved_key`)
@@ -28,11 +29,9 @@ use crate::wire::{Scalar, VariantType};
 
 mod access;
 mod components;
-mod direct;
 
-use access::{Entries, EnumEntry, Items, MarkerMap, UnitEnum};
+use access::{Entries, EnumEntry, Items, MarkerMap};
 use components::{Components, ElementSeq, FieldKind, Fields, NumberSeq, Strs};
-pub(crate) use direct::{direct_ok, direct_with, inferred, infers};
 
 type Result<T> = core::result::Result<T, Error>;
 
@@ -126,6 +125,9 @@ pub(crate) trait Lend<'a, 'de>: Copy {
     fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value>;
     /// Visits bytes.
     fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value>;
+    /// Visits a string as a unit enum variant (serde's string deserializers are the
+    /// `EnumAccess`).
+    fn unit_enum<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value>;
 }
 
 /// The Variant outlives the visitor's `'de`: strings and bytes are lent.
@@ -143,19 +145,8 @@ impl<'a: 'de, 'de> Lend<'a, 'de> for Borrowed {
     fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value> {
         v.visit_borrowed_bytes(b)
     }
-}
-
-/// As [`Borrowed`], with the text the wire changes as decoding gives it: one leading BOM
-/// dropped (what `from_variant` reads with).
-#[derive(Clone, Copy)]
-pub(crate) struct WireBorrowed;
-
-impl<'a: 'de, 'de> Lend<'a, 'de> for WireBorrowed {
-    fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
-        v.visit_borrowed_str(s.strip_prefix('\u{FEFF}').unwrap_or(s))
-    }
-    fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value> {
-        v.visit_borrowed_bytes(b)
+    fn unit_enum<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
+        v.visit_enum(de::value::BorrowedStrDeserializer::new(s))
     }
 }
 
@@ -165,6 +156,9 @@ impl<'de> Lend<'_, 'de> for Copied {
     }
     fn bytes<V: Visitor<'de>>(self, b: &[u8], v: V) -> Result<V::Value> {
         v.visit_bytes(b)
+    }
+    fn unit_enum<V: Visitor<'de>>(self, s: &str, v: V) -> Result<V::Value> {
+        v.visit_enum(de::value::StrDeserializer::new(s))
     }
 }
 
@@ -177,11 +171,6 @@ pub(crate) struct VariantDe<'a, L> {
     v: &'a Variant,
     wide: bool,
     lend: L,
-    /// Present a plain Array whose elements share one type as typed, as the encoder's
-    /// typed-container inference writes it (see [`inferred`]).
-    infer: bool,
-    /// RIDs keep their id; without it (Godot 3, whose wire has no RID id) they read as 0.
-    rid_ids: bool,
     /// An int is an enum variant index ([`EnumRepr::Index`](crate::EnumRepr::Index)); without
     /// it, as in the bytes' default name mode, an int is not a variant.
     enum_indices: bool,
@@ -193,18 +182,7 @@ impl<'a, L: Copy> VariantDe<'a, L> {
             v: null_object_as_nil(v),
             wide,
             lend,
-            infer: false,
-            rid_ids: true,
             enum_indices: false,
-        }
-    }
-
-    /// RIDs read as decoding `version`'s bytes gives them: with their id in Godot 4, as 0 in
-    /// Godot 3.
-    pub(crate) fn for_version(self, version: GodotVersion) -> Self {
-        VariantDe {
-            rid_ids: version.has_rid_payload(),
-            ..self
         }
     }
 
@@ -216,22 +194,11 @@ impl<'a, L: Copy> VariantDe<'a, L> {
         }
     }
 
-    /// With typed-container inference (see [`VariantDe::infer`]).
-    pub(crate) fn inferring(self, infer: bool) -> Self {
-        VariantDe { infer, ..self }
-    }
-
     fn at(&self, v: &'a Variant) -> Self {
         VariantDe {
-            rid_ids: self.rid_ids,
             enum_indices: self.enum_indices,
-            ..VariantDe::new(v, self.wide, self.lend).inferring(self.infer)
+            ..VariantDe::new(v, self.wide, self.lend)
         }
-    }
-
-    /// Whether this Array is presented as typed.
-    fn typed_array(&self, a: &Array) -> bool {
-        a.element_type != ContainerType::Untyped || self.infer && inferred(&a.items)
     }
 }
 
@@ -299,7 +266,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             Variant::Int(i) => visitor.visit_i64(*i),
             Variant::Float(x) => visitor.visit_f64(*x),
             Variant::String(s) => self.lend.str(s, visitor),
-            Variant::Array(a) if self.typed_array(a) => {
+            Variant::Array(a) if a.element_type != ContainerType::Untyped => {
                 visitor.visit_map(MarkerMap::new(self, TYPED_ARRAY))
             }
             Variant::Array(a) => self.items(a, visitor),
@@ -333,13 +300,17 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
 
     /// Array elements as a seq; every one must be taken.
     fn items<V: Visitor<'de>>(self, a: &'a Array, visitor: V) -> Result<V::Value> {
-        let mut seq = Items {
-            de: self.at(&Variant::Nil),
-            iter: a.items.iter(),
-        };
-        let value = visitor.visit_seq(&mut seq)?;
-        all_taken(seq.iter.len(), a.len(), "elements")?;
-        Ok(value)
+        // One container level, on a grown stack when it runs low (as decoding does): a
+        // Variant nested up to Godot's limit reads on a 2 MiB thread.
+        super::grow(|| {
+            let mut seq = Items {
+                de: self.at(&Variant::Nil),
+                iter: a.items.iter(),
+            };
+            let value = visitor.visit_seq(&mut seq)?;
+            all_taken(seq.iter.len(), a.len(), "elements")?;
+            Ok(value)
+        })
     }
 
     /// Dictionary entries as a map; every one must be taken. `guard`: refuse reserved keys
@@ -356,14 +327,16 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
                 check_key(k)?;
             }
         }
-        let mut map = Entries {
-            de: self.at(&Variant::Nil),
-            iter: d.iter(),
-            value: None,
-        };
-        let value = visitor.visit_map(&mut map)?;
-        all_taken(map.iter.len(), d.len(), "entries")?;
-        Ok(value)
+        super::grow(|| {
+            let mut map = Entries {
+                de: self.at(&Variant::Nil),
+                iter: d.iter(),
+                value: None,
+            };
+            let value = visitor.visit_map(&mut map)?;
+            all_taken(map.iter.len(), d.len(), "entries")?;
+            Ok(value)
+        })
     }
 
     /// A marker type asked for by name (see `marker_value` of the byte deserializer).
@@ -450,7 +423,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
         }
         match self.v {
             Variant::StringName(s) => self.lend.str(&s.0, visitor),
-            Variant::Rid(r) => visitor.visit_u64(if self.rid_ids { r.0 } else { 0 }),
+            Variant::Rid(r) => visitor.visit_u64(r.0),
             Variant::ObjectId(id) => visitor.visit_u64(id.0),
             Variant::Nil => visitor.visit_u64(0),
             Variant::Callable(_) => visitor.visit_unit(),
@@ -736,8 +709,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
         visitor: V,
     ) -> Result<V::Value> {
         match self.v {
-            Variant::String(s) => self.lend.str(s, UnitEnum(visitor)),
-            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, UnitEnum(visitor)),
+            Variant::String(s) => self.lend.unit_enum(s, visitor),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.unit_enum(s, visitor),
             Variant::Int(i) if !self.enum_indices => Err(crate::de::enum_index_refused(name, *i)),
             Variant::Int(i) => {
                 let index = u32::try_from(*i).map_err(|_| {

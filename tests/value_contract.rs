@@ -1,0 +1,235 @@
+//! The value layer's contract, literally (issue 28): for every config of Godot 3 and
+//! Godot 4,
+//!
+//! - `to_variant(x)` is `from_bytes::<Variant>(&to_bytes(x))`, or the error `to_bytes` gives;
+//! - `from_variant::<T>(&v)` is `from_bytes::<T>(&to_bytes(&v))`, or the error either gives;
+//! - a borrowing `T` (`&str`) succeeds exactly when the wire keeps `v` as it is (`v` decodes
+//!   back to itself), whichever Variant it is.
+//!
+//! The oracle is the byte round trip; the inputs include what the wire changes or refuses
+//! (a leading BOM, a NUL, types the target lacks, plain Arrays that inference types,
+//! Godot 3 RIDs, integers beyond `i64`).
+#[path = "common/generate.rs"]
+mod generate;
+
+use std::collections::BTreeMap;
+
+use generate::Rng;
+use godot_serde::*;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// Godot 3 and the Godot 4 layouts, both precisions where they exist, typed containers on
+/// and off.
+fn configs() -> Vec<Config> {
+    let mut out = vec![Config::godot3(), Config::godot3().with_allow_objects(true)];
+    for version in [GodotVersion::V4_0, GodotVersion::V4_3, GodotVersion::V4_4] {
+        for double in [false, true] {
+            for typed in [false, true] {
+                out.push(
+                    Config::new(version)
+                        .with_double_precision(double)
+                        .with_typed_containers(typed),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A value as text (NaN-safe through `Debug`), or the kind of the error without its details
+/// (a message names types as the path that found the mismatch does).
+fn shown<U: core::fmt::Debug>(r: Result<U>) -> core::result::Result<String, String> {
+    r.map(|u| format!("{u:?}")).map_err(|e| kind(&e))
+}
+
+/// An error's kind, without its details (`Unsupported`, `DepthLimitExceeded`, ...).
+fn kind(e: &Error) -> String {
+    let k = format!("{:?}", e.kind());
+    k.split(['(', ' ', '{'])
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// What the bytes give for `U` from `value` under `config` (objects allowed in decoding).
+fn oracle<T: Serialize + ?Sized, U: DeserializeOwned + core::fmt::Debug>(
+    config: Config,
+    value: &T,
+) -> core::result::Result<String, String> {
+    let bytes = config.to_bytes(value).map_err(|e| kind(&e))?;
+    shown(config.with_allow_objects(true).from_bytes::<U>(&bytes))
+}
+
+/// A random Variant of any engine, with leaves the wire changes or refuses mixed in.
+fn variant(rng: &mut Rng, depth: usize) -> Variant {
+    let version = [GodotVersion::V3, GodotVersion::V4_4][rng.below(2) as usize];
+    match rng.below(10) {
+        0 => Variant::from(format!("\u{FEFF}{}", rng.string())),
+        1 => Variant::from(format!("a\0{}", rng.string())),
+        2 if depth > 0 => {
+            // A plain Array whose elements share a type: typed by inference where it runs.
+            let n = 1 + rng.below(3);
+            Variant::from((0..n).map(|_| Variant::Int(rng.int())).collect::<Vec<_>>())
+        }
+        3 if depth > 0 => {
+            let mut d = Dictionary::new();
+            for _ in 0..rng.below(4) {
+                d.insert(rng.string().into(), variant(rng, depth - 1));
+            }
+            d.into()
+        }
+        4 if depth > 0 => Variant::from(
+            (0..rng.below(4))
+                .map(|_| variant(rng, depth - 1))
+                .collect::<Vec<_>>(),
+        ),
+        _ => rng.variant(version, depth),
+    }
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Record {
+    id: u64,
+    name: String,
+    tags: Vec<String>,
+    pos: Vector2,
+    object: ObjectId,
+    rid: Rid,
+    extra: BTreeMap<String, Variant>,
+}
+
+#[test]
+fn to_variant_is_the_byte_round_trip() {
+    let mut rng = Rng::new(28);
+    let mut cases = 0;
+    for _ in 0..300 {
+        let v = variant(&mut rng, 3);
+        let record = Record {
+            id: rng.next(),
+            name: format!("\u{FEFF}{}", rng.string()),
+            tags: vec![rng.string(), rng.string()],
+            pos: rng.v2(),
+            object: ObjectId(rng.next()),
+            rid: Rid(rng.next()),
+            extra: [("v".to_owned(), v.clone())].into(),
+        };
+        for config in configs() {
+            assert_eq!(
+                shown(config.to_variant(&v)),
+                oracle::<_, Variant>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.to_variant(&record)),
+                oracle::<_, Variant>(config, &record),
+                "{config:?} {record:?}"
+            );
+            cases += 2;
+        }
+    }
+    println!("to_variant: {cases} cases");
+}
+
+#[test]
+fn from_variant_is_the_byte_round_trip() {
+    let mut rng = Rng::new(2828);
+    let mut cases = 0;
+    for _ in 0..300 {
+        let v = variant(&mut rng, 3);
+        for config in configs() {
+            assert_eq!(
+                shown(config.from_variant::<Variant>(&v)),
+                oracle::<_, Variant>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<Vec<Variant>>(&v)),
+                oracle::<_, Vec<Variant>>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<BTreeMap<String, Variant>>(&v)),
+                oracle::<_, BTreeMap<String, Variant>>(config, &v),
+                "{config:?} {v:?}"
+            );
+            assert_eq!(
+                shown(config.from_variant::<String>(&v)),
+                oracle::<_, String>(config, &v),
+                "{config:?} {v:?}"
+            );
+            cases += 4;
+        }
+    }
+    println!("from_variant: {cases} cases");
+}
+
+/// Whether a borrowing read succeeds depends only on whether the wire keeps the Variant,
+/// never on which path ran: every String that decodes back to itself lends its text.
+#[test]
+fn from_variant_lends_exactly_when_the_wire_keeps_the_value() {
+    let mut rng = Rng::new(7);
+    let mut lent = 0;
+    for _ in 0..200 {
+        let text = match rng.below(3) {
+            0 => format!("\u{FEFF}{}", rng.string()),
+            1 => format!("{}\0", rng.string()),
+            _ => rng.string(),
+        };
+        let v = Variant::from(text.as_str());
+        for config in configs() {
+            let kept = config
+                .to_bytes(&v)
+                .ok()
+                .and_then(|b| config.variant_from_bytes(&b).ok())
+                .is_some_and(|back| back == v);
+            match config.from_variant::<&str>(&v) {
+                Ok(s) => {
+                    assert!(kept, "{config:?} {text:?}");
+                    assert_eq!(s, text);
+                    lent += 1;
+                }
+                Err(e) => {
+                    assert!(!kept, "{config:?} {text:?}: {e}");
+                    // The owned read still gets what the bytes give.
+                    assert_eq!(
+                        shown(config.from_variant::<String>(&v)),
+                        oracle::<_, String>(config, &v)
+                    );
+                }
+            }
+        }
+    }
+    assert!(lent > 0);
+}
+
+/// An object id above `i64::MAX` is an object id on every path (it once rode through the
+/// value layer as a RID), and a RID stays a RID.
+#[test]
+fn object_ids_beyond_i64_stay_object_ids() {
+    let id = ObjectId(u64::MAX - 1);
+    for config in configs() {
+        assert_eq!(
+            config.to_variant(&id).unwrap(),
+            Variant::ObjectId(ObjectId(u64::MAX - 1)),
+            "{config:?}"
+        );
+        let v = config.to_variant(&(id, Rid(5))).unwrap();
+        // Hand-derived: Godot 4 keeps a RID's id; Godot 3's wire has none, so it reads as 0.
+        let rid = if config.version().is_godot4() { 5 } else { 0 };
+        assert_eq!(
+            v,
+            Variant::from(vec![
+                Variant::ObjectId(ObjectId(u64::MAX - 1)),
+                Variant::Rid(Rid(rid))
+            ]),
+            "{config:?}"
+        );
+        // A plain u64 beyond i64 has no Godot form.
+        let err = config.to_variant(&u64::MAX).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::IntegerOutOfRange(_)),
+            "{config:?}: {err:?}"
+        );
+    }
+}
