@@ -1,6 +1,7 @@
 //! [`Variant`]: a dynamically typed Godot value, for data whose shape is not known in advance.
 
 mod array;
+mod builder;
 mod convert;
 mod de;
 mod deserializer;
@@ -14,9 +15,10 @@ mod serializer;
 pub use dictionary::{DictionaryKey, IntoIter as DictionaryIntoIter};
 pub use index::VariantIndex;
 
+pub(crate) use builder::DictionaryBuilder;
 pub(crate) use de::VariantVisitor;
 pub(crate) use deserializer::{VariantDe, WireBorrowed, direct_ok, direct_with, inferred, infers};
-pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint, text_print};
+pub(crate) use dictionary::{KeyMode, LINEAR_MAX, fingerprint, text_print};
 pub(crate) use serializer::{VariantSerializer, drop_boms, fits, infer_types, wire_error};
 
 use crate::types::{
