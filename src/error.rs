@@ -150,6 +150,30 @@ pub enum ErrorKind {
     /// A value the format cannot express (e.g. a map key Godot cannot hold, a string with NUL).
     #[error("unsupported: {0}")]
     Unsupported(Box<str>),
+    /// A Dictionary key or object property name that starts with `$godot_serde::`, the
+    /// prefix of the names godot_serde's own type markers travel under: refused on every
+    /// path, so that hostile data cannot pose as another Godot type (see the README's
+    /// "Reserved keys").
+    #[error("Dictionary key {key:?} is reserved for godot_serde's own type markers")]
+    ReservedKey {
+        /// The key's text.
+        key: Box<str>,
+    },
+    /// An enum with data read from a Dictionary that does not have exactly one entry (the
+    /// variant name and its value).
+    #[error("invalid enum: a Dictionary of {entries} entries, expected 1")]
+    EnumShape {
+        /// How many entries the Dictionary has.
+        entries: usize,
+    },
+    /// A finite 64-bit float beyond `f32`'s range (±3.4028235e38) where an `f32` receives
+    /// it (decoding into an `f32`) or a 32-bit slot is written (encoding a `f64` math-type
+    /// component for a single-precision engine): a cast would make it infinite.
+    #[error("float {value:e} does not fit in an f32 (beyond ±3.4028235e38)")]
+    F32Overflow {
+        /// The value.
+        value: f64,
+    },
     /// An I/O error from the reader or writer.
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),
@@ -220,6 +244,26 @@ pub enum ErrorKind {
         /// length prefix.
         limit: usize,
     },
+}
+
+/// The one f32 range rule: an [`ErrorKind::F32Overflow`] when the 64-bit float `v` is
+/// finite but beyond `f32`'s range, where a cast would make it infinite (infinities and NaN
+/// stay what they are; smaller values round to the nearest `f32`). Used where an `f32`
+/// receives a Godot float (bytes and `Variant`) and where a 32-bit slot is written.
+#[inline]
+pub(crate) fn fits_f32(v: f64) -> Result<()> {
+    #[allow(clippy::cast_possible_truncation)]
+    let narrow = v as f32;
+    if narrow.is_infinite() && v.is_finite() {
+        return Err(f32_overflow(v));
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn f32_overflow(v: f64) -> Error {
+    Error::new(ErrorKind::F32Overflow { value: v })
 }
 
 /// "1 more byte", "2 more bytes".

@@ -276,7 +276,7 @@ enum Tagged {
 #[track_caller]
 fn assert_reserved(e: &godot_serde::Error, at: usize) {
     assert!(
-        matches!(e.kind(), ErrorKind::Message(m) if m.contains("reserved")),
+        matches!(e.kind(), ErrorKind::ReservedKey { key } if key.starts_with("$godot_serde::")),
         "expected the reserved-key error, got {e}"
     );
     assert_eq!(e.offset(), Some(at), "{e}");

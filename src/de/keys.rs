@@ -348,12 +348,7 @@ pub(super) fn reserved_key(key: &str, offset: usize) -> Result<()> {
 
 #[cold]
 pub(super) fn reserved_key_error(key: &str, offset: usize) -> Error {
-    Error::at(
-        ErrorKind::Message(
-            format!("Dictionary key {key:?} is reserved for godot_serde's own type markers").into(),
-        ),
-        offset,
-    )
+    Error::at(ErrorKind::ReservedKey { key: key.into() }, offset)
 }
 
 /// `key`, after [`reserved_key`] when `guard` (the key's header offset) is set.

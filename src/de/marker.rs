@@ -326,28 +326,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     }
 }
 
-/// An error when the 64-bit float `v` is finite but beyond `f32`'s range, where a cast
-/// would make it infinite (infinities and NaN stay what they are; smaller values round to
-/// the nearest `f32`). Checked for `f32` values; the f64 components of a double build's
+/// The f32 range rule (checked for `f32` values; the f64 components of a double build's
 /// math types read into single-precision ones are cast as Godot's single-precision engine
-/// casts them (`real_t`), which keeps the component path lean.
-#[inline]
-pub(super) fn fits_f32(v: f64) -> Result<()> {
-    #[allow(clippy::cast_possible_truncation)]
-    let narrow = v as f32;
-    if narrow.is_infinite() && v.is_finite() {
-        return Err(f32_overflow(v));
-    }
-    Ok(())
-}
-
-#[cold]
-#[inline(never)]
-pub(super) fn f32_overflow(v: f64) -> Error {
-    Error::new(ErrorKind::Message(
-        format!("float {v:e} does not fit in an f32 (beyond ±3.4028235e38)").into(),
-    ))
-}
+/// casts them, `real_t`, which keeps the component path lean).
+pub(super) use crate::error::fits_f32;
 
 /// Packed array elements one by one (when a plain sequence such as `Vec<f32>` is asked for).
 pub(super) struct PackedSeq<'a, R> {

@@ -244,10 +244,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 let count = self.read_u32()? & COUNT_MASK;
                 if count != 1 {
                     return Err(Error::at(
-                        ErrorKind::Message(
-                            format!("invalid enum: a Dictionary of {count} entries, expected 1")
-                                .into(),
-                        ),
+                        ErrorKind::EnumShape {
+                            entries: count as usize,
+                        },
                         h.offset,
                     ));
                 }

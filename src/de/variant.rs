@@ -9,7 +9,10 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 use crate::types::{Real, StringArrayVisitor, cautious};
-use crate::value::{Array, ContainerType, Dictionary, Prints, Variant, VariantVisitor, text_print};
+use crate::value::{
+    Array, ContainerType, Dictionary, DictionaryBuilder, KeyMode, Variant, VariantVisitor,
+    text_print,
+};
 
 /// A 64-bit component as a [`Real`]: cast as serde's `f32` visitor (and Godot's
 /// single-precision `real_t`) casts it.
@@ -235,10 +238,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         mut row: Option<usize>,
     ) -> Result<Dictionary> {
         // Room as the serde path makes it once the first key is read (`left` then one less).
-        let mut dict = Dictionary::with_capacity(
+        let mut dict = DictionaryBuilder::with_capacity(
+            KeyMode::Exact,
             cautious(hint.get(count.saturating_sub(1))).saturating_add(1),
         );
-        let mut prints = Prints::new();
         let mut i = 0;
         // Keys are read one level deeper than the Dictionary, at the depth `nested` set: a
         // known key skips the header read that checks it, so it is checked here.
@@ -255,7 +258,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 if let Some((key, print, rest)) = shapes.known(row + i, unread) {
                     self.read.read_to(rest);
                     let value = self.value(shapes, key_at)?;
-                    dict.push_distinct(key, value, print, &mut prints);
+                    dict.push_distinct(key, value, print);
                     i += 1;
                     continue;
                 }
@@ -267,9 +270,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 let raw = self.read.input_from(key_at)?.get(..key_len)?;
                 shapes.learn(row, i, &key, print, raw)
             });
-            let repeated = dict
-                .insert_printed(key, value, print, &mut prints)
-                .is_some();
+            let repeated = dict.insert_printed(key, value, print).is_some();
             match learned {
                 Some(known) if !repeated => shapes.remember(known),
                 // What follows a key not learned or repeated is not learned.
@@ -277,7 +278,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             }
             i += 1;
         }
-        Ok(dict)
+        Ok(dict.finish())
     }
 
     /// A Dictionary key: a String or StringName key's text may not be a reserved marker name

@@ -19,7 +19,7 @@ use crate::types::{
     Rid, StringName, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4,
     Vector4i,
 };
-use crate::value::{Array, ContainerType, Dictionary, Object, Variant};
+use crate::value::{Array, ContainerType, DictionaryBuilder, KeyMode, Object, Variant};
 use crate::wire::VariantType;
 
 /// Reads a tree: `src` is the text it was parsed from (for error positions), if any.
@@ -589,7 +589,9 @@ impl ToNative<'_> {
         }
         let key_type = self.container_type(entries, "key_type")?;
         let value_type = self.container_type(entries, "value_type")?;
-        let mut d = Dictionary::typed(key_type.clone(), value_type.clone());
+        // Godot 4's Dictionary: a String and a StringName of one text are one key.
+        let mut d =
+            DictionaryBuilder::typed(KeyMode::StringLike, key_type.clone(), value_type.clone());
         self.nested(at, depth, |depth| {
             for pair in args.chunks_exact(2) {
                 if let [k, v] = pair {
@@ -597,12 +599,12 @@ impl ToNative<'_> {
                     self.fits(&key_type, &key, k.at)?;
                     let value = self.value(v, depth)?;
                     self.fits(&value_type, &value, v.at)?;
-                    d.insert(godot4_key(&d, key), value);
+                    d.insert(key, value);
                 }
             }
             Ok(())
         })?;
-        Ok(Variant::Dictionary(d))
+        Ok(Variant::Dictionary(d.finish()))
     }
 
     /// `{"type": Class, "props": [name, value, ...]}`: a full object, as data.
@@ -655,30 +657,6 @@ impl ToNative<'_> {
             class: class.to_owned(),
             properties,
         })))
-    }
-}
-
-/// `key`, or the String / StringName of the same text already in `d`: Godot 4's
-/// `hash_compare` makes them one key (the first one's type stays).
-fn godot4_key(d: &Dictionary, key: Variant) -> Variant {
-    match key {
-        Variant::StringName(StringName(s)) => {
-            let as_string = Variant::String(s.as_str().into());
-            if d.contains_key(&as_string) {
-                as_string
-            } else {
-                Variant::StringName(StringName(s))
-            }
-        }
-        Variant::String(s) => {
-            let as_name = Variant::StringName(StringName(s.to_string()));
-            if d.contains_key(&as_name) {
-                as_name
-            } else {
-                Variant::String(s)
-            }
-        }
-        key => key,
     }
 }
 

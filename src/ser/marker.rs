@@ -298,11 +298,11 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
             Slot::Real { wide: true } => self.ser.w.out.put(&v.to_le_bytes()),
             Slot::Real { wide: false } | Slot::F32 => {
                 // A finite value beyond f32's range would become infinite: an error instead.
+                if let Err(e) = crate::error::fits_f32(v) {
+                    return Err(self.ser.w.error(e.into_kind()));
+                }
                 #[allow(clippy::cast_possible_truncation)]
                 let narrow = v as f32;
-                if narrow.is_infinite() && v.is_finite() {
-                    return Err(self.unexpected("a 64-bit float beyond f32's range"));
-                }
                 self.ser.w.out.put(&narrow.to_le_bytes());
             }
             Slot::I32 => {

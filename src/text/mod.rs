@@ -91,6 +91,8 @@
 mod grisu;
 pub(crate) mod lexer;
 pub(crate) mod parser;
+#[cfg(test)]
+mod table_check;
 pub(crate) mod writer;
 
 use serde::{Serialize, de::DeserializeOwned};

@@ -304,10 +304,17 @@ pub(crate) fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialec
     })
 }
 
+/// The constructor name of `ty` in `d`'s text, from the table of Godot types
+/// (`wire::types::TYPES`): `Quat` / `Quaternion`, `PoolIntArray` / `PackedInt32Array`.
+fn ctor(ty: VariantType, d: Dialect) -> &'static str {
+    ty.text_name(d == Dialect::Godot3).unwrap_or(ty.name())
+}
+
 #[allow(clippy::too_many_lines)] // one arm per Godot type
 // `Real` is f32 or f64 depending on the `double-precision` feature.
 #[allow(clippy::useless_conversion)]
 fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::Result {
+    use VariantType as T;
     let g3 = d == Dialect::Godot3;
     match v {
         Variant::Nil => w.write_str("null"),
@@ -319,35 +326,35 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
             write_escaped_multiline(w, s)?;
             w.write_char('"')
         }
-        Variant::Vector2(x) => write_ctor(w, "Vector2", reals(v2(x), d), d),
-        Variant::Vector2i(x) => write_ctor(w, "Vector2i", ints([x.x, x.y]), G4),
+        Variant::Vector2(x) => write_ctor(w, ctor(T::Vector2, d), reals(v2(x), d), d),
+        Variant::Vector2i(x) => write_ctor(w, ctor(T::Vector2i, d), ints([x.x, x.y]), G4),
         Variant::Rect2(r) => {
             let [px, py] = v2(&r.position);
             let [sx, sy] = v2(&r.size);
-            write_ctor(w, "Rect2", reals([px, py, sx, sy], d), d)
+            write_ctor(w, ctor(T::Rect2, d), reals([px, py, sx, sy], d), d)
         }
         Variant::Rect2i(r) => write_ctor(
             w,
-            "Rect2i",
+            ctor(T::Rect2i, d),
             ints([r.position.x, r.position.y, r.size.x, r.size.y]),
             G4,
         ),
-        Variant::Vector3(x) => write_ctor(w, "Vector3", reals(v3(x), d), d),
-        Variant::Vector3i(x) => write_ctor(w, "Vector3i", ints([x.x, x.y, x.z]), G4),
+        Variant::Vector3(x) => write_ctor(w, ctor(T::Vector3, d), reals(v3(x), d), d),
+        Variant::Vector3i(x) => write_ctor(w, ctor(T::Vector3i, d), ints([x.x, x.y, x.z]), G4),
         Variant::Transform2D(t) => {
             let [a, b] = v2(&t.x);
             let [c, e] = v2(&t.y);
             let [f, g] = v2(&t.origin);
-            write_ctor(w, "Transform2D", reals([a, b, c, e, f, g], d), d)
+            write_ctor(w, ctor(T::Transform2D, d), reals([a, b, c, e, f, g], d), d)
         }
-        Variant::Vector4(x) => write_ctor(w, "Vector4", reals(v4(x), G4), G4),
-        Variant::Vector4i(x) => write_ctor(w, "Vector4i", ints([x.x, x.y, x.z, x.w]), G4),
+        Variant::Vector4(x) => write_ctor(w, ctor(T::Vector4, d), reals(v4(x), G4), G4),
+        Variant::Vector4i(x) => write_ctor(w, ctor(T::Vector4i, d), ints([x.x, x.y, x.z, x.w]), G4),
         Variant::Plane(p) => {
             let [a, b, c] = v3(&p.normal);
-            write_ctor(w, "Plane", reals([a, b, c, p.d.into()], d), d)
+            write_ctor(w, ctor(T::Plane, d), reals([a, b, c, p.d.into()], d), d)
         }
         Variant::Quaternion(q) => {
-            let name = if g3 { "Quat" } else { "Quaternion" };
+            let name = ctor(T::Quaternion, d);
             write_ctor(
                 w,
                 name,
@@ -358,33 +365,33 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
         Variant::Aabb(b) => {
             let [a, c, e] = v3(&b.position);
             let [f, g, h] = v3(&b.size);
-            write_ctor(w, "AABB", reals([a, c, e, f, g, h], d), d)
+            write_ctor(w, ctor(T::Aabb, d), reals([a, c, e, f, g, h], d), d)
         }
-        Variant::Basis(b) => write_ctor(w, "Basis", basis_reals(b, d), d),
+        Variant::Basis(b) => write_ctor(w, ctor(T::Basis, d), basis_reals(b, d), d),
         Variant::Transform3D(t) => {
-            let name = if g3 { "Transform" } else { "Transform3D" };
+            let name = ctor(T::Transform3D, d);
             let items = basis_reals(&t.basis, d).chain(reals(v3(&t.origin), d));
             write_ctor(w, name, items, d)
         }
         Variant::Projection(p) => {
             let items = p.columns.iter().flat_map(|c| reals(v4(c), G4));
-            write_ctor(w, "Projection", items, G4)
+            write_ctor(w, ctor(T::Projection, d), items, G4)
         }
-        Variant::Color(c) => write_ctor(w, "Color", reals(color(c), d), d),
+        Variant::Color(c) => write_ctor(w, ctor(T::Color, d), reals(color(c), d), d),
         Variant::StringName(s) => {
             w.write_str("&\"")?;
             write_c_escaped(w, &s.0, G4)?;
             w.write_char('"')
         }
         Variant::NodePath(p) => {
-            w.write_str("NodePath(\"")?;
+            write!(w, "{}(\"", ctor(T::NodePath, d))?;
             write_c_escaped(w, &node_path_text(p), d)?;
             w.write_str("\")")
         }
         Variant::Rid(_) if g3 => Ok(()),
-        Variant::Rid(Rid(0)) => w.write_str("RID()"),
+        Variant::Rid(Rid(0)) => write!(w, "{}()", ctor(T::Rid, d)),
         #[allow(clippy::cast_possible_wrap)]
-        Variant::Rid(Rid(id)) => write!(w, "RID({})", *id as i64),
+        Variant::Rid(Rid(id)) => write!(w, "{}({})", ctor(T::Rid, d), *id as i64),
         Variant::Object(o) => write_object(w, o, d),
         Variant::ObjectId(ObjectId(0)) => w.write_str("null"),
         #[allow(clippy::cast_possible_wrap)]
@@ -396,47 +403,33 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
             )?;
             end_object(w, d)
         }
-        Variant::Callable(_) => w.write_str("Callable()"),
-        Variant::Signal(_) => w.write_str("Signal()"),
+        Variant::Callable(_) => write!(w, "{}()", ctor(T::Callable, G4)),
+        Variant::Signal(_) => write!(w, "{}()", ctor(T::Signal, G4)),
         Variant::Dictionary(dict) => write_dictionary(w, dict, d),
         Variant::Array(a) => write_array(w, a, d),
         Variant::PackedByteArray(a) => {
-            let name = if g3 {
-                "PoolByteArray"
-            } else {
-                "PackedByteArray"
-            };
+            let name = ctor(T::PackedByteArray, d);
             write_ctor(w, name, ints(a.0.iter()), d)
         }
         Variant::PackedInt32Array(a) => {
-            let name = if g3 {
-                "PoolIntArray"
-            } else {
-                "PackedInt32Array"
-            };
+            let name = ctor(T::PackedInt32Array, d);
             write_ctor(w, name, ints(a.0.iter()), d)
         }
-        Variant::PackedInt64Array(a) => write_ctor(w, "PackedInt64Array", ints(a.0.iter()), G4),
+        Variant::PackedInt64Array(a) => {
+            write_ctor(w, ctor(T::PackedInt64Array, d), ints(a.0.iter()), G4)
+        }
         Variant::PackedFloat32Array(a) => {
-            let name = if g3 {
-                "PoolRealArray"
-            } else {
-                "PackedFloat32Array"
-            };
+            let name = ctor(T::PackedFloat32Array, d);
             write_ctor(w, name, a.0.iter().map(|x| real((*x).into(), d)), d)
         }
         Variant::PackedFloat64Array(a) => write_ctor(
             w,
-            "PackedFloat64Array",
+            ctor(T::PackedFloat64Array, d),
             a.0.iter().map(|x| real(*x, G4)),
             G4,
         ),
         Variant::PackedStringArray(a) => {
-            let name = if g3 {
-                "PoolStringArray"
-            } else {
-                "PackedStringArray"
-            };
+            let name = ctor(T::PackedStringArray, d);
             let items = a.0.iter().map(|s| {
                 let mut q = String::from("\"");
                 let _ = write_c_escaped(&mut q, s, d);
@@ -446,32 +439,20 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
             write_ctor(w, name, items, d)
         }
         Variant::PackedVector2Array(a) => {
-            let name = if g3 {
-                "PoolVector2Array"
-            } else {
-                "PackedVector2Array"
-            };
+            let name = ctor(T::PackedVector2Array, d);
             write_ctor(w, name, a.0.iter().flat_map(|x| reals(v2(x), d)), d)
         }
         Variant::PackedVector3Array(a) => {
-            let name = if g3 {
-                "PoolVector3Array"
-            } else {
-                "PackedVector3Array"
-            };
+            let name = ctor(T::PackedVector3Array, d);
             write_ctor(w, name, a.0.iter().flat_map(|x| reals(v3(x), d)), d)
         }
         Variant::PackedColorArray(a) => {
-            let name = if g3 {
-                "PoolColorArray"
-            } else {
-                "PackedColorArray"
-            };
+            let name = ctor(T::PackedColorArray, d);
             write_ctor(w, name, a.0.iter().flat_map(|x| reals(color(x), d)), d)
         }
         Variant::PackedVector4Array(a) => write_ctor(
             w,
-            "PackedVector4Array",
+            ctor(T::PackedVector4Array, d),
             a.0.iter().flat_map(|x| reals(v4(x), G4)),
             G4,
         ),

@@ -9,10 +9,8 @@ use serde::de::MapAccess;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::proto::{FlatSeq, FlatVisitor, Payload, component_count, serialize_flat};
-use super::{
-    AABB, BASIS, COLOR, PLANE, PROJECTION, QUATERNION, RECT2, RECT2I, TRANSFORM2D, TRANSFORM3D,
-    VECTOR2, VECTOR2I, VECTOR3, VECTOR3I, VECTOR4, VECTOR4I,
-};
+use crate::wire::VariantType;
+use crate::wire::types::marker_of;
 
 /// The component type of Godot's float math types: `f32`, or `f64` with the
 /// `double-precision` cargo feature (Godot's `real_t`).
@@ -210,16 +208,29 @@ pub struct Color {
 }
 
 /// `Serialize`, `Deserialize` and the marker payload of a flat math type: a tuple struct of
-/// its components in wire order (see the protocol table in [`crate::types`]).
+/// its components in wire order (see the protocol table in [`crate::types`]). The component
+/// count and kind are the table's (`wire::types::TYPES`): checked when the crate builds.
 macro_rules! flat_marker {
-    ($($t:ty: $comp:ty = $name:ident, $what:literal;)*) => {$(
+    ($($t:ty: $comp:ty = $vt:ident, $what:literal;)*) => {$(
+        const _: () = {
+            let Some((n, scalar)) = VariantType::$vt.components() else {
+                panic!("a flat marker type without components in the table");
+            };
+            let real_is_f64 = size_of::<Real>() == 8;
+            assert!(
+                size_of::<$comp>() == scalar.size(real_is_f64)
+                    && size_of::<$t>() == n as usize * size_of::<$comp>(),
+                "a marker type's components differ from its row of the table"
+            );
+        };
+
         impl super::proto::Flat for $t {
             type Comp = $comp;
             const EXPECTING: &'static str = $what;
         }
 
         impl Payload for $t {
-            const NAMES: &'static [&'static str] = &[$name];
+            const NAMES: &'static [&'static str] = &[marker_of(VariantType::$vt)];
 
             fn next_payload<'de, A: MapAccess<'de>>(
                 map: &mut A,
@@ -232,7 +243,7 @@ macro_rules! flat_marker {
         impl Serialize for $t {
             #[inline]
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serialize_flat(self, $name, serializer)
+                serialize_flat(self, marker_of(VariantType::$vt), serializer)
             }
         }
 
@@ -245,7 +256,7 @@ macro_rules! flat_marker {
                     deserializer.deserialize_any(FlatVisitor::new())
                 } else {
                     deserializer.deserialize_tuple_struct(
-                        $name,
+                        marker_of(VariantType::$vt),
                         component_count::<Self>(),
                         FlatVisitor::new(),
                     )
@@ -256,22 +267,22 @@ macro_rules! flat_marker {
 }
 
 flat_marker! {
-    Vector2: Real = VECTOR2, "a Vector2";
-    Vector2i: i32 = VECTOR2I, "a Vector2i";
-    Rect2: Real = RECT2, "a Rect2";
-    Rect2i: i32 = RECT2I, "a Rect2i";
-    Vector3: Real = VECTOR3, "a Vector3";
-    Vector3i: i32 = VECTOR3I, "a Vector3i";
-    Transform2D: Real = TRANSFORM2D, "a Transform2D";
-    Vector4: Real = VECTOR4, "a Vector4";
-    Vector4i: i32 = VECTOR4I, "a Vector4i";
-    Plane: Real = PLANE, "a Plane";
-    Quaternion: Real = QUATERNION, "a Quaternion";
-    Aabb: Real = AABB, "an AABB";
-    Basis: Real = BASIS, "a Basis";
-    Transform3D: Real = TRANSFORM3D, "a Transform3D";
-    Projection: Real = PROJECTION, "a Projection";
-    Color: f32 = COLOR, "a Color";
+    Vector2: Real = Vector2, "a Vector2";
+    Vector2i: i32 = Vector2i, "a Vector2i";
+    Rect2: Real = Rect2, "a Rect2";
+    Rect2i: i32 = Rect2i, "a Rect2i";
+    Vector3: Real = Vector3, "a Vector3";
+    Vector3i: i32 = Vector3i, "a Vector3i";
+    Transform2D: Real = Transform2D, "a Transform2D";
+    Vector4: Real = Vector4, "a Vector4";
+    Vector4i: i32 = Vector4i, "a Vector4i";
+    Plane: Real = Plane, "a Plane";
+    Quaternion: Real = Quaternion, "a Quaternion";
+    Aabb: Real = Aabb, "an AABB";
+    Basis: Real = Basis, "a Basis";
+    Transform3D: Real = Transform3D, "a Transform3D";
+    Projection: Real = Projection, "a Projection";
+    Color: f32 = Color, "a Color";
 }
 
 impl Vector2 {

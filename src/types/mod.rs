@@ -74,23 +74,8 @@ pub(crate) use crate::wire::types::{Marker, is_reserved_key, marker, marker_name
 use crate::wire::types::{alt_marker_of, marker_of};
 
 // The marker names the types below pass to serde, taken from the one table of Godot types
-// (`wire::types::TYPES`), which also holds the lookup from name to wire type.
-pub(crate) const VECTOR2: &str = marker_of(VariantType::Vector2);
-pub(crate) const VECTOR2I: &str = marker_of(VariantType::Vector2i);
-pub(crate) const RECT2: &str = marker_of(VariantType::Rect2);
-pub(crate) const RECT2I: &str = marker_of(VariantType::Rect2i);
-pub(crate) const VECTOR3: &str = marker_of(VariantType::Vector3);
-pub(crate) const VECTOR3I: &str = marker_of(VariantType::Vector3i);
-pub(crate) const TRANSFORM2D: &str = marker_of(VariantType::Transform2D);
-pub(crate) const VECTOR4: &str = marker_of(VariantType::Vector4);
-pub(crate) const VECTOR4I: &str = marker_of(VariantType::Vector4i);
-pub(crate) const PLANE: &str = marker_of(VariantType::Plane);
-pub(crate) const QUATERNION: &str = marker_of(VariantType::Quaternion);
-pub(crate) const AABB: &str = marker_of(VariantType::Aabb);
-pub(crate) const BASIS: &str = marker_of(VariantType::Basis);
-pub(crate) const TRANSFORM3D: &str = marker_of(VariantType::Transform3D);
-pub(crate) const PROJECTION: &str = marker_of(VariantType::Projection);
-pub(crate) const COLOR: &str = marker_of(VariantType::Color);
+// (`wire::types::TYPES`), which also holds the lookup from name to wire type. The math types'
+// names are taken from the table where they are used (`flat_marker!` in `math.rs`).
 pub(crate) const STRING_NAME: &str = marker_of(VariantType::StringName);
 pub(crate) const NODE_PATH: &str = marker_of(VariantType::NodePath);
 pub(crate) const RID: &str = marker_of(VariantType::Rid);

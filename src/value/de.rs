@@ -9,7 +9,8 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use super::dictionary::Prints;
+use super::builder::DictionaryBuilder;
+use super::dictionary::KeyMode;
 use super::{Array, ContainerType, Dictionary, Object, Variant};
 use crate::config::GodotVersion;
 use crate::types::{
@@ -124,13 +125,15 @@ impl<'de> Visitor<'de> for VariantVisitor {
         };
         // `insert` finds a repeated key through the hash index (linear time for any keys);
         // the later value replaces the earlier one in its place, as Godot does.
-        let mut dict = Dictionary::with_capacity(cautious(map.size_hint()).saturating_add(1));
-        let mut prints = Prints::new();
-        dict.insert_fresh(key, map.next_value()?, &mut prints);
+        let mut dict = DictionaryBuilder::with_capacity(
+            KeyMode::Exact,
+            cautious(map.size_hint()).saturating_add(1),
+        );
+        dict.insert(key, map.next_value()?);
         while let Some((k, v)) = map.next_entry()? {
-            dict.insert_fresh(k, v, &mut prints);
+            dict.insert(k, v);
         }
-        Ok(Variant::from(dict))
+        Ok(Variant::from(dict.finish()))
     }
 }
 
@@ -394,12 +397,12 @@ impl<'de> Deserialize<'de> for Entries {
             }
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
-                let mut dict = Dictionary::with_capacity(cautious(map.size_hint()));
-                let mut prints = Prints::new();
+                let mut dict =
+                    DictionaryBuilder::with_capacity(KeyMode::Exact, cautious(map.size_hint()));
                 while let Some((k, v)) = map.next_entry()? {
-                    dict.insert_fresh(k, v, &mut prints);
+                    dict.insert(k, v);
                 }
-                Ok(Entries(dict))
+                Ok(Entries(dict.finish()))
             }
         }
 

@@ -16,6 +16,10 @@
 //! equal payload, floats compared so that `NaN` equals `NaN` and `-0.0` equals `0.0` (also
 //! inside vectors, packed arrays and nested containers). A `String` key and a `StringName` key
 //! stay distinct, so what a decoded Dictionary holds is what the bytes held.
+//!
+//! That is [`KeyMode::Exact`]; the text parser and `json::to_native` build Godot 4
+//! Dictionaries in [`KeyMode::StringLike`], where a String and a StringName of the same text
+//! are one key too, as in the engine. [`same_key`] is the one equality, with the mode.
 
 use core::hash::{BuildHasher, Hash, Hasher};
 use std::hash::RandomState;
@@ -94,7 +98,7 @@ fn hash_reals<F: Copy + Into<f64>, H: Hasher>(a: &[F], h: &mut H) {
 }
 
 /// The [`fingerprint`]s of the first keys of a Dictionary being decoded (see
-/// [`Dictionary::insert_fresh`]).
+/// [`Dictionary::insert_printed`]).
 pub(crate) struct Prints {
     words: [u64; LINEAR_MAX],
     len: usize,
@@ -191,6 +195,41 @@ pub(crate) fn key_eq(a: &Variant, b: &Variant) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// Which keys a Dictionary being built (see
+/// [`DictionaryBuilder`](super::builder::DictionaryBuilder)) takes as one key: the Godot 3 /
+/// Godot 4 / decoder differences, in one place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeyMode {
+    /// Godot's `Variant::hash_compare` ([`key_eq`]): String and StringName keys stay
+    /// distinct. Godot 3's Dictionary (3.x has no StringName), [`Dictionary::insert`], and
+    /// decoding bytes or serde data, which keeps what was sent (a deliberate difference from
+    /// Godot 4, listed in `docs/conformance.md`).
+    Exact,
+    /// Godot 4's Dictionary (`StringLikeVariantComparator`, `core/variant/variant.h`): also a
+    /// String and a StringName of the same text are one key, at the top level of the key
+    /// only; the first spelling stays. The Godot 4 text parser and `json::to_native`.
+    StringLike,
+}
+
+impl KeyMode {
+    /// The mode of the engine's own Dictionary in Godot 3 (`godot3`) or Godot 4.
+    pub(crate) fn of_engine(godot3: bool) -> Self {
+        if godot3 {
+            KeyMode::Exact
+        } else {
+            KeyMode::StringLike
+        }
+    }
+}
+
+/// The one key equality: whether `a` and `b` are the same Dictionary key in `mode`.
+#[inline]
+pub(crate) fn same_key(mode: KeyMode, a: &Variant, b: &Variant) -> bool {
+    key_eq(a, b)
+        || (mode == KeyMode::StringLike
+            && matches!((a.as_str(), b.as_str()), (Some(x), Some(y)) if x == y))
 }
 
 /// Hashes a key consistently with [`key_eq`], over its whole payload. `String` and
@@ -490,12 +529,24 @@ impl Dictionary {
     /// assert_eq!(d.to_string(), "{\"a\": 3, \"b\": 2}");
     /// ```
     pub fn insert(&mut self, key: Variant, value: Variant) -> Option<Variant> {
+        self.insert_in(KeyMode::Exact, key, value)
+    }
+
+    /// [`insert`](Self::insert) with the key equality of `mode` ([`same_key`]). The hash
+    /// index and the fingerprints treat a String and a StringName of one text alike, so they
+    /// serve both modes.
+    pub(crate) fn insert_in(
+        &mut self,
+        mode: KeyMode,
+        key: Variant,
+        value: Variant,
+    ) -> Option<Variant> {
         if self.entries.len() >= LINEAR_MAX && self.index().is_none() {
             self.build_index();
         }
         let entries = &mut self.entries;
         let Some(ix) = self.extra.as_deref_mut().and_then(|e| e.index.as_mut()) else {
-            if let Some(slot) = entries.iter_mut().find(|(k, _)| key_eq(k, &key)) {
+            if let Some(slot) = entries.iter_mut().find(|(k, _)| same_key(mode, k, &key)) {
                 return Some(core::mem::replace(&mut slot.1, value));
             }
             entries.push((key, value));
@@ -503,7 +554,7 @@ impl Dictionary {
         };
         let hash = ix.hash(&&key);
         let found = ix.table.find(hash, |&(h, i)| {
-            h == hash && entries.get(i).is_some_and(|(k, _)| key_eq(k, &key))
+            h == hash && entries.get(i).is_some_and(|(k, _)| same_key(mode, k, &key))
         });
         if let Some(slot) = found.and_then(|&(_, i)| entries.get_mut(i)) {
             return Some(core::mem::replace(&mut slot.1, value));
@@ -514,24 +565,15 @@ impl Dictionary {
         None
     }
 
-    /// [`insert`](Self::insert) for a Dictionary being built by one sequence of inserts
-    /// (decoding): while it is small, each new key is compared with the earlier ones by a
+    /// [`insert_in`](Self::insert_in) for a Dictionary being built by one sequence of inserts
+    /// (see [`DictionaryBuilder`](super::DictionaryBuilder)), of a key whose [`fingerprint`]
+    /// is `print`: while it is small, each new key is compared with the earlier ones by a
     /// one-word [`Prints`] fingerprint first, and only a matching fingerprint compares keys.
     /// Every insert into `self` must go through this with the same `prints`.
-    pub(crate) fn insert_fresh(
-        &mut self,
-        key: Variant,
-        value: Variant,
-        prints: &mut Prints,
-    ) -> Option<Variant> {
-        let print = fingerprint(&key);
-        self.insert_printed(key, value, print, prints)
-    }
-
-    /// [`insert_fresh`](Self::insert_fresh) of a key whose [`fingerprint`] is `print`.
     #[inline]
     pub(crate) fn insert_printed(
         &mut self,
+        mode: KeyMode,
         key: Variant,
         value: Variant,
         print: u64,
@@ -539,12 +581,12 @@ impl Dictionary {
     ) -> Option<Variant> {
         let n = self.entries.len();
         if n >= LINEAR_MAX || prints.len != n {
-            return self.insert(key, value);
+            return self.insert_in(mode, key, value);
         }
         for (i, &p) in prints.words.get(..n).unwrap_or_default().iter().enumerate() {
             if p == print {
                 if let Some(slot) = self.entries.get_mut(i) {
-                    if key_eq(&slot.0, &key) {
+                    if same_key(mode, &slot.0, &key) {
                         return Some(core::mem::replace(&mut slot.1, value));
                     }
                 }
@@ -554,8 +596,8 @@ impl Dictionary {
         None
     }
 
-    /// [`insert_fresh`](Self::insert_fresh) of a key the caller knows differs from every key
-    /// in `self`, with its [`fingerprint`] `print`: no comparison is made.
+    /// [`insert_printed`](Self::insert_printed) of a key the caller knows differs from every
+    /// key in `self`, with its [`fingerprint`] `print`: no comparison is made.
     #[inline]
     pub(crate) fn push_distinct(
         &mut self,
@@ -801,14 +843,13 @@ impl<K: Into<Variant>, V: Into<Variant>> Extend<(K, V)> for Dictionary {
 mod tests {
     use super::*;
 
-    /// Builds a Dictionary with `insert_fresh`, as decoding does.
+    /// Builds a Dictionary with the builder, as decoding does.
     fn fresh(pairs: Vec<(Variant, Variant)>) -> Dictionary {
-        let mut d = Dictionary::new();
-        let mut prints = Prints::new();
+        let mut d = super::super::DictionaryBuilder::with_capacity(KeyMode::Exact, 0);
         for (k, v) in pairs {
-            d.insert_fresh(k, v, &mut prints);
+            d.insert(k, v);
         }
-        d
+        d.finish()
     }
 
     #[test]

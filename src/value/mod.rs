@@ -1,6 +1,7 @@
 //! [`Variant`]: a dynamically typed Godot value, for data whose shape is not known in advance.
 
 mod array;
+mod builder;
 mod convert;
 mod de;
 mod deserializer;
@@ -13,9 +14,10 @@ mod ser;
 pub use dictionary::{DictionaryKey, IntoIter as DictionaryIntoIter};
 pub use index::VariantIndex;
 
+pub(crate) use builder::DictionaryBuilder;
 pub(crate) use de::VariantVisitor;
 pub(crate) use deserializer::{Borrowed, VariantDe};
-pub(crate) use dictionary::{LINEAR_MAX, Prints, fingerprint, text_print};
+pub(crate) use dictionary::{KeyMode, LINEAR_MAX, fingerprint, text_print};
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,

@@ -162,6 +162,47 @@ pub(crate) struct TypeRow {
     /// A second marker for the same wire type: f64 packed vectors (`...64`), an object sent as
     /// an id (`ObjectId`), typed Array / Dictionary.
     pub alt_marker: Option<&'static str>,
+    /// How the text form (`var_to_str` / `str_to_var`) spells a value of this type.
+    pub text: Text,
+    /// Older constructor names the text parsers also accept (Godot 2 names such as
+    /// `Matrix32`, and Godot 4's interim `PackedIntArray`), besides the type's Godot 4 name
+    /// and Godot 3 name (`Quat`, `PoolIntArray`), which Godot 4's parser also takes.
+    pub aliases: &'static [Alias],
+}
+
+/// How the text form spells a value of a type (`core/variant/variant_parser.cpp`,
+/// `VariantWriter::write` and `VariantParser::parse_value`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Text {
+    /// A literal, no constructor: `null`, `true`, `1`, `1.5`, `"s"`, `&"s"`, `[..]`, `{..}`.
+    Literal,
+    /// A constructor `Name(...)` under the engine's name for the type
+    /// ([`VariantType::name_in`]), in both engines' text where the engine has the type.
+    Ctor,
+    /// A constructor in Godot 4's text only (typed `Array[int]([...])`,
+    /// `Dictionary[String, int]({...})`); Godot 3 writes these as literals.
+    Ctor4,
+}
+
+/// An older constructor name a text parser accepts (see [`TypeRow::aliases`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Alias {
+    pub name: &'static str,
+    /// Godot 3's parser accepts it too (Godot 4's accepts every alias).
+    pub godot3: bool,
+}
+
+/// An alias both engines' parsers accept.
+const fn old(name: &'static str) -> Alias {
+    Alias { name, godot3: true }
+}
+
+/// An alias only Godot 4's parser accepts.
+const fn old4(name: &'static str) -> Alias {
+    Alias {
+        name,
+        godot3: false,
+    }
 }
 
 /// Marker names are this prefix and a name (`$godot_serde::Vector2`).
@@ -216,6 +257,8 @@ const fn row(
     fields: &'static [&'static str],
     marker: Option<&'static str>,
     alt_marker: Option<&'static str>,
+    text: Text,
+    aliases: &'static [Alias],
 ) -> TypeRow {
     TypeRow {
         ty,
@@ -226,58 +269,61 @@ const fn row(
         fields,
         marker,
         alt_marker,
+        text,
+        aliases,
     }
 }
 
 use GodotVersion::{V4_0, V4_3};
 use Scalar::{Byte, F32, F64, I32, I64, Real};
 use Shape::{Components as C, Packed as P};
+use Text::{Ctor, Ctor4, Literal as Lit};
 use VariantType as T;
 
 /// Every Godot type, in Godot 4 id order (spec §3: tables 3.1 and 3.2, payloads §4).
 /// Columns: type, Godot 4 name, Godot 3 id and name, first 4.x layout, payload shape,
-/// component names, marker, second marker.
+/// component names, marker, second marker, text form, older text names.
 #[rustfmt::skip]
 pub(crate) const TYPES: [TypeRow; 39] = [
-    row(T::Nil,                "Nil",                Some((0, "Nil")),               V4_0, Shape::Empty,         &[],         None,                     None),
-    row(T::Bool,               "bool",               Some((1, "bool")),              V4_0, Shape::Bool,          &[],         None,                     None),
-    row(T::Int,                "int",                Some((2, "int")),               V4_0, Shape::Int,           &[],         None,                     None),
-    row(T::Float,              "float",              Some((3, "real")),              V4_0, Shape::Float,         &[],         None,                     None),
-    row(T::String,             "String",             Some((4, "String")),            V4_0, Shape::Str,           &[],         None,                     None),
-    row(T::Vector2,            "Vector2",            Some((5, "Vector2")),           V4_0, C(2, Real),           XY,          m!("Vector2"),            None),
-    row(T::Vector2i,           "Vector2i",           None,                           V4_0, C(2, I32),            XY,          m!("Vector2i"),           None),
-    row(T::Rect2,              "Rect2",              Some((6, "Rect2")),             V4_0, C(4, Real),           RECT,        m!("Rect2"),              None),
-    row(T::Rect2i,             "Rect2i",             None,                           V4_0, C(4, I32),            RECT,        m!("Rect2i"),             None),
-    row(T::Vector3,            "Vector3",            Some((7, "Vector3")),           V4_0, C(3, Real),           XYZ,         m!("Vector3"),            None),
-    row(T::Vector3i,           "Vector3i",           None,                           V4_0, C(3, I32),            XYZ,         m!("Vector3i"),           None),
-    row(T::Transform2D,        "Transform2D",        Some((8, "Transform2D")),       V4_0, C(6, Real),           TRANSFORM2D, m!("Transform2D"),        None),
-    row(T::Vector4,            "Vector4",            None,                           V4_0, C(4, Real),           XYZW,        m!("Vector4"),            None),
-    row(T::Vector4i,           "Vector4i",           None,                           V4_0, C(4, I32),            XYZW,        m!("Vector4i"),           None),
-    row(T::Plane,              "Plane",              Some((9, "Plane")),             V4_0, C(4, Real),           PLANE,       m!("Plane"),              None),
-    row(T::Quaternion,         "Quaternion",         Some((10, "Quat")),             V4_0, C(4, Real),           XYZW,        m!("Quaternion"),         None),
-    row(T::Aabb,               "AABB",               Some((11, "AABB")),             V4_0, C(6, Real),           AABB,        m!("AABB"),               None),
-    row(T::Basis,              "Basis",              Some((12, "Basis")),            V4_0, C(9, Real),           BASIS,       m!("Basis"),              None),
-    row(T::Transform3D,        "Transform3D",        Some((13, "Transform")),        V4_0, C(12, Real),          TRANSFORM3D, m!("Transform3D"),        None),
-    row(T::Projection,         "Projection",         None,                           V4_0, C(16, Real),          PROJECTION,  m!("Projection"),         None),
-    row(T::Color,              "Color",              Some((14, "Color")),            V4_0, C(4, F32),            RGBA,        m!("Color"),              None),
-    row(T::StringName,         "StringName",         None,                           V4_0, Shape::Str,           &[],         m!("StringName"),         None),
-    row(T::NodePath,           "NodePath",           Some((15, "NodePath")),         V4_0, Shape::NodePath,      &[],         m!("NodePath"),           None),
-    row(T::Rid,                "RID",                Some((16, "RID")),              V4_0, Shape::Rid,           &[],         m!("RID"),                None),
-    row(T::Object,             "Object",             Some((17, "Object")),           V4_0, Shape::Object,        &[],         m!("Object"),             m!("ObjectId")),
-    row(T::Callable,           "Callable",           None,                           V4_0, Shape::Empty,         &[],         m!("Callable"),           None),
-    row(T::Signal,             "Signal",             None,                           V4_0, Shape::Signal,        &[],         m!("Signal"),             None),
-    row(T::Dictionary,         "Dictionary",         Some((18, "Dictionary")),       V4_0, Shape::Dictionary,    &[],         None,                     m!("TypedDictionary")),
-    row(T::Array,              "Array",              Some((19, "Array")),            V4_0, Shape::Array,         &[],         None,                     m!("TypedArray")),
-    row(T::PackedByteArray,    "PackedByteArray",    Some((20, "PoolByteArray")),    V4_0, P(1, Byte),           &[],         m!("PackedByteArray"),    None),
-    row(T::PackedInt32Array,   "PackedInt32Array",   Some((21, "PoolIntArray")),     V4_0, P(1, I32),            &[],         m!("PackedInt32Array"),   None),
-    row(T::PackedInt64Array,   "PackedInt64Array",   None,                           V4_0, P(1, I64),            &[],         m!("PackedInt64Array"),   None),
-    row(T::PackedFloat32Array, "PackedFloat32Array", Some((22, "PoolRealArray")),    V4_0, P(1, F32),            &[],         m!("PackedFloat32Array"), None),
-    row(T::PackedFloat64Array, "PackedFloat64Array", None,                           V4_0, P(1, F64),            &[],         m!("PackedFloat64Array"), None),
-    row(T::PackedStringArray,  "PackedStringArray",  Some((23, "PoolStringArray")),  V4_0, Shape::PackedStrings, &[],         m!("PackedStringArray"),  None),
-    row(T::PackedVector2Array, "PackedVector2Array", Some((24, "PoolVector2Array")), V4_0, P(2, Real),           XY,          m!("PackedVector2Array"), m!("PackedVector2Array64")),
-    row(T::PackedVector3Array, "PackedVector3Array", Some((25, "PoolVector3Array")), V4_0, P(3, Real),           XYZ,         m!("PackedVector3Array"), m!("PackedVector3Array64")),
-    row(T::PackedColorArray,   "PackedColorArray",   Some((26, "PoolColorArray")),   V4_0, P(4, F32),            RGBA,        m!("PackedColorArray"),   None),
-    row(T::PackedVector4Array, "PackedVector4Array", None,                           V4_3, P(4, Real),           XYZW,        m!("PackedVector4Array"), m!("PackedVector4Array64")),
+    row(T::Nil,                "Nil",                Some((0, "Nil")),               V4_0, Shape::Empty,         &[],         None,                     None,                       Lit,   &[]),
+    row(T::Bool,               "bool",               Some((1, "bool")),              V4_0, Shape::Bool,          &[],         None,                     None,                       Lit,   &[]),
+    row(T::Int,                "int",                Some((2, "int")),               V4_0, Shape::Int,           &[],         None,                     None,                       Lit,   &[]),
+    row(T::Float,              "float",              Some((3, "real")),              V4_0, Shape::Float,         &[],         None,                     None,                       Lit,   &[]),
+    row(T::String,             "String",             Some((4, "String")),            V4_0, Shape::Str,           &[],         None,                     None,                       Lit,   &[]),
+    row(T::Vector2,            "Vector2",            Some((5, "Vector2")),           V4_0, C(2, Real),           XY,          m!("Vector2"),            None,                       Ctor,  &[]),
+    row(T::Vector2i,           "Vector2i",           None,                           V4_0, C(2, I32),            XY,          m!("Vector2i"),           None,                       Ctor,  &[]),
+    row(T::Rect2,              "Rect2",              Some((6, "Rect2")),             V4_0, C(4, Real),           RECT,        m!("Rect2"),              None,                       Ctor,  &[]),
+    row(T::Rect2i,             "Rect2i",             None,                           V4_0, C(4, I32),            RECT,        m!("Rect2i"),             None,                       Ctor,  &[]),
+    row(T::Vector3,            "Vector3",            Some((7, "Vector3")),           V4_0, C(3, Real),           XYZ,         m!("Vector3"),            None,                       Ctor,  &[]),
+    row(T::Vector3i,           "Vector3i",           None,                           V4_0, C(3, I32),            XYZ,         m!("Vector3i"),           None,                       Ctor,  &[]),
+    row(T::Transform2D,        "Transform2D",        Some((8, "Transform2D")),       V4_0, C(6, Real),           TRANSFORM2D, m!("Transform2D"),        None,                       Ctor,  &[old("Matrix32")]),
+    row(T::Vector4,            "Vector4",            None,                           V4_0, C(4, Real),           XYZW,        m!("Vector4"),            None,                       Ctor,  &[]),
+    row(T::Vector4i,           "Vector4i",           None,                           V4_0, C(4, I32),            XYZW,        m!("Vector4i"),           None,                       Ctor,  &[]),
+    row(T::Plane,              "Plane",              Some((9, "Plane")),             V4_0, C(4, Real),           PLANE,       m!("Plane"),              None,                       Ctor,  &[]),
+    row(T::Quaternion,         "Quaternion",         Some((10, "Quat")),             V4_0, C(4, Real),           XYZW,        m!("Quaternion"),         None,                       Ctor,  &[]),
+    row(T::Aabb,               "AABB",               Some((11, "AABB")),             V4_0, C(6, Real),           AABB,        m!("AABB"),               None,                       Ctor,  &[old("Rect3")]),
+    row(T::Basis,              "Basis",              Some((12, "Basis")),            V4_0, C(9, Real),           BASIS,       m!("Basis"),              None,                       Ctor,  &[old("Matrix3")]),
+    row(T::Transform3D,        "Transform3D",        Some((13, "Transform")),        V4_0, C(12, Real),          TRANSFORM3D, m!("Transform3D"),        None,                       Ctor,  &[]),
+    row(T::Projection,         "Projection",         None,                           V4_0, C(16, Real),          PROJECTION,  m!("Projection"),         None,                       Ctor,  &[]),
+    row(T::Color,              "Color",              Some((14, "Color")),            V4_0, C(4, F32),            RGBA,        m!("Color"),              None,                       Ctor,  &[]),
+    row(T::StringName,         "StringName",         None,                           V4_0, Shape::Str,           &[],         m!("StringName"),         None,                       Lit,   &[]),
+    row(T::NodePath,           "NodePath",           Some((15, "NodePath")),         V4_0, Shape::NodePath,      &[],         m!("NodePath"),           None,                       Ctor,  &[]),
+    row(T::Rid,                "RID",                Some((16, "RID")),              V4_0, Shape::Rid,           &[],         m!("RID"),                None,                       Ctor,  &[]),
+    row(T::Object,             "Object",             Some((17, "Object")),           V4_0, Shape::Object,        &[],         m!("Object"),             m!("ObjectId"),             Ctor,  &[]),
+    row(T::Callable,           "Callable",           None,                           V4_0, Shape::Empty,         &[],         m!("Callable"),           None,                       Ctor,  &[]),
+    row(T::Signal,             "Signal",             None,                           V4_0, Shape::Signal,        &[],         m!("Signal"),             None,                       Ctor,  &[]),
+    row(T::Dictionary,         "Dictionary",         Some((18, "Dictionary")),       V4_0, Shape::Dictionary,    &[],         None,                     m!("TypedDictionary"),      Ctor4, &[]),
+    row(T::Array,              "Array",              Some((19, "Array")),            V4_0, Shape::Array,         &[],         None,                     m!("TypedArray"),           Ctor4, &[]),
+    row(T::PackedByteArray,    "PackedByteArray",    Some((20, "PoolByteArray")),    V4_0, P(1, Byte),           &[],         m!("PackedByteArray"),    None,                       Ctor,  &[old("ByteArray")]),
+    row(T::PackedInt32Array,   "PackedInt32Array",   Some((21, "PoolIntArray")),     V4_0, P(1, I32),            &[],         m!("PackedInt32Array"),   None,                       Ctor,  &[old4("PackedIntArray"), old("IntArray")]),
+    row(T::PackedInt64Array,   "PackedInt64Array",   None,                           V4_0, P(1, I64),            &[],         m!("PackedInt64Array"),   None,                       Ctor,  &[]),
+    row(T::PackedFloat32Array, "PackedFloat32Array", Some((22, "PoolRealArray")),    V4_0, P(1, F32),            &[],         m!("PackedFloat32Array"), None,                       Ctor,  &[old4("PackedRealArray"), old("FloatArray")]),
+    row(T::PackedFloat64Array, "PackedFloat64Array", None,                           V4_0, P(1, F64),            &[],         m!("PackedFloat64Array"), None,                       Ctor,  &[]),
+    row(T::PackedStringArray,  "PackedStringArray",  Some((23, "PoolStringArray")),  V4_0, Shape::PackedStrings, &[],         m!("PackedStringArray"),  None,                       Ctor,  &[old("StringArray")]),
+    row(T::PackedVector2Array, "PackedVector2Array", Some((24, "PoolVector2Array")), V4_0, P(2, Real),           XY,          m!("PackedVector2Array"), m!("PackedVector2Array64"), Ctor,  &[old("Vector2Array")]),
+    row(T::PackedVector3Array, "PackedVector3Array", Some((25, "PoolVector3Array")), V4_0, P(3, Real),           XYZ,         m!("PackedVector3Array"), m!("PackedVector3Array64"), Ctor,  &[old("Vector3Array")]),
+    row(T::PackedColorArray,   "PackedColorArray",   Some((26, "PoolColorArray")),   V4_0, P(4, F32),            RGBA,        m!("PackedColorArray"),   None,                       Ctor,  &[old("ColorArray")]),
+    row(T::PackedVector4Array, "PackedVector4Array", None,                           V4_3, P(4, Real),           XYZW,        m!("PackedVector4Array"), m!("PackedVector4Array64"), Ctor,  &[old4("PoolVector4Array"), old4("Vector4Array")]),
 ];
 
 /// Godot 3 `VARIANT_MAX` (spec §3.1).
@@ -436,6 +482,41 @@ impl VariantType {
             (GodotVersion::V3, Some((_, name))) => name,
             _ => self.name(),
         }
+    }
+
+    /// The constructor name the text form writes for this type in Godot 3 (`godot3`) or
+    /// Godot 4 text (`Vector2`, `Quat` / `Quaternion`, `PoolIntArray` / `PackedInt32Array`),
+    /// or `None` when that engine's text has no constructor for it (a literal, or a type the
+    /// engine lacks).
+    #[must_use]
+    pub(crate) const fn text_name(self, godot3: bool) -> Option<&'static str> {
+        let row = self.row();
+        match (row.text, godot3, row.godot3) {
+            (Text::Literal, _, _)
+            | (Text::Ctor4 | Text::Ctor, true, None)
+            | (Text::Ctor4, true, _) => None,
+            (_, true, Some((_, name))) => Some(name),
+            (_, false, _) => Some(row.name),
+        }
+    }
+
+    /// The type whose constructor the text parser of Godot 3 (`godot3`) or Godot 4 reads
+    /// under `name`: its [`text_name`](Self::text_name) in that engine, an
+    /// [alias](TypeRow::aliases) that engine accepts, and in Godot 4 also the Godot 3 name.
+    pub(crate) fn from_text_name(name: &str, godot3: bool) -> Option<Self> {
+        TYPES.iter().find_map(|row| {
+            let own = row.ty.text_name(godot3)?;
+            let g3_name = match row.godot3 {
+                Some((_, g3)) if !godot3 => g3,
+                _ => own,
+            };
+            let alias = || {
+                row.aliases
+                    .iter()
+                    .any(|a| a.name == name && (a.godot3 || !godot3))
+            };
+            (own == name || g3_name == name || alias()).then_some(row.ty)
+        })
     }
 
     /// The payload shape (spec §4).

@@ -10,6 +10,7 @@ use crate::types::{
     PackedVector3Array, PackedVector4Array, Plane, Projection, Quaternion, Real, Rect2, Rect2i,
     Rid, Signal, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
+use crate::wire::VariantType;
 
 /// A number argument of a constructor.
 #[derive(Clone, Copy)]
@@ -75,9 +76,10 @@ impl Num {
 }
 
 impl<'a> Parser<'a> {
-    #[allow(clippy::too_many_lines)]
+    /// A value that starts with the identifier `id`: a keyword, a resource reference, or a
+    /// constructor, found by name in the table of Godot types (`wire::types::TYPES`: each
+    /// engine's name for the type and the older names its parser accepts).
     pub(super) fn identifier(&mut self, id: &'a str, g3: bool) -> PResult<Variant> {
-        let dp = self.config.double_precision;
         let v = match id {
             "true" => Variant::Bool(true),
             "false" => Variant::Bool(false),
@@ -85,33 +87,56 @@ impl<'a> Parser<'a> {
             "inf" => Variant::Float(f64::INFINITY),
             "-inf" | "inf_neg" if !g3 => Variant::Float(f64::NEG_INFINITY),
             "nan" => Variant::Float(f64::NAN),
-            "Vector2" => {
+            "Resource" | "SubResource" | "ExtResource" => self.resource(id)?,
+            _ => match VariantType::from_text_name(id, g3) {
+                Some(ty) => self.constructor(ty, g3)?,
+                None => return self.unexpected_identifier(id, g3),
+            },
+        };
+        Ok(v)
+    }
+
+    fn unexpected_identifier<T>(&self, id: &str, g3: bool) -> PResult<T> {
+        if g3 {
+            self.fail(format!("Unexpected identifier: '{id}'."))
+        } else {
+            self.fail(format!("Unexpected identifier '{id}'"))
+        }
+    }
+
+    /// The arguments of the constructor of `ty`, after its name.
+    #[allow(clippy::too_many_lines)] // one arm per Godot type
+    fn constructor(&mut self, ty: VariantType, g3: bool) -> PResult<Variant> {
+        use VariantType as T;
+        let dp = self.config.double_precision;
+        let v = match ty {
+            T::Vector2 => {
                 let a = self.construct(2)?;
                 Variant::Vector2(v2(dp, &a, 0))
             }
-            "Vector2i" if !g3 => {
+            T::Vector2i => {
                 let a = self.construct(2)?;
                 Variant::Vector2i(v2i(&a, 0))
             }
-            "Rect2" => {
+            T::Rect2 => {
                 let a = self.construct(4)?;
                 Variant::Rect2(Rect2 {
                     position: v2(dp, &a, 0),
                     size: v2(dp, &a, 2),
                 })
             }
-            "Rect2i" if !g3 => {
+            T::Rect2i => {
                 let a = self.construct(4)?;
                 Variant::Rect2i(Rect2i {
                     position: v2i(&a, 0),
                     size: v2i(&a, 2),
                 })
             }
-            "Vector3" => {
+            T::Vector3 => {
                 let a = self.construct(3)?;
                 Variant::Vector3(v3(dp, &a, 0))
             }
-            "Vector3i" if !g3 => {
+            T::Vector3i => {
                 let a = self.construct(3)?;
                 Variant::Vector3i(Vector3i {
                     x: at(&a, 0).i32(),
@@ -119,11 +144,11 @@ impl<'a> Parser<'a> {
                     z: at(&a, 2).i32(),
                 })
             }
-            "Vector4" if !g3 => {
+            T::Vector4 => {
                 let a = self.construct(4)?;
                 Variant::Vector4(v4(dp, &a, 0))
             }
-            "Vector4i" if !g3 => {
+            T::Vector4i => {
                 let a = self.construct(4)?;
                 Variant::Vector4i(Vector4i {
                     x: at(&a, 0).i32(),
@@ -132,7 +157,7 @@ impl<'a> Parser<'a> {
                     w: at(&a, 3).i32(),
                 })
             }
-            "Transform2D" | "Matrix32" => {
+            T::Transform2D => {
                 let a = self.construct(6)?;
                 Variant::from(Transform2D {
                     x: v2(dp, &a, 0),
@@ -140,35 +165,33 @@ impl<'a> Parser<'a> {
                     origin: v2(dp, &a, 4),
                 })
             }
-            "Plane" => {
+            T::Plane => {
                 let a = self.construct(4)?;
                 Variant::Plane(Plane {
                     normal: v3(dp, &a, 0),
                     d: at(&a, 3).real(dp),
                 })
             }
-            "Quaternion" if !g3 => self.quaternion()?,
-            "Quat" => self.quaternion()?,
-            "AABB" | "Rect3" => {
+            T::Quaternion => self.quaternion()?,
+            T::Aabb => {
                 let a = self.construct(6)?;
                 Variant::from(Aabb {
                     position: v3(dp, &a, 0),
                     size: v3(dp, &a, 3),
                 })
             }
-            "Basis" | "Matrix3" => {
+            T::Basis => {
                 let a = self.construct(9)?;
                 Variant::from(basis(dp, &a))
             }
-            "Transform3D" if !g3 => self.transform3d()?,
-            "Transform" => self.transform3d()?,
-            "Projection" if !g3 => {
+            T::Transform3D => self.transform3d()?,
+            T::Projection => {
                 let a = self.construct(16)?;
                 Variant::from(Projection {
                     columns: [v4(dp, &a, 0), v4(dp, &a, 4), v4(dp, &a, 8), v4(dp, &a, 12)],
                 })
             }
-            "Color" => {
+            T::Color => {
                 let a = self.construct(4)?;
                 Variant::Color(Color {
                     r: at(&a, 0).f32(),
@@ -177,7 +200,7 @@ impl<'a> Parser<'a> {
                     a: at(&a, 3).f32(),
                 })
             }
-            "NodePath" => {
+            T::NodePath => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
                 let Token::Str(s) = self.tok() else {
                     return self.fail("Expected string as argument for NodePath()");
@@ -185,7 +208,7 @@ impl<'a> Parser<'a> {
                 self.expect(&Token::ParenClose, "Expected ')'")?;
                 Variant::from(NodePath::from(s.as_str()))
             }
-            "RID" => {
+            T::Rid => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
                 let t = self.tok();
                 let n = match t {
@@ -207,22 +230,20 @@ impl<'a> Parser<'a> {
                     Variant::Rid(Rid(n.i64() as u64))
                 }
             }
-            "Signal" if !g3 => {
+            T::Signal => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
                 self.expect(&Token::ParenClose, "Expected ')'")?;
                 Variant::from(Signal::default())
             }
-            "Callable" if !g3 => {
+            T::Callable => {
                 self.expect(&Token::ParenOpen, "Expected '('")?;
                 self.expect(&Token::ParenClose, "Expected ')'")?;
                 Variant::Callable(Callable)
             }
-            "Object" => self.object()?,
-            "Resource" | "SubResource" | "ExtResource" => self.resource(id)?,
-            "Dictionary" if !g3 => self.typed_dictionary()?,
-            "Array" if !g3 => self.typed_array()?,
-            "PackedByteArray" if !g3 => self.byte_array()?,
-            "PoolByteArray" | "ByteArray" => {
+            T::Object => self.object()?,
+            T::Dictionary => self.typed_dictionary()?,
+            T::Array => self.typed_array()?,
+            T::PackedByteArray => {
                 if g3 {
                     let a = self.packed(false)?;
                     Variant::PackedByteArray(PackedByteArray(a.iter().map(|n| n.u8()).collect()))
@@ -230,39 +251,28 @@ impl<'a> Parser<'a> {
                     self.byte_array()?
                 }
             }
-            "PackedInt32Array" | "PackedIntArray" if !g3 => self.int32_array()?,
-            "PoolIntArray" | "IntArray" => self.int32_array()?,
-            "PackedInt64Array" if !g3 => {
+            T::PackedInt32Array => self.int32_array()?,
+            T::PackedInt64Array => {
                 let a = self.packed(false)?;
                 Variant::PackedInt64Array(PackedInt64Array(a.iter().map(|n| n.i64()).collect()))
             }
-            "PackedFloat32Array" | "PackedRealArray" if !g3 => self.float32_array()?,
-            "PoolRealArray" | "FloatArray" => self.float32_array()?,
-            "PackedFloat64Array" if !g3 => {
+            T::PackedFloat32Array => self.float32_array()?,
+            T::PackedFloat64Array => {
                 let a = self.packed(false)?;
                 Variant::PackedFloat64Array(PackedFloat64Array(a.iter().map(|n| n.f64()).collect()))
             }
-            "PackedStringArray" if !g3 => self.string_array()?,
-            "PoolStringArray" | "StringArray" => self.string_array()?,
-            "PackedVector2Array" if !g3 => self.vector2_array()?,
-            "PoolVector2Array" | "Vector2Array" => self.vector2_array()?,
-            "PackedVector3Array" if !g3 => self.vector3_array()?,
-            "PoolVector3Array" | "Vector3Array" => self.vector3_array()?,
-            "PackedVector4Array" | "PoolVector4Array" | "Vector4Array" if !g3 => {
+            T::PackedStringArray => self.string_array()?,
+            T::PackedVector2Array => self.vector2_array()?,
+            T::PackedVector3Array => self.vector3_array()?,
+            T::PackedVector4Array => {
                 let a = self.packed(false)?;
                 Variant::PackedVector4Array(PackedVector4Array(
                     (0..a.len() / 4).map(|i| v4(dp, &a, i * 4)).collect(),
                 ))
             }
-            "PackedColorArray" if !g3 => self.color_array()?,
-            "PoolColorArray" | "ColorArray" => self.color_array()?,
-            _ => {
-                return if g3 {
-                    self.fail(format!("Unexpected identifier: '{id}'."))
-                } else {
-                    self.fail(format!("Unexpected identifier '{id}'"))
-                };
-            }
+            T::PackedColorArray => self.color_array()?,
+            // Literal types: `from_text_name` gives only types with a constructor.
+            _ => return self.fail(format!("Unexpected identifier '{}'", ty.name())),
         };
         Ok(v)
     }

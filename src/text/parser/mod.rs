@@ -4,7 +4,7 @@ use super::lexer::{LexError, Lexer, Token};
 use crate::de::{STACK_RED_ZONE, STACK_SEGMENT};
 use crate::error::{Error, ErrorKind};
 use crate::types::{NodePath, StringName};
-use crate::value::{Array, ContainerType, Dictionary, Object};
+use crate::value::{Array, ContainerType, Dictionary, DictionaryBuilder, KeyMode, Object};
 use crate::wire::VariantType;
 use crate::{Config, GodotVersion, Variant};
 
@@ -231,7 +231,11 @@ impl<'a> Parser<'a> {
 
     /// The entries after `{`, up to and including `}`.
     fn dictionary(&mut self) -> PResult<Dictionary> {
-        let mut entries = Entries::new(self.g3(), ContainerType::Untyped, ContainerType::Untyped);
+        let mut entries = DictionaryBuilder::typed(
+            KeyMode::of_engine(self.g3()),
+            ContainerType::Untyped,
+            ContainerType::Untyped,
+        );
         let mut need_comma = false;
         loop {
             let t = self.next_in("dictionary")?;
@@ -254,7 +258,7 @@ impl<'a> Parser<'a> {
             entries.insert(key, value);
             need_comma = true;
         }
-        Ok(entries.dict)
+        Ok(entries.finish())
     }
 
     /// `Object(Class, "prop": value, ...)` as data.
@@ -416,11 +420,11 @@ impl<'a> Parser<'a> {
             .into_iter()
             .map(|(k, v)| Some((convert(k, &kt)?, convert(v, &vt)?)))
             .collect();
-        let mut entries = Entries::new(self.g3(), kt, vt);
+        let mut entries = DictionaryBuilder::typed(KeyMode::of_engine(self.g3()), kt, vt);
         for (k, v) in converted.unwrap_or_default() {
             entries.insert(k, v);
         }
-        Ok(Variant::from(entries.dict))
+        Ok(Variant::from(entries.finish()))
     }
 }
 
@@ -450,42 +454,6 @@ fn builtin_type(name: &str) -> Option<VariantType> {
     (1..VariantType::variant_max(GodotVersion::V4_4))
         .filter_map(|id| VariantType::from_id(id, GodotVersion::V4_4))
         .find(|t| t.name() == name)
-}
-
-/// A Dictionary being read, with the engine's key identity: a repeated key keeps its first
-/// position (and its first spelling) and takes the last value. Keys are the same when
-/// Godot's `hash_compare` says so (the value layer's key equality: NaN equals NaN, `-0` equals
-/// `0`, also inside vectors and containers, Dictionaries compared entry by entry in order;
-/// `1` and `1.0` stay distinct); Godot 4's `StringLikeVariantComparator` also makes a String
-/// and a StringName of the same text one key (at the top level of the key only).
-///
-/// Each insert costs time linear in the key (one hash over it, comparisons only with keys
-/// of the same hash), whatever the keys hold.
-struct Entries {
-    g3: bool,
-    dict: Dictionary,
-}
-
-impl Entries {
-    fn new(g3: bool, key_type: ContainerType, value_type: ContainerType) -> Self {
-        Self {
-            g3,
-            dict: Dictionary::typed(key_type, value_type),
-        }
-    }
-
-    fn insert(&mut self, key: Variant, value: Variant) {
-        if !self.g3 {
-            if let Some(text) = key.as_str() {
-                // A `&str` lookup finds a String or a StringName key of that text.
-                if let Some(slot) = self.dict.get_mut(text) {
-                    *slot = value;
-                    return;
-                }
-            }
-        }
-        self.dict.insert(key, value);
-    }
 }
 
 /// The element conversion of a typed container's `assign`: the value itself when it has the

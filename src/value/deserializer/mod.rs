@@ -244,9 +244,7 @@ fn unexpected(v: &Variant, exp: &dyn de::Expected) -> Error {
 fn check_key(key: &Variant) -> Result<()> {
     if let Some(s) = key.as_str() {
         if is_reserved_key(s) {
-            return Err(de::Error::custom(format_args!(
-                "Dictionary key {s:?} is reserved for godot_serde's own type markers"
-            )));
+            return Err(Error::new(crate::ErrorKind::ReservedKey { key: s.into() }));
         }
     }
     Ok(())
@@ -586,6 +584,9 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
         self.scalar(visitor)
     }
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Variant::Float(x) = self.v {
+            crate::error::fits_f32(*x)?;
+        }
         self.scalar(visitor)
     }
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -726,10 +727,9 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
                     key: self.at(k),
                     value: self.at(v),
                 }),
-                entries => Err(de::Error::custom(format_args!(
-                    "invalid enum: a Dictionary of {} entries, expected 1",
-                    entries.len()
-                ))),
+                entries => Err(Error::new(crate::ErrorKind::EnumShape {
+                    entries: entries.len(),
+                })),
             },
             v => Err(unexpected(v, &visitor)),
         }
