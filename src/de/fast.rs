@@ -106,3 +106,137 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a visitor was given, to compare the fast and the general path.
+    #[derive(Debug, PartialEq)]
+    enum Got {
+        Int(i64),
+        /// The bits, so that NaNs compare.
+        Float(u64),
+        Str(String),
+        Other,
+    }
+
+    struct Record;
+
+    impl Visitor<'_> for Record {
+        type Value = Got;
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str("anything")
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> core::result::Result<Got, E> {
+            Ok(Got::Int(v))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> core::result::Result<Got, E> {
+            Ok(i64::try_from(v).map_or(Got::Other, Got::Int))
+        }
+        fn visit_f32<E: de::Error>(self, v: f32) -> core::result::Result<Got, E> {
+            Ok(Got::Float(f64::from(v).to_bits()))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> core::result::Result<Got, E> {
+            Ok(Got::Float(v.to_bits()))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<Got, E> {
+            Ok(Got::Str(v.to_owned()))
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> core::result::Result<Got, E> {
+            Ok(Got::Other)
+        }
+        fn visit_unit<E: de::Error>(self) -> core::result::Result<Got, E> {
+            Ok(Got::Other)
+        }
+    }
+
+    /// Inputs around the fast paths' words: int, 64-bit int, float, 64-bit float, String and
+    /// StringName headers (ids shared by 3.x and 4.x), then payloads that are whole, cut
+    /// short, or odd (a BOM, a NUL, bad UTF-8, a negative length), in every prefix.
+    fn inputs() -> Vec<Vec<u8>> {
+        let words: [u32; 6] = [2, 2 | FLAG_64, 3, 3 | FLAG_64, 4, 0x15];
+        let payloads: [&[u8]; 9] = [
+            &[0x2A, 0, 0, 0],
+            &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F],
+            &[0, 0, 0x80, 0x3F, 0, 0, 0, 0],
+            &[2, 0, 0, 0, b'h', b'i', 0, 0],
+            &[5, 0, 0, 0, 0xEF, 0xBB, 0xBF, b'h', b'i', 0, 0, 0],
+            &[3, 0, 0, 0, b'a', 0, b'b', 0],
+            &[1, 0, 0, 0, 0xFF, 0, 0, 0],
+            &[0xFF, 0xFF, 0xFF, 0xFF],
+            &[6, 0, 0, 0, b'h', b'i', 0, 0],
+        ];
+        let mut out = Vec::new();
+        for w in words {
+            for p in payloads {
+                let mut bytes = w.to_le_bytes().to_vec();
+                bytes.extend_from_slice(p);
+                for cut in 0..=bytes.len() {
+                    out.push(bytes.get(..cut).unwrap_or_default().to_vec());
+                }
+            }
+        }
+        out
+    }
+
+    /// For every input: when `fast` takes it, the general path `general` (run on a fresh
+    /// Deserializer) gives the same value and reads the same bytes.
+    fn agrees(
+        fast: impl Fn(&mut Deserializer<SliceRead<'_>>) -> Option<Got>,
+        general: impl Fn(&mut Deserializer<SliceRead<'_>>) -> Result<Got>,
+    ) -> usize {
+        let mut taken = 0;
+        for config in [Config::godot3(), Config::godot4()] {
+            for bytes in inputs() {
+                let mut a = Deserializer::from_slice(&bytes, config);
+                let Some(v) = fast(&mut a) else { continue };
+                taken += 1;
+                let mut b = Deserializer::from_slice(&bytes, config);
+                let w = general(&mut b);
+                assert_eq!(w.ok().as_ref(), Some(&v), "{bytes:02x?}");
+                assert_eq!(a.offset(), b.offset(), "{bytes:02x?}");
+            }
+        }
+        taken
+    }
+
+    #[test]
+    fn fast_int_agrees_with_the_general_path() {
+        let taken = agrees(
+            |de| {
+                de.fast_int().map(|(v, used)| {
+                    assert_eq!(used, de.offset());
+                    Got::Int(v)
+                })
+            },
+            |de| de.scalar(Record),
+        );
+        // The whole int and 64-bit int inputs (one value each, in both engines).
+        assert!(taken >= 8, "{taken}");
+    }
+
+    #[test]
+    fn fast_f32_agrees_with_the_general_path() {
+        let taken = agrees(
+            |de| de.fast_f32().map(|v| Got::Float(f64::from(v).to_bits())),
+            |de| de.f32_value(Record),
+        );
+        assert!(taken >= 4, "{taken}");
+    }
+
+    #[test]
+    fn fast_str_agrees_with_the_general_path() {
+        let taken = agrees(
+            |de| {
+                de.fast_str().map(|(s, used)| {
+                    assert_eq!(used, de.offset());
+                    Got::Str(s.to_owned())
+                })
+            },
+            |de| de.scalar(Record),
+        );
+        // "hi", the BOM (dropped), the NUL (cut): whole Strings in both engines.
+        assert!(taken >= 6, "{taken}");
+    }
+}
