@@ -536,7 +536,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// [`identifier`](Self::identifier) for a Dictionary key, out of line: the general path
-    /// of [`KeyDe`], whose direct path is inlined.
+    /// of [`KeyDe`], whose fast path is inlined.
     #[inline(never)]
     fn key_identifier<V: Visitor<'de>>(
         &mut self,

@@ -78,6 +78,13 @@ impl Depth {
         Error::at(ErrorKind::DepthLimitExceeded { limit: self.limit }, offset)
     }
 
+    /// The one error, where there is no input offset (a tree being walked).
+    #[cold]
+    #[must_use]
+    pub(crate) fn exceeded_here(self) -> Error {
+        Error::new(ErrorKind::DepthLimitExceeded { limit: self.limit })
+    }
+
     /// `Ok` when a value may be read at the current level, else the error at `offset`.
     #[inline(always)]
     pub(crate) fn check(self, offset: usize) -> Result<()> {
@@ -105,13 +112,6 @@ impl Depth {
     #[must_use]
     pub(crate) const fn level(self) -> usize {
         self.level
-    }
-
-    /// The limit.
-    #[inline(always)]
-    #[must_use]
-    pub(crate) const fn limit(self) -> usize {
-        self.limit
     }
 }
 
