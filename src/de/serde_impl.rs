@@ -109,9 +109,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         if !again {
             return visitor.visit_some(self);
         }
-        if !self.rd.depth.allows_deeper() {
-            return Err(self.rd.depth.exceeded(h.offset));
-        }
+        // The level `nested` is about to enter must allow a value.
+        let mut inner = self.rd.depth;
+        inner.enter();
+        inner.check(h.offset)?;
         self.nested(|de| visitor.visit_some(de))
     }
 

@@ -64,13 +64,6 @@ impl Depth {
         self.level <= self.limit
     }
 
-    /// Whether a value one level deeper may be read.
-    #[inline(always)]
-    #[must_use]
-    pub(crate) const fn allows_deeper(self) -> bool {
-        self.level < self.limit
-    }
-
     /// The one error: the limit was passed at `offset`.
     #[cold]
     #[must_use]
@@ -587,10 +580,10 @@ mod tests {
     #[test]
     fn depth_allows_up_to_the_limit_and_fails_once_past_it() {
         let mut d = Depth::new(2);
-        assert!(d.allows() && d.allows_deeper());
+        assert!(d.allows());
         d.enter();
         d.enter();
-        assert!(d.allows() && !d.allows_deeper());
+        assert!(d.allows());
         assert!(d.check(0).is_ok());
         d.enter();
         let e = d.check(12).unwrap_err();
