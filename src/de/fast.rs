@@ -4,7 +4,12 @@
 //! (and every error) to the general path, which reads the same bytes; the tests below check
 //! that both give the same value for the same bytes.
 //!
-//! What each earns (callgrind instructions of the ratio bench) is in `BENCHMARKS.md`.
+//! What they earn, in callgrind instructions of the ratio bench (`GODOT_SERDE_BENCH_PROFILE=1`,
+//! 20 calls; one build with `next_word` returning `None`, i.e. all three off, against the
+//! same tree with them on): `game_state_decode_owned` 691.9 M off / 620.2 M on (11.6 % more
+//! without), `game_state_decode_borrowed` 559.6 M / 493.3 M (13.4 %), `message_decode_owned`
+//! 310.9 k / 264.8 k (17.4 %); the `Variant` reader does not use them (947.7 M either way).
+//! They stay.
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
