@@ -55,9 +55,10 @@
 //! same for a length-prefixed stream (`StreamPeer.put_var`, `store_var` files).
 
 use crate::config::Config;
+use crate::read::SliceRead;
 use crate::wire::{
-    COUNT_MASK, Descriptor, Header, NodePathHead, Number, Scalar, Shape, VariantType, padding,
-    string,
+    COUNT_MASK, Descriptor, Header, NodePathHead, Number, Reader, Scalar, Shape, VariantType,
+    padding, string,
 };
 use core::fmt::Write as _;
 
@@ -88,31 +89,32 @@ pub fn hex(bytes: &[u8]) -> String {
 #[must_use]
 pub fn annotate(bytes: &[u8], config: Config) -> String {
     let mut d = Dump {
-        bytes,
-        pos: 0,
+        rd: Reader::new(SliceRead::new(bytes), config),
         out: String::new(),
-        config,
     };
     if let Err(msg) = d.value(0, "") {
-        let _ = writeln!(d.out, "!! {msg} at byte {}", d.pos);
+        let _ = writeln!(d.out, "!! {msg} at byte {}", d.rd.offset());
     }
-    while d.pos < bytes.len() {
-        let end = (d.pos + 4).min(bytes.len());
-        let word = bytes.get(d.pos..end).unwrap_or_default().to_vec();
-        d.pos = end;
-        d.line(&word, 0, "trailing");
+    let rest = d.rd.unread().unwrap_or_default();
+    for word in rest.chunks(4) {
+        d.line(word, 0, "trailing");
     }
     d.out
 }
 
+/// The annotator: reads through the [`Reader`] the decoders use (words, header, depth,
+/// String field lengths) and writes a line per word; an error ends the dump with its text.
 struct Dump<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+    rd: Reader<SliceRead<'a>>,
     out: String,
-    config: Config,
 }
 
 type Step = Result<(), String>;
+
+/// An error of the [`Reader`] as the dump's last line says it (the position follows).
+fn said(e: &crate::Error) -> String {
+    e.kind().to_string()
+}
 
 /// The deepest nesting [`annotate`] shows by indentation; deeper values are indented as this
 /// level (at depth 1024 an uncapped indentation made 1 MiB of input 1 GB of text).
@@ -141,22 +143,21 @@ impl Dump<'_> {
         );
     }
 
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
-        let end = self.pos.checked_add(n).ok_or("length overflow")?;
-        let bytes = self.bytes.get(self.pos..end).ok_or_else(|| {
-            format!(
-                "unexpected end of input, {} more bytes needed",
-                end - self.bytes.len()
-            )
-        })?;
-        self.pos = end;
-        Ok(bytes)
+    /// The next `n` bytes.
+    fn take(&mut self, n: usize) -> Result<Vec<u8>, String> {
+        self.rd
+            .read_slice(n)
+            .map(|b| b.to_vec())
+            .map_err(|e| said(&e))
     }
 
     fn word(&mut self) -> Result<[u8; 4], String> {
-        let mut w = [0; 4];
-        w.copy_from_slice(self.take(4)?);
-        Ok(w)
+        self.rd.read_array().map_err(|e| said(&e))
+    }
+
+    /// Bytes left in the input.
+    fn avail(&self) -> usize {
+        self.rd.remaining().unwrap_or(0)
     }
 
     fn u32_line(&mut self, indent: usize, what: impl FnOnce(u32) -> String) -> Result<u32, String> {
@@ -195,7 +196,7 @@ impl Dump<'_> {
             &format!("length {len}{}", if extra_nul { " (with NUL)" } else { "" }),
         );
         let pad = padding(len);
-        let text_bytes = self.take(string::padded_len(len))?.to_vec();
+        let text_bytes = self.take(string::padded_len(len))?;
         let shown_len = len - usize::from(extra_nul && len > 0);
         let text =
             String::from_utf8_lossy(text_bytes.get(..shown_len).unwrap_or_default()).into_owned();
@@ -220,8 +221,7 @@ impl Dump<'_> {
         for name in names {
             match kind {
                 Number::F64 => {
-                    let mut b = [0; 8];
-                    b.copy_from_slice(self.take(8)?);
+                    let b: [u8; 8] = self.rd.read_array().map_err(|e| said(&e))?;
                     let v = f64::from_le_bytes(b);
                     self.line(
                         b.get(..4).unwrap_or_default(),
@@ -242,7 +242,7 @@ impl Dump<'_> {
                     self.line(&w, indent, &format!("{name} {:?}", f32::from_le_bytes(w)));
                 }
                 Number::Byte => {
-                    let b = self.take(1)?.to_vec();
+                    let b = self.take(1)?;
                     self.line(
                         &b,
                         indent,
@@ -258,7 +258,7 @@ impl Dump<'_> {
         match kind {
             Descriptor::NONE => Ok(()),
             Descriptor::BUILTIN => {
-                let version = self.config.version;
+                let version = self.rd.version();
                 self.u32_line(indent, |id| {
                     let name =
                         VariantType::from_id(id, version).map_or("?", |t| t.name_in(version));
@@ -285,13 +285,13 @@ impl Dump<'_> {
     }
 
     fn value(&mut self, indent: usize, label: &str) -> Step {
-        if indent > self.config.max_depth.saturating_add(1) {
-            return Err(format!("nesting deeper than {}", self.config.max_depth));
-        }
+        self.rd
+            .check_depth(self.rd.offset())
+            .map_err(|e| said(&e))?;
         let hw = self.word()?;
         let raw = u32::from_le_bytes(hw);
-        let version = self.config.version;
-        let h = match Header::decode(raw, VariantType::id_table(version)) {
+        let version = self.rd.version();
+        let h = match self.rd.decode_header(raw) {
             Ok(h) => h,
             Err(id) => {
                 self.line(&hw, indent, &format!("{label}unknown type id {id}"));
@@ -345,29 +345,35 @@ impl Dump<'_> {
                 self.descriptor(i, key_kind, "key")?;
                 self.descriptor(i, value_kind, "value")?;
                 let count = self.u32_line(i, |v| format!("count {}", v & COUNT_MASK))? & COUNT_MASK;
-                for n in 0..count {
-                    self.value(i, &format!("[key {n}] "))?;
-                    self.value(i, &format!("[value {n}] "))?;
-                }
+                self.nested(|d| {
+                    for n in 0..count {
+                        d.value(i, &format!("[key {n}] "))?;
+                        d.value(i, &format!("[value {n}] "))?;
+                    }
+                    Ok(())
+                })?;
             }
             Shape::Array => {
                 self.descriptor(i, array_kind, "element")?;
                 let count = self.u32_line(i, |v| format!("count {}", v & COUNT_MASK))? & COUNT_MASK;
-                for n in 0..count {
-                    self.value(i, &format!("[{n}] "))?;
-                }
+                self.nested(|d| {
+                    for n in 0..count {
+                        d.value(i, &format!("[{n}] "))?;
+                    }
+                    Ok(())
+                })?;
             }
             Shape::Packed(_, Scalar::Byte) => {
                 let count = self.u32_line(i, |v| format!("count {}", v.cast_signed()))?;
                 let len = usize::try_from(count.cast_signed()).map_err(|_| "negative count")?;
-                let avail = self.bytes.len().saturating_sub(self.pos);
+                let avail = self.avail();
                 let total = (len + padding(len)).min(avail.max(len));
-                let data = self.take(len.min(avail))?.to_vec();
+                let data = self.take(len.min(avail))?;
                 if data.len() < len {
                     return Err("unexpected end of input in PackedByteArray".into());
                 }
-                let pad_avail = (total - len).min(self.bytes.len().saturating_sub(self.pos));
-                let pad = self.take(pad_avail)?.to_vec();
+                let pad_avail = (total - len).min(self.avail());
+                let pad = self.take(pad_avail)?;
                 let mut all = data;
                 all.extend_from_slice(&pad);
                 for (n, chunk) in all.chunks(4).enumerate() {
@@ -395,7 +401,7 @@ impl Dump<'_> {
         let count = self.u32_line(i, |v| format!("count {}", v.cast_signed()))?;
         let count = usize::try_from(count.cast_signed()).map_err(|_| "negative count")?;
         // Every element takes at least 4 bytes: refuse counts the input cannot hold.
-        if count.saturating_mul(4) > self.bytes.len().saturating_sub(self.pos) {
+        if count.saturating_mul(4) > self.avail() {
             return Err(format!("count {count} does not fit in the input"));
         }
         for n in 0..count {
@@ -460,19 +466,29 @@ impl Dump<'_> {
             return Ok(());
         }
         self.u32_line_peek(i, "class");
-        let empty = self.bytes.get(self.pos..self.pos + 4) == Some(&[0; 4][..]);
+        let empty = self.rd.unread().and_then(<[u8]>::first_chunk) == Some(&[0; 4]);
         self.string(i + 1, false)?;
         if empty {
             // An empty class name is the null object: nothing follows (`decode_variant`).
             return Ok(());
         }
         let count = self.u32_line(i, |v| format!("property count {}", v.cast_signed()))?;
-        for n in 0..count.cast_signed().max(0) {
-            self.u32_line_peek(i, &format!("[{n}] name"));
-            self.string(i + 1, false)?;
-            self.value(i, &format!("[{n}] value "))?;
-        }
-        Ok(())
+        self.nested(|d| {
+            for n in 0..count.cast_signed().max(0) {
+                d.u32_line_peek(i, &format!("[{n}] name"));
+                d.string(i + 1, false)?;
+                d.value(i, &format!("[{n}] value "))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Runs `f` one level deeper (a container's items), as the decoders count levels.
+    fn nested(&mut self, f: impl FnOnce(&mut Self) -> Step) -> Step {
+        self.rd.depth.enter();
+        let r = f(self);
+        self.rd.depth.leave();
+        r
     }
 }
 
@@ -571,4 +587,40 @@ fn spaced(word: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `levels` Arrays, each holding the next, the innermost empty (§4.21: header 0x1c in
+    /// 4.x, then the count).
+    fn nested_arrays(levels: usize) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for i in 0..levels {
+            bytes.extend_from_slice(&[0x1c, 0, 0, 0]);
+            bytes.extend_from_slice(&[u8::from(i + 1 < levels), 0, 0, 0]);
+        }
+        bytes
+    }
+
+    #[test]
+    fn the_dump_stops_at_the_depth_the_decoder_stops_at() {
+        let config = Config::godot4().with_max_depth(2);
+        // Depth 0, 1 and 2: the decoder reads it, the dump shows it whole.
+        let ok = nested_arrays(3);
+        assert!(config.variant_from_bytes(&ok).is_ok());
+        assert!(!annotate(&ok, config).contains("!!"));
+        // One more level: both stop at the fourth header (byte 24), with the same words.
+        let deep = nested_arrays(4);
+        let e = config.variant_from_bytes(&deep).unwrap_err();
+        assert_eq!(e.offset(), Some(24));
+        let dump = annotate(&deep, config);
+        assert!(
+            dump.contains(
+                "!! nesting deeper than the limit of 2 (Config::with_max_depth) at byte 24"
+            ),
+            "{dump}"
+        );
+    }
 }

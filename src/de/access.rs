@@ -4,71 +4,6 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-/// A container's size hint and its share of [`Deserializer::reserved`].
-///
-/// A hint is the claimed count, but never more items than the input bytes left hold once the
-/// open containers' hints are taken away, so that the reservations of all open containers
-/// together stay within the input's length: 128 nested Arrays each claiming everything left
-/// reserve it once, not 128 times. Each of the first `hinted` items read gives its share back
-/// as it starts, and the container gives back the rest when it ends (or fails).
-///
-/// The container's own count of items left (`left`) says how much is still reserved: the
-/// items beyond the hint (`unhinted` of them) hold nothing, so the share is
-/// `left - unhinted` items (none below), and an item gives its share back when `left`, once
-/// counted down for it, is still at least `unhinted`: one compare per item.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Hint {
-    /// Items of the claimed count that were not hinted (nothing reserved for them);
-    /// [`Hint::NONE`] when the input's length is unknown (a reader), where no hint is given.
-    unhinted: u32,
-    /// Bytes charged per item.
-    size: u32,
-}
-
-impl Hint {
-    /// `unhinted` of a reader's container: no item is hinted, nothing is reserved. Counts
-    /// are at most `i32::MAX`, so no `left` reaches it.
-    const NONE: u32 = u32::MAX;
-
-    /// The hint for `count` items of which `hinted` are, charged `size` bytes each.
-    #[inline]
-    pub(super) fn new(count: u32, hinted: usize, size: u32) -> Self {
-        // `hinted` is at most `count`.
-        let hinted = u32::try_from(hinted).unwrap_or(count).min(count);
-        Hint {
-            unhinted: count - hinted,
-            size,
-        }
-    }
-
-    /// No hint (the input's length is unknown).
-    pub(super) fn none(size: u32) -> Self {
-        Hint {
-            unhinted: Self::NONE,
-            size,
-        }
-    }
-
-    /// The size hint to give the visitor when `left` items are left.
-    pub(super) fn get(self, left: u32) -> Option<usize> {
-        (self.unhinted != Self::NONE).then(|| left.saturating_sub(self.unhinted) as usize)
-    }
-
-    /// An item starts; `left` is the count of items left after it: its share is given back.
-    #[inline(always)]
-    pub(super) fn took_one<R>(self, left: u32, de: &mut Deserializer<R>) {
-        if left >= self.unhinted {
-            de.reserved -= self.size as usize;
-        }
-    }
-
-    /// The container ended with `left` items unread: what is left of its share is given
-    /// back.
-    pub(super) fn release<R>(self, left: u32, de: &mut Deserializer<R>) {
-        de.reserved -= left.saturating_sub(self.unhinted) as usize * self.size as usize;
-    }
-}
-
 /// Visits a String as a unit enum variant.
 pub(super) struct UnitEnum<V>(pub(super) V);
 
@@ -98,12 +33,12 @@ impl<'de, R: Read<'de>> EnumAccess<'de> for EnumDictionary<'_, R> {
     type Error = Error;
     type Variant = Self;
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
-        if !self.de.config.enum_indices() {
+        if !self.de.rd.config.enum_indices() {
             // `{3: payload}` names a variant by position: only with EnumRepr::Index.
             self.de.guard_next_key()?;
             if let Some(h) = self.de.peeked.filter(|h| h.ty == VariantType::Int) {
                 let h = self.de.read_header().map(|_| h)?;
-                let index = self.de.read_int(h)?;
+                let index = self.de.rd.read_int(h.head)?;
                 return Err(super::enum_index_refused(self.name, index).or_at(h.offset));
             }
         }
@@ -151,7 +86,7 @@ impl<'a, 'de, R: Read<'de>> ArrayAccess<'a, R> {
     pub(super) fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
         // Small enough that a forged count reserves little: every element takes at least 4
         // bytes, a decoded one often 8 times that.
-        let hint = de.charge(count, 32);
+        let hint = de.rd.charge(count, Item::Element);
         ArrayAccess {
             de,
             left: count,
@@ -163,7 +98,7 @@ impl<'a, 'de, R: Read<'de>> ArrayAccess<'a, R> {
 
 impl<R> Drop for ArrayAccess<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.left, self.de);
+        self.hint.release(self.left, &mut self.de.rd);
     }
 }
 
@@ -195,7 +130,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint.took_one(self.left, self.de);
+        self.hint.took_one(self.left, &mut self.de.rd);
         match seed.deserialize(&mut *self.de) {
             Ok(value) => Ok(Some(value)),
             Err(e) => Err(e.in_segment(Segment::Index((self.count - self.left - 1) as usize))),
@@ -223,9 +158,9 @@ impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
         count: u32,
         fields: &'static [&'static str],
     ) -> Self {
-        let hint = de.charge(count, 64);
+        let hint = de.rd.charge(count, Item::Entry);
         // Every key is read one level deeper than the Dictionary, at the depth `nested` set.
-        let depth_ok = de.depth <= de.config.max_depth;
+        let depth_ok = de.rd.depth.allows();
         let keys = KnownKeys::new(fields, &mut de.plain_lists, depth_ok);
         DictionaryAccess {
             de,
@@ -239,7 +174,7 @@ impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
 
 impl<R> Drop for DictionaryAccess<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.left, self.de);
+        self.hint.release(self.left, &mut self.de.rd);
     }
 }
 
@@ -266,10 +201,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// A path step for the Dictionary key that starts at byte `key_at`: read again from the
     /// input when that is a slice, else where it starts.
     #[cold]
-    pub(super) fn key_path(&self, key_at: usize) -> Segment {
-        self.read
+    pub(crate) fn key_path(&self, key_at: usize) -> Segment {
+        self.rd
             .input_from(key_at)
-            .and_then(|bytes| key_segment(bytes, self.config))
+            .and_then(|bytes| key_segment(bytes, self.rd.config))
             .unwrap_or(Segment::KeyAt(key_at))
     }
 }
@@ -278,16 +213,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 /// StringName) or number (int); `None` for other keys.
 #[cold]
 pub(super) fn key_segment(bytes: &[u8], config: Config) -> Option<Segment> {
-    let mut de = Deserializer::from_slice(bytes, config);
-    let h = de.read_header().ok()?;
+    let mut r = Reader::new(SliceRead::new(bytes), config);
+    let h = r.read_header().ok()?;
     match h.ty {
         VariantType::String | VariantType::StringName => {
-            Some(Segment::Key(de.read_string("key").ok()?.into()))
+            Some(Segment::Key(r.read_string("key").ok()?.into()))
         }
-        VariantType::Int if h.flag() => Some(Segment::IntKey(i64::from_le_bytes(
-            de.read.read_array().ok()?,
-        ))),
-        VariantType::Int => Some(Segment::IntKey(de.read_i32().ok()?.into())),
+        VariantType::Int => Some(Segment::IntKey(r.read_int(h.head).ok()?)),
         _ => None,
     }
 }
@@ -300,9 +232,9 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.key_at = self.de.read.offset();
+        self.key_at = self.de.rd.offset();
         self.keys.last = None;
-        self.hint.took_one(self.left, self.de);
+        self.hint.took_one(self.left, &mut self.de.rd);
         // Every key is checked, whatever the visitor (see `KeyDe`): serde's buffering
         // (`flatten`, internally tagged enums) takes matched keys out, so any key may become
         // the first one a self-describing visitor sees.

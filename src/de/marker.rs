@@ -78,8 +78,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// than the input holds is an error).
     pub(super) fn packed_count(&mut self, elem: Elem, wide: bool) -> Result<usize> {
         let what = "packed array count";
-        let count = self.read_len(what)?;
-        self.check_fits(count as u64, elem.size(wide) as u64, what)?;
+        let count = self.rd.read_len(what)?;
+        self.rd
+            .check_fits(count as u64, elem.size(wide) as u64, what)?;
         count.checked_mul(elem.size(wide)).ok_or_else(|| {
             Error::at(
                 ErrorKind::LengthTooLarge {
@@ -87,7 +88,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     len: count as u64,
                     remaining: 0,
                 },
-                self.read.offset(),
+                self.rd.offset(),
             )
         })
     }
@@ -99,8 +100,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         if elem == Elem::BYTE {
-            let len = self.read_len("PackedByteArray count")?;
-            self.check_fits(len as u64, 1, "PackedByteArray count")?;
+            let len = self.rd.read_len("PackedByteArray count")?;
+            self.rd.check_fits(len as u64, 1, "PackedByteArray count")?;
             let value = visitor.visit_seq(PackedSeq {
                 de: self,
                 left: len,
@@ -108,7 +109,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 elem,
                 wide,
             })?;
-            self.read.skip_padding(padding(len))?;
+            self.rd.skip_padding(padding(len))?;
             return Ok(value);
         }
         let bytes = self.packed_count(elem, wide)?;
@@ -200,7 +201,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
                 kind: Fields::Signal,
             }),
             Payload::NodePath => {
-                let offset = de.read.offset();
+                let offset = de.rd.offset();
                 let first = de.read_u32()?;
                 if !NodePathHead::is_new_format(first) {
                     return Err(Error::at(ErrorKind::LegacyNodePath, offset));
@@ -210,7 +211,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
                 // The legacy "has property" flag counts one more subname.
                 let head = NodePathHead::decode(first, subnames, flags)
                     .ok_or_else(|| Error::at(ErrorKind::LegacyNodePath, offset))?;
-                de.check_fits(
+                de.rd.check_fits(
                     u64::from(head.names) + u64::from(head.subnames),
                     4,
                     "NodePath name count",
@@ -246,7 +247,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
             Payload::Packed(Elem::BYTE, _) => de.visit_packed_bytes(visitor),
             Payload::Packed(elem, wide) => {
                 let len = de.packed_count(elem, wide)?;
-                match de.read.read_slice(len, &mut de.scratch)? {
+                match de.rd.read_slice(len)? {
                     Reference::Borrowed(b) => visitor.visit_borrowed_bytes(b),
                     Reference::Copied(b) => visitor.visit_bytes(b),
                 }
@@ -312,11 +313,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     #[inline(always)]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.comp {
-            Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.read.read_array()?)),
+            Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.rd.read_array()?)),
             Comp::I32 => visitor.visit_i32(self.de.read_i32()?),
             // F32: math components are only ever f32, f64 or i32 (`Shape::Components`), and
             // three arms keep this inlined into the math types' visitors.
-            _ => visitor.visit_f32(f32::from_le_bytes(self.de.read.read_array()?)),
+            _ => visitor.visit_f32(f32::from_le_bytes(self.de.rd.read_array()?)),
         }
     }
     forward_to_deserialize_any! {
@@ -351,18 +352,18 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
         let de = &mut *self.de;
         let value = match (self.elem.n, self.elem.scalar) {
             (1, Scalar::Byte) => {
-                let [b] = de.read.read_array()?;
+                let [b] = de.rd.read_array()?;
                 seed.deserialize(b.into_deserializer())
             }
             (1, Scalar::I32) => seed.deserialize(de.read_i32()?.into_deserializer()),
             (1, Scalar::I64) => {
-                seed.deserialize(i64::from_le_bytes(de.read.read_array()?).into_deserializer())
+                seed.deserialize(i64::from_le_bytes(de.rd.read_array()?).into_deserializer())
             }
             (1, Scalar::F32) => {
-                seed.deserialize(f32::from_le_bytes(de.read.read_array()?).into_deserializer())
+                seed.deserialize(f32::from_le_bytes(de.rd.read_array()?).into_deserializer())
             }
             (1, Scalar::F64) => {
-                seed.deserialize(f64::from_le_bytes(de.read.read_array()?).into_deserializer())
+                seed.deserialize(f64::from_le_bytes(de.rd.read_array()?).into_deserializer())
             }
             // Vectors and Colors: their numbers, as a math type's components.
             (n, scalar) => seed.deserialize(PayloadDe {
@@ -378,7 +379,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
     fn size_hint(&self) -> Option<usize> {
         // The count was checked against the bytes left of a slice; a reader's count is
         // unchecked, so no hint: the visitor grows as elements actually arrive.
-        self.de.read.remaining().map(|_| self.left)
+        self.de.rd.remaining().map(|_| self.left)
     }
 }
 
@@ -393,7 +394,7 @@ pub(super) struct StrSeq<'a, R> {
 impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
     pub(super) fn new(de: &'a mut Deserializer<R>, count: u32, what: &'static str) -> Self {
         // A String field is at least 4 bytes.
-        let hint = de.charge(count, 4);
+        let hint = de.rd.charge(count, Item::PackedString);
         StrSeq {
             de,
             left: count,
@@ -405,7 +406,7 @@ impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
 
 impl<R> Drop for StrSeq<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.left, self.de);
+        self.hint.release(self.left, &mut self.de.rd);
     }
 }
 
@@ -416,7 +417,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint.took_one(self.left, self.de);
+        self.hint.took_one(self.left, &mut self.de.rd);
         seed.deserialize(StrDe {
             de: &mut *self.de,
             what: self.what,
@@ -505,7 +506,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
                 seed.deserialize(SeqDe(DescriptorSeq { d, field: 0 }))?
             }
             (Fields::TypedArray(_), 1) => {
-                let count = de.read_count("Array count", 4)?;
+                let count = de.rd.read_count("Array count", Item::Element)?;
                 de.nested(|de| {
                     let mut access = ArrayAccess::new(de, count);
                     let value = seed.deserialize(SeqDe(&mut access))?;
@@ -514,7 +515,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
                 })?
             }
             (Fields::TypedDictionary(..), 2) => {
-                let count = de.read_count("Dictionary count", 8)?;
+                let count = de.rd.read_count("Dictionary count", Item::Entry)?;
                 de.nested(|de| {
                     let mut access = DictionaryAccess::new(de, count, &[]);
                     let value = seed.deserialize(MapDe(&mut access))?;
@@ -590,7 +591,7 @@ pub(super) struct PropertyAccess<'a, R> {
 
 impl<'a, 'de, R: Read<'de>> PropertyAccess<'a, R> {
     pub(super) fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
-        let hint = de.charge(count, 64);
+        let hint = de.rd.charge(count, Item::Property);
         PropertyAccess {
             de,
             left: count,
@@ -601,7 +602,7 @@ impl<'a, 'de, R: Read<'de>> PropertyAccess<'a, R> {
 
 impl<R> Drop for PropertyAccess<'_, R> {
     fn drop(&mut self) {
-        self.hint.release(self.left, self.de);
+        self.hint.release(self.left, &mut self.de.rd);
     }
 }
 
@@ -612,8 +613,8 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        self.hint.took_one(self.left, self.de);
-        self.de.guard_key = Some(self.de.read.offset());
+        self.hint.took_one(self.left, &mut self.de.rd);
+        self.de.guard_key = Some(self.de.rd.offset());
         let name = seed.deserialize(StrDe {
             de: &mut *self.de,
             what: "property name",

@@ -57,8 +57,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
     #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(v) = self.direct_f32() {
-            return visitor.visit_f32(v).map_err(|e| self.direct_error(e, 8));
+        if let Some(v) = self.fast_f32() {
+            return visitor.visit_f32(v).map_err(|e| self.fast_error(e, 8));
         }
         self.f32_value(visitor)
     }
@@ -109,14 +109,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         if !again {
             return visitor.visit_some(self);
         }
-        if self.depth >= self.config.max_depth {
-            return Err(Error::at(
-                ErrorKind::DepthLimitExceeded {
-                    limit: self.config.max_depth,
-                },
-                h.offset,
-            ));
-        }
+        // The level `nested` is about to enter must allow a value.
+        let mut inner = self.rd.depth;
+        inner.enter();
+        inner.check(h.offset)?;
         self.nested(|de| visitor.visit_some(de))
     }
 
@@ -227,8 +223,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.read_str("enum variant", UnitEnum(visitor))
             }
             VariantType::Int => {
-                let index = self.read_int(h)?;
-                if !self.config.enum_indices() {
+                let index = self.rd.read_int(h.head)?;
+                if !self.rd.config.enum_indices() {
                     return Err(enum_index_refused(name, index).or_at(h.offset));
                 }
                 let index = u32::try_from(index).map_err(|_| {
@@ -250,7 +246,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                         h.offset,
                     ));
                 }
-                let key_at = self.read.offset();
+                let key_at = self.rd.offset();
                 self.nested(|de| visitor.visit_enum(EnumDictionary { de, key_at, name }))
             }
             _ => Err(self.unexpected(h, &visitor)),

@@ -6,7 +6,7 @@ use super::tree::Json;
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Basis, Color, Vector2, Vector3, Vector4};
 use crate::value::{ContainerType, Variant};
-use crate::wire::VariantType;
+use crate::wire::{Depth, VariantType};
 
 /// Stack left below which a nesting level runs on a new segment (as the decoders do).
 pub(crate) const STACK_RED_ZONE: usize = 256 * 1024;
@@ -16,16 +16,11 @@ pub(crate) const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 /// Builds the tree of `v`: `full_objects` is `JSON.from_native`'s second argument, `max_depth`
 /// the nesting limit (containers and objects, counted as the binary decoder counts them).
 pub(crate) fn from_native(v: &Variant, full_objects: bool, max_depth: usize) -> Result<Json> {
-    FromNative {
-        full_objects,
-        max_depth,
-    }
-    .value(v, 0)
+    FromNative { full_objects }.value(v, Depth::new(max_depth))
 }
 
 struct FromNative {
     full_objects: bool,
-    max_depth: usize,
 }
 
 fn obj(entries: Vec<(&str, Json)>) -> Json {
@@ -143,18 +138,16 @@ impl FromNative {
     }
 
     /// One level deeper: the depth check, then `f` on a fresh stack segment if needed.
-    fn nested<T>(&self, depth: usize, f: impl FnOnce(usize) -> Result<T>) -> Result<T> {
-        let depth = depth + 1;
-        if depth > self.max_depth {
-            return Err(Error::new(ErrorKind::DepthLimitExceeded {
-                limit: self.max_depth,
-            }));
+    fn nested<T>(&self, mut depth: Depth, f: impl FnOnce(Depth) -> Result<T>) -> Result<T> {
+        depth.enter();
+        if !depth.allows() {
+            return Err(depth.exceeded_here());
         }
         stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(depth))
     }
 
     #[allow(clippy::too_many_lines)] // one arm per Godot type, as in the engine
-    fn value(&self, v: &Variant, depth: usize) -> Result<Json> {
+    fn value(&self, v: &Variant, depth: Depth) -> Result<Json> {
         let name = v.variant_type().name();
         Ok(match v {
             Variant::Nil => Json::Null,

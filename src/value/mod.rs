@@ -7,6 +7,7 @@ mod de;
 mod deserializer;
 mod dictionary;
 mod display;
+mod from_bytes;
 mod index;
 mod macros;
 mod ser;

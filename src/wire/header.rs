@@ -22,6 +22,21 @@ pub(crate) const NODE_PATH_NEW_FORMAT: u32 = 0x8000_0000;
 /// Array / Dictionary counts: bit 31 is a historical "shared" flag, masked off on decode.
 pub(crate) const COUNT_MASK: u32 = 0x7FFF_FFFF;
 
+/// The header word of `ty` with no flags when its type id is the same in every version (int,
+/// float, String, ...), else `u32::MAX`: for fast paths that match a word before knowing
+/// the version. A `const fn`, so that the words they use are checked when compiling.
+pub(crate) const fn shared_word(ty: VariantType) -> u32 {
+    match (
+        ty.id(GodotVersion::V3),
+        ty.id(GodotVersion::V4_0),
+        ty.id(GodotVersion::V4_3),
+        ty.id(GodotVersion::V4_4),
+    ) {
+        (Some(a), Some(b), Some(c), Some(d)) if a == b && b == c && c == d => a as u32,
+        _ => u32::MAX,
+    }
+}
+
 /// A value's header word, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Header {

@@ -8,20 +8,24 @@
 //! - [`string`]: the Godot String field (length, NUL, BOM, padding).
 //! - [`writer`]: the [`Writer`](writer::Writer): output, depth, header words, lengths, String
 //!   fields and padding, under the serde serializer.
+//! - [`reader`]: the [`Reader`] every decoding path reads through (input, offset, depth,
+//!   budget, String fields, headers).
 //!
 //! Everything here follows `core/io/marshalls.cpp` (`encode_variant` / `decode_variant`) and
 //! `core/variant/variant.h`, as written down in `docs/wire-format.md` (the "spec" of the
 //! comments below, with its section numbers).
 
 pub(crate) mod header;
+pub(crate) mod reader;
 pub(crate) mod string;
 pub(crate) mod types;
 pub(crate) mod writer;
 
 pub(crate) use header::{
     COUNT_MASK, Descriptor, FLAG_64, FLAG_OBJECT_AS_ID, Header, NODE_PATH_NEW_FORMAT, NodePathHead,
-    TYPED_KEY_SHIFT,
+    TYPED_KEY_SHIFT, shared_word,
 };
+pub(crate) use reader::{Depth, HeaderAt, Hint, Item, Reader};
 pub(crate) use string::{has_nul, padding, zero_byte_in};
 pub use types::VariantType;
 pub(crate) use types::{Number, Scalar, Shape};

@@ -1,18 +1,23 @@
-//! Bytes straight into a [`Variant`], without serde's visitor: [`Deserializer::read_variant`].
+//! Bytes straight into a [`Variant`], without serde's data model:
+//! [`Deserializer::read_variant`], a client of the [`Reader`](crate::wire::Reader).
 //!
-//! The common types (nil, bool, int, float, String, the math types, untyped Arrays and
-//! Dictionaries) are built here; every other type is handed to the general path
-//! (`visit_value` with the `Variant` visitor), which reads the same bytes. The result, the
+//! The common types (nil, bool, int, float, String, the math types, PackedStringArray,
+//! untyped Arrays and Dictionaries) are read here, through the Deserializer's wire reader
+//! (header, depth, budget, String fields); every other type is handed to the Deserializer's
+//! general path with the `Variant` visitor, which reads the same bytes. The result, the
 //! errors (kind, offset and path) and the bytes used are those of `Variant::deserialize`,
 //! which the `decode_variant` and `slice_vs_reader` fuzz targets check on every input.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use crate::config::GodotVersion;
+use crate::de::Deserializer;
+use crate::error::{Result, Segment};
+use crate::read::Read;
 use crate::types::{Real, StringArrayVisitor, cautious};
 use crate::value::{
     Array, ContainerType, Dictionary, DictionaryBuilder, KeyMode, Variant, VariantVisitor,
     text_print,
 };
+use crate::wire::{Descriptor, HeaderAt, Hint, Item, Reader, VariantType, string};
 
 /// A 64-bit component as a [`Real`]: cast as serde's `f32` visitor (and Godot's
 /// single-precision `real_t`) casts it.
@@ -38,17 +43,30 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// # Errors
     ///
     /// The errors of `Variant::deserialize`: malformed input for the configured engine, a
-    /// nesting deeper than [`Config::with_max_depth`], an Object when objects are not
-    /// allowed, ...
+    /// nesting deeper than [`Config::with_max_depth`](crate::Config::with_max_depth), an
+    /// Object when objects are not allowed, ...
     pub fn read_variant(&mut self) -> Result<Variant> {
-        self.variant_in(&mut Shapes::default(), None)
+        FromBytes { de: self }.variant_in(&mut Shapes::default(), None)
+    }
+}
+
+/// The bytes → Variant reader over a [`Deserializer`] (whose [`Reader`] it reads through).
+struct FromBytes<'a, R> {
+    de: &'a mut Deserializer<R>,
+}
+
+impl<'de, R: Read<'de>> FromBytes<'_, R> {
+    /// The wire reader.
+    #[inline(always)]
+    fn rd(&mut self) -> &mut Reader<R> {
+        self.de.wire()
     }
 
-    /// [`read_variant`](Self::read_variant), with the keys the Arrays being read remember
-    /// (`shapes`); `row`: this is an Array element whose Dictionary may meet the keys of the
-    /// element before it, from `shapes.keys[row..]`.
+    /// [`read_variant`](Deserializer::read_variant), with the keys the Arrays being read
+    /// remember (`shapes`); `row`: this is an Array element whose Dictionary may meet the keys
+    /// of the element before it, from `shapes.keys[row..]`.
     fn variant_in(&mut self, shapes: &mut Shapes<'de>, row: Option<usize>) -> Result<Variant> {
-        let h = self.read_header()?;
+        let h = self.de.next_header()?;
         self.variant_at(h, shapes, row)
             .map_err(|e| e.or_at(h.offset))
     }
@@ -56,19 +74,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// [`variant_in`](Self::variant_in) with the header read.
     fn variant_at(
         &mut self,
-        h: Header,
+        h: HeaderAt,
         shapes: &mut Shapes<'de>,
         row: Option<usize>,
     ) -> Result<Variant> {
         use VariantType as T;
+        let version = self.rd().version();
         Ok(match h.ty {
             T::Nil => Variant::Nil,
-            T::Bool => Variant::Bool(self.read_u32()? != 0),
-            T::Int if h.flag() => Variant::Int(i64::from_le_bytes(self.read.read_array()?)),
-            T::Int => Variant::Int(self.read_i32()?.into()),
-            T::Float if h.flag() => Variant::Float(f64::from_le_bytes(self.read.read_array()?)),
-            T::Float => Variant::Float(f32::from_le_bytes(self.read.read_array()?).into()),
-            T::String => Variant::String(self.read_compact("String")?.0),
+            T::Bool => Variant::Bool(self.rd().read_u32()? != 0),
+            T::Int => Variant::Int(self.rd().read_int(h.head)?),
+            T::Float => Variant::Float(self.rd().read_float(h.head)?),
+            T::String => Variant::String((*self.rd().read_text("String")?).into()),
             T::Vector2 => Variant::Vector2(self.reals(h)?),
             T::Vector3 => Variant::Vector3(self.reals(h)?),
             T::Vector4 => Variant::Vector4(self.reals(h)?),
@@ -76,13 +93,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             T::Plane => Variant::Plane(self.reals(h)?),
             T::Quaternion => Variant::Quaternion(self.reals(h)?),
             T::PackedStringArray => {
-                Variant::PackedStringArray(self.visit_packed_strings(StringArrayVisitor)?)
+                Variant::PackedStringArray(self.de.packed_strings(StringArrayVisitor)?)
             }
-            T::Array if h.array_kind(self.version()) == Descriptor::NONE => self.array(shapes)?,
-            T::Dictionary if h.dictionary_kinds(self.version()) == (0, 0) => {
+            T::Array if h.array_kind(version) == Descriptor::NONE => self.array(shapes)?,
+            T::Dictionary if h.dictionary_kinds(version) == (0, 0) => {
                 self.dictionary(shapes, row)?
             }
-            _ => self.visit_value(h, VariantVisitor)?,
+            _ => self.de.visit_at(h, VariantVisitor)?,
         })
     }
 
@@ -90,7 +107,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// there: a leaf value (see [`leaf`]) straight from it, an untyped container after the
     /// header read here; anything else, or anything [`leaf`] does not take (which the general
     /// path then explains when it is wrong), by [`variant_in`](Self::variant_in), which reads
-    /// the same bytes. `depth_ok`: the caller knows `self.depth` is within the limit (no key's
+    /// the same bytes. `depth_ok`: the caller knows the depth is within the limit (no key's
     /// text is being read in the loops that call this).
     #[inline(always)]
     fn item(
@@ -99,21 +116,20 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         shapes: &mut Shapes<'de>,
         row: Option<usize>,
     ) -> Result<Variant> {
-        debug_assert!(self.guard_key.is_none());
-        if depth_ok && self.peeked.is_none() {
-            if let Some((word, rest)) = self.read.unread().and_then(<[u8]>::split_first_chunk) {
-                if let Ok(head) = crate::wire::Header::decode(u32::from_le_bytes(*word), self.types)
-                {
-                    if let Some((v, rest)) = leaf(head, rest, self.version()) {
-                        self.read.read_to(rest);
+        if depth_ok && !self.de.has_read_ahead() {
+            let rd = self.rd();
+            if let Some((word, rest)) = rd.unread().and_then(<[u8]>::split_first_chunk) {
+                if let Ok(head) = rd.decode_header(u32::from_le_bytes(*word)) {
+                    if let Some((v, rest)) = leaf(head, rest, rd.version()) {
+                        rd.read_to(rest);
                         return Ok(v);
                     }
                     if matches!(head.ty, VariantType::Array | VariantType::Dictionary) {
-                        let h = Header {
+                        let h = HeaderAt {
                             head,
-                            offset: self.read.offset(),
+                            offset: rd.offset(),
                         };
-                        self.read.read_to(rest);
+                        rd.read_to(rest);
                         return self
                             .variant_at(h, shapes, row)
                             .map_err(|e| e.or_at(h.offset));
@@ -131,64 +147,57 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn value(&mut self, shapes: &mut Shapes<'de>, key_at: usize) -> Result<Variant> {
         match self.item(true, shapes, None) {
             Ok(v) => Ok(v),
-            Err(e) => Err(e.in_segment(self.key_path(key_at))),
+            Err(e) => Err(e.in_segment(self.de.key_path(key_at))),
         }
-    }
-
-    /// A String field as a [`CompactString`](compact_str::CompactString) (no allocation up to
-    /// 24 bytes) and its key fingerprint, read (and, for a Dictionary key, checked) by
-    /// `read_str`.
-    fn read_compact(&mut self, what: &'static str) -> Result<(compact_str::CompactString, u64)> {
-        self.read_str(what, CompactVisitor)
     }
 
     /// A float math type (all its components `Real`s: `f32` on the wire, `f64` with the 4.x
     /// 64-bit flag), as its marker payload reads it.
-    fn reals<T: bytemuck::Pod>(&mut self, h: Header) -> Result<T> {
+    fn reals<T: bytemuck::Pod>(&mut self, h: HeaderAt) -> Result<T> {
         let mut value = T::zeroed();
         let slots: &mut [Real] =
             bytemuck::try_cast_slice_mut(core::slice::from_mut(&mut value)).unwrap_or_default();
-        if self.wide(h) {
+        let rd = self.rd();
+        if rd.wide(h.head) {
             for x in slots {
-                *x = real(f64::from_le_bytes(self.read.read_array()?));
+                *x = real(f64::from_le_bytes(rd.read_array()?));
             }
         } else {
             for x in slots {
-                *x = Real::from(f32::from_le_bytes(self.read.read_array()?));
+                *x = Real::from(f32::from_le_bytes(rd.read_array()?));
             }
         }
         Ok(value)
     }
 
-    /// [`nested`](Self::nested) for the direct path, whose levels are small and known: the
-    /// stack left is checked every [`LEVELS_PER_STACK_CHECK`] levels instead of at each one.
-    fn nested_direct<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
-        self.nested_every(LEVELS_PER_STACK_CHECK, f)
+    /// Runs `f` one level deeper, as the Deserializer's `nested` does, but checking the stack
+    /// left every [`LEVELS_PER_STACK_CHECK`] levels instead of at each one: this reader's
+    /// levels are small and known.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut FromBytes<'_, R>) -> Result<T>) -> Result<T> {
+        self.de
+            .nested_every(LEVELS_PER_STACK_CHECK, |de| f(&mut FromBytes { de }))
     }
 
-    /// An untyped Array's elements, as `visit_array` and `Array`'s visitor read them. The
+    /// An untyped Array's elements, as the Deserializer and `Array`'s visitor read them. The
     /// keys its Dictionaries remember go on top of `shapes`, starting from those the last
     /// Array left (`shapes.recent`); when it ends, its own become those.
     fn array(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
-        let count = self.read_count("Array count", 4)?;
-        self.nested_direct(|de| {
-            // Charged at twice an element's least size (4 bytes), so that a forged count
-            // reserves at most 4 times the input bytes left (32-byte Variants): a real Array's
-            // room is right the first time.
-            let hint = de.charge(count, 8);
+        let count = self.rd().read_count("Array count", Item::Element)?;
+        self.nested(|fb| {
+            let hint = fb.rd().charge(count, Item::Element);
             let mut left = count;
             let row = shapes.keys.len();
             // Records often hold Arrays of records of one shape (a player's items): the keys of
             // the last Dictionary of the Array that ended last are this one's first guess.
             shapes.keys.append(&mut shapes.recent);
             // The elements' depth, the same for all.
-            let depth_ok = de.depth <= de.config.max_depth;
+            let depth_ok = fb.rd().depth.allows();
             let r = (|| {
                 let mut items = Vec::with_capacity(cautious(hint.get(left)));
                 while left > 0 {
                     left -= 1;
-                    hint.took_one(left, de);
-                    match de.item(depth_ok, shapes, Some(row)) {
+                    hint.took_one(left, fb.rd());
+                    match fb.item(depth_ok, shapes, Some(row)) {
                         Ok(v) => items.push(v),
                         Err(e) => {
                             return Err(e.in_segment(Segment::Index((count - left - 1) as usize)));
@@ -197,7 +206,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 }
                 Ok(items)
             })();
-            hint.release(left, de);
+            hint.release(left, fb.rd());
             shapes.recent.clear();
             let ended = shapes.keys.drain(row..);
             shapes.recent.extend(ended);
@@ -208,21 +217,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         })
     }
 
-    /// An untyped Dictionary's entries, as `visit_dictionary` and `Dictionary`'s visitor read
+    /// An untyped Dictionary's entries, as the Deserializer and `Dictionary`'s visitor read
     /// them: a repeated key keeps its place and takes the later value. `row`: where in
     /// `shapes` the keys of the Dictionary before this one in the same Array are.
     fn dictionary(&mut self, shapes: &mut Shapes<'de>, row: Option<usize>) -> Result<Variant> {
-        let count = self.read_count("Dictionary count", 8)?;
+        let count = self.rd().read_count("Dictionary count", Item::Entry)?;
         if count == 0 {
-            return self.nested_direct(|_| Ok(Variant::from(Dictionary::new())));
+            return self.nested(|_| Ok(Variant::from(Dictionary::new())));
         }
-        self.nested_direct(|de| {
-            // Charged at twice an entry's least size (8 bytes): a forged count reserves at
-            // most 4 times the input bytes left (64-byte entries).
-            let hint = de.charge(count, 16);
+        self.nested(|fb| {
+            let hint = fb.rd().charge(count, Item::Entry);
             let mut left = count;
-            let r = de.entries(count, &mut left, hint, shapes, row);
-            hint.release(left, de);
+            let r = fb.entries(count, &mut left, hint, shapes, row);
+            hint.release(left, fb.rd());
             r.map(Variant::from)
         })
     }
@@ -245,18 +252,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let mut i = 0;
         // Keys are read one level deeper than the Dictionary, at the depth `nested` set: a
         // known key skips the header read that checks it, so it is checked here.
-        if self.depth > self.config.max_depth {
+        if !self.rd().depth.allows() {
             row = None;
         }
         while *left > 0 {
             *left -= 1;
-            let key_at = self.read.offset();
-            hint.took_one(*left, self);
+            let rd = self.rd();
+            let key_at = rd.offset();
+            hint.took_one(*left, rd);
             // A key with the bytes of the remembered one: cloned, and distinct from the
             // earlier keys (which all matched too).
-            if let (Some(row), Some(unread)) = (row, self.read.unread()) {
+            if let (Some(row), Some(unread)) = (row, rd.unread()) {
                 if let Some((key, print, rest)) = shapes.known(row + i, unread) {
-                    self.read.read_to(rest);
+                    rd.read_to(rest);
                     let value = self.value(shapes, key_at)?;
                     dict.push_distinct(key, value, print);
                     i += 1;
@@ -264,10 +272,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 }
             }
             let (key, print) = self.key(shapes)?;
-            let key_len = self.read.offset() - key_at;
+            let key_len = self.rd().offset() - key_at;
             let value = self.value(shapes, key_at)?;
             let learned = row.and_then(|row| {
-                let raw = self.read.input_from(key_at)?.get(..key_len)?;
+                let raw = self.rd().input_from(key_at)?.get(..key_len)?;
                 shapes.learn(row, i, &key, print, raw)
             });
             let repeated = dict.insert_printed(key, value, print).is_some();
@@ -281,37 +289,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(dict.finish())
     }
 
-    /// A Dictionary key: a String or StringName key's text may not be a reserved marker name
-    /// (see [`reserved_key`]), as `KeyDe` checks it.
+    /// A Dictionary key: a String or StringName key's text may not be a reserved marker name,
+    /// as the Deserializer's keys are checked.
     fn key(&mut self, shapes: &mut Shapes<'de>) -> Result<(Variant, u64)> {
-        let h = self.read_header()?;
+        let h = self.de.next_header()?;
         let r = match h.ty {
-            VariantType::String => {
-                self.guard_key = Some(h.offset);
-                self.read_compact("String")
-                    .map(|(s, print)| (Variant::String(s), print))
-            }
-            VariantType::StringName => {
-                self.guard_key = Some(h.offset);
-                self.visit_value(h, VariantVisitor).map(printed)
-            }
+            VariantType::String => self.rd().read_text("String").and_then(|s| {
+                Deserializer::<R>::check_key(&s, h.offset)?;
+                Ok((Variant::String((*s).into()), text_print(s.as_bytes())))
+            }),
+            VariantType::StringName => self.de.visit_key_at(h, VariantVisitor).map(printed),
             _ => self.variant_at(h, shapes, None).map(printed),
         };
-        self.guard_key = None;
         r.map_err(|e| e.or_at(h.offset))
-    }
-}
-
-/// A text as a [`CompactString`](compact_str::CompactString) and its key fingerprint.
-struct CompactVisitor;
-
-impl Visitor<'_> for CompactVisitor {
-    type Value = (compact_str::CompactString, u64);
-    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("a string")
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<Self::Value, E> {
-        Ok((v.into(), text_print(v.as_bytes())))
     }
 }
 
@@ -416,9 +406,9 @@ fn same_words(mut a: &[u8], mut b: &[u8]) -> bool {
     }
 }
 
-/// Levels of the direct path between two checks of the stack left: one of its levels (an
+/// Levels of this reader between two checks of the stack left: one of its levels (an
 /// Array or Dictionary with the calls of one element or entry) takes a few KiB even
-/// unoptimized, so four stay well within [`STACK_RED_ZONE`] (the limits tests run 1 024 levels
+/// unoptimized, so four stay well within [`STACK_RED_ZONE`](crate::de::STACK_RED_ZONE) (the limits tests run 1 024 levels
 /// on a 2 MiB thread in debug builds).
 const LEVELS_PER_STACK_CHECK: usize = 4;
 
