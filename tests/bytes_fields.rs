@@ -1,13 +1,8 @@
 //! `Vec<u8>` as PackedByteArray through the re-exported `godot_serde::serde_bytes`.
-use serde::{Deserialize, Serialize};
+mod common;
 
-fn hex(s: &str) -> Vec<u8> {
-    let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..clean.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&clean[i..i + 2], 16).unwrap())
-        .collect()
-}
+use common::hex;
+use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 struct Bytes {

@@ -1,6 +1,10 @@
 //! The tokio integration: `GodotCodec`, async frame reading/writing, the async example server.
 #![cfg(feature = "tokio")]
 
+mod common;
+
+use common::hex;
+
 #[allow(dead_code)]
 #[path = "../examples/async_server.rs"]
 mod async_server;
@@ -12,14 +16,6 @@ use godot_serde::frame::{Framing, to_frame_bytes};
 use godot_serde::{Config, ErrorKind, Variant, Vector2};
 use tokio::io::AsyncWriteExt;
 use tokio_util::codec::{Decoder, Encoder, Framed, FramedRead};
-
-fn hex(s: &str) -> Vec<u8> {
-    let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..clean.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&clean[i..i + 2], 16).unwrap())
-        .collect()
-}
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

@@ -1,16 +1,11 @@
 //! When decoding fails and the other engine's layout (Godot 3 vs 4) decodes the same bytes
 //! into the same type, the error says so.
+mod common;
+
+use common::hex;
 use godot_serde::frame::Framing;
 use godot_serde::{Color, Config, GodotVersion, Transform2D, Vector2};
 use serde::Deserialize;
-
-fn hex(s: &str) -> Vec<u8> {
-    let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..clean.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&clean[i..i + 2], 16).unwrap())
-        .collect()
-}
 
 /// Godot 3 Color(1, 0.5, 0, 1): type id 14 (Color in 3.x, Plane in 4.x), four f32.
 const GODOT3_COLOR: &str = "0e000000 0000803f 0000003f 00000000 0000803f";

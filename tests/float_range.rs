@@ -3,16 +3,11 @@
 //! component into a 32-bit wire slot both fail; infinities and NaN pass through, values
 //! within range round to the nearest f32. A double build's math-type components read into
 //! single-precision math types are cast as a single-precision Godot engine casts them.
+mod common;
+
+use common::hex;
 #[cfg(feature = "double-precision")]
 use godot_serde::Config;
-
-fn hex(s: &str) -> Vec<u8> {
-    let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..clean.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&clean[i..i + 2], 16).unwrap())
-        .collect()
-}
 
 // Godot 4 float with the 64-bit flag (header 0x00010003), then the f64 (little-endian bytes
 // from IEEE-754: 1e300 = 0x7e37e43c8800759c, -1e39 = 0xc8078287f49c4a1d).

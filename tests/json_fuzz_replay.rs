@@ -6,11 +6,12 @@
 #[path = "common/json_fuzz.rs"]
 mod json_fuzz;
 
+#[path = "common/replay.rs"]
+mod replay;
+
 /// Counts the heap so each replayed decode is held to its budget (`json_fuzz::heap`).
 #[global_allocator]
 static HEAP: json_fuzz::heap::Tracking = json_fuzz::heap::Tracking;
-
-use std::path::PathBuf;
 
 use godot_serde::{Config, Variant, json};
 
@@ -21,23 +22,14 @@ fn unhex(s: &str) -> Vec<u8> {
 }
 
 fn inputs() -> Vec<Vec<u8>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(root.join("fuzz/seeds/json_native"))
-        .expect("seeds")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    files.sort();
-    for f in files {
-        out.push(std::fs::read(f).expect("seed"));
-    }
+    let mut out = replay::seeds("json_native");
     let config = Config::godot4().with_allow_objects(true);
     for file in [
         "vectors-sample.jsonl",
         "engine_tests.jsonl",
         "spec_examples.jsonl",
     ] {
-        let text = std::fs::read_to_string(root.join("tests/fixtures/godot4").join(file))
+        let text = std::fs::read_to_string(replay::root().join("tests/fixtures/godot4").join(file))
             .expect("fixture");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let v: serde_json::Value = serde_json::from_str(line).expect("json");
@@ -62,27 +54,7 @@ fn inputs() -> Vec<Vec<u8>> {
 fn json_native_replays_seeds_fixtures_prefixes_and_mutations() {
     let inputs = inputs();
     assert!(inputs.len() > 300, "only {} inputs", inputs.len());
-    let mut runs = 0usize;
-    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
-    for input in &inputs {
-        json_fuzz::json_native(input);
-        for end in 1..input.len() {
-            json_fuzz::json_native(&input[..end]);
-            runs += 1;
-        }
-        for _ in 0..8 {
-            let mut m = input.clone();
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            if m.len() > 1 {
-                let i = 1 + (rng as usize) % (m.len() - 1);
-                m[i] = (rng >> 32) as u8;
-            }
-            json_fuzz::json_native(&m);
-            runs += 1;
-        }
-    }
+    let runs = replay::prefixes_and_mutations(&inputs, json_fuzz::json_native);
     println!("{} inputs, {runs} runs", inputs.len());
     assert!(runs > 10_000, "{runs}");
     // The texts of the fixtures are what the binary values become: at least one of each kind.

@@ -8,32 +8,23 @@ mod text_fuzz;
 #[path = "common/text_roundtrip.rs"]
 mod text_roundtrip;
 
+#[path = "common/replay.rs"]
+mod replay;
+
 /// Counts the heap so each replayed decode is held to its budget (`text_fuzz::heap`).
 #[global_allocator]
 static HEAP: text_fuzz::heap::Tracking = text_fuzz::heap::Tracking;
 
-use std::path::PathBuf;
-
 fn inputs() -> Vec<Vec<u8>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    let seeds = root.join("fuzz/seeds/parse_text");
-    let mut files: Vec<_> = std::fs::read_dir(&seeds)
-        .expect("seeds")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    files.sort();
-    for f in files {
-        out.push(std::fs::read(f).expect("seed"));
-    }
+    let mut out = replay::seeds("parse_text");
     for file in [
         "godot4/str_to_var-sample.jsonl",
         "godot3/str2var-sample.jsonl",
         "godot4/var_to_str-sample.jsonl",
         "godot3/var2str-sample.jsonl",
     ] {
-        let text =
-            std::fs::read_to_string(root.join("tests/fixtures/text").join(file)).expect("fixture");
+        let text = std::fs::read_to_string(replay::root().join("tests/fixtures/text").join(file))
+            .expect("fixture");
         for line in text.lines() {
             let v: serde_json::Value = serde_json::from_str(line).expect("json");
             if let Some(t) = v["text"].as_str() {
@@ -51,58 +42,27 @@ fn inputs() -> Vec<Vec<u8>> {
 #[test]
 fn parse_text_replays_seeds_prefixes_and_mutations() {
     let inputs = inputs();
-    let mut runs = 0usize;
-    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
-    for input in &inputs {
-        text_fuzz::parse_text(input);
-        for end in 1..input.len() {
-            text_fuzz::parse_text(&input[..end]);
-            runs += 1;
-        }
-        for _ in 0..8 {
-            let mut m = input.clone();
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            if m.len() > 1 {
-                let i = 1 + (rng as usize) % (m.len() - 1);
-                m[i] = (rng >> 32) as u8;
-            }
-            text_fuzz::parse_text(&m);
-            runs += 1;
-        }
-    }
+    let runs = replay::prefixes_and_mutations(&inputs, text_fuzz::parse_text);
     assert!(runs > 10_000, "{runs}");
 }
 
 /// Deterministic inputs for `roundtrip_text` (xorshift; the same every run).
 fn generated(count: usize, seed: u64) -> Vec<Vec<u8>> {
-    let mut rng = seed;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = replay::XorShift(seed);
     (0..count)
         .map(|_| {
-            let n = (next() % 300) as usize;
-            (0..n).map(|_| next() as u8).collect()
+            let n = (rng.next() % 300) as usize;
+            (0..n).map(|_| rng.next() as u8).collect()
         })
         .collect()
 }
 
 #[test]
 fn roundtrip_text_replays_seeds_and_generated_values() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(root.join("fuzz/seeds/roundtrip_text"))
-        .expect("seeds")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    files.sort();
-    assert!(files.len() >= 8, "{} seeds", files.len());
-    for f in files {
-        text_roundtrip::roundtrip_text(&std::fs::read(f).expect("seed"));
+    let seeds = replay::seeds("roundtrip_text");
+    assert!(seeds.len() >= 8, "{} seeds", seeds.len());
+    for seed in seeds {
+        text_roundtrip::roundtrip_text(&seed);
     }
     for input in generated(4_000, 0x2545_f491_4f6c_dd1d) {
         text_roundtrip::roundtrip_text(&input);
@@ -114,7 +74,7 @@ fn roundtrip_text_replays_seeds_and_generated_values() {
 #[test]
 #[ignore = "writes fuzz/seeds; run by hand"]
 fn write_roundtrip_text_seeds() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/roundtrip_text");
+    let dir = replay::root().join("fuzz/seeds/roundtrip_text");
     std::fs::create_dir_all(&dir).expect("mkdir");
     for (i, data) in generated(16, 0x9e37_79b9_7f4a_7c15).into_iter().enumerate() {
         std::fs::write(dir.join(format!("gen-{i:02}")), data).expect("write seed");

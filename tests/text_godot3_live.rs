@@ -7,7 +7,7 @@
 
 mod conformance;
 
-use conformance::{field, name, records, tohex, unhex};
+use conformance::{call_line, field, name, records, tohex, unhex};
 use godot_serde::{Config, GODOT_MAX_DEPTH, Variant, text};
 use std::io::Write as _;
 use std::process::Command;
@@ -272,14 +272,7 @@ fn godot3_configfile_agrees_with_our_documents() {
     }
     let lines: String = calls
         .iter()
-        .map(|(s, k, v)| {
-            format!(
-                "{} {} {}\n",
-                tohex(s.as_bytes()),
-                tohex(k.as_bytes()),
-                tohex(text::variant_to_string_with(v, config).as_bytes())
-            )
-        })
+        .map(|(s, k, v)| call_line(s, k, text::variant_to_string_with(v, config).as_bytes()))
         .collect();
     std::fs::write(dir.join("b.calls"), lines).unwrap();
     let root = env!("CARGO_MANIFEST_DIR");

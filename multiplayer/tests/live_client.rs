@@ -7,22 +7,22 @@
 #[path = "../../tests/common/engine.rs"]
 #[allow(dead_code)]
 mod engine;
+#[path = "common/lobby.rs"]
+mod lobby;
+#[path = "common/peer.rs"]
+mod peer;
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use godot_serde::Variant;
 use godot_serde::text::parse_variant;
 use godot_serde_multiplayer::enet::EnetPeer;
 use godot_serde_multiplayer::websocket::WsPeer;
-use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Session, Settings, TransferMode};
-
-/// A Rust client over either transport.
-enum Client {
-    Enet(EnetPeer),
-    Ws(WsPeer),
-}
+use godot_serde_multiplayer::{Event, Settings, TransferMode};
+use lobby::lobby;
+use peer::{Peer as Client, script};
 
 impl Client {
     fn connect(addr: SocketAddr, ws: bool) -> Self {
@@ -44,53 +44,6 @@ impl Client {
         }
         Client::Enet(EnetPeer::client(addr, settings).unwrap())
     }
-
-    fn session(&mut self) -> &mut Session {
-        match self {
-            Client::Enet(p) => p.session(),
-            Client::Ws(p) => p.session(),
-        }
-    }
-
-    fn service(&mut self) -> Result<(), String> {
-        match self {
-            Client::Enet(p) => p.service().map_err(|e| e.to_string()),
-            Client::Ws(p) => p.service().map_err(|e| e.to_string()),
-        }
-    }
-
-    fn poll_event(&mut self) -> Option<Event> {
-        match self {
-            Client::Enet(p) => p.poll_event(),
-            Client::Ws(p) => p.poll_event(),
-        }
-    }
-
-    fn close(&mut self) {
-        match self {
-            Client::Enet(p) => p.close(),
-            Client::Ws(p) => p.close(),
-        }
-    }
-}
-
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/godot")
-        .join(name)
-}
-
-fn lobby() -> RpcTable {
-    RpcTable::new("/root/Lobby")
-        .with(RpcMethod::any_peer("chan").channel(2))
-        .with(RpcMethod::any_peer("done"))
-        .with(RpcMethod::authority("echo"))
-        .with(RpcMethod::any_peer("hello"))
-        .with(RpcMethod::any_peer("ordered").transfer(TransferMode::UnreliableOrdered))
-        .with(RpcMethod::any_peer("ping"))
-        .with(RpcMethod::any_peer("take"))
-        .with(RpcMethod::any_peer("unrel").transfer(TransferMode::Unreliable))
-        .with(RpcMethod::authority("welcome"))
 }
 
 /// Values in `var_to_str` syntax: the Godot server parses the text itself and compares.

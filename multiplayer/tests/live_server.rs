@@ -7,9 +7,13 @@
 #[path = "../../tests/common/engine.rs"]
 #[allow(dead_code)]
 mod engine;
+#[path = "common/lobby.rs"]
+mod lobby;
+#[path = "common/peer.rs"]
+mod peer;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -17,70 +21,9 @@ use std::time::Duration;
 use godot_serde::{Config, Variant};
 use godot_serde_multiplayer::enet::{Captured, EnetPeer};
 use godot_serde_multiplayer::websocket::WsPeer;
-use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Session, Settings, TransferMode};
-
-/// The server under test, over either transport.
-enum Server {
-    Enet(EnetPeer),
-    Ws(WsPeer),
-}
-
-impl Server {
-    fn session(&mut self) -> &mut Session {
-        match self {
-            Server::Enet(p) => p.session(),
-            Server::Ws(p) => p.session(),
-        }
-    }
-
-    fn service(&mut self) {
-        match self {
-            Server::Enet(p) => p.service().unwrap(),
-            Server::Ws(p) => p.service().unwrap(),
-        }
-    }
-
-    fn poll_event(&mut self) -> Option<Event> {
-        match self {
-            Server::Enet(p) => p.poll_event(),
-            Server::Ws(p) => p.poll_event(),
-        }
-    }
-
-    fn take_captured(&mut self) -> Vec<Captured> {
-        match self {
-            Server::Enet(p) => p.take_captured(),
-            Server::Ws(_) => Vec::new(),
-        }
-    }
-
-    fn close(&mut self) {
-        match self {
-            Server::Enet(p) => p.close(),
-            Server::Ws(p) => p.close(),
-        }
-    }
-}
-
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/godot")
-        .join(name)
-}
-
-/// The Lobby node of `tests/godot/lobby.gd`, declared on the Rust side.
-fn lobby() -> RpcTable {
-    RpcTable::new("/root/Lobby")
-        .with(RpcMethod::any_peer("chan").channel(2))
-        .with(RpcMethod::any_peer("done"))
-        .with(RpcMethod::authority("echo"))
-        .with(RpcMethod::any_peer("hello"))
-        .with(RpcMethod::any_peer("ordered").transfer(TransferMode::UnreliableOrdered))
-        .with(RpcMethod::any_peer("ping"))
-        .with(RpcMethod::any_peer("take"))
-        .with(RpcMethod::any_peer("unrel").transfer(TransferMode::Unreliable))
-        .with(RpcMethod::authority("welcome"))
-}
+use godot_serde_multiplayer::{Event, Settings, TransferMode};
+use lobby::lobby;
+use peer::{Peer as Server, script};
 
 const SECRET: &str = "s3cret";
 
@@ -172,11 +115,11 @@ fn serve(mut server: Server, stop: Arc<AtomicBool>) -> Seen {
         p.set_capture(true);
     }
     while !stop.load(Ordering::Relaxed) {
-        server.service();
+        server.service().unwrap();
         while let Some(event) = server.poll_event() {
             handle(&mut server, event, &mut seen);
         }
-        server.service();
+        server.service().unwrap();
         seen.captured.extend(server.take_captured());
         std::thread::sleep(Duration::from_millis(1));
     }

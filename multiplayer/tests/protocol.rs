@@ -1,24 +1,15 @@
 //! The sans-IO core against byte layouts derived by hand from the engine's sources (and
 //! confirmed live by `live_enet.rs`): what the session writes, what it accepts.
 
+#[path = "common/lobby.rs"]
+mod lobby;
+
 use godot_serde::{PackedByteArray, Variant};
 use godot_serde_multiplayer::args::{decode_one, encode_one, encode_variants};
 use godot_serde_multiplayer::{
-    Event, Output, ProtocolError, RpcMethod, RpcTable, Session, Settings, TransferMode,
+    Event, Output, ProtocolError, RpcTable, Session, Settings, TransferMode,
 };
-
-fn lobby() -> RpcTable {
-    RpcTable::new("/root/Lobby")
-        .with(RpcMethod::any_peer("chan").channel(2))
-        .with(RpcMethod::any_peer("done"))
-        .with(RpcMethod::authority("echo"))
-        .with(RpcMethod::any_peer("hello"))
-        .with(RpcMethod::any_peer("ordered").transfer(TransferMode::UnreliableOrdered))
-        .with(RpcMethod::any_peer("ping"))
-        .with(RpcMethod::any_peer("take"))
-        .with(RpcMethod::any_peer("unrel").transfer(TransferMode::Unreliable))
-        .with(RpcMethod::authority("welcome"))
-}
+use lobby::lobby;
 
 const LOBBY_MD5: &[u8; 32] = b"576fb79fa0de0e6f50dd7d79cd2b5865";
 

@@ -21,6 +21,10 @@ use std::fmt::Debug;
 #[path = "heap.rs"]
 pub mod heap;
 
+#[path = "fuzz_input.rs"]
+mod fuzz_input;
+use fuzz_input::Draw;
+
 /// The heap a `Variant` decode of `len` input bytes may hold (docs/security.md).
 pub fn variant_budget(len: usize) -> usize {
     heap::budget(size_of::<Variant>(), len)
@@ -440,49 +444,20 @@ pub struct Gen<'a> {
     data: &'a [u8],
 }
 
+impl<'a> Draw<'a> for Gen<'a> {
+    fn rest(&mut self) -> &mut &'a [u8] {
+        &mut self.data
+    }
+
+    /// Any f32 bit pattern.
+    fn f32(&mut self) -> f32 {
+        f32::from_le_bytes(self.bytes())
+    }
+}
+
 impl<'a> Gen<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         Gen { data }
-    }
-
-    fn byte(&mut self) -> u8 {
-        match self.data.split_first() {
-            Some((&b, rest)) => {
-                self.data = rest;
-                b
-            }
-            None => 0,
-        }
-    }
-
-    fn bytes<const N: usize>(&mut self) -> [u8; N] {
-        let mut out = [0; N];
-        for b in &mut out {
-            *b = self.byte();
-        }
-        out
-    }
-
-    fn len(&mut self, max: u8) -> usize {
-        usize::from(self.byte() % (max + 1))
-    }
-
-    fn i32(&mut self) -> i32 {
-        i32::from_le_bytes(self.bytes())
-    }
-
-    fn u64(&mut self) -> u64 {
-        u64::from_le_bytes(self.bytes())
-    }
-
-    /// A component: an f32 (always exact in `Real`, whatever its width).
-    #[allow(clippy::useless_conversion)] // Real is f32 without the double-precision feature
-    fn real(&mut self) -> Real {
-        f32::from_le_bytes(self.bytes()).into()
-    }
-
-    fn f32(&mut self) -> f32 {
-        f32::from_le_bytes(self.bytes())
     }
 
     /// Text without NUL (which cannot be encoded) and without a leading BOM (which Godot's
@@ -500,27 +475,6 @@ impl<'a> Gen<'a> {
             s.push(c);
         }
         s
-    }
-
-    fn v2(&mut self) -> Vector2 {
-        Vector2::new(self.real(), self.real())
-    }
-
-    fn v3(&mut self) -> Vector3 {
-        Vector3::new(self.real(), self.real(), self.real())
-    }
-
-    fn v4(&mut self) -> Vector4 {
-        Vector4::new(self.real(), self.real(), self.real(), self.real())
-    }
-
-    fn color(&mut self) -> Color {
-        Color::new(self.f32(), self.f32(), self.f32(), self.f32())
-    }
-
-    fn list<T>(&mut self, max: u8, mut f: impl FnMut(&mut Self) -> T) -> Vec<T> {
-        let n = self.len(max);
-        (0..n).map(|_| f(self)).collect()
     }
 
     /// A container element type Godot 4 can write: a builtin type other than Nil, a class

@@ -10,6 +10,31 @@ use serde_json::Value;
 
 pub mod godot3_values;
 pub mod godot4_values;
+pub mod spec_values;
+
+/// `got` is `want` with every full object replaced by an object id (what `var2bytes` without
+/// full objects sends).
+pub fn objects_as_ids(got: &Variant, want: &Variant) -> bool {
+    match (got, want) {
+        (Variant::ObjectId(_), Variant::Object(_)) => true,
+        (Variant::Array(g), Variant::Array(w)) => {
+            g.len() == w.len() && g.iter().zip(w.iter()).all(|(g, w)| objects_as_ids(g, w))
+        }
+        (g, w) => g == w,
+    }
+}
+
+/// One `set_value` call as a line of the calls files that the ConfigFile scripts read
+/// (`tests/godot3/cfg_check.gd`, `tests/godot4/text_cfg.gd`): section, key and the value's
+/// encoding, each in hex.
+pub fn call_line(section: &str, key: &str, value: &[u8]) -> String {
+    format!(
+        "{} {} {}\n",
+        tohex(section.as_bytes()),
+        tohex(key.as_bytes()),
+        tohex(value)
+    )
+}
 
 /// The records of `tests/fixtures/<path>`, one JSON object per line.
 pub fn records(path: &str) -> Vec<Value> {
