@@ -6,7 +6,8 @@ use super::tree::Json;
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Basis, Color, Vector2, Vector3, Vector4};
 use crate::value::{ContainerType, Variant};
-use crate::wire::{Depth, VariantType};
+use crate::wire::VariantType;
+use crate::wire::reader::Depth;
 
 /// Stack left below which a nesting level runs on a new segment (as the decoders do).
 pub(crate) const STACK_RED_ZONE: usize = 256 * 1024;

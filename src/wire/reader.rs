@@ -74,6 +74,7 @@ impl Depth {
     /// The one error, where there is no input offset (a tree being walked).
     #[cold]
     #[must_use]
+    #[cfg_attr(not(feature = "json"), allow(dead_code))] // the JSON form's walk only
     pub(crate) fn exceeded_here(self) -> Error {
         Error::new(ErrorKind::DepthLimitExceeded { limit: self.limit })
     }
