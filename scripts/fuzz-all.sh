@@ -48,6 +48,7 @@ for t in decode_variant typed slice_vs_reader roundtrip_variant parse_text round
 done
 table+=("litebyte/fuzz|litebyte/fuzz/target|decode|../tests/fixtures/fuzz_seeds|-max_len=1048576 -timeout=300 -rss_limit_mb=4096")
 table+=("multiplayer/fuzz|fuzz/target|session|seeds/session|$big")
+table+=("multiplayer/fuzz|fuzz/target|godot3|seeds/godot3|$big")
 
 wanted() {
   [ ${#only[@]} -eq 0 ] && return 0
