@@ -29,6 +29,8 @@ mod session;
 #[cfg(feature = "websocket")]
 pub mod websocket;
 pub mod wire;
+#[cfg(feature = "websocket")]
+mod ws_core;
 
 pub use error::ProtocolError;
 pub use godot_serde::Variant;

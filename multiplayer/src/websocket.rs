@@ -9,23 +9,11 @@
 //! terminating proxy in front for `wss://`). Call [`WsPeer::service`] often, then drain
 //! [`WsPeer::poll_event`].
 
-use std::collections::HashMap;
-use std::io::ErrorKind;
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::time::{Duration, Instant};
+use std::net::SocketAddr;
+use std::time::Instant;
 
-use tungstenite::handshake::HandshakeError;
-use tungstenite::handshake::server::{NoCallback, ServerHandshake};
-use tungstenite::protocol::WebSocketConfig;
-use tungstenite::{Message, WebSocket};
-
+use crate::ws_core::{Read, Sockets};
 use crate::{Event, Output, Session, Settings, TransferMode};
-
-/// Godot's `handshake_timeout` default: 3 seconds.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
-/// The largest message accepted (Godot's inbound buffer defaults to 64 KiB; the session's
-/// packets are far smaller). Bounds the memory one peer can make us hold.
-const MAX_MESSAGE: usize = 1 << 20;
 
 /// A transport error.
 #[derive(Debug, thiserror::Error)]
@@ -42,19 +30,9 @@ pub enum WsError {
     BadId(usize),
 }
 
-type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<TcpStream, NoCallback>>;
-
-fn config() -> WebSocketConfig {
-    WebSocketConfig::default()
-        .max_message_size(Some(MAX_MESSAGE))
-        .max_frame_size(Some(MAX_MESSAGE))
-}
-
 /// A Godot-compatible WebSocket multiplayer peer: the server (peer 1) or a client.
 pub struct WsPeer {
-    listener: Option<TcpListener>,
-    pending: Vec<(Instant, Mid)>,
-    peers: HashMap<i32, WebSocket<TcpStream>>,
+    sockets: Sockets,
     session: Session,
     start: Instant,
     /// A client waits for its id before the session starts.
@@ -65,7 +43,7 @@ impl std::fmt::Debug for WsPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WsPeer")
             .field("session", &self.session)
-            .field("peers", &self.peers.len())
+            .field("peers", &self.sockets.peers.len())
             .finish()
     }
 }
@@ -77,12 +55,8 @@ impl WsPeer {
     ///
     /// [`WsError::Io`] when the address cannot be bound.
     pub fn server(addr: SocketAddr, settings: Settings) -> Result<Self, WsError> {
-        let listener = TcpListener::bind(addr)?;
-        listener.set_nonblocking(true)?;
         Ok(Self {
-            listener: Some(listener),
-            pending: Vec::new(),
-            peers: HashMap::new(),
+            sockets: Sockets::server(addr)?,
             session: Session::server(settings),
             start: Instant::now(),
             awaiting_id: false,
@@ -96,22 +70,8 @@ impl WsPeer {
     ///
     /// [`WsError`] when the connection or the handshake fails.
     pub fn client(addr: SocketAddr, url: &str, settings: Settings) -> Result<Self, WsError> {
-        let stream = TcpStream::connect_timeout(&addr, HANDSHAKE_TIMEOUT)?;
-        stream.set_nodelay(true)?;
-        stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
-        let (ws, _) = tungstenite::client::client_with_config(url, stream, Some(config()))
-            .map_err(|e| match e {
-                HandshakeError::Failure(e) => WsError::WebSocket(e),
-                HandshakeError::Interrupted(_) => WsError::Io(ErrorKind::WouldBlock.into()),
-            })?;
-        ws.get_ref().set_read_timeout(None)?;
-        ws.get_ref().set_nonblocking(true)?;
-        let mut peers = HashMap::new();
-        peers.insert(1, ws);
         Ok(Self {
-            listener: None,
-            pending: Vec::new(),
-            peers,
+            sockets: Sockets::client(addr, url)?,
             session: Session::client(0, settings),
             start: Instant::now(),
             awaiting_id: true,
@@ -129,10 +89,7 @@ impl WsPeer {
     ///
     /// The socket's error, or `NotConnected` for a client.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.listener
-            .as_ref()
-            .ok_or_else(|| ErrorKind::NotConnected.into())
-            .and_then(TcpListener::local_addr)
+        self.sockets.local_addr()
     }
 
     /// The next event of the session.
@@ -151,69 +108,29 @@ impl WsPeer {
     /// [`WsError::Io`] when the listening socket fails; a client whose id message is invalid
     /// gets [`WsError::BadId`]. Errors of one peer's socket disconnect that peer only.
     pub fn service(&mut self) -> Result<(), WsError> {
-        self.accept()?;
+        for ws in self.sockets.accept()? {
+            self.open(ws);
+        }
         self.read_all()?;
         self.session.tick(self.now_ms());
         self.write_outputs();
         Ok(())
     }
 
-    fn accept(&mut self) -> Result<(), WsError> {
-        let Some(listener) = &self.listener else {
-            return Ok(());
-        };
-        let mut accepted = Vec::new();
-        loop {
-            match listener.accept() {
-                Ok((stream, _)) => accepted.push(stream),
-                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                Err(e) => return Err(e.into()),
-            }
-        }
-        for stream in accepted {
-            stream.set_nonblocking(true)?;
-            let _ = stream.set_nodelay(true);
-            match tungstenite::accept_with_config(stream, Some(config())) {
-                Ok(ws) => self.open(ws),
-                Err(HandshakeError::Interrupted(mid)) => self.pending.push((Instant::now(), mid)),
-                Err(HandshakeError::Failure(_)) => {}
-            }
-        }
-        let pending = std::mem::take(&mut self.pending);
-        for (since, mid) in pending {
-            if since.elapsed() > HANDSHAKE_TIMEOUT {
-                continue; // Dropped, as Godot drops slow handshakes.
-            }
-            match mid.handshake() {
-                Ok(ws) => self.open(ws),
-                Err(HandshakeError::Interrupted(mid)) => self.pending.push((since, mid)),
-                Err(HandshakeError::Failure(_)) => {}
-            }
-        }
-        Ok(())
-    }
-
-    fn open(&mut self, mut ws: WebSocket<TcpStream>) {
-        let id = loop {
-            let id = crate::generate_unique_id();
-            if !self.peers.contains_key(&id) {
-                break id;
-            }
-        };
+    fn open(&mut self, ws: tungstenite::WebSocket<std::net::TcpStream>) {
+        let id = self.sockets.fresh_id();
+        self.sockets.peers.insert(id, ws);
         // The id first (a full 4-byte binary message); WouldBlock keeps it queued.
-        let _ = ws.send(Message::Binary(id.to_le_bytes().to_vec().into()));
-        self.peers.insert(id, ws);
+        self.sockets.send(id, id.to_le_bytes().to_vec());
         let now = self.now_ms();
         self.session.connected(id, now);
     }
 
     fn read_all(&mut self) -> Result<(), WsError> {
-        let ids: Vec<i32> = self.peers.keys().copied().collect();
-        for id in ids {
-            while let Some(ws) = self.peers.get_mut(&id) {
-                let message = ws.read();
-                match message {
-                    Ok(Message::Binary(data)) => {
+        for id in self.sockets.ids() {
+            loop {
+                match self.sockets.read(id) {
+                    Read::Binary(data) => {
                         if self.awaiting_id {
                             let id_bytes: [u8; 4] = data
                                 .as_ref()
@@ -230,17 +147,13 @@ impl WsPeer {
                         }
                         self.session.receive(id, 0, TransferMode::Reliable, &data);
                     }
-                    Ok(Message::Text(text)) if !self.awaiting_id => {
+                    Read::Text(text) if !self.awaiting_id => {
                         self.session
                             .receive(id, 0, TransferMode::Reliable, text.as_bytes());
                     }
-                    Ok(Message::Close(_)) => {
-                        self.drop_peer(id);
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(_) => {
+                    Read::Text(_) | Read::Other => {}
+                    Read::Idle => break,
+                    Read::Gone => {
                         self.drop_peer(id);
                         break;
                     }
@@ -251,7 +164,7 @@ impl WsPeer {
     }
 
     fn drop_peer(&mut self, id: i32) {
-        if self.peers.remove(&id).is_some() && !self.awaiting_id {
+        if self.sockets.peers.remove(&id).is_some() && !self.awaiting_id {
             self.session.disconnected(id);
         }
     }
@@ -259,38 +172,18 @@ impl WsPeer {
     fn write_outputs(&mut self) {
         while let Some(output) = self.session.poll_output() {
             match output {
-                Output::Packet { to, data, .. } => {
-                    if let Some(ws) = self.peers.get_mut(&to) {
-                        // WouldBlock keeps the message queued; flushed below.
-                        let _ = ws.write(Message::Binary(data.into()));
-                    }
-                }
-                Output::Disconnect(id) => {
-                    if let Some(mut ws) = self.peers.remove(&id) {
-                        let _ = ws.close(None);
-                        let _ = ws.flush();
-                    }
-                }
+                // WouldBlock keeps the message queued; flushed below.
+                Output::Packet { to, data, .. } => self.sockets.send(to, data),
+                Output::Disconnect(id) => self.sockets.close_one(id),
             }
         }
-        let mut broken = Vec::new();
-        for (&id, ws) in &mut self.peers {
-            match ws.flush() {
-                Ok(()) => {}
-                Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => {}
-                Err(_) => broken.push(id),
-            }
-        }
-        for id in broken {
+        for id in self.sockets.flush() {
             self.drop_peer(id);
         }
     }
 
     /// Closes every connection.
     pub fn close(&mut self) {
-        for ws in self.peers.values_mut() {
-            let _ = ws.close(None);
-            let _ = ws.flush();
-        }
+        self.sockets.close_all();
     }
 }

@@ -11,38 +11,17 @@
 //! is also delivered to the server even when `n` is 1 (3.2.3 compares its own id with `-sender`,
 //! which never matches).
 
-use std::collections::HashMap;
-use std::io::ErrorKind;
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::time::{Duration, Instant};
-
-use tungstenite::handshake::HandshakeError;
-use tungstenite::handshake::server::{NoCallback, ServerHandshake};
-use tungstenite::protocol::WebSocketConfig;
-use tungstenite::{Message, WebSocket};
+use std::net::SocketAddr;
 
 use super::wire::{self, WsMessage};
 use super::{Event, Session};
 use crate::websocket::WsError;
+use crate::ws_core::{Read, Sockets};
 use crate::{Limits, ProtocolError};
-
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
-/// The largest message accepted: bounds what one peer can make us hold.
-const MAX_MESSAGE: usize = 1 << 20;
-
-type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<TcpStream, NoCallback>>;
-
-fn config() -> WebSocketConfig {
-    WebSocketConfig::default()
-        .max_message_size(Some(MAX_MESSAGE))
-        .max_frame_size(Some(MAX_MESSAGE))
-}
 
 /// A Godot 3.2.3-compatible WebSocket multiplayer peer: the server (peer 1) or a client.
 pub struct Ws3Peer {
-    listener: Option<TcpListener>,
-    pending: Vec<(Instant, Mid)>,
-    peers: HashMap<i32, WebSocket<TcpStream>>,
+    sockets: Sockets,
     session: Session,
 }
 
@@ -50,7 +29,7 @@ impl std::fmt::Debug for Ws3Peer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ws3Peer")
             .field("session", &self.session)
-            .field("peers", &self.peers.len())
+            .field("peers", &self.sockets.peers.len())
             .finish()
     }
 }
@@ -62,12 +41,8 @@ impl Ws3Peer {
     ///
     /// [`WsError::Io`] when the address cannot be bound.
     pub fn server(addr: SocketAddr, limits: Limits) -> Result<Self, WsError> {
-        let listener = TcpListener::bind(addr)?;
-        listener.set_nonblocking(true)?;
         Ok(Self {
-            listener: Some(listener),
-            pending: Vec::new(),
-            peers: HashMap::new(),
+            sockets: Sockets::server(addr)?,
             session: Session::server(limits),
         })
     }
@@ -79,22 +54,8 @@ impl Ws3Peer {
     ///
     /// [`WsError`] when the connection or the handshake fails.
     pub fn client(addr: SocketAddr, url: &str, limits: Limits) -> Result<Self, WsError> {
-        let stream = TcpStream::connect_timeout(&addr, HANDSHAKE_TIMEOUT)?;
-        stream.set_nodelay(true)?;
-        stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
-        let (ws, _) = tungstenite::client::client_with_config(url, stream, Some(config()))
-            .map_err(|e| match e {
-                HandshakeError::Failure(e) => WsError::WebSocket(e),
-                HandshakeError::Interrupted(_) => WsError::Io(ErrorKind::WouldBlock.into()),
-            })?;
-        ws.get_ref().set_read_timeout(None)?;
-        ws.get_ref().set_nonblocking(true)?;
-        let mut peers = HashMap::new();
-        peers.insert(1, ws);
         Ok(Self {
-            listener: None,
-            pending: Vec::new(),
-            peers,
+            sockets: Sockets::client(addr, url)?,
             // The id comes with SYS_ID; 0 until then.
             session: Session::client(0, limits),
         })
@@ -111,10 +72,7 @@ impl Ws3Peer {
     ///
     /// The socket's error, or `NotConnected` for a client.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.listener
-            .as_ref()
-            .ok_or_else(|| ErrorKind::NotConnected.into())
-            .and_then(TcpListener::local_addr)
+        self.sockets.local_addr()
     }
 
     /// The next event of the session.
@@ -123,7 +81,7 @@ impl Ws3Peer {
     }
 
     fn server_side(&self) -> bool {
-        self.listener.is_some()
+        self.sockets.server_side()
     }
 
     /// Accepts, reads, and writes what the session queued.
@@ -133,64 +91,23 @@ impl Ws3Peer {
     /// [`WsError::Io`] when the listening socket fails. Errors of one peer's socket
     /// disconnect that peer only.
     pub fn service(&mut self) -> Result<(), WsError> {
-        self.accept()?;
+        for ws in self.sockets.accept()? {
+            self.open(ws);
+        }
         self.read_all();
         self.write_outputs();
         Ok(())
     }
 
-    fn accept(&mut self) -> Result<(), WsError> {
-        let Some(listener) = &self.listener else {
-            return Ok(());
-        };
-        let mut accepted = Vec::new();
-        loop {
-            match listener.accept() {
-                Ok((stream, _)) => accepted.push(stream),
-                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                Err(e) => return Err(e.into()),
-            }
-        }
-        for stream in accepted {
-            stream.set_nonblocking(true)?;
-            let _ = stream.set_nodelay(true);
-            match tungstenite::accept_with_config(stream, Some(config())) {
-                Ok(ws) => self.open(ws),
-                Err(HandshakeError::Interrupted(mid)) => self.pending.push((Instant::now(), mid)),
-                Err(HandshakeError::Failure(_)) => {}
-            }
-        }
-        let pending = std::mem::take(&mut self.pending);
-        for (since, mid) in pending {
-            if since.elapsed() > HANDSHAKE_TIMEOUT {
-                continue;
-            }
-            match mid.handshake() {
-                Ok(ws) => self.open(ws),
-                Err(HandshakeError::Interrupted(mid)) => self.pending.push((since, mid)),
-                Err(HandshakeError::Failure(_)) => {}
-            }
-        }
-        Ok(())
-    }
-
     fn send_to(&mut self, id: i32, data: Vec<u8>) {
-        if let Some(ws) = self.peers.get_mut(&id) {
-            // WouldBlock keeps the message queued; flushed in `write_outputs`.
-            let _ = ws.write(Message::Binary(data.into()));
-        }
+        self.sockets.send(id, data);
     }
 
     /// `_send_add`: the id, the server, then every other client both ways.
-    fn open(&mut self, ws: WebSocket<TcpStream>) {
-        let id = loop {
-            let id = crate::generate_unique_id();
-            if !self.peers.contains_key(&id) {
-                break id;
-            }
-        };
-        let others: Vec<i32> = self.peers.keys().copied().collect();
-        self.peers.insert(id, ws);
+    fn open(&mut self, ws: tungstenite::WebSocket<std::net::TcpStream>) {
+        let id = self.sockets.fresh_id();
+        let others = self.sockets.ids();
+        self.sockets.peers.insert(id, ws);
         self.send_to(id, WsMessage::sys(wire::WS_SYS_ID, id));
         self.send_to(id, WsMessage::sys(wire::WS_SYS_ADD, 1));
         for other in others {
@@ -201,19 +118,14 @@ impl Ws3Peer {
     }
 
     fn read_all(&mut self) {
-        let ids: Vec<i32> = self.peers.keys().copied().collect();
-        for id in ids {
-            while let Some(ws) = self.peers.get_mut(&id) {
-                match ws.read() {
-                    Ok(Message::Binary(data)) => self.receive(id, &data),
-                    Ok(Message::Text(text)) => self.receive(id, text.as_bytes()),
-                    Ok(Message::Close(_)) => {
-                        self.drop_peer(id);
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(_) => {
+        for id in self.sockets.ids() {
+            loop {
+                match self.sockets.read(id) {
+                    Read::Binary(data) => self.receive(id, &data),
+                    Read::Text(text) => self.receive(id, text.as_bytes()),
+                    Read::Other => {}
+                    Read::Idle => break,
+                    Read::Gone => {
                         self.drop_peer(id);
                         break;
                     }
@@ -274,14 +186,19 @@ impl Ws3Peer {
         }
         let forward: Vec<i32> = match target {
             1 => Vec::new(),
-            0 => self.peers.keys().copied().filter(|&p| p != id).collect(),
+            0 => self
+                .sockets
+                .ids()
+                .into_iter()
+                .filter(|&p| p != id)
+                .collect(),
             t if t < 0 => self
-                .peers
-                .keys()
-                .copied()
+                .sockets
+                .ids()
+                .into_iter()
                 .filter(|&p| p != id && p != t.saturating_neg())
                 .collect(),
-            t if t == id || !self.peers.contains_key(&t) => {
+            t if t == id || !self.sockets.peers.contains_key(&t) => {
                 return self.session.report(id, ProtocolError::NoSuchPeer(t).into());
             }
             t => vec![t],
@@ -292,12 +209,11 @@ impl Ws3Peer {
     }
 
     fn drop_peer(&mut self, id: i32) {
-        if self.peers.remove(&id).is_none() {
+        if self.sockets.peers.remove(&id).is_none() {
             return;
         }
         if self.server_side() {
-            let others: Vec<i32> = self.peers.keys().copied().collect();
-            for other in others {
+            for other in self.sockets.ids() {
                 self.send_to(other, WsMessage::sys(wire::WS_SYS_DEL, id));
             }
         }
@@ -318,11 +234,11 @@ impl Ws3Peer {
                 continue;
             }
             let targets: Vec<i32> = match output.target {
-                0 => self.peers.keys().copied().collect(),
+                0 => self.sockets.ids(),
                 t if t < 0 => self
-                    .peers
-                    .keys()
-                    .copied()
+                    .sockets
+                    .ids()
+                    .into_iter()
                     .filter(|&p| p != t.saturating_neg())
                     .collect(),
                 t => vec![t],
@@ -331,24 +247,13 @@ impl Ws3Peer {
                 self.send_to(to, data.clone());
             }
         }
-        let mut broken = Vec::new();
-        for (&id, ws) in &mut self.peers {
-            match ws.flush() {
-                Ok(()) => {}
-                Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => {}
-                Err(_) => broken.push(id),
-            }
-        }
-        for id in broken {
+        for id in self.sockets.flush() {
             self.drop_peer(id);
         }
     }
 
     /// Closes every connection.
     pub fn close(&mut self) {
-        for ws in self.peers.values_mut() {
-            let _ = ws.close(None);
-            let _ = ws.flush();
-        }
+        self.sockets.close_all();
     }
 }
