@@ -9,12 +9,12 @@
 //! [`EnetPeer::service`] often (each frame, or every few milliseconds), then drain
 //! [`EnetPeer::poll_event`].
 
-use std::collections::HashMap;
-use std::net::{SocketAddr, UdpSocket};
+use std::net::SocketAddr;
 use std::time::Instant;
 
 use rusty_enet as enet;
 
+use crate::enet_core::Hosts;
 use crate::{Event, Output, ProtocolError, Session, Settings, TransferMode};
 
 /// `SYSCH_RELIABLE`.
@@ -40,12 +40,9 @@ pub enum EnetError {
 
 /// A Godot-compatible ENet multiplayer peer: the server (peer 1) or a client.
 pub struct EnetPeer {
-    host: enet::Host<UdpSocket>,
+    hosts: Hosts,
     session: Session,
-    ids: HashMap<enet::PeerID, i32>,
-    slots: HashMap<i32, enet::PeerID>,
     start: Instant,
-    server: bool,
     capture: Option<Vec<Captured>>,
 }
 
@@ -64,18 +61,9 @@ impl std::fmt::Debug for EnetPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EnetPeer")
             .field("session", &self.session)
-            .field("peers", &self.slots.len())
+            .field("peers", &self.hosts.map.len())
             .finish()
     }
-}
-
-fn host(socket: UdpSocket, peer_limit: usize) -> Result<enet::Host<UdpSocket>, EnetError> {
-    let settings = enet::HostSettings {
-        peer_limit,
-        channel_limit: CHANNELS,
-        ..Default::default()
-    };
-    enet::Host::new(socket, settings).map_err(|e| EnetError::Enet(format!("{e:?}")))
 }
 
 impl EnetPeer {
@@ -89,14 +77,10 @@ impl EnetPeer {
         max_clients: usize,
         settings: Settings,
     ) -> Result<Self, EnetError> {
-        let socket = UdpSocket::bind(addr)?;
         Ok(Self {
-            host: host(socket, max_clients.max(1))?,
+            hosts: Hosts::server(addr, max_clients, CHANNELS)?,
             session: Session::server(settings),
-            ids: HashMap::new(),
-            slots: HashMap::new(),
             start: Instant::now(),
-            server: true,
             capture: None,
         })
     }
@@ -120,30 +104,10 @@ impl EnetPeer {
         id: i32,
         settings: Settings,
     ) -> Result<Self, EnetError> {
-        let bind: SocketAddr = if addr.is_ipv4() {
-            "0.0.0.0:0"
-        } else {
-            "[::]:0"
-        }
-        .parse()
-        .map_err(|_| EnetError::Enet("bad bind address".into()))?;
-        let socket = UdpSocket::bind(bind)?;
-        let mut host = host(socket, 1)?;
-        let peer = host
-            .connect(addr, CHANNELS, id as u32)
-            .map_err(|e| EnetError::Enet(format!("{e:?}")))?
-            .id();
-        let mut ids = HashMap::new();
-        ids.insert(peer, 1);
-        let mut slots = HashMap::new();
-        slots.insert(1, peer);
         Ok(Self {
-            host,
+            hosts: Hosts::client(addr, id, CHANNELS)?,
             session: Session::client(id, settings),
-            ids,
-            slots,
             start: Instant::now(),
-            server: false,
             capture: None,
         })
     }
@@ -159,7 +123,7 @@ impl EnetPeer {
     ///
     /// The socket's error.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.host.socket().local_addr()
+        self.hosts.local_addr()
     }
 
     /// Keeps (or stops keeping) a copy of every received packet, for tests and debugging.
@@ -193,21 +157,20 @@ impl EnetPeer {
         self.flush_outputs();
         loop {
             let now = self.now_ms();
-            let Some(event) = self.host.service()? else {
+            let Some(event) = self.hosts.host.service()? else {
                 break;
             };
             match event {
                 enet::Event::Connect { peer, data } => {
                     let slot = peer.id();
-                    if self.server {
+                    if self.hosts.server {
                         // ENetMultiplayerPeer refuses ids below 2 and ids in use.
                         let id = data as i32;
-                        if id < 2 || self.slots.contains_key(&id) {
+                        if self.hosts.map.refuses(id) {
                             peer.reset();
                             continue;
                         }
-                        self.ids.insert(slot, id);
-                        self.slots.insert(id, slot);
+                        self.hosts.map.insert(slot, id);
                         self.session.connected(id, now);
                     } else {
                         self.session.connected(1, now);
@@ -215,8 +178,7 @@ impl EnetPeer {
                 }
                 enet::Event::Disconnect { peer, .. } => {
                     let slot = peer.id();
-                    if let Some(id) = self.ids.remove(&slot) {
-                        self.slots.remove(&id);
+                    if let Some(id) = self.hosts.map.remove_slot(slot) {
                         self.session.disconnected(id);
                     }
                 }
@@ -225,7 +187,7 @@ impl EnetPeer {
                     channel_id,
                     packet,
                 } => {
-                    let Some(&id) = self.ids.get(&peer.id()) else {
+                    let Some(id) = self.hosts.map.id_of(peer.id()) else {
                         continue;
                     };
                     if let Some(capture) = self.capture.as_mut() {
@@ -247,7 +209,7 @@ impl EnetPeer {
         }
         self.session.tick(self.now_ms());
         self.flush_outputs();
-        self.host.flush();
+        self.hosts.host.flush();
         Ok(())
     }
 
@@ -260,9 +222,9 @@ impl EnetPeer {
                     mode,
                     data,
                 } => {
-                    let Some(&slot) = self.slots.get(&to) else {
+                    if self.hosts.peer_mut(to).is_none() {
                         continue;
-                    };
+                    }
                     let enet_channel = if channel > 0 {
                         SYSCH_MAX.saturating_add(channel - 1)
                     } else if mode == TransferMode::Reliable {
@@ -280,7 +242,7 @@ impl EnetPeer {
                         _ => enet::PacketKind::Reliable,
                     };
                     let packet = enet::Packet::new(data, kind);
-                    if let Some(peer) = self.host.get_peer_mut(slot) {
+                    if let Some(peer) = self.hosts.peer_mut(to) {
                         if peer.send(enet_channel, &packet).is_err() {
                             self.session
                                 .report(to, ProtocolError::Channel { channel, mode });
@@ -289,12 +251,7 @@ impl EnetPeer {
                 }
                 Output::Disconnect(id) => {
                     // Forget it now: whatever it still sends is not for the session.
-                    if let Some(slot) = self.slots.remove(&id) {
-                        self.ids.remove(&slot);
-                        if let Some(peer) = self.host.get_peer_mut(slot) {
-                            peer.disconnect(0);
-                        }
-                    }
+                    self.hosts.forget_and_disconnect(id);
                 }
             }
         }
@@ -302,12 +259,6 @@ impl EnetPeer {
 
     /// Disconnects every peer now and sends the notices.
     pub fn close(&mut self) {
-        let slots: Vec<enet::PeerID> = self.slots.values().copied().collect();
-        for slot in slots {
-            if let Some(peer) = self.host.get_peer_mut(slot) {
-                peer.disconnect_now(0);
-            }
-        }
-        self.host.flush();
+        self.hosts.close();
     }
 }

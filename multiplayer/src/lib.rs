@@ -20,6 +20,8 @@
 pub mod args;
 #[cfg(feature = "enet")]
 pub mod enet;
+#[cfg(feature = "enet")]
+mod enet_core;
 mod error;
 pub mod gdscript;
 pub mod godot3;

@@ -9,23 +9,20 @@
 //! [`Enet3Peer`] drives a [`Session`] over a non-blocking UDP socket: call
 //! [`Enet3Peer::service`] often, then drain [`Enet3Peer::poll_event`].
 
-use std::collections::HashMap;
-use std::net::{SocketAddr, UdpSocket};
+use std::net::SocketAddr;
 
 use rusty_enet as enet;
 
 use super::wire::{self, EnetHeader, SysMsg, route};
 use super::{Error, Event, Session};
 use crate::enet::EnetError;
+use crate::enet_core::Hosts;
 use crate::{Limits, ProtocolError};
 
 /// A Godot 3.2.3-compatible ENet multiplayer peer: the server (peer 1) or a client.
 pub struct Enet3Peer {
-    host: enet::Host<UdpSocket>,
+    hosts: Hosts,
     session: Session,
-    ids: HashMap<enet::PeerID, i32>,
-    slots: HashMap<i32, enet::PeerID>,
-    server: bool,
     relay: bool,
 }
 
@@ -33,18 +30,9 @@ impl std::fmt::Debug for Enet3Peer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Enet3Peer")
             .field("session", &self.session)
-            .field("peers", &self.slots.len())
+            .field("peers", &self.hosts.map.len())
             .finish()
     }
-}
-
-fn host(socket: UdpSocket, peer_limit: usize) -> Result<enet::Host<UdpSocket>, EnetError> {
-    let settings = enet::HostSettings {
-        peer_limit,
-        channel_limit: usize::from(wire::SYSCH_MAX),
-        ..Default::default()
-    };
-    enet::Host::new(socket, settings).map_err(|e| EnetError::Enet(format!("{e:?}")))
 }
 
 impl Enet3Peer {
@@ -55,13 +43,9 @@ impl Enet3Peer {
     ///
     /// [`EnetError`] when the socket cannot be bound or ENet refuses the settings.
     pub fn server(addr: SocketAddr, max_clients: usize, limits: Limits) -> Result<Self, EnetError> {
-        let socket = UdpSocket::bind(addr)?;
         Ok(Self {
-            host: host(socket, max_clients.max(1))?,
+            hosts: Hosts::server(addr, max_clients, usize::from(wire::SYSCH_MAX))?,
             session: Session::server(limits),
-            ids: HashMap::new(),
-            slots: HashMap::new(),
-            server: true,
             relay: true,
         })
     }
@@ -81,29 +65,9 @@ impl Enet3Peer {
     ///
     /// As [`server`](Self::server).
     pub fn client_with_id(addr: SocketAddr, id: i32, limits: Limits) -> Result<Self, EnetError> {
-        let bind: SocketAddr = if addr.is_ipv4() {
-            "0.0.0.0:0"
-        } else {
-            "[::]:0"
-        }
-        .parse()
-        .map_err(|_| EnetError::Enet("bad bind address".into()))?;
-        let socket = UdpSocket::bind(bind)?;
-        let mut host = host(socket, 1)?;
-        let peer = host
-            .connect(addr, usize::from(wire::SYSCH_MAX), id as u32)
-            .map_err(|e| EnetError::Enet(format!("{e:?}")))?
-            .id();
-        let mut ids = HashMap::new();
-        ids.insert(peer, 1);
-        let mut slots = HashMap::new();
-        slots.insert(1, peer);
         Ok(Self {
-            host,
+            hosts: Hosts::client(addr, id, usize::from(wire::SYSCH_MAX))?,
             session: Session::client(id, limits),
-            ids,
-            slots,
-            server: false,
             relay: true,
         })
     }
@@ -125,7 +89,7 @@ impl Enet3Peer {
     ///
     /// The socket's error.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.host.socket().local_addr()
+        self.hosts.local_addr()
     }
 
     /// The next event of the session.
@@ -134,16 +98,13 @@ impl Enet3Peer {
     }
 
     fn send_raw(&mut self, to: i32, channel: u8, data: Vec<u8>, unreliable: bool) {
-        let Some(&slot) = self.slots.get(&to) else {
-            return;
-        };
         let kind = if unreliable {
             enet::PacketKind::Unreliable { sequenced: false }
         } else {
             enet::PacketKind::Reliable
         };
         let packet = enet::Packet::new(data, kind);
-        if let Some(peer) = self.host.get_peer_mut(slot) {
+        if let Some(peer) = self.hosts.peer_mut(to) {
             let _ = peer.send(channel, &packet);
         }
     }
@@ -160,25 +121,24 @@ impl Enet3Peer {
     pub fn service(&mut self) -> Result<(), EnetError> {
         self.flush_outputs();
         loop {
-            let Some(event) = self.host.service()? else {
+            let Some(event) = self.hosts.host.service()? else {
                 break;
             };
             match event {
                 enet::Event::Connect { peer, data } => {
                     let slot = peer.id();
-                    if !self.server {
+                    if !self.hosts.server {
                         self.session.connected(1);
                         continue;
                     }
                     // Ids below 2 and ids in use are refused (`ERR_CONTINUE`).
                     let id = data as i32;
-                    if id < 2 || self.slots.contains_key(&id) {
+                    if self.hosts.map.refuses(id) {
                         peer.reset();
                         continue;
                     }
-                    let others: Vec<i32> = self.slots.keys().copied().collect();
-                    self.ids.insert(slot, id);
-                    self.slots.insert(id, slot);
+                    let others = self.hosts.map.peer_ids();
+                    self.hosts.map.insert(slot, id);
                     if self.relay {
                         for other in others {
                             self.sysmsg(id, SysMsg::AddPeer(other));
@@ -189,11 +149,9 @@ impl Enet3Peer {
                 }
                 enet::Event::Disconnect { peer, .. } => {
                     let slot = peer.id();
-                    if let Some(id) = self.ids.remove(&slot) {
-                        self.slots.remove(&id);
-                        if self.server && self.relay {
-                            let others: Vec<i32> = self.slots.keys().copied().collect();
-                            for other in others {
+                    if let Some(id) = self.hosts.map.remove_slot(slot) {
+                        if self.hosts.server && self.relay {
+                            for other in self.hosts.map.peer_ids() {
                                 self.sysmsg(other, SysMsg::RemovePeer(id));
                             }
                         }
@@ -205,7 +163,7 @@ impl Enet3Peer {
                     channel_id,
                     packet,
                 } => {
-                    let Some(&id) = self.ids.get(&peer.id()) else {
+                    let Some(id) = self.hosts.map.id_of(peer.id()) else {
                         continue;
                     };
                     let data = packet.data().to_vec();
@@ -215,14 +173,14 @@ impl Enet3Peer {
             self.flush_outputs();
         }
         self.flush_outputs();
-        self.host.flush();
+        self.hosts.host.flush();
         Ok(())
     }
 
     fn receive(&mut self, id: i32, channel: u8, data: &[u8]) {
         if channel == wire::SYSCH_CONFIG {
             // Only the server sends system messages.
-            if self.server {
+            if self.hosts.server {
                 self.session.report(
                     id,
                     ProtocolError::State {
@@ -245,7 +203,7 @@ impl Enet3Peer {
             Ok(split) => split,
             Err(e) => return self.session.report(id, e.into()),
         };
-        if !self.server {
+        if !self.hosts.server {
             self.session.receive(header.source, unreliable, payload);
             return;
         }
@@ -264,7 +222,7 @@ impl Enet3Peer {
         if header.target != 1 && !self.relay {
             return;
         }
-        let peers: Vec<i32> = self.slots.keys().copied().collect();
+        let peers = self.hosts.map.peer_ids();
         match route(id, header.target, &peers) {
             Ok(route) => {
                 for to in route.forward {
@@ -291,21 +249,11 @@ impl Enet3Peer {
                 target: output.target,
             }
             .frame(&output.data);
-            if !self.server {
+            if !self.hosts.server {
                 self.send_raw(1, channel, data, output.unreliable);
                 continue;
             }
-            let targets: Vec<i32> = match output.target {
-                0 => self.slots.keys().copied().collect(),
-                t if t < 0 => self
-                    .slots
-                    .keys()
-                    .copied()
-                    .filter(|&p| p != t.saturating_neg())
-                    .collect(),
-                t => vec![t],
-            };
-            for to in targets {
+            for to in super::targets(output.target, self.hosts.map.peer_ids()) {
                 self.send_raw(to, channel, data.clone(), output.unreliable);
             }
         }
@@ -313,21 +261,13 @@ impl Enet3Peer {
 
     /// Disconnects `peer` (server) or from the server (client).
     pub fn disconnect_peer(&mut self, peer: i32) {
-        if let Some(slot) = self.slots.get(&peer).copied() {
-            if let Some(p) = self.host.get_peer_mut(slot) {
-                p.disconnect(0);
-            }
+        if let Some(p) = self.hosts.peer_mut(peer) {
+            p.disconnect(0);
         }
     }
 
     /// Disconnects every peer now and sends the notices.
     pub fn close(&mut self) {
-        let slots: Vec<enet::PeerID> = self.slots.values().copied().collect();
-        for slot in slots {
-            if let Some(peer) = self.host.get_peer_mut(slot) {
-                peer.disconnect_now(0);
-            }
-        }
-        self.host.flush();
+        self.hosts.close();
     }
 }

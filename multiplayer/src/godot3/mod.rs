@@ -28,6 +28,20 @@ pub use table::{NodeTable, RemoteMode};
 
 use crate::ProtocolError;
 
+/// The server's own packet for `target` (everyone: 0; everyone but `n`: `-n`; or one peer),
+/// as the peers connected now (`peers`) receive it: the same rule in both Godot 3 transports.
+#[cfg(any(feature = "enet", feature = "websocket"))]
+fn targets(target: i32, peers: Vec<i32>) -> Vec<i32> {
+    match target {
+        0 => peers,
+        t if t < 0 => peers
+            .into_iter()
+            .filter(|&p| p != t.saturating_neg())
+            .collect(),
+        t => vec![t],
+    }
+}
+
 /// Whether a member is a method (`rpc`) or a property (`rset`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MemberKind {

@@ -233,17 +233,7 @@ impl Ws3Peer {
                 self.send_to(1, data);
                 continue;
             }
-            let targets: Vec<i32> = match output.target {
-                0 => self.sockets.ids(),
-                t if t < 0 => self
-                    .sockets
-                    .ids()
-                    .into_iter()
-                    .filter(|&p| p != t.saturating_neg())
-                    .collect(),
-                t => vec![t],
-            };
-            for to in targets {
+            for to in super::targets(output.target, self.sockets.ids()) {
                 self.send_to(to, data.clone());
             }
         }
