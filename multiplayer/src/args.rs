@@ -238,15 +238,44 @@ pub fn encode_variants(values: &[Variant]) -> Result<Encoded, ProtocolError> {
 ///
 /// [`ProtocolError::Encode`] when a value has no Godot 4 form.
 pub fn to_arguments<T: ?Sized + Serialize>(args: &T) -> Result<Vec<Variant>, ProtocolError> {
-    let value = Config::godot4()
-        .to_variant(args)
-        .map_err(|e| ProtocolError::Encode(e.to_string()))?;
-    Ok(match value {
+    arguments_in(&Config::godot4(), args)
+}
+
+/// One value in `config`'s Variant layout (Godot 4's or Godot 3's).
+pub(crate) fn value_in<T: ?Sized + Serialize>(
+    config: &Config,
+    value: &T,
+) -> Result<Variant, ProtocolError> {
+    config
+        .to_variant(value)
+        .map_err(|e| ProtocolError::Encode(e.to_string()))
+}
+
+/// [`to_arguments`] in `config`'s Variant layout: the one rule for both dialects.
+pub(crate) fn arguments_in<T: ?Sized + Serialize>(
+    config: &Config,
+    args: &T,
+) -> Result<Vec<Variant>, ProtocolError> {
+    Ok(match value_in(config, args)? {
         Variant::Nil => Vec::new(),
         Variant::Array(array) => array.into_vec(),
         Variant::Dictionary(dict) => dict.values().cloned().collect(),
         other => vec![other],
     })
+}
+
+/// A received value (or argument list) of `method` as `T`, through `config`'s layout.
+pub(crate) fn typed_in<T: DeserializeOwned>(
+    config: &Config,
+    method: &str,
+    value: &Variant,
+) -> Result<T, ProtocolError> {
+    config
+        .from_variant::<T>(value)
+        .map_err(|e| ProtocolError::ArgumentType {
+            method: method.to_owned(),
+            message: e.to_string(),
+        })
 }
 
 /// Converts received arguments into a typed tuple or struct (fields in order).
@@ -258,11 +287,5 @@ pub fn from_arguments<T: DeserializeOwned>(
     method: &str,
     args: &[Variant],
 ) -> Result<T, ProtocolError> {
-    let list = Variant::from(args.to_vec());
-    Config::godot4()
-        .from_variant::<T>(&list)
-        .map_err(|e| ProtocolError::ArgumentType {
-            method: method.to_owned(),
-            message: e.to_string(),
-        })
+    typed_in(&Config::godot4(), method, &Variant::from(args.to_vec()))
 }

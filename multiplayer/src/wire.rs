@@ -52,7 +52,7 @@ const PATH_IN_PACKET: u32 = 0x8000_0000;
 /// A SIMPLIFY_PATH packet's MD5 field: 32 hex digits and a NUL.
 const MD5_FIELD: usize = 33;
 
-/// How a REMOTE_CALL names its node.
+/// How a REMOTE_CALL (and, in Godot 3, a remote set) names its node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NodeRef<'a> {
     /// A path-cache id the sender announced with SIMPLIFY_PATH.

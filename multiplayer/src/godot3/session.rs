@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use super::table::NodeTable;
 use super::wire::{self, NodeRef, Packet};
 use super::{Error, MemberKind};
+use crate::args;
 use crate::rpc::relative_path;
 use crate::{Limits, ProtocolError};
 
@@ -37,12 +38,7 @@ impl Remote {
     /// [`ProtocolError::ArgumentType`] when they do not fit `T`.
     pub fn args_as<T: DeserializeOwned>(&self) -> Result<T, ProtocolError> {
         let list = Variant::from(self.args.clone());
-        wire::config()
-            .from_variant::<T>(&list)
-            .map_err(|e| ProtocolError::ArgumentType {
-                method: self.member.clone(),
-                message: e.to_string(),
-            })
+        args::typed_in(&wire::config(), &self.member, &list)
     }
 
     /// The value of a set as a typed value.
@@ -52,12 +48,7 @@ impl Remote {
     /// [`ProtocolError::ArgumentType`] when it does not fit `T`.
     pub fn value_as<T: DeserializeOwned>(&self) -> Result<T, ProtocolError> {
         let value = self.args.first().unwrap_or(&Variant::Nil);
-        wire::config()
-            .from_variant::<T>(value)
-            .map_err(|e| ProtocolError::ArgumentType {
-                method: self.member.clone(),
-                message: e.to_string(),
-            })
+        args::typed_in(&wire::config(), &self.member, value)
     }
 }
 
@@ -426,8 +417,7 @@ impl Session {
         method: &str,
         args: &T,
     ) -> Result<bool, Error> {
-        let args = to_arguments(args)?;
-        self.send(to, path, method, MemberKind::Method, false, &args)
+        self.send_typed(to, (path, method, MemberKind::Method), false, args)
     }
 
     /// `rpc_unreliable_id`: as [`rpc`](Self::rpc), unreliable.
@@ -442,8 +432,22 @@ impl Session {
         method: &str,
         args: &T,
     ) -> Result<bool, Error> {
-        let args = to_arguments(args)?;
-        self.send(to, path, method, MemberKind::Method, true, &args)
+        self.send_typed(to, (path, method, MemberKind::Method), true, args)
+    }
+
+    /// A typed call (its arguments) or set (its one value), in Godot 3's layout.
+    fn send_typed<T: ?Sized + Serialize>(
+        &mut self,
+        to: i32,
+        (path, member, kind): (&str, &str, MemberKind),
+        unreliable: bool,
+        value: &T,
+    ) -> Result<bool, Error> {
+        let args = match kind {
+            MemberKind::Method => args::arguments_in(&wire::config(), value)?,
+            MemberKind::Property => vec![args::value_in(&wire::config(), value)?],
+        };
+        self.send(to, path, member, kind, unreliable, &args)
     }
 
     /// `rpc` with a list of Variants (the fallback for untyped arguments).
@@ -475,10 +479,7 @@ impl Session {
         property: &str,
         value: &T,
     ) -> Result<bool, Error> {
-        let value = wire::config()
-            .to_variant(value)
-            .map_err(|e| ProtocolError::Encode(e.to_string()))?;
-        self.send(to, path, property, MemberKind::Property, false, &[value])
+        self.send_typed(to, (path, property, MemberKind::Property), false, value)
     }
 
     /// `rset_unreliable_id`: as [`rset`](Self::rset), unreliable.
@@ -493,10 +494,7 @@ impl Session {
         property: &str,
         value: &T,
     ) -> Result<bool, Error> {
-        let value = wire::config()
-            .to_variant(value)
-            .map_err(|e| ProtocolError::Encode(e.to_string()))?;
-        self.send(to, path, property, MemberKind::Property, true, &[value])
+        self.send_typed(to, (path, property, MemberKind::Property), true, value)
     }
 
     /// `send_bytes(data, to, mode)`: a RAW packet.
@@ -656,17 +654,4 @@ fn set_node_id(packet: &mut [u8], id: u32) {
     if let Some(slot) = packet.get_mut(1..5) {
         slot.copy_from_slice(&id.to_le_bytes());
     }
-}
-
-/// Typed arguments to the argument list (as [`crate::args::to_arguments`], Godot 3 layout).
-fn to_arguments<T: ?Sized + Serialize>(args: &T) -> Result<Vec<Variant>, Error> {
-    let value = wire::config()
-        .to_variant(args)
-        .map_err(|e| ProtocolError::Encode(e.to_string()))?;
-    Ok(match value {
-        Variant::Nil => Vec::new(),
-        Variant::Array(array) => array.into_vec(),
-        Variant::Dictionary(dict) => dict.values().cloned().collect(),
-        other => vec![other],
-    })
 }

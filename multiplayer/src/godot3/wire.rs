@@ -50,15 +50,8 @@ pub const SYSMSG_REMOVE_PEER: u32 = 1;
 /// The size of the ENet header and of a system message.
 pub const ENET_HEADER_SIZE: usize = 8;
 
-/// How a remote call or set names its node.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NodeRef<'a> {
-    /// A path-cache id the sender announced with SIMPLIFY_PATH.
-    Cached(u32),
-    /// The full path (relative to the multiplayer root node), sent before the receiver
-    /// confirmed the id.
-    Path(&'a str),
-}
+/// How a remote call or set names its node: the same two forms as in Godot 4.
+pub use crate::wire::NodeRef;
 
 /// One parsed `MultiplayerAPI` packet.
 #[derive(Debug, Clone, PartialEq)]
