@@ -265,6 +265,14 @@ impl Replication {
         self.spawners.iter().position(|s| s.path == path)
     }
 
+    /// A copy of spawner `index`'s declaration (an empty one if there is none).
+    pub(crate) fn spawner_decl(&self, index: usize) -> Spawner {
+        self.spawners
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| Spawner::new("", ""))
+    }
+
     /// Memory held, for the bounds tests: synchronizers, nodes, per-peer entries.
     pub(crate) fn counts(&self) -> (usize, usize, usize) {
         let per_peer = self

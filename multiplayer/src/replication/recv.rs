@@ -4,7 +4,7 @@
 use godot_serde::Variant;
 
 use super::wire::{self, Spawn, Sync};
-use super::{NodeId, NodeObj, SpawnScene, Spawner, SyncId, SyncObj};
+use super::{NodeId, NodeObj, SpawnScene, SyncId, SyncObj};
 use crate::args;
 use crate::{Event, ProtocolError, Session};
 
@@ -64,12 +64,7 @@ impl Session {
                 authority,
             });
         }
-        let decl = self
-            .rep
-            .spawners
-            .get(index)
-            .cloned()
-            .unwrap_or_else(|| Spawner::new("", ""));
+        let decl = self.rep.spawner_decl(index);
         let invalid = |what, offset, detail: String| ProtocolError::Invalid {
             what,
             offset,

@@ -190,12 +190,7 @@ impl Session {
             .rep
             .spawner_index(spawner_path)
             .ok_or_else(|| refuse(format!("no spawner declared at {spawner_path:?}")))?;
-        let decl = self
-            .rep
-            .spawners
-            .get(index)
-            .cloned()
-            .unwrap_or_else(|| Spawner::new("", ""));
+        let decl = self.rep.spawner_decl(index);
         if !self.is_server() {
             return Err(refuse(format!(
                 "spawner {spawner_path:?} belongs to the server"
