@@ -338,41 +338,52 @@ fn our_packets(peer: i32) -> Vec<Vec<u8>> {
     out
 }
 
+/// Starts `replication_server.gd` (with the generated replication script of [`spawner`],
+/// [`player_sync`] and [`input_sync`]) in project `name` on a free port, and an ENet client of
+/// it with id `id`; returns the engine's thread and the client.
+fn godot_server_and_client(
+    engine: &Path,
+    name: &str,
+    id: i32,
+) -> (std::thread::JoinHandle<std::process::Output>, EnetPeer) {
+    let port = std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let project = engine::Godot4Project::new(name, &[&script("replication_server.gd")]);
+    let generated = gdscript::script(
+        &[("players", &spawner())],
+        &[("player", &player_sync()), ("input", &input_sync(0))],
+    );
+    std::fs::write(project.dir.join("replication.gd"), &generated).unwrap();
+    let engine = engine.to_path_buf();
+    let godot = std::thread::spawn(move || {
+        project.run(
+            &engine,
+            "replication_server.gd",
+            &[&port.to_string()],
+            Duration::from_secs(40),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(700));
+    let client = EnetPeer::client_with_id(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        id,
+        Settings::default(),
+    )
+    .unwrap();
+    (godot, client)
+}
+
 #[test]
 fn engine_server_bytes_match_ours() {
     let Some(engine) = engine::godot4_or_skip("engine_server_bytes_match_ours") else {
         return;
     };
     println!("engine: {}", engine::godot4_version(&engine));
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let project =
-        engine::Godot4Project::new("mp_replication_server", &[&script("replication_server.gd")]);
-    let generated = gdscript::script(
-        &[("players", &spawner())],
-        &[("player", &player_sync()), ("input", &input_sync(0))],
-    );
-    std::fs::write(project.dir.join("replication.gd"), &generated).unwrap();
-    let engine2 = engine.clone();
-    let godot = std::thread::spawn(move || {
-        project.run(
-            &engine2,
-            "replication_server.gd",
-            &[&port.to_string()],
-            Duration::from_secs(40),
-        )
-    });
     const ID: i32 = 12345;
-    std::thread::sleep(Duration::from_millis(700));
-    let mut client = EnetPeer::client_with_id(
-        format!("127.0.0.1:{port}").parse().unwrap(),
-        ID,
-        Settings::default(),
-    )
-    .unwrap();
+    let (godot, mut client) = godot_server_and_client(&engine, "mp_replication_server", ID);
     client.set_capture(true);
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut theirs = Vec::new();
@@ -439,37 +450,8 @@ fn rust_client_follows_a_godot4_servers_spawns() {
         return;
     };
     println!("engine: {}", engine::godot4_version(&engine));
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let project = engine::Godot4Project::new(
-        "mp_replication_client_role",
-        &[&script("replication_server.gd")],
-    );
-    let generated = gdscript::script(
-        &[("players", &spawner())],
-        &[("player", &player_sync()), ("input", &input_sync(0))],
-    );
-    std::fs::write(project.dir.join("replication.gd"), &generated).unwrap();
-    let engine2 = engine.clone();
-    let godot = std::thread::spawn(move || {
-        project.run(
-            &engine2,
-            "replication_server.gd",
-            &[&port.to_string()],
-            Duration::from_secs(40),
-        )
-    });
     const ID: i32 = 23456;
-    std::thread::sleep(Duration::from_millis(700));
-    let mut client = EnetPeer::client_with_id(
-        format!("127.0.0.1:{port}").parse().unwrap(),
-        ID,
-        Settings::default(),
-    )
-    .unwrap();
+    let (godot, mut client) = godot_server_and_client(&engine, "mp_replication_client_role", ID);
     // The scene's synchronizers: the server's Sync (its net id comes in the SPAWN) and, for
     // Bob, our own Input (path-based, ours to send).
     client.session().declare_spawner(
