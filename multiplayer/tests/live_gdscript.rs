@@ -86,6 +86,30 @@ fn check(name: &str, out: &std::process::Output) -> usize {
     ok
 }
 
+/// Writes a generated script to `{name}` in a fresh temporary directory `{tag}_{pid}`;
+/// returns the directory (the caller removes it) and the file.
+fn write_generated(tag: &str, name: &str, script: &str) -> (PathBuf, PathBuf) {
+    let tmp = std::env::temp_dir().join(format!("{tag}_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let generated = tmp.join(name);
+    std::fs::write(&generated, script).unwrap();
+    (tmp, generated)
+}
+
+/// What both engines' generated clients must give: no error on our side, `cases` engine
+/// cases passed, and the one chat the client script sends (`"hi"`, volume 3).
+fn assert_chat_outcome(ok: usize, cases: usize, errors: &[String], chats: &[Chat]) {
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(ok, cases);
+    assert_eq!(
+        chats,
+        [Chat {
+            text: "hi".into(),
+            volume: 3
+        }]
+    );
+}
+
 #[test]
 fn generated_godot4_script_talks_to_the_rust_server() {
     let Some(engine) = engine::godot4_or_skip("generated_godot4_script_talks_to_the_rust_server")
@@ -100,10 +124,7 @@ fn generated_godot4_script_talks_to_the_rust_server() {
         )
         .godot4(&table4())
         .unwrap();
-    let tmp = std::env::temp_dir().join(format!("gen4_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let generated = tmp.join("generated4.gd");
-    std::fs::write(&generated, &script).unwrap();
+    let (tmp, generated) = write_generated("gen4", "generated4.gd", &script);
     let project =
         engine::Godot4Project::new("gdscript4", &[&dir("godot", "gen_client4.gd"), &generated]);
     let port = free_port();
@@ -157,15 +178,7 @@ fn generated_godot4_script_talks_to_the_rust_server() {
         chats.len(),
         moves.len()
     );
-    assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(ok, 2);
-    assert_eq!(
-        chats,
-        [Chat {
-            text: "hi".into(),
-            volume: 3
-        }]
-    );
+    assert_chat_outcome(ok, 2, &errors, &chats);
     assert_eq!(
         moves,
         [(vec![Variant::Vector2(Vector2 { x: 1.0, y: 2.0 })], 1)]
@@ -185,10 +198,7 @@ fn generated_godot3_script_talks_to_the_rust_server() {
         .unwrap()
         .godot3(&table3())
         .unwrap();
-    let tmp = std::env::temp_dir().join(format!("gen3_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let generated = tmp.join("generated3.gd");
-    std::fs::write(&generated, &script).unwrap();
+    let (tmp, generated) = write_generated("gen3", "generated3.gd", &script);
     let project = godot3_project::Godot3Project::new(
         "gdscript3",
         &[dir("godot3", "gen_client3.gd"), generated],
@@ -243,14 +253,6 @@ fn generated_godot3_script_talks_to_the_rust_server() {
         chats.len(),
         scores.len()
     );
-    assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(ok, 3);
-    assert_eq!(
-        chats,
-        [Chat {
-            text: "hi".into(),
-            volume: 3
-        }]
-    );
+    assert_chat_outcome(ok, 3, &errors, &chats);
     assert_eq!(scores, [("score".to_owned(), 5)]);
 }
