@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use rusty_enet as enet;
 
-use crate::enet_core::Hosts;
+use crate::enet_core::{HostEvent, Hosts};
 use crate::{Event, Output, ProtocolError, Session, Settings, TransferMode};
 
 /// `SYSCH_RELIABLE`.
@@ -59,10 +59,7 @@ pub struct Captured {
 
 impl std::fmt::Debug for EnetPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EnetPeer")
-            .field("session", &self.session)
-            .field("peers", &self.hosts.map.len())
-            .finish()
+        crate::debug_peer(f, "EnetPeer", &self.session, self.hosts.map.len())
     }
 }
 
@@ -157,52 +154,31 @@ impl EnetPeer {
         self.flush_outputs();
         loop {
             let now = self.now_ms();
-            let Some(event) = self.hosts.host.service()? else {
+            let Some(event) = self.hosts.next()? else {
                 break;
             };
             match event {
-                enet::Event::Connect { peer, data } => {
-                    let slot = peer.id();
-                    if self.hosts.server {
-                        // ENetMultiplayerPeer refuses ids below 2 and ids in use.
-                        let id = data as i32;
-                        if self.hosts.map.refuses(id) {
-                            peer.reset();
-                            continue;
-                        }
-                        self.hosts.map.insert(slot, id);
-                        self.session.connected(id, now);
-                    } else {
-                        self.session.connected(1, now);
-                    }
-                }
-                enet::Event::Disconnect { peer, .. } => {
-                    let slot = peer.id();
-                    if let Some(id) = self.hosts.map.remove_slot(slot) {
-                        self.session.disconnected(id);
-                    }
-                }
-                enet::Event::Receive {
-                    peer,
-                    channel_id,
-                    packet,
+                // A server's client passed ENetMultiplayerPeer's id check; a client's server.
+                HostEvent::Joined(id) => self.session.connected(id, now),
+                HostEvent::Disconnect(id) => self.session.disconnected(id),
+                HostEvent::Receive {
+                    from,
+                    channel: channel_id,
+                    data,
                 } => {
-                    let Some(id) = self.hosts.map.id_of(peer.id()) else {
-                        continue;
-                    };
-                    if let Some(capture) = self.capture.as_mut() {
-                        capture.push(Captured {
-                            from: id,
-                            enet_channel: channel_id,
-                            data: packet.data().to_vec(),
-                        });
-                    }
                     let (channel, mode) = match channel_id {
                         c if c >= SYSCH_MAX => (c - SYSCH_MAX + 1, TransferMode::Reliable),
                         SYSCH_UNRELIABLE => (0, TransferMode::Unreliable),
                         _ => (0, TransferMode::Reliable),
                     };
-                    self.session.receive(id, channel, mode, packet.data());
+                    self.session.receive(from, channel, mode, &data);
+                    if let Some(capture) = self.capture.as_mut() {
+                        capture.push(Captured {
+                            from,
+                            enet_channel: channel_id,
+                            data,
+                        });
+                    }
                 }
             }
             self.flush_outputs();

@@ -9,6 +9,24 @@ use rusty_enet as enet;
 
 use crate::enet::EnetError;
 
+/// An event of the host, its ENet slot turned into a Godot peer id where it has one.
+pub(crate) enum HostEvent {
+    /// Peer `0` connected, recorded already: on a server a client whose id (the connect
+    /// data) was not refused, on a client the server (1).
+    Joined(i32),
+    /// Peer `0` disconnected; it is forgotten already.
+    Disconnect(i32),
+    /// A packet of a known peer.
+    Receive {
+        /// The sender's peer id.
+        from: i32,
+        /// The ENet channel.
+        channel: u8,
+        /// The bytes.
+        data: Vec<u8>,
+    },
+}
+
 /// An ENet host and the Godot ids of its connected peers.
 pub(crate) struct Hosts {
     pub(crate) host: enet::Host<UdpSocket>,
@@ -50,9 +68,8 @@ impl PeerMap {
         self.slots.keys().copied().collect()
     }
 
-    /// Whether a client's connect data is an id the server refuses (below 2, or in use), as
-    /// both engines' ENet peers refuse it.
-    pub(crate) fn refuses(&self, id: i32) -> bool {
+    /// Whether a client's connect data is an id the server refuses (below 2, or in use).
+    fn refuses(&self, id: i32) -> bool {
         id < 2 || self.slots.contains_key(&id)
     }
 
@@ -117,6 +134,50 @@ impl Hosts {
     /// The bound address.
     pub(crate) fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.host.socket().local_addr()
+    }
+
+    /// The next event of the host that concerns a peer we know (or admit); refused
+    /// connections (ids below 2 and ids in use, as both engines' ENet peers refuse them) are
+    /// reset, and the disconnects and packets of unknown slots passed over.
+    pub(crate) fn next(&mut self) -> Result<Option<HostEvent>, EnetError> {
+        loop {
+            let Some(event) = self.host.service()? else {
+                return Ok(None);
+            };
+            match event {
+                enet::Event::Connect { peer, data } => {
+                    if !self.server {
+                        return Ok(Some(HostEvent::Joined(1)));
+                    }
+                    let id = data as i32;
+                    if self.map.refuses(id) {
+                        peer.reset();
+                        continue;
+                    }
+                    self.map.insert(peer.id(), id);
+                    return Ok(Some(HostEvent::Joined(id)));
+                }
+                enet::Event::Disconnect { peer, .. } => {
+                    let slot = peer.id();
+                    if let Some(id) = self.map.remove_slot(slot) {
+                        return Ok(Some(HostEvent::Disconnect(id)));
+                    }
+                }
+                enet::Event::Receive {
+                    peer,
+                    channel_id,
+                    packet,
+                } => {
+                    if let Some(from) = self.map.id_of(peer.id()) {
+                        return Ok(Some(HostEvent::Receive {
+                            from,
+                            channel: channel_id,
+                            data: packet.data().to_vec(),
+                        }));
+                    }
+                }
+            }
+        }
     }
 
     /// The ENet peer of Godot peer `id`.

@@ -41,10 +41,7 @@ pub struct WsPeer {
 
 impl std::fmt::Debug for WsPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WsPeer")
-            .field("session", &self.session)
-            .field("peers", &self.sockets.peers.len())
-            .finish()
+        crate::debug_peer(f, "WsPeer", &self.session, self.sockets.peers.len())
     }
 }
 

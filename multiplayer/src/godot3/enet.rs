@@ -16,7 +16,7 @@ use rusty_enet as enet;
 use super::wire::{self, EnetHeader, SysMsg, route};
 use super::{Error, Event, Session};
 use crate::enet::EnetError;
-use crate::enet_core::Hosts;
+use crate::enet_core::{HostEvent, Hosts};
 use crate::{Limits, ProtocolError};
 
 /// A Godot 3.2.3-compatible ENet multiplayer peer: the server (peer 1) or a client.
@@ -28,10 +28,7 @@ pub struct Enet3Peer {
 
 impl std::fmt::Debug for Enet3Peer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Enet3Peer")
-            .field("session", &self.session)
-            .field("peers", &self.hosts.map.len())
-            .finish()
+        crate::debug_peer(f, "Enet3Peer", &self.session, self.hosts.map.len())
     }
 }
 
@@ -121,54 +118,38 @@ impl Enet3Peer {
     pub fn service(&mut self) -> Result<(), EnetError> {
         self.flush_outputs();
         loop {
-            let Some(event) = self.hosts.host.service()? else {
+            let Some(event) = self.hosts.next()? else {
                 break;
             };
             match event {
-                enet::Event::Connect { peer, data } => {
-                    let slot = peer.id();
-                    if !self.hosts.server {
-                        self.session.connected(1);
-                        continue;
-                    }
-                    // Ids below 2 and ids in use are refused (`ERR_CONTINUE`).
-                    let id = data as i32;
-                    if self.hosts.map.refuses(id) {
-                        peer.reset();
-                        continue;
-                    }
-                    let others = self.hosts.map.peer_ids();
-                    self.hosts.map.insert(slot, id);
+                HostEvent::Joined(id) if !self.hosts.server => {
+                    self.session.connected(id);
+                    continue;
+                }
+                // Past the id check (`ERR_CONTINUE` for ids below 2 and ids in use).
+                HostEvent::Joined(id) => {
                     if self.relay {
-                        for other in others {
+                        let others = self.hosts.map.peer_ids();
+                        for other in others.into_iter().filter(|&p| p != id) {
                             self.sysmsg(id, SysMsg::AddPeer(other));
                             self.sysmsg(other, SysMsg::AddPeer(id));
                         }
                     }
                     self.session.connected(id);
                 }
-                enet::Event::Disconnect { peer, .. } => {
-                    let slot = peer.id();
-                    if let Some(id) = self.hosts.map.remove_slot(slot) {
-                        if self.hosts.server && self.relay {
-                            for other in self.hosts.map.peer_ids() {
-                                self.sysmsg(other, SysMsg::RemovePeer(id));
-                            }
+                HostEvent::Disconnect(id) => {
+                    if self.hosts.server && self.relay {
+                        for other in self.hosts.map.peer_ids() {
+                            self.sysmsg(other, SysMsg::RemovePeer(id));
                         }
-                        self.session.disconnected(id);
                     }
+                    self.session.disconnected(id);
                 }
-                enet::Event::Receive {
-                    peer,
-                    channel_id,
-                    packet,
-                } => {
-                    let Some(id) = self.hosts.map.id_of(peer.id()) else {
-                        continue;
-                    };
-                    let data = packet.data().to_vec();
-                    self.receive(id, channel_id, &data);
-                }
+                HostEvent::Receive {
+                    from,
+                    channel,
+                    data,
+                } => self.receive(from, channel, &data),
             }
             self.flush_outputs();
         }

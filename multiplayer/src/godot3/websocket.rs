@@ -27,10 +27,7 @@ pub struct Ws3Peer {
 
 impl std::fmt::Debug for Ws3Peer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ws3Peer")
-            .field("session", &self.session)
-            .field("peers", &self.sockets.peers.len())
-            .finish()
+        crate::debug_peer(f, "Ws3Peer", &self.session, self.sockets.peers.len())
     }
 }
 
