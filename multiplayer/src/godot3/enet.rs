@@ -117,10 +117,7 @@ impl Enet3Peer {
     /// [`EnetError::Io`] when the socket fails.
     pub fn service(&mut self) -> Result<(), EnetError> {
         self.flush_outputs();
-        loop {
-            let Some(event) = self.hosts.next()? else {
-                break;
-            };
+        while let Some(event) = self.hosts.next()? {
             match event {
                 HostEvent::Joined(id) if !self.hosts.server => {
                     self.session.connected(id);
