@@ -75,31 +75,41 @@ fn engine_args(port: u16, role: &str, transport: &str) -> Vec<String> {
     ]
 }
 
-/// The Rust server under test, over either transport.
-enum Server {
+/// A Rust peer under test (server or client), over either transport.
+enum Peer3 {
     Enet(Enet3Peer),
     Ws(Ws3Peer),
 }
 
-impl Server {
+/// The Rust server under test.
+type Server = Peer3;
+
+impl Peer3 {
     fn session(&mut self) -> &mut godot_serde_multiplayer::godot3::Session {
         match self {
-            Server::Enet(p) => p.session(),
-            Server::Ws(p) => p.session(),
+            Self::Enet(p) => p.session(),
+            Self::Ws(p) => p.session(),
         }
     }
 
     fn service(&mut self) {
         match self {
-            Server::Enet(p) => p.service().unwrap(),
-            Server::Ws(p) => p.service().unwrap(),
+            Self::Enet(p) => p.service().unwrap(),
+            Self::Ws(p) => p.service().unwrap(),
         }
     }
 
     fn poll_event(&mut self) -> Option<Event> {
         match self {
-            Server::Enet(p) => p.poll_event(),
-            Server::Ws(p) => p.poll_event(),
+            Self::Enet(p) => p.poll_event(),
+            Self::Ws(p) => p.poll_event(),
+        }
+    }
+
+    fn close(&mut self) {
+        match self {
+            Self::Enet(p) => p.close(),
+            Self::Ws(p) => p.close(),
         }
     }
 }
@@ -303,40 +313,7 @@ fn serve(engine: &Path, mut server: Server, port: u16, transport: &str) {
 }
 
 /// The Rust client under test, over either transport.
-enum Client {
-    Enet(Enet3Peer),
-    Ws(Ws3Peer),
-}
-
-impl Client {
-    fn session(&mut self) -> &mut godot_serde_multiplayer::godot3::Session {
-        match self {
-            Client::Enet(p) => p.session(),
-            Client::Ws(p) => p.session(),
-        }
-    }
-
-    fn service(&mut self) {
-        match self {
-            Client::Enet(p) => p.service().unwrap(),
-            Client::Ws(p) => p.service().unwrap(),
-        }
-    }
-
-    fn poll_event(&mut self) -> Option<Event> {
-        match self {
-            Client::Enet(p) => p.poll_event(),
-            Client::Ws(p) => p.poll_event(),
-        }
-    }
-
-    fn close(&mut self) {
-        match self {
-            Client::Enet(p) => p.close(),
-            Client::Ws(p) => p.close(),
-        }
-    }
-}
+type Client = Peer3;
 
 #[test]
 fn rust_client_joins_a_godot3_server() {
