@@ -292,6 +292,13 @@ fn check_common(seen: &Seen, outputs: &Passed) {
     );
 }
 
+/// Asserts that each of `lines` is in the server's log.
+fn assert_logged(log: &[String], lines: &[&str]) {
+    for line in lines {
+        assert!(log.iter().any(|l| l == line), "{line}: {log:?}");
+    }
+}
+
 #[test]
 fn godot4_clients_join_the_rust_enet_server() {
     let Some(engine) = engine::godot4_or_skip("godot4_clients_join_the_rust_enet_server") else {
@@ -302,17 +309,14 @@ fn godot4_clients_join_the_rust_enet_server() {
     check_common(&seen, &outputs);
     // Both unreliable modes arrive on SYSCH_UNRELIABLE; the transport reports them as
     // Unreliable (see the enet module on telling the two apart).
-    for line in [
-        "unrel 11 Unreliable ch0",
-        "ordered 22 Unreliable ch0",
-        "chan 33 Reliable ch2",
-    ] {
-        assert!(
-            seen.log.contains(&line.to_owned()),
-            "{line}: {:?}",
-            seen.log
-        );
-    }
+    assert_logged(
+        &seen.log,
+        &[
+            "unrel 11 Unreliable ch0",
+            "ordered 22 Unreliable ch0",
+            "chan 33 Reliable ch2",
+        ],
+    );
 
     // Byte layouts, derived by hand from scene_cache_interface.cpp / scene_rpc_interface.cpp.
     let main_packets: Vec<&Captured> = seen
@@ -403,16 +407,13 @@ fn godot4_websocket_clients_join_the_rust_server() {
     check_common(&seen, &outputs);
     // WebSocket is reliable and has no channels: every mode arrives as reliable on channel 0,
     // as WebSocketMultiplayerPeer delivers it.
-    for line in [
-        "unrel 11 Reliable ch0",
-        "ordered 22 Reliable ch0",
-        "chan 33 Reliable ch0",
-    ] {
-        assert!(
-            seen.log.contains(&line.to_owned()),
-            "{line}: {:?}",
-            seen.log
-        );
-    }
+    assert_logged(
+        &seen.log,
+        &[
+            "unrel 11 Reliable ch0",
+            "ordered 22 Reliable ch0",
+            "chan 33 Reliable ch0",
+        ],
+    );
     println!("live WebSocket server cases: {total_ok} client-side checks passed");
 }
