@@ -57,8 +57,8 @@
 use crate::config::Config;
 use crate::read::SliceRead;
 use crate::wire::{
-    COUNT_MASK, Descriptor, Header, NodePathHead, Number, Reader, Scalar, Shape, VariantType,
-    padding, string,
+    COUNT_MASK, Descriptor, Header, NodePathHead, Reader, Scalar, Shape, VariantType, padding,
+    string,
 };
 use core::fmt::Write as _;
 
@@ -217,10 +217,10 @@ impl Dump<'_> {
         Ok(())
     }
 
-    fn components(&mut self, indent: usize, names: &[&str], kind: Number) -> Step {
+    fn components(&mut self, indent: usize, names: &[&str], kind: Scalar) -> Step {
         for name in names {
             match kind {
-                Number::F64 => {
+                Scalar::F64 => {
                     let b: [u8; 8] = self.rd.read_array().map_err(|e| said(&e))?;
                     let v = f64::from_le_bytes(b);
                     self.line(
@@ -230,18 +230,18 @@ impl Dump<'_> {
                     );
                     self.line(b.get(4..).unwrap_or_default(), indent, "");
                 }
-                Number::I64 => {
+                Scalar::I64 => {
                     self.u64_lines(indent, |v| format!("{name} {}", v.cast_signed()))?;
                 }
-                Number::I32 => {
+                Scalar::I32 => {
                     let w = self.word()?;
                     self.line(&w, indent, &format!("{name} {}", i32::from_le_bytes(w)));
                 }
-                Number::F32 => {
+                Scalar::F32 | Scalar::Real => {
                     let w = self.word()?;
                     self.line(&w, indent, &format!("{name} {:?}", f32::from_le_bytes(w)));
                 }
-                Number::Byte => {
+                Scalar::Byte => {
                     let b = self.take(1)?;
                     self.line(
                         &b,
@@ -324,8 +324,8 @@ impl Dump<'_> {
             Shape::Int => {
                 self.u32_line(i, |v| format!("{}", v.cast_signed()))?;
             }
-            Shape::Float if h.flag() => self.components(i, &["value"], Number::F64)?,
-            Shape::Float => self.components(i, &["value"], Number::F32)?,
+            Shape::Float if h.flag() => self.components(i, &["value"], Scalar::F64)?,
+            Shape::Float => self.components(i, &["value"], Scalar::F32)?,
             Shape::Str => self.string(i, false)?,
             Shape::Components(_, scalar) => {
                 self.components(i, ty.row().fields, scalar.on_wire(wide))?;
@@ -397,7 +397,7 @@ impl Dump<'_> {
         Ok(())
     }
 
-    fn packed(&mut self, i: usize, ty: VariantType, numbers: u8, kind: Number) -> Step {
+    fn packed(&mut self, i: usize, ty: VariantType, numbers: u8, kind: Scalar) -> Step {
         let count = self.u32_line(i, |v| format!("count {}", v.cast_signed()))?;
         let count = usize::try_from(count.cast_signed()).map_err(|_| "negative count")?;
         // Every element takes at least 4 bytes: refuse counts the input cannot hold.

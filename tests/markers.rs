@@ -896,3 +896,51 @@ fn a_marker_with_the_wrong_number_of_fields_is_refused() {
         );
     }
 }
+
+/// A marker tuple struct whose one field is `field`: a payload the marker's component kind
+/// must refuse.
+struct BadField<F>(&'static str, F);
+
+impl<F: Serialize> Serialize for BadField<F> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTupleStruct;
+        let mut t = s.serialize_tuple_struct(self.0, 2)?;
+        t.serialize_field(&self.1)?;
+        t.end()
+    }
+}
+
+#[test]
+fn component_fields_refuse_other_kinds() {
+    // Each math type's component kind (spec §4.6: float types real_t, integer vectors i32,
+    // Color f32) names what it expected.
+    let cases: [(String, &str); 4] = [
+        (
+            godot_serde::to_bytes(&BadField("$godot_serde::Vector2", "x"))
+                .unwrap_err()
+                .to_string(),
+            "invalid marker field: a string, expected a float component",
+        ),
+        (
+            godot_serde::to_bytes(&BadField("$godot_serde::Vector2i", 1.5f32))
+                .unwrap_err()
+                .to_string(),
+            "invalid marker field: a value outside i32, expected an i32 component",
+        ),
+        (
+            godot_serde::to_bytes(&BadField("$godot_serde::Vector2i", 1i64 << 40))
+                .unwrap_err()
+                .to_string(),
+            "invalid marker field: a value outside i32, expected an i32 component",
+        ),
+        (
+            godot_serde::to_bytes(&BadField("$godot_serde::Color", "red"))
+                .unwrap_err()
+                .to_string(),
+            "invalid marker field: a string, expected an f32 component",
+        ),
+    ];
+    for (got, want) in cases {
+        assert!(got.contains(want), "{got:?} does not contain {want:?}");
+    }
+}

@@ -268,3 +268,37 @@ fn negative_zero_prints_as_both_engines_print_it() {
     assert_eq!(Variant::Float(-0.0).to_string(), "0.0");
     assert_eq!(text::parse_variant("-0.0").unwrap(), Variant::Float(0.0));
 }
+
+#[test]
+fn depth_limit_counts_levels_as_the_binary_guard_does() {
+    // Top level is 0; opening a container puts its values one level deeper, which must be at
+    // most `max_depth`. The error is a parse error at the opening token of the container
+    // whose values would be too deep (offsets counted by hand below).
+    let at = |text: &str, max: usize| -> Result<Variant, (Option<usize>, String)> {
+        text::parse_variant_with(text, Config::godot4().with_max_depth(max))
+            .map_err(|e| (e.offset(), e.to_string()))
+    };
+    let refused = |text: &str, max: usize, offset: usize| {
+        let (got, msg) = at(text, max).expect_err(text);
+        assert_eq!(got, Some(offset), "{text} at {max}: {msg}");
+        let want = format!("recursion limit of {max} exceeded");
+        assert!(msg.contains(&want), "{text} at {max}: {msg}");
+    };
+    assert_eq!(at("1", 0), Ok(Variant::Int(1)));
+    refused("[]", 0, 0);
+    // `[[1]]`: the 1 is at level 2.
+    assert!(at("[[1]]", 2).is_ok());
+    assert!(at("[{\"k\": 1}]", 2).is_ok());
+    // `[[[1]]]`: the third `[` (offset 2) would put the 1 at level 3.
+    refused("[[[1]]]", 2, 2);
+    // An empty container at the limit is refused too: opening it is what is counted.
+    refused("[[{}]]", 2, 2);
+    // A typed Array counts at its inner `[`: `[Array[int]([])]`, offsets 0 `[`, 1-5
+    // `Array`, 6 `[`, 7-9 `int`, 10 `]`, 11 `(`, 12 `[`.
+    refused("[Array[int]([])]", 1, 12);
+    // The limit is restored when a container closes: siblings at the limit all fit.
+    assert!(at("[[1], [2], {\"a\": [3]}]", 3).is_ok());
+    // The `{` (offset 11) holds level 2, the first `[` after `"a": ` (offset 17) level 3,
+    // the second (offset 18) would hold level 4.
+    refused("[[1], [2], {\"a\": [[3]]}]", 3, 18);
+}

@@ -8,7 +8,7 @@ use super::*;
 /// What follows the header of a marker-typed value.
 pub(super) enum Payload {
     /// `n` components of one kind (math types, Color).
-    Components(u8, Comp),
+    Components(u8, Scalar),
     /// A Godot String field (StringName).
     Str,
     NodePath,
@@ -46,9 +46,6 @@ impl Payload {
         }
     }
 }
-
-// One math-type component on the wire.
-pub(super) use crate::wire::Number as Comp;
 
 /// A numeric packed array's element: `n` numbers of one kind (`VariantType::packed_element`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,7 +264,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
 pub(super) struct ComponentSeq<'a, R> {
     pub(super) de: &'a mut Deserializer<R>,
     pub(super) left: u8,
-    pub(super) comp: Comp,
+    pub(super) comp: Scalar,
 }
 
 impl<R> ComponentSeq<'_, R> {
@@ -305,7 +302,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for ComponentSeq<'_, R> {
 /// One math-type component.
 pub(super) struct Component<'a, R> {
     pub(super) de: &'a mut Deserializer<R>,
-    pub(super) comp: Comp,
+    pub(super) comp: Scalar,
 }
 
 impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
@@ -313,8 +310,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     #[inline(always)]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.comp {
-            Comp::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.rd.read_array()?)),
-            Comp::I32 => visitor.visit_i32(self.de.read_i32()?),
+            Scalar::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.rd.read_array()?)),
+            Scalar::I32 => visitor.visit_i32(self.de.read_i32()?),
             // F32: math components are only ever f32, f64 or i32 (`Shape::Components`), and
             // three arms keep this inlined into the math types' visitors.
             _ => visitor.visit_f32(f32::from_le_bytes(self.de.rd.read_array()?)),

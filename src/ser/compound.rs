@@ -78,10 +78,22 @@ impl Components {
     #[inline]
     fn slot(self) -> Slot<'static> {
         match self {
-            Components::Real32 => Slot::Real { wide: false },
-            Components::Real64 => Slot::Real { wide: true },
-            Components::I32 => Slot::I32,
-            Components::F32 => Slot::F32,
+            Components::Real32 => Slot::Component {
+                kind: Scalar::Real,
+                wide: false,
+            },
+            Components::Real64 => Slot::Component {
+                kind: Scalar::Real,
+                wide: true,
+            },
+            Components::I32 => Slot::Component {
+                kind: Scalar::I32,
+                wide: false,
+            },
+            Components::F32 => Slot::Component {
+                kind: Scalar::F32,
+                wide: false,
+            },
         }
     }
 }

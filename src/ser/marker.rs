@@ -6,7 +6,7 @@ use super::{Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
 use crate::wire::header::DescriptorBody;
-use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, VariantType, string};
+use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, VariantType, string};
 use serde::ser::{self, Impossible, Serialize};
 use std::borrow::Cow;
 
@@ -85,12 +85,21 @@ pub(super) fn marker_field<W: Output, T: ?Sized + Serialize>(
         )));
     }
     let slot = match ty {
-        _ if ty.has_real_components() => Slot::Real { wide: state.wide },
+        _ if ty.has_real_components() => Slot::Component {
+            kind: Scalar::Real,
+            wide: state.wide,
+        },
         VariantType::Vector2i
         | VariantType::Rect2i
         | VariantType::Vector3i
-        | VariantType::Vector4i => Slot::I32,
-        VariantType::Color => Slot::F32,
+        | VariantType::Vector4i => Slot::Component {
+            kind: Scalar::I32,
+            wide: false,
+        },
+        VariantType::Color => Slot::Component {
+            kind: Scalar::F32,
+            wide: false,
+        },
         VariantType::NodePath => match field {
             0 => Slot::Names(&mut state.names),
             1 => Slot::Names(&mut state.subnames),
@@ -227,12 +236,10 @@ fn marker_fields(ty: VariantType) -> usize {
 
 /// What a [`FieldSerializer`] serializer accepts and how it writes it.
 pub(super) enum Slot<'s> {
-    /// A float component: f32, or f64 when `wide`.
-    Real { wide: bool },
-    /// An integer-vector component.
-    I32,
-    /// A Color component.
-    F32,
+    /// A math-type component of the table's `kind` (`Real` for float math types, `I32` for
+    /// integer vectors, `F32` for Color); `wide`: the header's 64-bit flag, which makes a
+    /// `Real` an f64.
+    Component { kind: Scalar, wide: bool },
     /// A Godot String field (StringName text, class or signal name).
     Str,
     /// A full object's class name; an empty one (the null object) turns the OBJECT header at
@@ -277,9 +284,13 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
     #[cold]
     pub(super) fn unexpected(&self, what: &str) -> Error {
         let expected = match self.slot {
-            Slot::Real { .. } => "a float component",
-            Slot::I32 => "an i32 component",
-            Slot::F32 => "an f32 component",
+            Slot::Component {
+                kind: Scalar::Real, ..
+            } => "a float component",
+            Slot::Component {
+                kind: Scalar::I32, ..
+            } => "an i32 component",
+            Slot::Component { .. } => "an f32 component",
             Slot::Str | Slot::Class { .. } | Slot::Names(_) | Slot::StringArray => "a string",
             Slot::U64 | Slot::Rid | Slot::ObjectId => "a u64 id",
             Slot::Absolute(_) => "a bool",
@@ -295,22 +306,25 @@ impl<W: Output> FieldSerializer<'_, '_, W> {
 
     fn number(mut self, v: f64, int: Option<i64>) -> Result<()> {
         match self.slot {
-            Slot::Real { wide: true } => self.ser.w.out.put(&v.to_le_bytes()),
-            Slot::Real { wide: false } | Slot::F32 => {
-                // A finite value beyond f32's range would become infinite: an error instead.
-                if let Err(e) = crate::error::fits_f32(v) {
-                    return Err(self.ser.w.error(e.into_kind()));
+            Slot::Component { kind, wide } => match kind.on_wire(wide) {
+                Scalar::F64 => self.ser.w.out.put(&v.to_le_bytes()),
+                Scalar::I32 => {
+                    let n = int
+                        .and_then(|n| i32::try_from(n).ok())
+                        .ok_or_else(|| self.unexpected("a value outside i32"))?;
+                    self.ser.w.out.put(&n.to_le_bytes());
                 }
-                #[allow(clippy::cast_possible_truncation)]
-                let narrow = v as f32;
-                self.ser.w.out.put(&narrow.to_le_bytes());
-            }
-            Slot::I32 => {
-                let n = int
-                    .and_then(|n| i32::try_from(n).ok())
-                    .ok_or_else(|| self.unexpected("a value outside i32"))?;
-                self.ser.w.out.put(&n.to_le_bytes());
-            }
+                // F32: math components are only ever f32, f64 or i32 once resolved.
+                _ => {
+                    // A finite value beyond f32's range would become infinite: an error instead.
+                    if let Err(e) = crate::error::fits_f32(v) {
+                        return Err(self.ser.w.error(e.into_kind()));
+                    }
+                    #[allow(clippy::cast_possible_truncation)]
+                    let narrow = v as f32;
+                    self.ser.w.out.put(&narrow.to_le_bytes());
+                }
+            },
             Slot::U64 | Slot::Rid | Slot::ObjectId => {
                 let id = int
                     .and_then(|n| u64::try_from(n).ok())
@@ -471,7 +485,10 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
     }
     #[inline(always)]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        if let Slot::I32 = self.slot {
+        if let Slot::Component {
+            kind: Scalar::I32, ..
+        } = self.slot
+        {
             self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }
@@ -504,7 +521,14 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
     }
     #[inline(always)]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        if let Slot::F32 | Slot::Real { wide: false } = self.slot {
+        if let Slot::Component {
+            kind: Scalar::F32, ..
+        }
+        | Slot::Component {
+            kind: Scalar::Real,
+            wide: false,
+        } = self.slot
+        {
             self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }
@@ -512,7 +536,11 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
-        if let Slot::Real { wide: true } = self.slot {
+        if let Slot::Component {
+            kind: Scalar::Real,
+            wide: true,
+        } = self.slot
+        {
             self.ser.w.out.put(&v.to_le_bytes());
             return Ok(());
         }

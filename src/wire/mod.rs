@@ -28,7 +28,7 @@ pub(crate) use header::{
 pub(crate) use reader::{HeaderAt, Hint, Item, Reader};
 pub(crate) use string::{has_nul, padding, zero_byte_in};
 pub use types::VariantType;
-pub(crate) use types::{Number, Scalar, Shape};
+pub(crate) use types::{Scalar, Shape};
 
 use crate::config::GodotVersion;
 

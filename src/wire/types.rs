@@ -59,7 +59,9 @@ pub enum VariantType {
     PackedVector4Array = 38,
 }
 
-/// The kind of one number in a math type or packed-array element.
+/// The kind of one number in a math type or packed-array element: the one component-kind
+/// enum of the crate (the type table below names each type's kind; readers and writers
+/// resolve `Real` with [`Scalar::on_wire`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Scalar {
     Byte,
@@ -84,29 +86,16 @@ impl Scalar {
     }
 }
 
-/// One number as it is on the wire, once the header's 64-bit flag is known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Number {
-    Byte,
-    I32,
-    I64,
-    F32,
-    F64,
-}
-
 impl Scalar {
-    /// The number written for this kind; `wide`: the header's 64-bit flag counts (4.x
-    /// `real_t` components, see [`Header::wide`](super::Header::wide)).
+    /// The kind written for this one once the header's 64-bit flag is known: `Real` becomes
+    /// `F64` when `wide` (4.x `real_t` components, see [`Header::wide`](super::Header::wide)),
+    /// else `F32`; every other kind is itself. The result is never `Real`.
     #[inline]
-    pub(crate) const fn on_wire(self, wide: bool) -> Number {
+    pub(crate) const fn on_wire(self, wide: bool) -> Scalar {
         match self {
-            Scalar::Byte => Number::Byte,
-            Scalar::I32 => Number::I32,
-            Scalar::I64 => Number::I64,
-            Scalar::F32 => Number::F32,
-            Scalar::Real if wide => Number::F64,
-            Scalar::Real => Number::F32,
-            Scalar::F64 => Number::F64,
+            Scalar::Real if wide => Scalar::F64,
+            Scalar::Real => Scalar::F32,
+            other => other,
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::error::{Error, ErrorKind};
 use crate::types::{NodePath, StringName};
 use crate::value::{Array, ContainerType, Dictionary, DictionaryBuilder, KeyMode, Object};
 use crate::wire::VariantType;
+use crate::wire::reader::Depth;
 use crate::{Config, GodotVersion, Variant};
 
 /// A parse error before it is turned into an [`Error`]: message and byte offset.
@@ -56,7 +57,9 @@ pub(crate) fn syntax_error(src: &str, offset: usize, message: String) -> Error {
 pub(crate) struct Parser<'a> {
     lex: Lexer<'a>,
     config: Config,
-    depth: usize,
+    /// The level of the values being read: the binary decoders' guard, with the limit
+    /// [`Config::max_depth`].
+    depth: Depth,
     /// Where the token last returned by `next` began.
     tok_start: usize,
     /// Whether the last token read one character past the end of the text (a number,
@@ -69,7 +72,7 @@ impl<'a> Parser<'a> {
         Self {
             lex: Lexer::new(src, config.version == GodotVersion::V3),
             config,
-            depth: 0,
+            depth: Depth::new(config.max_depth),
             tok_start: 0,
             past_end: false,
         }
@@ -154,15 +157,18 @@ impl<'a> Parser<'a> {
         Ok(tok == Token::Eof)
     }
 
+    /// Into a container: its values are one level deeper, which the guard must allow. Its
+    /// verdict becomes the text form's parse error (message and offset of the opening token).
     fn enter(&mut self) -> PResult<()> {
-        if self.depth >= self.config.max_depth {
-            return Err(PErr {
-                message: format!("recursion limit of {} exceeded", self.config.max_depth),
-                offset: self.tok_start,
-            });
+        self.depth.enter();
+        if self.depth.allows() {
+            return Ok(());
         }
-        self.depth += 1;
-        Ok(())
+        self.depth.leave();
+        Err(PErr {
+            message: format!("recursion limit of {} exceeded", self.config.max_depth),
+            offset: self.tok_start,
+        })
     }
 
     fn expect(&mut self, want: &Token<'_>, message: &str) -> PResult<()> {
@@ -188,13 +194,13 @@ impl<'a> Parser<'a> {
             Token::CurlyOpen => {
                 self.enter()?;
                 let d = self.dictionary()?;
-                self.depth -= 1;
+                self.depth.leave();
                 Ok(Variant::from(d))
             }
             Token::BracketOpen => {
                 self.enter()?;
                 let items = self.array()?;
-                self.depth -= 1;
+                self.depth.leave();
                 Ok(Variant::from(Array::from(items)))
             }
             Token::Int(i) => Ok(Variant::Int(i)),
@@ -311,7 +317,7 @@ impl<'a> Parser<'a> {
             }
             need_comma = true;
         }
-        self.depth -= 1;
+        self.depth.leave();
         Ok(Variant::from(obj))
     }
 
@@ -392,7 +398,7 @@ impl<'a> Parser<'a> {
         self.expect(&Token::BracketOpen, "Expected '['")?;
         self.enter()?;
         let items = self.array()?;
-        self.depth -= 1;
+        self.depth.leave();
         self.expect(&Token::ParenClose, "Expected ')'")?;
         // `assign`: every element converted, or none (an empty array) if one cannot be.
         let items = items
@@ -414,7 +420,7 @@ impl<'a> Parser<'a> {
         self.expect(&Token::CurlyOpen, "Expected '{'")?;
         self.enter()?;
         let values = self.dictionary()?;
-        self.depth -= 1;
+        self.depth.leave();
         self.expect(&Token::ParenClose, "Expected ')'")?;
         let converted: Option<Vec<(Variant, Variant)>> = values
             .into_iter()

@@ -18,14 +18,8 @@ pub(super) struct Components {
     ints: [i32; 4],
     n: u8,
     at: u8,
-    comp: Comp,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Comp {
-    F32,
-    F64,
-    I32,
+    /// `F32`, `F64` or `I32` (resolved by [`Scalar::on_wire`]).
+    comp: Scalar,
 }
 
 impl Components {
@@ -35,11 +29,7 @@ impl Components {
             ints: [0; 4],
             n,
             at: 0,
-            comp: match scalar {
-                Scalar::I32 => Comp::I32,
-                Scalar::Real if wide => Comp::F64,
-                _ => Comp::F32,
-            },
+            comp: scalar.on_wire(wide),
         };
         use core::slice::from_ref as one;
         let src: &[Real] = match v {
@@ -101,18 +91,19 @@ impl<'de> SeqAccess<'de> for Components {
         self.at += 1;
         let x = self.values.get(i).copied().unwrap_or_default();
         match self.comp {
-            #[allow(clippy::cast_possible_truncation)]
-            Comp::F32 => seed
-                .deserialize(IntoDeserializer::<Error>::into_deserializer(x as f32))
-                .map(Some),
-            Comp::F64 => seed
+            Scalar::F64 => seed
                 .deserialize(IntoDeserializer::<Error>::into_deserializer(x))
                 .map(Some),
-            Comp::I32 => {
+            Scalar::I32 => {
                 let n = self.ints.get(i).copied().unwrap_or_default();
                 seed.deserialize(IntoDeserializer::<Error>::into_deserializer(n))
                     .map(Some)
             }
+            // F32 (math components are only ever f32, f64 or i32 once resolved).
+            #[allow(clippy::cast_possible_truncation)]
+            _ => seed
+                .deserialize(IntoDeserializer::<Error>::into_deserializer(x as f32))
+                .map(Some),
         }
     }
     fn size_hint(&self) -> Option<usize> {
@@ -153,17 +144,14 @@ where
 /// Packed vector / Color elements one by one, each the seq of its components.
 pub(super) struct ElementSeq<'a, F> {
     chunks: core::slice::ChunksExact<'a, F>,
-    comp: Comp,
+    comp: Scalar,
 }
 
 impl<'a, F> ElementSeq<'a, F> {
     pub(super) fn new(items: &'a [F], n: usize, scalar: Scalar, wide: bool) -> Self {
         ElementSeq {
             chunks: items.chunks_exact(n.max(1)),
-            comp: match scalar {
-                Scalar::Real if wide => Comp::F64,
-                _ => Comp::F32,
-            },
+            comp: scalar.on_wire(wide),
         }
     }
 }
