@@ -6,9 +6,10 @@
 
 mod common;
 
-use common::engine::{Godot4Project, godot3_or_skip, godot4_or_skip, godot4_version};
+use common::engine::{
+    Godot3Project, Godot4Project, godot3_or_skip, godot4_or_skip, godot4_version,
+};
 use godot_serde::{Config, text};
-use std::process::Command;
 use std::time::Duration;
 
 /// `{{}:0,{[X,0]:0,[X,1]:0}:0}` with X = `depth` nested empty Arrays (the issue's input).
@@ -130,24 +131,16 @@ fn key_order_identity_and_zero_match_godot3() {
     // two equal Dictionaries as keys: Godot 3.2.3 keeps both (a Dictionary hashes by its
     // address there, live), ours and Godot 4 merge them.
     let texts = common_texts();
-    let dir = std::env::temp_dir().join(format!("godot_serde_g3_hostile_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("project.godot"),
-        "config_version=4\n\n[logging]\n\nfile_logging/enable_file_logging=false\n\
-         file_logging/enable_file_logging.pc=false\n",
-    )
-    .unwrap();
+    let project = Godot3Project::new("hostile", &[] as &[&std::path::Path]);
+    let dir = &project.dir;
     let lines: Vec<String> = texts
         .iter()
         .map(|t| serde_json::to_string(t).unwrap())
         .collect();
     let data = dir.join("texts.jsonl");
     std::fs::write(&data, lines.join("\n")).unwrap();
-    let script = dir.join("run.gd");
     std::fs::write(
-        &script,
+        dir.join("run.gd"),
         format!(
             "extends SceneTree\nfunc _init():\n\
              \tvar f = File.new()\n\
@@ -160,19 +153,10 @@ fn key_order_identity_and_zero_match_godot3() {
         ),
     )
     .unwrap();
-    let out = Command::new("timeout")
-        .arg("120")
-        .arg(&engine)
-        .arg("--no-window")
-        .arg("--path")
-        .arg(&dir)
-        .arg("-s")
-        .arg(&script)
-        .env("LANG", "en_US.UTF-8")
-        .env("LC_ALL", "en_US.UTF-8")
-        .output()
+    let out = project
+        .spawn(&engine, "run.gd", &[] as &[&str], Duration::from_secs(120))
+        .join()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     check("Godot 3", &stdout, &texts, Config::godot3());
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,55 +11,15 @@
 //! Godot 3 RIDs, integers beyond `i64`).
 #[path = "common/generate.rs"]
 mod generate;
+#[path = "common/value_oracle.rs"]
+mod value_oracle;
 
 use std::collections::BTreeMap;
 
 use generate::Rng;
 use godot_serde::*;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-
-/// Godot 3 and the Godot 4 layouts, both precisions where they exist, typed containers on
-/// and off.
-fn configs() -> Vec<Config> {
-    let mut out = vec![Config::godot3(), Config::godot3().with_allow_objects(true)];
-    for version in [GodotVersion::V4_0, GodotVersion::V4_3, GodotVersion::V4_4] {
-        for double in [false, true] {
-            for typed in [false, true] {
-                out.push(
-                    Config::new(version)
-                        .with_double_precision(double)
-                        .with_typed_containers(typed),
-                );
-            }
-        }
-    }
-    out
-}
-
-/// A value as text (NaN-safe through `Debug`), or the kind of the error without its details
-/// (a message names types as the path that found the mismatch does).
-fn shown<U: core::fmt::Debug>(r: Result<U>) -> core::result::Result<String, String> {
-    r.map(|u| format!("{u:?}")).map_err(|e| kind(&e))
-}
-
-/// An error's kind, without its details (`Unsupported`, `DepthLimitExceeded`, ...).
-fn kind(e: &Error) -> String {
-    let k = format!("{:?}", e.kind());
-    k.split(['(', ' ', '{'])
-        .next()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-/// What the bytes give for `U` from `value` under `config` (objects allowed in decoding).
-fn oracle<T: Serialize + ?Sized, U: DeserializeOwned + core::fmt::Debug>(
-    config: Config,
-    value: &T,
-) -> core::result::Result<String, String> {
-    let bytes = config.to_bytes(value).map_err(|e| kind(&e))?;
-    shown(config.with_allow_objects(true).from_bytes::<U>(&bytes))
-}
+use value_oracle::{configs, oracle, shown};
 
 /// A random Variant of any engine, with leaves the wire changes or refuses mixed in.
 fn variant(rng: &mut Rng, depth: usize) -> Variant {

@@ -4,65 +4,15 @@
 //! `from_variant` allow them).
 #[path = "common/generate.rs"]
 mod generate;
+#[path = "common/value_oracle.rs"]
+mod value_oracle;
 
 use std::collections::BTreeMap;
 
 use generate::Rng;
 use godot_serde::*;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-
-/// Every layout, both wire precisions where they exist, both enum styles, typed containers
-/// on and off.
-fn configs() -> Vec<Config> {
-    let mut out = Vec::new();
-    for version in [
-        GodotVersion::V3,
-        GodotVersion::V4_0,
-        GodotVersion::V4_3,
-        GodotVersion::V4_4,
-    ] {
-        for double in [false, true] {
-            if double && !version.is_godot4() {
-                continue;
-            }
-            for repr in [EnumRepr::Name, EnumRepr::Index] {
-                for typed in [false, true] {
-                    out.push(
-                        Config::new(version)
-                            .with_double_precision(double)
-                            .with_enum_repr(repr)
-                            .with_typed_containers(typed),
-                    );
-                }
-            }
-        }
-    }
-    out
-}
-
-/// What the bytes give for `T` from `value` under `config`, as text (NaN-safe), or the
-/// kind of the error.
-fn oracle<T: Serialize + ?Sized, U: DeserializeOwned + core::fmt::Debug>(
-    config: Config,
-    value: &T,
-) -> Result<String, String> {
-    let bytes = config.to_bytes(value).map_err(|e| kind(&e))?;
-    shown(config.with_allow_objects(true).from_bytes::<U>(&bytes))
-}
-
-/// An error's kind, without its details (`Unsupported`, `DepthLimitExceeded`, ...).
-fn kind(e: &Error) -> String {
-    let k = format!("{:?}", e.kind());
-    k.split(['(', ' ', '{'])
-        .next()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-fn shown<U: core::fmt::Debug>(r: godot_serde::Result<U>) -> Result<String, String> {
-    r.map(|u| format!("{u:?}")).map_err(|e| kind(&e))
-}
+use value_oracle::{configs, oracle, shown};
 
 /// A random Variant, with the types the shared generator leaves out mixed in.
 fn variant(rng: &mut Rng, version: GodotVersion, depth: usize) -> Variant {

@@ -8,9 +8,6 @@
 #[path = "../../tests/common/engine.rs"]
 #[allow(dead_code)]
 mod engine;
-#[path = "common/godot3_project.rs"]
-#[allow(dead_code)]
-mod godot3_project;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -199,10 +196,8 @@ fn generated_godot3_script_talks_to_the_rust_server() {
         .godot3(&table3())
         .unwrap();
     let (tmp, generated) = write_generated("gen3", "generated3.gd", &script);
-    let project = godot3_project::Godot3Project::new(
-        "gdscript3",
-        &[dir("godot3", "gen_client3.gd"), generated],
-    );
+    let project =
+        engine::Godot3Project::new("gdscript3", &[dir("godot3", "gen_client3.gd"), generated]);
     let port = free_port();
     let mut server = Enet3Peer::server(
         format!("127.0.0.1:{port}").parse().unwrap(),

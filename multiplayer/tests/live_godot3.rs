@@ -8,18 +8,16 @@
 #[path = "../../tests/common/engine.rs"]
 #[allow(dead_code)]
 mod engine;
-#[path = "common/godot3_project.rs"]
-mod godot3_project;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use engine::Godot3Project;
 use godot_serde::{Color, Variant};
 use godot_serde_multiplayer::Limits;
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
 use godot_serde_multiplayer::godot3::websocket::Ws3Peer;
 use godot_serde_multiplayer::godot3::{Error, Event, NodeTable, RemoteMode};
-use godot3_project::{Godot3Project, cases};
 
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -474,4 +472,16 @@ fn join(engine: &Path, transport: &str) {
         stderr.contains("RSET 'hp' is not allowed on node /root/Lobby from: "),
         "{stderr}"
     );
+}
+
+/// The `CASE name ok|FAIL detail` lines of an engine's output.
+fn cases(out: &std::process::Output) -> Vec<(String, bool, String)> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("CASE "))
+        .map(|l| {
+            let (name, rest) = l.split_once(' ').unwrap_or((l, ""));
+            (name.to_owned(), rest == "ok", rest.to_owned())
+        })
+        .collect()
 }

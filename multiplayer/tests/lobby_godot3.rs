@@ -10,9 +10,6 @@ mod engine;
 #[path = "../examples/godot3_lobby_server.rs"]
 #[allow(dead_code)]
 mod example;
-#[path = "common/godot3_project.rs"]
-#[allow(dead_code)]
-mod godot3_project;
 
 use std::path::Path;
 use std::sync::mpsc;
@@ -52,7 +49,7 @@ fn two_godot3_players_meet_in_the_lobby() {
         .unwrap();
     });
     // The example's scripts in a throw-away project (file logging off).
-    let project = godot3_project::Godot3Project::new(
+    let project = engine::Godot3Project::new(
         "lobby",
         &[
             example_dir().join("client.gd"),

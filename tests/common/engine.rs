@@ -12,7 +12,7 @@
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The default Godot 3 command (`bash scripts/install-godot3.sh` installs it).
@@ -147,85 +147,157 @@ impl Godot4Project {
     /// A fresh project for `test`, holding copies of `scripts` (absolute paths), each under
     /// its file name, so a script `preload`s its siblings as `res://name.gd`.
     pub fn new(test: &str, scripts: &[&Path]) -> Self {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("godot_serde_g4_{test}_{}_{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create the Godot 4 project directory");
-        std::fs::write(
-            dir.join("project.godot"),
+        let dir = project_dir(
+            &format!("g4_{test}"),
             "config_version=5\n\n[application]\n\nconfig/name=\"godot_serde_test\"\n\n\
              [debug]\n\nfile_logging/enable_file_logging=false\n\
              file_logging/enable_file_logging.pc=false\n",
-        )
-        .expect("write project.godot");
-        for script in scripts {
-            let name = script.file_name().expect("a script file name");
-            std::fs::copy(script, dir.join(name))
-                .unwrap_or_else(|e| panic!("copy {}: {e}", script.display()));
-        }
+            scripts,
+        );
         Godot4Project { dir }
     }
 
     /// Runs `res://{script}` (a `SceneTree` script ending in `quit(code)`) headless with `args`
     /// after `--`, killed after `timeout`. The engine's output is returned whole.
     pub fn run(&self, engine: &Path, script: &str, args: &[&str], timeout: Duration) -> Output {
-        let mut child = Command::new(engine)
-            .arg("--headless")
-            .arg("--path")
-            .arg(&self.dir)
-            .arg("-s")
-            .arg(format!("res://{script}"))
-            .arg("--")
-            .args(args)
-            .env("LANG", "en_US.UTF-8")
-            .env("LC_ALL", "en_US.UTF-8")
-            .env("HOME", &self.dir)
+        let child = engine_command(engine, "--headless", &self.dir, script, args)
             .env("XDG_DATA_HOME", self.dir.join(".data"))
             .env("XDG_CONFIG_HOME", self.dir.join(".config"))
             .env("XDG_CACHE_HOME", self.dir.join(".cache"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("start {}: {e}", engine.display()));
-        // Drain both pipes from threads so a chatty engine never blocks on a full pipe.
-        let mut out_pipe = child.stdout.take().unwrap();
-        let mut err_pipe = child.stderr.take().unwrap();
-        let out_thread = std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = std::io::Read::read_to_end(&mut out_pipe, &mut buf);
-            buf
-        });
-        let err_thread = std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = std::io::Read::read_to_end(&mut err_pipe, &mut buf);
-            buf
-        });
-        let start = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().expect("wait for the engine") {
-                break status;
-            }
-            if start.elapsed() > timeout {
-                let _ = child.kill();
-                let status = child.wait().expect("wait for the killed engine");
-                let stdout = out_thread.join().unwrap();
-                panic!(
-                    "{script}: the engine ran past {timeout:?} and was killed ({status})\n\
-                     stdout:\n{}",
-                    String::from_utf8_lossy(&stdout)
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        Output {
-            status,
-            stdout: out_thread.join().unwrap(),
-            stderr: err_thread.join().unwrap(),
-        }
+        let (out, killed) = wait_with_timeout(child, timeout);
+        assert!(
+            !killed,
+            "{script}: the engine ran past {timeout:?} and was killed ({})\nstdout:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout)
+        );
+        out
     }
+}
+
+/// A throw-away Godot 3.2.3 project (file logging off, as `scripts/godot3-env.sh` makes it)
+/// holding copies of a test's scripts. Removed on drop.
+pub struct Godot3Project {
+    /// The project directory (`res://`).
+    pub dir: PathBuf,
+}
+
+impl Godot3Project {
+    /// A project for `test` holding copies of `scripts` under their file names.
+    pub fn new<S: AsRef<Path>>(test: &str, scripts: &[S]) -> Self {
+        let dir = project_dir(
+            &format!("g3_{test}"),
+            "config_version=4\n\n[logging]\n\nfile_logging/enable_file_logging=false\n\
+             file_logging/enable_file_logging.pc=false\n",
+            scripts,
+        );
+        Godot3Project { dir }
+    }
+
+    /// Starts `res://{script}` with `args` after `--` in a thread that returns its output
+    /// (the engine killed after `timeout`), so that a test can run peers beside it.
+    pub fn spawn(
+        &self,
+        engine: &Path,
+        script: &str,
+        args: &[impl AsRef<OsStr>],
+        timeout: Duration,
+    ) -> std::thread::JoinHandle<Output> {
+        let child = engine_command(engine, "--no-window", &self.dir, script, args)
+            .spawn()
+            .unwrap_or_else(|e| panic!("start {}: {e}", engine.display()));
+        std::thread::spawn(move || wait_with_timeout(child, timeout).0)
+    }
+}
+
+impl Drop for Godot3Project {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A fresh project directory `godot_serde_{name}_{pid}_{n}` in the temporary directory with
+/// `project_godot` as its `project.godot` and copies of `scripts` under their file names.
+pub fn project_dir<S: AsRef<Path>>(name: &str, project_godot: &str, scripts: &[S]) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("godot_serde_{name}_{}_{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the project directory");
+    std::fs::write(dir.join("project.godot"), project_godot).expect("write project.godot");
+    for script in scripts {
+        let script = script.as_ref();
+        let name = script.file_name().expect("a script file name");
+        std::fs::copy(script, dir.join(name))
+            .unwrap_or_else(|e| panic!("copy {}: {e}", script.display()));
+    }
+    dir
+}
+
+/// The command that runs `res://{script}` of the project in `dir` with `args` after `--`
+/// (`display` is `--headless` for Godot 4, `--no-window` for Godot 3), in an English locale
+/// with `HOME` in the project, its output piped.
+pub fn engine_command(
+    engine: &Path,
+    display: &str,
+    dir: &Path,
+    script: &str,
+    args: &[impl AsRef<OsStr>],
+) -> Command {
+    let mut command = Command::new(engine);
+    command
+        .arg(display)
+        .arg("--path")
+        .arg(dir)
+        .arg("-s")
+        .arg(format!("res://{script}"))
+        .arg("--")
+        .args(args)
+        .env("LANG", "en_US.UTF-8")
+        .env("LC_ALL", "en_US.UTF-8")
+        .env("HOME", dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Waits for `child` (stdout and stderr piped), killing it after `timeout`: its whole output,
+/// and whether it was killed. Both pipes drain from threads so a chatty engine never blocks on
+/// a full pipe.
+pub fn wait_with_timeout(mut child: Child, timeout: Duration) -> (Output, bool) {
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let start = Instant::now();
+    let mut killed = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the engine") {
+            break status;
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            killed = true;
+            break child.wait().expect("wait for the killed engine");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    };
+    (output, killed)
 }
 
 impl Drop for Godot4Project {
