@@ -303,6 +303,41 @@ fn what_the_engine_cannot_hold_is_refused_when_writing() {
     );
 }
 
+/// A typed container holding what its type does not admit (our byte decoder keeps such an
+/// element; the engine drops it, and neither JSON reader takes it back) is refused, not
+/// written as a text that does not read back. Bytes by hand: Dictionary (27) with a builtin
+/// key type (flag bit 16) bool (1), one entry, key int 5, value nil.
+#[test]
+fn a_typed_container_holding_another_type_is_refused_when_writing() {
+    let bytes = [
+        0x1b, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    let config = Config::godot4();
+    let v: Variant = config.from_bytes(&bytes).unwrap();
+    let err = json::variant_to_string(&v, config).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Unsupported(_)), "{err}");
+    assert!(
+        err.to_string().contains("a int in a container typed bool"),
+        "{err}"
+    );
+    // What the reader refuses, by the same rule.
+    let text = r#"{"args":["i:5",null],"key_type":"bool","type":"Dictionary"}"#;
+    let err = json::parse_variant(text, config).unwrap_err();
+    assert!(
+        err.to_string().contains("a int in a container typed bool"),
+        "{err}"
+    );
+    // A typed Array likewise; the same elements untyped are written.
+    let mut a = Array::from(vec![Variant::Int(1), Variant::Bool(true)]);
+    a.element_type = ContainerType::Builtin(VariantType::Int);
+    assert!(json::variant_to_string(&Variant::from(a.clone()), config).is_err());
+    a.element_type = ContainerType::Untyped;
+    assert_eq!(
+        json::variant_to_string(&Variant::from(a), config).unwrap(),
+        "[\"i:1\",true]"
+    );
+}
+
 /// `n` Arrays, one inside the other: untyped (JSON arrays) or typed (objects holding arrays).
 fn nested(n: usize, typed: bool) -> Variant {
     let mut v = Variant::Nil;

@@ -324,3 +324,20 @@ fn godot4_vector_texts_parse_to_their_bytes() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert!(same >= 85, "{same}");
 }
+
+/// Godot 4.6's `str_to_var` keeps 18 digits counting the zeros of `0.000`: these texts read as
+/// the doubles it gave (`var_to_bytes(str_to_var(t)).hex_encode()`, run live on 4.6), not as
+/// the nearest doubles. The first is what `var_to_str` prints for the double `d9c8be3f3f3f3f3f`.
+#[test]
+fn positional_floats_read_as_the_engine_reads_them() {
+    let config = engine_config(false);
+    for (text, engine_hex) in [
+        ("0.00047679227986486893", "0300010034c8be3f3f3f3f3f"),
+        ("0.0004767922798648689", "0300010034c8be3f3f3f3f3f"),
+        ("0.00048068537417956424", "03000100395836f68f803f3f"),
+        ("4.7679227986486893e-4", "03000100d9c8be3f3f3f3f3f"),
+    ] {
+        let v = text::parse_variant_with(text, config).unwrap();
+        assert_eq!(tohex(&config.to_bytes(&v).unwrap()), engine_hex, "{text}");
+    }
+}

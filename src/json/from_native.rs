@@ -85,6 +85,17 @@ fn ints<T: Copy + Into<i64>>(items: &[T]) -> Vec<Json> {
     items.iter().map(|&i| Json::Int(i.into())).collect()
 }
 
+/// A typed container's element that its type does not admit (our decoder keeps one, the
+/// engine drops it): written, the text would not read back, here or in the engine.
+fn fits(t: &ContainerType, v: &Variant) -> Result<()> {
+    match super::to_native::misfit(t, v) {
+        None => Ok(()),
+        Some(msg) => Err(Error::new(ErrorKind::Unsupported(
+            format!("{msg}: JSON.to_native does not read it back").into(),
+        ))),
+    }
+}
+
 impl FromNative {
     /// A class name the engine could hold (what [`super::to_native`] reads back).
     fn class_name(class: &str) -> Result<Json> {
@@ -243,6 +254,8 @@ impl FromNative {
                 let args = self.nested(depth, |depth| {
                     let mut args = Vec::with_capacity(d.len().saturating_mul(2));
                     for (k, value) in d.iter() {
+                        fits(d.key_type(), k)?;
+                        fits(d.value_type(), value)?;
                         args.push(self.value(k, depth)?.node());
                         args.push(self.value(value, depth)?.node());
                     }
@@ -263,7 +276,10 @@ impl FromNative {
                 let args = self.nested(depth, |depth| {
                     a.items
                         .iter()
-                        .map(|item| Ok(self.value(item, depth)?.node()))
+                        .map(|item| {
+                            fits(&a.element_type, item)?;
+                            Ok(self.value(item, depth)?.node())
+                        })
                         .collect::<Result<Vec<_>>>()
                 })?;
                 match elem_type {

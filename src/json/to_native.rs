@@ -46,6 +46,30 @@ pub(crate) fn is_class_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// Why `v` may not go in a container typed `t` (`ContainerTypeValidate::validate`), or
+/// `None` when it may. The reader refuses such a value and the writer does not write one, so
+/// that what [`super::from_native`] writes reads back.
+pub(crate) fn misfit(t: &ContainerType, v: &Variant) -> Option<String> {
+    let ok = match t {
+        ContainerType::Untyped => true,
+        ContainerType::Builtin(t) => v.variant_type() == *t,
+        ContainerType::ClassName(_) | ContainerType::Script(_) => {
+            matches!(v, Variant::Nil | Variant::Object(_) | Variant::ObjectId(_))
+        }
+    };
+    (!ok).then(|| {
+        format!(
+            "a {} in a container typed {}",
+            v.variant_type().name(),
+            match t {
+                ContainerType::Builtin(t) => t.name(),
+                ContainerType::ClassName(c) | ContainerType::Script(c) => c,
+                ContainerType::Untyped => "Variant",
+            }
+        )
+    })
+}
+
 /// The last entry named `key` (the engine's Dictionary keeps the last of repeated keys).
 fn entry<'n>(entries: &'n [(String, Node)], key: &str) -> Option<&'n Node> {
     entries.iter().rev().find(|(k, _)| k == key).map(|(_, n)| n)
@@ -521,30 +545,11 @@ impl ToNative<'_> {
         Ok(ContainerType::ClassName(name.clone()))
     }
 
-    /// Whether `v` may go in a container typed `t` (`ContainerTypeValidate::validate`).
+    /// Whether `v` may go in a container typed `t`: [`misfit`].
     fn fits(&self, t: &ContainerType, v: &Variant, at: usize) -> Result<()> {
-        let ok = match t {
-            ContainerType::Untyped => true,
-            ContainerType::Builtin(t) => v.variant_type() == *t,
-            ContainerType::ClassName(_) | ContainerType::Script(_) => {
-                matches!(v, Variant::Nil | Variant::Object(_) | Variant::ObjectId(_))
-            }
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(self.err(
-                at,
-                format!(
-                    "a {} in a container typed {}",
-                    v.variant_type().name(),
-                    match t {
-                        ContainerType::Builtin(t) => t.name(),
-                        ContainerType::ClassName(c) | ContainerType::Script(c) => c,
-                        ContainerType::Untyped => "Variant",
-                    }
-                ),
-            ))
+        match misfit(t, v) {
+            None => Ok(()),
+            Some(msg) => Err(self.err(at, msg)),
         }
     }
 
