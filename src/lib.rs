@@ -312,8 +312,8 @@ impl Config {
     /// the bytes, so it gets what the bytes give; a borrowing `T` then fails with serde's
     /// "borrowed" type error, as [`Config::from_reader`] does, since the text it would borrow
     /// is not in the Variant. When `T` does not fit, the error is the one the bytes give
-    /// (Godot 3's type names in a Godot 3 config, the byte offset and the path), whichever way
-    /// `T` was read.
+    /// (Godot 3's type names in a Godot 3 config, the path), whichever way `T` was read,
+    /// without an offset (the bytes are internal).
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
@@ -341,12 +341,14 @@ impl Config {
             let de = value::VariantDe::new(value, self.double_precision, value::Borrowed)
                 .with_enum_indices(self.enum_indices());
             // On a mismatch the error is the bytes' (type names of this config's engine, the
-            // bytes' offset and path): reading them below fails the same way.
+            // path): reading them below fails the same way.
             if let Ok(t) = T::deserialize(de) {
                 return Ok(t);
             }
         }
+        // The bytes are this call's own: an offset in them would point nowhere the caller sees.
         T::deserialize(&mut Deserializer::from_reader(bytes.as_slice(), config))
+            .map_err(Error::without_offset)
     }
 }
 
