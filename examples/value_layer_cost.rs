@@ -63,7 +63,8 @@ fn main() {
         .map(|i| Player {
             name: format!("player{i}"),
             hp: i * 3 % 101,
-            pos: Vector2::new(i as f32 * 0.5, -(i as f32)),
+            // `Real` is f32, or f64 with the `double-precision` feature.
+            pos: Vector2::new((f64::from(i) * 0.5) as _, -f64::from(i) as _),
             tags: vec!["alpha".into(), "beta".into()],
         })
         .collect();
