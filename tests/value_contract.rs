@@ -241,7 +241,7 @@ fn object_ids_beyond_i64_stay_object_ids() {
 fn from_variant_mismatch_errors_are_the_bytes_errors() {
     /// `from_variant::<U>` and `from_bytes::<U>(&to_bytes)` fail with the same message and
     /// path, which name `name`; returns `from_variant`'s error as text.
-    fn same_error<U: DeserializeOwned + core::fmt::Debug>(
+    fn same_error<U: serde::de::DeserializeOwned + core::fmt::Debug>(
         config: Config,
         v: &Variant,
         name: &str,
