@@ -346,6 +346,13 @@ impl Error {
         self
     }
 
+    /// The same error without its offset (for bytes the caller never saw).
+    #[must_use]
+    pub(crate) fn without_offset(mut self) -> Self {
+        self.0.offset = None;
+        self
+    }
+
     /// Where in the decoded value the error happened, outermost first: struct fields and
     /// String keys after a `.`, Array indices and other keys in brackets, e.g.
     /// `players[3].hp`, `scores["two words"]`, `ids[7]` (an int key). `None` for an error of

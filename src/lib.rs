@@ -311,7 +311,9 @@ impl Config {
     /// text, a plain Array typed by inference, a Godot 3 RID losing its id) `T` is read from
     /// the bytes, so it gets what the bytes give; a borrowing `T` then fails with serde's
     /// "borrowed" type error, as [`Config::from_reader`] does, since the text it would borrow
-    /// is not in the Variant.
+    /// is not in the Variant. When `T` does not fit, the error is the one the bytes give
+    /// (Godot 3's type names in a Godot 3 config, the path), whichever way `T` was read,
+    /// without an offset (the bytes are internal).
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
@@ -338,9 +340,15 @@ impl Config {
         if matches!(config.variant_from_bytes(&bytes), Ok(back) if value::same(&back, value)) {
             let de = value::VariantDe::new(value, self.double_precision, value::Borrowed)
                 .with_enum_indices(self.enum_indices());
-            return T::deserialize(de);
+            // On a mismatch the error is the bytes' (type names of this config's engine, the
+            // path): reading them below fails the same way.
+            if let Ok(t) = T::deserialize(de) {
+                return Ok(t);
+            }
         }
+        // The bytes are this call's own: an offset in them would point nowhere the caller sees.
         T::deserialize(&mut Deserializer::from_reader(bytes.as_slice(), config))
+            .map_err(Error::without_offset)
     }
 }
 

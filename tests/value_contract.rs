@@ -193,3 +193,70 @@ fn object_ids_beyond_i64_stay_object_ids() {
         );
     }
 }
+
+/// A `T` that does not fit gets the bytes' error from `from_variant` (its kind, message and
+/// path; no offset, the bytes being internal): the type names are those of the config's engine
+/// (Godot 3's `PoolIntArray`, `Quat`, ...), as `from_bytes` names them, not Godot 4's.
+#[test]
+fn from_variant_mismatch_errors_are_the_bytes_errors() {
+    /// `from_variant::<U>` and `from_bytes::<U>(&to_bytes)` fail with the same message and
+    /// path, which name `name`; returns `from_variant`'s error as text.
+    fn same_error<U: serde::de::DeserializeOwned + core::fmt::Debug>(
+        config: Config,
+        v: &Variant,
+        name: &str,
+    ) -> String {
+        let bytes = config.to_bytes(v).unwrap();
+        // The in-place path runs: the Variant decodes back to itself.
+        assert_eq!(&config.variant_from_bytes(&bytes).unwrap(), v);
+        let from_bytes = config
+            .with_allow_objects(true)
+            .from_bytes::<U>(&bytes)
+            .unwrap_err();
+        let from_variant = config.from_variant::<U>(v).unwrap_err();
+        assert_eq!(
+            (from_variant.kind().to_string(), from_variant.path()),
+            (from_bytes.kind().to_string(), from_bytes.path()),
+            "{config:?} {v:?}"
+        );
+        assert_eq!(from_variant.offset(), None);
+        let text = from_variant.to_string();
+        assert!(
+            text.contains(name),
+            "{config:?}: {text:?} should name {name}"
+        );
+        text
+    }
+    let ints = Variant::PackedInt32Array(PackedInt32Array(vec![1, 2]));
+    let floats = Variant::PackedFloat32Array(PackedFloat32Array(vec![1.5]));
+    let quat = Variant::Quaternion(Quaternion::new(0.0, 0.0, 0.0, 1.0));
+    let strings = Variant::PackedStringArray(PackedStringArray(vec!["a".into()]));
+    let nested = Variant::from(vec![Variant::from(vec![ints.clone()])]);
+    // Godot 3's names (`core/variant.cpp`, `Variant::get_type_name` in 3.2.3), then Godot 4's.
+    for (config, names) in [
+        (
+            Config::godot3(),
+            ["PoolIntArray", "PoolRealArray", "Quat", "PoolStringArray"],
+        ),
+        (
+            Config::godot4(),
+            [
+                "PackedInt32Array",
+                "PackedFloat32Array",
+                "Quaternion",
+                "PackedStringArray",
+            ],
+        ),
+    ] {
+        same_error::<String>(config, &ints, names[0]);
+        same_error::<u8>(config, &floats, names[1]);
+        same_error::<Vec<f32>>(config, &quat, names[2]);
+        same_error::<bool>(config, &strings, names[3]);
+        // Inside containers the message also gives the path.
+        let e = same_error::<Vec<Vec<String>>>(config, &nested, names[0]);
+        assert!(e.starts_with("[0][0]: "), "{e}");
+    }
+    // A Godot 3 message names no Godot 4 type.
+    let e = same_error::<String>(Config::godot3(), &ints, "PoolIntArray");
+    assert_eq!(e, "invalid type: PoolIntArray, expected a string");
+}
