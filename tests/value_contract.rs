@@ -233,3 +233,37 @@ fn object_ids_beyond_i64_stay_object_ids() {
         );
     }
 }
+
+#[derive(Deserialize, Debug, PartialEq)]
+enum Dir {
+    North,
+    South,
+}
+
+/// The String fields inside a Godot type (a PackedStringArray's elements) read as unit enum
+/// variants on every path, as a top-level String does and as serde's own string
+/// deserializers answer an enum (`serde_json` reads `["North"]` as `Vec<Dir>` too).
+#[test]
+fn string_fields_read_as_unit_variants_on_every_path() {
+    let v = Variant::from(PackedStringArray(vec!["South".into(), "North".into()]));
+    let want = vec![Dir::South, Dir::North];
+    for config in configs() {
+        let bytes = config.to_bytes(&v).unwrap();
+        assert_eq!(config.from_bytes::<Vec<Dir>>(&bytes).unwrap(), want);
+        let reader: Vec<Dir> = config.from_reader(bytes.as_slice()).unwrap();
+        assert_eq!(reader, want);
+        assert_eq!(config.from_variant::<Vec<Dir>>(&v).unwrap(), want);
+    }
+    // The value layer, borrowed and owned.
+    assert_eq!(Vec::<Dir>::deserialize(&v).unwrap(), want);
+    assert_eq!(Vec::<Dir>::deserialize(v.clone()).unwrap(), want);
+    // A name that is no variant: serde's error, the same text on both paths.
+    let bad = Variant::from(PackedStringArray(vec!["Up".into()]));
+    let from_bytes = from_bytes::<Vec<Dir>>(&to_bytes(&bad).unwrap()).unwrap_err();
+    let from_value = Vec::<Dir>::deserialize(&bad).unwrap_err();
+    assert_eq!(
+        from_bytes.kind().to_string(),
+        "unknown variant `Up`, expected `North` or `South`"
+    );
+    assert_eq!(from_value.kind().to_string(), from_bytes.kind().to_string());
+}

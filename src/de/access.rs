@@ -4,22 +4,6 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-/// Visits a String as a unit enum variant.
-pub(super) struct UnitEnum<V>(pub(super) V);
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<V> {
-    type Value = V::Value;
-    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.0.expecting(f)
-    }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
-        self.0.visit_enum(BorrowedStrDeserializer::new(v))
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
-        self.0.visit_enum(v.to_owned().into_deserializer())
-    }
-}
-
 /// An enum variant with data: a one-entry Dictionary `{variant: payload}`.
 pub(super) struct EnumDictionary<'a, R> {
     pub(super) de: &'a mut Deserializer<R>,
