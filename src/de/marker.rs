@@ -382,47 +382,34 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
 
 /// Godot String fields one after another (PackedStringArray elements, NodePath names).
 pub(super) struct StrSeq<'a, R> {
-    pub(super) de: &'a mut Deserializer<R>,
-    pub(super) left: u32,
+    pub(super) fields: Claim<'a, R>,
     pub(super) what: &'static str,
-    pub(super) hint: Hint,
 }
 
 impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
     pub(super) fn new(de: &'a mut Deserializer<R>, count: u32, what: &'static str) -> Self {
         // A String field is at least 4 bytes.
-        let hint = de.rd.charge(count, Item::PackedString);
         StrSeq {
-            de,
-            left: count,
+            fields: Claim::new(de, count, Item::PackedString),
             what,
-            hint,
         }
-    }
-}
-
-impl<R> Drop for StrSeq<'_, R> {
-    fn drop(&mut self) {
-        self.hint.release(self.left, &mut self.de.rd);
     }
 }
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
     type Error = Error;
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
-        if self.left == 0 {
+        if !self.fields.next() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.hint.took_one(self.left, &mut self.de.rd);
         seed.deserialize(StrDe {
-            de: &mut *self.de,
+            de: &mut *self.fields.de,
             what: self.what,
         })
         .map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get(self.left)
+        self.fields.size_hint()
     }
 }
 
@@ -539,49 +526,33 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
 }
 
 /// Full-object properties: String-field names, Variant values.
-pub(super) struct PropertyAccess<'a, R> {
-    pub(super) de: &'a mut Deserializer<R>,
-    pub(super) left: u32,
-    pub(super) hint: Hint,
-}
+pub(super) struct PropertyAccess<'a, R>(Claim<'a, R>);
 
 impl<'a, 'de, R: Read<'de>> PropertyAccess<'a, R> {
     pub(super) fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
-        let hint = de.rd.charge(count, Item::Property);
-        PropertyAccess {
-            de,
-            left: count,
-            hint,
-        }
-    }
-}
-
-impl<R> Drop for PropertyAccess<'_, R> {
-    fn drop(&mut self) {
-        self.hint.release(self.left, &mut self.de.rd);
+        PropertyAccess(Claim::new(de, count, Item::Property))
     }
 }
 
 impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
     type Error = Error;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
+        if !self.0.next() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.hint.took_one(self.left, &mut self.de.rd);
-        self.de.guard_key = Some(self.de.rd.offset());
+        let de = &mut *self.0.de;
+        de.guard_key = Some(de.rd.offset());
         let name = seed.deserialize(StrDe {
-            de: &mut *self.de,
+            de: &mut *de,
             what: "property name",
         });
-        self.de.guard_key = None;
+        de.guard_key = None;
         name.map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
-        seed.deserialize(&mut *self.de)
+        seed.deserialize(&mut *self.0.de)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get(self.left)
+        self.0.size_hint()
     }
 }
