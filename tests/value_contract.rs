@@ -267,3 +267,38 @@ fn string_fields_read_as_unit_variants_on_every_path() {
     );
     assert_eq!(from_value.kind().to_string(), from_bytes.kind().to_string());
 }
+
+/// A map visitor that asks for a value before its key (a buggy `Deserialize`).
+#[derive(Debug)]
+struct ValueFirst;
+
+impl<'de> Deserialize<'de> for ValueFirst {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = ValueFirst;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> core::result::Result<ValueFirst, A::Error> {
+                map.next_value::<Variant>()?;
+                Ok(ValueFirst)
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+/// The value layer's map access answers a value asked for before its key with an error
+/// (serde's own `MapDeserializer` panics there).
+#[test]
+fn value_before_key_is_an_error() {
+    let v = variant!({"a": 1});
+    let e = ValueFirst::deserialize(&v).unwrap_err();
+    assert_eq!(e.to_string(), "Dictionary value requested before its key");
+    let e = ValueFirst::deserialize(v).unwrap_err();
+    assert_eq!(e.to_string(), "Dictionary value requested before its key");
+}

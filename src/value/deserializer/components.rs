@@ -2,10 +2,11 @@
 //! descriptors and Object properties as sequences and maps.
 
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer, StringDeserializer};
-use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::super::{Array, ContainerType, Dictionary, Variant};
+use super::access::Pairs;
 use super::{Lend, Result, VariantDe, f32s, reals};
 use crate::de::DescriptorSeq;
 use crate::error::Error;
@@ -261,11 +262,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
                 seed.deserialize(StringDeserializer::<Error>::new(o.class.clone()))?
             }
             (FieldKind::Object(o), 1) => super::super::grow(|| {
-                seed.deserialize(MapAccessDeserializer::new(Properties {
-                    de,
-                    iter: o.properties.iter(),
-                    value: None,
-                }))
+                seed.deserialize(MapAccessDeserializer::new(Pairs::new(de, &o.properties)))
             })?,
             (FieldKind::TypedArray(a), 0) => seed.deserialize(descriptor(&a.element_type))?,
             (FieldKind::TypedDictionary(d), 0) => seed.deserialize(descriptor(d.key_type()))?,
@@ -315,32 +312,4 @@ fn descriptor(t: &ContainerType) -> SeqAccessDeserializer<DescriptorSeq> {
         id,
         name: name.to_owned(),
     }))
-}
-
-/// Full-object properties: names, then values.
-struct Properties<'a, L> {
-    de: VariantDe<'a, L>,
-    iter: core::slice::Iter<'a, (String, Variant)>,
-    value: Option<&'a Variant>,
-}
-
-impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
-    type Error = Error;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match self.iter.next() {
-            Some((k, v)) => {
-                self.value = Some(v);
-                seed.deserialize(self.de.lend.str_de(k)).map(Some)
-            }
-            None => Ok(None),
-        }
-    }
-    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
-        match self.value.take() {
-            Some(v) => seed.deserialize(self.de.at(v)),
-            None => Err(de::Error::custom(
-                "property value requested before its name",
-            )),
-        }
-    }
 }

@@ -31,7 +31,7 @@ use crate::wire::{Scalar, VariantType};
 mod access;
 mod components;
 
-use access::{Entries, EnumEntry, Items, MarkerMap};
+use access::{EnumEntry, Items, MarkerMap, Pairs};
 use components::{Components, ElementSeq, FieldKind, Fields, NumberSeq, Strs};
 
 type Result<T> = core::result::Result<T, Error>;
@@ -327,11 +327,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             }
         }
         super::grow(|| {
-            let mut map = Entries {
-                de: self.at(&Variant::Nil),
-                iter: d.iter(),
-                value: None,
-            };
+            let mut map = Pairs::new(self.at(&Variant::Nil), d.as_slice());
             let value = visitor.visit_map(&mut map)?;
             all_taken(map.iter.len(), d.len(), "entries")?;
             Ok(value)
