@@ -260,3 +260,72 @@ fn from_variant_mismatch_errors_are_the_bytes_errors() {
     let e = same_error::<String>(Config::godot3(), &ints, "PoolIntArray");
     assert_eq!(e, "invalid type: PoolIntArray, expected a string");
 }
+
+#[derive(Deserialize, Debug, PartialEq)]
+enum Dir {
+    North,
+    South,
+}
+
+/// The String fields inside a Godot type (a PackedStringArray's elements) read as unit enum
+/// variants on every path, as a top-level String does and as serde's own string
+/// deserializers answer an enum (`serde_json` reads `["North"]` as `Vec<Dir>` too).
+#[test]
+fn string_fields_read_as_unit_variants_on_every_path() {
+    let v = Variant::from(PackedStringArray(vec!["South".into(), "North".into()]));
+    let want = vec![Dir::South, Dir::North];
+    for config in configs() {
+        let bytes = config.to_bytes(&v).unwrap();
+        assert_eq!(config.from_bytes::<Vec<Dir>>(&bytes).unwrap(), want);
+        let reader: Vec<Dir> = config.from_reader(bytes.as_slice()).unwrap();
+        assert_eq!(reader, want);
+        assert_eq!(config.from_variant::<Vec<Dir>>(&v).unwrap(), want);
+    }
+    // The value layer, borrowed and owned.
+    assert_eq!(Vec::<Dir>::deserialize(&v).unwrap(), want);
+    assert_eq!(Vec::<Dir>::deserialize(v.clone()).unwrap(), want);
+    // A name that is no variant: serde's error, the same text on both paths.
+    let bad = Variant::from(PackedStringArray(vec!["Up".into()]));
+    let from_bytes = from_bytes::<Vec<Dir>>(&to_bytes(&bad).unwrap()).unwrap_err();
+    let from_value = Vec::<Dir>::deserialize(&bad).unwrap_err();
+    assert_eq!(
+        from_bytes.kind().to_string(),
+        "unknown variant `Up`, expected `North` or `South`"
+    );
+    assert_eq!(from_value.kind().to_string(), from_bytes.kind().to_string());
+}
+
+/// A map visitor that asks for a value before its key (a buggy `Deserialize`).
+#[derive(Debug)]
+struct ValueFirst;
+
+impl<'de> Deserialize<'de> for ValueFirst {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = ValueFirst;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> core::result::Result<ValueFirst, A::Error> {
+                map.next_value::<Variant>()?;
+                Ok(ValueFirst)
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+/// The value layer's map access answers a value asked for before its key with an error
+/// (serde's own `MapDeserializer` panics there).
+#[test]
+fn value_before_key_is_an_error() {
+    let v = variant!({"a": 1});
+    let e = ValueFirst::deserialize(&v).unwrap_err();
+    assert_eq!(e.to_string(), "Dictionary value requested before its key");
+    let e = ValueFirst::deserialize(v).unwrap_err();
+    assert_eq!(e.to_string(), "Dictionary value requested before its key");
+}

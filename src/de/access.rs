@@ -4,22 +4,6 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-/// Visits a String as a unit enum variant.
-pub(super) struct UnitEnum<V>(pub(super) V);
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for UnitEnum<V> {
-    type Value = V::Value;
-    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.0.expecting(f)
-    }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> core::result::Result<V::Value, E> {
-        self.0.visit_enum(BorrowedStrDeserializer::new(v))
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<V::Value, E> {
-        self.0.visit_enum(v.to_owned().into_deserializer())
-    }
-}
-
 /// An enum variant with data: a one-entry Dictionary `{variant: payload}`.
 pub(super) struct EnumDictionary<'a, R> {
     pub(super) de: &'a mut Deserializer<R>,
@@ -73,38 +57,74 @@ impl<'de, R: Read<'de>> VariantAccess<'de> for EnumDictionary<'_, R> {
     }
 }
 
+/// A container's items as the budget sees them (`wire::Hint`): charged when the container
+/// opens, each item's share given back as it starts, the rest when the container closes,
+/// also on an error. Every counted container of the byte reader (Array, Dictionary, Object
+/// properties, String fields) reads its items through one.
+pub(super) struct Claim<'a, R> {
+    pub(super) de: &'a mut Deserializer<R>,
+    /// Items not started yet.
+    pub(super) left: u32,
+    hint: Hint,
+}
+
+impl<'a, 'de, R: Read<'de>> Claim<'a, R> {
+    /// Charges `count` items of kind `item`.
+    pub(super) fn new(de: &'a mut Deserializer<R>, count: u32, item: Item) -> Self {
+        let hint = de.rd.charge(count, item);
+        Claim {
+            de,
+            left: count,
+            hint,
+        }
+    }
+}
+
+impl<R> Claim<'_, R> {
+    /// Starts the next item; `false` when none is left.
+    #[inline(always)]
+    pub(super) fn next(&mut self) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        self.hint.took_one(self.left, &mut self.de.rd);
+        true
+    }
+
+    /// The size hint for the visitor.
+    pub(super) fn size_hint(&self) -> Option<usize> {
+        self.hint.get(self.left)
+    }
+}
+
+impl<R> Drop for Claim<'_, R> {
+    fn drop(&mut self) {
+        self.hint.release(self.left, &mut self.de.rd);
+    }
+}
+
 /// Array elements.
 pub(super) struct ArrayAccess<'a, R> {
-    pub(super) de: &'a mut Deserializer<R>,
-    pub(super) left: u32,
+    pub(super) items: Claim<'a, R>,
     /// The element count (the index of an element that fails is `count - left - 1`).
     pub(super) count: u32,
-    pub(super) hint: Hint,
 }
 
 impl<'a, 'de, R: Read<'de>> ArrayAccess<'a, R> {
     pub(super) fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
         // Small enough that a forged count reserves little: every element takes at least 4
         // bytes, a decoded one often 8 times that.
-        let hint = de.rd.charge(count, Item::Element);
         ArrayAccess {
-            de,
-            left: count,
+            items: Claim::new(de, count, Item::Element),
             count,
-            hint,
         }
-    }
-}
-
-impl<R> Drop for ArrayAccess<'_, R> {
-    fn drop(&mut self) {
-        self.hint.release(self.left, &mut self.de.rd);
     }
 }
 
 impl<R> ArrayAccess<'_, R> {
     pub(super) fn finish(&self, count: u32) -> Result<()> {
-        all_read(self.left, count, "elements")
+        all_read(self.items.left, count, "elements")
     }
 }
 
@@ -126,30 +146,28 @@ fn not_all_read(left: u32, count: u32, unit: &str) -> Error {
 impl<'de, R: Read<'de>> SeqAccess<'de> for ArrayAccess<'_, R> {
     type Error = Error;
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
-        if self.left == 0 {
+        if !self.items.next() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.hint.took_one(self.left, &mut self.de.rd);
-        match seed.deserialize(&mut *self.de) {
+        match seed.deserialize(&mut *self.items.de) {
             Ok(value) => Ok(Some(value)),
-            Err(e) => Err(e.in_segment(Segment::Index((self.count - self.left - 1) as usize))),
+            Err(e) => {
+                Err(e.in_segment(Segment::Index((self.count - self.items.left - 1) as usize)))
+            }
         }
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get(self.left)
+        self.items.size_hint()
     }
 }
 
 /// Dictionary entries.
 pub(super) struct DictionaryAccess<'a, R> {
-    pub(super) de: &'a mut Deserializer<R>,
-    pub(super) left: u32,
+    pub(super) entries: Claim<'a, R>,
     /// The struct field names the keys are expected to be (none for a map).
     pub(super) keys: KnownKeys,
     /// Where the current entry's key starts (to name it in an error of its value).
     pub(super) key_at: usize,
-    pub(super) hint: Hint,
 }
 
 impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
@@ -158,29 +176,21 @@ impl<'a, 'de, R: Read<'de>> DictionaryAccess<'a, R> {
         count: u32,
         fields: &'static [&'static str],
     ) -> Self {
-        let hint = de.rd.charge(count, Item::Entry);
+        let entries = Claim::new(de, count, Item::Entry);
         // Every key is read one level deeper than the Dictionary, at the depth `nested` set.
-        let depth_ok = de.rd.depth.allows();
-        let keys = KnownKeys::new(fields, &mut de.plain_lists, depth_ok);
+        let depth_ok = entries.de.rd.depth.allows();
+        let keys = KnownKeys::new(fields, &mut entries.de.plain_lists, depth_ok);
         DictionaryAccess {
-            de,
-            left: count,
+            entries,
             keys,
             key_at: 0,
-            hint,
         }
-    }
-}
-
-impl<R> Drop for DictionaryAccess<'_, R> {
-    fn drop(&mut self) {
-        self.hint.release(self.left, &mut self.de.rd);
     }
 }
 
 impl<R> DictionaryAccess<'_, R> {
     pub(super) fn finish(&self, count: u32) -> Result<()> {
-        all_read(self.left, count, "entries")
+        all_read(self.entries.left, count, "entries")
     }
 }
 
@@ -193,7 +203,7 @@ impl<'de, R: Read<'de>> DictionaryAccess<'_, R> {
         if let Some(name) = self.keys.last {
             return e.in_segment(Segment::Field(name));
         }
-        e.in_segment(self.de.key_path(self.key_at))
+        e.in_segment(self.entries.de.key_path(self.key_at))
     }
 }
 
@@ -228,30 +238,28 @@ impl<'de, R: Read<'de>> MapAccess<'de> for DictionaryAccess<'_, R> {
     type Error = Error;
     #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
+        if !self.entries.next() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.key_at = self.de.rd.offset();
+        self.key_at = self.entries.de.rd.offset();
         self.keys.last = None;
-        self.hint.took_one(self.left, &mut self.de.rd);
         // Every key is checked, whatever the visitor (see `KeyDe`): serde's buffering
         // (`flatten`, internally tagged enums) takes matched keys out, so any key may become
         // the first one a self-describing visitor sees.
         seed.deserialize(KeyDe {
-            de: &mut *self.de,
+            de: &mut *self.entries.de,
             keys: &mut self.keys,
         })
         .map(Some)
     }
     #[inline(always)]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
-        match seed.deserialize(&mut *self.de) {
+        match seed.deserialize(&mut *self.entries.de) {
             Ok(value) => Ok(value),
             Err(e) => Err(self.in_entry(e)),
         }
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get(self.left)
+        self.entries.size_hint()
     }
 }

@@ -382,51 +382,40 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for PackedSeq<'_, R> {
 
 /// Godot String fields one after another (PackedStringArray elements, NodePath names).
 pub(super) struct StrSeq<'a, R> {
-    pub(super) de: &'a mut Deserializer<R>,
-    pub(super) left: u32,
+    pub(super) fields: Claim<'a, R>,
     pub(super) what: &'static str,
-    pub(super) hint: Hint,
 }
 
 impl<'a, 'de, R: Read<'de>> StrSeq<'a, R> {
     pub(super) fn new(de: &'a mut Deserializer<R>, count: u32, what: &'static str) -> Self {
         // A String field is at least 4 bytes.
-        let hint = de.rd.charge(count, Item::PackedString);
         StrSeq {
-            de,
-            left: count,
+            fields: Claim::new(de, count, Item::PackedString),
             what,
-            hint,
         }
-    }
-}
-
-impl<R> Drop for StrSeq<'_, R> {
-    fn drop(&mut self) {
-        self.hint.release(self.left, &mut self.de.rd);
     }
 }
 
 impl<'de, R: Read<'de>> SeqAccess<'de> for StrSeq<'_, R> {
     type Error = Error;
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
-        if self.left == 0 {
+        if !self.fields.next() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.hint.took_one(self.left, &mut self.de.rd);
         seed.deserialize(StrDe {
-            de: &mut *self.de,
+            de: &mut *self.fields.de,
             what: self.what,
         })
         .map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get(self.left)
+        self.fields.size_hint()
     }
 }
 
-/// One Godot String field.
+/// One Godot String field, read from the input (so not one of serde's string
+/// deserializers, which it answers as: a String, or a unit enum variant when an enum is asked
+/// for, as the value layer's `StrDeserializer` does).
 pub(super) struct StrDe<'a, R> {
     pub(super) de: &'a mut Deserializer<R>,
     pub(super) what: &'static str,
@@ -437,9 +426,17 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for StrDe<'_, R> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.de.read_str(self.what, visitor)
     }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.de.read_str(self.what, UnitEnum(visitor))
+    }
     forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct
         identifier ignored_any
     }
 }
@@ -480,12 +477,12 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             (Fields::Signal, 1) => {
                 seed.deserialize(de::value::U64Deserializer::<Error>::new(de.read_u64()?))?
             }
-            (Fields::NodePath { names, .. }, 0) => {
-                seed.deserialize(SeqDe(StrSeq::new(de, *names, "NodePath name")))?
-            }
-            (Fields::NodePath { subnames, .. }, 1) => {
-                seed.deserialize(SeqDe(StrSeq::new(de, *subnames, "NodePath subname")))?
-            }
+            (Fields::NodePath { names, .. }, 0) => seed.deserialize(SeqAccessDeserializer::new(
+                StrSeq::new(de, *names, "NodePath name"),
+            ))?,
+            (Fields::NodePath { subnames, .. }, 1) => seed.deserialize(
+                SeqAccessDeserializer::new(StrSeq::new(de, *subnames, "NodePath subname")),
+            )?,
             (Fields::NodePath { absolute, .. }, 2) => {
                 seed.deserialize(BoolDeserializer::<Error>::new(*absolute))?
             }
@@ -494,19 +491,21 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
             )?,
             (Fields::Object { count, .. }, 1) => {
                 let count = *count;
-                de.nested(|de| seed.deserialize(MapDe(PropertyAccess::new(de, count))))?
+                de.nested(|de| {
+                    seed.deserialize(MapAccessDeserializer::new(PropertyAccess::new(de, count)))
+                })?
             }
             (Fields::TypedArray(d), 0)
             | (Fields::TypedDictionary(d, _), 0)
             | (Fields::TypedDictionary(_, d), 1) => {
                 let d = d.take().unwrap_or_default();
-                seed.deserialize(SeqDe(DescriptorSeq { d, field: 0 }))?
+                seed.deserialize(SeqAccessDeserializer::new(DescriptorSeq::new(d)))?
             }
             (Fields::TypedArray(_), 1) => {
                 let count = de.rd.read_count("Array count", Item::Element)?;
                 de.nested(|de| {
                     let mut access = ArrayAccess::new(de, count);
-                    let value = seed.deserialize(SeqDe(&mut access))?;
+                    let value = seed.deserialize(SeqAccessDeserializer::new(&mut access))?;
                     access.finish(count)?;
                     Ok(value)
                 })?
@@ -515,7 +514,7 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
                 let count = de.rd.read_count("Dictionary count", Item::Entry)?;
                 de.nested(|de| {
                     let mut access = DictionaryAccess::new(de, count, &[]);
-                    let value = seed.deserialize(MapDe(&mut access))?;
+                    let value = seed.deserialize(MapAccessDeserializer::new(&mut access))?;
                     access.finish(count)?;
                     Ok(value)
                 })?
@@ -526,103 +525,34 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
     }
 }
 
-/// Hands a ready-made `SeqAccess` to whatever deserializes it.
-pub(super) struct SeqDe<A>(pub(super) A);
-
-impl<'de, A: SeqAccess<'de, Error = Error>> de::Deserializer<'de> for SeqDe<A> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_seq(self.0)
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
-}
-
-/// Hands a ready-made `MapAccess` to whatever deserializes it.
-pub(super) struct MapDe<A>(pub(super) A);
-
-impl<'de, A: MapAccess<'de, Error = Error>> de::Deserializer<'de> for MapDe<A> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(self.0)
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
-}
-
-/// The descriptor as the 3-tuple `(kind, Godot 4 type id, class or script)`.
-pub(super) struct DescriptorSeq {
-    pub(super) d: Descriptor,
-    pub(super) field: u8,
-}
-
-impl<'de> SeqAccess<'de> for DescriptorSeq {
-    type Error = Error;
-    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
-        self.field += 1;
-        match self.field {
-            1 => seed.deserialize(self.d.kind.into_deserializer()).map(Some),
-            2 => seed.deserialize(self.d.id.into_deserializer()).map(Some),
-            3 => seed
-                .deserialize(StringDeserializer::<Error>::new(core::mem::take(
-                    &mut self.d.name,
-                )))
-                .map(Some),
-            _ => Ok(None),
-        }
-    }
-}
-
 /// Full-object properties: String-field names, Variant values.
-pub(super) struct PropertyAccess<'a, R> {
-    pub(super) de: &'a mut Deserializer<R>,
-    pub(super) left: u32,
-    pub(super) hint: Hint,
-}
+pub(super) struct PropertyAccess<'a, R>(Claim<'a, R>);
 
 impl<'a, 'de, R: Read<'de>> PropertyAccess<'a, R> {
     pub(super) fn new(de: &'a mut Deserializer<R>, count: u32) -> Self {
-        let hint = de.rd.charge(count, Item::Property);
-        PropertyAccess {
-            de,
-            left: count,
-            hint,
-        }
-    }
-}
-
-impl<R> Drop for PropertyAccess<'_, R> {
-    fn drop(&mut self) {
-        self.hint.release(self.left, &mut self.de.rd);
+        PropertyAccess(Claim::new(de, count, Item::Property))
     }
 }
 
 impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
     type Error = Error;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
+        if !self.0.next() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.hint.took_one(self.left, &mut self.de.rd);
-        self.de.guard_key = Some(self.de.rd.offset());
+        let de = &mut *self.0.de;
+        de.guard_key = Some(de.rd.offset());
         let name = seed.deserialize(StrDe {
-            de: &mut *self.de,
+            de: &mut *de,
             what: "property name",
         });
-        self.de.guard_key = None;
+        de.guard_key = None;
         name.map(Some)
     }
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
-        seed.deserialize(&mut *self.de)
+        seed.deserialize(&mut *self.0.de)
     }
     fn size_hint(&self) -> Option<usize> {
-        self.hint.get(self.left)
+        self.0.size_hint()
     }
 }

@@ -16,7 +16,10 @@ use crate::wire::{
     COUNT_MASK, Descriptor, FLAG_64, HeaderAt, Hint, Item, NodePathHead, Reader, Scalar,
     VariantType, has_nul, padding, string,
 };
-use serde::de::value::{BoolDeserializer, BorrowedStrDeserializer, StringDeserializer};
+use serde::de::value::{
+    BoolDeserializer, BorrowedStrDeserializer, MapAccessDeserializer, SeqAccessDeserializer,
+    StringDeserializer,
+};
 use serde::de::{
     self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, Unexpected,
     VariantAccess, Visitor,
@@ -24,6 +27,7 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 
 mod access;
+mod adapters;
 mod fast;
 mod hint;
 mod keys;
@@ -31,6 +35,7 @@ mod marker;
 mod serde_impl;
 
 use access::*;
+pub(crate) use adapters::{DescriptorSeq, UnitEnum};
 use fast::STRING_WORD;
 pub(crate) use hint::with_engine_hint;
 use keys::*;

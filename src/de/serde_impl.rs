@@ -179,15 +179,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let h = self.read_header()?;
-        let r = match h.ty {
-            VariantType::Dictionary => {
-                self.skip_dictionary_descriptors(h)?;
-                self.visit_dictionary(&[], visitor)
-            }
-            _ => Err(self.unexpected(h, &visitor)),
-        };
-        r.map_err(|e| e.or_at(h.offset))
+        self.keyed(None, visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -196,19 +188,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        let h = self.read_header()?;
-        let r = match h.ty {
-            VariantType::Dictionary => {
-                self.skip_dictionary_descriptors(h)?;
-                self.visit_dictionary(fields, visitor)
-            }
-            VariantType::Array => {
-                self.skip_array_descriptor(h)?;
-                self.visit_array(visitor)
-            }
-            _ => Err(self.unexpected(h, &visitor)),
-        };
-        r.map_err(|e| e.or_at(h.offset))
+        self.keyed(Some(fields), visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -264,5 +244,30 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     fn is_human_readable(&self) -> bool {
         false
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// A map (`fields` `None`) or a struct with `fields`: a Dictionary, whose keys a struct
+    /// expects to be its field names; a struct also reads an Array as its fields in order.
+    #[inline(always)]
+    fn keyed<V: Visitor<'de>>(
+        &mut self,
+        fields: Option<&'static [&'static str]>,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let h = self.read_header()?;
+        let r = match (h.ty, fields) {
+            (VariantType::Dictionary, _) => {
+                self.skip_dictionary_descriptors(h)?;
+                self.visit_dictionary(fields.unwrap_or_default(), visitor)
+            }
+            (VariantType::Array, Some(_)) => {
+                self.skip_array_descriptor(h)?;
+                self.visit_array(visitor)
+            }
+            _ => Err(self.unexpected(h, &visitor)),
+        };
+        r.map_err(|e| e.or_at(h.offset))
     }
 }

@@ -62,20 +62,59 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Items<'a, L> {
     }
 }
 
-/// Dictionary entries.
-pub(super) struct Entries<'a, L> {
+/// What the keys of [`Pairs`] are read as.
+pub(super) trait PairKey<'a, 'de, L> {
+    /// The key's deserializer.
+    type De: de::Deserializer<'de, Error = Error>;
+    /// The error of a value asked for before its key.
+    const VALUE_FIRST: &'static str;
+    /// The deserializer of this key.
+    fn key(&'a self, de: &VariantDe<'a, L>) -> Self::De;
+}
+
+/// A Dictionary key: a Variant.
+impl<'a, 'de, L: Lend<'a, 'de>> PairKey<'a, 'de, L> for Variant {
+    type De = VariantDe<'a, L>;
+    const VALUE_FIRST: &'static str = "Dictionary value requested before its key";
+    fn key(&'a self, de: &VariantDe<'a, L>) -> Self::De {
+        de.at(self)
+    }
+}
+
+/// An Object property name: a string.
+impl<'a, 'de, L: Lend<'a, 'de>> PairKey<'a, 'de, L> for String {
+    type De = L::Str;
+    const VALUE_FIRST: &'static str = "property value requested before its name";
+    fn key(&'a self, de: &VariantDe<'a, L>) -> Self::De {
+        de.lend.str_de(self)
+    }
+}
+
+/// Key-value pairs (Dictionary entries, Object properties). Not serde's `MapDeserializer`,
+/// which panics on a value asked for before its key: this one gives an error.
+pub(super) struct Pairs<'a, L, K> {
     pub(super) de: VariantDe<'a, L>,
-    pub(super) iter: core::slice::Iter<'a, (Variant, Variant)>,
+    pub(super) iter: core::slice::Iter<'a, (K, Variant)>,
     pub(super) value: Option<&'a Variant>,
 }
 
-impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Entries<'a, L> {
+impl<'a, L, K> Pairs<'a, L, K> {
+    pub(super) fn new(de: VariantDe<'a, L>, pairs: &'a [(K, Variant)]) -> Self {
+        Pairs {
+            de,
+            iter: pairs.iter(),
+            value: None,
+        }
+    }
+}
+
+impl<'a, 'de, L: Lend<'a, 'de>, K: PairKey<'a, 'de, L>> MapAccess<'de> for Pairs<'a, L, K> {
     type Error = Error;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         match self.iter.next() {
             Some((k, v)) => {
                 self.value = Some(v);
-                seed.deserialize(self.de.at(k)).map(Some)
+                seed.deserialize(k.key(&self.de)).map(Some)
             }
             None => Ok(None),
         }
@@ -83,9 +122,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Entries<'a, L> {
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
         match self.value.take() {
             Some(v) => seed.deserialize(self.de.at(v)),
-            None => Err(de::Error::custom(
-                "Dictionary value requested before its key",
-            )),
+            None => Err(de::Error::custom(K::VALUE_FIRST)),
         }
     }
     fn size_hint(&self) -> Option<usize> {

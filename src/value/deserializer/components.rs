@@ -1,15 +1,17 @@
 //! The payload readers of Godot types: math components, numbers, strings, fields, container
 //! descriptors and Object properties as sequences and maps.
 
-use serde::de::value::{SeqAccessDeserializer, StringDeserializer};
-use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer, StringDeserializer};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::super::{Array, ContainerType, Dictionary, Variant};
+use super::access::Pairs;
 use super::{Lend, Result, VariantDe, f32s, reals};
+use crate::de::DescriptorSeq;
 use crate::error::Error;
 use crate::types::Real;
-use crate::wire::Scalar;
+use crate::wire::{Descriptor, Scalar};
 
 /// Math components, as the wire gives them: `f32` (rounded from an f64 `Real`) or `f64`
 /// reals, `f32` Color channels, `i32` integer components.
@@ -120,6 +122,20 @@ impl Components {
     }
 }
 
+/// The components as a packed vector element. Not serde's `SeqAccessDeserializer`: that one
+/// does not check that the visitor took every component, as [`Components::visit`] does.
+impl<'de> de::Deserializer<'de> for Components {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.visit(visitor)
+    }
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
 /// Numbers of a packed array, one by one.
 pub(super) struct NumberSeq<I>(pub(super) I);
 
@@ -172,25 +188,10 @@ impl<'de, F: Copy + Into<f64>> SeqAccess<'de> for ElementSeq<'_, F> {
         for (d, s) in c.values.iter_mut().zip(chunk) {
             *d = (*s).into();
         }
-        seed.deserialize(SeqOnce(c)).map(Some)
+        seed.deserialize(c).map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.chunks.len())
-    }
-}
-
-/// Hands a `Components` to whatever deserializes it.
-struct SeqOnce(Components);
-
-impl<'de> de::Deserializer<'de> for SeqOnce {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.visit(visitor)
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
     }
 }
 
@@ -204,27 +205,12 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Strs<'a, L> {
     type Error = Error;
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         match self.iter.next() {
-            Some(s) => seed.deserialize(Str(s, self.lend)).map(Some),
+            Some(s) => seed.deserialize(self.lend.str_de(s)).map(Some),
             None => Ok(None),
         }
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.iter.len())
-    }
-}
-
-/// One string.
-struct Str<'a, L>(&'a str, L);
-
-impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for Str<'a, L> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.1.str(self.0, visitor)
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
     }
 }
 
@@ -257,7 +243,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
         let lend = self.de.lend;
         let de = self.de.at(&Variant::Nil);
         let value = match (&self.kind, field) {
-            (FieldKind::Signal(s), 0) => seed.deserialize(Str(&s.name, lend))?,
+            (FieldKind::Signal(s), 0) => seed.deserialize(lend.str_de(&s.name))?,
             (FieldKind::Signal(s), 1) => {
                 seed.deserialize(de::value::U64Deserializer::<Error>::new(s.object.0))?
             }
@@ -275,43 +261,41 @@ impl<'a, 'de, L: Lend<'a, 'de>> SeqAccess<'de> for Fields<'a, L> {
             (FieldKind::Object(o), 0) => {
                 seed.deserialize(StringDeserializer::<Error>::new(o.class.clone()))?
             }
-            (FieldKind::Object(o), 1) => seed.deserialize(PropertiesDe {
-                de,
-                props: &o.properties,
+            (FieldKind::Object(o), 1) => super::super::grow(|| {
+                seed.deserialize(MapAccessDeserializer::new(Pairs::new(de, &o.properties)))
             })?,
             (FieldKind::TypedArray(a), 0) => seed.deserialize(descriptor(&a.element_type))?,
             (FieldKind::TypedDictionary(d), 0) => seed.deserialize(descriptor(d.key_type()))?,
             (FieldKind::TypedDictionary(d), 1) => seed.deserialize(descriptor(d.value_type()))?,
-            (FieldKind::TypedArray(a), 1) => seed.deserialize(ItemsDe(de, a))?,
-            (FieldKind::TypedDictionary(d), 2) => seed.deserialize(EntriesDe(de, d))?,
+            (FieldKind::TypedArray(a), 1) => seed.deserialize(Contents(de, Content::Items(a)))?,
+            (FieldKind::TypedDictionary(d), 2) => {
+                seed.deserialize(Contents(de, Content::Entries(d)))?
+            }
             _ => return Ok(None),
         };
         Ok(Some(value))
     }
 }
 
-/// A typed Array's elements as a deserializer.
-struct ItemsDe<'a, L>(VariantDe<'a, L>, &'a Array);
-
-impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for ItemsDe<'a, L> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.items(self.1, visitor)
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
+/// A typed container's elements or entries.
+enum Content<'a> {
+    Items(&'a Array),
+    Entries(&'a Dictionary),
 }
 
-/// A typed Dictionary's entries as a deserializer.
-struct EntriesDe<'a, L>(VariantDe<'a, L>, &'a Dictionary);
+/// A typed container's elements or entries as a deserializer. Not serde's
+/// `SeqAccessDeserializer` / `MapAccessDeserializer`: this one also checks that the visitor
+/// took every element or entry and grows the stack per level (as [`VariantDe`]'s own
+/// Arrays and Dictionaries, and the byte deserializer, do).
+struct Contents<'a, L>(VariantDe<'a, L>, Content<'a>);
 
-impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for EntriesDe<'a, L> {
+impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for Contents<'a, L> {
     type Error = Error;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.0.entries(self.1, false, visitor)
+        match self.1 {
+            Content::Items(a) => self.0.items(a, visitor),
+            Content::Entries(d) => self.0.entries(d, false, visitor),
+        }
     }
     forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
@@ -323,85 +307,9 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for EntriesDe<'a, L> {
 /// A container type as the 3-tuple `(kind, Godot 4 type id, class or script)`.
 fn descriptor(t: &ContainerType) -> SeqAccessDeserializer<DescriptorSeq> {
     let (kind, id, name) = t.parts();
-    SeqAccessDeserializer::new(DescriptorSeq {
+    SeqAccessDeserializer::new(DescriptorSeq::new(Descriptor {
         kind,
         id,
-        name: Some(name.to_owned()),
-        field: 0,
-    })
-}
-
-struct DescriptorSeq {
-    kind: u8,
-    id: u32,
-    name: Option<String>,
-    field: u8,
-}
-
-impl<'de> SeqAccess<'de> for DescriptorSeq {
-    type Error = Error;
-    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
-        self.field += 1;
-        match self.field {
-            1 => seed.deserialize(self.kind.into_deserializer()).map(Some),
-            2 => seed.deserialize(self.id.into_deserializer()).map(Some),
-            3 => seed
-                .deserialize(StringDeserializer::<Error>::new(
-                    self.name.take().unwrap_or_default(),
-                ))
-                .map(Some),
-            _ => Ok(None),
-        }
-    }
-}
-
-/// Full-object properties: names, then values.
-struct PropertiesDe<'a, L> {
-    de: VariantDe<'a, L>,
-    props: &'a [(String, Variant)],
-}
-
-impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for PropertiesDe<'a, L> {
-    type Error = Error;
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        super::super::grow(|| {
-            visitor.visit_map(Properties {
-                de: self.de,
-                iter: self.props.iter(),
-                value: None,
-            })
-        })
-    }
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
-    }
-}
-
-struct Properties<'a, L> {
-    de: VariantDe<'a, L>,
-    iter: core::slice::Iter<'a, (String, Variant)>,
-    value: Option<&'a Variant>,
-}
-
-impl<'a, 'de, L: Lend<'a, 'de>> MapAccess<'de> for Properties<'a, L> {
-    type Error = Error;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match self.iter.next() {
-            Some((k, v)) => {
-                self.value = Some(v);
-                seed.deserialize(Str(k, self.de.lend)).map(Some)
-            }
-            None => Ok(None),
-        }
-    }
-    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
-        match self.value.take() {
-            Some(v) => seed.deserialize(self.de.at(v)),
-            None => Err(de::Error::custom(
-                "property value requested before its name",
-            )),
-        }
-    }
+        name: name.to_owned(),
+    }))
 }

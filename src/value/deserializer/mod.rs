@@ -15,11 +15,12 @@
 //! is refused wherever a self-describing visitor (`Variant`, `#[serde(untagged)]`) would read
 //! the Dictionary, so no Godot type can be smuggled in as a plain Dictionary.
 
-use serde::de::value::U32Deserializer;
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, U32Deserializer};
 use serde::de::{self, IntoDeserializer, Unexpected, Visitor};
 
 use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::GodotVersion;
+use crate::de::UnitEnum;
 use crate::error::Error;
 use crate::types::{
     OBJECT, OBJECT_ID, Real, TYPED_ARRAY, TYPED_DICTIONARY, is_reserved_key, marker_inline,
@@ -30,7 +31,7 @@ use crate::wire::{Scalar, VariantType};
 mod access;
 mod components;
 
-use access::{Entries, EnumEntry, Items, MarkerMap};
+use access::{EnumEntry, Items, MarkerMap, Pairs};
 use components::{Components, ElementSeq, FieldKind, Fields, NumberSeq, Strs};
 
 type Result<T> = core::result::Result<T, Error>;
@@ -121,13 +122,17 @@ macro_rules! variant_deserializer {
 
 /// How strings and bytes of a Variant living for `'a` reach a visitor of `'de`.
 pub(crate) trait Lend<'a, 'de>: Copy {
+    /// serde's deserializer of one string: `BorrowedStrDeserializer` when the Variant lends
+    /// it, `StrDeserializer` when it is visited transiently.
+    type Str: de::Deserializer<'de, Error = Error>;
+    /// The deserializer of the string `s`.
+    fn str_de(self, s: &'a str) -> Self::Str;
     /// Visits a string.
-    fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value>;
+    fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(self.str_de(s), v)
+    }
     /// Visits bytes.
     fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value>;
-    /// Visits a string as a unit enum variant (serde's string deserializers are the
-    /// `EnumAccess`).
-    fn unit_enum<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value>;
 }
 
 /// The Variant outlives the visitor's `'de`: strings and bytes are lent.
@@ -139,26 +144,22 @@ pub(crate) struct Borrowed;
 pub(crate) struct Copied;
 
 impl<'a: 'de, 'de> Lend<'a, 'de> for Borrowed {
-    fn str<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
-        v.visit_borrowed_str(s)
+    type Str = BorrowedStrDeserializer<'de, Error>;
+    fn str_de(self, s: &'a str) -> Self::Str {
+        BorrowedStrDeserializer::new(s)
     }
     fn bytes<V: Visitor<'de>>(self, b: &'a [u8], v: V) -> Result<V::Value> {
         v.visit_borrowed_bytes(b)
     }
-    fn unit_enum<V: Visitor<'de>>(self, s: &'a str, v: V) -> Result<V::Value> {
-        v.visit_enum(de::value::BorrowedStrDeserializer::new(s))
-    }
 }
 
-impl<'de> Lend<'_, 'de> for Copied {
-    fn str<V: Visitor<'de>>(self, s: &str, v: V) -> Result<V::Value> {
-        v.visit_str(s)
+impl<'a, 'de> Lend<'a, 'de> for Copied {
+    type Str = StrDeserializer<'a, Error>;
+    fn str_de(self, s: &'a str) -> Self::Str {
+        StrDeserializer::new(s)
     }
     fn bytes<V: Visitor<'de>>(self, b: &[u8], v: V) -> Result<V::Value> {
         v.visit_bytes(b)
-    }
-    fn unit_enum<V: Visitor<'de>>(self, s: &str, v: V) -> Result<V::Value> {
-        v.visit_enum(de::value::StrDeserializer::new(s))
     }
 }
 
@@ -326,11 +327,7 @@ impl<'a, 'de, L: Lend<'a, 'de>> VariantDe<'a, L> {
             }
         }
         super::grow(|| {
-            let mut map = Entries {
-                de: self.at(&Variant::Nil),
-                iter: d.iter(),
-                value: None,
-            };
+            let mut map = Pairs::new(self.at(&Variant::Nil), d.as_slice());
             let value = visitor.visit_map(&mut map)?;
             all_taken(map.iter.len(), d.len(), "entries")?;
             Ok(value)
@@ -710,8 +707,8 @@ impl<'a, 'de, L: Lend<'a, 'de>> de::Deserializer<'de> for VariantDe<'a, L> {
         visitor: V,
     ) -> Result<V::Value> {
         match self.v {
-            Variant::String(s) => self.lend.unit_enum(s, visitor),
-            Variant::StringName(crate::types::StringName(s)) => self.lend.unit_enum(s, visitor),
+            Variant::String(s) => self.lend.str(s, UnitEnum(visitor)),
+            Variant::StringName(crate::types::StringName(s)) => self.lend.str(s, UnitEnum(visitor)),
             Variant::Int(i) if !self.enum_indices => Err(crate::de::enum_index_refused(name, *i)),
             Variant::Int(i) => {
                 let index = u32::try_from(*i).map_err(|_| {
