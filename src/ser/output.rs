@@ -1,7 +1,7 @@
 //! [`Output`]: where the serializer writes (a `Vec<u8>` or a byte counter), with the
 //! word-wise writes of headers, short Strings and padding.
 
-use crate::wire::{padding, zero_byte_in};
+use crate::wire::padding;
 
 mod private {
     pub trait Sealed {}
@@ -77,34 +77,6 @@ pub trait Output: private::Sealed {
         let text = text.to_le_bytes();
         self.put_padded(head, text.get(..n).unwrap_or(&text));
     }
-}
-
-/// A text of at most 8 bytes as a little-endian word, zero above its length.
-#[inline]
-pub(super) fn short_word(bytes: &[u8]) -> Option<u64> {
-    let n = bytes.len();
-    if n > 8 {
-        return None;
-    }
-    Some(
-        if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
-            // Two overlapping halves: the shared bytes are equal, so OR keeps them.
-            u64::from(u32::from_le_bytes(*first))
-                | u64::from(u32::from_le_bytes(*last)) << ((n - 4) * 8)
-        } else {
-            bytes
-                .iter()
-                .rev()
-                .fold(0, |word, &b| word << 8 | u64::from(b))
-        },
-    )
-}
-
-/// Whether the first `n` bytes of a [`short_word`] hold a NUL.
-#[inline]
-pub(super) fn short_has_nul(word: u64, n: usize) -> bool {
-    // Bytes past the text become 0xFF so that only the text can hold a zero.
-    zero_byte_in(word | u64::MAX.checked_shl(8 * n as u32).unwrap_or(0))
 }
 
 /// Appends the zeros that pad `len` bytes to a multiple of 4.
@@ -405,50 +377,6 @@ mod tests {
                 with[at] = 0;
                 assert!(has_nul(&with), "length {n}, NUL at {at}");
             }
-        }
-    }
-}
-#[cfg(test)]
-mod short_text_tests {
-    use super::{short_has_nul, short_word};
-
-    /// The one-word text path against the plain definitions: every length up to 8, a NUL
-    /// at every position, and bytes with the high bit set (which must not pass for NUL).
-    #[test]
-    fn short_word_and_nul_check() {
-        for n in 0..=8usize {
-            for fill in [b'a', 0x80, 0xFF, 0x01] {
-                let text: Vec<u8> = (0..n).map(|i| fill.wrapping_add(i as u8 % 3)).collect();
-                let word = short_word(&text).unwrap();
-                let mut expected = [0u8; 8];
-                expected[..n].copy_from_slice(&text);
-                assert_eq!(word.to_le_bytes(), expected, "{text:?}");
-                assert_eq!(short_has_nul(word, n), text.contains(&0), "{text:?}");
-                for at in 0..n {
-                    let mut with_nul = text.clone();
-                    with_nul[at] = 0;
-                    let word = short_word(&with_nul).unwrap();
-                    assert!(short_has_nul(word, n), "{with_nul:?}");
-                }
-            }
-        }
-        assert_eq!(short_word(b"123456789"), None);
-    }
-
-    /// `put_short` writes the plain layout: header, text, zeros to a multiple of 4.
-    #[test]
-    fn put_short_matches_the_plain_layout() {
-        use super::Output;
-        for n in 0..=8usize {
-            let text: Vec<u8> = (1..=n as u8).collect();
-            let head = [4, 0, 0, 0, n as u8, 0, 0, 0];
-            let mut out = vec![0xEE];
-            out.put_short(head, short_word(&text).unwrap(), n);
-            let mut expected = vec![0xEE];
-            expected.extend_from_slice(&head);
-            expected.extend_from_slice(&text);
-            expected.resize(1 + 8 + n.div_ceil(4) * 4, 0);
-            assert_eq!(out, expected, "n = {n}");
         }
     }
 }
