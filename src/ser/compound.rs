@@ -6,7 +6,7 @@ use super::marker::{FieldSerializer, MarkerState, Slot, finish_marker, marker_fi
 use super::{Infer, Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
-use crate::wire::{Descriptor, FLAG_64, Scalar, TYPED_KEY_SHIFT, VariantType};
+use crate::wire::{Descriptor, FLAG_64, Scalar, VariantType};
 use serde::ser::{self, Serialize};
 
 /// What a [`Compound`] is writing.
@@ -296,13 +296,10 @@ impl<'a, W: Output> Compound<'a, W> {
                     let inferred = ser.infer;
                     ser.infer = outer_infer;
                     if let Some(elem) = inferred.same() {
-                        // Typed Array: kind BUILTIN in bits 16-17, the type id right after
-                        // the header.
+                        // Typed Array: kind BUILTIN, the type id right after the header.
                         let id = ser.w.type_id(ty)?;
-                        ser.w.out.patch_u32(
-                            header_at,
-                            id | u32::from(Descriptor::BUILTIN) << TYPED_KEY_SHIFT,
-                        );
+                        let kinds = Descriptor::kinds_flags(Descriptor::BUILTIN, Descriptor::NONE);
+                        ser.w.out.patch_u32(header_at, id | kinds);
                         ser.w.out.insert_u32(header_at + 4, u32::from(elem as u8));
                     }
                 }

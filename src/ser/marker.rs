@@ -7,7 +7,7 @@ use super::{Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
 use crate::wire::header::DescriptorBody;
-use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, VariantType, string};
+use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NodePathHead, Scalar, VariantType, string};
 use serde::ser::{self, Impossible, Serialize};
 use std::borrow::Cow;
 
@@ -220,7 +220,7 @@ pub(super) fn finish_marker<W: Output>(
     if ty == VariantType::NodePath {
         ser.w
             .out
-            .patch_u32(state.slot, state.names | NODE_PATH_NEW_FORMAT);
+            .patch_u32(state.slot, NodePathHead::names_word(state.names));
         ser.w.out.patch_u32(state.slot + 4, state.subnames);
     }
     Ok(())
@@ -473,7 +473,10 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
         let Slot::Absolute(slot) = self.slot else {
             return Err(self.unexpected("a bool"));
         };
-        self.ser.w.out.patch_u32(slot + 8, u32::from(v));
+        self.ser
+            .w
+            .out
+            .patch_u32(slot + 8, NodePathHead::flags_word(v));
         Ok(())
     }
     #[inline]
