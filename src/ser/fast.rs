@@ -12,21 +12,33 @@
 //! - **math plans** ([`Serializer::math_plan`], [`TupleStruct::Math`]): a math type's header
 //!   word, component kind and payload size worked out from its constant name, then each
 //!   component one store; the general path is [`Compound::components`];
-//! - **PackedStringArray** ([`PackedStrings`], [`PackedString`]): a sequence of strings, each
-//!   its length, text, NUL and padding in one store; the general path is the marker field
-//!   serializer's `Slot::StringArray`.
 //!
-//! The stores themselves ([`Output::put_short`], [`Output::put_key`],
-//! [`Output::put_terminated`]) stay methods of the sealed [`Output`] trait, where each sink
-//! (a `Vec<u8>`, a counter) has its own.
+//! The stores themselves ([`Output::put_short`], [`Output::put_key`]) stay methods of the
+//! sealed [`Output`] trait, where each sink (a `Vec<u8>`, a counter) has its own.
+//!
+//! What they earn, in callgrind instructions of the ratio bench (`GODOT_SERDE_BENCH_PROFILE=1`,
+//! 20 calls; one build per fast path switched off, against the same tree with all on, all
+//! built in one directory):
+//!
+//! | switched off | `game_state_encode_reused` | `message_to_bytes` |
+//! | --- | --- | --- |
+//! | none | 134 586 294 | 70 941 |
+//! | short Strings | 136 343 197 (+1.3 %) | 75 095 (+5.9 %) |
+//! | struct keys | 143 127 033 (+6.3 %) | 74 401 (+4.9 %) |
+//! | math plans | 211 321 655 (+57.0 %) | 78 808 (+11.1 %) |
+//! | PackedStringArray's own serializer | 134 584 215 (−0.0 %) | 70 899 (−0.1 %) |
+//!
+//! The first three stay. The fourth (a `PackedStrings` serializer that skipped the marker
+//! field's dispatch and stored each short element in one block) saved nothing and is gone:
+//! PackedStringArray's strings take the marker field serializer's `Slot::StringArray`.
 
 use super::compound::{Components, Compound};
-use super::marker::{FieldMap, FieldSeq, FieldSerializer, Slot};
+use super::marker::FieldSerializer;
 use super::output::words;
 use super::{Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
-use crate::wire::{FLAG_64, Header, VariantType, shared_word, string, zero_byte_in};
+use crate::wire::{FLAG_64, Header, VariantType, shared_word, zero_byte_in};
 use serde::ser::{self, Impossible, Serialize};
 
 /// String's header word, the same in every target.
@@ -419,232 +431,6 @@ impl<W: Output> ser::SerializeTupleStruct for TupleStruct<'_, W> {
     }
 }
 
-// ---- PackedStringArray ----
-
-/// A PackedStringArray's payload (its header is written): through [`PackedStrings`], whose
-/// general path is the marker field serializer's `Slot::StringArray`.
-#[inline]
-pub(super) fn packed_string_array<W: Output, T: ?Sized + Serialize>(
-    ser: &mut Serializer<W>,
-    value: &T,
-) -> Result<()> {
-    if enabled() {
-        hit();
-        value.serialize(PackedStrings(ser))
-    } else {
-        value.serialize(FieldSerializer {
-            ser,
-            slot: Slot::StringArray,
-        })
-    }
-}
-
-/// Calls the same method of the general [`FieldSerializer`] for a PackedStringArray
-/// (`Slot::StringArray`): the shapes [`PackedStrings`] and [`PackedString`] do not take
-/// themselves, with the same bytes and errors.
-macro_rules! to_string_array_field {
-    ($($m:ident($($arg:ident: $t:ty),*) -> $r:ty;)*) => {$(
-        #[inline]
-        fn $m(self $(, $arg: $t)*) -> Result<$r> {
-            ser::Serializer::$m(self.field(), $($arg),*)
-        }
-    )*};
-}
-
-/// The ones that take a value (generic methods cannot go through the macro above).
-macro_rules! to_string_array_field_generic {
-    () => {
-        #[inline]
-        fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-            ser::Serializer::serialize_some(self.field(), value)
-        }
-        #[inline]
-        fn serialize_newtype_struct<T: ?Sized + Serialize>(
-            self,
-            name: &'static str,
-            value: &T,
-        ) -> Result<()> {
-            ser::Serializer::serialize_newtype_struct(self.field(), name, value)
-        }
-        #[inline]
-        fn serialize_newtype_variant<T: ?Sized + Serialize>(
-            self,
-            name: &'static str,
-            index: u32,
-            variant: &'static str,
-            value: &T,
-        ) -> Result<()> {
-            ser::Serializer::serialize_newtype_variant(self.field(), name, index, variant, value)
-        }
-    };
-}
-
-/// Every shape but a sequence and a string, which [`PackedStrings`] and [`PackedString`] each
-/// forward one of: the general [`FieldSerializer`] writes or refuses them.
-macro_rules! to_string_array_field_others {
-    () => {
-        to_string_array_field! {
-            serialize_bool(v: bool) -> ();
-            serialize_i8(v: i8) -> ();
-            serialize_i16(v: i16) -> ();
-            serialize_i32(v: i32) -> ();
-            serialize_i64(v: i64) -> ();
-            serialize_u8(v: u8) -> ();
-            serialize_u16(v: u16) -> ();
-            serialize_u32(v: u32) -> ();
-            serialize_u64(v: u64) -> ();
-            serialize_f32(v: f32) -> ();
-            serialize_f64(v: f64) -> ();
-            serialize_char(v: char) -> ();
-            serialize_bytes(v: &[u8]) -> ();
-            serialize_none() -> ();
-            serialize_unit() -> ();
-            serialize_unit_struct(name: &'static str) -> ();
-            serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
-            serialize_tuple(len: usize) -> FieldSeq<'a, 'static, W>;
-            serialize_tuple_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
-            serialize_tuple_variant(
-                name: &'static str,
-                index: u32,
-                variant: &'static str,
-                len: usize
-            ) -> Impossible<(), Error>;
-            serialize_map(len: Option<usize>) -> FieldMap<'a, W>;
-            serialize_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
-            serialize_struct_variant(
-                name: &'static str,
-                index: u32,
-                variant: &'static str,
-                len: usize
-            ) -> Impossible<(), Error>;
-        }
-        to_string_array_field_generic!();
-    };
-}
-
-/// A PackedStringArray's payload, for the common shape (a sequence of strings, as
-/// `PackedStringArray` serializes its `Vec<String>`): the count, then each string through
-/// [`PackedString`], without the general marker field's dispatch. Anything else goes to
-/// the general [`FieldSerializer`].
-struct PackedStrings<'a, W>(&'a mut Serializer<W>);
-
-impl<'a, W: Output> PackedStrings<'a, W> {
-    #[inline]
-    fn field(self) -> FieldSerializer<'a, 'static, W> {
-        FieldSerializer {
-            ser: self.0,
-            slot: Slot::StringArray,
-        }
-    }
-}
-
-impl<'a, W: Output> ser::Serializer for PackedStrings<'a, W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = PackedStringSeq<'a, W>;
-    type SerializeTuple = FieldSeq<'a, 'static, W>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = FieldMap<'a, W>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-
-    #[inline]
-    fn serialize_seq(self, len: Option<usize>) -> Result<PackedStringSeq<'a, W>> {
-        let ser = self.0;
-        let count_at = ser.w.out.pos();
-        // The count serde declares, corrected at the end if the elements differ.
-        let declared = len.and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
-        ser.w.put_u32(declared);
-        Ok(PackedStringSeq {
-            ser,
-            count_at,
-            count: 0,
-            declared,
-        })
-    }
-
-    to_string_array_field! {
-        serialize_str(v: &str) -> ();
-    }
-    to_string_array_field_others!();
-}
-
-/// The elements of a [`PackedStrings`] sequence.
-struct PackedStringSeq<'a, W> {
-    ser: &'a mut Serializer<W>,
-    count_at: usize,
-    count: u32,
-    declared: u32,
-}
-
-impl<W: Output> ser::SerializeSeq for PackedStringSeq<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.count = self.count.wrapping_add(1);
-        value.serialize(PackedString(&mut *self.ser))
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        if self.count != self.declared {
-            self.ser.w.out.patch_u32(self.count_at, self.count);
-        }
-        Ok(())
-    }
-}
-
-/// One PackedStringArray element: a string is its length (counting a NUL), its bytes, the
-/// NUL and padding, in one store for a short one; anything else goes to the general
-/// [`FieldSerializer`] (an error).
-struct PackedString<'a, W>(&'a mut Serializer<W>);
-
-impl<'a, W: Output> PackedString<'a, W> {
-    #[inline]
-    fn field(self) -> FieldSerializer<'a, 'static, W> {
-        FieldSerializer {
-            ser: self.0,
-            slot: Slot::StringArray,
-        }
-    }
-}
-
-impl<'a, W: Output> ser::Serializer for PackedString<'a, W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = FieldSeq<'a, 'static, W>;
-    type SerializeTuple = FieldSeq<'a, 'static, W>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = FieldMap<'a, W>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-
-    #[inline]
-    fn serialize_str(self, s: &str) -> Result<()> {
-        let ser = self.0;
-        ser.w.check_no_nul(s)?;
-        let len = string::packed_element_len(s.len());
-        let len = ser.w.len_i32(len, "PackedStringArray element")?;
-        ser.w.out.put_terminated(len, s.as_bytes());
-        Ok(())
-    }
-
-    to_string_array_field! {
-        serialize_seq(len: Option<usize>) -> FieldSeq<'a, 'static, W>;
-    }
-    to_string_array_field_others!();
-}
-
 #[cfg(test)]
 mod short_text_tests {
     use super::{short_has_nul, short_word};
@@ -694,7 +480,6 @@ mod short_text_tests {
 mod tests {
     use super::switch::{HITS, OFF};
     use crate::config::{Config, GodotVersion};
-    use crate::types::PackedStringArray;
     use crate::wire::VariantType;
     use crate::wire::types::marker_of;
     use serde::ser::{SerializeStruct, SerializeTupleStruct};
@@ -874,17 +659,5 @@ mod tests {
         let taken = agrees(&values, |_| true);
         // Every math type whose components the target holds took the plan.
         assert!(taken > 100, "{taken}");
-    }
-
-    #[test]
-    fn packed_string_arrays_agree_with_the_general_path() {
-        let arrays: Vec<PackedStringArray> = vec![
-            PackedStringArray(vec![]),
-            PackedStringArray(TEXTS.iter().map(|s| (*s).to_owned()).collect()),
-            PackedStringArray(vec!["x".repeat(23), "y".repeat(24), "z".repeat(100)]),
-            PackedStringArray(vec!["nul\0".into()]),
-        ];
-        let taken = agrees(&arrays, |_| true);
-        assert_eq!(taken, 6 * arrays.len());
     }
 }

@@ -2,7 +2,6 @@
 //! its [`Slot`] expects (a component, a String field, an id, packed bytes, a descriptor, ...)
 //! and writes it in the marker's wire layout.
 
-use super::fast::packed_string_array;
 use super::{Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
@@ -54,10 +53,6 @@ pub(super) fn newtype_marker<W: Output, T: ?Sized + Serialize>(
             )));
         }
     };
-    if let Slot::StringArray = slot {
-        ser.header(ty, 0)?;
-        return packed_string_array(ser, value);
-    }
     if !matches!(slot, Slot::ObjectId | Slot::Packed { .. }) {
         ser.header(ty, 0)?;
     } else if let Slot::Packed { ty, .. } = slot {

@@ -50,18 +50,6 @@ pub trait Output: private::Sealed {
         self.put(text);
         put_padding(self, text.len());
     }
-    /// Appends `len`, then `text` and a NUL, then zeros up to a multiple of 4 (a
-    /// PackedStringArray element, whose length counts the NUL).
-    #[doc(hidden)]
-    #[inline]
-    fn put_terminated(&mut self, len: u32, text: &[u8]) {
-        self.put(&len.to_le_bytes());
-        self.put(text);
-        put_padding(self, text.len());
-        if text.len().is_multiple_of(4) {
-            self.put(&[0; 4]);
-        }
-    }
     /// [`Output::put_short`] for a struct key, whose length is a constant once inlined:
     /// the store is cut to size at compile time instead of cut back after it.
     #[doc(hidden)]
@@ -177,30 +165,6 @@ impl Output for Vec<u8> {
             region.copy_from_slice(&sorted);
         }
     }
-    #[inline]
-    fn put_terminated(&mut self, len: u32, text: &[u8]) {
-        let n = text.len();
-        if n < SHORT_TEXT {
-            // As `put_padded`: one zeroed block, the length and text stored into it (the
-            // NUL and the padding are its zeros), cut back to the padded length.
-            let start = self.len();
-            self.extend_from_slice(&[0; 4 + SHORT_TEXT]);
-            if let Some(block) = self.get_mut(start..) {
-                let (h, t) = block.split_at_mut(4);
-                h.copy_from_slice(&len.to_le_bytes());
-                if let Ok(t) = <&mut [u8; SHORT_TEXT]>::try_from(t) {
-                    copy_short(t, text);
-                }
-            }
-            self.truncate(start + 4 + (n + 1).next_multiple_of(4));
-        } else {
-            self.reserve(4 + n + 4);
-            self.extend_from_slice(&len.to_le_bytes());
-            self.extend_from_slice(text);
-            put_padding(self, n + 1);
-            self.push(0);
-        }
-    }
     #[inline(always)]
     fn put_key(&mut self, head: [u8; 8], text: u64, n: usize) {
         let block = (u128::from(u64::from_le_bytes(head)) | u128::from(text) << 64).to_le_bytes();
@@ -285,10 +249,6 @@ impl<O: Output + ?Sized> Output for &mut O {
     fn put_key(&mut self, head: [u8; 8], text: u64, n: usize) {
         (**self).put_key(head, text, n);
     }
-    #[inline]
-    fn put_terminated(&mut self, len: u32, text: &[u8]) {
-        (**self).put_terminated(len, text);
-    }
 }
 
 /// Counts bytes instead of writing them (for [`serialized_size`](crate::serialized_size)).
@@ -332,30 +292,6 @@ mod tests {
             let mut counter = SizeCounter::default();
             counter.put_padded(head, t);
             assert_eq!(counter.0, plain.len() - 3);
-        }
-    }
-
-    #[test]
-    fn put_terminated_matches_the_plain_layout_for_every_length() {
-        // A PackedStringArray element: length (counting the NUL), text, NUL, zeros to a
-        // multiple of 4.
-        let text: Vec<u8> = (1..=40).collect();
-        for n in 0..=40 {
-            let t = &text[..n];
-            let len = u32::try_from(n + 1).unwrap();
-            let mut fast = vec![9u8; 3];
-            fast.put_terminated(len, t);
-            let mut plain = vec![9u8; 3];
-            plain.extend_from_slice(&len.to_le_bytes());
-            plain.extend_from_slice(t);
-            plain.push(0);
-            while !(plain.len() - 3).is_multiple_of(4) {
-                plain.push(0);
-            }
-            assert_eq!(fast, plain, "length {n}");
-            let mut counter = SizeCounter::default();
-            counter.put_terminated(len, t);
-            assert_eq!(counter.0, plain.len() - 3, "length {n}");
         }
     }
 
