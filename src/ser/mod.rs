@@ -14,8 +14,8 @@
 //!   once for the key and the value;
 //! - [`marker`]: the marker types' fields (StringName, NodePath, Object, typed containers,
 //!   packed arrays, ...), each through a [`marker::FieldSerializer`];
-//! - [`fast`]: the fast paths (short Strings, struct keys, math types' components,
-//!   PackedStringArray's strings), each beside its switch back to the general path.
+//! - [`fast`]: the fast paths (short Strings, struct keys, math types' components), each
+//!   with its switch back to the general path and what it saves.
 
 mod compound;
 mod fast;
