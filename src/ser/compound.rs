@@ -3,11 +3,11 @@
 
 use super::field::FieldValue;
 use super::marker::{FieldSerializer, MarkerState, Slot, finish_marker, marker_field};
-use super::{Infer, MathPlan, Output, Serializer};
+use super::{Infer, Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
-use crate::wire::{Descriptor, FLAG_64, Scalar, TYPED_KEY_SHIFT, VariantType};
-use serde::ser::{self, Impossible, Serialize};
+use crate::wire::{Descriptor, FLAG_64, Scalar, VariantType};
+use serde::ser::{self, Serialize};
 
 /// What a [`Compound`] is writing.
 ///
@@ -76,7 +76,7 @@ impl Components {
     }
 
     #[inline]
-    fn slot(self) -> Slot<'static> {
+    pub(super) fn slot(self) -> Slot<'static> {
         match self {
             Components::Real32 => Slot::Component {
                 kind: Scalar::Real,
@@ -203,7 +203,7 @@ impl<'a, W: Output> Compound<'a, W> {
     }
 
     #[inline(always)]
-    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         // The common case first: an Array's element (or a map's, never here).
         if let CompoundKind::Plain | CompoundKind::Inferring | CompoundKind::Sorted { .. } =
             self.kind
@@ -234,7 +234,7 @@ impl<'a, W: Output> Compound<'a, W> {
     /// Ends the compound: the common cases (a math type's components complete, a container
     /// whose count was declared) inline, the rest in [`Compound::finish_slow`].
     #[inline(always)]
-    fn finish(self) -> Result<()> {
+    pub(super) fn finish(self) -> Result<()> {
         match self.kind {
             CompoundKind::Components(_) if self.ser.w.out.pos() == self.count_at + self.count => {
                 Ok(())
@@ -296,13 +296,10 @@ impl<'a, W: Output> Compound<'a, W> {
                     let inferred = ser.infer;
                     ser.infer = outer_infer;
                     if let Some(elem) = inferred.same() {
-                        // Typed Array: kind BUILTIN in bits 16-17, the type id right after
-                        // the header.
+                        // Typed Array: kind BUILTIN, the type id right after the header.
                         let id = ser.w.type_id(ty)?;
-                        ser.w.out.patch_u32(
-                            header_at,
-                            id | u32::from(Descriptor::BUILTIN) << TYPED_KEY_SHIFT,
-                        );
+                        let kinds = Descriptor::kinds_flags(Descriptor::BUILTIN, Descriptor::NONE);
+                        ser.w.out.patch_u32(header_at, id | kinds);
                         ser.w.out.insert_u32(header_at + 4, u32::from(elem as u8));
                     }
                 }
@@ -335,233 +332,6 @@ impl<W: Output> ser::SerializeTuple for Compound<'_, W> {
     #[inline]
     fn end(self) -> Result<()> {
         self.finish()
-    }
-}
-
-/// A tuple struct: a math type's components (the common case, kept small so that it stays
-/// in registers and each component is one store) or anything else through [`Compound`].
-pub enum TupleStruct<'a, W> {
-    /// A math type whose header is written: its components go straight to the output.
-    Math(MathComponents<'a, W>),
-    /// A marker type's fields or a plain Array.
-    Other(Compound<'a, W>),
-}
-
-/// The components of a math type being written (see [`TupleStruct`]).
-pub struct MathComponents<'a, W> {
-    ser: &'a mut Serializer<W>,
-    /// Where the components start (just after the header) and must end.
-    start: usize,
-    end: usize,
-    comp: Components,
-    ty: VariantType,
-}
-
-impl<'a, W: Output> MathComponents<'a, W> {
-    /// Starts a math type from its plan (see `Serializer::resolve_name`): writes its header.
-    /// The caller has made the value's checks ([`Serializer::check_value`]): this cannot
-    /// fail, so the state is built in place rather than moved out of a `Result`.
-    #[inline(always)]
-    pub(super) fn start(ser: &'a mut Serializer<W>, plan: MathPlan) -> Self {
-        ser.w.put_u32(plan.word);
-        let start = ser.w.out.pos();
-        MathComponents {
-            ser,
-            start,
-            end: start + usize::from(plan.bytes),
-            comp: plan.comp,
-            ty: plan.ty,
-        }
-    }
-
-    #[cold]
-    fn size_error(&self, start: usize) -> Error {
-        let (ty, count) = (self.ty, self.end.saturating_sub(start));
-        let written = self.ser.w.out.pos().saturating_sub(start);
-        self.ser.w.error(ErrorKind::Message(
-            format!("{ty} needs {count} bytes of components, got {written}").into(),
-        ))
-    }
-}
-
-/// Takes one math component: a number of the component's kind is one store; anything else
-/// goes to the [`FieldSerializer`] of that kind (conversions and errors).
-struct ComponentSink<'a, W> {
-    ser: &'a mut Serializer<W>,
-    comp: Components,
-}
-
-impl<'a, W: Output> ComponentSink<'a, W> {
-    #[inline]
-    fn field(self) -> FieldSerializer<'a, 'static, W> {
-        FieldSerializer {
-            ser: self.ser,
-            slot: self.comp.slot(),
-        }
-    }
-
-    #[cold]
-    fn reject(self, what: &str) -> Error {
-        self.field().unexpected(what)
-    }
-}
-
-/// Numbers other than the fast kind: through the [`FieldSerializer`].
-macro_rules! component_numbers {
-    ($($m:ident($t:ty);)*) => {$(
-        #[inline]
-        fn $m(self, v: $t) -> Result<()> {
-            ser::Serializer::$m(self.field(), v)
-        }
-    )*};
-}
-
-/// Everything that is not a number: refused.
-macro_rules! component_reject {
-    ($($m:ident($($arg:ty),*) $what:literal;)*) => {$(
-        fn $m(self $(, _: $arg)*) -> Result<()> {
-            Err(self.reject($what))
-        }
-    )*};
-}
-
-impl<W: Output> ser::Serializer for ComponentSink<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-
-    #[inline(always)]
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        if let Components::F32 | Components::Real32 = self.comp {
-            self.ser.w.out.put(&v.to_le_bytes());
-            return Ok(());
-        }
-        ser::Serializer::serialize_f32(self.field(), v)
-    }
-    #[inline(always)]
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        if let Components::Real64 = self.comp {
-            self.ser.w.out.put(&v.to_le_bytes());
-            return Ok(());
-        }
-        ser::Serializer::serialize_f64(self.field(), v)
-    }
-    #[inline(always)]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        if let Components::I32 = self.comp {
-            self.ser.w.out.put(&v.to_le_bytes());
-            return Ok(());
-        }
-        ser::Serializer::serialize_i32(self.field(), v)
-    }
-
-    component_numbers! {
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i64(i64);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-    }
-
-    component_reject! {
-        serialize_bool(bool) "a bool";
-        serialize_char(char) "a char";
-        serialize_str(&str) "a string";
-        serialize_bytes(&[u8]) "bytes";
-        serialize_none() "none";
-        serialize_unit() "unit";
-        serialize_unit_struct(&'static str) "a unit struct";
-        serialize_unit_variant(&'static str, u32, &'static str) "an enum";
-    }
-
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(self.reject("an enum"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(self.reject("a sequence"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Impossible<(), Error>> {
-        Err(self.reject("a sequence"))
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Impossible<(), Error>> {
-        Err(self.reject("a tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(self.reject("an enum"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Impossible<(), Error>> {
-        Err(self.reject("a map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Impossible<(), Error>> {
-        Err(self.reject("a struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Impossible<(), Error>> {
-        Err(self.reject("an enum"))
-    }
-}
-
-impl<W: Output> ser::SerializeTupleStruct for TupleStruct<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    // Always inlined: in a math type's loop over its components, each component becomes a
-    // tag check and one store.
-    #[inline(always)]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        match self {
-            TupleStruct::Math(m) => value.serialize(ComponentSink {
-                ser: &mut *m.ser,
-                comp: m.comp,
-            }),
-            TupleStruct::Other(c) => c.element(value),
-        }
-    }
-    #[inline(always)]
-    fn end(self) -> Result<()> {
-        match self {
-            TupleStruct::Math(m) if m.ser.w.out.pos() == m.end => Ok(()),
-            TupleStruct::Math(m) => Err(m.size_error(m.start)),
-            TupleStruct::Other(c) => c.finish(),
-        }
     }
 }
 

@@ -6,7 +6,7 @@ use super::{Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
 use crate::wire::header::DescriptorBody;
-use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NODE_PATH_NEW_FORMAT, Scalar, VariantType, string};
+use crate::wire::{FLAG_64, FLAG_OBJECT_AS_ID, NodePathHead, Scalar, VariantType, string};
 use serde::ser::{self, Impossible, Serialize};
 use std::borrow::Cow;
 
@@ -53,10 +53,6 @@ pub(super) fn newtype_marker<W: Output, T: ?Sized + Serialize>(
             )));
         }
     };
-    if let Slot::StringArray = slot {
-        ser.header(ty, 0)?;
-        return value.serialize(PackedStrings(ser));
-    }
     if !matches!(slot, Slot::ObjectId | Slot::Packed { .. }) {
         ser.header(ty, 0)?;
     } else if let Slot::Packed { ty, .. } = slot {
@@ -219,7 +215,7 @@ pub(super) fn finish_marker<W: Output>(
     if ty == VariantType::NodePath {
         ser.w
             .out
-            .patch_u32(state.slot, state.names | NODE_PATH_NEW_FORMAT);
+            .patch_u32(state.slot, NodePathHead::names_word(state.names));
         ser.w.out.patch_u32(state.slot + 4, state.subnames);
     }
     Ok(())
@@ -472,7 +468,10 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
         let Slot::Absolute(slot) = self.slot else {
             return Err(self.unexpected("a bool"));
         };
-        self.ser.w.out.patch_u32(slot + 8, u32::from(v));
+        self.ser
+            .w
+            .out
+            .patch_u32(slot + 8, NodePathHead::flags_word(v));
         Ok(())
     }
     #[inline]
@@ -760,210 +759,4 @@ impl<W: Output> ser::SerializeMap for FieldMap<'_, W> {
         self.ser.w.leave();
         Ok(())
     }
-}
-
-/// Calls the same method of the general [`FieldSerializer`] for a PackedStringArray
-/// (`Slot::StringArray`): the shapes [`PackedStrings`] and [`PackedString`] do not take
-/// themselves, with the same bytes and errors.
-macro_rules! to_string_array_field {
-    ($($m:ident($($arg:ident: $t:ty),*) -> $r:ty;)*) => {$(
-        #[inline]
-        fn $m(self $(, $arg: $t)*) -> Result<$r> {
-            ser::Serializer::$m(self.field(), $($arg),*)
-        }
-    )*};
-}
-
-/// The ones that take a value (generic methods cannot go through the macro above).
-macro_rules! to_string_array_field_generic {
-    () => {
-        #[inline]
-        fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-            ser::Serializer::serialize_some(self.field(), value)
-        }
-        #[inline]
-        fn serialize_newtype_struct<T: ?Sized + Serialize>(
-            self,
-            name: &'static str,
-            value: &T,
-        ) -> Result<()> {
-            ser::Serializer::serialize_newtype_struct(self.field(), name, value)
-        }
-        #[inline]
-        fn serialize_newtype_variant<T: ?Sized + Serialize>(
-            self,
-            name: &'static str,
-            index: u32,
-            variant: &'static str,
-            value: &T,
-        ) -> Result<()> {
-            ser::Serializer::serialize_newtype_variant(self.field(), name, index, variant, value)
-        }
-    };
-}
-
-/// Every shape but a sequence and a string, which [`PackedStrings`] and [`PackedString`] each
-/// forward one of: the general [`FieldSerializer`] writes or refuses them.
-macro_rules! to_string_array_field_others {
-    () => {
-        to_string_array_field! {
-            serialize_bool(v: bool) -> ();
-            serialize_i8(v: i8) -> ();
-            serialize_i16(v: i16) -> ();
-            serialize_i32(v: i32) -> ();
-            serialize_i64(v: i64) -> ();
-            serialize_u8(v: u8) -> ();
-            serialize_u16(v: u16) -> ();
-            serialize_u32(v: u32) -> ();
-            serialize_u64(v: u64) -> ();
-            serialize_f32(v: f32) -> ();
-            serialize_f64(v: f64) -> ();
-            serialize_char(v: char) -> ();
-            serialize_bytes(v: &[u8]) -> ();
-            serialize_none() -> ();
-            serialize_unit() -> ();
-            serialize_unit_struct(name: &'static str) -> ();
-            serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
-            serialize_tuple(len: usize) -> FieldSeq<'a, 'static, W>;
-            serialize_tuple_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
-            serialize_tuple_variant(
-                name: &'static str,
-                index: u32,
-                variant: &'static str,
-                len: usize
-            ) -> Impossible<(), Error>;
-            serialize_map(len: Option<usize>) -> FieldMap<'a, W>;
-            serialize_struct(name: &'static str, len: usize) -> Impossible<(), Error>;
-            serialize_struct_variant(
-                name: &'static str,
-                index: u32,
-                variant: &'static str,
-                len: usize
-            ) -> Impossible<(), Error>;
-        }
-        to_string_array_field_generic!();
-    };
-}
-
-/// A PackedStringArray's payload, for the common shape (a sequence of strings, as
-/// `PackedStringArray` serializes its `Vec<String>`): the count, then each string through
-/// [`PackedString`], without the general marker field's dispatch. Anything else goes to
-/// the general [`FieldSerializer`].
-pub(super) struct PackedStrings<'a, W>(pub(super) &'a mut Serializer<W>);
-
-impl<'a, W: Output> PackedStrings<'a, W> {
-    #[inline]
-    fn field(self) -> FieldSerializer<'a, 'static, W> {
-        FieldSerializer {
-            ser: self.0,
-            slot: Slot::StringArray,
-        }
-    }
-}
-
-impl<'a, W: Output> ser::Serializer for PackedStrings<'a, W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = PackedStringSeq<'a, W>;
-    type SerializeTuple = FieldSeq<'a, 'static, W>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = FieldMap<'a, W>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-
-    #[inline]
-    fn serialize_seq(self, len: Option<usize>) -> Result<PackedStringSeq<'a, W>> {
-        let ser = self.0;
-        let count_at = ser.w.out.pos();
-        // The count serde declares, corrected at the end if the elements differ.
-        let declared = len.and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
-        ser.w.put_u32(declared);
-        Ok(PackedStringSeq {
-            ser,
-            count_at,
-            count: 0,
-            declared,
-        })
-    }
-
-    to_string_array_field! {
-        serialize_str(v: &str) -> ();
-    }
-    to_string_array_field_others!();
-}
-
-/// The elements of a [`PackedStrings`] sequence.
-pub(super) struct PackedStringSeq<'a, W> {
-    ser: &'a mut Serializer<W>,
-    count_at: usize,
-    count: u32,
-    declared: u32,
-}
-
-impl<W: Output> ser::SerializeSeq for PackedStringSeq<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.count = self.count.wrapping_add(1);
-        value.serialize(PackedString(&mut *self.ser))
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        if self.count != self.declared {
-            self.ser.w.out.patch_u32(self.count_at, self.count);
-        }
-        Ok(())
-    }
-}
-
-/// One PackedStringArray element: a string is its length (counting a NUL), its bytes, the
-/// NUL and padding, in one store for a short one; anything else goes to the general
-/// [`FieldSerializer`] (an error).
-struct PackedString<'a, W>(&'a mut Serializer<W>);
-
-impl<'a, W: Output> PackedString<'a, W> {
-    #[inline]
-    fn field(self) -> FieldSerializer<'a, 'static, W> {
-        FieldSerializer {
-            ser: self.0,
-            slot: Slot::StringArray,
-        }
-    }
-}
-
-impl<'a, W: Output> ser::Serializer for PackedString<'a, W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = FieldSeq<'a, 'static, W>;
-    type SerializeTuple = FieldSeq<'a, 'static, W>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = FieldMap<'a, W>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
-
-    #[inline]
-    fn serialize_str(self, s: &str) -> Result<()> {
-        let ser = self.0;
-        ser.w.check_no_nul(s)?;
-        let len = string::packed_element_len(s.len());
-        let len = ser.w.len_i32(len, "PackedStringArray element")?;
-        ser.w.out.put_terminated(len, s.as_bytes());
-        Ok(())
-    }
-
-    to_string_array_field! {
-        serialize_seq(len: Option<usize>) -> FieldSeq<'a, 'static, W>;
-    }
-    to_string_array_field_others!();
 }

@@ -13,25 +13,29 @@
 //! - [`field`]: a struct field's value ([`field::FieldValue`]), whose checks its field made
 //!   once for the key and the value;
 //! - [`marker`]: the marker types' fields (StringName, NodePath, Object, typed containers,
-//!   packed arrays, ...), each through a [`marker::FieldSerializer`] (PackedStringArray's
-//!   strings through [`marker::PackedStrings`]).
+//!   packed arrays, ...), each through a [`marker::FieldSerializer`];
+//! - [`fast`]: the fast paths (short Strings, struct keys, math types' components), each
+//!   with its switch back to the general path and what it saves.
 
 mod compound;
+mod fast;
 mod field;
 mod marker;
 pub(crate) mod output;
 
-pub use compound::{Compound, MathComponents, TupleStruct};
+pub use compound::Compound;
+pub use fast::{MathComponents, TupleStruct};
 pub use output::{Output, SizeCounter};
 
 use crate::config::{Config, EnumRepr, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Marker, marker};
 use crate::wire::writer::Writer;
-use crate::wire::{FLAG_64, Header, VariantType};
+use crate::wire::{FLAG_64, VariantType};
 use compound::{Components, CompoundKind};
+use fast::MathPlan;
 use marker::{Descriptor, newtype_marker};
-use output::{short_has_nul, short_word, words};
+use output::words;
 use serde::ser::{self, Serialize};
 
 /// A [`Serializer`] that owns a caller's buffer while it writes and hands it back when
@@ -101,15 +105,6 @@ struct TupleName {
     math: Option<MathPlan>,
 }
 
-/// A math type's header word, component kind and payload size for one target.
-#[derive(Clone, Copy)]
-struct MathPlan {
-    ty: VariantType,
-    word: u32,
-    comp: Components,
-    bytes: u8,
-}
-
 /// Typed-container inference state, packed in one word so that the check every value makes
 /// is one comparison: the depth of the Array being watched, and the type of every element
 /// so far if they all agree ([`Infer::PENDING`] before the first, [`Infer::MIXED`] once
@@ -169,28 +164,7 @@ impl<W: Output> Serializer<W> {
     #[inline(always)]
     fn resolve_name(&self, name: &str) -> TupleName {
         let marker = marker(name);
-        let math = marker.and_then(|m| {
-            let comp = match Components::of(m.ty)? {
-                // A target without wide reals errors on the slow path instead.
-                Components::Real32 | Components::Real64 => match (
-                    self.config.double_precision,
-                    self.version().has_64bit_reals(),
-                ) {
-                    (false, _) => Components::Real32,
-                    (true, true) => Components::Real64,
-                    (true, false) => return None,
-                },
-                other => other,
-            };
-            let flags = if comp.width() == 8 { FLAG_64 } else { 0 };
-            let numbers = m.ty.components().map_or(0, |(n, _)| n);
-            Some(MathPlan {
-                ty: m.ty,
-                word: Header::encode(m.ty, self.version(), flags)?,
-                comp,
-                bytes: numbers * comp.width(),
-            })
-        });
+        let math = marker.and_then(|m| self.math_plan(m));
         TupleName { marker, math }
     }
 
@@ -250,20 +224,20 @@ impl<W: Output> Serializer<W> {
     }
 
     /// [`Serializer::string_value`], with the value's checks ([`Serializer::check_value`])
-    /// when `CHECK`; without them for a struct field's value, whose field made them.
+    /// when `CHECK`; without them for a struct field's value, whose field made them. A short
+    /// text takes [`fast`]'s one-store path.
     #[inline(always)]
     fn put_string<const CHECK: bool>(&mut self, ty: VariantType, s: &str) -> Result<()> {
-        // Most keys and names are short: one word of text, checked and stored at once.
-        if let Some(word) = short_word(s.as_bytes()) {
-            let n = s.len();
-            if short_has_nul(word, n) {
-                return Err(self.w.nul_error());
-            }
-            let head = self.head_if::<CHECK>(ty, 0)?;
-            #[allow(clippy::cast_possible_truncation)]
-            self.w.out.put_short(words(head, n as u32), word, n);
-            return Ok(());
+        if let Some(done) = self.short_string::<CHECK>(ty, s) {
+            return done;
         }
+        self.put_string_general::<CHECK>(ty, s)
+    }
+
+    /// [`Serializer::put_string`]'s general path, for a text of any length: the NUL check,
+    /// the header, the length word, the text and its padding.
+    #[inline(always)]
+    fn put_string_general<const CHECK: bool>(&mut self, ty: VariantType, s: &str) -> Result<()> {
         self.w.check_no_nul(s)?;
         let word = self.head_if::<CHECK>(ty, 0)?;
         let len = self.w.len_i32(s.len(), "String")?;
@@ -280,35 +254,6 @@ impl<W: Output> Serializer<W> {
         } else {
             Ok(self.w.type_id(ty)? | flags)
         }
-    }
-
-    /// A struct field's key (a String). Keys sit one level inside their Dictionary, where no
-    /// Array's element inference watches (it watches the Dictionary itself), so of
-    /// [`Serializer::check_value`] only the depth limit applies, which the struct checked for
-    /// all its fields at once (`Compound::deep`); the header is String's id, the same in
-    /// every target. A key is a constant: its NUL check and bytes fold at compile time.
-    #[inline(always)]
-    fn key(&mut self, key: &'static str) -> Result<()> {
-        /// String's header word, checked at compile time to be the same in 3.x and 4.x.
-        const STRING: u32 = match (
-            VariantType::String.id(GodotVersion::V3),
-            VariantType::String.id(GodotVersion::V4_0),
-        ) {
-            (Some(a), Some(b)) if a == b => a as u32,
-            _ => panic!("String's id differs between targets"),
-        };
-        debug_assert_ne!(self.infer.depth(), self.w.depth as u64);
-        debug_assert!(!self.w.too_deep());
-        if let Some(word) = short_word(key.as_bytes()) {
-            let n = key.len();
-            if short_has_nul(word, n) {
-                return Err(self.w.nul_error());
-            }
-            #[allow(clippy::cast_possible_truncation)]
-            self.w.out.put_key(words(STRING, n as u32), word, n);
-            return Ok(());
-        }
-        self.put_string::<false>(VariantType::String, key)
     }
 
     /// An int: 32-bit when it fits (inlined into the caller, one check and one store), else

@@ -1,7 +1,7 @@
 //! [`Output`]: where the serializer writes (a `Vec<u8>` or a byte counter), with the
 //! word-wise writes of headers, short Strings and padding.
 
-use crate::wire::{padding, zero_byte_in};
+use crate::wire::padding;
 
 mod private {
     pub trait Sealed {}
@@ -50,18 +50,6 @@ pub trait Output: private::Sealed {
         self.put(text);
         put_padding(self, text.len());
     }
-    /// Appends `len`, then `text` and a NUL, then zeros up to a multiple of 4 (a
-    /// PackedStringArray element, whose length counts the NUL).
-    #[doc(hidden)]
-    #[inline]
-    fn put_terminated(&mut self, len: u32, text: &[u8]) {
-        self.put(&len.to_le_bytes());
-        self.put(text);
-        put_padding(self, text.len());
-        if text.len().is_multiple_of(4) {
-            self.put(&[0; 4]);
-        }
-    }
     /// [`Output::put_short`] for a struct key, whose length is a constant once inlined:
     /// the store is cut to size at compile time instead of cut back after it.
     #[doc(hidden)]
@@ -77,34 +65,6 @@ pub trait Output: private::Sealed {
         let text = text.to_le_bytes();
         self.put_padded(head, text.get(..n).unwrap_or(&text));
     }
-}
-
-/// A text of at most 8 bytes as a little-endian word, zero above its length.
-#[inline]
-pub(super) fn short_word(bytes: &[u8]) -> Option<u64> {
-    let n = bytes.len();
-    if n > 8 {
-        return None;
-    }
-    Some(
-        if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
-            // Two overlapping halves: the shared bytes are equal, so OR keeps them.
-            u64::from(u32::from_le_bytes(*first))
-                | u64::from(u32::from_le_bytes(*last)) << ((n - 4) * 8)
-        } else {
-            bytes
-                .iter()
-                .rev()
-                .fold(0, |word, &b| word << 8 | u64::from(b))
-        },
-    )
-}
-
-/// Whether the first `n` bytes of a [`short_word`] hold a NUL.
-#[inline]
-pub(super) fn short_has_nul(word: u64, n: usize) -> bool {
-    // Bytes past the text become 0xFF so that only the text can hold a zero.
-    zero_byte_in(word | u64::MAX.checked_shl(8 * n as u32).unwrap_or(0))
 }
 
 /// Appends the zeros that pad `len` bytes to a multiple of 4.
@@ -205,30 +165,6 @@ impl Output for Vec<u8> {
             region.copy_from_slice(&sorted);
         }
     }
-    #[inline]
-    fn put_terminated(&mut self, len: u32, text: &[u8]) {
-        let n = text.len();
-        if n < SHORT_TEXT {
-            // As `put_padded`: one zeroed block, the length and text stored into it (the
-            // NUL and the padding are its zeros), cut back to the padded length.
-            let start = self.len();
-            self.extend_from_slice(&[0; 4 + SHORT_TEXT]);
-            if let Some(block) = self.get_mut(start..) {
-                let (h, t) = block.split_at_mut(4);
-                h.copy_from_slice(&len.to_le_bytes());
-                if let Ok(t) = <&mut [u8; SHORT_TEXT]>::try_from(t) {
-                    copy_short(t, text);
-                }
-            }
-            self.truncate(start + 4 + (n + 1).next_multiple_of(4));
-        } else {
-            self.reserve(4 + n + 4);
-            self.extend_from_slice(&len.to_le_bytes());
-            self.extend_from_slice(text);
-            put_padding(self, n + 1);
-            self.push(0);
-        }
-    }
     #[inline(always)]
     fn put_key(&mut self, head: [u8; 8], text: u64, n: usize) {
         let block = (u128::from(u64::from_le_bytes(head)) | u128::from(text) << 64).to_le_bytes();
@@ -313,10 +249,6 @@ impl<O: Output + ?Sized> Output for &mut O {
     fn put_key(&mut self, head: [u8; 8], text: u64, n: usize) {
         (**self).put_key(head, text, n);
     }
-    #[inline]
-    fn put_terminated(&mut self, len: u32, text: &[u8]) {
-        (**self).put_terminated(len, text);
-    }
 }
 
 /// Counts bytes instead of writing them (for [`serialized_size`](crate::serialized_size)).
@@ -364,30 +296,6 @@ mod tests {
     }
 
     #[test]
-    fn put_terminated_matches_the_plain_layout_for_every_length() {
-        // A PackedStringArray element: length (counting the NUL), text, NUL, zeros to a
-        // multiple of 4.
-        let text: Vec<u8> = (1..=40).collect();
-        for n in 0..=40 {
-            let t = &text[..n];
-            let len = u32::try_from(n + 1).unwrap();
-            let mut fast = vec![9u8; 3];
-            fast.put_terminated(len, t);
-            let mut plain = vec![9u8; 3];
-            plain.extend_from_slice(&len.to_le_bytes());
-            plain.extend_from_slice(t);
-            plain.push(0);
-            while !(plain.len() - 3).is_multiple_of(4) {
-                plain.push(0);
-            }
-            assert_eq!(fast, plain, "length {n}");
-            let mut counter = SizeCounter::default();
-            counter.put_terminated(len, t);
-            assert_eq!(counter.0, plain.len() - 3, "length {n}");
-        }
-    }
-
-    #[test]
     fn has_nul_finds_a_nul_at_every_position() {
         for n in 0..=40 {
             let clean = vec![0xffu8; n];
@@ -405,50 +313,6 @@ mod tests {
                 with[at] = 0;
                 assert!(has_nul(&with), "length {n}, NUL at {at}");
             }
-        }
-    }
-}
-#[cfg(test)]
-mod short_text_tests {
-    use super::{short_has_nul, short_word};
-
-    /// The one-word text path against the plain definitions: every length up to 8, a NUL
-    /// at every position, and bytes with the high bit set (which must not pass for NUL).
-    #[test]
-    fn short_word_and_nul_check() {
-        for n in 0..=8usize {
-            for fill in [b'a', 0x80, 0xFF, 0x01] {
-                let text: Vec<u8> = (0..n).map(|i| fill.wrapping_add(i as u8 % 3)).collect();
-                let word = short_word(&text).unwrap();
-                let mut expected = [0u8; 8];
-                expected[..n].copy_from_slice(&text);
-                assert_eq!(word.to_le_bytes(), expected, "{text:?}");
-                assert_eq!(short_has_nul(word, n), text.contains(&0), "{text:?}");
-                for at in 0..n {
-                    let mut with_nul = text.clone();
-                    with_nul[at] = 0;
-                    let word = short_word(&with_nul).unwrap();
-                    assert!(short_has_nul(word, n), "{with_nul:?}");
-                }
-            }
-        }
-        assert_eq!(short_word(b"123456789"), None);
-    }
-
-    /// `put_short` writes the plain layout: header, text, zeros to a multiple of 4.
-    #[test]
-    fn put_short_matches_the_plain_layout() {
-        use super::Output;
-        for n in 0..=8usize {
-            let text: Vec<u8> = (1..=n as u8).collect();
-            let head = [4, 0, 0, 0, n as u8, 0, 0, 0];
-            let mut out = vec![0xEE];
-            out.put_short(head, short_word(&text).unwrap(), n);
-            let mut expected = vec![0xEE];
-            expected.extend_from_slice(&head);
-            expected.extend_from_slice(&text);
-            expected.resize(1 + 8 + n.div_ceil(4) * 4, 0);
-            assert_eq!(out, expected, "n = {n}");
         }
     }
 }

@@ -136,6 +136,19 @@ impl NodePathHead {
         first & NODE_PATH_NEW_FORMAT != 0
     }
 
+    /// The first word for `names` name strings: the count with the new-format bit, the only
+    /// format Godot decodes.
+    #[inline]
+    pub(crate) const fn names_word(names: u32) -> u32 {
+        names | NODE_PATH_NEW_FORMAT
+    }
+
+    /// The third word: bit 0 for an absolute path (the legacy property bit is never written).
+    #[inline]
+    pub(crate) const fn flags_word(absolute: bool) -> u32 {
+        absolute as u32
+    }
+
     /// The counts and flags from the three words, or `None` for the legacy format.
     #[inline]
     pub(crate) fn decode(first: u32, subnames: u32, flags: u32) -> Option<Self> {
@@ -279,9 +292,15 @@ impl Descriptor {
                 .then_some(d)
         };
         let (key, value) = (written(key, 0), written(value, 1));
-        let kind = |d: Option<&Descriptor>| u32::from(d.map_or(Self::NONE, |d| d.kind));
-        let flags = kind(key) << TYPED_KEY_SHIFT | kind(value) << TYPED_VALUE_SHIFT;
-        (flags, [key, value])
+        let kind = |d: Option<&Descriptor>| d.map_or(Self::NONE, |d| d.kind);
+        (Self::kinds_flags(kind(key), kind(value)), [key, value])
+    }
+
+    /// A typed container's header flags for its descriptors' kinds: the key's (an Array's
+    /// element's) in bits 16-17, the value's in bits 18-19.
+    #[inline]
+    pub(crate) const fn kinds_flags(key: u8, value: u8) -> u32 {
+        (key as u32 & 3) << TYPED_KEY_SHIFT | (value as u32 & 3) << TYPED_VALUE_SHIFT
     }
 }
 
@@ -450,5 +469,47 @@ mod tests {
         assert_eq!(Descriptor::builtin(38, GodotVersion::V4_0), None);
         assert_eq!(Descriptor::builtin(39, GodotVersion::V4_4), None);
         assert_eq!(Descriptor::builtin(-1, GodotVersion::V4_4), None);
+    }
+
+    #[test]
+    fn node_path_words_decode_back() {
+        // Spec §4.11: `^"/root/a:b"` is 2 names, 1 subname, absolute: 02000080 01000000 01000000.
+        let words = [
+            NodePathHead::names_word(2),
+            1,
+            NodePathHead::flags_word(true),
+        ];
+        assert_eq!(
+            words,
+            [word("02000080"), word("01000000"), word("01000000")]
+        );
+        assert_eq!(
+            NodePathHead::decode(words[0], words[1], words[2]),
+            Some(NodePathHead {
+                names: 2,
+                subnames: 1,
+                absolute: true,
+                property: false,
+            })
+        );
+        assert_eq!(NodePathHead::flags_word(false), 0);
+    }
+
+    #[test]
+    fn kinds_flags_place_each_kind_and_decode_back() {
+        // Spec §2.1: a typed Array of int is 1C000100 (BUILTIN in bits 16-17); a Dictionary
+        // typed String → class name is 1B000900 (BUILTIN key, CLASS_NAME value in bits 18-19).
+        let array = 28 | Descriptor::kinds_flags(Descriptor::BUILTIN, Descriptor::NONE);
+        assert_eq!(array, word("1C000100"));
+        let dict = 27 | Descriptor::kinds_flags(Descriptor::BUILTIN, Descriptor::CLASS_NAME);
+        assert_eq!(dict, word("1B000900"));
+        let g4 = VariantType::id_table(GodotVersion::V4_4);
+        let h = Header::decode(array, g4).unwrap();
+        assert_eq!(h.array_kind(GodotVersion::V4_4), Descriptor::BUILTIN);
+        let h = Header::decode(dict, g4).unwrap();
+        assert_eq!(
+            h.dictionary_kinds(GodotVersion::V4_4),
+            (Descriptor::BUILTIN, Descriptor::CLASS_NAME)
+        );
     }
 }

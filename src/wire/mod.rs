@@ -22,8 +22,7 @@ pub(crate) mod types;
 pub(crate) mod writer;
 
 pub(crate) use header::{
-    COUNT_MASK, Descriptor, FLAG_64, FLAG_OBJECT_AS_ID, Header, NODE_PATH_NEW_FORMAT, NodePathHead,
-    TYPED_KEY_SHIFT, shared_word,
+    COUNT_MASK, Descriptor, FLAG_64, FLAG_OBJECT_AS_ID, Header, NodePathHead, shared_word,
 };
 pub(crate) use reader::{HeaderAt, Hint, Item, Reader};
 pub(crate) use string::{has_nul, padding, zero_byte_in};
