@@ -10,7 +10,9 @@
 //! - no Object, ObjectId, RID, Callable or Signal (the text form has no faithful syntax for
 //!   them: they are references to live engine objects);
 //! - typed Arrays only with elements of their type (the engine's `assign` empties others);
-//! - Dictionary keys that Godot 4 keeps apart (not a String and a StringName of one text);
+//! - Dictionary keys that Godot 4 keeps apart (not a String and a StringName of one text,
+//!   nor two keys equal but for the order of a Dictionary inside them: printed sorted, they
+//!   are one text, so one key when read back, in the engines too);
 //! - a `float` reads back as the same double, or, where the writer printed the shortest `f32`
 //!   text (the value was exactly an f32, as `rtos_fix` does), as the same f32; the engine's
 //!   `strtod` may also miss the last bits of a 17-digit double (Godot 4.6 reads
@@ -226,6 +228,12 @@ impl<'a> Gen<'a> {
                     let k = self.key(deeper);
                     // Godot 4 makes a String and a StringName of one text one key.
                     if k.as_str().is_some_and(|s| d.contains_key(s)) {
+                        continue;
+                    }
+                    // Nor two keys that differ only in the order of a Dictionary inside
+                    // them: the writer sorts, so they print alike and read back as one key
+                    // (in the engines too).
+                    if d.iter().any(|(l, _)| *l != k && same(l, &k)) {
                         continue;
                     }
                     let v = self.value(deeper);
