@@ -53,15 +53,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     pub fn read_variant(&mut self) -> Result<Variant> {
         // A header the serde path read ahead (`Option`) is this value's; nothing below reads
         // ahead.
-        let ahead = self.take_read_ahead();
-        let mut fb = FromBytes { de: self };
-        let mut shapes = Shapes::default();
-        match ahead {
-            Some(h) => fb
-                .variant_at(h, &mut shapes, None)
-                .map_err(|e| e.or_at(h.offset)),
-            None => fb.variant_in(&mut shapes, None),
+        if let Some(h) = self.take_read_ahead() {
+            return self.read_variant_at(h);
         }
+        FromBytes { de: self }.variant_in(&mut Shapes::default(), None)
+    }
+
+    /// [`read_variant`](Self::read_variant) for a header read ahead.
+    #[cold]
+    #[inline(never)]
+    fn read_variant_at(&mut self, h: HeaderAt) -> Result<Variant> {
+        FromBytes { de: self }
+            .variant_at(h, &mut Shapes::default(), None)
+            .map_err(|e| e.or_at(h.offset))
     }
 }
 
@@ -110,10 +114,10 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
                 }
             },
             T::Dictionary => match self.rd().dictionary_descriptors(h.head)? {
-                None => self.dictionary(shapes, row, None)?,
+                None => self.dictionary(shapes, row)?,
                 Some((k, v)) => {
-                    let types = (container_type(k)?, container_type(v)?);
-                    self.dictionary(shapes, row, Some(types))?
+                    let (k, v) = (container_type(k)?, container_type(v)?);
+                    self.typed_dictionary(shapes, k, v)?
                 }
             },
             T::Object => match self.rd().read_object_head(h)? {
@@ -370,33 +374,38 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
         })
     }
 
-    /// A Dictionary's entries, as the Deserializer and `Dictionary`'s visitor read them: a
-    /// repeated key keeps its place and takes the later value. `row`: where in `shapes` the
-    /// keys of the Dictionary before this one in the same Array are; `types`: the key and
-    /// value types of a typed one.
-    fn dictionary(
+    /// An untyped Dictionary's entries, as the Deserializer and `Dictionary`'s visitor read
+    /// them: a repeated key keeps its place and takes the later value. `row`: where in
+    /// `shapes` the keys of the Dictionary before this one in the same Array are.
+    fn dictionary(&mut self, shapes: &mut Shapes<'de>, row: Option<usize>) -> Result<Variant> {
+        let count = self.rd().read_count("Dictionary count", Item::Entry)?;
+        if count == 0 {
+            return self.nested(|_| Ok(Variant::from(Dictionary::new())));
+        }
+        self.nested(|fb| {
+            let hint = fb.rd().charge(count, Item::Entry);
+            let mut left = count;
+            let r = fb.entries(count, &mut left, hint, shapes, row);
+            hint.release(left, fb.rd());
+            r.map(Variant::from)
+        })
+    }
+
+    /// A typed Dictionary's entries (its descriptors read): those of an untyped one, with
+    /// its key and value types. Out of line: the untyped one is the common case.
+    #[inline(never)]
+    fn typed_dictionary(
         &mut self,
         shapes: &mut Shapes<'de>,
-        row: Option<usize>,
-        types: Option<(ContainerType, ContainerType)>,
+        key_type: ContainerType,
+        value_type: ContainerType,
     ) -> Result<Variant> {
-        let count = self.rd().read_count("Dictionary count", Item::Entry)?;
-        let mut dict = if count == 0 {
-            self.nested(|_| Ok(Dictionary::new()))?
-        } else {
-            self.nested(|fb| {
-                let hint = fb.rd().charge(count, Item::Entry);
-                let mut left = count;
-                let r = fb.entries(count, &mut left, hint, shapes, row);
-                hint.release(left, fb.rd());
-                r
-            })?
-        };
-        if let Some((key_type, value_type)) = types {
-            dict.set_key_type(key_type);
-            dict.set_value_type(value_type);
+        let mut v = self.dictionary(shapes, None)?;
+        if let Variant::Dictionary(d) = &mut v {
+            d.set_key_type(key_type);
+            d.set_value_type(value_type);
         }
-        Ok(Variant::from(dict))
+        Ok(v)
     }
 
     /// The `count` entries of a Dictionary (`left` of them left unread), each key first
@@ -463,13 +472,21 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
                 Deserializer::<R>::check_key(&s, h.offset)?;
                 Ok((Variant::String((*s).into()), text_print(s.as_bytes())))
             }),
-            VariantType::StringName => self.rd().read_text("StringName").and_then(|s| {
-                Deserializer::<R>::check_key(&s, h.offset)?;
-                Ok(printed(Variant::StringName(StringName((*s).to_owned()))))
-            }),
-            _ => self.variant_at(h, shapes, None).map(printed),
+            _ => self.other_key(h, shapes),
         };
         r.map_err(|e| e.or_at(h.offset))
+    }
+
+    /// [`key`](Self::key) for a key that is not a String, out of line (most keys are
+    /// Strings).
+    #[inline(never)]
+    fn other_key(&mut self, h: HeaderAt, shapes: &mut Shapes<'de>) -> Result<(Variant, u64)> {
+        if h.ty == VariantType::StringName {
+            let s = self.rd().read_text("StringName")?;
+            Deserializer::<R>::check_key(&s, h.offset)?;
+            return Ok(printed(Variant::StringName(StringName((*s).to_owned()))));
+        }
+        self.variant_at(h, shapes, None).map(printed)
     }
 }
 
