@@ -41,32 +41,42 @@ fn outcome(r: &godot_serde::Result<Variant>, used: usize) -> String {
     }
 }
 
+/// One value read by `de`, with `read_variant` (`direct`) or `Variant::deserialize`: the
+/// outcome and the bytes used.
+fn decode<'de, R: godot_serde::read::Read<'de>>(
+    mut de: Deserializer<R>,
+    direct: bool,
+) -> (godot_serde::Result<Variant>, usize) {
+    let r = if direct {
+        de.read_variant()
+    } else {
+        Variant::deserialize(&mut de)
+    };
+    (r, de.offset())
+}
+
+/// One value read with `read_variant` and with `Variant::deserialize`, each from a new
+/// Deserializer made by `new`: the outcomes must be equal; returns the direct one.
+fn agree<'de, R: godot_serde::read::Read<'de>>(
+    new: impl Fn() -> Deserializer<R>,
+    what: &str,
+) -> godot_serde::Result<Variant> {
+    let (value, used) = decode(new(), true);
+    let (expected, expected_used) = decode(new(), false);
+    assert_eq!(
+        outcome(&value, used),
+        outcome(&expected, expected_used),
+        "{what}"
+    );
+    value
+}
+
 /// `bytes` read with `read_variant` and with `Variant::deserialize`, from a slice and from a
 /// reader: the outcomes must be equal; returns the direct one from the slice.
 fn compare(config: Config, bytes: &[u8]) -> godot_serde::Result<Variant> {
-    let mut direct = Deserializer::from_slice(bytes, config);
-    let value = direct.read_variant();
-    let direct_used = direct.offset();
-    let mut serde = Deserializer::from_slice(bytes, config);
-    let expected = Variant::deserialize(&mut serde);
-    let serde_used = serde.offset();
-    let mut from_reader = Deserializer::from_reader(bytes, config);
-    let r = from_reader.read_variant();
-    let reader_used = from_reader.offset();
-    let mut serde_reader = Deserializer::from_reader(bytes, config);
-    let r_expected = Variant::deserialize(&mut serde_reader);
-    let serde_reader_used = serde_reader.offset();
-    assert_eq!(
-        outcome(&value, direct_used),
-        outcome(&expected, serde_used),
-        "slice: {bytes:02x?}"
-    );
-    assert_eq!(
-        outcome(&r, reader_used),
-        outcome(&r_expected, serde_reader_used),
-        "reader: {bytes:02x?}"
-    );
-    value
+    let what = format!("{bytes:02x?}");
+    let _ = agree(|| Deserializer::from_reader(bytes, config), &what);
+    agree(|| Deserializer::from_slice(bytes, config), &what)
 }
 
 /// [`compare`] on `bytes` and on every prefix of it; returns the whole input's direct outcome.
