@@ -71,23 +71,10 @@ impl Elem {
 }
 
 impl<'de, R: Read<'de>> Deserializer<R> {
-    /// Reads a numeric packed array's count and checks it (`decode_variant`: negative or more
-    /// than the input holds is an error).
+    /// Reads a numeric packed array's count and checks it ([`Reader::read_packed_len`]): the
+    /// byte length of its elements.
     pub(super) fn packed_count(&mut self, elem: Elem, wide: bool) -> Result<usize> {
-        let what = "packed array count";
-        let count = self.rd.read_len(what)?;
-        self.rd
-            .check_fits(count as u64, elem.size(wide) as u64, what)?;
-        count.checked_mul(elem.size(wide)).ok_or_else(|| {
-            Error::at(
-                ErrorKind::LengthTooLarge {
-                    what,
-                    len: count as u64,
-                    remaining: 0,
-                },
-                self.rd.offset(),
-            )
-        })
+        self.rd.read_packed_len(elem.size(wide))
     }
 
     pub(super) fn visit_packed_elements<V: Visitor<'de>>(
@@ -97,8 +84,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         if elem == Elem::BYTE {
-            let len = self.rd.read_len("PackedByteArray count")?;
-            self.rd.check_fits(len as u64, 1, "PackedByteArray count")?;
+            let len = self.rd.read_byte_array_len()?;
             let value = visitor.visit_seq(PackedSeq {
                 de: self,
                 left: len,
@@ -181,15 +167,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
                 Ok(value)
             }
             Payload::Str => de.read_str("StringName", visitor),
-            Payload::Rid => {
-                // Godot 3 writes no RID payload.
-                let id = if de.version().has_rid_payload() {
-                    de.read_u64()?
-                } else {
-                    0
-                };
-                visitor.visit_u64(id)
-            }
+            Payload::Rid => visitor.visit_u64(de.rd.read_rid()?),
             Payload::Id(id) => visitor.visit_u64(id),
             Payload::Callable => visitor.visit_unit(),
             Payload::Signal => visitor.visit_seq(FieldSeq {
@@ -198,21 +176,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
                 kind: Fields::Signal,
             }),
             Payload::NodePath => {
-                let offset = de.rd.offset();
-                let first = de.read_u32()?;
-                if !NodePathHead::is_new_format(first) {
-                    return Err(Error::at(ErrorKind::LegacyNodePath, offset));
-                }
-                let subnames = de.read_u32()?;
-                let flags = de.read_u32()?;
-                // The legacy "has property" flag counts one more subname.
-                let head = NodePathHead::decode(first, subnames, flags)
-                    .ok_or_else(|| Error::at(ErrorKind::LegacyNodePath, offset))?;
-                de.rd.check_fits(
-                    u64::from(head.names) + u64::from(head.subnames),
-                    4,
-                    "NodePath name count",
-                )?;
+                let head = de.rd.read_node_path_head()?;
                 visitor.visit_seq(FieldSeq {
                     de,
                     field: 0,
@@ -309,12 +273,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for Component<'_, R> {
     type Error = Error;
     #[inline(always)]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.comp {
-            Scalar::F64 => visitor.visit_f64(f64::from_le_bytes(self.de.rd.read_array()?)),
-            Scalar::I32 => visitor.visit_i32(self.de.read_i32()?),
-            // F32: math components are only ever f32, f64 or i32 (`Shape::Components`), and
-            // three arms keep this inlined into the math types' visitors.
-            _ => visitor.visit_f32(f32::from_le_bytes(self.de.rd.read_array()?)),
+        match self.de.rd.read_component(self.comp)? {
+            // Three arms keep this inlined into the math types' visitors.
+            Number::F64(v) => visitor.visit_f64(v),
+            Number::I32(v) => visitor.visit_i32(v),
+            Number::F32(v) => visitor.visit_f32(v),
         }
     }
     forward_to_deserialize_any! {
@@ -472,16 +435,16 @@ impl<'de, R: Read<'de>> SeqAccess<'de> for FieldSeq<'_, R> {
         let value = match (&mut self.kind, field) {
             (Fields::Signal, 0) => seed.deserialize(StrDe {
                 de,
-                what: "signal name",
+                what: SIGNAL_NAME,
             })?,
-            (Fields::Signal, 1) => {
-                seed.deserialize(de::value::U64Deserializer::<Error>::new(de.read_u64()?))?
-            }
+            (Fields::Signal, 1) => seed.deserialize(de::value::U64Deserializer::<Error>::new(
+                de.rd.read_signal_object()?,
+            ))?,
             (Fields::NodePath { names, .. }, 0) => seed.deserialize(SeqAccessDeserializer::new(
-                StrSeq::new(de, *names, "NodePath name"),
+                StrSeq::new(de, *names, NODE_PATH_NAME),
             ))?,
             (Fields::NodePath { subnames, .. }, 1) => seed.deserialize(
-                SeqAccessDeserializer::new(StrSeq::new(de, *subnames, "NodePath subname")),
+                SeqAccessDeserializer::new(StrSeq::new(de, *subnames, NODE_PATH_SUBNAME)),
             )?,
             (Fields::NodePath { absolute, .. }, 2) => {
                 seed.deserialize(BoolDeserializer::<Error>::new(*absolute))?
@@ -544,7 +507,7 @@ impl<'de, R: Read<'de>> MapAccess<'de> for PropertyAccess<'_, R> {
         de.guard_key = Some(de.rd.offset());
         let name = seed.deserialize(StrDe {
             de: &mut *de,
-            what: "property name",
+            what: PROPERTY_NAME,
         });
         de.guard_key = None;
         name.map(Some)

@@ -11,10 +11,14 @@ use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
     CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker_inline, marker_name,
 };
+use crate::wire::payload::{
+    NODE_PATH_NAME, NODE_PATH_SUBNAME, Number, ObjectHead, PACKED_STRING, PROPERTY_NAME,
+    SIGNAL_NAME,
+};
 use crate::wire::reader::text;
 use crate::wire::{
-    COUNT_MASK, Descriptor, FLAG_64, HeaderAt, Hint, Item, NodePathHead, Reader, Scalar,
-    VariantType, has_nul, padding, string,
+    COUNT_MASK, Descriptor, FLAG_64, HeaderAt, Hint, Item, Reader, Scalar, VariantType, has_nul,
+    padding, string,
 };
 use serde::de::value::{
     BoolDeserializer, BorrowedStrDeserializer, MapAccessDeserializer, SeqAccessDeserializer,
@@ -204,10 +208,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
-    fn read_string(&mut self, what: &'static str) -> Result<String> {
-        self.read_str(what, StringVisitor)
-    }
-
     /// [`read_str`](Self::read_str) for a struct's key: when the bytes are one of the
     /// struct's field names exactly, that name (a `&'static str`, the same text) is visited,
     /// which spares the UTF-8 check; anything else is read as before and, when `guard` (the
@@ -357,39 +357,17 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     fn visit_object<V: Visitor<'de>>(&mut self, h: HeaderAt, visitor: V) -> Result<V::Value> {
-        if h.object_as_id() {
-            return match self.read_u64()? {
-                // Instance id 0 is the null object.
-                0 => visitor.visit_unit(),
-                id => visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(id))),
-            };
+        match self.rd.read_object_head(h)? {
+            ObjectHead::Null => visitor.visit_unit(),
+            ObjectHead::Id(id) => {
+                visitor.visit_map(MarkerAccess::new(self, OBJECT_ID, Payload::Id(id)))
+            }
+            ObjectHead::Full { class, count } => visitor.visit_map(MarkerAccess::new(
+                self,
+                OBJECT,
+                Payload::Object { class, count },
+            )),
         }
-        if !self.rd.config.allow_objects {
-            // Godot refuses before reading anything; the class name only improves the message.
-            let class = self
-                .read_string("class name")
-                .unwrap_or_else(|_| "?".to_owned());
-            return Err(Error::at(
-                ErrorKind::ObjectsNotAllowed {
-                    class: class.into(),
-                },
-                h.offset,
-            ));
-        }
-        let class = self.read_string("class name")?;
-        if class.is_empty() {
-            return visitor.visit_unit();
-        }
-        // A negative property count means none (`decode_variant`, 3.x and 4.x).
-        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
-        // Each property is at least a name length and a header.
-        self.rd
-            .check_fits(count.into(), 8, "object property count")?;
-        visitor.visit_map(MarkerAccess::new(
-            self,
-            OBJECT,
-            Payload::Object { class, count },
-        ))
     }
 
     /// The error for a value of Godot type `h.ty` where the visitor wanted something else.
@@ -605,17 +583,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     /// Visits PackedStringArray elements as a sequence of strings.
     fn visit_packed_strings<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        // A negative count is an empty array (`decode_variant`, PACKED_STRING_ARRAY).
-        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
-        self.rd
-            .check_fits(count.into(), 4, "PackedStringArray count")?;
-        visitor.visit_seq(StrSeq::new(self, count, "PackedStringArray element"))
+        let count = self.rd.read_string_array_count()?;
+        visitor.visit_seq(StrSeq::new(self, count, PACKED_STRING))
     }
 
     /// Reads PackedByteArray bytes (its padding may be missing at the end of the input).
     fn visit_packed_bytes<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let len = self.rd.read_len("PackedByteArray count")?;
-        self.rd.check_fits(len as u64, 1, "PackedByteArray count")?;
+        let len = self.rd.read_byte_array_len()?;
         let value = match self.rd.read_slice(len)? {
             Reference::Borrowed(b) => visitor.visit_borrowed_bytes::<Error>(b),
             Reference::Copied(b) => visitor.visit_bytes::<Error>(b),
@@ -626,8 +600,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 }
 
 /// What the bytes → [`Variant`](crate::Variant) reader (`value/from_bytes.rs`) uses: the
-/// [`Reader`] for everything it builds itself, and this Deserializer's general path for the
-/// types it leaves to `Variant`'s serde visitor.
+/// [`Reader`], the header read ahead, and the key rule.
 impl<'de, R: Read<'de>> Deserializer<R> {
     /// The wire reader under this Deserializer.
     #[inline(always)]
@@ -635,41 +608,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         &mut self.rd
     }
 
-    /// Whether a header was read ahead and not consumed yet (the next value must then be
-    /// read through [`next_header`](Self::next_header)).
-    #[inline(always)]
-    pub(crate) fn has_read_ahead(&self) -> bool {
-        self.peeked.is_some()
-    }
-
-    /// The next value's header (the one read ahead, if any).
+    /// The header read ahead and not consumed yet (by `deserialize_option`), if any: the next
+    /// value's, which the caller then reads.
     #[inline]
-    pub(crate) fn next_header(&mut self) -> Result<HeaderAt> {
-        self.read_header()
-    }
-
-    /// Visits the value whose header `h` was read, the general way.
-    pub(crate) fn visit_at<V: Visitor<'de>>(
-        &mut self,
-        h: HeaderAt,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.visit_value(h, visitor)
-    }
-
-    /// [`visit_at`](Self::visit_at) for a Dictionary key: a String or StringName key's text
-    /// may not be a reserved marker name (see [`reserved_key`]).
-    pub(crate) fn visit_key_at<V: Visitor<'de>>(
-        &mut self,
-        h: HeaderAt,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if matches!(h.ty, VariantType::String | VariantType::StringName) {
-            self.guard_key = Some(h.offset);
+    pub(crate) fn take_read_ahead(&mut self) -> Option<HeaderAt> {
+        let h = self.peeked.take();
+        if h.is_some() {
+            self.peeked_by_option = false;
         }
-        let r = self.visit_value(h, visitor);
-        self.guard_key = None;
-        r
+        h
     }
 
     /// Refuses a Dictionary key whose header is at `at` when its text is a reserved marker
@@ -677,22 +624,5 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     #[inline]
     pub(crate) fn check_key(text: &str, at: usize) -> Result<()> {
         reserved_key(text, at)
-    }
-
-    /// Visits a PackedStringArray's elements (its header read) as a sequence of strings.
-    pub(crate) fn packed_strings<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        self.visit_packed_strings(visitor)
-    }
-}
-
-struct StringVisitor;
-
-impl Visitor<'_> for StringVisitor {
-    type Value = String;
-    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("a string")
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> core::result::Result<String, E> {
-        Ok(v.to_owned())
     }
 }

@@ -66,8 +66,7 @@ pub use packed::{
 };
 pub use strings::{NodePath, StringName};
 
-pub(crate) use packed::StringArrayVisitor;
-pub(crate) use proto::{Payload, cautious};
+pub(crate) use proto::{Flat, Payload, cautious, decode_packed};
 
 use crate::wire::VariantType;
 pub(crate) use crate::wire::types::{Marker, is_reserved_key, marker, marker_name};

@@ -347,21 +347,33 @@ impl<'de> Visitor<'de> for ContainerTypeVisitor {
         let name: String = seq
             .next_element()?
             .ok_or_else(|| de::Error::invalid_length(2, &self))?;
+        ContainerType::from_parts(kind, id, name).map_err(de::Error::custom)
+    }
+}
+
+impl ContainerType {
+    /// The descriptor fields `(kind, Godot 4 type id, class or script)` of the marker protocol
+    /// as a `ContainerType`: the one mapping of both byte readers (the serde path's visitor
+    /// and `value/from_bytes.rs`).
+    ///
+    /// # Errors
+    ///
+    /// A kind above 3, or a builtin type id that Godot 4 does not have: the message.
+    pub(crate) fn from_parts(kind: u8, id: u32, name: String) -> Result<Self, Box<str>> {
         match kind {
             0 => Ok(ContainerType::Untyped),
             1 => VariantType::from_id(id, GodotVersion::V4_4)
                 .map(ContainerType::Builtin)
                 .ok_or_else(|| {
-                    de::Error::custom(format_args!(
-                        "invalid container type: unknown Godot 4 type id {id}"
-                    ))
+                    format!("invalid container type: unknown Godot 4 type id {id}").into()
                 }),
             2 => Ok(ContainerType::ClassName(name)),
             3 => Ok(ContainerType::Script(name)),
-            _ => Err(de::Error::custom(format_args!(
+            _ => Err(format!(
                 "invalid container type: kind {kind} is not 0 (untyped), 1 (builtin), \
                  2 (class name) or 3 (script)"
-            ))),
+            )
+            .into()),
         }
     }
 }

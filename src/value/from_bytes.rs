@@ -1,23 +1,28 @@
 //! Bytes straight into a [`Variant`], without serde's data model:
 //! [`Deserializer::read_variant`], a client of the [`Reader`](crate::wire::Reader).
 //!
-//! The common types (nil, bool, int, float, String, the math types, PackedStringArray,
-//! untyped Arrays and Dictionaries) are read here, through the Deserializer's wire reader
-//! (header, depth, budget, String fields); every other type is handed to the Deserializer's
-//! general path with the `Variant` visitor, which reads the same bytes. The result, the
-//! errors (kind, offset and path) and the bytes used are those of `Variant::deserialize`,
-//! which the `decode_variant` and `slice_vs_reader` fuzz targets check on every input.
+//! Every type is read here, through the Deserializer's wire reader (header, depth, budget,
+//! String fields) and the payload rules of `wire/payload.rs` that the serde path uses too
+//! (counts, NodePath head, RID, Object head, Signal fields, components); no serde visitor is
+//! involved. The result, the errors (kind, offset and path) and the bytes used are those of
+//! `Variant::deserialize`, which the `decode_variant` and `slice_vs_reader` fuzz targets check
+//! on every input.
 
 use crate::config::GodotVersion;
 use crate::de::Deserializer;
-use crate::error::{Result, Segment};
+use crate::error::{Error, ErrorKind, Result, Segment};
 use crate::read::Read;
-use crate::types::{Real, StringArrayVisitor, cautious};
-use crate::value::{
-    Array, ContainerType, Dictionary, DictionaryBuilder, KeyMode, Variant, VariantVisitor,
-    text_print,
+use crate::types::{
+    Callable, NodePath, ObjectId, PackedByteArray, PackedStringArray, Real, Rid, Signal,
+    StringName, cautious, decode_packed,
 };
-use crate::wire::{Descriptor, HeaderAt, Hint, Item, Reader, VariantType, string};
+use crate::value::{
+    Array, ContainerType, Dictionary, DictionaryBuilder, KeyMode, Object, Variant, text_print,
+};
+use crate::wire::payload::{NODE_PATH_NAME, NODE_PATH_SUBNAME, PACKED_STRING, PROPERTY_NAME};
+use crate::wire::{
+    Descriptor, FromNumber, HeaderAt, Hint, Item, ObjectHead, Reader, VariantType, padding, string,
+};
 
 /// A 64-bit component as a [`Real`]: cast as serde's `f32` visitor (and Godot's
 /// single-precision `real_t`) casts it.
@@ -46,7 +51,21 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// nesting deeper than [`Config::with_max_depth`](crate::Config::with_max_depth), an
     /// Object when objects are not allowed, ...
     pub fn read_variant(&mut self) -> Result<Variant> {
+        // A header the serde path read ahead (`Option`) is this value's; nothing below reads
+        // ahead.
+        if let Some(h) = self.take_read_ahead() {
+            return self.read_variant_at(h);
+        }
         FromBytes { de: self }.variant_in(&mut Shapes::default(), None)
+    }
+
+    /// [`read_variant`](Self::read_variant) for a header read ahead.
+    #[cold]
+    #[inline(never)]
+    fn read_variant_at(&mut self, h: HeaderAt) -> Result<Variant> {
+        FromBytes { de: self }
+            .variant_at(h, &mut Shapes::default(), None)
+            .map_err(|e| e.or_at(h.offset))
     }
 }
 
@@ -66,7 +85,7 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
     /// remember (`shapes`); `row`: this is an Array element whose Dictionary may meet the keys
     /// of the element before it, from `shapes.keys[row..]`.
     fn variant_in(&mut self, shapes: &mut Shapes<'de>, row: Option<usize>) -> Result<Variant> {
-        let h = self.de.next_header()?;
+        let h = self.rd().read_header()?;
         self.variant_at(h, shapes, row)
             .map_err(|e| e.or_at(h.offset))
     }
@@ -79,7 +98,6 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
         row: Option<usize>,
     ) -> Result<Variant> {
         use VariantType as T;
-        let version = self.rd().version();
         Ok(match h.ty {
             T::Nil => Variant::Nil,
             T::Bool => Variant::Bool(self.rd().read_u32()? != 0),
@@ -88,26 +106,96 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
             T::String => Variant::String((*self.rd().read_text("String")?).into()),
             T::Vector2 => Variant::Vector2(self.reals(h)?),
             T::Vector3 => Variant::Vector3(self.reals(h)?),
-            T::Vector4 => Variant::Vector4(self.reals(h)?),
+            T::Array => match self.rd().array_descriptor(h.head)? {
+                None => self.array(shapes, ContainerType::Untyped)?,
+                Some(d) => {
+                    let element_type = container_type(d)?;
+                    self.array(shapes, element_type)?
+                }
+            },
+            T::Dictionary => match self.rd().dictionary_descriptors(h.head)? {
+                None => self.dictionary(shapes, row)?,
+                Some((k, v)) => {
+                    let (k, v) = (container_type(k)?, container_type(v)?);
+                    self.typed_dictionary(shapes, k, v)?
+                }
+            },
+            T::Object => match self.rd().read_object_head(h)? {
+                ObjectHead::Null => Variant::Nil,
+                ObjectHead::Id(id) => Variant::ObjectId(ObjectId(id)),
+                ObjectHead::Full { class, count } => self.object(class, count, shapes)?,
+            },
+            _ => self.other(h)?,
+        })
+    }
+
+    /// [`variant_at`](Self::variant_at) for the types that hold no Variant, but for the
+    /// common ones: out of line, so that the containers' frames stay small.
+    #[inline(never)]
+    fn other(&mut self, h: HeaderAt) -> Result<Variant> {
+        use VariantType as T;
+        let rd = self.rd();
+        Ok(match h.ty {
+            T::Vector2i => Variant::Vector2i(self.numbers::<_, i32>(h)?),
             T::Rect2 => Variant::Rect2(self.reals(h)?),
+            T::Rect2i => Variant::Rect2i(self.numbers::<_, i32>(h)?),
+            T::Vector3i => Variant::Vector3i(self.numbers::<_, i32>(h)?),
+            T::Transform2D => Variant::from(self.reals::<crate::types::Transform2D>(h)?),
+            T::Vector4 => Variant::Vector4(self.reals(h)?),
+            T::Vector4i => Variant::Vector4i(self.numbers::<_, i32>(h)?),
             T::Plane => Variant::Plane(self.reals(h)?),
             T::Quaternion => Variant::Quaternion(self.reals(h)?),
+            T::Aabb => Variant::from(self.reals::<crate::types::Aabb>(h)?),
+            T::Basis => Variant::from(self.reals::<crate::types::Basis>(h)?),
+            T::Transform3D => Variant::from(self.reals::<crate::types::Transform3D>(h)?),
+            T::Projection => Variant::from(self.reals::<crate::types::Projection>(h)?),
+            T::Color => Variant::Color(self.numbers::<_, f32>(h)?),
+            T::StringName => Variant::StringName(StringName(rd.read_string("StringName")?)),
+            T::NodePath => {
+                let head = rd.read_node_path_head()?;
+                let names = self.strings(head.names, NODE_PATH_NAME)?;
+                let subnames = self.strings(head.subnames, NODE_PATH_SUBNAME)?;
+                Variant::from(NodePath {
+                    names,
+                    subnames,
+                    absolute: head.absolute,
+                })
+            }
+            T::Rid => Variant::Rid(Rid(rd.read_rid()?)),
+            T::Callable => Variant::Callable(Callable),
+            T::Signal => {
+                let name = (*rd.read_signal_name()?).to_owned();
+                let object = rd.read_signal_object()?;
+                Variant::from(Signal::new(name, ObjectId(object)))
+            }
+            T::PackedByteArray => {
+                let len = rd.read_byte_array_len()?;
+                let bytes = rd.read_slice(len)?.to_vec();
+                rd.skip_padding(padding(len))?;
+                Variant::PackedByteArray(PackedByteArray(bytes))
+            }
+            T::PackedInt32Array => Variant::PackedInt32Array(self.packed(h)?.into()),
+            T::PackedInt64Array => Variant::PackedInt64Array(self.packed(h)?.into()),
+            T::PackedFloat32Array => Variant::PackedFloat32Array(self.packed(h)?.into()),
+            T::PackedFloat64Array => Variant::PackedFloat64Array(self.packed(h)?.into()),
             T::PackedStringArray => {
-                Variant::PackedStringArray(self.de.packed_strings(StringArrayVisitor)?)
+                let count = rd.read_string_array_count()?;
+                Variant::PackedStringArray(PackedStringArray(self.strings(count, PACKED_STRING)?))
             }
-            T::Array if h.array_kind(version) == Descriptor::NONE => self.array(shapes)?,
-            T::Dictionary if h.dictionary_kinds(version) == (0, 0) => {
-                self.dictionary(shapes, row)?
-            }
-            _ => self.de.visit_at(h, VariantVisitor)?,
+            T::PackedVector2Array => Variant::PackedVector2Array(self.packed(h)?.into()),
+            T::PackedVector3Array => Variant::PackedVector3Array(self.packed(h)?.into()),
+            T::PackedColorArray => Variant::PackedColorArray(self.packed(h)?.into()),
+            T::PackedVector4Array => Variant::PackedVector4Array(self.packed(h)?.into()),
+            // The containers, Object and the leaf types above are `variant_at`'s.
+            other => return Err(not_read_here(other)),
         })
     }
 
     /// An Array element or a Dictionary entry's value, read from the input slice when it is
-    /// there: a leaf value (see [`leaf`]) straight from it, an untyped container after the
-    /// header read here; anything else, or anything [`leaf`] does not take (which the general
-    /// path then explains when it is wrong), by [`variant_in`](Self::variant_in), which reads
-    /// the same bytes. `depth_ok`: the caller knows the depth is within the limit (no key's
+    /// there: a leaf value (see [`leaf`]) straight from it, a container after the header read
+    /// here; anything else, or anything [`leaf`] does not take (which
+    /// [`variant_in`](Self::variant_in) then explains when it is wrong), by `variant_in`,
+    /// which reads the same bytes. `depth_ok`: the caller knows the depth is within the limit (no key's
     /// text is being read in the loops that call this).
     #[inline(always)]
     fn item(
@@ -116,7 +204,7 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
         shapes: &mut Shapes<'de>,
         row: Option<usize>,
     ) -> Result<Variant> {
-        if depth_ok && !self.de.has_read_ahead() {
+        if depth_ok {
             let rd = self.rd();
             if let Some((word, rest)) = rd.unread().and_then(<[u8]>::split_first_chunk) {
                 if let Ok(head) = rd.decode_header(u32::from_le_bytes(*word)) {
@@ -151,23 +239,91 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
         }
     }
 
-    /// A float math type (all its components `Real`s: `f32` on the wire, `f64` with the 4.x
-    /// 64-bit flag), as its marker payload reads it.
+    /// A float math type: its [`Real`] components, as [`numbers`](Self::numbers) reads them.
+    #[inline]
     fn reals<T: bytemuck::Pod>(&mut self, h: HeaderAt) -> Result<T> {
+        self.numbers::<T, Real>(h)
+    }
+
+    /// A math type (or Color) whose components are `C`s, read as its marker payload reads
+    /// them: of the type's component kind, `f64` for `real_t` ones with the 4.x 64-bit flag.
+    #[inline]
+    fn numbers<T: bytemuck::Pod, C: bytemuck::Pod + FromNumber>(
+        &mut self,
+        h: HeaderAt,
+    ) -> Result<T> {
+        let Some((_, scalar)) = h.ty.components() else {
+            return Err(not_read_here(h.ty));
+        };
+        let comp = scalar.on_wire(self.rd().wide(h.head));
         let mut value = T::zeroed();
-        let slots: &mut [Real] =
-            bytemuck::try_cast_slice_mut(core::slice::from_mut(&mut value)).unwrap_or_default();
-        let rd = self.rd();
-        if rd.wide(h.head) {
-            for x in slots {
-                *x = real(f64::from_le_bytes(rd.read_array()?));
-            }
-        } else {
-            for x in slots {
-                *x = Real::from(f32::from_le_bytes(rd.read_array()?));
-            }
-        }
+        let slots: &mut [C] = bytemuck::try_cast_slice_mut(core::slice::from_mut(&mut value))
+            .map_err(|_| not_read_here(h.ty))?;
+        self.rd().read_components(comp, slots)?;
         Ok(value)
+    }
+
+    /// A numeric packed array's elements (its header `h` read), as its marker payload reads
+    /// them: the count checked ([`Reader::read_packed_len`]), the bytes decoded as the
+    /// marker's bytes are.
+    fn packed<E: crate::types::Flat>(&mut self, h: HeaderAt) -> Result<Vec<E>> {
+        let Some((n, scalar)) = h.ty.packed_element() else {
+            return Err(not_read_here(h.ty));
+        };
+        let rd = self.rd();
+        let width = scalar.size(rd.wide(h.head));
+        let len = rd.read_packed_len(usize::from(n) * width)?;
+        let bytes = rd.read_slice(len)?;
+        decode_packed::<E, Error>(&bytes, width, h.ty.name())
+    }
+
+    /// `count` String fields (NodePath names, PackedStringArray elements), as the serde path's
+    /// sequence of them reads them: charged to the budget as a container of `count`.
+    fn strings(&mut self, count: u32, what: &'static str) -> Result<Vec<String>> {
+        let rd = self.rd();
+        let hint = rd.charge(count, Item::PackedString);
+        let mut left = count;
+        let mut read = || {
+            let mut out = Vec::with_capacity(cautious(hint.get(left)));
+            while left > 0 {
+                left -= 1;
+                hint.took_one(left, rd);
+                out.push(rd.read_string(what)?);
+            }
+            Ok(out)
+        };
+        let r = read();
+        hint.release(left, rd);
+        r
+    }
+
+    /// A full Object's `count` properties (its class read), one level deeper, as the serde
+    /// path reads them: a name that may not be a reserved marker name, then a Variant.
+    fn object(&mut self, class: String, count: u32, shapes: &mut Shapes<'de>) -> Result<Variant> {
+        self.nested(|fb| {
+            let hint = fb.rd().charge(count, Item::Property);
+            let mut left = count;
+            let mut read = || {
+                let mut properties = Vec::with_capacity(cautious(hint.get(left)));
+                while left > 0 {
+                    left -= 1;
+                    let rd = fb.rd();
+                    hint.took_one(left, rd);
+                    let at = rd.offset();
+                    let name = rd.read_text(PROPERTY_NAME)?;
+                    Deserializer::<R>::check_key(&name, at)?;
+                    let name = (*name).to_owned();
+                    properties.push((name, fb.variant_in(shapes, None)?));
+                }
+                Ok(properties)
+            };
+            let r: Result<Vec<_>> = read();
+            hint.release(left, fb.rd());
+            Ok(Variant::from(Object {
+                class,
+                properties: r?,
+            }))
+        })
     }
 
     /// Runs `f` one level deeper, as the Deserializer's `nested` does, but checking the stack
@@ -178,10 +334,11 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
             .nested_every(LEVELS_PER_STACK_CHECK, |de| f(&mut FromBytes { de }))
     }
 
-    /// An untyped Array's elements, as the Deserializer and `Array`'s visitor read them. The
-    /// keys its Dictionaries remember go on top of `shapes`, starting from those the last
-    /// Array left (`shapes.recent`); when it ends, its own become those.
-    fn array(&mut self, shapes: &mut Shapes<'de>) -> Result<Variant> {
+    /// An Array's elements (of `element_type`, untyped or from its descriptor), as the
+    /// Deserializer and `Array`'s visitor read them. The keys its Dictionaries remember go on
+    /// top of `shapes`, starting from those the last Array left (`shapes.recent`); when it
+    /// ends, its own become those.
+    fn array(&mut self, shapes: &mut Shapes<'de>, element_type: ContainerType) -> Result<Variant> {
         let count = self.rd().read_count("Array count", Item::Element)?;
         self.nested(|fb| {
             let hint = fb.rd().charge(count, Item::Element);
@@ -211,7 +368,7 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
             let ended = shapes.keys.drain(row..);
             shapes.recent.extend(ended);
             Ok(Variant::from(Array {
-                element_type: ContainerType::Untyped,
+                element_type,
                 items: r?,
             }))
         })
@@ -232,6 +389,23 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
             hint.release(left, fb.rd());
             r.map(Variant::from)
         })
+    }
+
+    /// A typed Dictionary's entries (its descriptors read): those of an untyped one, with
+    /// its key and value types. Out of line: the untyped one is the common case.
+    #[inline(never)]
+    fn typed_dictionary(
+        &mut self,
+        shapes: &mut Shapes<'de>,
+        key_type: ContainerType,
+        value_type: ContainerType,
+    ) -> Result<Variant> {
+        let mut v = self.dictionary(shapes, None)?;
+        if let Variant::Dictionary(d) = &mut v {
+            d.set_key_type(key_type);
+            d.set_value_type(value_type);
+        }
+        Ok(v)
     }
 
     /// The `count` entries of a Dictionary (`left` of them left unread), each key first
@@ -292,17 +466,41 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
     /// A Dictionary key: a String or StringName key's text may not be a reserved marker name,
     /// as the Deserializer's keys are checked.
     fn key(&mut self, shapes: &mut Shapes<'de>) -> Result<(Variant, u64)> {
-        let h = self.de.next_header()?;
+        let h = self.rd().read_header()?;
         let r = match h.ty {
             VariantType::String => self.rd().read_text("String").and_then(|s| {
                 Deserializer::<R>::check_key(&s, h.offset)?;
                 Ok((Variant::String((*s).into()), text_print(s.as_bytes())))
             }),
-            VariantType::StringName => self.de.visit_key_at(h, VariantVisitor).map(printed),
-            _ => self.variant_at(h, shapes, None).map(printed),
+            _ => self.other_key(h, shapes),
         };
         r.map_err(|e| e.or_at(h.offset))
     }
+
+    /// [`key`](Self::key) for a key that is not a String, out of line (most keys are
+    /// Strings).
+    #[inline(never)]
+    fn other_key(&mut self, h: HeaderAt, shapes: &mut Shapes<'de>) -> Result<(Variant, u64)> {
+        if h.ty == VariantType::StringName {
+            let s = self.rd().read_text("StringName")?;
+            Deserializer::<R>::check_key(&s, h.offset)?;
+            return Ok(printed(Variant::StringName(StringName((*s).to_owned()))));
+        }
+        self.variant_at(h, shapes, None).map(printed)
+    }
+}
+
+/// The element, key or value type a typed container's descriptor `d` stands for.
+fn container_type(d: Descriptor) -> Result<ContainerType> {
+    ContainerType::from_parts(d.kind, d.id, d.name).map_err(|m| Error::new(ErrorKind::Message(m)))
+}
+
+/// The error for a type [`FromBytes::other`] does not read (the table rules that out).
+#[cold]
+fn not_read_here(ty: VariantType) -> Error {
+    Error::new(ErrorKind::Message(
+        format!("{ty} is not read by this reader").into(),
+    ))
 }
 
 /// `key` and its [`fingerprint`](crate::value::fingerprint).

@@ -16,7 +16,6 @@ pub use dictionary::{DictionaryKey, IntoIter as DictionaryIntoIter};
 pub use index::VariantIndex;
 
 pub(crate) use builder::DictionaryBuilder;
-pub(crate) use de::VariantVisitor;
 pub(crate) use deserializer::{Borrowed, VariantDe};
 pub(crate) use dictionary::{KeyMode, LINEAR_MAX, fingerprint, text_print};
 

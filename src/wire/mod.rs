@@ -10,12 +10,15 @@
 //!   fields and padding, under the serde serializer.
 //! - [`reader`]: the [`Reader`] every decoding path reads through (input, offset, depth,
 //!   budget, String fields, headers).
+//! - [`payload`]: the payload rules of the larger types (counts, NodePath head, RID, Object
+//!   head, Signal fields, components), on the [`Reader`], one function each.
 //!
 //! Everything here follows `core/io/marshalls.cpp` (`encode_variant` / `decode_variant`) and
 //! `core/variant/variant.h`, as written down in `docs/wire-format.md` (the "spec" of the
 //! comments below, with its section numbers).
 
 pub(crate) mod header;
+pub(crate) mod payload;
 pub(crate) mod reader;
 pub(crate) mod string;
 pub(crate) mod types;
@@ -24,6 +27,7 @@ pub(crate) mod writer;
 pub(crate) use header::{
     COUNT_MASK, Descriptor, FLAG_64, FLAG_OBJECT_AS_ID, Header, NodePathHead, shared_word,
 };
+pub(crate) use payload::{FromNumber, ObjectHead};
 pub(crate) use reader::{HeaderAt, Hint, Item, Reader};
 pub(crate) use string::{has_nul, padding, zero_byte_in};
 pub use types::VariantType;
