@@ -199,13 +199,7 @@ impl<'de, R: Read<'de>> Reader<R> {
     /// (`decode_variant`, PACKED_STRING_ARRAY); more than the input holds is an error.
     #[inline]
     pub(crate) fn read_string_array_count(&mut self) -> Result<u32> {
-        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
-        self.check_fits(
-            count.into(),
-            Item::PackedString.least_size().into(),
-            "PackedStringArray count",
-        )?;
-        Ok(count)
+        self.read_signed_count("PackedStringArray count", Item::PackedString)
     }
 
     /// What follows the Object header `h` up to its properties (spec §4.13): an instance id
@@ -239,12 +233,7 @@ impl<'de, R: Read<'de>> Reader<R> {
         if class.is_empty() {
             return Ok(ObjectHead::Null);
         }
-        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
-        self.check_fits(
-            count.into(),
-            Item::Property.least_size().into(),
-            "object property count",
-        )?;
+        let count = self.read_signed_count("object property count", Item::Property)?;
         Ok(ObjectHead::Full { class, count })
     }
 }

@@ -401,6 +401,16 @@ impl<'de, R: Read<'de>> Reader<R> {
         Ok(count)
     }
 
+    /// Reads a count Godot reads as `i32` where a negative one means none (a PackedStringArray's
+    /// count, an Object's property count) and checks that `count` items of `item`'s least size
+    /// fit in the input.
+    #[inline]
+    pub(crate) fn read_signed_count(&mut self, what: &'static str, item: Item) -> Result<u32> {
+        let count = u32::try_from(self.read_i32()?).unwrap_or(0);
+        self.check_fits(count.into(), item.least_size().into(), what)?;
+        Ok(count)
+    }
+
     /// The [`Hint`] for a container of `count` items of kind `item`, charged to the budget.
     #[inline]
     pub(crate) fn charge(&mut self, count: u32, item: Item) -> Hint {
