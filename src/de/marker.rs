@@ -71,12 +71,6 @@ impl Elem {
 }
 
 impl<'de, R: Read<'de>> Deserializer<R> {
-    /// Reads a numeric packed array's count and checks it ([`Reader::read_packed_len`]): the
-    /// byte length of its elements.
-    pub(super) fn packed_count(&mut self, elem: Elem, wide: bool) -> Result<usize> {
-        self.rd.read_packed_len(elem.size(wide))
-    }
-
     pub(super) fn visit_packed_elements<V: Visitor<'de>>(
         &mut self,
         elem: Elem,
@@ -95,7 +89,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             self.rd.skip_padding(padding(len))?;
             return Ok(value);
         }
-        let bytes = self.packed_count(elem, wide)?;
+        let bytes = self.rd.read_packed_len(elem.size(wide))?;
         let left = bytes / elem.size(wide).max(1);
         visitor.visit_seq(PackedSeq {
             de: self,
@@ -207,7 +201,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for PayloadDe<'_, R> {
             }),
             Payload::Packed(Elem::BYTE, _) => de.visit_packed_bytes(visitor),
             Payload::Packed(elem, wide) => {
-                let len = de.packed_count(elem, wide)?;
+                let len = de.rd.read_packed_len(elem.size(wide))?;
                 match de.rd.read_slice(len)? {
                     Reference::Borrowed(b) => visitor.visit_borrowed_bytes(b),
                     Reference::Copied(b) => visitor.visit_bytes(b),
