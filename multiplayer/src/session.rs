@@ -1,8 +1,10 @@
 //! [`Session`]: the SceneMultiplayer state of one side (server, peer 1, or a client), sans IO.
 //!
 //! The transport reports connections, disconnections and packets; the session answers with
-//! [`Event`]s for the application and [`Output`]s for the transport. Time comes in as
-//! milliseconds from any fixed start (for the authentication timeout only).
+//! [`Event`]s for the application and [`Output`]s for the transport. The session reads no
+//! clock: the transport passes milliseconds from any fixed start to `tick` (the
+//! authentication timeout), and the application passes microseconds to `replicate` (the
+//! synchronizers' intervals).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 

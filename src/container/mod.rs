@@ -203,7 +203,8 @@ pub struct Opened {
 /// # Errors
 ///
 /// An encrypted file without `key`, or a container whose feature is off:
-/// [`ErrorKind::Unsupported`]. Otherwise as [`decrypt`] or [`read_compressed`].
+/// [`ErrorKind::Unsupported`]. Otherwise as `decrypt` (feature `crypto`) or `read_compressed`
+/// (feature `compression`).
 pub fn open(file: &[u8], key: Option<&Key>, limits: &Limits) -> Result<Opened> {
     let _ = (key, limits);
     match detect(file) {
@@ -253,7 +254,7 @@ pub fn open(file: &[u8], key: Option<&Key>, limits: &Limits) -> Result<Opened> {
 /// # Errors
 ///
 /// An encrypted wrapping without `key`: [`ErrorKind::Unsupported`]; otherwise as
-/// [`encrypt`] or [`write_compressed`].
+/// `encrypt` (feature `crypto`) or `write_compressed` (feature `compression`).
 pub fn seal(data: &[u8], wrapping: &Wrapping, key: Option<&Key>) -> Result<Vec<u8>> {
     let _ = key;
     match *wrapping {

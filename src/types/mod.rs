@@ -12,7 +12,8 @@
 //! not an enum: serde can buffer maps). The one exception: when a math type or
 //! `PackedStringArray` is asked for by its own marker name (only its own `Deserialize` does
 //! that) and the wire type matches, the payload below is visited directly as a sequence,
-//! which those visitors accept too. The names live only in this module.
+//! which those visitors accept too. The names themselves are defined once, in the wire type
+//! table (`wire/types.rs`).
 //!
 //! | Type | Serialize as | Payload (the map value our deserializer gives) |
 //! |---|---|---|
