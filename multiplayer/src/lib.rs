@@ -43,6 +43,12 @@ pub use replication::{
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
 pub use session::{Event, Limits, Output, RemoteCall, Session, Settings};
 
+// The README's examples compile (and the runnable ones run) as doc tests: they are what
+// users copy.
+#[cfg(all(doctest, feature = "enet"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// A random peer id as `MultiplayerPeer::generate_unique_id` picks one: 31 bits, never 0 or 1.
 pub fn generate_unique_id() -> i32 {
     use std::hash::{BuildHasher, Hasher};

@@ -3,6 +3,35 @@
 //! The transport reports connections, disconnections and packets; the session answers with
 //! [`Event`]s for the application and [`Output`]s for the transport. Time comes in as
 //! milliseconds from any fixed start (for the authentication timeout only).
+//!
+//! # Whose error is it
+//!
+//! A peer is untrusted, so nothing a peer does or is ends a serve loop: its malformed or
+//! refused packets, arguments that do not fit the type the application asks for
+//! ([`Session::args_of`]), a call of ours to a peer that has left meanwhile, all arrive as that
+//! peer's [`Event::Error`]; [`Session::complete_auth`] on a peer that is no longer (or not yet)
+//! authenticating answers `false`. The `Err` of a session call is ours alone: an undeclared
+//! node or method, arguments that cannot be encoded, an empty payload, a replication call the
+//! declarations do not allow. So `?` on a session call is right in a serve loop:
+//!
+//! ```
+//! use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Session, Settings};
+//!
+//! let mut session = Session::server(Settings::default());
+//! session.declare(RpcTable::new("/root/Lobby").with(RpcMethod::any_peer("chat")));
+//! while let Some(event) = session.poll_event() {
+//!     match event {
+//!         Event::Rpc(call) if call.method == "chat" => {
+//!             // A `chat(42)` is the caller's Event::Error, and the loop goes on.
+//!             let Some((text,)) = session.args_of::<(String,)>(&call) else { continue };
+//!             session.rpc(0, "Lobby", "chat", &(text,))?;
+//!         }
+//!         Event::Error { peer, error } => eprintln!("peer {peer}: {error}"),
+//!         _ => {}
+//!     }
+//! }
+//! # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+//! ```
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -115,7 +144,9 @@ pub struct RemoteCall {
 }
 
 impl RemoteCall {
-    /// The arguments as a typed tuple or struct (fields in order).
+    /// The arguments as a typed tuple or struct (fields in order). In a serve loop,
+    /// [`Session::args_of`] is the shape: a mismatch is the caller's event there, not an `Err`
+    /// that `?` would turn into the end of the loop.
     ///
     /// # Errors
     ///
@@ -389,9 +420,32 @@ impl Session {
         }
     }
 
-    /// Reports a transport-level error of `peer` as an [`Event::Error`].
+    /// Reports an error of `peer` (a transport's, or the application's verdict on what the
+    /// peer sent) as its [`Event::Error`].
     pub fn report(&mut self, peer: i32, error: ProtocolError) {
         self.events.push_back(Event::Error { peer, error });
+    }
+
+    /// The arguments of `call` as a typed tuple or struct (fields in order), or `None` when they
+    /// do not fit `T`: then the mismatch ([`ProtocolError::ArgumentType`]) is queued as the
+    /// caller's [`Event::Error`], as the engine logs a call whose arguments its method refuses
+    /// and goes on. A serve loop skips the call with
+    /// `let Some(args) = session.args_of::<T>(&call) else { continue };`, or answers with a
+    /// kick: `else { session.disconnect_peer(call.from); continue };`.
+    pub fn args_of<T: serde::de::DeserializeOwned>(&mut self, call: &RemoteCall) -> Option<T> {
+        match call.args_as() {
+            Ok(args) => Some(args),
+            Err(error) => {
+                self.report(call.from, error);
+                None
+            }
+        }
+    }
+
+    /// `to` is not a connected peer (it left while its events were queued, or never was): the
+    /// packet for it is dropped and reported as its [`Event::Error`], not as an `Err` of ours.
+    fn gone(&mut self, to: i32) {
+        self.report(to, ProtocolError::NoSuchPeer(to));
     }
 
     /// A packet from the transport peer `from` (`SceneMultiplayer::poll`'s loop body).
@@ -741,11 +795,12 @@ impl Session {
 
     // ---- application side -----------------------------------------------------------------
 
-    /// Sends authentication data to a pending peer (`send_auth`).
+    /// Sends authentication data to a pending peer (`send_auth`). When `peer` is not
+    /// authenticating or completed already (it left, timed out, or was admitted), nothing is
+    /// sent and [`ProtocolError::NoSuchPeer`] is queued as its [`Event::Error`].
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::NoSuchPeer`] when `peer` is not authenticating or completed already,
     /// [`ProtocolError::EmptyPayload`] for empty data.
     pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> Result<(), ProtocolError> {
         if data.is_empty() {
@@ -753,7 +808,10 @@ impl Session {
         }
         match self.pending.get(&peer) {
             Some(p) if !p.local && !p.remote => {}
-            _ => return Err(ProtocolError::NoSuchPeer(peer)),
+            _ => {
+                self.gone(peer);
+                return Ok(());
+            }
         }
         let mut packet = Vec::with_capacity(data.len() + 2);
         wire::write_auth(&mut packet, data);
@@ -761,14 +819,14 @@ impl Session {
         Ok(())
     }
 
-    /// Completes authentication of a pending peer on our side (`complete_auth`).
-    ///
-    /// # Errors
-    ///
-    /// [`ProtocolError::NoSuchPeer`] when `peer` is not authenticating or completed already.
-    pub fn complete_auth(&mut self, peer: i32) -> Result<(), ProtocolError> {
+    /// Completes authentication of a pending peer on our side (`complete_auth`); whether it
+    /// did. `false`, with nothing sent, when `peer` is not authenticating (it left, timed out,
+    /// was disconnected, or never connected) or was completed already (auth data sent twice):
+    /// the peer's doing, which Godot answers with an error code and a log line, and a serve
+    /// loop with nothing (or a kick).
+    pub fn complete_auth(&mut self, peer: i32) -> bool {
         let Some(pending) = self.pending.get_mut(&peer).filter(|p| !p.local) else {
-            return Err(ProtocolError::NoSuchPeer(peer));
+            return false;
         };
         pending.local = true;
         let remote = pending.remote;
@@ -779,7 +837,7 @@ impl Session {
             self.pending.remove(&peer);
             self.admit(peer);
         }
-        Ok(())
+        true
     }
 
     /// Disconnects a peer (`disconnect_peer`): the others are told, no event for it.
@@ -790,11 +848,12 @@ impl Session {
         self.out.push_back(Output::Disconnect(peer));
     }
 
-    /// Sends RAW bytes (`send_bytes`): `to` is a peer, 0 for all, or `-id` for all but one.
+    /// Sends RAW bytes (`send_bytes`): `to` is a peer, 0 for all, or `-id` for all but one. A
+    /// target that is not connected gets nothing and a [`ProtocolError::NoSuchPeer`] event.
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::EmptyPayload`], or [`ProtocolError::NoSuchPeer`] for an unknown target.
+    /// [`ProtocolError::EmptyPayload`].
     pub fn send_bytes(
         &mut self,
         to: i32,
@@ -808,19 +867,23 @@ impl Session {
         let mut packet = Vec::with_capacity(data.len() + 1);
         wire::write_raw(&mut packet, data);
         if to > 0 && !self.peers.contains_key(&to) {
-            return Err(ProtocolError::NoSuchPeer(to));
+            self.gone(to);
+            return Ok(());
         }
         self.send_command(to, channel, mode, packet);
         Ok(())
     }
 
     /// Calls `method` on the node at `path` of peer `to` (0 all, `-id` all but one) with typed
-    /// arguments: a tuple, a struct (fields in order), `()`, or a `Vec<Variant>`.
+    /// arguments: a tuple, a struct (fields in order), `()`, or a `Vec<Variant>`. A target that
+    /// is not connected (it left while its events were queued) gets nothing and a
+    /// [`ProtocolError::NoSuchPeer`] event: its departure is no error of ours.
     ///
     /// # Errors
     ///
     /// [`ProtocolError::NotDeclared`] for an undeclared node or method, naming what is
-    /// declared; [`ProtocolError::NoSuchPeer`]; [`ProtocolError::Encode`].
+    /// declared; [`ProtocolError::Encode`] and [`ProtocolError::TooManyArguments`] for
+    /// arguments that cannot be sent.
     pub fn rpc<A: ?Sized + Serialize>(
         &mut self,
         to: i32,
@@ -867,10 +930,11 @@ impl Session {
             .cloned()
             .ok_or_else(|| not_declared(table.method_names()))?;
         let (table_path, md5) = (table.path().to_owned(), table.md5().to_owned());
-        if to > 0 && !self.peers.contains_key(&to) {
-            return Err(ProtocolError::NoSuchPeer(to));
-        }
         let encoded: Encoded = args::encode_variants(args)?;
+        if to > 0 && !self.peers.contains_key(&to) {
+            self.gone(to);
+            return Ok(());
+        }
         let targets: Vec<i32> = if to > 0 {
             vec![to]
         } else {
