@@ -97,9 +97,11 @@ pub enum Event {
         /// Its name.
         name: String,
     },
-    /// A packet of `peer` was refused; the session goes on.
+    /// Something of `peer`'s, never the end of a serve loop: its packet was refused, its call's
+    /// arguments did not fit ([`Session::args_of`](crate::Session::args_of)), or a call of ours
+    /// found it gone ([`ProtocolError::NoSuchPeer`]). The session goes on.
     Error {
-        /// The peer whose packet it was.
+        /// The peer it concerns.
         peer: i32,
         /// What was wrong.
         error: ProtocolError,

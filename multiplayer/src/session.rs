@@ -326,9 +326,14 @@ impl Session {
     }
 
     /// `to` is not a connected peer (it left while its events were queued, or never was): the
-    /// packet for it is dropped and reported as its [`Event::Error`], not as an `Err` of ours.
-    fn gone(&mut self, to: i32) {
+    /// packet for it is dropped and reported as its [`Event::Error`], not as an `Err` of ours,
+    /// unless it is us (we are no peer of ours: the caller's mistake).
+    fn gone(&mut self, to: i32) -> Result<(), ProtocolError> {
+        if to == self.id {
+            return Err(ProtocolError::NoSuchPeer(to));
+        }
         self.report(to, ProtocolError::NoSuchPeer(to));
+        Ok(())
     }
 
     /// A packet from the transport peer `from` (`SceneMultiplayer::poll`'s loop body).
@@ -684,7 +689,8 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::EmptyPayload`] for empty data.
+    /// [`ProtocolError::EmptyPayload`] for empty data, [`ProtocolError::NoSuchPeer`] for our
+    /// own id.
     pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> Result<(), ProtocolError> {
         if data.is_empty() {
             return Err(ProtocolError::EmptyPayload("auth"));
@@ -692,7 +698,7 @@ impl Session {
         match self.pending.get(&peer) {
             Some(p) if !p.local && !p.remote => {}
             _ => {
-                self.gone(peer);
+                self.gone(peer)?;
                 return Ok(());
             }
         }
@@ -736,7 +742,7 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::EmptyPayload`].
+    /// [`ProtocolError::EmptyPayload`], [`ProtocolError::NoSuchPeer`] for our own id.
     pub fn send_bytes(
         &mut self,
         to: i32,
@@ -750,7 +756,7 @@ impl Session {
         let mut packet = Vec::with_capacity(data.len() + 1);
         wire::write_raw(&mut packet, data);
         if to > 0 && !self.peers.contains_key(&to) {
-            self.gone(to);
+            self.gone(to)?;
             return Ok(());
         }
         self.send_command(to, channel, mode, packet);
@@ -766,7 +772,7 @@ impl Session {
     ///
     /// [`ProtocolError::NotDeclared`] for an undeclared node or method, naming what is
     /// declared; [`ProtocolError::Encode`] and [`ProtocolError::TooManyArguments`] for
-    /// arguments that cannot be sent.
+    /// arguments that cannot be sent; [`ProtocolError::NoSuchPeer`] for our own id.
     pub fn rpc<A: ?Sized + Serialize>(
         &mut self,
         to: i32,
@@ -815,7 +821,7 @@ impl Session {
         let (table_path, md5) = (table.path().to_owned(), table.md5().to_owned());
         let encoded: Encoded = args::encode_variants(args)?;
         if to > 0 && !self.peers.contains_key(&to) {
-            self.gone(to);
+            self.gone(to)?;
             return Ok(());
         }
         let targets: Vec<i32> = if to > 0 {

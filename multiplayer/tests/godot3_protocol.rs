@@ -350,6 +350,11 @@ fn sync_and_master_modes_decide_the_local_call() {
         error: Error::Protocol(ProtocolError::NoSuchPeer(9)),
     };
     assert_eq!(events(&mut s), [gone.clone(), gone.clone(), gone]);
+    // Everyone but ourselves is no target (the engine: no peer 1 among the server's peers).
+    assert!(matches!(
+        s.rpc(-1, "Lobby", "chat", &()),
+        Err(Error::Protocol(ProtocolError::NoSuchPeer(-1)))
+    ));
     assert!(matches!(
         s.rpc(0, "Lobby", "missing", &()),
         Err(Error::NotDeclared { .. })

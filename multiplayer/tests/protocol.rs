@@ -309,7 +309,12 @@ fn undeclared_calls_say_what_is_declared() {
         error: ProtocolError::NoSuchPeer(9),
     };
     assert_eq!(events(&mut s), [gone.clone(), gone]);
-    // Ours stay errors, whichever the target: an undeclared method, an empty payload.
+    // Ours stay errors, whichever the target: an undeclared method, an empty payload, and
+    // ourselves as the target.
+    assert_eq!(
+        s.rpc(1, "Lobby", "done", &()),
+        Err(ProtocolError::NoSuchPeer(1))
+    );
     assert!(matches!(
         s.rpc(9, "Lobby", "nope", &()),
         Err(ProtocolError::NotDeclared { .. })

@@ -81,10 +81,12 @@ pub enum Event {
         /// Whether they came unreliable.
         unreliable: bool,
     },
-    /// A packet of `peer` was refused (the engine prints an error and drops it); the session
-    /// goes on.
+    /// Something of `peer`'s, never the end of a serve loop: its packet was refused (the
+    /// engine prints an error and drops it), its call's arguments did not fit
+    /// ([`Session::args_of`]), or a call of ours found it gone ([`ProtocolError::NoSuchPeer`]).
+    /// The session goes on.
     Error {
-        /// The peer whose packet it was.
+        /// The peer it concerns.
         peer: i32,
         /// What was wrong.
         error: Error,
@@ -441,7 +443,8 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// [`Error::NotDeclared`], encoding errors.
+    /// [`Error::NotDeclared`], encoding errors, [`ProtocolError::NoSuchPeer`] for our own id
+    /// as `-n` (Godot sends nothing to itself).
     pub fn rpc<T: ?Sized + Serialize>(
         &mut self,
         to: i32,
@@ -534,13 +537,14 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::EmptyPayload`] for no bytes (Godot refuses them).
+    /// [`ProtocolError::EmptyPayload`] for no bytes (Godot refuses them),
+    /// [`ProtocolError::NoSuchPeer`] for our own id as `-n`.
     pub fn send_bytes(&mut self, to: i32, data: &[u8], unreliable: bool) -> Result<(), Error> {
         if data.is_empty() {
             return Err(ProtocolError::EmptyPayload("RAW").into());
         }
         if to != 0 && !self.peers.contains_key(&to.saturating_abs()) {
-            self.gone(to);
+            self.gone(to)?;
             return Ok(());
         }
         let mut packet = Vec::with_capacity(data.len() + 1);
@@ -553,10 +557,15 @@ impl Session {
         Ok(())
     }
 
-    /// `to` (or `n` of `-n`) is not a connected peer: reported as its [`Event::Error`].
-    fn gone(&mut self, to: i32) {
+    /// `to` (or `n` of `-n`) is not a connected peer: reported as its [`Event::Error`], unless
+    /// it is us (we are no peer of ours: the caller's mistake).
+    fn gone(&mut self, to: i32) -> Result<(), Error> {
         let peer = to.saturating_abs();
+        if peer == self.id {
+            return Err(ProtocolError::NoSuchPeer(to).into());
+        }
         self.report(peer, ProtocolError::NoSuchPeer(peer).into());
+        Ok(())
     }
 
     /// `rpcp`/`rsetp` then `_send_rpc`.
@@ -611,7 +620,7 @@ impl Session {
         // `_send_rpc`: `p_to != 0 && !connected_peers.has(ABS(p_to))` is refused (and logged);
         // `rpcp` still makes the local call.
         if to != 0 && !self.peers.contains_key(&to.saturating_abs()) {
-            self.gone(to);
+            self.gone(to)?;
             return Ok(local);
         }
         let cache_id = match self.cache_ids.get(index).copied() {
