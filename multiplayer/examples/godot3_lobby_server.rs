@@ -69,8 +69,24 @@ pub struct Move {
     pub position: Vector2,
 }
 
+/// The longest player name the lobby takes (bytes), so that what one player makes the server
+/// hold and send to everyone stays small.
+pub const MAX_NAME: usize = 32;
+/// The longest chat line the lobby relays (bytes).
+pub const MAX_CHAT: usize = 500;
+
 /// Runs the lobby on `addr` until `stop_after` (forever with `None`); `log` gets one line per
 /// event.
+///
+/// What a player sends never ends the loop: a refused packet, a call whose arguments do not fit
+/// (`session.args_of`), a name or chat line over [`MAX_NAME`] or [`MAX_CHAT`] bytes, a player
+/// who leaves while its events are queued: each is logged as `peer N: ...` and the lobby goes
+/// on. It holds one name per connected peer, at most 32 of them (the server's client limit).
+///
+/// # Errors
+///
+/// Ours only: the socket could not be bound or failed, or a call of ours names an undeclared
+/// node or member.
 pub fn run(
     addr: SocketAddr,
     stop_after: Option<Duration>,
@@ -94,7 +110,18 @@ pub fn run(
                 }
                 Event::Rpc(call) => match call.member.as_str() {
                     "register" => {
-                        let Register { player: name } = call.args_as()?;
+                        // A call that does not fit is the caller's `Event::Error`, logged below.
+                        let Some(Register { player: name }) = session.args_of(&call) else {
+                            continue;
+                        };
+                        if name.len() > MAX_NAME {
+                            log(format!(
+                                "peer {}: name of {} bytes refused",
+                                call.from,
+                                name.len()
+                            ));
+                            continue;
+                        }
                         log(format!("{name} ({}) joined", call.from));
                         session.rset(call.from, "Lobby", "motd", &format!("welcome, {name}"))?;
                         for (&id, other) in &players {
@@ -104,13 +131,25 @@ pub fn run(
                         session.rpc(0, "Lobby", "joined", &(call.from, name))?;
                     }
                     "chat" => {
-                        let Chat { text } = call.args_as()?;
+                        let Some(Chat { text }) = session.args_of(&call) else {
+                            continue;
+                        };
+                        if text.len() > MAX_CHAT {
+                            log(format!(
+                                "peer {}: chat of {} bytes dropped",
+                                call.from,
+                                text.len()
+                            ));
+                            continue;
+                        }
                         let name = players.get(&call.from).map_or("?", String::as_str);
                         log(format!("{name}: {text}"));
                         session.rpc(0, "Lobby", "said", &(call.from, text))?;
                     }
                     "move" => {
-                        let Move { position: pos } = call.args_as()?;
+                        let Some(Move { position: pos }) = session.args_of(&call) else {
+                            continue;
+                        };
                         log(format!("{} moved to {} {}", call.from, pos.x, pos.y));
                         session.rpc_unreliable(-call.from, "Lobby", "moved", &(call.from, pos))?;
                     }

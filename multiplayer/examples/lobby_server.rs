@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 const PASSWORD: &str = "lobby";
 
 /// The GDScript node `examples/lobby/lobby.gd`, declared on the Rust side.
-fn lobby() -> RpcTable {
+pub fn lobby() -> RpcTable {
     RpcTable::new("/root/Lobby")
         .with(RpcMethod::any_peer("chat"))
         .with(RpcMethod::any_peer("move").transfer(TransferMode::UnreliableOrdered))
@@ -60,11 +60,24 @@ pub fn replication_script() -> String {
     gdscript::script(&[("world", &spawner())], &[("player", &player_sync())])
 }
 
+/// The longest player name the lobby takes (bytes), so that what one player makes the server
+/// hold and send to everyone stays small.
+pub const MAX_NAME: usize = 32;
+/// The longest chat line the lobby relays (bytes).
+pub const MAX_CHAT: usize = 500;
+
 /// Runs the lobby on `server` while `running()` says so, reporting each line to `log`.
+///
+/// What a player sends never ends the loop: a refused packet, a call whose arguments do not fit
+/// (`session.args_of`), auth data sent twice or after joining, a player who leaves while its
+/// events are queued: each is that player's `Event::Error` (logged as `peer N: ...`) or is
+/// ignored. The lobby holds a name (at most [`MAX_NAME`] bytes) per authenticating or joined
+/// peer, at most 32 of them (the server's client limit).
 ///
 /// # Errors
 ///
-/// A transport or protocol error of ours.
+/// Ours only: the socket failed, or a call of ours names an undeclared node, method or
+/// spawner.
 pub fn serve(
     mut server: EnetPeer,
     mut running: impl FnMut() -> bool,
@@ -72,7 +85,8 @@ pub fn serve(
 ) -> Result<(), Box<dyn std::error::Error>> {
     server.session().declare(lobby());
     server.session().declare_spawner(spawner());
-    // Authenticated names, and the players in the lobby with their spawned node.
+    // The names of the authenticated peers not yet admitted, and the players in the lobby with
+    // their spawned node.
     let mut pending: BTreeMap<i32, String> = BTreeMap::new();
     let mut players: BTreeMap<i32, (String, NodeId)> = BTreeMap::new();
     let start = Instant::now();
@@ -82,18 +96,25 @@ pub fn serve(
         while let Some(event) = server.poll_event() {
             let session = server.session();
             match event {
+                // Auth data again after we accepted the first: nothing to do.
+                Event::AuthData { peer, .. } if pending.contains_key(&peer) => {}
                 Event::AuthData { peer, data } => {
-                    let text = String::from_utf8_lossy(&data).into_owned();
+                    let text = String::from_utf8_lossy(&data);
                     match text.split_once(':') {
-                        Some((name, PASSWORD)) if !name.is_empty() => {
-                            pending.insert(peer, name.to_owned());
-                            session.complete_auth(peer)?;
+                        Some((name, PASSWORD)) if !name.is_empty() && name.len() <= MAX_NAME => {
+                            // `false`: the peer left, or was refused, since it sent this.
+                            if session.complete_auth(peer) {
+                                pending.insert(peer, name.to_owned());
+                            }
                         }
                         _ => {
                             log(format!("refused peer {peer}"));
                             session.disconnect_peer(peer);
                         }
                     }
+                }
+                Event::AuthenticationFailed(peer) => {
+                    pending.remove(&peer);
                 }
                 Event::PeerConnected(peer) => {
                     let name = pending.remove(&peer).unwrap_or_default();
@@ -124,18 +145,32 @@ pub fn serve(
                     }
                 }
                 Event::Rpc(call) if call.method == "chat" => {
-                    let (text,): (String,) = call.args_as()?;
+                    // A call that does not fit is the caller's `Event::Error`, logged below.
+                    let Some((text,)) = session.args_of::<(String,)>(&call) else {
+                        continue;
+                    };
+                    if text.len() > MAX_CHAT {
+                        log(format!(
+                            "peer {}: chat of {} bytes dropped",
+                            call.from,
+                            text.len()
+                        ));
+                        continue;
+                    }
                     let name = players.get(&call.from).map_or("?", |p| p.0.as_str());
                     log(format!("{name}: {text}"));
                     session.rpc(0, "Lobby", "said", &(call.from, text))?;
                 }
                 Event::Rpc(call) if call.method == "move" => {
-                    let (position,): (Vector2,) = call.args_as()?;
+                    let Some((position,)) = session.args_of::<(Vector2,)>(&call) else {
+                        continue;
+                    };
                     session.rpc(-call.from, "Lobby", "moved", &(call.from, position))?;
                     // The world: the player's synchronized position follows its moves.
                     if let Some(&(_, node)) = players.get(&call.from) {
-                        let sync = session.node_synchronizers(node)[0];
-                        session.set_state_as(sync, &PlayerState { position })?;
+                        if let Some(&sync) = session.node_synchronizers(node).first() {
+                            session.set_state_as(sync, &PlayerState { position })?;
+                        }
                     }
                 }
                 Event::Error { peer, error } => log(format!("peer {peer}: {error}")),

@@ -23,6 +23,7 @@ pub mod enet;
 #[cfg(feature = "enet")]
 mod enet_core;
 mod error;
+mod event;
 pub mod gdscript;
 pub mod godot3;
 pub mod replication;
@@ -35,13 +36,20 @@ pub mod wire;
 mod ws_core;
 
 pub use error::ProtocolError;
+pub use event::{Event, Output, RemoteCall};
 pub use godot_serde::Variant;
 pub use replication::{
     NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,
     Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
-pub use session::{Event, Limits, Output, RemoteCall, Session, Settings};
+pub use session::{Limits, Session, Settings};
+
+// The README's examples compile (and the runnable ones run) as doc tests: they are what
+// users copy.
+#[cfg(all(doctest, feature = "enet"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 /// A random peer id as `MultiplayerPeer::generate_unique_id` picks one: 31 bits, never 0 or 1.
 pub fn generate_unique_id() -> i32 {

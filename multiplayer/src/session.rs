@@ -5,6 +5,35 @@
 //! clock: the transport passes milliseconds from any fixed start to `tick` (the
 //! authentication timeout), and the application passes microseconds to `replicate` (the
 //! synchronizers' intervals).
+//!
+//! # Whose error is it
+//!
+//! A peer is untrusted, so nothing a peer does or is ends a serve loop: its malformed or
+//! refused packets, arguments that do not fit the type the application asks for
+//! ([`Session::args_of`]), a call of ours to a peer that has left meanwhile, all arrive as that
+//! peer's [`Event::Error`]; [`Session::complete_auth`] on a peer that is no longer (or not yet)
+//! authenticating answers `false`. The `Err` of a session call is ours alone: an undeclared
+//! node or method, arguments that cannot be encoded, an empty payload, a replication call the
+//! declarations do not allow. So `?` on a session call is right in a serve loop:
+//!
+//! ```
+//! use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Session, Settings};
+//!
+//! let mut session = Session::server(Settings::default());
+//! session.declare(RpcTable::new("/root/Lobby").with(RpcMethod::any_peer("chat")));
+//! while let Some(event) = session.poll_event() {
+//!     match event {
+//!         Event::Rpc(call) if call.method == "chat" => {
+//!             // A `chat(42)` is the caller's Event::Error, and the loop goes on.
+//!             let Some((text,)) = session.args_of::<(String,)>(&call) else { continue };
+//!             session.rpc(0, "Lobby", "chat", &(text,))?;
+//!         }
+//!         Event::Error { peer, error } => eprintln!("peer {peer}: {error}"),
+//!         _ => {}
+//!     }
+//! }
+//! # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+//! ```
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -12,6 +41,7 @@ use godot_serde::Variant;
 use serde::Serialize;
 
 use crate::args::{self, Encoded};
+use crate::event::{Event, Output, RemoteCall};
 use crate::rpc::relative_path;
 use crate::wire::{self, NodeRef, Packet};
 use crate::{ProtocolError, RpcTable, TransferMode};
@@ -97,122 +127,6 @@ impl Settings {
         self.limits = limits;
         self
     }
-}
-
-/// A remote call received.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RemoteCall {
-    /// The caller (the original sender for relayed calls).
-    pub from: i32,
-    /// The node path, relative to the multiplayer root.
-    pub path: String,
-    /// The method.
-    pub method: String,
-    /// The arguments.
-    pub args: Vec<Variant>,
-    /// The channel it came on.
-    pub channel: u8,
-    /// The transfer mode the transport reported.
-    pub mode: TransferMode,
-}
-
-impl RemoteCall {
-    /// The arguments as a typed tuple or struct (fields in order).
-    ///
-    /// # Errors
-    ///
-    /// [`ProtocolError::ArgumentType`] when they do not fit `T`.
-    pub fn args_as<T: serde::de::DeserializeOwned>(&self) -> Result<T, ProtocolError> {
-        args::from_arguments(&self.method, &self.args)
-    }
-}
-
-/// What happened, for the application.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum Event {
-    /// `peer_authenticating`: a peer connected and must authenticate.
-    PeerAuthenticating(i32),
-    /// Authentication data from a peer (the `auth_callback`'s call).
-    AuthData {
-        /// The peer.
-        peer: i32,
-        /// The data.
-        data: Vec<u8>,
-    },
-    /// `peer_authentication_failed`: a pending peer left or timed out.
-    AuthenticationFailed(i32),
-    /// `peer_connected` (peer 1 on a client: `connected_to_server`).
-    PeerConnected(i32),
-    /// `peer_disconnected`.
-    PeerDisconnected(i32),
-    /// A remote call.
-    Rpc(RemoteCall),
-    /// `peer_packet`: RAW bytes.
-    Raw {
-        /// The sender.
-        from: i32,
-        /// The bytes.
-        data: Vec<u8>,
-        /// The channel.
-        channel: u8,
-        /// The transfer mode.
-        mode: TransferMode,
-    },
-    /// The state of a synchronizer arrived from its authority (`synchronized`, or
-    /// `delta_synchronized` when `delta`): read it with [`Session::state`] or
-    /// [`Session::state_as`].
-    Synchronized {
-        /// The sender.
-        from: i32,
-        /// The synchronizer.
-        sync: crate::SyncId,
-        /// Whether it was a delta (only the changed watched properties).
-        delta: bool,
-    },
-    /// A client's spawner got a node from the server (SPAWN): its synchronizers are
-    /// [`Session::node_synchronizers`], their spawn state already set.
-    Spawned {
-        /// The sender (the spawner's authority).
-        from: i32,
-        /// The node.
-        node: crate::NodeId,
-    },
-    /// The server despawned a node it spawned here; its synchronizers are gone.
-    Despawned {
-        /// The sender.
-        from: i32,
-        /// The node (no longer known to the session).
-        node: crate::NodeId,
-        /// Its name.
-        name: String,
-    },
-    /// A packet of `peer` was refused; the session goes on.
-    Error {
-        /// The peer whose packet it was.
-        peer: i32,
-        /// What was wrong.
-        error: ProtocolError,
-    },
-}
-
-/// What the transport must do.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Output {
-    /// Send `data` to the transport peer `to` (a positive id: the session expands broadcasts).
-    Packet {
-        /// The transport peer.
-        to: i32,
-        /// The user channel (0: the transfer mode's default channel).
-        channel: u8,
-        /// The transfer mode.
-        mode: TransferMode,
-        /// The bytes.
-        data: Vec<u8>,
-    },
-    /// Disconnect this transport peer.
-    Disconnect(i32),
 }
 
 #[derive(Debug, Default)]
@@ -391,9 +305,37 @@ impl Session {
         }
     }
 
-    /// Reports a transport-level error of `peer` as an [`Event::Error`].
+    /// Reports an error of `peer` (a transport's, or the application's verdict on what the
+    /// peer sent) as its [`Event::Error`].
     pub fn report(&mut self, peer: i32, error: ProtocolError) {
         self.events.push_back(Event::Error { peer, error });
+    }
+
+    /// The arguments of `call` as a typed tuple or struct (fields in order), or `None` when they
+    /// do not fit `T`: then the mismatch ([`ProtocolError::ArgumentType`]) is queued as the
+    /// caller's [`Event::Error`], as the engine logs a call whose arguments its method refuses
+    /// and goes on. A serve loop skips the call with
+    /// `let Some(args) = session.args_of::<T>(&call) else { continue };`, or answers with a
+    /// kick: `else { session.disconnect_peer(call.from); continue };`.
+    pub fn args_of<T: serde::de::DeserializeOwned>(&mut self, call: &RemoteCall) -> Option<T> {
+        match call.args_as() {
+            Ok(args) => Some(args),
+            Err(error) => {
+                self.report(call.from, error);
+                None
+            }
+        }
+    }
+
+    /// `to` is not a connected peer (it left while its events were queued, or never was): the
+    /// packet for it is dropped and reported as its [`Event::Error`], not as an `Err` of ours,
+    /// unless it is us (we are no peer of ours: the caller's mistake).
+    fn gone(&mut self, to: i32) -> Result<(), ProtocolError> {
+        if to == self.id {
+            return Err(ProtocolError::NoSuchPeer(to));
+        }
+        self.report(to, ProtocolError::NoSuchPeer(to));
+        Ok(())
     }
 
     /// A packet from the transport peer `from` (`SceneMultiplayer::poll`'s loop body).
@@ -743,19 +685,24 @@ impl Session {
 
     // ---- application side -----------------------------------------------------------------
 
-    /// Sends authentication data to a pending peer (`send_auth`).
+    /// Sends authentication data to a pending peer (`send_auth`). When `peer` is not
+    /// authenticating or completed already (it left, timed out, or was admitted), nothing is
+    /// sent and [`ProtocolError::NoSuchPeer`] is queued as its [`Event::Error`].
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::NoSuchPeer`] when `peer` is not authenticating or completed already,
-    /// [`ProtocolError::EmptyPayload`] for empty data.
+    /// [`ProtocolError::EmptyPayload`] for empty data, [`ProtocolError::NoSuchPeer`] for our
+    /// own id.
     pub fn send_auth(&mut self, peer: i32, data: &[u8]) -> Result<(), ProtocolError> {
         if data.is_empty() {
             return Err(ProtocolError::EmptyPayload("auth"));
         }
         match self.pending.get(&peer) {
             Some(p) if !p.local && !p.remote => {}
-            _ => return Err(ProtocolError::NoSuchPeer(peer)),
+            _ => {
+                self.gone(peer)?;
+                return Ok(());
+            }
         }
         let mut packet = Vec::with_capacity(data.len() + 2);
         wire::write_auth(&mut packet, data);
@@ -763,14 +710,14 @@ impl Session {
         Ok(())
     }
 
-    /// Completes authentication of a pending peer on our side (`complete_auth`).
-    ///
-    /// # Errors
-    ///
-    /// [`ProtocolError::NoSuchPeer`] when `peer` is not authenticating or completed already.
-    pub fn complete_auth(&mut self, peer: i32) -> Result<(), ProtocolError> {
+    /// Completes authentication of a pending peer on our side (`complete_auth`); whether it
+    /// did. `false`, with nothing sent, when `peer` is not authenticating (it left, timed out,
+    /// was disconnected, or never connected) or was completed already (auth data sent twice):
+    /// the peer's doing, which Godot answers with an error code and a log line, and a serve
+    /// loop with nothing (or a kick).
+    pub fn complete_auth(&mut self, peer: i32) -> bool {
         let Some(pending) = self.pending.get_mut(&peer).filter(|p| !p.local) else {
-            return Err(ProtocolError::NoSuchPeer(peer));
+            return false;
         };
         pending.local = true;
         let remote = pending.remote;
@@ -781,7 +728,7 @@ impl Session {
             self.pending.remove(&peer);
             self.admit(peer);
         }
-        Ok(())
+        true
     }
 
     /// Disconnects a peer (`disconnect_peer`): the others are told, no event for it.
@@ -792,11 +739,12 @@ impl Session {
         self.out.push_back(Output::Disconnect(peer));
     }
 
-    /// Sends RAW bytes (`send_bytes`): `to` is a peer, 0 for all, or `-id` for all but one.
+    /// Sends RAW bytes (`send_bytes`): `to` is a peer, 0 for all, or `-id` for all but one. A
+    /// target that is not connected gets nothing and a [`ProtocolError::NoSuchPeer`] event.
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::EmptyPayload`], or [`ProtocolError::NoSuchPeer`] for an unknown target.
+    /// [`ProtocolError::EmptyPayload`], [`ProtocolError::NoSuchPeer`] for our own id.
     pub fn send_bytes(
         &mut self,
         to: i32,
@@ -810,19 +758,23 @@ impl Session {
         let mut packet = Vec::with_capacity(data.len() + 1);
         wire::write_raw(&mut packet, data);
         if to > 0 && !self.peers.contains_key(&to) {
-            return Err(ProtocolError::NoSuchPeer(to));
+            self.gone(to)?;
+            return Ok(());
         }
         self.send_command(to, channel, mode, packet);
         Ok(())
     }
 
     /// Calls `method` on the node at `path` of peer `to` (0 all, `-id` all but one) with typed
-    /// arguments: a tuple, a struct (fields in order), `()`, or a `Vec<Variant>`.
+    /// arguments: a tuple, a struct (fields in order), `()`, or a `Vec<Variant>`. A target that
+    /// is not connected (it left while its events were queued) gets nothing and a
+    /// [`ProtocolError::NoSuchPeer`] event: its departure is no error of ours.
     ///
     /// # Errors
     ///
     /// [`ProtocolError::NotDeclared`] for an undeclared node or method, naming what is
-    /// declared; [`ProtocolError::NoSuchPeer`]; [`ProtocolError::Encode`].
+    /// declared; [`ProtocolError::Encode`] and [`ProtocolError::TooManyArguments`] for
+    /// arguments that cannot be sent; [`ProtocolError::NoSuchPeer`] for our own id.
     pub fn rpc<A: ?Sized + Serialize>(
         &mut self,
         to: i32,
@@ -869,10 +821,11 @@ impl Session {
             .cloned()
             .ok_or_else(|| not_declared(table.method_names()))?;
         let (table_path, md5) = (table.path().to_owned(), table.md5().to_owned());
-        if to > 0 && !self.peers.contains_key(&to) {
-            return Err(ProtocolError::NoSuchPeer(to));
-        }
         let encoded: Encoded = args::encode_variants(args)?;
+        if to > 0 && !self.peers.contains_key(&to) {
+            self.gone(to)?;
+            return Ok(());
+        }
         let targets: Vec<i32> = if to > 0 {
             vec![to]
         } else {

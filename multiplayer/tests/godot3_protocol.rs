@@ -243,6 +243,21 @@ fn refused_calls_and_sets_are_per_peer_errors() {
         [Event::Rset(r)] => {
             assert_eq!((r.member.as_str(), r.unreliable), ("name", true));
             assert_eq!(r.value_as::<String>().unwrap(), "x");
+            // In a serve loop: the typed value or arguments, or `None` with the mismatch as
+            // the sender's event.
+            let r = r.clone();
+            assert_eq!(s.value_of::<String>(&r).as_deref(), Some("x"));
+            assert_eq!(s.value_of::<i64>(&r), None);
+            assert_eq!(s.args_of::<(bool, bool)>(&r), None);
+            let errors = events(&mut s);
+            assert_eq!(errors.len(), 2, "{errors:?}");
+            assert!(errors.iter().all(|e| matches!(
+                e,
+                Event::Error {
+                    peer: 2,
+                    error: Error::Protocol(ProtocolError::ArgumentType { .. })
+                }
+            )));
         }
         other => panic!("{other:?}"),
     }
@@ -322,9 +337,23 @@ fn sync_and_master_modes_decide_the_local_call() {
     // `master` on the master: called locally, not sent.
     assert!(s.rpc(0, "Lobby", "order", &()).unwrap());
     assert!(outputs(&mut s).is_empty());
+    // A target that is not connected (it left while its events were queued) is no error of
+    // ours: nothing is sent, it is that peer's event (`-9`: peer 9's, as `ABS(p_to)`), and
+    // the local call is still answered (`remotesync` to everyone but 9 runs here too).
+    events(&mut s);
+    assert!(!s.rpc(9, "Lobby", "chat", &()).unwrap());
+    assert!(s.rpc(-9, "Lobby", "shout", &()).unwrap());
+    s.send_bytes(9, b"x", false).unwrap();
+    assert!(outputs(&mut s).is_empty());
+    let gone = Event::Error {
+        peer: 9,
+        error: Error::Protocol(ProtocolError::NoSuchPeer(9)),
+    };
+    assert_eq!(events(&mut s), [gone.clone(), gone.clone(), gone]);
+    // Everyone but ourselves is no target (the engine: no peer 1 among the server's peers).
     assert!(matches!(
-        s.rpc(9, "Lobby", "chat", &()),
-        Err(Error::Protocol(ProtocolError::NoSuchPeer(9)))
+        s.rpc(-1, "Lobby", "chat", &()),
+        Err(Error::Protocol(ProtocolError::NoSuchPeer(-1)))
     ));
     assert!(matches!(
         s.rpc(0, "Lobby", "missing", &()),

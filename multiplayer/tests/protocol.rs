@@ -211,6 +211,20 @@ fn received_call_becomes_an_event_with_typed_args() {
         call.args_as::<(String,)>(),
         Err(ProtocolError::ArgumentType { .. })
     ));
+    // In a serve loop: the typed arguments, or `None` with the mismatch as the caller's event.
+    assert_eq!(s.args_of::<(i64, bool)>(call), Some((5, true)));
+    assert_eq!(events(&mut s), []);
+    assert_eq!(s.args_of::<(String,)>(call), None);
+    assert!(
+        matches!(
+            events(&mut s).as_slice(),
+            [Event::Error {
+                peer: 7,
+                error: ProtocolError::ArgumentType { method, .. }
+            }] if method == "ping"
+        ),
+        "the mismatch is peer 7's event"
+    );
 }
 
 #[test]
@@ -283,9 +297,31 @@ fn undeclared_calls_say_what_is_declared() {
         err.to_string(),
         "no RPC \"x\" declared on node \"Other\" (declared: [])"
     );
+    // A target that is not connected (it left while its events were queued) is no error of
+    // ours: nothing is sent, and it is that peer's event.
+    outputs(&mut s);
+    events(&mut s);
+    s.rpc(9, "Lobby", "done", &()).unwrap();
+    s.send_bytes(9, b"x", TransferMode::Reliable, 0).unwrap();
+    assert_eq!(outputs(&mut s), []);
+    let gone = Event::Error {
+        peer: 9,
+        error: ProtocolError::NoSuchPeer(9),
+    };
+    assert_eq!(events(&mut s), [gone.clone(), gone]);
+    // Ours stay errors, whichever the target: an undeclared method, an empty payload, and
+    // ourselves as the target.
     assert_eq!(
-        s.rpc(9, "Lobby", "done", &()).unwrap_err(),
-        ProtocolError::NoSuchPeer(9)
+        s.rpc(1, "Lobby", "done", &()),
+        Err(ProtocolError::NoSuchPeer(1))
+    );
+    assert!(matches!(
+        s.rpc(9, "Lobby", "nope", &()),
+        Err(ProtocolError::NotDeclared { .. })
+    ));
+    assert_eq!(
+        s.send_bytes(9, b"", TransferMode::Reliable, 0),
+        Err(ProtocolError::EmptyPayload("RAW"))
     );
 }
 
@@ -364,7 +400,7 @@ fn authentication_then_admission() {
         }]
     );
     s.send_auth(5, b"ok").unwrap();
-    s.complete_auth(5).unwrap();
+    assert!(s.complete_auth(5));
     assert_eq!(
         outputs(&mut s),
         [
@@ -373,8 +409,26 @@ fn authentication_then_admission() {
         ]
     );
     assert_eq!(events(&mut s), []);
+    // Auth data twice (both handed over before the application answered): the second
+    // completion is the peer's doing, answered `false` with nothing sent (Godot: "The
+    // authentication session was already marked as completed"), not an error to `?`.
+    assert!(!s.complete_auth(5));
+    assert_eq!(outputs(&mut s), []);
     s.receive(5, 0, TransferMode::Reliable, &[7, 0]);
     assert_eq!(events(&mut s), [Event::PeerConnected(5)]);
+    // Once admitted, or for a peer that never connected: nothing to complete, nothing sent;
+    // auth data for it is dropped and reported as that peer's event.
+    assert!(!s.complete_auth(5));
+    assert!(!s.complete_auth(77));
+    s.send_auth(5, b"late").unwrap();
+    assert_eq!(outputs(&mut s), []);
+    assert_eq!(
+        events(&mut s),
+        [Event::Error {
+            peer: 5,
+            error: ProtocolError::NoSuchPeer(5)
+        }]
+    );
 }
 
 #[test]

@@ -1,6 +1,13 @@
 //! [`Session`]: the `MultiplayerAPI` state of one Godot 3.2.3 side (server, peer 1, or a
 //! client), sans IO. The transport (e.g. [`super::enet`]) strips its own framing and reports
 //! connections and packets; the session answers with [`Event`]s and [`Output`]s.
+//!
+//! As in the Godot 4 session, what a peer does or is arrives as its [`Event::Error`] (its
+//! refused packets, arguments that do not fit the requested type through
+//! [`Session::args_of`] and [`Session::value_of`], a call of ours to a peer that has left
+//! meanwhile), and the `Err` of a session call is ours alone (an undeclared node or member,
+//! arguments that cannot be encoded, an empty payload): `?` on a session call is right in a
+//! serve loop.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -32,6 +39,7 @@ pub struct Remote {
 
 impl Remote {
     /// The arguments as a typed tuple or struct (fields in order), through Godot 3's layout.
+    /// In a serve loop, [`Session::args_of`] is the shape (a mismatch is the caller's event).
     ///
     /// # Errors
     ///
@@ -41,7 +49,7 @@ impl Remote {
         args::typed_in(&wire::config(), &self.member, &list)
     }
 
-    /// The value of a set as a typed value.
+    /// The value of a set as a typed value ([`Session::value_of`] in a serve loop).
     ///
     /// # Errors
     ///
@@ -73,10 +81,12 @@ pub enum Event {
         /// Whether they came unreliable.
         unreliable: bool,
     },
-    /// A packet of `peer` was refused (the engine prints an error and drops it); the session
-    /// goes on.
+    /// Something of `peer`'s, never the end of a serve loop: its packet was refused (the
+    /// engine prints an error and drops it), its call's arguments did not fit
+    /// ([`Session::args_of`]), or a call of ours found it gone ([`ProtocolError::NoSuchPeer`]).
+    /// The session goes on.
     Error {
-        /// The peer whose packet it was.
+        /// The peer it concerns.
         peer: i32,
         /// What was wrong.
         error: Error,
@@ -236,9 +246,29 @@ impl Session {
         }
     }
 
-    /// Reports a transport-level error of `peer` as an [`Event::Error`].
+    /// Reports an error of `peer` (a transport's, or the application's verdict on what the
+    /// peer sent) as its [`Event::Error`].
     pub fn report(&mut self, peer: i32, error: Error) {
         self.events.push_back(Event::Error { peer, error });
+    }
+
+    /// The arguments of `call` as a typed tuple or struct (fields in order), or `None` when
+    /// they do not fit `T`: then the mismatch ([`ProtocolError::ArgumentType`]) is queued as
+    /// the caller's [`Event::Error`], as the engine logs a call its method refuses and goes
+    /// on. A serve loop skips the call with
+    /// `let Some(args) = session.args_of::<T>(&call) else { continue };`.
+    pub fn args_of<T: DeserializeOwned>(&mut self, call: &Remote) -> Option<T> {
+        self.typed_or_report(call.from, call.args_as())
+    }
+
+    /// The value of a remote set as `T`, or `None` when it does not fit (queued as the
+    /// sender's [`Event::Error`], as with [`args_of`](Self::args_of)).
+    pub fn value_of<T: DeserializeOwned>(&mut self, set: &Remote) -> Option<T> {
+        self.typed_or_report(set.from, set.value_as())
+    }
+
+    fn typed_or_report<T>(&mut self, from: i32, typed: Result<T, ProtocolError>) -> Option<T> {
+        typed.map_err(|e| self.report(from, e.into())).ok()
     }
 
     /// A packet from `from` (`MultiplayerAPI::_process_packet`).
@@ -407,9 +437,14 @@ impl Session {
     /// would also run the method locally (`remotesync` and friends, `master` on the master):
     /// the caller runs its own handler then.
     ///
+    /// A target that is not connected (`n` of `-n` included, as `_send_rpc` checks
+    /// `ABS(p_to)`) gets nothing and a [`ProtocolError::NoSuchPeer`] event: its departure is no
+    /// error of ours; the local call is still answered, as the engine still makes it.
+    ///
     /// # Errors
     ///
-    /// [`Error::NotDeclared`], [`ProtocolError::NoSuchPeer`], encoding errors.
+    /// [`Error::NotDeclared`], encoding errors, [`ProtocolError::NoSuchPeer`] for our own id
+    /// as `-n` (Godot sends nothing to itself).
     pub fn rpc<T: ?Sized + Serialize>(
         &mut self,
         to: i32,
@@ -497,18 +532,20 @@ impl Session {
         self.send_typed(to, (path, property, MemberKind::Property), true, value)
     }
 
-    /// `send_bytes(data, to, mode)`: a RAW packet.
+    /// `send_bytes(data, to, mode)`: a RAW packet. A target that is not connected gets
+    /// nothing and a [`ProtocolError::NoSuchPeer`] event, as with [`rpc`](Self::rpc).
     ///
     /// # Errors
     ///
     /// [`ProtocolError::EmptyPayload`] for no bytes (Godot refuses them),
-    /// [`ProtocolError::NoSuchPeer`].
+    /// [`ProtocolError::NoSuchPeer`] for our own id as `-n`.
     pub fn send_bytes(&mut self, to: i32, data: &[u8], unreliable: bool) -> Result<(), Error> {
         if data.is_empty() {
             return Err(ProtocolError::EmptyPayload("RAW").into());
         }
         if to != 0 && !self.peers.contains_key(&to.saturating_abs()) {
-            return Err(ProtocolError::NoSuchPeer(to).into());
+            self.gone(to)?;
+            return Ok(());
         }
         let mut packet = Vec::with_capacity(data.len() + 1);
         wire::write_raw(&mut packet, data);
@@ -517,6 +554,17 @@ impl Session {
             unreliable,
             data: packet,
         });
+        Ok(())
+    }
+
+    /// `to` (or `n` of `-n`) is not a connected peer: reported as its [`Event::Error`], unless
+    /// it is us (we are no peer of ours: the caller's mistake).
+    fn gone(&mut self, to: i32) -> Result<(), Error> {
+        let peer = to.saturating_abs();
+        if peer == self.id {
+            return Err(ProtocolError::NoSuchPeer(to).into());
+        }
+        self.report(peer, ProtocolError::NoSuchPeer(peer).into());
         Ok(())
     }
 
@@ -551,10 +599,6 @@ impl Session {
         };
         let table_path = table.path().to_owned();
         let is_master = table.master() == self.id;
-        // `_send_rpc`: `p_to != 0 && !connected_peers.has(ABS(p_to))` is refused.
-        if to != 0 && to != self.id && !self.peers.contains_key(&to.saturating_abs()) {
-            return Err(ProtocolError::NoSuchPeer(to).into());
-        }
         let mut skip = to == self.id;
         let mut local = false;
         if to == 0 || to == self.id || (to < 0 && to != -self.id) {
@@ -572,6 +616,12 @@ impl Session {
                 let value = args.first().unwrap_or(&Variant::Nil);
                 wire::write_remote_set(&mut base, 0, None, member, value)?;
             }
+        }
+        // `_send_rpc`: `p_to != 0 && !connected_peers.has(ABS(p_to))` is refused (and logged);
+        // `rpcp` still makes the local call.
+        if to != 0 && !self.peers.contains_key(&to.saturating_abs()) {
+            self.gone(to)?;
+            return Ok(local);
         }
         let cache_id = match self.cache_ids.get(index).copied() {
             Some(0) | None => {

@@ -1,0 +1,109 @@
+//! A raw ENet client for the hostile tests of the examples: it connects with any id and sends
+//! any bytes on any channel, below both dialects' sessions (garbage, auth out of order).
+#![allow(dead_code)]
+
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
+
+use rusty_enet as enet;
+
+/// One raw ENet connection.
+pub struct Raw {
+    host: enet::Host<UdpSocket>,
+    peer: enet::PeerID,
+    /// Whether the server accepted the connection.
+    pub connected: bool,
+    /// Whether the server dropped it.
+    pub dropped: bool,
+    /// The packets received, with their channel.
+    pub received: Vec<(u8, Vec<u8>)>,
+}
+
+impl Raw {
+    /// Connects to `addr` with `id` as the connect data (the peer id Godot's clients send) and
+    /// `channels` channels (255 for Godot 4, 3 for Godot 3), and waits up to 10 s for it.
+    pub fn connect(addr: SocketAddr, id: u32, channels: usize) -> Self {
+        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let settings = enet::HostSettings {
+            peer_limit: 1,
+            channel_limit: channels,
+            ..Default::default()
+        };
+        let mut host = enet::Host::new(socket, settings).unwrap();
+        let peer = host.connect(addr, channels, id).unwrap().id();
+        let mut raw = Self {
+            host,
+            peer,
+            connected: false,
+            dropped: false,
+            received: Vec::new(),
+        };
+        let start = Instant::now();
+        while !raw.connected && start.elapsed() < Duration::from_secs(10) {
+            raw.service();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(raw.connected, "raw client {id} never connected");
+        raw
+    }
+
+    /// Takes what arrived.
+    pub fn service(&mut self) {
+        while let Ok(Some(event)) = self.host.service() {
+            match event {
+                enet::Event::Connect { .. } => self.connected = true,
+                enet::Event::Disconnect { .. } => self.dropped = true,
+                enet::Event::Receive {
+                    channel_id, packet, ..
+                } => self.received.push((channel_id, packet.data().to_vec())),
+            }
+        }
+    }
+
+    /// Services the connection for `time`.
+    pub fn pump(&mut self, time: Duration) {
+        let start = Instant::now();
+        while start.elapsed() < time {
+            self.service();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Sends `data` reliably on ENet channel `channel` (ENet refuses empty packets: skipped).
+    pub fn send(&mut self, channel: u8, data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
+        let packet = enet::Packet::new(data.to_vec(), enet::PacketKind::Reliable);
+        if let Some(peer) = self.host.get_peer_mut(self.peer) {
+            let _ = peer.send(channel, &packet);
+        }
+        self.host.flush();
+    }
+
+    /// Disconnects now.
+    pub fn close(&mut self) {
+        if let Some(peer) = self.host.get_peer_mut(self.peer) {
+            peer.disconnect_now(0);
+        }
+        self.host.flush();
+    }
+}
+
+/// `n` deterministic pseudo-random packets of 1 to 64 bytes (a linear congruential generator
+/// seeded with `seed`), for garbage.
+pub fn garbage(seed: u64, n: usize) -> Vec<Vec<u8>> {
+    let mut x = seed;
+    let mut next = move || {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (x >> 33) as u8
+    };
+    (0..n)
+        .map(|_| {
+            let len = usize::from(next() % 64) + 1;
+            (0..len).map(|_| next()).collect()
+        })
+        .collect()
+}
