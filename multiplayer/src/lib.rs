@@ -41,7 +41,7 @@ pub use replication::{
     Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
-pub use session::{Event, Limits, Output, RemoteCall, Session, Settings};
+pub use session::{Event, Limits, Output, RemoteCall, Session, Settings, WsLimits};
 
 /// A random peer id as `MultiplayerPeer::generate_unique_id` picks one: 31 bits, never 0 or 1.
 pub fn generate_unique_id() -> i32 {

@@ -286,3 +286,192 @@ fn random_packets_never_panic() {
         while s.poll_output().is_some() {}
     }
 }
+
+#[cfg(feature = "websocket")]
+#[path = "common/ws.rs"]
+mod ws;
+
+/// Hostile WebSocket connections over real sockets on 127.0.0.1, both dialects.
+#[cfg(feature = "websocket")]
+mod websocket {
+    use std::net::TcpStream;
+    use std::process::Command;
+    use std::time::{Duration, Instant};
+
+    use godot_serde_multiplayer::godot3::websocket::Ws3Peer;
+    use godot_serde_multiplayer::websocket::WsPeer;
+    use godot_serde_multiplayer::{Limits, ProtocolError, Settings, WsLimits};
+
+    use super::ws::{self, Dialect, Raw, Seen, Server};
+
+    /// A client of either dialect that only services its connection (its WebSocket layer
+    /// answers pings). One per test: its size does not matter.
+    #[allow(clippy::large_enum_variant)]
+    enum Client {
+        Godot4(WsPeer),
+        Godot3(Ws3Peer),
+    }
+
+    impl Client {
+        fn join(dialect: Dialect, server: &mut Server, limits: Limits) -> Client {
+            let addr = server.addr();
+            let url = format!("ws://{addr}/");
+            // The handshake blocks: the server runs on another thread meanwhile.
+            std::thread::scope(|s| {
+                let c = s.spawn(|| match dialect {
+                    Dialect::Godot4 => Client::Godot4(
+                        WsPeer::client(addr, &url, Settings::default().with_limits(limits))
+                            .unwrap(),
+                    ),
+                    Dialect::Godot3 => Client::Godot3(Ws3Peer::client(addr, &url, limits).unwrap()),
+                });
+                while !c.is_finished() {
+                    server.service();
+                }
+                c.join().unwrap()
+            })
+        }
+
+        fn service(&mut self) {
+            match self {
+                Client::Godot4(c) => c.service().unwrap(),
+                Client::Godot3(c) => c.service().unwrap(),
+            }
+        }
+
+        fn connected(&mut self) -> bool {
+            match self {
+                Client::Godot4(c) => c.session().peers().any(|p| p == 1),
+                Client::Godot3(c) => c.session().peers().any(|p| p == 1),
+            }
+        }
+    }
+
+    /// A connection that sends half a message and then nothing is pinged after half the idle
+    /// timeout, then dropped with `TimedOut`; a client that sends nothing but answers pings
+    /// stays. Before, there was no idle timeout: 400 such connections were all open after
+    /// 12 s.
+    #[test]
+    fn silent_websocket_connections_time_out() {
+        for dialect in ws::BOTH {
+            let limits =
+                Limits::default().with_websocket(WsLimits::default().with_idle_timeout_ms(300));
+            let mut server = Server::new(dialect, limits);
+            let addr = server.addr();
+            let mut good = Client::join(dialect, &mut server, limits);
+            let mut half = Raw::connect(addr, &mut || server.service()).unwrap();
+            let id = ws::read_id(dialect, &mut half, &mut || server.service());
+            // A frame header announcing 1,000 bytes, and 500 of them.
+            let mut frame = vec![0x80 | ws::BINARY];
+            ws::header_len(&mut frame, 1000);
+            frame.extend_from_slice(&[0; 4 + 500]);
+            half.send(&frame, &mut || server.service());
+            let start = Instant::now();
+            let mut seen = Vec::new();
+            // Until it is dropped, and three timeouts more for the good client.
+            while start.elapsed() < Duration::from_millis(1200)
+                || !seen.contains(&Seen::Disconnected(id))
+            {
+                assert!(start.elapsed() < ws::PATIENCE, "{dialect:?}: {seen:?}");
+                server.service();
+                good.service();
+                seen.extend(
+                    server
+                        .events()
+                        .into_iter()
+                        .filter(|e| !matches!(e, Seen::Connected(_) | Seen::Other)),
+                );
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            assert_eq!(
+                seen,
+                [
+                    Seen::Error {
+                        peer: id,
+                        error: ProtocolError::TimedOut { peer: id, ms: 300 }
+                    },
+                    Seen::Disconnected(id)
+                ],
+                "{dialect:?}"
+            );
+            assert!(
+                good.connected(),
+                "{dialect:?}: the client answering pings was dropped"
+            );
+            // What the silent one was sent after its id: a ping with no payload (0x89 0x00),
+            // then the end of the connection.
+            let mut frames = Vec::new();
+            while let Some(frame) = half.next_frame(&mut || server.service()) {
+                frames.push(frame);
+            }
+            let pings: Vec<_> = frames.iter().filter(|(op, _)| *op == ws::PING).collect();
+            assert_eq!(pings, [&(ws::PING, Vec::new())], "{dialect:?}: {frames:?}");
+        }
+    }
+
+    const CHILD: &str = "GODOT_SERDE_WS_DESCRIPTORS";
+
+    /// With 64 file descriptors, connections that the server has not accepted yet take every
+    /// one left, so that `accept` fails (EMFILE). `service()` keeps returning `Ok`; once the
+    /// descriptors are free, a client connects and gets its id. The scenario runs in a child
+    /// process (this test binary again, under `ulimit -n 64`). Before, `service()` returned
+    /// `Err(Io("Too many open files"))`, and the README's `server.service()?` ended the server.
+    #[cfg(unix)]
+    #[test]
+    fn running_out_of_descriptors_is_not_the_servers_error() {
+        if let Ok(dialect) = std::env::var(CHILD) {
+            return descriptors(match dialect.as_str() {
+                "3" => Dialect::Godot3,
+                _ => Dialect::Godot4,
+            });
+        }
+        let exe = std::env::current_exe().unwrap();
+        for dialect in ["4", "3"] {
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
+                .arg(&exe)
+                .args([
+                    "websocket::running_out_of_descriptors_is_not_the_servers_error",
+                    "--exact",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
+                .env(CHILD, dialect)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "Godot {dialect}: {text}");
+            assert!(text.contains("1 passed"), "Godot {dialect}: {text}");
+        }
+    }
+
+    fn descriptors(dialect: Dialect) {
+        let mut server = Server::new(dialect, Limits::default());
+        let addr = server.addr();
+        let mut held = Vec::new();
+        let error = loop {
+            match TcpStream::connect_timeout(&addr, ws::PATIENCE) {
+                Ok(s) => held.push(s),
+                Err(e) => break e,
+            }
+            assert!(held.len() < 64, "the descriptor limit is not in force");
+        };
+        // EMFILE: this process has no descriptor left, so `accept` fails the same way.
+        assert_eq!(error.raw_os_error(), Some(24), "{error}");
+        assert!(held.len() > 40, "{} connections", held.len());
+        for _ in 0..100 {
+            server.service();
+        }
+        assert!(
+            server.events().is_empty(),
+            "{dialect:?}: nothing was accepted"
+        );
+        drop(held);
+        let mut raw = Raw::connect(addr, &mut || server.service()).unwrap();
+        let id = ws::read_id(dialect, &mut raw, &mut || server.service());
+        assert!(id > 1, "{dialect:?}: {id}");
+        println!("{dialect:?}: connected as {id} after EMFILE");
+    }
+}
