@@ -75,6 +75,14 @@ pub struct WsLimits {
     /// Messages (pings and pongs included) read from one peer in one `service` call: Godot's
     /// `max_queued_packets`, default 4,096.
     pub max_queued_packets: usize,
+    /// Bytes read from all peers together in one `service` call (Godot has no such bound):
+    /// default 1 MiB (16 peers at the full `inbound_buffer_size`). Peers are read
+    /// round-robin, so those left over are read first in the next call.
+    pub inbound_bytes_per_call: usize,
+    /// Messages read from all peers together in one `service` call, so what one call can add
+    /// to the session's event queue is bounded whatever the number of peers (Godot has no
+    /// such bound): default 65,536.
+    pub packets_per_call: usize,
     /// Open connections of a server (Godot has none; ENet's `max_clients`): default 1,024.
     /// Connections above it are accepted and closed at once.
     pub max_peers: usize,
@@ -95,6 +103,8 @@ impl Default for WsLimits {
             inbound_buffer_size: 65_535,
             outbound_buffer_size: 65_535,
             max_queued_packets: 4_096,
+            inbound_bytes_per_call: 1 << 20,
+            packets_per_call: 65_536,
             max_peers: 1_024,
             max_pending: 128,
             handshake_timeout_ms: 3_000,
@@ -122,6 +132,20 @@ impl WsLimits {
     #[must_use]
     pub fn with_max_queued_packets(mut self, n: usize) -> Self {
         self.max_queued_packets = n.max(1);
+        self
+    }
+
+    /// With another bound on the bytes read from all peers in one call (at least 1).
+    #[must_use]
+    pub fn with_inbound_bytes_per_call(mut self, bytes: usize) -> Self {
+        self.inbound_bytes_per_call = bytes.max(1);
+        self
+    }
+
+    /// With another bound on the messages read from all peers in one call (at least 1).
+    #[must_use]
+    pub fn with_packets_per_call(mut self, n: usize) -> Self {
+        self.packets_per_call = n.max(1);
         self
     }
 

@@ -7,9 +7,10 @@
 //!
 //! - reads: at most `inbound_buffer_size` bytes and `max_queued_packets` messages per peer and
 //!   call (the socket returns `WouldBlock` past the byte budget, so even a stream of empty
-//!   continuation frames stops there); a peer sending faster waits in its TCP window, as a
-//!   Godot peer whose inbound buffer is full does. Every peer is read in every call, starting
-//!   from a different one each time.
+//!   continuation frames stops there), and at most `inbound_bytes_per_call` and
+//!   `packets_per_call` from all peers together; a peer sending faster waits in its TCP
+//!   window, as a Godot peer whose inbound buffer is full does. Peers are read round-robin: a
+//!   call starts with the peer the previous call could not finish, or the next one.
 //! - writes: at most `outbound_buffer_size` bytes (plus one frame header) queued for a peer
 //!   (tungstenite's `max_write_buffer_size`); past it the peer is dropped.
 //! - connections: at most `max_peers` open and `max_pending` handshakes; at most
@@ -143,8 +144,16 @@ pub(crate) struct Sockets {
     accept_paused_until: Option<Instant>,
     /// The time of this `service` call.
     now: Instant,
-    /// Which peer is read first (turns every call).
-    turn: usize,
+    /// Bytes all peers may still deliver in this call.
+    call_bytes: usize,
+    /// Messages all peers may still deliver in this call.
+    call_messages: usize,
+    /// The peer being read in this call, and the byte budget its connection was given.
+    reading: Option<(i32, usize)>,
+    /// Whether this call's budget ran out (the peer it ran out on is read first next time).
+    exhausted: bool,
+    /// The first peer the next call reads (the first id at or after it).
+    next_first: i32,
 }
 
 impl Sockets {
@@ -157,7 +166,11 @@ impl Sockets {
             notices: Vec::new(),
             accept_paused_until: None,
             now: Instant::now(),
-            turn: 0,
+            call_bytes: 0,
+            call_messages: 0,
+            reading: None,
+            exhausted: false,
+            next_first: 0,
         }
     }
 
@@ -236,32 +249,69 @@ impl Sockets {
                 ws,
                 heard: self.now,
                 pinged: false,
-                messages_left: self.limits.max_queued_packets.max(1),
+                messages_left: 0,
             },
         );
-    }
-
-    /// Starts a `service` call: the clock, and every peer's read budget.
-    pub(crate) fn begin(&mut self) {
-        self.now = Instant::now();
-        let bytes = self.limits.inbound_buffer_size.max(1);
-        let messages = self.limits.max_queued_packets.max(1);
-        for open in self.peers.values_mut() {
-            open.ws.get_mut().budget = bytes;
-            open.messages_left = messages;
+        // Nothing is read from it before its turn in a call.
+        if let Some(open) = self.peers.get_mut(&id) {
+            open.ws.get_mut().budget = 0;
         }
     }
 
-    /// The ids of the open connections in reading order: a different first one each call.
+    /// Starts a `service` call: the clock, and the call's read budget.
+    pub(crate) fn begin(&mut self) {
+        self.now = Instant::now();
+        self.call_bytes = self.limits.inbound_bytes_per_call.max(1);
+        self.call_messages = self.limits.packets_per_call.max(1);
+        self.reading = None;
+        self.exhausted = false;
+        for open in self.peers.values_mut() {
+            open.ws.get_mut().budget = 0;
+            open.messages_left = 0;
+        }
+    }
+
+    /// The ids of the open connections in reading order (round-robin): from the peer the
+    /// last call's budget ran out on, else one peer later than the last call.
     pub(crate) fn read_order(&mut self) -> Vec<i32> {
         let mut ids = self.ids();
         ids.sort_unstable();
-        if !ids.is_empty() {
-            self.turn = self.turn.wrapping_add(1);
-            let first = self.turn % ids.len();
-            ids.rotate_left(first);
-        }
+        let start = ids
+            .iter()
+            .position(|&id| id >= self.next_first)
+            .unwrap_or(0);
+        ids.rotate_left(start);
+        self.next_first = ids.get(1).or(ids.first()).copied().unwrap_or(0);
         ids
+    }
+
+    /// Gives peer `id` its share of what is left of the call's budget (once per call), after
+    /// counting what the previous peer used.
+    fn select(&mut self, id: i32) {
+        if let Some((previous, given)) = self.reading.take() {
+            // A peer lost while read counts all it was given.
+            let left = self
+                .peers
+                .get(&previous)
+                .map_or(0, |open| open.ws.get_ref().budget);
+            self.call_bytes = self.call_bytes.saturating_sub(given.saturating_sub(left));
+        }
+        let bytes = self.limits.inbound_buffer_size.max(1).min(self.call_bytes);
+        let messages = self
+            .limits
+            .max_queued_packets
+            .max(1)
+            .min(self.call_messages);
+        let Some(open) = self.peers.get_mut(&id) else {
+            return;
+        };
+        if (bytes == 0 || messages == 0) && !self.exhausted {
+            self.exhausted = true;
+            self.next_first = id;
+        }
+        open.ws.get_mut().budget = bytes;
+        open.messages_left = messages;
+        self.reading = Some((id, bytes));
     }
 
     /// Accepts new connections and advances the handshakes in progress; returns the
@@ -333,8 +383,12 @@ impl Sockets {
         open
     }
 
-    /// The next message of peer `id` in this call.
+    /// The next message of peer `id` in this call (read each peer's messages one after the
+    /// other: its budget is given at its first read of the call).
     pub(crate) fn read(&mut self, id: i32) -> Read {
+        if self.reading.map(|(r, _)| r) != Some(id) {
+            self.select(id);
+        }
         let Some(open) = self.peers.get_mut(&id) else {
             return Read::Idle;
         };
@@ -345,6 +399,7 @@ impl Sockets {
         let error = match open.ws.read() {
             Ok(message) => {
                 open.messages_left -= 1;
+                self.call_messages = self.call_messages.saturating_sub(1);
                 open.heard = self.now;
                 open.pinged = false;
                 return match message {

@@ -409,6 +409,77 @@ mod websocket {
         }
     }
 
+    /// Eight peers have 2,000 RAW packets each waiting in their sockets. With 100 messages
+    /// per peer and 300 per call, every call reads exactly 300, three peers' worth, and
+    /// round-robin: each peer is read at least every third call until it has none left.
+    /// Before, one call read all 16,000.
+    #[test]
+    fn websocket_peers_are_read_round_robin_within_the_call_budget() {
+        const PEERS: usize = 8;
+        const EACH: usize = 2000;
+        for dialect in ws::BOTH {
+            let limits = Limits::default().with_websocket(
+                WsLimits::default()
+                    .with_max_queued_packets(100)
+                    .with_packets_per_call(300),
+            );
+            let mut server = Server::new(dialect, limits);
+            let addr = server.addr();
+            let mut peers = Vec::new();
+            for _ in 0..PEERS {
+                let mut raw = Raw::connect(addr, &mut || server.service()).unwrap();
+                let id = ws::read_id(dialect, &mut raw, &mut || server.service());
+                peers.push((id, raw));
+            }
+            server.events();
+            // Everything is in the sockets before the server reads any of it (26 KB each).
+            for (id, raw) in &mut peers {
+                let message = ws::raw_packet(dialect, *id, 1, &[1, 2, 3, 4, 5, 6]);
+                let burst: Vec<u8> = (0..EACH)
+                    .flat_map(|_| ws::frame(ws::BINARY, &message))
+                    .collect();
+                raw.send(&burst, &mut || {});
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            let mut left: std::collections::HashMap<i32, usize> =
+                peers.iter().map(|(id, _)| (*id, EACH)).collect();
+            let mut last_read: std::collections::HashMap<i32, usize> =
+                peers.iter().map(|(id, _)| (*id, 0)).collect();
+            let mut call = 0;
+            while left.values().any(|&n| n > 0) {
+                call += 1;
+                assert!(call < 1000, "{dialect:?}: {left:?}");
+                // What the peers can deliver in this call: 100 each, 300 in all.
+                let expected = left.values().map(|&n| n.min(100)).sum::<usize>().min(300);
+                server.service();
+                let mut read = 0;
+                for seen in server.events() {
+                    match seen {
+                        Seen::Raw { from, .. } => {
+                            read += 1;
+                            *left.get_mut(&from).unwrap() -= 1;
+                            last_read.insert(from, call);
+                        }
+                        Seen::Error { peer, error } => panic!("{dialect:?}: {peer}: {error}"),
+                        _ => {}
+                    }
+                }
+                assert_eq!(read, expected, "{dialect:?}: call {call}");
+                for (id, n) in &left {
+                    if *n > 0 {
+                        assert!(
+                            call - last_read[id] < 3,
+                            "{dialect:?}: peer {id} not read since call {}, now {call}",
+                            last_read[id]
+                        );
+                    }
+                }
+            }
+            // 16,000 messages at 300 a call.
+            assert_eq!(call, (PEERS * EACH).div_ceil(300), "{dialect:?}");
+        }
+    }
+
     const CHILD: &str = "GODOT_SERDE_WS_DESCRIPTORS";
 
     /// With 64 file descriptors, connections that the server has not accepted yet take every
