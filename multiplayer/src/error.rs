@@ -240,6 +240,16 @@ pub enum ProtocolError {
         /// The timeout.
         ms: u64,
     },
+    /// A WebSocket peer left a message unfinished (a frame cut short, or a fragmented message
+    /// without its last fragment) for [`crate::WsLimits::idle_timeout_ms`], whatever else it
+    /// sent meanwhile. It is dropped.
+    #[error("peer {peer} left a WebSocket message unfinished for {ms} ms")]
+    Unfinished {
+        /// The peer.
+        peer: i32,
+        /// The timeout.
+        ms: u64,
+    },
     /// A WebSocket peer broke the protocol (an unmasked or reserved frame, a fragmented
     /// control frame, invalid UTF-8 in a text message, ...). It is dropped.
     #[error("peer {peer}: WebSocket protocol error: {detail}")]

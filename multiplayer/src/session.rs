@@ -91,9 +91,10 @@ pub struct WsLimits {
     /// Milliseconds a handshake may take: Godot's `handshake_timeout`, default 3,000.
     pub handshake_timeout_ms: u64,
     /// Milliseconds a connection may stay silent (no complete frame) before it is dropped with
-    /// `ProtocolError::TimedOut`: default 10,000 (ENet drops an unresponsive peer after 5 to
-    /// 30 s); 0 = never. A peer silent for half of it is sent a ping, which every WebSocket
-    /// client (browsers, Godot) answers by itself.
+    /// `ProtocolError::TimedOut`, or keep a data message unfinished (whatever else it sends
+    /// meanwhile) before it is dropped with `ProtocolError::Unfinished`: default 10,000 (ENet
+    /// drops an unresponsive peer after 5 to 30 s); 0 = never. A peer silent for half of it
+    /// is sent a ping, which every WebSocket client (browsers, Godot) answers by itself.
     pub idle_timeout_ms: u64,
 }
 

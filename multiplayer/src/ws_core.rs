@@ -17,7 +17,8 @@
 //!   [`ACCEPTS_PER_CALL`] accepted per call; an accept error (no descriptor left, ...) pauses
 //!   accepting for [`ACCEPT_BACKOFF`] and is never the caller's error.
 //! - time: a handshake older than `handshake_timeout_ms` is dropped, a connection silent for
-//!   `idle_timeout_ms` too (it is pinged at half of it).
+//!   `idle_timeout_ms` too (it is pinged at half of it), and so is one whose data message
+//!   stays unfinished that long (the frame headers are followed as the bytes are read).
 //!
 //! Whatever goes wrong with one connection becomes a [`Notice`] for the dialect, which tells
 //! the application (an `Event::Error`, then the disconnection) and goes on.
@@ -51,11 +52,36 @@ const READ_CHUNK: usize = 4096;
 
 type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<Conn, NoCallback>>;
 
-/// A TCP connection whose reads stop (`WouldBlock`) once this call's byte budget is spent.
+/// A TCP connection whose reads stop (`WouldBlock`) once this call's byte budget is spent,
+/// and which follows the peer's frames as they pass (to know how long a message has been
+/// unfinished).
 pub(crate) struct Conn {
     tcp: TcpStream,
     /// Bytes this connection may still read in this `service` call.
     budget: usize,
+    /// The time of this `service` call.
+    now: Instant,
+    /// Where the bytes read stand.
+    stream: Stream,
+}
+
+impl Conn {
+    fn new(tcp: TcpStream, budget: usize, now: Instant) -> Self {
+        Self {
+            tcp,
+            budget,
+            now,
+            stream: Stream::Http { last: 0 },
+        }
+    }
+
+    /// Since when the peer's current data message has been unfinished, if it is.
+    fn unfinished_since(&self) -> Option<Instant> {
+        match &self.stream {
+            Stream::Http { .. } => None,
+            Stream::Frames(frames) => frames.since,
+        }
+    }
 }
 
 impl io::Read for Conn {
@@ -64,12 +90,112 @@ impl io::Read for Conn {
             return Err(ErrorKind::WouldBlock.into());
         }
         let len = buf.len().min(self.budget);
-        let got = match buf.get_mut(..len) {
-            Some(part) => io::Read::read(&mut self.tcp, part)?,
-            None => 0,
+        let Some(part) = buf.get_mut(..len) else {
+            return Ok(0);
         };
+        let got = io::Read::read(&mut self.tcp, part)?;
         self.budget = self.budget.saturating_sub(got);
+        if let Some(bytes) = part.get(..got) {
+            self.stream.feed(bytes, self.now);
+        }
         Ok(got)
+    }
+}
+
+/// The peer's byte stream as far as read: the HTTP handshake, then frames.
+enum Stream {
+    /// The handshake, until its blank line; `last` holds its last 4 bytes.
+    Http { last: u32 },
+    /// Frames (RFC 6455 section 5.2).
+    Frames(Frames),
+}
+
+/// Enough of the frame layout to know where each frame ends and whether a data message is
+/// unfinished: the header being read, the payload left of the current frame.
+#[derive(Default)]
+struct Frames {
+    header: [u8; 14],
+    have: usize,
+    payload_left: u64,
+    /// Whether the current frame's end ends a data message (FIN on a data frame).
+    ends_message: bool,
+    /// When the first frame of the unfinished data message arrived.
+    since: Option<Instant>,
+}
+
+impl Stream {
+    fn feed(&mut self, mut bytes: &[u8], now: Instant) {
+        if let Stream::Http { last } = self {
+            while let Some((&b, rest)) = bytes.split_first() {
+                bytes = rest;
+                *last = (*last << 8) | u32::from(b);
+                if *last == u32::from_be_bytes(*b"\r\n\r\n") {
+                    *self = Stream::Frames(Frames::default());
+                    break;
+                }
+            }
+        }
+        if let Stream::Frames(frames) = self {
+            frames.feed(bytes, now);
+        }
+    }
+}
+
+impl Frames {
+    fn feed(&mut self, mut bytes: &[u8], now: Instant) {
+        while !bytes.is_empty() {
+            if self.payload_left > 0 {
+                let n = usize::try_from(self.payload_left)
+                    .unwrap_or(usize::MAX)
+                    .min(bytes.len());
+                bytes = bytes.get(n..).unwrap_or_default();
+                self.payload_left -= n as u64;
+                if self.payload_left == 0 && self.ends_message {
+                    self.since = None;
+                }
+                continue;
+            }
+            let Some((&b, rest)) = bytes.split_first() else {
+                break;
+            };
+            bytes = rest;
+            if let Some(slot) = self.header.get_mut(self.have) {
+                *slot = b;
+            }
+            self.have += 1;
+            let Some(&second) = self.header.get(1).filter(|_| self.have >= 2) else {
+                continue;
+            };
+            let length_bytes = match second & 0x7F {
+                126 => 2,
+                127 => 8,
+                _ => 0,
+            };
+            let mask_bytes = if second & 0x80 != 0 { 4 } else { 0 };
+            if self.have < 2 + length_bytes + mask_bytes {
+                continue;
+            }
+            let [first, ..] = self.header;
+            let length = match length_bytes {
+                0 => u64::from(second & 0x7F),
+                _ => self
+                    .header
+                    .get(2..2 + length_bytes)
+                    .map_or(0, |b| b.iter().fold(0, |n, &d| (n << 8) | u64::from(d))),
+            };
+            // Opcodes 0 (continuation), 1 (text) and 2 (binary) carry data; 8 and up
+            // control frames, which may come between a message's fragments.
+            let data = first & 0x08 == 0;
+            if data && self.since.is_none() {
+                self.since = Some(now);
+            }
+            self.ends_message = data && first & 0x80 != 0;
+            self.have = 0;
+            self.payload_left = length;
+            if length == 0 && self.ends_message {
+                self.since = None;
+            }
+        }
     }
 }
 
@@ -190,6 +316,8 @@ impl Sockets {
         let conn = Conn {
             tcp,
             budget: usize::MAX,
+            now: Instant::now(),
+            stream: Stream::Http { last: 0 },
         };
         let (ws, _) = tungstenite::client::client_with_config(url, conn, Some(config(&limits)))
             .map_err(|e| match e {
@@ -310,6 +438,7 @@ impl Sockets {
             self.next_first = id;
         }
         open.ws.get_mut().budget = bytes;
+        open.ws.get_mut().now = self.now;
         open.messages_left = messages;
         self.reading = Some((id, bytes));
     }
@@ -358,7 +487,7 @@ impl Sockets {
                     continue;
                 }
                 let _ = tcp.set_nodelay(true);
-                let conn = Conn { tcp, budget };
+                let conn = Conn::new(tcp, budget, self.now);
                 match tungstenite::accept_with_config(conn, Some(config)) {
                     Ok(ws) => open.push(ws),
                     Err(HandshakeError::Interrupted(mid)) => self.pending.push((self.now, mid)),
@@ -496,6 +625,13 @@ impl Sockets {
                 let silent = self.now.saturating_duration_since(open.heard);
                 if silent >= Duration::from_millis(idle) {
                     self.lose(id, Some(ProtocolError::TimedOut { peer: id, ms: idle }));
+                    continue;
+                }
+                let unfinished = open.ws.get_ref().unfinished_since();
+                if unfinished.is_some_and(|t| {
+                    self.now.saturating_duration_since(t) >= Duration::from_millis(idle)
+                }) {
+                    self.lose(id, Some(ProtocolError::Unfinished { peer: id, ms: idle }));
                     continue;
                 }
                 if !open.pinged && silent >= Duration::from_millis(idle / 2) {

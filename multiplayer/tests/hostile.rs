@@ -348,9 +348,10 @@ mod websocket {
     }
 
     /// A connection that sends half a message and then nothing is pinged after half the idle
-    /// timeout, then dropped with `TimedOut`; a client that sends nothing but answers pings
-    /// stays. Before, there was no idle timeout: 400 such connections were all open after
-    /// 12 s.
+    /// timeout, then dropped with `TimedOut`; one that sends the first fragment of a message
+    /// and then only pings is dropped with `Unfinished`; a client that sends nothing but
+    /// answers pings stays. Before, there was no idle timeout: 400 connections holding half a
+    /// message were all open after 12 s.
     #[test]
     fn silent_websocket_connections_time_out() {
         for dialect in ws::BOTH {
@@ -366,13 +367,27 @@ mod websocket {
             ws::header_len(&mut frame, 1000);
             frame.extend_from_slice(&[0; 4 + 500]);
             half.send(&frame, &mut || server.service());
+            // A peer that sends the first fragment of a message (FIN clear, 10 bytes), then
+            // only pings, every 50 ms: never silent, its message never finished.
+            let mut fragments = Raw::connect(addr, &mut || server.service()).unwrap();
+            let fragments_id = ws::read_id(dialect, &mut fragments, &mut || server.service());
+            let mut first = vec![ws::BINARY, 0x80 | 10];
+            first.extend_from_slice(&[0; 4 + 10]);
+            fragments.send(&first, &mut || server.service());
+            let ping = ws::frame(ws::PING, &[]);
+            let mut pinged = Instant::now();
             let start = Instant::now();
             let mut seen = Vec::new();
-            // Until it is dropped, and three timeouts more for the good client.
+            // Until both are dropped, and three timeouts more for the good client.
             while start.elapsed() < Duration::from_millis(1200)
                 || !seen.contains(&Seen::Disconnected(id))
+                || !seen.contains(&Seen::Disconnected(fragments_id))
             {
                 assert!(start.elapsed() < ws::PATIENCE, "{dialect:?}: {seen:?}");
+                if pinged.elapsed() > Duration::from_millis(50) {
+                    let _ = std::io::Write::write_all(&mut fragments.tcp, &ping);
+                    pinged = Instant::now();
+                }
                 server.service();
                 good.service();
                 seen.extend(
@@ -383,14 +398,35 @@ mod websocket {
                 );
                 std::thread::sleep(Duration::from_millis(2));
             }
+            // Each peer's error, then its disconnection (the two peers in either order).
+            let of = |peer: i32| -> Vec<&Seen> {
+                seen.iter()
+                    .filter(|e| matches!(e, Seen::Error { peer: p, .. } | Seen::Disconnected(p) if *p == peer))
+                    .collect()
+            };
+            assert_eq!(seen.len(), 4, "{dialect:?}: {seen:?}");
             assert_eq!(
-                seen,
+                of(id),
                 [
-                    Seen::Error {
+                    &Seen::Error {
                         peer: id,
                         error: ProtocolError::TimedOut { peer: id, ms: 300 }
                     },
-                    Seen::Disconnected(id)
+                    &Seen::Disconnected(id),
+                ],
+                "{dialect:?}"
+            );
+            assert_eq!(
+                of(fragments_id),
+                [
+                    &Seen::Error {
+                        peer: fragments_id,
+                        error: ProtocolError::Unfinished {
+                            peer: fragments_id,
+                            ms: 300
+                        }
+                    },
+                    &Seen::Disconnected(fragments_id),
                 ],
                 "{dialect:?}"
             );
