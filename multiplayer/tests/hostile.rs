@@ -516,6 +516,153 @@ mod websocket {
         }
     }
 
+    /// A frame announcing 65,536 bytes, one more than Godot's `inbound_buffer_size`: the peer
+    /// is dropped with `MessageTooLarge` and sent a close frame with code 1009 ("Message too
+    /// big", RFC 6455 section 7.4.1), as Godot closes it. A message of ours above the
+    /// outbound bound is not sent (`SendTooLarge`) and its peer stays. Before, messages up to
+    /// 1 MiB were taken.
+    #[test]
+    fn websocket_messages_above_the_bounds() {
+        for dialect in ws::BOTH {
+            let mut server = Server::new(dialect, Limits::default());
+            let addr = server.addr();
+            let mut big = Raw::connect(addr, &mut || server.service()).unwrap();
+            let id = ws::read_id(dialect, &mut big, &mut || server.service());
+            let mut other = Raw::connect(addr, &mut || server.service()).unwrap();
+            let other_id = ws::read_id(dialect, &mut other, &mut || server.service());
+            server.events();
+            let mut header = vec![0x80 | ws::BINARY];
+            ws::header_len(&mut header, 65_536);
+            header.extend_from_slice(&[0; 4]);
+            big.send(&header, &mut || server.service());
+            // Ours: 65,536 bytes of RAW payload, 65,537 with the command byte (Godot 3: 65,546
+            // with the header too).
+            server.broadcast(&[1; 65_536]);
+            let start = Instant::now();
+            let mut seen = Vec::new();
+            while seen.len() < 3 {
+                assert!(start.elapsed() < ws::PATIENCE, "{dialect:?}: {seen:?}");
+                server.service();
+                seen.extend(
+                    server
+                        .events()
+                        .into_iter()
+                        .filter(|e| !matches!(e, Seen::Other)),
+                );
+            }
+            let size = match dialect {
+                Dialect::Godot4 => 65_537,
+                Dialect::Godot3 => 65_546,
+            };
+            // The call reads first (the big one is dropped), then sends to who is left.
+            let expected = [
+                Seen::Error {
+                    peer: id,
+                    error: ProtocolError::MessageTooLarge {
+                        peer: id,
+                        size: 65_536,
+                        limit: 65_535,
+                    },
+                },
+                Seen::Disconnected(id),
+                Seen::Error {
+                    peer: other_id,
+                    error: ProtocolError::SendTooLarge {
+                        peer: other_id,
+                        size,
+                        limit: 65_535,
+                    },
+                },
+            ];
+            assert_eq!(seen, expected, "{dialect:?}");
+            // After what was sent to it before (Godot 4: the relay's notice that the other
+            // peer joined), a close frame: code 1009 (0x03F1), then the reason.
+            let (opcode, payload) = std::iter::from_fn(|| big.next_frame(&mut || server.service()))
+                .find(|(opcode, _)| *opcode != ws::BINARY)
+                .unwrap();
+            assert_eq!(
+                (opcode, &payload[..2]),
+                (0x8, &[0x03, 0xF1][..]),
+                "{dialect:?}"
+            );
+            assert_eq!(&payload[2..], b"Message too big", "{dialect:?}");
+            // The other peer is still served: a small broadcast reaches it.
+            server.broadcast(&[2; 16]);
+            server.service();
+            // (After the relay's notices, Godot 4, or SYS_DEL, Godot 3, of the dropped peer.)
+            let got = std::iter::from_fn(|| other.next_frame(&mut || server.service()))
+                .find(|(opcode, payload)| *opcode == ws::BINARY && payload.ends_with(&[2; 16]));
+            assert!(got.is_some(), "{dialect:?}");
+        }
+    }
+
+    /// With `max_pending` 2 and a 300 ms handshake timeout: two connections that never send
+    /// their request hold both slots, a third is closed at once; after the timeout both are
+    /// closed, and a client completes its handshake. Before, there was no cap.
+    #[test]
+    fn websocket_handshakes_are_capped_and_time_out() {
+        for dialect in ws::BOTH {
+            let limits = Limits::default().with_websocket(
+                WsLimits::default()
+                    .with_max_pending(2)
+                    .with_handshake_timeout_ms(300),
+            );
+            let mut server = Server::new(dialect, limits);
+            let addr = server.addr();
+            let mut silent = Vec::new();
+            for _ in 0..2 {
+                let tcp = TcpStream::connect(addr).unwrap();
+                tcp.set_nonblocking(true).unwrap();
+                silent.push(tcp);
+                for _ in 0..20 {
+                    server.service();
+                }
+            }
+            let third = TcpStream::connect(addr).unwrap();
+            third.set_read_timeout(Some(ws::PATIENCE)).unwrap();
+            let start = Instant::now();
+            let mut byte = [0u8; 1];
+            let mut reader = third.try_clone().unwrap();
+            let closed = std::thread::scope(|s| {
+                let read = s.spawn(move || std::io::Read::read(&mut reader, &mut byte));
+                while !read.is_finished() {
+                    server.service();
+                    assert!(start.elapsed() < ws::PATIENCE, "{dialect:?}: not refused");
+                }
+                read.join().unwrap()
+            });
+            assert!(
+                matches!(closed, Ok(0) | Err(_)),
+                "{dialect:?}: the third connection got {closed:?}"
+            );
+            // Both pending ones still open, until the timeout closes them.
+            for tcp in &mut silent {
+                let r = std::io::Read::read(tcp, &mut byte);
+                assert!(
+                    matches!(&r, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+                    "{dialect:?}: {r:?}"
+                );
+            }
+            let start = Instant::now();
+            for tcp in &mut silent {
+                loop {
+                    server.service();
+                    match std::io::Read::read(tcp, &mut byte) {
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                        _ => break,
+                    }
+                    assert!(
+                        start.elapsed() < ws::PATIENCE,
+                        "{dialect:?}: never timed out"
+                    );
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+            let mut raw = Raw::connect(addr, &mut || server.service()).unwrap();
+            assert!(ws::read_id(dialect, &mut raw, &mut || server.service()) > 1);
+        }
+    }
+
     const CHILD: &str = "GODOT_SERDE_WS_DESCRIPTORS";
 
     /// With 64 file descriptors, connections that the server has not accepted yet take every
