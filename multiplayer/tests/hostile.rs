@@ -347,16 +347,18 @@ mod websocket {
         }
     }
 
-    /// A connection that sends half a message and then nothing is pinged after half the idle
-    /// timeout, then dropped with `TimedOut`; one that sends the first fragment of a message
-    /// and then only pings is dropped with `Unfinished`; a client that sends nothing but
-    /// answers pings stays. Before, there was no idle timeout: 400 connections holding half a
-    /// message were all open after 12 s.
+    /// With a 500 ms idle timeout: a connection that sends half a message and then nothing is
+    /// pinged after half of it, then dropped with `TimedOut`; one that sends the first
+    /// fragment of a message and then only pings is dropped with `Unfinished`; a client that
+    /// sends nothing but answers pings stays. Before, there was no idle timeout: 400
+    /// connections holding half a message were all open after 12 s.
     #[test]
     fn silent_websocket_connections_time_out() {
+        // Short for the test, long enough for a loaded machine to answer a ping in half of it.
+        const IDLE_MS: u64 = 500;
         for dialect in ws::BOTH {
             let limits =
-                Limits::default().with_websocket(WsLimits::default().with_idle_timeout_ms(300));
+                Limits::default().with_websocket(WsLimits::default().with_idle_timeout_ms(IDLE_MS));
             let mut server = Server::new(dialect, limits);
             let addr = server.addr();
             let mut good = Client::join(dialect, &mut server, limits);
@@ -379,7 +381,7 @@ mod websocket {
             let start = Instant::now();
             let mut seen = Vec::new();
             // Until both are dropped, and three timeouts more for the good client.
-            while start.elapsed() < Duration::from_millis(1200)
+            while start.elapsed() < Duration::from_millis(3 * IDLE_MS)
                 || !seen.contains(&Seen::Disconnected(id))
                 || !seen.contains(&Seen::Disconnected(fragments_id))
             {
@@ -410,7 +412,10 @@ mod websocket {
                 [
                     &Seen::Error {
                         peer: id,
-                        error: ProtocolError::TimedOut { peer: id, ms: 300 }
+                        error: ProtocolError::TimedOut {
+                            peer: id,
+                            ms: IDLE_MS
+                        }
                     },
                     &Seen::Disconnected(id),
                 ],
@@ -423,7 +428,7 @@ mod websocket {
                         peer: fragments_id,
                         error: ProtocolError::Unfinished {
                             peer: fragments_id,
-                            ms: 300
+                            ms: IDLE_MS
                         }
                     },
                     &Seen::Disconnected(fragments_id),
@@ -596,7 +601,7 @@ mod websocket {
         }
     }
 
-    /// With `max_pending` 2 and a 300 ms handshake timeout: two connections that never send
+    /// With `max_pending` 2 and an 800 ms handshake timeout: two connections that never send
     /// their request hold both slots, a third is closed at once; after the timeout both are
     /// closed, and a client completes its handshake. Before, there was no cap.
     #[test]
@@ -605,7 +610,7 @@ mod websocket {
             let limits = Limits::default().with_websocket(
                 WsLimits::default()
                     .with_max_pending(2)
-                    .with_handshake_timeout_ms(300),
+                    .with_handshake_timeout_ms(800),
             );
             let mut server = Server::new(dialect, limits);
             let addr = server.addr();
