@@ -196,6 +196,69 @@ pub enum ProtocolError {
     /// An empty RAW or auth payload (Godot refuses to send them).
     #[error("empty {0} payload")]
     EmptyPayload(&'static str),
+    /// A WebSocket peer sent a message (or announced a frame) above
+    /// [`crate::WsLimits::inbound_buffer_size`]; the peer is dropped, as Godot closes it
+    /// (code 1009, "Message too big").
+    #[error("peer {peer} sent a WebSocket message of {size} bytes, above the limit of {limit}")]
+    MessageTooLarge {
+        /// The peer.
+        peer: i32,
+        /// The message's (or frame's announced) size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A message of ours for a WebSocket peer is above
+    /// [`crate::WsLimits::outbound_buffer_size`]: it is not sent (Godot's `put_packet` fails
+    /// the same way); the peer stays.
+    #[error(
+        "a message of {size} bytes for peer {peer} is above the WebSocket outbound limit of {limit}"
+    )]
+    SendTooLarge {
+        /// The peer it was for.
+        peer: i32,
+        /// Its size with the frame header.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A WebSocket peer does not read what is sent to it: more than
+    /// [`crate::WsLimits::outbound_buffer_size`] bytes were queued for it. It is dropped.
+    #[error("peer {peer} does not read: more than {limit} bytes queued for it")]
+    OutboundFull {
+        /// The peer.
+        peer: i32,
+        /// The limit.
+        limit: usize,
+    },
+    /// A WebSocket peer sent no complete frame, not even the answer to a ping, for
+    /// [`crate::WsLimits::idle_timeout_ms`]. It is dropped.
+    #[error("peer {peer} timed out: nothing received for {ms} ms")]
+    TimedOut {
+        /// The peer.
+        peer: i32,
+        /// The timeout.
+        ms: u64,
+    },
+    /// A WebSocket peer left a message unfinished (a frame cut short, or a fragmented message
+    /// without its last fragment) for [`crate::WsLimits::idle_timeout_ms`], whatever else it
+    /// sent meanwhile. It is dropped.
+    #[error("peer {peer} left a WebSocket message unfinished for {ms} ms")]
+    Unfinished {
+        /// The peer.
+        peer: i32,
+        /// The timeout.
+        ms: u64,
+    },
+    /// A WebSocket peer broke the protocol (an unmasked or reserved frame, a fragmented
+    /// control frame, invalid UTF-8 in a text message, ...). It is dropped.
+    #[error("peer {peer}: WebSocket protocol error: {detail}")]
+    WebSocket {
+        /// The peer.
+        peer: i32,
+        /// What tungstenite reported.
+        detail: String,
+    },
     /// A transfer mode and channel the transport cannot express.
     #[error("channel {channel} with {mode:?} is not available")]
     Channel {

@@ -53,12 +53,15 @@ pub struct Limits {
     /// Path-cache ids one peer may announce (Godot has no limit). Each costs one map entry
     /// (about 16 bytes). Default 1024.
     pub max_cached_paths: usize,
+    /// The bounds of the WebSocket transports (Godot 4's `WsPeer` and Godot 3's `Ws3Peer`).
+    pub websocket: WsLimits,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Self {
             max_cached_paths: 1024,
+            websocket: WsLimits::default(),
         }
     }
 }
@@ -68,6 +71,142 @@ impl Limits {
     #[must_use]
     pub fn with_max_cached_paths(mut self, n: usize) -> Self {
         self.max_cached_paths = n;
+        self
+    }
+
+    /// With other WebSocket bounds.
+    #[must_use]
+    pub fn with_websocket(mut self, websocket: WsLimits) -> Self {
+        self.websocket = websocket;
+        self
+    }
+}
+
+/// What one WebSocket connection may make the process hold or do, and how many connections
+/// there may be: the bounds of `WsPeer` (Godot 4) and `Ws3Peer` (Godot 3), server and client.
+///
+/// The per-peer defaults are those of Godot 4.6's `WebSocketMultiplayerPeer`
+/// (`inbound_buffer_size`, `outbound_buffer_size`, `max_queued_packets`,
+/// `handshake_timeout`); Godot has no connection cap and no idle timeout, ENet's
+/// `max_clients` and peer timeout are the models for those. A peer that breaks a bound is
+/// dropped with an `Event::Error` naming it, then its disconnection; `service` never returns an
+/// error for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WsLimits {
+    /// The largest message a peer may send, in bytes, and the bytes read from one peer in one
+    /// `service` call (frame headers included): Godot's `inbound_buffer_size`, default 65,535.
+    /// A larger message drops the peer with `ProtocolError::MessageTooLarge`; a peer sending
+    /// faster is read at this rate (TCP holds the rest back, as Godot's full buffer does).
+    pub inbound_buffer_size: usize,
+    /// Bytes queued for one peer that its socket did not take yet (frame headers included):
+    /// Godot's `outbound_buffer_size`, default 65,535. A peer that does not read until more is
+    /// queued is dropped with `ProtocolError::OutboundFull`; a message of ours larger than
+    /// this is not sent (`ProtocolError::SendTooLarge`).
+    pub outbound_buffer_size: usize,
+    /// Messages (pings and pongs included) read from one peer in one `service` call: Godot's
+    /// `max_queued_packets`, default 4,096.
+    pub max_queued_packets: usize,
+    /// Bytes read from all peers together in one `service` call (Godot has no such bound):
+    /// default 1 MiB (16 peers at the full `inbound_buffer_size`). Peers are read
+    /// round-robin, so those left over are read first in the next call.
+    pub inbound_bytes_per_call: usize,
+    /// Messages read from all peers together in one `service` call, so what one call can add
+    /// to the session's event queue is bounded whatever the number of peers (Godot has no
+    /// such bound): default 65,536.
+    pub packets_per_call: usize,
+    /// Open connections of a server (Godot has none; ENet's `max_clients`): default 1,024.
+    /// Connections above it are accepted and closed at once.
+    pub max_peers: usize,
+    /// Handshakes in progress at once (Godot has none): default 128; more are closed at once.
+    pub max_pending: usize,
+    /// Milliseconds a handshake may take: Godot's `handshake_timeout`, default 3,000.
+    pub handshake_timeout_ms: u64,
+    /// Milliseconds a connection may stay silent (no complete frame) before it is dropped with
+    /// `ProtocolError::TimedOut`, or keep a data message unfinished (whatever else it sends
+    /// meanwhile) before it is dropped with `ProtocolError::Unfinished`: default 10,000 (ENet
+    /// drops an unresponsive peer after 5 to 30 s); 0 = never. A peer silent for half of it
+    /// is sent a ping, which every WebSocket client (browsers, Godot) answers by itself.
+    pub idle_timeout_ms: u64,
+}
+
+impl Default for WsLimits {
+    fn default() -> Self {
+        Self {
+            inbound_buffer_size: 65_535,
+            outbound_buffer_size: 65_535,
+            max_queued_packets: 4_096,
+            inbound_bytes_per_call: 1 << 20,
+            packets_per_call: 65_536,
+            max_peers: 1_024,
+            max_pending: 128,
+            handshake_timeout_ms: 3_000,
+            idle_timeout_ms: 10_000,
+        }
+    }
+}
+
+impl WsLimits {
+    /// With another largest inbound message and read budget per call (at least 1 byte).
+    #[must_use]
+    pub fn with_inbound_buffer_size(mut self, bytes: usize) -> Self {
+        self.inbound_buffer_size = bytes.max(1);
+        self
+    }
+
+    /// With another outbound queue per peer (at least 1 byte).
+    #[must_use]
+    pub fn with_outbound_buffer_size(mut self, bytes: usize) -> Self {
+        self.outbound_buffer_size = bytes.max(1);
+        self
+    }
+
+    /// With another count of messages read per peer and call (at least 1).
+    #[must_use]
+    pub fn with_max_queued_packets(mut self, n: usize) -> Self {
+        self.max_queued_packets = n.max(1);
+        self
+    }
+
+    /// With another bound on the bytes read from all peers in one call (at least 1).
+    #[must_use]
+    pub fn with_inbound_bytes_per_call(mut self, bytes: usize) -> Self {
+        self.inbound_bytes_per_call = bytes.max(1);
+        self
+    }
+
+    /// With another bound on the messages read from all peers in one call (at least 1).
+    #[must_use]
+    pub fn with_packets_per_call(mut self, n: usize) -> Self {
+        self.packets_per_call = n.max(1);
+        self
+    }
+
+    /// With another connection cap.
+    #[must_use]
+    pub fn with_max_peers(mut self, n: usize) -> Self {
+        self.max_peers = n;
+        self
+    }
+
+    /// With another cap on handshakes in progress.
+    #[must_use]
+    pub fn with_max_pending(mut self, n: usize) -> Self {
+        self.max_pending = n;
+        self
+    }
+
+    /// With another handshake timeout (milliseconds, at least 1).
+    #[must_use]
+    pub fn with_handshake_timeout_ms(mut self, ms: u64) -> Self {
+        self.handshake_timeout_ms = ms.max(1);
+        self
+    }
+
+    /// With another idle timeout (milliseconds, 0 = never).
+    #[must_use]
+    pub fn with_idle_timeout_ms(mut self, ms: u64) -> Self {
+        self.idle_timeout_ms = ms;
         self
     }
 }

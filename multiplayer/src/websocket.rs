@@ -8,11 +8,17 @@
 //! [`WsPeer`] drives a [`Session`] over non-blocking TCP sockets (no TLS here: put a
 //! terminating proxy in front for `wss://`). Call [`WsPeer::service`] often, then drain
 //! [`WsPeer::poll_event`].
+//!
+//! Every peer is bounded by [`WsLimits`](crate::WsLimits) (`Settings::limits.websocket`):
+//! what it may send per `service` call (Godot's `inbound_buffer_size` and
+//! `max_queued_packets`), what may be queued for it (`outbound_buffer_size`), how long it may
+//! stay silent, and how many connections and handshakes there may be. A peer that breaks a
+//! bound gets an [`Event::Error`] and is disconnected; `service` goes on.
 
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use crate::ws_core::{Read, Sockets};
+use crate::ws_core::{Notice, Read, Sockets};
 use crate::{Event, Output, Session, Settings, TransferMode};
 
 /// A transport error.
@@ -41,7 +47,7 @@ pub struct WsPeer {
 
 impl std::fmt::Debug for WsPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(f, "WsPeer", &self.session, self.sockets.peers.len())
+        crate::debug_peer(f, "WsPeer", &self.session, self.sockets.len())
     }
 }
 
@@ -53,7 +59,7 @@ impl WsPeer {
     /// [`WsError::Io`] when the address cannot be bound.
     pub fn server(addr: SocketAddr, settings: Settings) -> Result<Self, WsError> {
         Ok(Self {
-            sockets: Sockets::server(addr)?,
+            sockets: Sockets::server(addr, settings.limits.websocket)?,
             session: Session::server(settings),
             start: Instant::now(),
             awaiting_id: false,
@@ -68,7 +74,7 @@ impl WsPeer {
     /// [`WsError`] when the connection or the handshake fails.
     pub fn client(addr: SocketAddr, url: &str, settings: Settings) -> Result<Self, WsError> {
         Ok(Self {
-            sockets: Sockets::client(addr, url)?,
+            sockets: Sockets::client(addr, url, settings.limits.websocket)?,
             session: Session::client(0, settings),
             start: Instant::now(),
             awaiting_id: true,
@@ -98,14 +104,19 @@ impl WsPeer {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Accepts, reads, and writes what the session queued.
+    /// Accepts, reads, and writes what the session queued. The work of one call is bounded:
+    /// a few accepts, the handshakes in progress, and per peer at most
+    /// `inbound_buffer_size` bytes and `max_queued_packets` messages.
     ///
     /// # Errors
     ///
-    /// [`WsError::Io`] when the listening socket fails; a client whose id message is invalid
-    /// gets [`WsError::BadId`]. Errors of one peer's socket disconnect that peer only.
+    /// A client whose id message is invalid gets [`WsError::BadId`]. A server never fails
+    /// here: errors of one peer (its socket, a bound of [`WsLimits`](crate::WsLimits))
+    /// disconnect that peer only, and an accept error (no file descriptor left) pauses
+    /// accepting for a moment.
     pub fn service(&mut self) -> Result<(), WsError> {
-        for ws in self.sockets.accept()? {
+        self.sockets.begin();
+        for ws in self.sockets.accept() {
             self.open(ws);
         }
         self.read_all()?;
@@ -114,9 +125,9 @@ impl WsPeer {
         Ok(())
     }
 
-    fn open(&mut self, ws: tungstenite::WebSocket<std::net::TcpStream>) {
+    fn open(&mut self, ws: tungstenite::WebSocket<crate::ws_core::Conn>) {
         let id = self.sockets.fresh_id();
-        self.sockets.peers.insert(id, ws);
+        self.sockets.insert(id, ws);
         // The id first (a full 4-byte binary message); WouldBlock keeps it queued.
         self.sockets.send(id, id.to_le_bytes().to_vec());
         let now = self.now_ms();
@@ -124,7 +135,7 @@ impl WsPeer {
     }
 
     fn read_all(&mut self) -> Result<(), WsError> {
-        for id in self.sockets.ids() {
+        for id in self.sockets.read_order() {
             loop {
                 match self.sockets.read(id) {
                     Read::Binary(data) => {
@@ -150,32 +161,48 @@ impl WsPeer {
                     }
                     Read::Text(_) | Read::Other => {}
                     Read::Idle => break,
-                    Read::Gone => {
-                        self.drop_peer(id);
-                        break;
-                    }
                 }
             }
         }
+        self.handle_notices();
         Ok(())
     }
 
-    fn drop_peer(&mut self, id: i32) {
-        if self.sockets.peers.remove(&id).is_some() && !self.awaiting_id {
-            self.session.disconnected(id);
+    /// Reports what happened to the connections, and disconnects the lost ones.
+    fn handle_notices(&mut self) {
+        for notice in self.sockets.take_notices() {
+            match notice {
+                Notice::Report(id, error) => self.session.report(id, error),
+                Notice::Lost(id, error) => {
+                    if self.awaiting_id {
+                        continue;
+                    }
+                    if let Some(error) = error {
+                        self.session.report(id, error);
+                    }
+                    self.session.disconnected(id);
+                }
+            }
         }
     }
 
     fn write_outputs(&mut self) {
+        self.send_outputs();
+        self.sockets.maintain();
+        self.handle_notices();
+        // What the disconnections made the session send (the relay's notices).
+        self.send_outputs();
+        self.handle_notices();
+    }
+
+    fn send_outputs(&mut self) {
         while let Some(output) = self.session.poll_output() {
             match output {
-                // WouldBlock keeps the message queued; flushed below.
+                // Sent at once as far as the socket takes it, the rest queued and flushed by
+                // `maintain`.
                 Output::Packet { to, data, .. } => self.sockets.send(to, data),
                 Output::Disconnect(id) => self.sockets.close_one(id),
             }
-        }
-        for id in self.sockets.flush() {
-            self.drop_peer(id);
         }
     }
 

@@ -2,31 +2,230 @@
 //! Godot 3.2.3's [`crate::godot3::websocket`]): the listener, the handshakes in progress, the
 //! open connections by peer id, and their non-blocking reads and writes. What a message means
 //! is the dialect's business.
+//!
+//! Every connection is bounded as [`WsLimits`] says, and so is the work of one `service` call:
+//!
+//! - reads: at most `inbound_buffer_size` bytes and `max_queued_packets` messages per peer and
+//!   call (the socket returns `WouldBlock` past the byte budget, so even a stream of empty
+//!   continuation frames stops there), and at most `inbound_bytes_per_call` and
+//!   `packets_per_call` from all peers together; a peer sending faster waits in its TCP
+//!   window, as a Godot peer whose inbound buffer is full does. Peers are read round-robin: a
+//!   call starts with the peer the previous call could not finish, or the next one.
+//! - writes: at most `outbound_buffer_size` bytes (plus one frame header) queued for a peer
+//!   (tungstenite's `max_write_buffer_size`); past it the peer is dropped.
+//! - connections: at most `max_peers` open and `max_pending` handshakes; at most
+//!   [`ACCEPTS_PER_CALL`] accepted per call; an accept error (no descriptor left, ...) pauses
+//!   accepting for [`ACCEPT_BACKOFF`] and is never the caller's error.
+//! - time: a handshake older than `handshake_timeout_ms` is dropped, a connection silent for
+//!   `idle_timeout_ms` too (it is pinged at half of it), and so is one whose data message
+//!   stays unfinished that long (the frame headers are followed as the bytes are read).
+//!
+//! Whatever goes wrong with one connection becomes a [`Notice`] for the dialect, which tells
+//! the application (an `Event::Error`, then the disconnection) and goes on.
 
 use std::collections::HashMap;
-use std::io::ErrorKind;
+use std::io::{self, ErrorKind, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
 use tungstenite::handshake::HandshakeError;
 use tungstenite::handshake::server::{NoCallback, ServerHandshake};
 use tungstenite::protocol::WebSocketConfig;
+use tungstenite::protocol::frame::CloseFrame;
+use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Bytes, Message, Utf8Bytes, WebSocket};
 
 use crate::websocket::WsError;
+use crate::{ProtocolError, WsLimits};
 
-/// Godot's `handshake_timeout` default: 3 seconds.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(3);
-/// The largest message accepted (Godot's inbound buffer defaults to 64 KiB; the session's
-/// packets are far smaller). Bounds the memory one peer can make us hold.
-const MAX_MESSAGE: usize = 1 << 20;
+/// Connections accepted (or refused) in one `service` call at most (Godot accepts one per
+/// poll).
+const ACCEPTS_PER_CALL: usize = 32;
+/// How long accepting pauses after an accept error such as EMFILE (no descriptor left): the
+/// connection waits in the listen backlog, and the call does its other work.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+/// The largest WebSocket frame header: 2 bytes, an 8-byte length, a 4-byte mask.
+const FRAME_HEADER_MAX: usize = 14;
+/// The read buffer every connection allocates (tungstenite's default is 128 KiB, per
+/// connection, whether it sends anything or not).
+const READ_CHUNK: usize = 4096;
 
-type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<TcpStream, NoCallback>>;
+type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<Conn, NoCallback>>;
 
-fn config() -> WebSocketConfig {
+/// A TCP connection whose reads stop (`WouldBlock`) once this call's byte budget is spent,
+/// and which follows the peer's frames as they pass (to know how long a message has been
+/// unfinished).
+pub(crate) struct Conn {
+    tcp: TcpStream,
+    /// Bytes this connection may still read in this `service` call.
+    budget: usize,
+    /// The time of this `service` call.
+    now: Instant,
+    /// Where the bytes read stand.
+    stream: Stream,
+}
+
+impl Conn {
+    fn new(tcp: TcpStream, budget: usize, now: Instant) -> Self {
+        Self {
+            tcp,
+            budget,
+            now,
+            stream: Stream::Http { last: 0 },
+        }
+    }
+
+    /// Since when the peer's current data message has been unfinished, if it is.
+    fn unfinished_since(&self) -> Option<Instant> {
+        match &self.stream {
+            Stream::Http { .. } => None,
+            Stream::Frames(frames) => frames.since,
+        }
+    }
+}
+
+impl io::Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.budget == 0 {
+            return Err(ErrorKind::WouldBlock.into());
+        }
+        let len = buf.len().min(self.budget);
+        let Some(part) = buf.get_mut(..len) else {
+            return Ok(0);
+        };
+        let got = io::Read::read(&mut self.tcp, part)?;
+        self.budget = self.budget.saturating_sub(got);
+        if let Some(bytes) = part.get(..got) {
+            self.stream.feed(bytes, self.now);
+        }
+        Ok(got)
+    }
+}
+
+/// The peer's byte stream as far as read: the HTTP handshake, then frames.
+enum Stream {
+    /// The handshake, until its blank line; `last` holds its last 4 bytes.
+    Http { last: u32 },
+    /// Frames (RFC 6455 section 5.2).
+    Frames(Frames),
+}
+
+/// Enough of the frame layout to know where each frame ends and whether a data message is
+/// unfinished: the header being read, the payload left of the current frame.
+#[derive(Default)]
+struct Frames {
+    header: [u8; 14],
+    have: usize,
+    payload_left: u64,
+    /// Whether the current frame's end ends a data message (FIN on a data frame).
+    ends_message: bool,
+    /// When the first frame of the unfinished data message arrived.
+    since: Option<Instant>,
+}
+
+impl Stream {
+    fn feed(&mut self, mut bytes: &[u8], now: Instant) {
+        if let Stream::Http { last } = self {
+            while let Some((&b, rest)) = bytes.split_first() {
+                bytes = rest;
+                *last = (*last << 8) | u32::from(b);
+                if *last == u32::from_be_bytes(*b"\r\n\r\n") {
+                    *self = Stream::Frames(Frames::default());
+                    break;
+                }
+            }
+        }
+        if let Stream::Frames(frames) = self {
+            frames.feed(bytes, now);
+        }
+    }
+}
+
+impl Frames {
+    fn feed(&mut self, mut bytes: &[u8], now: Instant) {
+        while !bytes.is_empty() {
+            if self.payload_left > 0 {
+                let n = usize::try_from(self.payload_left)
+                    .unwrap_or(usize::MAX)
+                    .min(bytes.len());
+                bytes = bytes.get(n..).unwrap_or_default();
+                self.payload_left -= n as u64;
+                if self.payload_left == 0 && self.ends_message {
+                    self.since = None;
+                }
+                continue;
+            }
+            let Some((&b, rest)) = bytes.split_first() else {
+                break;
+            };
+            bytes = rest;
+            if let Some(slot) = self.header.get_mut(self.have) {
+                *slot = b;
+            }
+            self.have += 1;
+            let Some(&second) = self.header.get(1).filter(|_| self.have >= 2) else {
+                continue;
+            };
+            let length_bytes = match second & 0x7F {
+                126 => 2,
+                127 => 8,
+                _ => 0,
+            };
+            let mask_bytes = if second & 0x80 != 0 { 4 } else { 0 };
+            if self.have < 2 + length_bytes + mask_bytes {
+                continue;
+            }
+            let [first, ..] = self.header;
+            let length = match length_bytes {
+                0 => u64::from(second & 0x7F),
+                _ => self
+                    .header
+                    .get(2..2 + length_bytes)
+                    .map_or(0, |b| b.iter().fold(0, |n, &d| (n << 8) | u64::from(d))),
+            };
+            // Opcodes 0 (continuation), 1 (text) and 2 (binary) carry data; 8 and up
+            // control frames, which may come between a message's fragments.
+            let data = first & 0x08 == 0;
+            if data && self.since.is_none() {
+                self.since = Some(now);
+            }
+            self.ends_message = data && first & 0x80 != 0;
+            self.have = 0;
+            self.payload_left = length;
+            if length == 0 && self.ends_message {
+                self.since = None;
+            }
+        }
+    }
+}
+
+impl Write for Conn {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.tcp.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.tcp.flush()
+    }
+}
+
+/// The tungstenite settings of every connection.
+fn config(limits: &WsLimits) -> WebSocketConfig {
+    let inbound = limits.inbound_buffer_size.max(1);
     WebSocketConfig::default()
-        .max_message_size(Some(MAX_MESSAGE))
-        .max_frame_size(Some(MAX_MESSAGE))
+        .read_buffer_size(READ_CHUNK)
+        // Each message goes to the socket at once; the buffer only fills while the peer does
+        // not read, up to the outbound bound (plus one header, so that a message of the full
+        // size fits an empty buffer).
+        .write_buffer_size(0)
+        .max_write_buffer_size(
+            limits
+                .outbound_buffer_size
+                .max(1)
+                .saturating_add(FRAME_HEADER_MAX),
+        )
+        .max_message_size(Some(inbound))
+        .max_frame_size(Some(inbound))
 }
 
 /// What one read of a peer's connection gave.
@@ -35,53 +234,101 @@ pub(crate) enum Read {
     Binary(Bytes),
     /// A text message.
     Text(Utf8Bytes),
-    /// A control frame or nothing of use: read again.
+    /// A control frame: read again.
     Other,
-    /// Nothing more for now (or no such peer).
+    /// Nothing more in this call (no data, the budget spent, the peer gone or unknown).
     Idle,
-    /// The peer closed, or its socket failed.
-    Gone,
+}
+
+/// Something the dialect must act on, in order.
+pub(crate) enum Notice {
+    /// An error concerning peer `0` that does not end its connection.
+    Report(i32, ProtocolError),
+    /// Peer `0`'s connection is gone (closed by it, failed, or dropped for the error).
+    Lost(i32, Option<ProtocolError>),
+}
+
+/// An open connection.
+struct Open {
+    ws: WebSocket<Conn>,
+    /// When it last sent a complete frame (or opened).
+    heard: Instant,
+    /// Whether it was pinged since then.
+    pinged: bool,
+    /// Messages it may still deliver in this call.
+    messages_left: usize,
 }
 
 /// The connections of one WebSocket peer: a server's listener and clients, or a client's one
 /// connection to the server (peer 1).
 pub(crate) struct Sockets {
     listener: Option<TcpListener>,
+    limits: WsLimits,
     pending: Vec<(Instant, Mid)>,
-    pub(crate) peers: HashMap<i32, WebSocket<TcpStream>>,
+    peers: HashMap<i32, Open>,
+    notices: Vec<Notice>,
+    accept_paused_until: Option<Instant>,
+    /// The time of this `service` call.
+    now: Instant,
+    /// Bytes all peers may still deliver in this call.
+    call_bytes: usize,
+    /// Messages all peers may still deliver in this call.
+    call_messages: usize,
+    /// The peer being read in this call, and the byte budget its connection was given.
+    reading: Option<(i32, usize)>,
+    /// Whether this call's budget ran out (the peer it ran out on is read first next time).
+    exhausted: bool,
+    /// The first peer the next call reads (the first id at or after it).
+    next_first: i32,
 }
 
 impl Sockets {
-    /// A server listening on `addr`.
-    pub(crate) fn server(addr: SocketAddr) -> Result<Self, WsError> {
-        let listener = TcpListener::bind(addr)?;
-        listener.set_nonblocking(true)?;
-        Ok(Self {
-            listener: Some(listener),
+    fn new(listener: Option<TcpListener>, limits: WsLimits) -> Self {
+        Self {
+            listener,
+            limits,
             pending: Vec::new(),
             peers: HashMap::new(),
-        })
+            notices: Vec::new(),
+            accept_paused_until: None,
+            now: Instant::now(),
+            call_bytes: 0,
+            call_messages: 0,
+            reading: None,
+            exhausted: false,
+            next_first: 0,
+        }
+    }
+
+    /// A server listening on `addr`.
+    pub(crate) fn server(addr: SocketAddr, limits: WsLimits) -> Result<Self, WsError> {
+        let listener = TcpListener::bind(addr)?;
+        listener.set_nonblocking(true)?;
+        Ok(Self::new(Some(listener), limits))
     }
 
     /// A client connected to the server at `url` (peer 1), the handshake done.
-    pub(crate) fn client(addr: SocketAddr, url: &str) -> Result<Self, WsError> {
-        let stream = TcpStream::connect_timeout(&addr, HANDSHAKE_TIMEOUT)?;
-        stream.set_nodelay(true)?;
-        stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT))?;
-        let (ws, _) = tungstenite::client::client_with_config(url, stream, Some(config()))
+    pub(crate) fn client(addr: SocketAddr, url: &str, limits: WsLimits) -> Result<Self, WsError> {
+        let timeout = Duration::from_millis(limits.handshake_timeout_ms.max(1));
+        let tcp = TcpStream::connect_timeout(&addr, timeout)?;
+        tcp.set_nodelay(true)?;
+        tcp.set_read_timeout(Some(timeout))?;
+        let conn = Conn {
+            tcp,
+            budget: usize::MAX,
+            now: Instant::now(),
+            stream: Stream::Http { last: 0 },
+        };
+        let (ws, _) = tungstenite::client::client_with_config(url, conn, Some(config(&limits)))
             .map_err(|e| match e {
                 HandshakeError::Failure(e) => WsError::WebSocket(e),
                 HandshakeError::Interrupted(_) => WsError::Io(ErrorKind::WouldBlock.into()),
             })?;
-        ws.get_ref().set_read_timeout(None)?;
-        ws.get_ref().set_nonblocking(true)?;
-        let mut peers = HashMap::new();
-        peers.insert(1, ws);
-        Ok(Self {
-            listener: None,
-            pending: Vec::new(),
-            peers,
-        })
+        ws.get_ref().tcp.set_read_timeout(None)?;
+        ws.get_ref().tcp.set_nonblocking(true)?;
+        let mut sockets = Self::new(None, limits);
+        sockets.insert(1, ws);
+        Ok(sockets)
     }
 
     /// Whether this is the server's side.
@@ -95,6 +342,16 @@ impl Sockets {
             .as_ref()
             .ok_or_else(|| ErrorKind::NotConnected.into())
             .and_then(TcpListener::local_addr)
+    }
+
+    /// How many connections are open.
+    pub(crate) fn len(&self) -> usize {
+        self.peers.len()
+    }
+
+    /// Whether peer `id` has an open connection.
+    pub(crate) fn contains(&self, id: i32) -> bool {
+        self.peers.contains_key(&id)
     }
 
     /// The ids of the open connections.
@@ -112,95 +369,322 @@ impl Sockets {
         }
     }
 
+    /// Records an open connection as peer `id`.
+    pub(crate) fn insert(&mut self, id: i32, ws: WebSocket<Conn>) {
+        self.peers.insert(
+            id,
+            Open {
+                ws,
+                heard: self.now,
+                pinged: false,
+                messages_left: 0,
+            },
+        );
+        // Nothing is read from it before its turn in a call.
+        if let Some(open) = self.peers.get_mut(&id) {
+            open.ws.get_mut().budget = 0;
+        }
+    }
+
+    /// Starts a `service` call: the clock, and the call's read budget.
+    pub(crate) fn begin(&mut self) {
+        self.now = Instant::now();
+        self.call_bytes = self.limits.inbound_bytes_per_call.max(1);
+        self.call_messages = self.limits.packets_per_call.max(1);
+        self.reading = None;
+        self.exhausted = false;
+        for open in self.peers.values_mut() {
+            open.ws.get_mut().budget = 0;
+            open.messages_left = 0;
+        }
+    }
+
+    /// The ids of the open connections in reading order (round-robin): from the peer the
+    /// last call's budget ran out on, else one peer later than the last call.
+    pub(crate) fn read_order(&mut self) -> Vec<i32> {
+        let mut ids = self.ids();
+        ids.sort_unstable();
+        let start = ids
+            .iter()
+            .position(|&id| id >= self.next_first)
+            .unwrap_or(0);
+        ids.rotate_left(start);
+        self.next_first = ids.get(1).or(ids.first()).copied().unwrap_or(0);
+        ids
+    }
+
+    /// Gives peer `id` its share of what is left of the call's budget (once per call), after
+    /// counting what the previous peer used.
+    fn select(&mut self, id: i32) {
+        if let Some((previous, given)) = self.reading.take() {
+            // A peer lost while read counts all it was given.
+            let left = self
+                .peers
+                .get(&previous)
+                .map_or(0, |open| open.ws.get_ref().budget);
+            self.call_bytes = self.call_bytes.saturating_sub(given.saturating_sub(left));
+        }
+        let bytes = self.limits.inbound_buffer_size.max(1).min(self.call_bytes);
+        let messages = self
+            .limits
+            .max_queued_packets
+            .max(1)
+            .min(self.call_messages);
+        let Some(open) = self.peers.get_mut(&id) else {
+            return;
+        };
+        if (bytes == 0 || messages == 0) && !self.exhausted {
+            self.exhausted = true;
+            self.next_first = id;
+        }
+        open.ws.get_mut().budget = bytes;
+        open.ws.get_mut().now = self.now;
+        open.messages_left = messages;
+        self.reading = Some((id, bytes));
+    }
+
     /// Accepts new connections and advances the handshakes in progress; returns the
     /// connections whose handshake is done, in the order they completed. A handshake slower
-    /// than Godot's timeout is dropped, as Godot drops it.
-    pub(crate) fn accept(&mut self) -> Result<Vec<WebSocket<TcpStream>>, WsError> {
-        let Some(listener) = &self.listener else {
-            return Ok(Vec::new());
-        };
-        let mut accepted = Vec::new();
-        loop {
-            match listener.accept() {
-                Ok((stream, _)) => accepted.push(stream),
-                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                Err(e) => return Err(e.into()),
-            }
-        }
+    /// than the timeout is dropped, as Godot drops it; connections above the caps are closed
+    /// at once. Never fails: an accept error pauses accepting for a moment.
+    pub(crate) fn accept(&mut self) -> Vec<WebSocket<Conn>> {
         let mut open = Vec::new();
-        for stream in accepted {
-            stream.set_nonblocking(true)?;
-            let _ = stream.set_nodelay(true);
-            match tungstenite::accept_with_config(stream, Some(config())) {
-                Ok(ws) => open.push(ws),
-                Err(HandshakeError::Interrupted(mid)) => self.pending.push((Instant::now(), mid)),
-                Err(HandshakeError::Failure(_)) => {}
+        let Some(listener) = &self.listener else {
+            return open;
+        };
+        let config = config(&self.limits);
+        let budget = self.limits.inbound_buffer_size.max(1);
+        let paused = self.accept_paused_until.is_some_and(|t| self.now < t);
+        if !paused {
+            self.accept_paused_until = None;
+            for _ in 0..ACCEPTS_PER_CALL {
+                let tcp = match listener.accept() {
+                    Ok((tcp, _)) => tcp,
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                    // The connection failed before we took it: its own business.
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            ErrorKind::Interrupted
+                                | ErrorKind::ConnectionAborted
+                                | ErrorKind::ConnectionReset
+                        ) =>
+                    {
+                        continue;
+                    }
+                    // EMFILE, ENFILE, ENOBUFS, ...: the connection stays in the backlog.
+                    Err(_) => {
+                        self.accept_paused_until = Some(self.now + ACCEPT_BACKOFF);
+                        break;
+                    }
+                };
+                let count = self.peers.len() + self.pending.len() + open.len();
+                if self.pending.len() >= self.limits.max_pending || count >= self.limits.max_peers {
+                    // Refused: closed at once.
+                    continue;
+                }
+                if tcp.set_nonblocking(true).is_err() {
+                    continue;
+                }
+                let _ = tcp.set_nodelay(true);
+                let conn = Conn::new(tcp, budget, self.now);
+                match tungstenite::accept_with_config(conn, Some(config)) {
+                    Ok(ws) => open.push(ws),
+                    Err(HandshakeError::Interrupted(mid)) => self.pending.push((self.now, mid)),
+                    Err(HandshakeError::Failure(_)) => {}
+                }
             }
         }
+        let timeout = Duration::from_millis(self.limits.handshake_timeout_ms.max(1));
         let pending = std::mem::take(&mut self.pending);
-        for (since, mid) in pending {
-            if since.elapsed() > HANDSHAKE_TIMEOUT {
+        for (since, mut mid) in pending {
+            if self.now.saturating_duration_since(since) > timeout {
                 continue;
             }
+            // The request is at most 64 KiB (tungstenite's own bound).
+            mid.get_mut().get_mut().budget = budget;
             match mid.handshake() {
                 Ok(ws) => open.push(ws),
                 Err(HandshakeError::Interrupted(mid)) => self.pending.push((since, mid)),
                 Err(HandshakeError::Failure(_)) => {}
             }
         }
-        Ok(open)
+        open
     }
 
-    /// The next message of peer `id`.
+    /// The next message of peer `id` in this call (read each peer's messages one after the
+    /// other: its budget is given at its first read of the call).
     pub(crate) fn read(&mut self, id: i32) -> Read {
-        let Some(ws) = self.peers.get_mut(&id) else {
+        if self.reading.map(|(r, _)| r) != Some(id) {
+            self.select(id);
+        }
+        let Some(open) = self.peers.get_mut(&id) else {
             return Read::Idle;
         };
-        match ws.read() {
-            Ok(Message::Binary(data)) => Read::Binary(data),
-            Ok(Message::Text(text)) => Read::Text(text),
-            Ok(Message::Close(_)) => Read::Gone,
-            Ok(_) => Read::Other,
-            Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => Read::Idle,
-            Err(_) => Read::Gone,
+        if open.messages_left == 0 {
+            return Read::Idle;
         }
+        let limit = self.limits.inbound_buffer_size.max(1);
+        let error = match open.ws.read() {
+            Ok(message) => {
+                open.messages_left -= 1;
+                self.call_messages = self.call_messages.saturating_sub(1);
+                open.heard = self.now;
+                open.pinged = false;
+                return match message {
+                    Message::Binary(data) => Read::Binary(data),
+                    Message::Text(text) => Read::Text(text),
+                    Message::Close(_) => {
+                        self.lose(id, None);
+                        Read::Idle
+                    }
+                    _ => Read::Other,
+                };
+            }
+            Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => {
+                return Read::Idle;
+            }
+            Err(e) => e,
+        };
+        let error = match error {
+            tungstenite::Error::Capacity(tungstenite::error::CapacityError::MessageTooLong {
+                size,
+                ..
+            }) => {
+                close_with(&mut open.ws, CloseCode::Size, "Message too big");
+                Some(ProtocolError::MessageTooLarge {
+                    peer: id,
+                    size,
+                    limit,
+                })
+            }
+            tungstenite::Error::Protocol(
+                tungstenite::error::ProtocolError::ResetWithoutClosingHandshake,
+            )
+            | tungstenite::Error::ConnectionClosed
+            | tungstenite::Error::AlreadyClosed
+            | tungstenite::Error::Io(_) => None,
+            other => {
+                close_with(&mut open.ws, CloseCode::Protocol, "Protocol error");
+                Some(ProtocolError::WebSocket {
+                    peer: id,
+                    detail: other.to_string(),
+                })
+            }
+        };
+        self.lose(id, error);
+        Read::Idle
     }
 
-    /// Queues a binary message for peer `id` (nothing if there is no such peer); WouldBlock
-    /// keeps it queued until [`flush`](Self::flush).
+    /// Queues a binary message for peer `id` (nothing if there is no such peer). A message
+    /// larger than the outbound bound is not sent (a [`Notice::Report`]); a peer whose queue
+    /// is full is dropped.
     pub(crate) fn send(&mut self, id: i32, data: Vec<u8>) {
-        if let Some(ws) = self.peers.get_mut(&id) {
-            let _ = ws.write(Message::Binary(data.into()));
+        let limit = self.limits.outbound_buffer_size.max(1);
+        let Some(open) = self.peers.get_mut(&id) else {
+            return;
+        };
+        if data.len() > limit {
+            self.notices.push(Notice::Report(
+                id,
+                ProtocolError::SendTooLarge {
+                    peer: id,
+                    size: data.len(),
+                    limit,
+                },
+            ));
+            return;
+        }
+        let result = open.ws.write(Message::Binary(data.into()));
+        self.after_write(id, result);
+    }
+
+    /// What a write or flush gave: queued, or the peer is lost.
+    fn after_write(&mut self, id: i32, result: tungstenite::Result<()>) {
+        match result {
+            Ok(()) => {}
+            // Queued: the socket takes it later.
+            Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => {}
+            Err(tungstenite::Error::WriteBufferFull(_)) => {
+                let limit = self.limits.outbound_buffer_size.max(1);
+                self.lose(id, Some(ProtocolError::OutboundFull { peer: id, limit }));
+            }
+            Err(_) => self.lose(id, None),
         }
     }
 
-    /// Flushes every connection; returns the ids whose socket failed (still open: the
-    /// dialect drops them).
-    pub(crate) fn flush(&mut self) -> Vec<i32> {
-        let mut broken = Vec::new();
-        for (&id, ws) in &mut self.peers {
-            match ws.flush() {
-                Ok(()) => {}
-                Err(tungstenite::Error::Io(e)) if e.kind() == ErrorKind::WouldBlock => {}
-                Err(_) => broken.push(id),
+    /// Drops the connections that were silent too long, pings those silent for half of it,
+    /// and flushes every connection.
+    pub(crate) fn maintain(&mut self) {
+        let idle = self.limits.idle_timeout_ms;
+        for id in self.ids() {
+            let Some(open) = self.peers.get_mut(&id) else {
+                continue;
+            };
+            if idle > 0 {
+                let silent = self.now.saturating_duration_since(open.heard);
+                if silent >= Duration::from_millis(idle) {
+                    self.lose(id, Some(ProtocolError::TimedOut { peer: id, ms: idle }));
+                    continue;
+                }
+                let unfinished = open.ws.get_ref().unfinished_since();
+                if unfinished.is_some_and(|t| {
+                    self.now.saturating_duration_since(t) >= Duration::from_millis(idle)
+                }) {
+                    self.lose(id, Some(ProtocolError::Unfinished { peer: id, ms: idle }));
+                    continue;
+                }
+                if !open.pinged && silent >= Duration::from_millis(idle / 2) {
+                    open.pinged = true;
+                    let result = open.ws.write(Message::Ping(Bytes::new()));
+                    self.after_write(id, result);
+                    if !self.peers.contains_key(&id) {
+                        continue;
+                    }
+                }
+            }
+            if let Some(open) = self.peers.get_mut(&id) {
+                let result = open.ws.flush();
+                self.after_write(id, result);
             }
         }
-        broken
     }
 
-    /// Closes and forgets the connection of peer `id`.
+    /// What happened to the connections since the last call, in order.
+    pub(crate) fn take_notices(&mut self) -> Vec<Notice> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// Forgets peer `id`'s connection (closing it) and records why.
+    fn lose(&mut self, id: i32, error: Option<ProtocolError>) {
+        if let Some(mut open) = self.peers.remove(&id) {
+            let _ = open.ws.flush();
+            self.notices.push(Notice::Lost(id, error));
+        }
+    }
+
+    /// Closes and forgets the connection of peer `id` (our decision: no notice).
     pub(crate) fn close_one(&mut self, id: i32) {
-        if let Some(mut ws) = self.peers.remove(&id) {
-            let _ = ws.close(None);
-            let _ = ws.flush();
+        if let Some(mut open) = self.peers.remove(&id) {
+            let _ = open.ws.close(None);
+            let _ = open.ws.flush();
         }
     }
 
     /// Closes every connection.
     pub(crate) fn close_all(&mut self) {
-        for ws in self.peers.values_mut() {
-            let _ = ws.close(None);
-            let _ = ws.flush();
+        for open in self.peers.values_mut() {
+            let _ = open.ws.close(None);
+            let _ = open.ws.flush();
         }
     }
+}
+
+/// Sends a close frame with `code` as far as the socket takes it (the connection is dropped
+/// right after, as Godot drops it).
+fn close_with(ws: &mut WebSocket<Conn>, code: CloseCode, reason: &'static str) {
+    let _ = ws.close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    }));
 }

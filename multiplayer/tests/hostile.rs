@@ -286,3 +286,451 @@ fn random_packets_never_panic() {
         while s.poll_output().is_some() {}
     }
 }
+
+#[cfg(feature = "websocket")]
+#[path = "common/ws.rs"]
+mod ws;
+
+/// Hostile WebSocket connections over real sockets on 127.0.0.1, both dialects.
+#[cfg(feature = "websocket")]
+mod websocket {
+    use std::net::TcpStream;
+    use std::process::Command;
+    use std::time::{Duration, Instant};
+
+    use godot_serde_multiplayer::godot3::websocket::Ws3Peer;
+    use godot_serde_multiplayer::websocket::WsPeer;
+    use godot_serde_multiplayer::{Limits, ProtocolError, Settings, WsLimits};
+
+    use super::ws::{self, Dialect, Raw, Seen, Server};
+
+    /// A client of either dialect that only services its connection (its WebSocket layer
+    /// answers pings). One per test: its size does not matter.
+    #[allow(clippy::large_enum_variant)]
+    enum Client {
+        Godot4(WsPeer),
+        Godot3(Ws3Peer),
+    }
+
+    impl Client {
+        fn join(dialect: Dialect, server: &mut Server, limits: Limits) -> Client {
+            let addr = server.addr();
+            let url = format!("ws://{addr}/");
+            // The handshake blocks: the server runs on another thread meanwhile.
+            std::thread::scope(|s| {
+                let c = s.spawn(|| match dialect {
+                    Dialect::Godot4 => Client::Godot4(
+                        WsPeer::client(addr, &url, Settings::default().with_limits(limits))
+                            .unwrap(),
+                    ),
+                    Dialect::Godot3 => Client::Godot3(Ws3Peer::client(addr, &url, limits).unwrap()),
+                });
+                while !c.is_finished() {
+                    server.service();
+                }
+                c.join().unwrap()
+            })
+        }
+
+        fn service(&mut self) {
+            match self {
+                Client::Godot4(c) => c.service().unwrap(),
+                Client::Godot3(c) => c.service().unwrap(),
+            }
+        }
+
+        fn connected(&mut self) -> bool {
+            match self {
+                Client::Godot4(c) => c.session().peers().any(|p| p == 1),
+                Client::Godot3(c) => c.session().peers().any(|p| p == 1),
+            }
+        }
+    }
+
+    /// With a 500 ms idle timeout: a connection that sends half a message and then nothing is
+    /// pinged after half of it, then dropped with `TimedOut`; one that sends the first
+    /// fragment of a message and then only pings is dropped with `Unfinished`; a client that
+    /// sends nothing but answers pings stays. Before, there was no idle timeout: 400
+    /// connections holding half a message were all open after 12 s.
+    #[test]
+    fn silent_websocket_connections_time_out() {
+        // Short for the test, long enough for a loaded machine to answer a ping in half of it.
+        const IDLE_MS: u64 = 500;
+        for dialect in ws::BOTH {
+            let limits =
+                Limits::default().with_websocket(WsLimits::default().with_idle_timeout_ms(IDLE_MS));
+            let mut server = Server::new(dialect, limits);
+            let addr = server.addr();
+            let mut good = Client::join(dialect, &mut server, limits);
+            let mut half = Raw::connect(addr, &mut || server.service()).unwrap();
+            let id = ws::read_id(dialect, &mut half, &mut || server.service());
+            // A frame header announcing 1,000 bytes, and 500 of them.
+            let mut frame = vec![0x80 | ws::BINARY];
+            ws::header_len(&mut frame, 1000);
+            frame.extend_from_slice(&[0; 4 + 500]);
+            half.send(&frame, &mut || server.service());
+            // A peer that sends the first fragment of a message (FIN clear, 10 bytes), then
+            // only pings, every 50 ms: never silent, its message never finished.
+            let mut fragments = Raw::connect(addr, &mut || server.service()).unwrap();
+            let fragments_id = ws::read_id(dialect, &mut fragments, &mut || server.service());
+            let mut first = vec![ws::BINARY, 0x80 | 10];
+            first.extend_from_slice(&[0; 4 + 10]);
+            fragments.send(&first, &mut || server.service());
+            let ping = ws::frame(ws::PING, &[]);
+            let mut pinged = Instant::now();
+            let start = Instant::now();
+            let mut seen = Vec::new();
+            // Until both are dropped, and three timeouts more for the good client.
+            while start.elapsed() < Duration::from_millis(3 * IDLE_MS)
+                || !seen.contains(&Seen::Disconnected(id))
+                || !seen.contains(&Seen::Disconnected(fragments_id))
+            {
+                assert!(start.elapsed() < ws::PATIENCE, "{dialect:?}: {seen:?}");
+                if pinged.elapsed() > Duration::from_millis(50) {
+                    let _ = std::io::Write::write_all(&mut fragments.tcp, &ping);
+                    pinged = Instant::now();
+                }
+                server.service();
+                good.service();
+                seen.extend(
+                    server
+                        .events()
+                        .into_iter()
+                        .filter(|e| !matches!(e, Seen::Connected(_) | Seen::Other)),
+                );
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            // Each peer's error, then its disconnection (the two peers in either order).
+            let of = |peer: i32| -> Vec<&Seen> {
+                seen.iter()
+                    .filter(|e| matches!(e, Seen::Error { peer: p, .. } | Seen::Disconnected(p) if *p == peer))
+                    .collect()
+            };
+            assert_eq!(seen.len(), 4, "{dialect:?}: {seen:?}");
+            assert_eq!(
+                of(id),
+                [
+                    &Seen::Error {
+                        peer: id,
+                        error: ProtocolError::TimedOut {
+                            peer: id,
+                            ms: IDLE_MS
+                        }
+                    },
+                    &Seen::Disconnected(id),
+                ],
+                "{dialect:?}"
+            );
+            assert_eq!(
+                of(fragments_id),
+                [
+                    &Seen::Error {
+                        peer: fragments_id,
+                        error: ProtocolError::Unfinished {
+                            peer: fragments_id,
+                            ms: IDLE_MS
+                        }
+                    },
+                    &Seen::Disconnected(fragments_id),
+                ],
+                "{dialect:?}"
+            );
+            assert!(
+                good.connected(),
+                "{dialect:?}: the client answering pings was dropped"
+            );
+            // What the silent one was sent after its id: a ping with no payload (0x89 0x00),
+            // then the end of the connection.
+            let mut frames = Vec::new();
+            while let Some(frame) = half.next_frame(&mut || server.service()) {
+                frames.push(frame);
+            }
+            let pings: Vec<_> = frames.iter().filter(|(op, _)| *op == ws::PING).collect();
+            assert_eq!(pings, [&(ws::PING, Vec::new())], "{dialect:?}: {frames:?}");
+        }
+    }
+
+    /// Eight peers have 2,000 RAW packets each waiting in their sockets. With 100 messages
+    /// per peer and 300 per call, every call reads exactly 300, three peers' worth, and
+    /// round-robin: each peer is read at least every third call until it has none left.
+    /// Before, one call read all 16,000.
+    #[test]
+    fn websocket_peers_are_read_round_robin_within_the_call_budget() {
+        const PEERS: usize = 8;
+        const EACH: usize = 2000;
+        for dialect in ws::BOTH {
+            let limits = Limits::default().with_websocket(
+                WsLimits::default()
+                    .with_max_queued_packets(100)
+                    .with_packets_per_call(300),
+            );
+            let mut server = Server::new(dialect, limits);
+            let addr = server.addr();
+            let mut peers = Vec::new();
+            for _ in 0..PEERS {
+                let mut raw = Raw::connect(addr, &mut || server.service()).unwrap();
+                let id = ws::read_id(dialect, &mut raw, &mut || server.service());
+                peers.push((id, raw));
+            }
+            server.events();
+            // Everything is in the sockets before the server reads any of it (26 KB each).
+            for (id, raw) in &mut peers {
+                let message = ws::raw_packet(dialect, *id, 1, &[1, 2, 3, 4, 5, 6]);
+                let burst: Vec<u8> = (0..EACH)
+                    .flat_map(|_| ws::frame(ws::BINARY, &message))
+                    .collect();
+                raw.send(&burst, &mut || {});
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            let mut left: std::collections::HashMap<i32, usize> =
+                peers.iter().map(|(id, _)| (*id, EACH)).collect();
+            let mut last_read: std::collections::HashMap<i32, usize> =
+                peers.iter().map(|(id, _)| (*id, 0)).collect();
+            let mut call = 0;
+            while left.values().any(|&n| n > 0) {
+                call += 1;
+                assert!(call < 1000, "{dialect:?}: {left:?}");
+                // What the peers can deliver in this call: 100 each, 300 in all.
+                let expected = left.values().map(|&n| n.min(100)).sum::<usize>().min(300);
+                server.service();
+                let mut read = 0;
+                for seen in server.events() {
+                    match seen {
+                        Seen::Raw { from, .. } => {
+                            read += 1;
+                            *left.get_mut(&from).unwrap() -= 1;
+                            last_read.insert(from, call);
+                        }
+                        Seen::Error { peer, error } => panic!("{dialect:?}: {peer}: {error}"),
+                        _ => {}
+                    }
+                }
+                assert_eq!(read, expected, "{dialect:?}: call {call}");
+                for (id, n) in &left {
+                    if *n > 0 {
+                        assert!(
+                            call - last_read[id] < 3,
+                            "{dialect:?}: peer {id} not read since call {}, now {call}",
+                            last_read[id]
+                        );
+                    }
+                }
+            }
+            // 16,000 messages at 300 a call.
+            assert_eq!(call, (PEERS * EACH).div_ceil(300), "{dialect:?}");
+        }
+    }
+
+    /// A frame announcing 65,536 bytes, one more than Godot's `inbound_buffer_size`: the peer
+    /// is dropped with `MessageTooLarge` and sent a close frame with code 1009 ("Message too
+    /// big", RFC 6455 section 7.4.1), as Godot closes it. A message of ours above the
+    /// outbound bound is not sent (`SendTooLarge`) and its peer stays. Before, messages up to
+    /// 1 MiB were taken.
+    #[test]
+    fn websocket_messages_above_the_bounds() {
+        for dialect in ws::BOTH {
+            let mut server = Server::new(dialect, Limits::default());
+            let addr = server.addr();
+            let mut big = Raw::connect(addr, &mut || server.service()).unwrap();
+            let id = ws::read_id(dialect, &mut big, &mut || server.service());
+            let mut other = Raw::connect(addr, &mut || server.service()).unwrap();
+            let other_id = ws::read_id(dialect, &mut other, &mut || server.service());
+            server.events();
+            let mut header = vec![0x80 | ws::BINARY];
+            ws::header_len(&mut header, 65_536);
+            header.extend_from_slice(&[0; 4]);
+            big.send(&header, &mut || server.service());
+            // Ours: 65,536 bytes of RAW payload, 65,537 with the command byte (Godot 3: 65,546
+            // with the header too).
+            server.broadcast(&[1; 65_536]);
+            let start = Instant::now();
+            let mut seen = Vec::new();
+            while seen.len() < 3 {
+                assert!(start.elapsed() < ws::PATIENCE, "{dialect:?}: {seen:?}");
+                server.service();
+                seen.extend(
+                    server
+                        .events()
+                        .into_iter()
+                        .filter(|e| !matches!(e, Seen::Other)),
+                );
+            }
+            let size = match dialect {
+                Dialect::Godot4 => 65_537,
+                Dialect::Godot3 => 65_546,
+            };
+            // The call reads first (the big one is dropped), then sends to who is left.
+            let expected = [
+                Seen::Error {
+                    peer: id,
+                    error: ProtocolError::MessageTooLarge {
+                        peer: id,
+                        size: 65_536,
+                        limit: 65_535,
+                    },
+                },
+                Seen::Disconnected(id),
+                Seen::Error {
+                    peer: other_id,
+                    error: ProtocolError::SendTooLarge {
+                        peer: other_id,
+                        size,
+                        limit: 65_535,
+                    },
+                },
+            ];
+            assert_eq!(seen, expected, "{dialect:?}");
+            // After what was sent to it before (Godot 4: the relay's notice that the other
+            // peer joined), a close frame: code 1009 (0x03F1), then the reason.
+            let (opcode, payload) = std::iter::from_fn(|| big.next_frame(&mut || server.service()))
+                .find(|(opcode, _)| *opcode != ws::BINARY)
+                .unwrap();
+            assert_eq!(
+                (opcode, &payload[..2]),
+                (0x8, &[0x03, 0xF1][..]),
+                "{dialect:?}"
+            );
+            assert_eq!(&payload[2..], b"Message too big", "{dialect:?}");
+            // The other peer is still served: a small broadcast reaches it.
+            server.broadcast(&[2; 16]);
+            server.service();
+            // (After the relay's notices, Godot 4, or SYS_DEL, Godot 3, of the dropped peer.)
+            let got = std::iter::from_fn(|| other.next_frame(&mut || server.service()))
+                .find(|(opcode, payload)| *opcode == ws::BINARY && payload.ends_with(&[2; 16]));
+            assert!(got.is_some(), "{dialect:?}");
+        }
+    }
+
+    /// With `max_pending` 2 and an 800 ms handshake timeout: two connections that never send
+    /// their request hold both slots, a third is closed at once; after the timeout both are
+    /// closed, and a client completes its handshake. Before, there was no cap.
+    #[test]
+    fn websocket_handshakes_are_capped_and_time_out() {
+        for dialect in ws::BOTH {
+            let limits = Limits::default().with_websocket(
+                WsLimits::default()
+                    .with_max_pending(2)
+                    .with_handshake_timeout_ms(800),
+            );
+            let mut server = Server::new(dialect, limits);
+            let addr = server.addr();
+            let mut silent = Vec::new();
+            for _ in 0..2 {
+                let tcp = TcpStream::connect(addr).unwrap();
+                tcp.set_nonblocking(true).unwrap();
+                silent.push(tcp);
+                for _ in 0..20 {
+                    server.service();
+                }
+            }
+            let third = TcpStream::connect(addr).unwrap();
+            third.set_read_timeout(Some(ws::PATIENCE)).unwrap();
+            let start = Instant::now();
+            let mut byte = [0u8; 1];
+            let mut reader = third.try_clone().unwrap();
+            let closed = std::thread::scope(|s| {
+                let read = s.spawn(move || std::io::Read::read(&mut reader, &mut byte));
+                while !read.is_finished() {
+                    server.service();
+                    assert!(start.elapsed() < ws::PATIENCE, "{dialect:?}: not refused");
+                }
+                read.join().unwrap()
+            });
+            assert!(
+                matches!(closed, Ok(0) | Err(_)),
+                "{dialect:?}: the third connection got {closed:?}"
+            );
+            // Both pending ones still open, until the timeout closes them.
+            for tcp in &mut silent {
+                let r = std::io::Read::read(tcp, &mut byte);
+                assert!(
+                    matches!(&r, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+                    "{dialect:?}: {r:?}"
+                );
+            }
+            let start = Instant::now();
+            for tcp in &mut silent {
+                loop {
+                    server.service();
+                    match std::io::Read::read(tcp, &mut byte) {
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                        _ => break,
+                    }
+                    assert!(
+                        start.elapsed() < ws::PATIENCE,
+                        "{dialect:?}: never timed out"
+                    );
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+            let mut raw = Raw::connect(addr, &mut || server.service()).unwrap();
+            assert!(ws::read_id(dialect, &mut raw, &mut || server.service()) > 1);
+        }
+    }
+
+    const CHILD: &str = "GODOT_SERDE_WS_DESCRIPTORS";
+
+    /// With 64 file descriptors, connections that the server has not accepted yet take every
+    /// one left, so that `accept` fails (EMFILE). `service()` keeps returning `Ok`; once the
+    /// descriptors are free, a client connects and gets its id. The scenario runs in a child
+    /// process (this test binary again, under `ulimit -n 64`). Before, `service()` returned
+    /// `Err(Io("Too many open files"))`, and the README's `server.service()?` ended the server.
+    #[cfg(unix)]
+    #[test]
+    fn running_out_of_descriptors_is_not_the_servers_error() {
+        if let Ok(dialect) = std::env::var(CHILD) {
+            return descriptors(match dialect.as_str() {
+                "3" => Dialect::Godot3,
+                _ => Dialect::Godot4,
+            });
+        }
+        let exe = std::env::current_exe().unwrap();
+        for dialect in ["4", "3"] {
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
+                .arg(&exe)
+                .args([
+                    "websocket::running_out_of_descriptors_is_not_the_servers_error",
+                    "--exact",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
+                .env(CHILD, dialect)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "Godot {dialect}: {text}");
+            assert!(text.contains("1 passed"), "Godot {dialect}: {text}");
+        }
+    }
+
+    fn descriptors(dialect: Dialect) {
+        let mut server = Server::new(dialect, Limits::default());
+        let addr = server.addr();
+        let mut held = Vec::new();
+        let error = loop {
+            match TcpStream::connect_timeout(&addr, ws::PATIENCE) {
+                Ok(s) => held.push(s),
+                Err(e) => break e,
+            }
+            assert!(held.len() < 64, "the descriptor limit is not in force");
+        };
+        // EMFILE: this process has no descriptor left, so `accept` fails the same way.
+        assert_eq!(error.raw_os_error(), Some(24), "{error}");
+        assert!(held.len() > 40, "{} connections", held.len());
+        for _ in 0..100 {
+            server.service();
+        }
+        assert!(
+            server.events().is_empty(),
+            "{dialect:?}: nothing was accepted"
+        );
+        drop(held);
+        let mut raw = Raw::connect(addr, &mut || server.service()).unwrap();
+        let id = ws::read_id(dialect, &mut raw, &mut || server.service());
+        assert!(id > 1, "{dialect:?}: {id}");
+        println!("{dialect:?}: connected as {id} after EMFILE");
+    }
+}

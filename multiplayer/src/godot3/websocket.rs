@@ -7,6 +7,11 @@
 //! whose target is another client, everyone, or everyone but one, after checking the source.
 //! WebSocket is reliable: transfer modes do not exist here.
 //!
+//! Every peer is bounded by [`WsLimits`](crate::WsLimits) (`Limits::websocket`), as the
+//! Godot 4 transport is (see [`crate::websocket`]); relayed packets count toward the receiving
+//! peer's outbound bound. A peer that breaks a bound gets an [`Event::Error`] and is
+//! disconnected (the others get `SYS_DEL`); `service` goes on.
+//!
 //! One quirk kept from the engine: a packet "for everyone but `n`" (target `-n`) from a client
 //! is also delivered to the server even when `n` is 1 (3.2.3 compares its own id with `-sender`,
 //! which never matches).
@@ -16,7 +21,7 @@ use std::net::SocketAddr;
 use super::wire::{self, WsMessage};
 use super::{Event, Session};
 use crate::websocket::WsError;
-use crate::ws_core::{Read, Sockets};
+use crate::ws_core::{Notice, Read, Sockets};
 use crate::{Limits, ProtocolError};
 
 /// A Godot 3.2.3-compatible WebSocket multiplayer peer: the server (peer 1) or a client.
@@ -27,7 +32,7 @@ pub struct Ws3Peer {
 
 impl std::fmt::Debug for Ws3Peer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(f, "Ws3Peer", &self.session, self.sockets.peers.len())
+        crate::debug_peer(f, "Ws3Peer", &self.session, self.sockets.len())
     }
 }
 
@@ -39,7 +44,7 @@ impl Ws3Peer {
     /// [`WsError::Io`] when the address cannot be bound.
     pub fn server(addr: SocketAddr, limits: Limits) -> Result<Self, WsError> {
         Ok(Self {
-            sockets: Sockets::server(addr)?,
+            sockets: Sockets::server(addr, limits.websocket)?,
             session: Session::server(limits),
         })
     }
@@ -52,7 +57,7 @@ impl Ws3Peer {
     /// [`WsError`] when the connection or the handshake fails.
     pub fn client(addr: SocketAddr, url: &str, limits: Limits) -> Result<Self, WsError> {
         Ok(Self {
-            sockets: Sockets::client(addr, url)?,
+            sockets: Sockets::client(addr, url, limits.websocket)?,
             // The id comes with SYS_ID; 0 until then.
             session: Session::client(0, limits),
         })
@@ -81,14 +86,17 @@ impl Ws3Peer {
         self.sockets.server_side()
     }
 
-    /// Accepts, reads, and writes what the session queued.
+    /// Accepts, reads, relays, and writes what the session queued. The work of one call is
+    /// bounded as [`WsPeer::service`](crate::websocket::WsPeer::service)'s is.
     ///
     /// # Errors
     ///
-    /// [`WsError::Io`] when the listening socket fails. Errors of one peer's socket
-    /// disconnect that peer only.
+    /// None today (the signature leaves room for a transport error): errors of one peer (its
+    /// socket, a bound of [`WsLimits`](crate::WsLimits)) disconnect that peer only, and an
+    /// accept error (no file descriptor left) pauses accepting for a moment.
     pub fn service(&mut self) -> Result<(), WsError> {
-        for ws in self.sockets.accept()? {
+        self.sockets.begin();
+        for ws in self.sockets.accept() {
             self.open(ws);
         }
         self.read_all();
@@ -101,10 +109,10 @@ impl Ws3Peer {
     }
 
     /// `_send_add`: the id, the server, then every other client both ways.
-    fn open(&mut self, ws: tungstenite::WebSocket<std::net::TcpStream>) {
+    fn open(&mut self, ws: tungstenite::WebSocket<crate::ws_core::Conn>) {
         let id = self.sockets.fresh_id();
         let others = self.sockets.ids();
-        self.sockets.peers.insert(id, ws);
+        self.sockets.insert(id, ws);
         self.send_to(id, WsMessage::sys(wire::WS_SYS_ID, id));
         self.send_to(id, WsMessage::sys(wire::WS_SYS_ADD, 1));
         for other in others {
@@ -115,16 +123,35 @@ impl Ws3Peer {
     }
 
     fn read_all(&mut self) {
-        for id in self.sockets.ids() {
+        for id in self.sockets.read_order() {
             loop {
                 match self.sockets.read(id) {
                     Read::Binary(data) => self.receive(id, &data),
                     Read::Text(text) => self.receive(id, text.as_bytes()),
                     Read::Other => {}
                     Read::Idle => break,
-                    Read::Gone => {
+                }
+            }
+        }
+        self.handle_notices();
+    }
+
+    /// Reports what happened to the connections, and disconnects the lost ones (telling the
+    /// others, which may lose more: until nothing is left to tell).
+    fn handle_notices(&mut self) {
+        loop {
+            let notices = self.sockets.take_notices();
+            if notices.is_empty() {
+                return;
+            }
+            for notice in notices {
+                match notice {
+                    Notice::Report(id, error) => self.session.report(id, error.into()),
+                    Notice::Lost(id, error) => {
+                        if let Some(error) = error {
+                            self.session.report(id, error.into());
+                        }
                         self.drop_peer(id);
-                        break;
                     }
                 }
             }
@@ -195,7 +222,7 @@ impl Ws3Peer {
                 .into_iter()
                 .filter(|&p| p != id && p != t.saturating_neg())
                 .collect(),
-            t if t == id || !self.sockets.peers.contains_key(&t) => {
+            t if t == id || !self.sockets.contains(t) => {
                 return self.session.report(id, ProtocolError::NoSuchPeer(t).into());
             }
             t => vec![t],
@@ -205,10 +232,8 @@ impl Ws3Peer {
         }
     }
 
+    /// `_send_del` and `peer_disconnected` for a connection the sockets lost.
     fn drop_peer(&mut self, id: i32) {
-        if self.sockets.peers.remove(&id).is_none() {
-            return;
-        }
         if self.server_side() {
             for other in self.sockets.ids() {
                 self.send_to(other, WsMessage::sys(wire::WS_SYS_DEL, id));
@@ -234,9 +259,8 @@ impl Ws3Peer {
                 self.send_to(to, data.clone());
             }
         }
-        for id in self.sockets.flush() {
-            self.drop_peer(id);
-        }
+        self.sockets.maintain();
+        self.handle_notices();
     }
 
     /// Closes every connection.
