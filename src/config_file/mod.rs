@@ -61,6 +61,101 @@ mod scan;
 
 pub use document::Document;
 
+/// Limits on what reading a ConfigFile may hold: the text's size, its sections and its keys.
+/// Values are held to [`Config::max_depth`] as everywhere else.
+///
+/// Every reading entry point applies them ([`Limits::new`] unless given others:
+/// [`Document::parse_with_limits`], `container::load_config_file_with_limits`), and each is
+/// checked where it is crossed, before more is held: [`ErrorKind::LimitExceeded`] at the
+/// byte offset of the text's end, or of the line that would add the section or key.
+///
+/// A [`Document`] holds its text and, per section and key, a fixed amount (no values, no
+/// repeated or erased lines); reading one value needs what the [text form](crate::text)
+/// needs for it (at most 64 KiB + 2 × `size_of::<Variant>()` per byte of the value's text).
+/// Measured by `tests/alloc.rs` on the densest texts (many tiny keys, many one-key sections,
+/// empty headers, repeated and erased keys, deep and large values): at most 64 KiB + 40 ×
+/// the text's size, so at most 640 MiB with the defaults (16 MiB of text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    pub(crate) max_text_size: usize,
+    pub(crate) max_sections: usize,
+    pub(crate) max_keys: usize,
+}
+
+impl Limits {
+    /// The default limit on the text's size: 16 MiB (a `project.godot` is a few KiB).
+    pub const DEFAULT_MAX_TEXT_SIZE: usize = 16 << 20;
+    /// The default limit on sections holding keys at once: 65 536.
+    pub const DEFAULT_MAX_SECTIONS: usize = 1 << 16;
+    /// The default limit on keys holding values at once, all sections together: 1 048 576.
+    pub const DEFAULT_MAX_KEYS: usize = 1 << 20;
+
+    /// No limit at all (the text an edit made is read back with it).
+    pub(crate) const NONE: Self = Self {
+        max_text_size: usize::MAX,
+        max_sections: usize::MAX,
+        max_keys: usize::MAX,
+    };
+
+    /// The default limits: 16 MiB of text, 65 536 sections, 1 048 576 keys.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            max_text_size: Self::DEFAULT_MAX_TEXT_SIZE,
+            max_sections: Self::DEFAULT_MAX_SECTIONS,
+            max_keys: Self::DEFAULT_MAX_KEYS,
+        }
+    }
+
+    /// The most bytes of text (after decryption or decompression, for a container). A
+    /// compressed file is refused before it decompresses past this.
+    #[must_use]
+    pub const fn with_max_text_size(mut self, bytes: usize) -> Self {
+        self.max_text_size = bytes;
+        self
+    }
+
+    /// The most sections holding keys at once (a header with no key under it is no section).
+    #[must_use]
+    pub const fn with_max_sections(mut self, sections: usize) -> Self {
+        self.max_sections = sections;
+        self
+    }
+
+    /// The most keys holding values at once, all sections together (a repeated key counts
+    /// once, an erased one not at all).
+    #[must_use]
+    pub const fn with_max_keys(mut self, keys: usize) -> Self {
+        self.max_keys = keys;
+        self
+    }
+
+    /// The most bytes of text.
+    #[must_use]
+    pub const fn max_text_size(&self) -> usize {
+        self.max_text_size
+    }
+
+    /// The most sections holding keys at once.
+    #[must_use]
+    pub const fn max_sections(&self) -> usize {
+        self.max_sections
+    }
+
+    /// The most keys holding values at once.
+    #[must_use]
+    pub const fn max_keys(&self) -> usize {
+        self.max_keys
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// A key as the engine reads it back. Godot 4: `String::property_name_encode`, quoted with
 /// `\"` / `\\` escapes when the key holds `= " ; [ ]` or a character outside `!`..`~`.
 /// Godot 3's `save()` never quotes, but its reader takes quoted keys: quoted here only where a
@@ -189,7 +284,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Resul
     }
     // Every key must read back in its section: a name the engine cannot hold is refused
     // rather than written as other keys or sections.
-    let back = scan::scan(&out, config)?;
+    let back = scan::scan(&out, config, &Limits::NONE)?;
     let lost = globals
         .iter()
         .map(|(k, v)| ("", k.as_str(), *v))
