@@ -6,7 +6,7 @@ use core::fmt;
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::scan::{self, KeyState, Scan, scan, track};
-use super::{Limits, encode_key, encode_section};
+use super::{Limits, check_name, encode_key, encode_section};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::variant_to_string_with;
 use crate::value::Dictionary;
@@ -100,6 +100,7 @@ impl Document {
     }
 
     /// [`Document::parse_with_limits`] of a text the caller gives up (not copied).
+    #[cfg(any(feature = "crypto", feature = "compression"))]
     pub(crate) fn parse_owned(text: String, config: Config, limits: &Limits) -> Result<Self> {
         let scanned = Self::scan_checked(&text, config, limits)?;
         Ok(Self {
@@ -292,15 +293,18 @@ impl Document {
     /// (see [`Document::remove`]).
     ///
     /// Keys are quoted where the engine needs it (Godot 4 as `ConfigFile.save()` quotes;
-    /// Godot 3 where a bare key would not read back: whitespace, `= " ;`, a leading `[`), and
+    /// Godot 3 where a bare key would not read back: whitespace and controls, `= " ;`, a
+    /// leading `[`, non-ASCII characters), and
     /// a `]` in a Godot 4 section name is written `\]`. The result is read back before it is
     /// kept: the key must read back in `section` with the value, and every other key
     /// unchanged; otherwise the document is left as it was.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Unsupported`] when the engine cannot hold the key or section name (an
-    /// empty key; a section name with spaces at its ends; in Godot 3 a section name with `]`)
+    /// [`ErrorKind::Unsupported`] when the engine cannot hold the key or section name, or
+    /// its `ConfigFile.load()` and `parse()` would read it differently (an empty key; a NUL
+    /// or a leading U+FEFF in either name; a section name with a space or C0 control
+    /// character at its ends; in Godot 3 a section name with `]` or a non-ASCII character),
     /// or cannot read the value's text back (Godot 3's empty text for an RID).
     pub fn set(&mut self, section: &str, key: &str, value: &Variant) -> Result<()> {
         if *value == Variant::Nil {
@@ -312,6 +316,8 @@ impl Document {
                 "a ConfigFile key cannot be empty (`=value` is dropped on reading)".to_owned(),
             ));
         }
+        check_name(section, true, self.config)?;
+        check_name(key, false, self.config)?;
         // The fallible writer: a value the text form cannot hold (a String with NUL, which
         // Godot 4 reads back as U+FFFD) is refused, not changed.
         let vtext = crate::text::to_string_with(value, self.config)?;

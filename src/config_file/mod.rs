@@ -25,8 +25,11 @@
 //! Reading follows `ConfigFile.parse()` of both engines: `;` comments (`#` is not one),
 //! whitespace inside a key is dropped, text without `=` is glued to the next key, keys may be
 //! quoted, a repeated key keeps its last value, repeated sections merge, `key=null` leaves no
-//! key. `ConfigFile.load()` differs from `parse()` for non-ASCII text (it reads bytes as
-//! Latin-1 in keys); this module reads text as `parse()` does.
+//! key, a section name loses every character up to U+0020 at its ends (C0 controls too:
+//! `[\u{1}s]` is section `s`). `ConfigFile.load()` differs from `parse()` for some text (it
+//! reads a file byte by byte: bare keys, and in Godot 3 section names, as Latin-1; it drops a
+//! U+FEFF at the start of a section name or quoted key); this module reads text as `parse()`
+//! does, and writes only names that both read alike (below).
 //!
 //! Values may be `Object(...)` whatever [`Config::with_allow_objects`] says: `project.godot`
 //! holds its input events that way (`[input]` section). They are read as data, never
@@ -44,8 +47,13 @@
 //! cannot hold `]` and no section name can start or end with whitespace (refused); a `]` in a
 //! Godot 4 section name is written `\]`, which its reader takes (its `save()` writes it bare);
 //! Godot 3's keys outside any section are written first (its `save()` writes them under `[]`
-//! where the first was set, which reads back in the section before). Every write is read back
-//! before it is returned or kept.
+//! where the first was set, which reads back in the section before). Names that
+//! `ConfigFile.load()` would read otherwise are refused or written so that it reads them
+//! alike: a NUL or a leading U+FEFF in any name is refused, and so is a non-ASCII Godot 3
+//! section name; a non-ASCII Godot 3 key is quoted. Every write is read back before it is
+//! returned or kept. Checked against both engines' `load()` and `parse()` for every C0
+//! control, NUL, DEL, U+FEFF, every C1 control and some other non-ASCII characters at the
+//! start, middle and end of section and key names (`tests/config_file_live.rs`).
 //!
 //! Every reading entry point is linear in the size of the text (repeated keys, `key=null`
 //! lines, many sections): see the README's "Security and limits".
@@ -160,7 +168,9 @@ impl Default for Limits {
 /// `\"` / `\\` escapes when the key holds `= " ; [ ]` or a character outside `!`..`~`.
 /// Godot 3's `save()` never quotes, but its reader takes quoted keys: quoted here only where a
 /// bare key would not read back (whitespace and control characters, which the reader drops,
-/// `= " ;`, a leading `[`), so every other key is written as the engine writes it.
+/// `= " ;`, a leading `[`, and any non-ASCII character, which 3.2's `ConfigFile.load()` reads
+/// byte by byte in a bare key but decodes as UTF-8 in a quoted one), so every other key is
+/// written as the engine writes it.
 fn encode_key(key: &str, config: Config) -> String {
     let needs = if config.version.is_godot4() {
         key.chars()
@@ -169,7 +179,7 @@ fn encode_key(key: &str, config: Config) -> String {
         key.starts_with('[')
             || key
                 .chars()
-                .any(|c| matches!(c, '=' | '"' | ';') || c <= ' ')
+                .any(|c| matches!(c, '=' | '"' | ';') || c <= ' ' || !c.is_ascii())
     };
     if !needs {
         return key.to_owned();
@@ -184,6 +194,36 @@ fn encode_key(key: &str, config: Config) -> String {
     }
     out.push('"');
     out
+}
+
+/// Refuses a section or key name that the engine's `ConfigFile.load()` reads otherwise than
+/// its `ConfigFile.parse()` (which this module's reader follows), whatever the file around
+/// it: a NUL (the engines cut or refuse the text there), a leading U+FEFF (`load()` decodes
+/// names and quoted keys as UTF-8 and drops a byte order mark at their start), and in Godot 3
+/// a non-ASCII section name (3.2's `load()` reads a header byte by byte, as Latin-1; a key
+/// is quoted instead, see [`encode_key`]). Names that read back elsewhere for both (a C0
+/// control or space at either end of a section name, which `strip_edges` drops) are left to
+/// the read-back check of every write.
+fn check_name(name: &str, section: bool, config: Config) -> Result<()> {
+    let what = if section { "section" } else { "key" };
+    let engine = if config.version.is_godot4() {
+        "Godot 4"
+    } else {
+        "Godot 3"
+    };
+    let why = if name.contains('\0') {
+        "it holds a NUL, where the engine's text ends"
+    } else if name.starts_with('\u{feff}') {
+        "it starts with U+FEFF, which ConfigFile.load() drops as a byte order mark"
+    } else if section && !config.version.is_godot4() && !name.is_ascii() {
+        "Godot 3.2's ConfigFile.load() reads a section name byte by byte (as Latin-1), so a \
+         non-ASCII one reads back as another"
+    } else {
+        return Ok(());
+    };
+    Err(Error::new(ErrorKind::Unsupported(
+        format!("{what} name {name:?} cannot be written for {engine}: {why}").into(),
+    )))
 }
 
 /// A section name in a header. Godot 4's reader takes `\]` for a `]` in the name (its
@@ -229,6 +269,7 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Resul
     let mut sections = Vec::new();
     for (k, v) in top.iter() {
         let k = key_text(k)?;
+        check_name(&k, matches!(v, Variant::Dictionary(_)), config)?;
         match v {
             Variant::Dictionary(d) => {
                 if k.is_empty() {
@@ -241,7 +282,9 @@ pub fn to_string_with<T: ?Sized + Serialize>(value: &T, config: Config) -> Resul
                 }
                 let mut keys = Vec::new();
                 for (kk, vv) in d.iter() {
-                    keys.push((key_text(kk)?, vv));
+                    let kk = key_text(kk)?;
+                    check_name(&kk, false, config)?;
+                    keys.push((kk, vv));
                 }
                 sections.push((k, keys));
             }

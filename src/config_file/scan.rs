@@ -346,7 +346,12 @@ fn scan_with(
                     escaping = g4 && ch == '\\';
                 }
             }
-            let raw = text.get(name_start..pos - 1).unwrap_or("").trim();
+            // `String::strip_edges`: every character up to U+0020 at either end (C0
+            // controls too), and nothing else (not U+0085, U+00A0, U+3000).
+            let raw = text
+                .get(name_start..pos - 1)
+                .unwrap_or("")
+                .trim_matches(|ch: char| ch <= ' ');
             name.clear();
             if g4 {
                 name.push_str(&raw.replace("\\]", "]"));
