@@ -181,6 +181,26 @@ fn tricky_files(config: Config) -> (Vec<(String, String)>, usize) {
                 out.push((format!("tricky_{i:02}_{j}"), doc.to_string()));
             }
         }
+        // The same characters in String and StringName values (`set` checks them against
+        // the value's text read back, as the engine reads it).
+        for (j, text) in [format!("{c}v"), format!("v{c}v"), format!("v{c}")]
+            .into_iter()
+            .enumerate()
+        {
+            for (m, value) in [
+                Variant::from(text.as_str()),
+                Variant::StringName(godot_serde::StringName(text.clone())),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                calls += 1;
+                let mut doc = Document::parse(base, config).unwrap();
+                if doc.set("s", "v", &value).is_ok() {
+                    out.push((format!("tricky_{i:02}_v{j}{m}"), doc.to_string()));
+                }
+            }
+        }
     }
     (out, calls)
 }
