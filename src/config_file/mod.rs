@@ -78,11 +78,15 @@ pub use document::Document;
 /// byte offset of the text's end, or of the line that would add the section or key.
 ///
 /// A [`Document`] holds its text and, per section and key, a fixed amount (no values, no
-/// repeated or erased lines); reading one value needs what the [text form](crate::text)
-/// needs for it (at most 64 KiB + 2 × `size_of::<Variant>()` per byte of the value's text).
-/// Measured by `tests/alloc.rs` on the densest texts (many tiny keys, many one-key sections,
-/// empty headers, repeated and erased keys, deep and large values): at most 64 KiB + 40 ×
-/// the text's size, so at most 640 MiB with the defaults (16 MiB of text).
+/// repeated or erased lines, no headers): at most 64 KiB + 32 × the text's size, 24 ×
+/// measured for the densest shape (one-key sections `[s]k=1`; many tiny keys 18.7 ×;
+/// empty headers, repeated, erased and deep-valued keys 1.0 to 1.4 ×). Reading one value
+/// needs what the [text form](crate::text) needs for it, at most 64 KiB + 2 ×
+/// `size_of::<Variant>()` per byte of the value's text (38 × measured for one value of
+/// empty Arrays, 44 × with `double-precision`). So a text read within the defaults (16 MiB)
+/// makes reading hold at most about 1 GiB (1.25 GiB with `double-precision`), about 610 MiB
+/// for the worst shape measured. Measured by `tests/alloc.rs` (a counting allocator, 256 KiB
+/// of text per shape).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
