@@ -711,6 +711,24 @@ fn config_file_limits_refuse_early() {
     );
     assert_eq!(err.offset(), Some(fifty_first), "{err}");
     assert!(err.to_string().contains("sections"), "{err}");
+    // Refusing stops the reading there: 100 000 sections (1.1 MB of text) past a limit of 50
+    // hold no more than 50 would.
+    let many: String = (0..100_000).map(|i| format!("[s{i}]k=1\n")).collect();
+    let mut refused = None;
+    let peak = peak_of(|| {
+        refused = Document::parse_with_limits(&many, Config::godot4(), &limits).err();
+    });
+    assert!(
+        matches!(
+            refused.as_ref().map(godot_serde::Error::kind),
+            Some(ErrorKind::LimitExceeded { max: 50, .. })
+        ),
+        "{refused:?}"
+    );
+    assert!(
+        peak < SLACK,
+        "{peak} B held to refuse the 51st of 100 000 sections"
+    );
     // Keys: a repeated key counts once, an erased one not at all.
     let text = "a=1\na=2\nb=1\nb=null\nc=1\nd=1\n";
     let limits = Limits::new().with_max_keys(2);
