@@ -244,6 +244,16 @@ pub enum ErrorKind {
         /// length prefix.
         limit: usize,
     },
+    /// Input beyond a reading limit set in bytes or counts (a ConfigFile's text size,
+    /// sections or keys: `config_file::Limits`), refused where the limit is crossed, before
+    /// more is held.
+    #[error("{what} exceeds the limit of {max}")]
+    LimitExceeded {
+        /// What was counted, and the setting that limits it.
+        what: &'static str,
+        /// The limit.
+        max: usize,
+    },
 }
 
 /// The one f32 range rule: an [`ErrorKind::F32Overflow`] when the 64-bit float `v` is

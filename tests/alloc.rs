@@ -583,3 +583,247 @@ fn text_parsing_holds_at_most_64_kib_plus_2_variants_per_byte() {
         worst.what
     );
 }
+
+/// A short distinct name for `i`: base 62 over `[0-9A-Za-z]` (one character for the first
+/// 62, two for the next 3 844, ...), so that a text of distinct keys or sections is as
+/// dense as the format allows.
+fn short_name(mut i: usize) -> String {
+    const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[i % 62]);
+        i /= 62;
+        if i == 0 {
+            break;
+        }
+        i -= 1;
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The ConfigFile texts that cost a `Document` the most heap per byte, each about `len`
+/// bytes long: many tiny keys, many sections, empty headers, one key repeated, keys set and
+/// erased, deep values, one large value, text without `=`.
+fn config_file_shapes(len: usize) -> Vec<(&'static str, String)> {
+    let fill = |unit: &dyn Fn(usize) -> String| {
+        let mut s = String::new();
+        let mut i = 0;
+        while s.len() < len {
+            s.push_str(&unit(i));
+            i += 1;
+        }
+        s
+    };
+    let deep = format!("{}{}", "[".repeat(127), "]".repeat(127));
+    vec![
+        (
+            "distinct keys `k=1`",
+            fill(&|i| format!("{}=1\n", short_name(i))),
+        ),
+        (
+            "sections of one key `[s]k=1`",
+            fill(&|i| format!("[{}]k=1\n", short_name(i))),
+        ),
+        ("empty headers `[]`", fill(&|_| "[]".to_owned())),
+        ("one key repeated `k=1`", fill(&|_| "k=1\n".to_owned())),
+        (
+            "one key set and erased",
+            fill(&|_| "k=1\nk=null\n".to_owned()),
+        ),
+        (
+            "distinct keys set and erased",
+            fill(&|i| format!("{0}=1\n{0}=null\n", short_name(i))),
+        ),
+        (
+            "distinct keys of 127 nested Arrays",
+            fill(&|i| format!("{}={deep}\n", short_name(i))),
+        ),
+        (
+            "one value of empty Arrays",
+            format!("k=[{}]\n", vec!["[]"; len / 3].join(",")),
+        ),
+        ("text without `=`", format!("{}=1\n", "a".repeat(len))),
+    ]
+}
+
+/// Heap per byte of text a `Document` may hold for its index of sections and keys (the
+/// text itself included): one-key sections cost the most, about 240 bytes each for 8 to 10
+/// bytes of text (24 ×).
+const CONFIG_FILE_INDEX_FACTOR: usize = 32;
+
+/// A `Document` holds its text and a fixed amount per section and key: values, repeated
+/// and erased lines and headers cost nothing once read, so every shape but one large value
+/// stays within 32 × its text (it held 92 × for deep values, 75 × for one-key sections, 30 ×
+/// for empty headers, 22 × for one repeated key). One value is read as the text form reads
+/// it, within 2 × `size_of::<Variant>()` per byte (`text_parsing_holds_...` above).
+#[test]
+fn config_file_document_heap_per_byte_of_text() {
+    let _serial = serial();
+    with_big_stack(|| {
+        let mut worst = Worst::default();
+        let mut value = Worst::default();
+        for (name, text) in config_file_shapes(256 << 10) {
+            let peak =
+                peak_of(|| godot_serde::config_file::Document::parse(&text, Config::godot4()));
+            let doc = godot_serde::config_file::Document::parse(&text, Config::godot4());
+            assert!(doc.is_ok(), "{name}: {:?}", doc.err());
+            println!(
+                "ConfigFile {name}: {peak} B for {} B of text ({:.1} ×)",
+                text.len(),
+                peak as f64 / text.len() as f64
+            );
+            if name == "one value of empty Arrays" {
+                value.record(peak, text.len(), 2 * VARIANT_FACTOR, || name.to_owned());
+            } else {
+                worst.record(peak, text.len(), CONFIG_FILE_INDEX_FACTOR, || {
+                    name.to_owned()
+                });
+            }
+        }
+        println!(
+            "ConfigFile Document, 64 KiB + {CONFIG_FILE_INDEX_FACTOR} × text: worst {} B for {} B \
+             ({:.1} ×): {}; one value: {:.1} ×",
+            worst.peak,
+            worst.len,
+            worst.peak as f64 / worst.len as f64,
+            worst.what,
+            value.peak as f64 / value.len.max(1) as f64
+        );
+    });
+}
+
+/// Over a limit, reading stops where the limit is crossed: an error at that byte, and no
+/// more heap than the limit allowed so far.
+#[test]
+fn config_file_limits_refuse_early() {
+    use godot_serde::ErrorKind;
+    use godot_serde::config_file::{Document, Limits};
+    let _serial = serial();
+    // 100 one-key sections (`[s0]k=1\n` ...): the key line that would open the 51st is
+    // refused, at its first byte.
+    let text: String = (0..100).map(|i| format!("[s{i}]k=1\n")).collect();
+    let fifty_first = text.find("[s50]").unwrap() + "[s50]".len();
+    let limits = Limits::new().with_max_sections(50);
+    let err = Document::parse_with_limits(&text, Config::godot4(), &limits).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::LimitExceeded { max: 50, .. }),
+        "{err}"
+    );
+    assert_eq!(err.offset(), Some(fifty_first), "{err}");
+    assert!(err.to_string().contains("sections"), "{err}");
+    // Refusing stops the reading there: 100 000 sections (1.1 MB of text) past a limit of 50
+    // hold no more than 50 would.
+    let many: String = (0..100_000).map(|i| format!("[s{i}]k=1\n")).collect();
+    let mut refused = None;
+    let peak = peak_of(|| {
+        refused = Document::parse_with_limits(&many, Config::godot4(), &limits).err();
+    });
+    assert!(
+        matches!(
+            refused.as_ref().map(godot_serde::Error::kind),
+            Some(ErrorKind::LimitExceeded { max: 50, .. })
+        ),
+        "{refused:?}"
+    );
+    assert!(
+        peak < SLACK,
+        "{peak} B held to refuse the 51st of 100 000 sections"
+    );
+    // Keys: a repeated key counts once, an erased one not at all.
+    let text = "a=1\na=2\nb=1\nb=null\nc=1\nd=1\n";
+    let limits = Limits::new().with_max_keys(2);
+    let err = Document::parse_with_limits(text, Config::godot4(), &limits).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::LimitExceeded { max: 2, .. }),
+        "{err}"
+    );
+    assert_eq!(err.offset(), Some(text.find("d=1").unwrap()), "{err}");
+    let before_d = &text[..text.find("d=1").unwrap()];
+    assert!(Document::parse_with_limits(before_d, Config::godot4(), &limits).is_ok());
+    // The text's size, before anything is read or copied.
+    let big = "k=1\n".repeat(1 << 18); // 1 MiB
+    let limits = Limits::new().with_max_text_size(1 << 19);
+    let (peak, err) = {
+        let mut err = None;
+        let peak = peak_of(|| {
+            err = Document::parse_with_limits(&big, Config::godot4(), &limits).err();
+        });
+        (peak, err.unwrap())
+    };
+    assert!(
+        matches!(err.kind(), ErrorKind::LimitExceeded { max, .. } if *max == 1 << 19),
+        "{err}"
+    );
+    assert!(peak < 4096, "{peak} B held to refuse 1 MiB of text");
+    // The default: 16 MiB of text.
+    assert_eq!(Limits::new().max_text_size(), 16 << 20);
+    let huge = "k=1\n".repeat((16 << 18) + 1);
+    let err = Document::parse(&huge, Config::godot4()).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::LimitExceeded { max, .. } if *max == 16 << 20),
+        "{err}"
+    );
+}
+
+/// A small compressed ConfigFile that decompresses past the limit (16 MiB by default: a
+/// 17 MiB text of `k=1` lines compresses to 340 KB with Zstd) is refused from its header,
+/// before any of it is decompressed or parsed; under the limit, the `Document` holds its
+/// text once (not copied out of the decompressed bytes), within the index budget.
+#[cfg(feature = "compression")]
+#[test]
+fn compressed_config_file_is_refused_past_its_text_limit() {
+    use godot_serde::ErrorKind;
+    use godot_serde::config_file::Limits;
+    use godot_serde::container::{self, CompressionMode, DEFAULT_BLOCK_SIZE};
+    let _serial = serial();
+    let text = "k=1\n".repeat(17 << 18); // 17 MiB, one key repeated
+    let file =
+        container::write_compressed(text.as_bytes(), CompressionMode::Zstd, DEFAULT_BLOCK_SIZE)
+            .unwrap();
+    drop(text);
+    println!("17 MiB of ConfigFile text compressed to {} B", file.len());
+    let mut result = None;
+    let peak = peak_of(|| {
+        result = Some(container::load_config_file(&file, None, Config::godot4()).map(|_| ()));
+    });
+    let err = result.unwrap().unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::DecompressedTooLarge { max, .. } if *max == 16 << 20),
+        "{err}"
+    );
+    assert!(peak <= SLACK, "{peak} B held to refuse it");
+    // A lower limit through the limits-taking entry point: 1 MiB.
+    let limits = Limits::new().with_max_text_size(1 << 20);
+    let text = "k=1\n".repeat(1 << 18); // exactly 1 MiB: accepted
+    let file =
+        container::write_compressed(text.as_bytes(), CompressionMode::Zstd, DEFAULT_BLOCK_SIZE)
+            .unwrap();
+    let peak = peak_of(|| {
+        container::load_config_file_with_limits(&file, None, Config::godot4(), &limits).unwrap()
+    });
+    // The decompressed bytes become the document's text: 2 × the text while the output
+    // grows by doubling, then 1 × (it held 24 ×: a copy of the text and a record per line).
+    assert!(
+        peak <= SLACK + 2 * text.len(),
+        "{peak} B for {} B",
+        text.len()
+    );
+    let text = format!("{text}k=1\n"); // one line more
+    let file =
+        container::write_compressed(text.as_bytes(), CompressionMode::Zstd, DEFAULT_BLOCK_SIZE)
+            .unwrap();
+    let err = container::load_config_file_with_limits(&file, None, Config::godot4(), &limits)
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::DecompressedTooLarge { max, .. } if *max == 1 << 20),
+        "{err}"
+    );
+    // A plain file past the limit is refused before it is copied.
+    let err =
+        container::load_config_file_with_limits(text.as_bytes(), None, Config::godot4(), &limits)
+            .unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::LimitExceeded { max, .. } if *max == 1 << 20),
+        "{err}"
+    );
+}

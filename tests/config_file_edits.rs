@@ -99,10 +99,11 @@ fn godot3_keys_with_separators_are_quoted_and_read_back_whole() {
             "{key:?}"
         );
     }
-    // Keys the engine writes bare stay bare (`save()`'s bytes).
+    // Keys the engine writes bare stay bare (`save()`'s bytes), unless they hold non-ASCII
+    // text, which 3.2's `ConfigFile.load()` reads back byte by byte when bare.
     let mut doc = Document::new(Config::godot3());
-    doc.set("a", "é]/x\\", &Variant::Int(1)).unwrap();
-    assert_eq!(doc.to_string(), "[a]\n\né]/x\\=1\n");
+    doc.set("a", "]/x\\", &Variant::Int(1)).unwrap();
+    assert_eq!(doc.to_string(), "[a]\n\n]/x\\=1\n");
 }
 
 #[test]
@@ -267,4 +268,86 @@ fn parse_auto_picks_the_engine_from_the_file() {
     // The explicit override.
     let doc = Document::parse_ignoring_version(G3_PROJECT, Config::godot4()).unwrap();
     assert!(doc.config().version().is_godot4());
+}
+
+// ---- names that `ConfigFile.load()` reads otherwise (checked live in config_file_live.rs) ----
+
+#[test]
+fn a_section_name_loses_c0_controls_at_its_ends_and_keeps_other_spaces() {
+    // `String::strip_edges` drops every character up to U+0020 at both ends, C0 controls
+    // included, and nothing above it: Godot 4.6 and 3.2.3 read `[\u{1}s]` as `s`, and keep
+    // U+0085, U+00A0 and U+3000 (which Rust's `trim` drops).
+    for config in both() {
+        let text = "[s]\nk=1\n[\u{1}s\u{1f}]\nk=42\n[\u{a0}t\u{3000}]\nj=1\n[\u{85}u]\ni=1\n";
+        let doc = Document::parse(text, config).unwrap();
+        assert_eq!(
+            listing(&doc),
+            [
+                row("s", "k", "42"),
+                row("\u{a0}t\u{3000}", "j", "1"),
+                row("\u{85}u", "i", "1")
+            ]
+        );
+        // So `set` cannot write a key under `\u{1}s`: it would overwrite `s`/`k`.
+        let mut doc = Document::parse("[s]\n\nk=1\n", config).unwrap();
+        assert_unsupported(doc.set("\u{1}s", "k", &Variant::Int(42)), "\\u{1}s");
+        assert_unsupported(doc.set("s\u{1f}", "k", &Variant::Int(42)), "s\\u{1f}");
+        assert_eq!(doc.get("s", "k").unwrap(), Some(Variant::Int(1)));
+        assert_eq!(doc.to_string(), "[s]\n\nk=1\n");
+    }
+}
+
+#[test]
+fn a_nul_or_a_leading_byte_order_mark_in_a_name_is_refused() {
+    // `load()` drops U+FEFF at the start of a header or quoted key (UTF-8 decoding skips a
+    // byte order mark), where `parse()` keeps it; the engines cannot hold a NUL in a name.
+    for config in both() {
+        let mut doc = Document::parse("[s]\n\nk=1\n", config).unwrap();
+        for (section, key) in [
+            ("s\0s", "k"),
+            ("s", "k\0"),
+            ("\u{feff}s", "k"),
+            ("s", "\u{feff}k"),
+        ] {
+            assert_unsupported(
+                doc.set(section, key, &Variant::Int(42)),
+                &format!("{section:?}/{key:?}"),
+            );
+        }
+        assert_eq!(doc.to_string(), "[s]\n\nk=1\n");
+        // Inside a name, U+FEFF is kept by both (Godot 3 takes no non-ASCII section).
+        let section = if config.version().is_godot4() {
+            "s\u{feff}"
+        } else {
+            "s"
+        };
+        doc.set(section, "k\u{feff}k", &Variant::Int(42)).unwrap();
+        let back = Document::parse(&doc.to_string(), config).unwrap();
+        assert_eq!(
+            back.get(section, "k\u{feff}k").unwrap(),
+            Some(Variant::Int(42))
+        );
+    }
+}
+
+#[test]
+fn godot3_refuses_non_ascii_section_names_and_quotes_non_ascii_keys() {
+    // Godot 3.2's `ConfigFile.load()` reads a header and a bare key byte by byte (Latin-1:
+    // `é` reads back as `Ã©`), and decodes a quoted key as UTF-8.
+    let mut doc = Document::parse("[s]\n\nk=1\n", Config::godot3()).unwrap();
+    for section in ["é", "s\u{85}", "日本", "\u{a0}s"] {
+        assert_unsupported(doc.set(section, "k", &Variant::Int(42)), section);
+    }
+    doc.set("s", "é", &Variant::Int(42)).unwrap();
+    doc.set("s", "k\u{85}", &Variant::Int(43)).unwrap();
+    assert_eq!(doc.to_string(), "[s]\n\nk=1\n\"é\"=42\n\"k\u{85}\"=43\n");
+    // Godot 4 reads headers as UTF-8 and quotes keys outside `!`..`~` already.
+    let mut doc = Document::parse("[s]\n\nk=1\n", Config::godot4()).unwrap();
+    doc.set("é", "é", &Variant::Int(42)).unwrap();
+    assert_eq!(doc.to_string(), "[s]\n\nk=1\n\n[é]\n\n\"é\"=42\n");
+    // The serde writer follows the same rules.
+    let mut top = std::collections::BTreeMap::new();
+    top.insert("é".to_owned(), std::collections::BTreeMap::from([("k", 1)]));
+    assert!(godot_serde::config_file::to_string_with(&top, Config::godot3()).is_err());
+    assert!(godot_serde::config_file::to_string_with(&top, Config::godot4()).is_ok());
 }

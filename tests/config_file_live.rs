@@ -6,6 +6,11 @@
 //! files our `Document::set` wrote for hostile section and key names (line breaks, brackets,
 //! quotes, `;`, `=`, whitespace), and a Godot 3 `project.godot` edited with and without its
 //! engine. The engine's `set_value(s, k, null)` on a section's only key is probed too.
+//! Every file our `Document::set` wrote is also read by the engine's `ConfigFile.load()`
+//! (which reads the file byte by byte, unlike `parse()`), including `set` of every C0
+//! control, NUL, DEL, U+FEFF, every C1 control and some other non-ASCII characters at the
+//! start, middle and end of section and key names: for every `set` that returned `Ok`, both
+//! readings must equal ours.
 //! Skips loudly without an engine; fails then when `GODOT_SERDE_REQUIRE_ENGINE=1`.
 
 mod common;
@@ -35,6 +40,13 @@ func _init():
 			for s in cf.get_sections():
 				for k in cf.get_section_keys(s):
 					print("KEY %s %s %s %s" % [name, s.to_utf8_buffer().hex_encode(), k.to_utf8_buffer().hex_encode(), var_to_str(cf.get_value(s, k)).to_utf8_buffer().hex_encode()])
+		var lf = ConfigFile.new()
+		err = lf.load(dir + "/" + file)
+		print("LOAD %s %d" % [name, err])
+		if err == OK:
+			for s in lf.get_sections():
+				for k in lf.get_section_keys(s):
+					print("LKEY %s %s %s %s" % [name, s.to_utf8_buffer().hex_encode(), k.to_utf8_buffer().hex_encode(), var_to_str(lf.get_value(s, k)).to_utf8_buffer().hex_encode()])
 	var c = ConfigFile.new()
 	c.set_value("s", "k", 1)
 	c.set_value("s", "k", null)
@@ -71,6 +83,13 @@ func _init():
 			for s in cf.get_sections():
 				for k in cf.get_section_keys(s):
 					print("KEY %s %s %s %s" % [name, s.to_utf8().hex_encode(), k.to_utf8().hex_encode(), var2str(cf.get_value(s, k)).to_utf8().hex_encode()])
+		var lf = ConfigFile.new()
+		err = lf.load(dir_path + "/" + file)
+		print("LOAD %s %d" % [name, err])
+		if err == OK:
+			for s in lf.get_sections():
+				for k in lf.get_section_keys(s):
+					print("LKEY %s %s %s %s" % [name, s.to_utf8().hex_encode(), k.to_utf8().hex_encode(), var2str(lf.get_value(s, k)).to_utf8().hex_encode()])
 	var c = ConfigFile.new()
 	c.set_value("s", "k", 1)
 	c.set_value("s", "k", null)
@@ -120,21 +139,93 @@ const NAMES: &[&str] = &[
     "\r\n",
 ];
 
+/// The characters that names are made of in the `load()` differential: every C0 control
+/// (NUL too), DEL, every C1 control, U+FEFF, and other non-ASCII characters (Latin-1,
+/// whitespace that Rust's `trim` drops and the engines keep, CJK, an emoji).
+fn tricky_chars() -> Vec<char> {
+    let mut out: Vec<char> = (0u8..0x20).map(char::from).collect();
+    out.push('\u{7f}');
+    out.extend((0x80u32..0xa0).filter_map(char::from_u32));
+    out.extend([
+        '\u{feff}', '\u{a0}', 'é', '\u{2028}', '\u{3000}', '日', '😀',
+    ]);
+    out
+}
+
+/// `Document::set` for every tricky character at the start, middle and end of a section
+/// name (`{c}s`, `s{c}s`, `s{c}`: key `k`) and of a key name (`{c}k`, ...: section `s`), in
+/// a file that already holds `[s]` with `k=1`, so that a name read as `s` or `k` overwrites
+/// that key. Returns the files of the calls that returned `Ok`, and the number of calls.
+fn tricky_files(config: Config) -> (Vec<(String, String)>, usize) {
+    let base = "[s]\n\nk=1\n";
+    let mut out = Vec::new();
+    let mut calls = 0;
+    for (i, c) in tricky_chars().into_iter().enumerate() {
+        for (j, (section, key)) in [
+            (format!("{c}s"), "k".to_owned()),
+            (format!("s{c}s"), "k".to_owned()),
+            (format!("s{c}"), "k".to_owned()),
+            ("s".to_owned(), format!("{c}k")),
+            ("s".to_owned(), format!("k{c}k")),
+            ("s".to_owned(), format!("k{c}")),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            calls += 1;
+            let mut doc = Document::parse(base, config).unwrap();
+            if doc.set(&section, &key, &Variant::Int(42)).is_ok() {
+                // What `set` promised: the new key reads back, and `s`/`k` keeps its 1.
+                assert_eq!(doc.get(&section, &key).unwrap(), Some(Variant::Int(42)));
+                assert_eq!(doc.get("s", "k").unwrap(), Some(Variant::Int(1)));
+                out.push((format!("tricky_{i:02}_{j}"), doc.to_string()));
+            }
+        }
+        // The same characters in String and StringName values (`set` checks them against
+        // the value's text read back, as the engine reads it).
+        for (j, text) in [format!("{c}v"), format!("v{c}v"), format!("v{c}")]
+            .into_iter()
+            .enumerate()
+        {
+            for (m, value) in [
+                Variant::from(text.as_str()),
+                Variant::StringName(godot_serde::StringName(text.clone())),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                calls += 1;
+                let mut doc = Document::parse(base, config).unwrap();
+                if doc.set("s", "v", &value).is_ok() {
+                    out.push((format!("tricky_{i:02}_v{j}{m}"), doc.to_string()));
+                }
+            }
+        }
+    }
+    (out, calls)
+}
+
 /// What the engine printed: per file, its verdict and its keys.
 type Listing = Vec<(String, String, String)>;
 
-fn engine_view(stdout: &str) -> std::collections::BTreeMap<String, (bool, Listing)> {
+/// The engine's reading of every file by `parse()` (`load`: false) or by `load()`.
+fn engine_view(stdout: &str, load: bool) -> std::collections::BTreeMap<String, (bool, Listing)> {
+    let (verdict, key) = if load {
+        ("LOAD", "LKEY")
+    } else {
+        ("PARSE", "KEY")
+    };
     let mut out = std::collections::BTreeMap::new();
     for line in stdout.lines() {
         let p: Vec<&str> = line.split(' ').collect();
         match p.as_slice() {
-            ["PARSE", name, err] => {
+            [v, name, err] if *v == verdict => {
                 out.insert((*name).to_owned(), (*err == "0", Vec::new()));
             }
-            ["KEY", name, s, k, v] => {
+            [tag, name, s, k, v] if *tag == key => {
                 let text = |h: &str| String::from_utf8(common::hex(h)).unwrap();
                 out.get_mut(*name)
-                    .expect("PARSE before KEY")
+                    .expect("a verdict before its keys")
                     .1
                     .push((text(s), text(k), text(v)));
             }
@@ -215,26 +306,29 @@ fn write_files(dir: &Path, files: &[(String, String)]) {
     }
 }
 
+/// The files whose reading by the engine's `parse()` (and, for those `Document::set` wrote,
+/// by its `load()` too) differs from ours, described.
+fn differences(stdout: &str, files: &[(String, String)], config: Config) -> Vec<String> {
+    let mut bad = differing(&engine_view(stdout, false), files.iter(), config, "parse()");
+    let written = files
+        .iter()
+        .filter(|(n, _)| n.starts_with("set_") || n.starts_with("tricky_"));
+    bad.extend(differing(
+        &engine_view(stdout, true),
+        written,
+        config,
+        "load()",
+    ));
+    bad
+}
+
 /// Compares the engine's reading of every file with ours; returns the number of files.
 fn compare(stdout: &str, files: &[(String, String)], config: Config) -> usize {
     assert!(
         stdout.lines().any(|l| l == "DONE"),
         "engine output: {stdout}"
     );
-    let engine = engine_view(stdout);
-    let mut bad = Vec::new();
-    for (name, text) in files {
-        let Some(theirs) = engine.get(name) else {
-            bad.push(format!("{name}: no engine verdict"));
-            continue;
-        };
-        let ours = our_view(text, config);
-        if &ours != theirs {
-            bad.push(format!(
-                "{name} {text:?}:\n  engine {theirs:?}\n  ours   {ours:?}"
-            ));
-        }
-    }
+    let bad = differences(stdout, files, config);
     assert!(
         bad.is_empty(),
         "{} differences:\n{}",
@@ -244,6 +338,52 @@ fn compare(stdout: &str, files: &[(String, String)], config: Config) -> usize {
     files.len()
 }
 
+fn differing<'a>(
+    engine: &std::collections::BTreeMap<String, (bool, Listing)>,
+    files: impl Iterator<Item = &'a (String, String)>,
+    config: Config,
+    how: &str,
+) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (name, text) in files {
+        let Some(theirs) = engine.get(name) else {
+            bad.push(format!("{name}: no engine verdict"));
+            continue;
+        };
+        let ours = our_view(text, config);
+        if &ours != theirs {
+            bad.push(format!(
+                "{name} {text:?}, {how}:\n  engine {theirs:?}\n  ours   {ours:?}"
+            ));
+        }
+    }
+    bad
+}
+
+/// Prints how many of the tricky `set` calls returned `Ok` and how many of those files the
+/// engine reads otherwise than we do (by `load()`, by `parse()`).
+fn tricky_counts(
+    engine: &str,
+    stdout: &str,
+    tricky: &[(String, String)],
+    calls: usize,
+    config: Config,
+) {
+    let by_load = differing(&engine_view(stdout, true), tricky.iter(), config, "load()").len();
+    let by_parse = differing(
+        &engine_view(stdout, false),
+        tricky.iter(),
+        config,
+        "parse()",
+    )
+    .len();
+    println!(
+        "{engine}: {calls} tricky Document::set calls, {} Ok; the engine reads {by_load} of \
+         those files differently with load(), {by_parse} with parse()",
+        tricky.len()
+    );
+}
+
 #[test]
 fn godot4_reads_configfiles_as_we_do() {
     let Some(engine) = godot4_or_skip("godot4_reads_configfiles_as_we_do") else {
@@ -251,7 +391,9 @@ fn godot4_reads_configfiles_as_we_do() {
     };
     println!("Godot 4 engine: {}", godot4_version(&engine));
     let config = Config::godot4();
-    let (files, refused) = files(config);
+    let (mut files, refused) = files(config);
+    let (tricky, calls) = tricky_files(config);
+    files.extend(tricky.iter().cloned());
     let project = Godot4Project::new("config_file_live", &[]);
     std::fs::write(project.dir.join("read.gd"), G4_SCRIPT).unwrap();
     let data = project.dir.join("cases");
@@ -263,6 +405,7 @@ fn godot4_reads_configfiles_as_we_do() {
         Duration::from_secs(120),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
+    tricky_counts("Godot 4", &stdout, &tricky, calls, config);
     let n = compare(&stdout, &files, config);
     // `set_value("s", "k", null)` on the only key: no section left, nothing saved.
     assert!(stdout.lines().any(|l| l == "NULLSEC 0 "), "{stdout}");
@@ -281,6 +424,8 @@ fn godot3_reads_configfiles_as_we_do() {
     };
     let config = Config::godot3();
     let (mut files, refused) = files(config);
+    let (tricky, calls) = tricky_files(config);
+    files.extend(tricky.iter().cloned());
     files.extend(project_files());
     let dir = std::env::temp_dir().join(format!("godot_serde_cfg_live3_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -309,8 +454,9 @@ fn godot3_reads_configfiles_as_we_do() {
         .into_iter()
         .filter(|(n, _)| n != "project_forced_g4")
         .collect();
+    tricky_counts("Godot 3", &stdout, &tricky, calls, config);
     let n = compare(&stdout, &files, config);
-    let auto = engine_view(&stdout).remove("project_auto").unwrap();
+    let auto = engine_view(&stdout, false).remove("project_auto").unwrap();
     assert!(
         auto.1.contains(&(
             "application".to_owned(),

@@ -5,8 +5,8 @@ use core::fmt;
 
 use serde::{Serialize, de::DeserializeOwned};
 
-use super::scan::{Scan, scan};
-use super::{encode_key, encode_section};
+use super::scan::{self, KeyState, Scan, scan, track};
+use super::{Limits, check_name, encode_key, encode_section};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::variant_to_string_with;
 use crate::value::Dictionary;
@@ -14,9 +14,10 @@ use crate::{Config, Variant};
 
 /// A ConfigFile kept as its text: edits change only the bytes of the value they touch.
 ///
-/// Reading is linear in the size of the text; [`get`](Document::get) is a hash lookup;
-/// [`sections`](Document::sections) and [`keys`](Document::keys) sort what they list. Each
-/// edit rewrites the text and reads it back (linear in its size).
+/// Reading is linear in the size of the text, within [`Limits`]; [`get`](Document::get) is a
+/// hash lookup and a read of the value's text; [`sections`](Document::sections) and
+/// [`keys`](Document::keys) sort what they list. Each edit rewrites the text and reads it
+/// back (linear in its size). Edits are not held to the limits the text was read with.
 #[derive(Clone, Debug)]
 pub struct Document {
     text: String,
@@ -26,10 +27,11 @@ pub struct Document {
 
 /// The engine a `project.godot` names with its `config_version` key (3 and 4: Godot 3, 5:
 /// Godot 4), if it names one.
-fn engine_of(scan: &Scan) -> Option<bool> {
-    match scan.last("", "config_version").map(|e| &e.variant) {
-        Some(Variant::Int(3 | 4)) => Some(false),
-        Some(Variant::Int(5)) => Some(true),
+fn engine_of(scan: &Scan, text: &str, config: Config) -> Option<bool> {
+    let state = scan.key("", "config_version")?;
+    match scan::value(text, config, state) {
+        Ok(Variant::Int(3 | 4)) => Some(false),
+        Ok(Variant::Int(5)) => Some(true),
         _ => None,
     }
 }
@@ -53,7 +55,8 @@ impl Document {
         }
     }
 
-    /// Parses a ConfigFile's text for `config`'s engine.
+    /// Parses a ConfigFile's text for `config`'s engine, within the default [`Limits`]
+    /// (16 MiB of text, 65 536 sections, 1 048 576 keys).
     ///
     /// A `project.godot` names its engine (`config_version=4` is Godot 3, `5` is Godot 4):
     /// a file for the other engine is refused, since an edit would write values that engine
@@ -64,28 +67,68 @@ impl Document {
     /// # Errors
     ///
     /// [`ErrorKind::TextSyntax`] (1-based line and column) where `ConfigFile.parse()` fails;
-    /// [`ErrorKind::Unsupported`] when `config_version` names the other engine.
+    /// [`ErrorKind::Unsupported`] when `config_version` names the other engine;
+    /// [`ErrorKind::LimitExceeded`] beyond the limits.
     pub fn parse(text: &str, config: Config) -> Result<Self> {
-        let scanned = match scan(text, config) {
-            Ok(s) => s,
-            Err(e) => {
-                // A syntax error may come from the other engine's syntax: say so when the
-                // file names that engine.
-                if let Ok(other) = scan(
-                    text,
-                    Self::engine_config(config, !config.version.is_godot4()),
-                ) {
-                    Self::check_version(&other, config)?;
-                }
-                return Err(e);
-            }
-        };
-        Self::check_version(&scanned, config)?;
+        Self::parse_with_limits(text, config, &Limits::new())
+    }
+
+    /// Parses a ConfigFile's text for `config`'s engine, as [`Document::parse`], within
+    /// `limits` (checked before the text is copied).
+    ///
+    /// ```
+    /// use godot_serde::{config_file::{Document, Limits}, Config, ErrorKind};
+    ///
+    /// let limits = Limits::new().with_max_sections(2);
+    /// let err = Document::parse_with_limits("[a]\nk=1\n[b]\nk=1\n[c]\nk=1\n", Config::godot4(), &limits)
+    ///     .unwrap_err();
+    /// assert!(matches!(err.kind(), ErrorKind::LimitExceeded { max: 2, .. }));
+    /// assert_eq!(err.offset(), Some(20)); // the line that would open the third section
+    /// # Ok::<(), godot_serde::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Document::parse`].
+    pub fn parse_with_limits(text: &str, config: Config, limits: &Limits) -> Result<Self> {
+        let scanned = Self::scan_checked(text, config, limits)?;
         Ok(Self {
             text: text.to_owned(),
             config,
             scan: scanned,
         })
+    }
+
+    /// [`Document::parse_with_limits`] of a text the caller gives up (not copied).
+    #[cfg(any(feature = "crypto", feature = "compression"))]
+    pub(crate) fn parse_owned(text: String, config: Config, limits: &Limits) -> Result<Self> {
+        let scanned = Self::scan_checked(&text, config, limits)?;
+        Ok(Self {
+            text,
+            config,
+            scan: scanned,
+        })
+    }
+
+    /// Reads `text` for `config`'s engine and checks that its `config_version` does not name
+    /// the other one.
+    fn scan_checked(text: &str, config: Config, limits: &Limits) -> Result<Scan> {
+        let scanned = match scan(text, config, limits) {
+            Ok(s) => s,
+            Err(e) => {
+                // A syntax error may come from the other engine's syntax: say so when the
+                // file names that engine.
+                let other = Self::engine_config(config, !config.version.is_godot4());
+                if matches!(e.kind(), ErrorKind::TextSyntax { .. })
+                    && let Ok(o) = scan(text, other, limits)
+                {
+                    Self::check_version(&o, text, other, config)?;
+                }
+                return Err(e);
+            }
+        };
+        Self::check_version(&scanned, text, config, config)?;
+        Ok(scanned)
     }
 
     /// Parses a ConfigFile's text for the engine its `config_version` key names (3 or 4:
@@ -109,12 +152,15 @@ impl Document {
     /// As [`Document::parse`].
     pub fn parse_auto(text: &str, config: Config) -> Result<Self> {
         // `config_version` is read with either engine's syntax: both read an int the same.
-        let named = scan(text, config)
+        let limits = Limits::new();
+        let named = scan(text, config, &limits)
             .ok()
-            .and_then(|s| engine_of(&s))
+            .and_then(|s| engine_of(&s, text, config))
             .or_else(|| {
                 let other = Self::engine_config(config, !config.version.is_godot4());
-                scan(text, other).ok().and_then(|s| engine_of(&s))
+                scan(text, other, &limits)
+                    .ok()
+                    .and_then(|s| engine_of(&s, text, other))
             });
         let config = match named {
             Some(g4) => Self::engine_config(config, g4),
@@ -124,16 +170,18 @@ impl Document {
     }
 
     /// Parses a ConfigFile's text with `config` whatever its `config_version` says (for a
-    /// file being converted from one engine to the other).
+    /// file being converted from one engine to the other), within the default [`Limits`].
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::TextSyntax`] where `ConfigFile.parse()` fails.
+    /// [`ErrorKind::TextSyntax`] where `ConfigFile.parse()` fails;
+    /// [`ErrorKind::LimitExceeded`] beyond the limits.
     pub fn parse_ignoring_version(text: &str, config: Config) -> Result<Self> {
+        let scanned = scan(text, config, &Limits::new())?;
         Ok(Self {
             text: text.to_owned(),
             config,
-            scan: scan(text, config)?,
+            scan: scanned,
         })
     }
 
@@ -146,9 +194,11 @@ impl Document {
         }
     }
 
-    fn check_version(scanned: &Scan, config: Config) -> Result<()> {
+    /// Refuses a text whose `config_version` (read with `read`) names another engine than
+    /// `config`'s.
+    fn check_version(scanned: &Scan, text: &str, read: Config, config: Config) -> Result<()> {
         let ours = config.version.is_godot4();
-        match engine_of(scanned) {
+        match engine_of(scanned, text, read) {
             Some(file) if file != ours => Err(unsupported(format!(
                 "this file is for {} (config_version={}) but the Config is for {}: use \
                  Document::parse_auto to read it for its engine, or \
@@ -187,7 +237,15 @@ impl Document {
     ///
     /// None in practice: the text was read when the document was made.
     pub fn get(&self, section: &str, key: &str) -> Result<Option<Variant>> {
-        Ok(self.scan.last(section, key).map(|e| e.variant.clone()))
+        self.scan
+            .key(section, key)
+            .map(|state| self.value_of(state))
+            .transpose()
+    }
+
+    /// The value a key's last line holds.
+    fn value_of(&self, state: &KeyState) -> Result<Variant> {
+        scan::value(&self.text, self.config, state)
     }
 
     /// The value of `key` in `section` as a `T` (`None` when the key is absent).
@@ -197,19 +255,15 @@ impl Document {
     /// When the value does not fit `T`; the error's path starts with the section and the key
     /// (`application["config/name"]: invalid type: ...`), as `from_str` would name them.
     pub fn get_as<T: DeserializeOwned>(&self, section: &str, key: &str) -> Result<Option<T>> {
-        match self.scan.last(section, key) {
-            Some(e) => self
-                .parse_config()
-                .from_variant(&e.variant)
-                .map(Some)
-                .map_err(|e| {
-                    let e = e.in_segment(crate::error::Segment::Key(key.into()));
-                    if section.is_empty() {
-                        e
-                    } else {
-                        e.in_segment(crate::error::Segment::Key(section.into()))
-                    }
-                }),
+        match self.get(section, key)? {
+            Some(v) => self.parse_config().from_variant(&v).map(Some).map_err(|e| {
+                let e = e.in_segment(crate::error::Segment::Key(key.into()));
+                if section.is_empty() {
+                    e
+                } else {
+                    e.in_segment(crate::error::Segment::Key(section.into()))
+                }
+            }),
             None => Ok(None),
         }
     }
@@ -239,15 +293,18 @@ impl Document {
     /// (see [`Document::remove`]).
     ///
     /// Keys are quoted where the engine needs it (Godot 4 as `ConfigFile.save()` quotes;
-    /// Godot 3 where a bare key would not read back: whitespace, `= " ;`, a leading `[`), and
+    /// Godot 3 where a bare key would not read back: whitespace and controls, `= " ;`, a
+    /// leading `[`, non-ASCII characters), and
     /// a `]` in a Godot 4 section name is written `\]`. The result is read back before it is
     /// kept: the key must read back in `section` with the value, and every other key
     /// unchanged; otherwise the document is left as it was.
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Unsupported`] when the engine cannot hold the key or section name (an
-    /// empty key; a section name with spaces at its ends; in Godot 3 a section name with `]`)
+    /// [`ErrorKind::Unsupported`] when the engine cannot hold the key or section name, or
+    /// its `ConfigFile.load()` and `parse()` would read it differently (an empty key; a NUL
+    /// or a leading U+FEFF in either name; a section name with a space or C0 control
+    /// character at its ends; in Godot 3 a section name with `]` or a non-ASCII character),
     /// or cannot read the value's text back (Godot 3's empty text for an RID).
     pub fn set(&mut self, section: &str, key: &str, value: &Variant) -> Result<()> {
         if *value == Variant::Nil {
@@ -259,6 +316,8 @@ impl Document {
                 "a ConfigFile key cannot be empty (`=value` is dropped on reading)".to_owned(),
             ));
         }
+        check_name(section, true, self.config)?;
+        check_name(key, false, self.config)?;
         // The fallible writer: a value the text form cannot hold (a String with NUL, which
         // Godot 4 reads back as U+FFFD) is refused, not changed.
         let vtext = crate::text::to_string_with(value, self.config)?;
@@ -271,11 +330,14 @@ impl Document {
                 )));
             }
         };
-        let text = self.with_line(section, key, &vtext);
+        let text = self.with_line(section, key, &vtext)?;
         let scanned = self.read_back(&text, section, key)?;
-        let read = scanned.last(section, key).map(|e| &e.variant);
+        let read = scanned
+            .key(section, key)
+            .and_then(|state| scan::value(&text, self.config, state).ok());
         let same = read.is_some_and(|r| {
-            variant_to_string_with(r, self.config) == variant_to_string_with(&expected, self.config)
+            variant_to_string_with(&r, self.config)
+                == variant_to_string_with(&expected, self.config)
         });
         let was = usize::from(self.scan.key(section, key).is_none());
         if !same || scanned.key_count != self.scan.key_count + was {
@@ -288,25 +350,24 @@ impl Document {
     }
 
     /// The text with `key=vtext` set in `section` (not yet checked).
-    fn with_line(&self, section: &str, key: &str, vtext: &str) -> String {
+    fn with_line(&self, section: &str, key: &str, vtext: &str) -> Result<String> {
         let mut text = self.text.clone();
         if let Some(e) = self
             .scan
-            .last(section, key)
+            .key(section, key)
             .filter(|e| text.is_char_boundary(e.value.start) && text.is_char_boundary(e.value.end))
         {
             text.replace_range(e.value.clone(), vtext);
-            return text;
+            return Ok(text);
         }
         let line = format!("{}={vtext}", encode_key(key, self.config));
         // After the last key of the section. An object's text ends with its own line
         // break (`Object(...)` and a newline), which belongs to the value.
         let after_last = self.scan.sections.get(section).and_then(|s| {
             s.keys
-                .values()
-                .filter_map(|k| k.lines.last())
-                .max()
-                .and_then(|&line| self.scan.entries.get(line))
+                .iter()
+                .map(|(_, k)| k)
+                .max_by_key(|k| k.value.end)
                 .map(|e| {
                     let object = text
                         .get(e.value.clone())
@@ -318,20 +379,20 @@ impl Document {
                     }
                 })
         });
+        // The headers, which the index does not keep: read again.
+        let (_, found) = track(&self.text, self.config, section, None)?;
         // A `[]` header does not open the section of keys outside any section: the keys
         // after it stay in the section before it.
         let header = (!section.is_empty())
-            .then(|| self.scan.headers.iter().rev().find(|h| h.name == section))
+            .then(|| found.headers.last().map(|&(_, end)| end))
             .flatten();
-        let first_header = self
-            .scan
-            .headers
-            .first()
-            .filter(|h| text.is_char_boundary(h.start));
+        let first_header = found
+            .first_header
+            .filter(|&start| text.is_char_boundary(start));
         if let Some(at) = after_last.filter(|&at| text.is_char_boundary(at)) {
             text.insert_str(at, &format!("\n{line}"));
-        } else if let Some(h) = header.filter(|h| text.is_char_boundary(h.end)) {
-            text.insert_str(h.end, &format!("\n\n{line}"));
+        } else if let Some(end) = header.filter(|&end| text.is_char_boundary(end)) {
+            text.insert_str(end, &format!("\n\n{line}"));
         } else if section.is_empty() && (self.config.version.is_godot4() || first_header.is_some())
         {
             // Before every section: before the first header (after any leading comments),
@@ -339,7 +400,7 @@ impl Document {
             // under a `[]` header where the first of them was set, which reads back in the
             // section before it.)
             match first_header {
-                Some(h) => text.insert_str(h.start, &format!("{line}\n\n")),
+                Some(start) => text.insert_str(start, &format!("{line}\n\n")),
                 None => {
                     if !text.is_empty() && !text.ends_with('\n') {
                         text.push('\n');
@@ -360,12 +421,12 @@ impl Document {
                 encode_section(section, self.config)
             ));
         }
-        text
+        Ok(text)
     }
 
     /// Reads `text` back, or says why the edit of `key` in `section` cannot be written.
     fn read_back(&self, text: &str, section: &str, key: &str) -> Result<Scan> {
-        scan(text, self.config).map_err(|e| {
+        scan(text, self.config, &Limits::NONE).map_err(|e| {
             unsupported(format!(
                 "section {section:?} key {key:?} cannot be written for {}: the file would not \
                  read back ({e})",
@@ -378,9 +439,9 @@ impl Document {
     fn misplaced(&self, scanned: &Scan, section: &str, key: &str) -> Error {
         let mut found = None;
         'all: for (s, st) in &scanned.sections {
-            for k in st.keys.keys() {
-                if self.scan.key(s, k).is_none() && !(s == section && k == key) {
-                    found = Some((s.clone(), k.clone()));
+            for (k, _) in st.keys.iter() {
+                if self.scan.key(s, k).is_none() && !(&**s == section && k == key) {
+                    found = Some((s.to_string(), k.to_owned()));
                     break 'all;
                 }
             }
@@ -399,15 +460,12 @@ impl Document {
     /// text.
     fn check_others(&self, scanned: &Scan, text: &str, section: &str, key: &str) -> Result<()> {
         for (s, st) in &self.scan.sections {
-            for k in st.keys.keys() {
-                if s == section && k == key {
+            for (k, old) in st.keys.iter() {
+                if &**s == section && k == key {
                     continue;
                 }
-                let old = self
-                    .scan
-                    .last(s, k)
-                    .and_then(|e| self.text.get(e.value.clone()));
-                let new = scanned.last(s, k).and_then(|e| text.get(e.value.clone()));
+                let old = self.text.get(old.value.clone());
+                let new = scanned.key(s, k).and_then(|e| text.get(e.value.clone()));
                 if old.is_none() || old != new {
                     return Err(unsupported(format!(
                         "section {section:?} key {key:?} cannot be written for {}: section \
@@ -428,17 +486,17 @@ impl Document {
     ///
     /// None in practice (the rest of the text is unchanged).
     pub fn remove(&mut self, section: &str, key: &str) -> Result<bool> {
-        let Some(state) = self.scan.key(section, key) else {
+        if self.scan.key(section, key).is_none() {
             return Ok(false);
-        };
+        }
+        // Every line of the key since it was inserted (the index keeps only the last).
+        let (_, found) = track(&self.text, self.config, section, Some(key))?;
         let bytes = self.text.as_bytes();
-        let spans = state.lines.iter().filter_map(|&line| {
-            let e = self.scan.entries.get(line)?;
-            let mut end = e.value.end;
+        let spans = found.key_lines.iter().map(|&(start, mut end)| {
             if bytes.get(end) == Some(&b'\n') {
                 end += 1;
             }
-            Some((e.key_start, end))
+            (start, end)
         });
         let text = cut(&self.text, spans);
         let scanned = self.read_back(&text, section, key)?;
@@ -447,14 +505,15 @@ impl Document {
         }
         self.check_others(&scanned, &text, section, key)?;
         // The section is gone: so are its headers, when that changes nothing else.
-        if !scanned.sections.contains_key(section) {
-            let headers = scanned
+        if !scanned.sections.contains_key(section)
+            && let Ok((_, found)) = track(&text, self.config, section, None)
+        {
+            let headers = found
                 .headers
                 .iter()
-                .filter(|h| h.name == section)
-                .map(|h| header_span(&text, h.start, h.end));
+                .map(|&(start, end)| header_span(&text, start, end));
             let bare = cut(&text, headers);
-            if let Ok(s) = scan(&bare, self.config)
+            if let Ok(s) = scan(&bare, self.config, &Limits::NONE)
                 && s.key_count == scanned.key_count
                 && self.check_others(&s, &bare, section, key).is_ok()
             {
@@ -479,8 +538,8 @@ impl Document {
         for section in self.sections() {
             let mut keys = Dictionary::new();
             for key in self.keys(section) {
-                if let Some(e) = self.scan.last(section, key) {
-                    keys.insert(Variant::from(key), e.variant.clone());
+                if let Some(v) = self.get(section, key)? {
+                    keys.insert(Variant::from(key), v);
                 }
             }
             if section.is_empty() {

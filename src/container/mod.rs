@@ -290,27 +290,57 @@ pub(crate) fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
 
 /// Reads a ConfigFile saved by `ConfigFile.save_encrypted_pass` / `save_encrypted` (or a
 /// plain or compressed one) into a [`Document`](crate::config_file::Document), as
-/// `load_encrypted_pass` does.
+/// `load_encrypted_pass` does, within the default
+/// [`config_file::Limits`](crate::config_file::Limits) (16 MiB of text, 65 536 sections,
+/// 1 048 576 keys).
 ///
 /// # Errors
 ///
-/// As [`open`]; [`ErrorKind::InvalidUtf8`] when the text is not UTF-8; as
-/// [`Document::parse`](crate::config_file::Document::parse).
+/// As [`load_config_file_with_limits`].
 pub fn load_config_file(
     file: &[u8],
     key: Option<&Key>,
     config: crate::Config,
 ) -> Result<crate::config_file::Document> {
-    let opened = open(file, key, &Limits::new())?;
-    let text = std::str::from_utf8(&opened.data).map_err(|e| {
+    load_config_file_with_limits(file, key, config, &crate::config_file::Limits::new())
+}
+
+/// [`load_config_file`] within `limits`: a compressed file is refused before it decompresses
+/// past [`max_text_size`](crate::config_file::Limits::max_text_size), a plain one before it
+/// is copied, and the text is not copied again to be held.
+///
+/// # Errors
+///
+/// As [`open`] ([`ErrorKind::DecompressedTooLarge`] past the text size);
+/// [`ErrorKind::InvalidUtf8`] when the text is not UTF-8; as
+/// [`Document::parse_with_limits`](crate::config_file::Document::parse_with_limits)
+/// ([`ErrorKind::LimitExceeded`] past a limit).
+pub fn load_config_file_with_limits(
+    file: &[u8],
+    key: Option<&Key>,
+    config: crate::Config,
+    limits: &crate::config_file::Limits,
+) -> Result<crate::config_file::Document> {
+    let max = limits.max_text_size();
+    if detect(file) == Magic::None && file.len() > max {
+        return Err(Error::at(
+            ErrorKind::LimitExceeded {
+                what: "the ConfigFile text's size in bytes (config_file::Limits::with_max_text_size)",
+                max,
+            },
+            max,
+        ));
+    }
+    let opened = open(file, key, &Limits::new().with_max_size(max))?;
+    let text = String::from_utf8(opened.data).map_err(|e| {
         Error::at(
             ErrorKind::InvalidUtf8 {
                 what: "ConfigFile text",
             },
-            e.valid_up_to(),
+            e.utf8_error().valid_up_to(),
         )
     })?;
-    crate::config_file::Document::parse(text, config)
+    crate::config_file::Document::parse_owned(text, config, limits)
 }
 
 /// Writes a ConfigFile as `ConfigFile.save_encrypted_pass` (or `save_encrypted` with a raw
