@@ -768,6 +768,10 @@ fn input_failure(
     f
 }
 
+/// Problems `convert` prints as warnings; past them, one warning counts the rest, so that
+/// hostile input cannot make the messages grow without bound.
+const MAX_PROBLEMS_SHOWN: usize = 100;
+
 /// `convert`.
 pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), Failure> {
     if !args.to.is_godot4() {
@@ -814,7 +818,8 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
             args.base64_out,
         )?
     };
-    let mut problems = 0usize;
+    // One list for the whole input: at most MAX_PROBLEMS_SHOWN warnings, then a count.
+    let mut problems = godot_serde::migrate::Problems::with_max_listed(MAX_PROBLEMS_SHOWN);
     let mut skipped = 0usize;
     let mut converted = 0usize;
     let mut read = 0usize;
@@ -834,9 +839,10 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
                     return Ok(());
                 }
             };
-            for p in godot_serde::migrate::migrate_variant(&mut value, index) {
+            let shown = problems.listed().len();
+            godot_serde::migrate::migrate_variant_into(&mut value, index, &mut problems);
+            for p in problems.listed().get(shown..).unwrap_or_default() {
                 ui.warn(&p.to_string());
-                problems += 1;
             }
             let bytes = if kind.framed() {
                 to.to_bytes(&value)
@@ -899,13 +905,20 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
         out.unit(&sealed, None)?;
         out.finish()?;
     }
+    if problems.unlisted() > 0 {
+        ui.warn(&format!(
+            "{} more problems not shown (the first {MAX_PROBLEMS_SHOWN} are)",
+            problems.unlisted()
+        ));
+    }
     let summary = format!(
-        "{converted} value{} converted from Godot 3 ({read} bytes) to Godot {} ({written} bytes); {problems} replaced by null, {skipped} skipped",
+        "{converted} value{} converted from Godot 3 ({read} bytes) to Godot {} ({written} bytes); {} replaced by null, {skipped} skipped",
         if converted == 1 { "" } else { "s" },
-        args.to
+        args.to,
+        problems.total()
     );
     ui.note(&summary);
-    if skipped > 0 || (args.strict && problems > 0) {
+    if skipped > 0 || (args.strict && !problems.is_empty()) {
         return Err(silent());
     }
     Ok(())

@@ -215,3 +215,63 @@ fn big_endian_prefix_read_little_endian_hints_at_the_byte_order() {
         r.stderr
     );
 }
+
+/// A Godot 3 `store_var` file of `{"kkk…": [RID × rids]}` (Dictionary 18, String 4 with its
+/// byte length, Array 19 with its count, RID 16 without payload; docs/wire-format.md).
+fn long_key_over_rids(key_len: usize, rids: usize) -> Vec<u8> {
+    let u32le = |n: usize| u32::try_from(n).unwrap().to_le_bytes();
+    let mut payload = vec![18, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0];
+    payload.extend(u32le(key_len));
+    payload.resize(payload.len() + key_len, b'k');
+    payload.extend([19, 0, 0, 0]);
+    payload.extend(u32le(rids));
+    for _ in 0..rids {
+        payload.extend([16, 0, 0, 0]);
+    }
+    let mut file = u32le(payload.len()).to_vec();
+    file.extend(payload);
+    file
+}
+
+#[test]
+fn convert_reports_a_bounded_number_of_problems() {
+    // Each of the RIDs is a problem whose path names the long key: printed in full, 4 000
+    // warnings of 64 KiB each (256 MB of messages, 1 GB for a 256 KiB key).
+    let mut sizes = Vec::new();
+    for (key_len, rids) in [(16 << 10, 1000), (64 << 10, 4000)] {
+        let r = run(&["convert", "-"], &long_key_over_rids(key_len, rids));
+        assert_eq!(r.code, Some(0), "{}", &r.stderr[..r.stderr.len().min(2000)]);
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        // 100 warnings, one counting the rest, and the summary.
+        assert_eq!(
+            lines.len(),
+            102,
+            "{}",
+            &r.stderr[..r.stderr.len().min(2000)]
+        );
+        // The key is cut after 40 characters of its text form (the quote and 39 k's).
+        let key = format!("\"{}…", "k".repeat(39));
+        assert_eq!(
+            lines[99],
+            format!(
+                "warning: value 0[{key}][99]: RID (Godot 3 stores no id; resource ids are per process): replaced by null"
+            )
+        );
+        assert_eq!(
+            lines[100],
+            format!(
+                "warning: {} more problems not shown (the first 100 are)",
+                rids - 100
+            )
+        );
+        assert!(
+            lines[101].ends_with(&format!("; {rids} replaced by null, 0 skipped")),
+            "{}",
+            lines[101]
+        );
+        sizes.push(r.stderr.len());
+    }
+    // 100 lines of about 140 bytes, whatever the input's size.
+    assert!(sizes.iter().all(|&n| n < 16 << 10), "{sizes:?}");
+    assert!(sizes[1] < sizes[0] + 1000, "{sizes:?}");
+}
