@@ -109,6 +109,129 @@ fn streams_escape_in_every_mode() {
     insta::assert_snapshot!("hostile_string_stream", transcript);
 }
 
+/// var_to_bytes of a Dictionary {StringName(HOSTILE_TEXT): "\u{b}\u{85}\u{80}\u{9f}"} for
+/// Godot 4: Dictionary (27), 1 entry; StringName (21), length 29, HOSTILE's bytes and 3
+/// padding bytes; String (4), length 7 (0b, c2 85, c2 80, c2 9f), 1 padding byte.
+fn hostile_dictionary() -> String {
+    let hostile = &HOSTILE["04000000 1d000000 ".len()..];
+    format!("1b000000 01000000 15000000 1d000000 {hostile} 04000000 07000000 0bc285c2 80c29f00")
+}
+
+/// `JSON.stringify(JSON.from_native(d))` of [`hostile_dictionary`] in Godot 4.6, whose bytes
+/// (base64 `eyJhcmdzIjpbInNuOhtdMDtQV05FRAcbWzJKG1szMW1yZWTCmzMxbVxyXGIiLCJzOlx2woXCgMKfIl0s
+/// InR5cGUiOiJEaWN0aW9uYXJ5In0=`) hold ESC, BEL and the C1 controls raw and U+000B as `\v`,
+/// with each of those written as \uXXXX by hand.
+const HOSTILE_NATIVE: &str = "{\"args\":[\"sn:\\u001b]0;PWNED\\u0007\\u001b[2J\\u001b[31mred\\u009b31m\\r\\b\",\"s:\\u000b\\u0085\\u0080\\u009f\"],\"type\":\"Dictionary\"}";
+
+#[test]
+fn every_output_mode_escapes_esc_bel_and_c1() {
+    let value = hostile_dictionary();
+    let stream = format!("{:02x}000000 {value}", value.replace(' ', "").len() / 2);
+    for framing in [&["--raw"][..], &["--stream"][..]] {
+        for mode in [
+            &["--text", "--escape", "always"][..],
+            &["--json"][..],
+            &["--json-native"][..],
+            &[][..],
+        ] {
+            let input = if framing == ["--raw"] {
+                &value
+            } else {
+                &stream
+            };
+            let mut args = vec!["inspect", "--hex", input];
+            args.extend_from_slice(framing);
+            args.extend_from_slice(mode);
+            let r = run(&args, b"");
+            assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+            assert_eq!(
+                raw_control(&r.stdout),
+                None,
+                "{framing:?} {mode:?}: {}",
+                r.out()
+            );
+        }
+    }
+}
+
+#[test]
+fn json_native_escapes_controls_and_stays_valid_json_when_piped() {
+    // Piped: JSON is escaped all the same (the rule for --json too), so the output is valid
+    // JSON (the engine's own JSON.stringify writes ESC raw and U+000B as `\v`) holding the
+    // same strings. The stream gives one compact line per frame; one value is indented.
+    let value = hostile_dictionary();
+    let stream = format!("{:02x}000000 {value}", value.replace(' ', "").len() / 2);
+    let r = run(
+        &["inspect", "--hex", &stream, "--stream", "--json-native"],
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.out(), format!("{HOSTILE_NATIVE}\n"));
+    let back: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(
+        back,
+        serde_json::json!({
+            "args": [format!("sn:{HOSTILE_TEXT}"), "s:\u{b}\u{85}\u{80}\u{9f}"],
+            "type": "Dictionary"
+        })
+    );
+    // And the library reads it back as the same Dictionary (as JSON.to_native would).
+    let parsed =
+        godot_serde::json::parse_variant(r.out().trim_end(), godot_serde::Config::godot4())
+            .unwrap();
+    let expected = godot_serde::Config::godot4()
+        .from_bytes::<godot_serde::Variant>(&common::unhex(&value.replace(' ', "")))
+        .unwrap();
+    assert_eq!(parsed, expected);
+    for escape in ["always", "never", "auto"] {
+        let r = run(
+            &[
+                "inspect",
+                "--hex",
+                &value,
+                "--json-native",
+                "--escape",
+                escape,
+            ],
+            b"",
+        );
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert_eq!(raw_control(&r.stdout), None, "{escape}: {}", r.out());
+        assert!(!r.out().contains("\\v"), "{escape}: {}", r.out());
+        let back: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+        assert_eq!(back["args"][1], "s:\u{b}\u{85}\u{80}\u{9f}");
+    }
+}
+
+#[test]
+fn a_terminal_gets_every_mode_escaped() {
+    // A real terminal: `script` runs the binary on a pseudo-terminal (util-linux), so the
+    // `auto` check sees one. Its output has the terminal's CR LF line ends.
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED a_terminal_gets_every_mode_escaped: no `script` command");
+        return;
+    }
+    let value = hostile_dictionary();
+    for mode in ["--text", "--json", "--json-native", ""] {
+        let command = format!(
+            "{} inspect --color never --raw --hex '{value}' {mode}",
+            common::BIN
+        );
+        let out = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{mode}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+        assert!(text.contains("PWNED"), "{mode}: {text}");
+        assert_eq!(raw_control(text.as_bytes()), None, "{mode}: {text}");
+    }
+}
+
 #[test]
 fn messages_escape_quoted_input() {
     // A text-input error shows the line it is on: the line's ESC is escaped.
