@@ -259,3 +259,53 @@ fn problems_past_the_cap_are_counted_across_values() {
         )
     );
 }
+
+/// One `store_var` frame around `payload`.
+fn framed(payload: &[u8]) -> Vec<u8> {
+    let mut file = u32::try_from(payload.len()).unwrap().to_le_bytes().to_vec();
+    file.extend_from_slice(payload);
+    file
+}
+
+#[test]
+fn migration_heap_is_within_the_variant_budget() {
+    // What README "Security and limits" states for migration: the decoding budget of a
+    // `Variant` (64 KiB + size_of::<Variant>() × the input: a 4-byte RID becomes a whole
+    // Variant) and 256 KiB for the listed problems (1 000 of about 200 bytes).
+    let budget = |len: usize| heap::budget(size_of::<Variant>(), len) + (256 << 10);
+    // An Array of 100 000 RIDs (Godot 3: Array 19, count, RID 16 each).
+    let mut rids = vec![19, 0, 0, 0];
+    rids.extend(100_000u32.to_le_bytes());
+    for _ in 0..100_000 {
+        rids.extend([16, 0, 0, 0]);
+    }
+    // 100 000 frames of one RID each.
+    let frames: Vec<u8> = (0..100_000).flat_map(|_| framed(&[16, 0, 0, 0])).collect();
+    // 1 000 frames of 127 nested Dictionaries, each keyed by 40 `k`s, over a RID: every
+    // problem has a path of 127 keys of its own.
+    let mut nested = Vec::new();
+    for _ in 0..127 {
+        nested.extend([18, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 40, 0, 0, 0]);
+        nested.extend([b'k'; 40]);
+    }
+    nested.extend([16, 0, 0, 0]);
+    let nested: Vec<u8> = (0..1000).flat_map(|_| framed(&nested)).collect();
+    for (what, file) in [
+        ("an Array of 100 000 RIDs", framed(&rids)),
+        ("100 000 frames of a RID", frames),
+        ("1 000 frames of 127 keyed Dictionaries", nested),
+    ] {
+        let ((_, values, problems), peak) = heap::peak_of(|| migrate(&file));
+        assert!(!values.is_empty() && problems.total() >= 1000, "{what}");
+        eprintln!(
+            "{what}: {peak} bytes of heap for {} bytes ({:.1} x)",
+            file.len(),
+            peak as f64 / file.len() as f64
+        );
+        assert!(
+            peak <= budget(file.len()),
+            "{what}: {peak} bytes of heap for {} bytes",
+            file.len()
+        );
+    }
+}
