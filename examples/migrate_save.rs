@@ -53,9 +53,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if problems.is_empty() {
         println!("everything converted");
     } else {
-        println!("{} values could not convert:", problems.len());
+        println!("{} values could not convert:", problems.total());
         for p in &problems {
             println!("  {p}");
+        }
+        if problems.unlisted() > 0 {
+            println!("  ... and {} more", problems.unlisted());
         }
     }
     Ok(())

@@ -2,7 +2,14 @@
 //! (`tests/fixtures/containers/`, see its README), hand-derived layouts and hostile input.
 #![cfg(any(feature = "crypto", feature = "compression"))]
 
+#[path = "common/heap.rs"]
+mod heap;
+
 use std::path::PathBuf;
+
+// Counts the heap each test thread holds (`heap::peak_of`).
+#[global_allocator]
+static HEAP: heap::Tracking = heap::Tracking;
 
 fn fixture(engine: u8, name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
@@ -267,6 +274,29 @@ mod compressed {
     }
 
     #[test]
+    fn every_codec_holds_little_more_than_max_size() {
+        // 8 MiB of zeros under a 1 KiB limit: each decoder's own state (Deflate's 32 KiB
+        // window, a Zstd block), never the 8 MiB.
+        let big = vec![0u8; 8 << 20];
+        for mode in CompressionMode::WRITABLE {
+            let c = container::compress(&big, mode).unwrap();
+            let (r, peak) = heap::peak_of(|| container::decompress(&c, mode, 1024));
+            assert!(
+                matches!(
+                    r.unwrap_err().kind(),
+                    ErrorKind::DecompressedTooLarge { .. }
+                ),
+                "{mode}"
+            );
+            eprintln!("{mode}: {peak} bytes of heap for max_size 1024");
+            assert!(
+                peak <= heap::SLACK + ZSTD_WORK,
+                "{mode}: {peak} bytes of heap"
+            );
+        }
+    }
+
+    #[test]
     fn decompression_bomb_is_bounded() {
         // 8 MiB of zeros compress to a few KB; a 1 MiB limit stops it.
         let big = vec![0u8; 8 << 20];
@@ -281,6 +311,216 @@ mod compressed {
             let err = container::read_compressed(&file, &Limits::new().with_max_size(1 << 20))
                 .unwrap_err();
             assert!(matches!(err.kind(), ErrorKind::DecompressedTooLarge { .. }));
+        }
+    }
+
+    /// The header of a Zstandard frame, by hand from RFC 8878 (3.1.1): the magic 0xFD2FB528
+    /// (little-endian), a Frame_Header_Descriptor of 0 (no Frame_Content_Size, no
+    /// Single_Segment_flag, no checksum, no dictionary) and the Window_Descriptor `window`.
+    fn zstd_header(window: u8) -> Vec<u8> {
+        vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, window]
+    }
+
+    /// A block header (3.1.1.2): 3 bytes little-endian, Last_Block in bit 0, Block_Type in
+    /// bits 1-2 (0 Raw, 1 RLE), Block_Size in bits 3-23.
+    fn block_header(last: bool, kind: u32, size: usize) -> [u8; 3] {
+        let h = u32::try_from(size).unwrap() << 3 | kind << 1 | u32::from(last);
+        let [a, b, c, _] = h.to_le_bytes();
+        [a, b, c]
+    }
+
+    /// One last Raw block of `len` bytes `z`.
+    fn raw_block(len: usize) -> Vec<u8> {
+        let mut block = block_header(true, 0, len).to_vec();
+        block.resize(3 + len, b'z');
+        block
+    }
+
+    /// `count` RLE blocks of `len` bytes `z` each (header and the one byte: 4 bytes).
+    fn rle_blocks(count: usize, len: usize) -> Vec<u8> {
+        let mut blocks = Vec::new();
+        for i in 0..count {
+            blocks.extend(block_header(i + 1 == count, 1, len));
+            blocks.push(b'z');
+        }
+        blocks
+    }
+
+    /// Window_Descriptor 0x84: exponent 16, mantissa 4, a window of 2^26 + 4 × 2^23 =
+    /// 100 663 296 bytes (96 MiB, under ruzstd's 100 MiB cap). The decoder returns nothing
+    /// before it holds a window's worth: it decoded 96 MiB (134 MB of heap) before the
+    /// limit could stop it.
+    const WINDOW_96_MIB: u8 = 0x84;
+
+    /// What decompressing may hold besides its output: one block (the format's
+    /// Block_Maximum_Size, 128 KiB: the decoder produces a block whole, in a buffer that
+    /// rounds up to a power of two) and the decoder's tables, within `heap::SLACK`.
+    const ZSTD_WORK: usize = 256 << 10;
+
+    #[test]
+    fn zstd_window_and_blocks_are_checked_before_decoding() {
+        // The 3 206-byte frame: the 96 MiB window, then 800 RLE blocks of 128 KiB (100 MiB).
+        let frame = [zstd_header(WINDOW_96_MIB), rle_blocks(800, 128 << 10)].concat();
+        assert_eq!(frame.len(), 3206);
+        let (r, peak) =
+            heap::peak_of(|| container::decompress(&frame, CompressionMode::Zstd, 1024));
+        let err = r.unwrap_err();
+        // Refused at the first block: it alone makes 131 072 bytes.
+        assert!(
+            matches!(
+                err.kind(),
+                ErrorKind::DecompressedTooLarge {
+                    len: 131_072,
+                    max: 1024
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(err.offset(), Some(6));
+        assert!(
+            peak <= heap::SLACK,
+            "{peak} bytes of heap for max_size 1024"
+        );
+        // The same frame as the one 1024-byte block of a GCPF file: mode 2 (Zstd), block
+        // size 4096, total 1024, one compressed size, the frame, the magic again.
+        let mut file = b"GCPF".to_vec();
+        for word in [2, 4096, 1024, frame.len()] {
+            file.extend_from_slice(&u32::try_from(word).unwrap().to_le_bytes());
+        }
+        file.extend_from_slice(&frame);
+        file.extend_from_slice(b"GCPF");
+        let (r, peak) = heap::peak_of(|| container::read_compressed(&file, &Limits::new()));
+        let err = r.unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                ErrorKind::DecompressedTooLarge { max: 1024, .. }
+            ),
+            "{err}"
+        );
+        assert_eq!(err.offset(), Some(20 + 6));
+        assert!(peak <= heap::SLACK, "GCPF: {peak} bytes of heap");
+
+        // 2 000 RLE blocks of 1 byte (refused at the 1 025th) and a Raw block past the limit.
+        for frame in [
+            [zstd_header(WINDOW_96_MIB), rle_blocks(2000, 1)].concat(),
+            [zstd_header(WINDOW_96_MIB), raw_block(1025)].concat(),
+        ] {
+            let err = container::decompress(&frame, CompressionMode::Zstd, 1024).unwrap_err();
+            assert!(
+                matches!(
+                    err.kind(),
+                    ErrorKind::DecompressedTooLarge {
+                        len: 1025,
+                        max: 1024
+                    }
+                ),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn zstd_window_is_cut_to_what_may_come_out() {
+        // Blocks that fit come out whole, as from Godot (which decompresses into its
+        // max_size buffer and never needs the window): the decoder works with a 1 KiB window.
+        let frame = [zstd_header(WINDOW_96_MIB), rle_blocks(4, 256)].concat();
+        let (r, peak) =
+            heap::peak_of(|| container::decompress(&frame, CompressionMode::Zstd, 1024));
+        assert_eq!(r.unwrap(), vec![b'z'; 1024]);
+        let budget = heap::SLACK + ZSTD_WORK;
+        assert!(peak <= budget, "{peak} bytes of heap (budget {budget})");
+        // A compressed frame whose output passes the limit only once decoded: ruzstd's
+        // encoder writes no Frame_Content_Size (descriptor 0x04: only the checksum flag) and
+        // a 128 KiB window (0x38: exponent 7) for 1 MiB of input. Stopped within a block.
+        let data: Vec<u8> = (0..1u32 << 18)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        let frame = container::compress(&data, CompressionMode::Zstd).unwrap();
+        assert_eq!(&frame[4..6], &[0x04, 0x38], "{:02x?}", &frame[..8]);
+        let (r, peak) =
+            heap::peak_of(|| container::decompress(&frame, CompressionMode::Zstd, 1024));
+        let err = r.unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                ErrorKind::DecompressedTooLarge { max: 1024, .. }
+            ),
+            "{err}"
+        );
+        assert!(peak <= budget, "{peak} bytes of heap (budget {budget})");
+        assert_eq!(
+            container::decompress(&frame, CompressionMode::Zstd, data.len()).unwrap(),
+            data
+        );
+    }
+
+    #[test]
+    fn zstd_declared_content_size_over_the_limit_is_refused_before_decoding() {
+        // Frame_Header_Descriptor 0xe0: an 8-byte Frame_Content_Size (flag 3) and the
+        // Single_Segment_flag (bit 5), so no Window_Descriptor and a window of the content
+        // size: 100 MiB, at byte 5; then a Raw block.
+        let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0xe0];
+        frame.extend_from_slice(&(100u64 << 20).to_le_bytes());
+        frame.extend(raw_block(16));
+        let (r, peak) =
+            heap::peak_of(|| container::decompress(&frame, CompressionMode::Zstd, 1024));
+        let err = r.unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::DecompressedTooLarge { len, max: 1024 } if *len == 100 << 20),
+            "{err}"
+        );
+        assert_eq!(err.offset(), Some(5));
+        assert!(peak <= heap::SLACK, "{peak} bytes of heap");
+        // A 2-byte Frame_Content_Size counts from 256 (flag 1: descriptor 0x40, then the
+        // Window_Descriptor 0): 0x0300 + 256 = 1024 fits; 0x0301 + 256 does not.
+        for (field, fits) in [(0x0300u16, true), (0x0301, false)] {
+            let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0x40, 0x00];
+            frame.extend_from_slice(&field.to_le_bytes());
+            frame.extend(raw_block(1024));
+            let r = container::decompress(&frame, CompressionMode::Zstd, 1024);
+            if fits {
+                assert_eq!(r.unwrap(), vec![b'z'; 1024]);
+            } else {
+                assert!(matches!(
+                    r.unwrap_err().kind(),
+                    ErrorKind::DecompressedTooLarge { len: 1025, .. }
+                ));
+            }
+        }
+    }
+
+    #[test]
+    fn brotli_window_is_cut_to_what_may_come_out() {
+        // RFC 7932 by hand, bits from the lowest of each byte: WBITS 24 (1, then 7 in 3 bits:
+        // 1111), ISLAST 0, MNIBBLES 6 (2 in 2 bits: 0 1), MLEN - 1 = 2^24 - 1 (24 one bits),
+        // ISUNCOMPRESSED 1: 0xcf 0xff 0xff 0xff, then the meta-block's bytes. The decoder
+        // made its ring buffer the whole 16 MiB window for the claimed 16 MiB meta-block.
+        let mut stream = vec![0xcf, 0xff, 0xff, 0xff];
+        stream.resize(4 + 2048, b'b');
+        let (r, peak) =
+            heap::peak_of(|| container::decompress(&stream, CompressionMode::Brotli, 1024));
+        let err = r.unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                ErrorKind::DecompressedTooLarge { max: 1024, .. }
+            ),
+            "{err}"
+        );
+        // The window is cut to WBITS 18 (256 KiB), the smallest written in the same 4 bits.
+        let budget = heap::SLACK + (256 << 10) + 16 * 1024;
+        assert!(peak <= budget, "{peak} bytes of heap (budget {budget})");
+        // An uncompressed meta-block of 5 bytes then an empty last one (ISLAST 1,
+        // ISLASTEMPTY 1): "hello", under a 16 MiB window and under a cut one.
+        // Bits: 1111 (WBITS 24), 0 (ISLAST), 00 (4 nibbles), MLEN - 1 = 4 in 16 bits,
+        // 1 (ISUNCOMPRESSED), then byte-aligned data, then 0b11.
+        let hello = [0x0f, 0x02, 0x80, b'h', b'e', b'l', b'l', b'o', 0x03];
+        for max in [5, 1 << 30] {
+            assert_eq!(
+                container::decompress(&hello, CompressionMode::Brotli, max).unwrap(),
+                b"hello"
+            );
         }
     }
 

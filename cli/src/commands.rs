@@ -1,8 +1,9 @@
 //! The `inspect`, `encode` and `convert` commands.
 
+use crate::escape::{self, Form, printed};
 use crate::input::{self, Failure, Kind, Source};
-use crate::{ConvertArgs, EncodeArgs, EscapeChoice, InspectArgs, SourceArgs, Ui};
-use crate::{escape, json};
+use crate::json;
+use crate::{ConvertArgs, EncodeArgs, InspectArgs, SourceArgs, Ui};
 use base64::Engine as _;
 use godot_serde::frame::{Framing, PREFIX_LEN};
 use godot_serde::{Config, GodotVersion, Variant, dump};
@@ -107,16 +108,22 @@ fn settle(
     }
 }
 
+/// What `inspect` prints; `escape`: control characters as `\uXXXX` ([`escape::escapes`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Output {
     Dump,
-    /// Godot's text form; `escape`: control characters as `\uXXXX` (on a terminal).
+    /// Godot's text form.
     Text {
         escape: bool,
     },
-    Json,
+    /// The JSON mapping.
+    Json {
+        escape: bool,
+    },
     /// Godot 4's `JSON.stringify(JSON.from_native(v, full_objects))`.
-    JsonNative,
+    JsonNative {
+        escape: bool,
+    },
 }
 
 /// Whether the engine was given on the command line or is the default.
@@ -245,18 +252,22 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
     let mut framing = Framing::new(config)
         .with_max_frame_size(args.max_frame_size)
         .with_big_endian(args.kind.big_endian);
-    let output = if args.text {
+    let escapes = |form| {
         use std::io::IsTerminal as _;
-        let escape = match args.escape {
-            EscapeChoice::Auto => io::stdout().is_terminal(),
-            EscapeChoice::Always => true,
-            EscapeChoice::Never => false,
-        };
-        Output::Text { escape }
+        escape::escapes(form, args.escape, io::stdout().is_terminal())
+    };
+    let output = if args.text {
+        Output::Text {
+            escape: escapes(Form::Text),
+        }
     } else if args.json {
-        Output::Json
+        Output::Json {
+            escape: escapes(Form::Json),
+        }
     } else if args.json_native {
-        Output::JsonNative
+        Output::JsonNative {
+            escape: escapes(Form::Json),
+        }
     } else {
         Output::Dump
     };
@@ -369,21 +380,22 @@ pub fn inspect(args: &InspectArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), F
             }
             Output::Text { escape } => {
                 if let Ok(v) = &decoded {
-                    wr(writeln!(out, "{}", text(v, config, escape)))?;
+                    let text = godot_serde::text::variant_to_string_with(v, config);
+                    wr(writeln!(out, "{}", printed(&text, Form::Text, escape)))?;
                 }
             }
-            Output::Json => {
+            Output::Json { escape } => {
                 if let Ok(v) = &decoded {
                     let line = serde_json::to_string(&json::to_json(v))
                         .map_err(|e| Failure::input(format!("JSON output: {e}")))?;
-                    wr(writeln!(out, "{}", escape::escape(&line)))?;
+                    wr(writeln!(out, "{}", printed(&line, Form::Json, escape)))?;
                 }
             }
-            Output::JsonNative => {
+            Output::JsonNative { escape } => {
                 if let Ok(v) = &decoded {
                     let line = godot_serde::json::variant_to_string(v, config)
                         .map_err(|e| json_native_failure(&format!("{unit} {index}"), &e))?;
-                    wr(writeln!(out, "{line}"))?;
+                    wr(writeln!(out, "{}", printed(&line, Form::Json, escape)))?;
                 }
             }
         }
@@ -453,18 +465,19 @@ fn inspect_one(
                 wr(writeln!(out, "{}", ui.dump_line(line, false)))?;
             }
         }
-        (Ok((v, _)), Output::Text { escape }) => wr(writeln!(out, "{}", text(v, config, escape)))?,
-        (Ok((v, _)), Output::Json) => {
+        (Ok((v, _)), Output::Text { escape }) => {
+            let text = godot_serde::text::variant_to_string_with(v, config);
+            wr(writeln!(out, "{}", printed(&text, Form::Text, escape)))?;
+        }
+        (Ok((v, _)), Output::Json { escape }) => {
             let text = serde_json::to_string_pretty(&json::to_json(v))
                 .map_err(|e| Failure::input(format!("JSON output: {e}")))?;
-            // serde_json escapes C0 controls; C1 controls (U+009B is a CSI) and the others
-            // of `escape` too, valid JSON for the same text.
-            wr(writeln!(out, "{}", escape::escape(&text)))?;
+            wr(writeln!(out, "{}", printed(&text, Form::Json, escape)))?;
         }
-        (Ok((v, _)), Output::JsonNative) => {
+        (Ok((v, _)), Output::JsonNative { escape }) => {
             let text = godot_serde::json::variant_to_string_pretty(v, config)
                 .map_err(|e| json_native_failure("value", &e))?;
-            wr(writeln!(out, "{text}"))?;
+            wr(writeln!(out, "{}", printed(&text, Form::Json, escape)))?;
         }
         (Err(_), _) => {}
     }
@@ -511,17 +524,6 @@ fn silent() -> Failure {
         code: 1,
         message: String::new(),
         details: Vec::new(),
-    }
-}
-
-/// Godot's text form: `var2str` for Godot 3, `var_to_str` for Godot 4; with `escape`, its
-/// control characters as `\uXXXX` escapes (which the engine reads back inside a String).
-fn text(v: &Variant, config: Config, escape: bool) -> String {
-    let text = godot_serde::text::variant_to_string_with(v, config);
-    if escape {
-        escape::escape(&text).into_owned()
-    } else {
-        text
     }
 }
 
@@ -768,6 +770,10 @@ fn input_failure(
     f
 }
 
+/// Problems `convert` prints as warnings; past them, one warning counts the rest, so that
+/// hostile input cannot make the messages grow without bound.
+const MAX_PROBLEMS_SHOWN: usize = 100;
+
 /// `convert`.
 pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<(), Failure> {
     if !args.to.is_godot4() {
@@ -814,7 +820,8 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
             args.base64_out,
         )?
     };
-    let mut problems = 0usize;
+    // One list for the whole input: at most MAX_PROBLEMS_SHOWN warnings, then a count.
+    let mut problems = godot_serde::migrate::Problems::with_max_listed(MAX_PROBLEMS_SHOWN);
     let mut skipped = 0usize;
     let mut converted = 0usize;
     let mut read = 0usize;
@@ -834,9 +841,10 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
                     return Ok(());
                 }
             };
-            for p in godot_serde::migrate::migrate_variant(&mut value, index) {
+            let shown = problems.listed().len();
+            godot_serde::migrate::migrate_variant_into(&mut value, index, &mut problems);
+            for p in problems.listed().get(shown..).unwrap_or_default() {
                 ui.warn(&p.to_string());
-                problems += 1;
             }
             let bytes = if kind.framed() {
                 to.to_bytes(&value)
@@ -899,13 +907,20 @@ pub fn convert(args: &ConvertArgs, stdout: &mut dyn Write, ui: &Ui) -> Result<()
         out.unit(&sealed, None)?;
         out.finish()?;
     }
+    if problems.unlisted() > 0 {
+        ui.warn(&format!(
+            "{} more problems not shown (the first {MAX_PROBLEMS_SHOWN} are)",
+            problems.unlisted()
+        ));
+    }
     let summary = format!(
-        "{converted} value{} converted from Godot 3 ({read} bytes) to Godot {} ({written} bytes); {problems} replaced by null, {skipped} skipped",
+        "{converted} value{} converted from Godot 3 ({read} bytes) to Godot {} ({written} bytes); {} replaced by null, {skipped} skipped",
         if converted == 1 { "" } else { "s" },
-        args.to
+        args.to,
+        problems.total()
     );
     ui.note(&summary);
-    if skipped > 0 || (args.strict && problems > 0) {
+    if skipped > 0 || (args.strict && !problems.is_empty()) {
         return Err(silent());
     }
     Ok(())

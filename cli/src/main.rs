@@ -47,7 +47,7 @@ enum ColorChoice {
     Never,
 }
 
-/// When `inspect --text` escapes control characters.
+/// When `inspect --text` escapes control characters (JSON output always does).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum EscapeChoice {
     // (Plain comments: doc comments would turn clap's help into its long layout.)
@@ -348,16 +348,19 @@ pub struct InspectArgs {
     pub text: bool,
     /// Print the JSON mapping (one JSON document; JSON Lines for --stream/--save). Control
     /// characters are always \uXXXX escapes (C1 controls too), piped or not: the same
-    /// values for any JSON reader.
+    /// values for any JSON reader, and valid JSON.
     #[arg(long)]
     pub json: bool,
     /// When to show control characters of decoded text (ESC, BEL, CR, BS, DEL, C1 controls,
     /// bidirectional overrides) as \uXXXX escapes in --text output: auto (only on a
-    /// terminal), always or never. The annotated dump and the messages always escape them.
+    /// terminal), always or never. The annotated dump, --json, --json-native and the
+    /// messages always escape them.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = EscapeChoice::Auto)]
     pub escape: EscapeChoice,
     /// Print Godot 4's full-fidelity JSON, JSON.stringify(JSON.from_native(v)): indented with
     /// a tab for one value, compact JSON Lines for --stream/--save; objects with --allow-objects.
+    /// Control characters are always \uXXXX escapes, piped or not (valid JSON, which the
+    /// engine's raw controls and \v are not; JSON.parse_string reads the same text back).
     #[arg(long)]
     pub json_native: bool,
     /// Accept full objects (class name and properties are shown as data, nothing is instantiated).

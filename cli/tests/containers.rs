@@ -203,3 +203,45 @@ fn convert_keeps_the_container() {
     let d = run(&["decompress", "-"], &r.stdout);
     assert_eq!(d.stdout, plain.stdout);
 }
+
+#[test]
+fn a_zstd_window_larger_than_the_limit_is_refused_before_decoding() {
+    // RFC 8878 by hand: magic, Frame_Header_Descriptor 0, Window_Descriptor 0x84 (2^26 +
+    // 4 × 2^23 = 96 MiB), then 800 RLE blocks of 128 KiB (3-byte header: Block_Size << 3 |
+    // RLE (1) << 1 | Last_Block, then the byte): 3 206 bytes for 100 MiB. The decoder used to
+    // produce a whole window (201 MB of heap) before the limit could refuse it.
+    let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x84];
+    for i in 0..800 {
+        let header = (128u32 << 10) << 3 | 1 << 1 | u32::from(i == 799);
+        frame.extend_from_slice(&header.to_le_bytes()[..3]);
+        frame.push(b'z');
+    }
+    // The bare stream, and the same frame as the one 1024-byte block of a GCPF file (mode 2,
+    // block size 4096, total 1024, the block's size; the frame; the magic again).
+    let mut file = b"GCPF".to_vec();
+    for word in [2, 4096, 1024, frame.len()] {
+        file.extend_from_slice(&u32::try_from(word).unwrap().to_le_bytes());
+    }
+    file.extend_from_slice(&frame);
+    file.extend_from_slice(b"GCPF");
+    for (args, input, at) in [
+        (
+            &["decompress", "--mode", "zstd", "--max-size", "1024", "-"][..],
+            &frame,
+            6,
+        ),
+        (&["decompress", "--max-size", "1024", "-"][..], &file, 26),
+        (&["inspect", "-"][..], &file, 26),
+    ] {
+        let r = run(args, input);
+        assert_eq!(r.code, Some(1), "{args:?}: {}", r.stderr);
+        // Refused at the first block's header, which alone claims 131 072 bytes.
+        assert!(
+            r.stderr.contains(&format!(
+                "decompressed data of 131072 bytes exceeds the limit of 1024 bytes (byte {at})"
+            )),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}

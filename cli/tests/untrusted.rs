@@ -109,6 +109,129 @@ fn streams_escape_in_every_mode() {
     insta::assert_snapshot!("hostile_string_stream", transcript);
 }
 
+/// var_to_bytes of a Dictionary {StringName(HOSTILE_TEXT): "\u{b}\u{85}\u{80}\u{9f}"} for
+/// Godot 4: Dictionary (27), 1 entry; StringName (21), length 29, HOSTILE's bytes and 3
+/// padding bytes; String (4), length 7 (0b, c2 85, c2 80, c2 9f), 1 padding byte.
+fn hostile_dictionary() -> String {
+    let hostile = &HOSTILE["04000000 1d000000 ".len()..];
+    format!("1b000000 01000000 15000000 1d000000 {hostile} 04000000 07000000 0bc285c2 80c29f00")
+}
+
+/// `JSON.stringify(JSON.from_native(d))` of [`hostile_dictionary`] in Godot 4.6, whose bytes
+/// (base64 `eyJhcmdzIjpbInNuOhtdMDtQV05FRAcbWzJKG1szMW1yZWTCmzMxbVxyXGIiLCJzOlx2woXCgMKfIl0s
+/// InR5cGUiOiJEaWN0aW9uYXJ5In0=`) hold ESC, BEL and the C1 controls raw and U+000B as `\v`,
+/// with each of those written as \uXXXX by hand.
+const HOSTILE_NATIVE: &str = "{\"args\":[\"sn:\\u001b]0;PWNED\\u0007\\u001b[2J\\u001b[31mred\\u009b31m\\r\\b\",\"s:\\u000b\\u0085\\u0080\\u009f\"],\"type\":\"Dictionary\"}";
+
+#[test]
+fn every_output_mode_escapes_esc_bel_and_c1() {
+    let value = hostile_dictionary();
+    let stream = format!("{:02x}000000 {value}", value.replace(' ', "").len() / 2);
+    for framing in [&["--raw"][..], &["--stream"][..]] {
+        for mode in [
+            &["--text", "--escape", "always"][..],
+            &["--json"][..],
+            &["--json-native"][..],
+            &[][..],
+        ] {
+            let input = if framing == ["--raw"] {
+                &value
+            } else {
+                &stream
+            };
+            let mut args = vec!["inspect", "--hex", input];
+            args.extend_from_slice(framing);
+            args.extend_from_slice(mode);
+            let r = run(&args, b"");
+            assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+            assert_eq!(
+                raw_control(&r.stdout),
+                None,
+                "{framing:?} {mode:?}: {}",
+                r.out()
+            );
+        }
+    }
+}
+
+#[test]
+fn json_native_escapes_controls_and_stays_valid_json_when_piped() {
+    // Piped: JSON is escaped all the same (the rule for --json too), so the output is valid
+    // JSON (the engine's own JSON.stringify writes ESC raw and U+000B as `\v`) holding the
+    // same strings. The stream gives one compact line per frame; one value is indented.
+    let value = hostile_dictionary();
+    let stream = format!("{:02x}000000 {value}", value.replace(' ', "").len() / 2);
+    let r = run(
+        &["inspect", "--hex", &stream, "--stream", "--json-native"],
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.out(), format!("{HOSTILE_NATIVE}\n"));
+    let back: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(
+        back,
+        serde_json::json!({
+            "args": [format!("sn:{HOSTILE_TEXT}"), "s:\u{b}\u{85}\u{80}\u{9f}"],
+            "type": "Dictionary"
+        })
+    );
+    // And the library reads it back as the same Dictionary (as JSON.to_native would).
+    let parsed =
+        godot_serde::json::parse_variant(r.out().trim_end(), godot_serde::Config::godot4())
+            .unwrap();
+    let expected = godot_serde::Config::godot4()
+        .from_bytes::<godot_serde::Variant>(&common::unhex(&value.replace(' ', "")))
+        .unwrap();
+    assert_eq!(parsed, expected);
+    for escape in ["always", "never", "auto"] {
+        let r = run(
+            &[
+                "inspect",
+                "--hex",
+                &value,
+                "--json-native",
+                "--escape",
+                escape,
+            ],
+            b"",
+        );
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert_eq!(raw_control(&r.stdout), None, "{escape}: {}", r.out());
+        assert!(!r.out().contains("\\v"), "{escape}: {}", r.out());
+        let back: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+        assert_eq!(back["args"][1], "s:\u{b}\u{85}\u{80}\u{9f}");
+    }
+}
+
+#[test]
+fn a_terminal_gets_every_mode_escaped() {
+    // A real terminal: `script` runs the binary on a pseudo-terminal (util-linux), so the
+    // `auto` check sees one. Its output has the terminal's CR LF line ends.
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED a_terminal_gets_every_mode_escaped: no `script` command");
+        return;
+    }
+    let value = hostile_dictionary();
+    for mode in ["--text", "--json", "--json-native", ""] {
+        let command = format!(
+            "{} inspect --color never --raw --hex '{value}' {mode}",
+            common::BIN
+        );
+        let out = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{mode}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+        assert!(text.contains("PWNED"), "{mode}: {text}");
+        assert_eq!(raw_control(text.as_bytes()), None, "{mode}: {text}");
+    }
+}
+
 #[test]
 fn messages_escape_quoted_input() {
     // A text-input error shows the line it is on: the line's ESC is escaped.
@@ -214,4 +337,64 @@ fn big_endian_prefix_read_little_endian_hints_at_the_byte_order() {
         "{}",
         r.stderr
     );
+}
+
+/// A Godot 3 `store_var` file of `{"kkk…": [RID × rids]}` (Dictionary 18, String 4 with its
+/// byte length, Array 19 with its count, RID 16 without payload; docs/wire-format.md).
+fn long_key_over_rids(key_len: usize, rids: usize) -> Vec<u8> {
+    let u32le = |n: usize| u32::try_from(n).unwrap().to_le_bytes();
+    let mut payload = vec![18, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0];
+    payload.extend(u32le(key_len));
+    payload.resize(payload.len() + key_len, b'k');
+    payload.extend([19, 0, 0, 0]);
+    payload.extend(u32le(rids));
+    for _ in 0..rids {
+        payload.extend([16, 0, 0, 0]);
+    }
+    let mut file = u32le(payload.len()).to_vec();
+    file.extend(payload);
+    file
+}
+
+#[test]
+fn convert_reports_a_bounded_number_of_problems() {
+    // Each of the RIDs is a problem whose path names the long key: printed in full, 4 000
+    // warnings of 64 KiB each (256 MB of messages, 1 GB for a 256 KiB key).
+    let mut sizes = Vec::new();
+    for (key_len, rids) in [(16 << 10, 1000), (64 << 10, 4000)] {
+        let r = run(&["convert", "-"], &long_key_over_rids(key_len, rids));
+        assert_eq!(r.code, Some(0), "{}", &r.stderr[..r.stderr.len().min(2000)]);
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        // 100 warnings, one counting the rest, and the summary.
+        assert_eq!(
+            lines.len(),
+            102,
+            "{}",
+            &r.stderr[..r.stderr.len().min(2000)]
+        );
+        // The key is cut after 40 characters of its text form (the quote and 39 k's).
+        let key = format!("\"{}…", "k".repeat(39));
+        assert_eq!(
+            lines[99],
+            format!(
+                "warning: value 0[{key}][99]: RID (Godot 3 stores no id; resource ids are per process): replaced by null"
+            )
+        );
+        assert_eq!(
+            lines[100],
+            format!(
+                "warning: {} more problems not shown (the first 100 are)",
+                rids - 100
+            )
+        );
+        assert!(
+            lines[101].ends_with(&format!("; {rids} replaced by null, 0 skipped")),
+            "{}",
+            lines[101]
+        );
+        sizes.push(r.stderr.len());
+    }
+    // 100 lines of about 140 bytes, whatever the input's size.
+    assert!(sizes.iter().all(|&n| n < 16 << 10), "{sizes:?}");
+    assert!(sizes[1] < sizes[0] + 1000, "{sizes:?}");
 }

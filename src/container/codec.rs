@@ -137,6 +137,12 @@ pub fn compress(data: &[u8], mode: CompressionMode) -> Result<Vec<u8>> {
 /// `decompress_dynamic(max_size, mode)`) does: at most `max_size` bytes come out, and more is
 /// an error, never a larger allocation.
 ///
+/// The work is bounded by `max_size` as well, whatever the stream's header announces: a Zstd
+/// frame declaring more (its Frame_Content_Size, or Raw and RLE blocks that add up past
+/// `max_size`) is refused before anything is decoded, and a Zstd or Brotli window larger than
+/// `max_size` is cut to it, so that the decoder never holds more than `max_size` plus one
+/// block (Zstd: 128 KiB) or 256 KiB (Brotli's smallest cut window) and its tables.
+///
 /// FastLZ input under 16 bytes is compressed padded to 16 (by Godot and by [`compress`]);
 /// with a `max_size` under 16 the padding is cut off, as Godot's `decompress` does.
 ///
@@ -157,16 +163,177 @@ pub fn decompress(data: &[u8], mode: CompressionMode, max_size: usize) -> Result
         }
         CompressionMode::GZip => read_bounded(flate2::read::GzDecoder::new(data), mode, max_size),
         CompressionMode::Zstd => {
-            let decoder = ruzstd::decoding::StreamingDecoder::new(data)
+            let window = zstd_check(data, max_size)?;
+            let (head, rest) = match window {
+                // The frame header as it is, up to its Window_Descriptor, then the smaller one.
+                Some(descriptor) => (
+                    data.get(..ZSTD_WINDOW_AT)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .chain([descriptor])
+                        .collect(),
+                    data.get(ZSTD_WINDOW_AT + 1..).unwrap_or_default(),
+                ),
+                None => (Vec::new(), data),
+            };
+            let decoder = ruzstd::decoding::StreamingDecoder::new(head.as_slice().chain(rest))
                 .map_err(|e| corrupt(mode, &e.to_string()))?;
             read_bounded(decoder, mode, max_size)
         }
-        CompressionMode::Brotli => read_bounded(
-            brotli_decompressor::Decompressor::new(data, 4096),
-            mode,
-            max_size,
-        ),
+        CompressionMode::Brotli => {
+            // The stream with its first byte (and window size) as `brotli_window` says.
+            let first = data.first().map(|&b| brotli_window(b, max_size));
+            let head = first.as_slice();
+            let rest = data.get(1..).unwrap_or_default();
+            read_bounded(
+                brotli_decompressor::Decompressor::new(head.chain(rest), 4096),
+                mode,
+                max_size,
+            )
+        }
     }
+}
+
+/// The first four bytes of a Zstandard frame (RFC 8878, 3.1.1: 0xFD2FB528, little-endian).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+/// Where a Zstandard frame's Window_Descriptor is, when it has one: right after the magic
+/// and the Frame_Header_Descriptor.
+const ZSTD_WINDOW_AT: usize = 5;
+/// The smallest window a Window_Descriptor gives (exponent and mantissa 0): 1 KiB.
+const ZSTD_MIN_WINDOW: u64 = 1 << 10;
+
+/// Checks a Zstandard frame against `max_size` before anything is decoded (RFC 8878,
+/// 3.1.1), and returns the Window_Descriptor to decode it with when the frame's own would make
+/// the decoder hold more than can come out.
+///
+/// - The decoder keeps a window of the frame's Window_Size (ruzstd reserves it at once, up to
+///   100 MiB) and returns nothing before it has decoded that much. No back-reference reaches
+///   further back than the output so far, which never exceeds `max_size` (nor a declared
+///   Frame_Content_Size), so a larger window is cut to the smallest Window_Size of at least
+///   that much (1 KiB at least, the format's smallest): the same bytes come out, as from
+///   Godot, which decompresses straight into its `max_size` buffer.
+/// - A declared Frame_Content_Size over `max_size` is refused.
+/// - The block headers are walked (3 bytes each, the blocks skipped by their sizes): Raw and
+///   RLE blocks state what they decompress to, and once those sizes add up past `max_size`
+///   the frame is refused: 4 bytes of RLE block make 128 KiB.
+///
+/// Anything that is not a well-formed frame is left to the decoder to report.
+///
+/// # Errors
+///
+/// [`ErrorKind::DecompressedTooLarge`] when the frame declares more than `max_size` bytes.
+fn zstd_check(data: &[u8], max_size: usize) -> Result<Option<u8>> {
+    let (Some(magic), Some(&descriptor)) = (data.get(..4), data.get(4)) else {
+        return Ok(None);
+    };
+    if magic != ZSTD_MAGIC {
+        return Ok(None);
+    }
+    let single_segment = descriptor & 0x20 != 0;
+    let dictionary_id_len = match descriptor & 3 {
+        0 => 0,
+        1 => 1,
+        2 => 2,
+        _ => 4,
+    };
+    let content_size_len = match descriptor >> 6 {
+        0 => usize::from(single_segment),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let window_len = usize::from(!single_segment);
+    let content_size_at = ZSTD_WINDOW_AT + window_len + dictionary_id_len;
+    let header_end = content_size_at + content_size_len;
+    let Some(field) = data.get(content_size_at..header_end) else {
+        return Ok(None);
+    };
+    let mut le = [0u8; 8];
+    if let Some(low) = le.get_mut(..field.len()) {
+        low.copy_from_slice(field);
+    }
+    // A 2-byte Frame_Content_Size counts from 256.
+    let content_size = match content_size_len {
+        0 => None,
+        2 => Some(u64::from_le_bytes(le) + 256),
+        _ => Some(u64::from_le_bytes(le)),
+    };
+    let max = max_size as u64;
+    if let Some(len) = content_size.filter(|&len| len > max) {
+        return Err(too_large(len, max_size, content_size_at));
+    }
+    zstd_check_blocks(data, header_end, max_size)?;
+    // With Single_Segment_flag the window is the content size, just checked.
+    let Some(&window) = data.get(ZSTD_WINDOW_AT).filter(|_| !single_segment) else {
+        return Ok(None);
+    };
+    let needed = content_size.unwrap_or(max).min(max).max(ZSTD_MIN_WINDOW);
+    if zstd_window_size(window) <= needed {
+        return Ok(None);
+    }
+    // Window sizes grow with the descriptor's value (exponent above mantissa): the first
+    // that holds `needed` is below `window`, which holds more.
+    Ok((0..window).find(|&d| zstd_window_size(d) >= needed))
+}
+
+/// Adds up what the Raw and RLE blocks of the frame from `at` decompress to (RFC 8878,
+/// 3.1.1.2: a 3-byte little-endian header, Last_Block in bit 0, Block_Type in bits 1-2,
+/// Block_Size in bits 3-23), failing once it passes `max_size`. Stops at the last block, a
+/// reserved type or the end of the data.
+fn zstd_check_blocks(data: &[u8], mut at: usize, max_size: usize) -> Result<()> {
+    let mut known = 0u64;
+    while let Some(&[a, b, c]) = data.get(at..at + 3) {
+        let header = u32::from_le_bytes([a, b, c, 0]);
+        let size = (header >> 3) as usize;
+        let (out, stored) = match (header >> 1) & 3 {
+            0 => (size, size), // Raw
+            1 => (size, 1),    // RLE: one byte, repeated
+            2 => (0, size),    // Compressed: at most 128 KiB, known once decoded
+            _ => return Ok(()),
+        };
+        known += out as u64;
+        if known > max_size as u64 {
+            return Err(too_large(known, max_size, at));
+        }
+        if header & 1 != 0 {
+            return Ok(());
+        }
+        at += 3 + stored;
+    }
+    Ok(())
+}
+
+/// The first byte of a Brotli stream, with a window cut to what may come out (RFC 7932, 9.1).
+///
+/// The decoder's ring buffer grows to the window (up to 16 MiB, WBITS 24) as soon as a
+/// meta-block header claims that much, before any of it is decoded. A backward distance
+/// beyond the window or the output so far names a static-dictionary word instead, so the
+/// window may shrink as long as it still holds `max_size` bytes (its size less 16): every
+/// distance reaching into output of at most `max_size` bytes means the same. WBITS 18 to 24
+/// are written in the first 4 bits (1, then WBITS - 17 in 3 bits); only those are changed,
+/// to the smallest of them that is large enough (18, 256 KiB). The other encodings (WBITS 10
+/// to 17) hold 128 KiB at most and are kept.
+fn brotli_window(first: u8, max_size: usize) -> u8 {
+    let code = (first >> 1) & 7;
+    if first & 1 == 0 || code == 0 {
+        return first;
+    }
+    let fits = |code: u8| (1usize << (17 + code)) - 16 >= max_size;
+    match (1..code).find(|&c| fits(c)) {
+        Some(smaller) => (first & 0xf0) | (smaller << 1) | 1,
+        None => first,
+    }
+}
+
+fn too_large(len: u64, max: usize, at: usize) -> Error {
+    Error::at(ErrorKind::DecompressedTooLarge { len, max }, at)
+}
+
+/// The Window_Size a Window_Descriptor gives: 2^(10 + exponent) plus mantissa eighths of it.
+fn zstd_window_size(descriptor: u8) -> u64 {
+    let base = 1u64 << (10 + (descriptor >> 3));
+    base + base / 8 * u64::from(descriptor & 7)
 }
 
 /// Reads `reader` to its end, failing past `max` bytes (the output grows as it is produced).

@@ -154,7 +154,12 @@ pub fn read_compressed(file: &[u8], limits: &Limits) -> Result<Vec<u8>> {
                 )
             })?;
         let expected = header.block_len(i as u32);
-        let data = decompress_block(block, header.mode, expected).map_err(|e| e.or_at(at))?;
+        // An offset in the block becomes one in the file.
+        let data =
+            decompress_block(block, header.mode, expected).map_err(|e| match e.offset() {
+                Some(offset) => Error::at(e.into_kind(), at + offset),
+                None => e.or_at(at),
+            })?;
         out.extend_from_slice(&data);
         at += csize;
     }

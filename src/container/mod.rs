@@ -39,6 +39,12 @@
 //! file's total is checked against [`Limits::max_size`] (256 MiB by default), its block table
 //! and each block must be in the file before they are read, and decompressed output grows
 //! only as it is produced. A cut file is an end-of-input error ([`Error::is_eof`]).
+//!
+//! What a stream's header announces does not size the work either: [`decompress`] refuses a
+//! Zstd frame whose Frame_Content_Size, or whose Raw and RLE blocks, exceed `max_size` before
+//! decoding, and cuts a Zstd or Brotli window larger than `max_size` to it (the bytes that
+//! come out are the same), so it holds at most 64 KiB + 256 KiB beside its output, whatever
+//! window (up to 100 MiB for Zstd, 16 MiB for Brotli) the stream asks for.
 
 #[cfg(feature = "compression")]
 mod codec;

@@ -106,3 +106,13 @@ pub fn within<R>(limit: usize, what: &str, f: impl FnOnce() -> R) -> R {
     );
     r
 }
+
+/// Runs `f` and returns its result with the heap this thread held above its starting point at
+/// its peak (the result included); 0 where [`Tracking`] is not installed.
+pub fn peak_of<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let start = HELD.with(Cell::get);
+    PEAK.with(|p| p.set(start));
+    let r = f();
+    let used = PEAK.with(Cell::get).wrapping_sub(start);
+    (r, used)
+}
