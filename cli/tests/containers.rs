@@ -245,3 +245,38 @@ fn a_zstd_window_larger_than_the_limit_is_refused_before_decoding() {
         );
     }
 }
+
+/// The save-editing pipe of cli/README.md ("Editing a save from the shell"): `inspect
+/// --password --json`, an edit of the JSON lines, `encode --save`, `encrypt --password`. The
+/// result decrypts to the `store_var` bytes of the edited values, derived by hand.
+#[test]
+fn save_edited_through_the_documented_pipe() {
+    let step = |args: &[&str], input: &[u8]| {
+        let r = run(args, input);
+        assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+        r.stdout
+    };
+    // A Godot 4 encrypted save holding {"gold": 10} and 7.
+    let plain = step(&["encode", "--save"], b"{\"gold\": 10}\n7\n");
+    let sealed = step(&["encrypt", "--password", "secret"], &plain);
+
+    let lines = step(&["inspect", "-", "--password", "secret", "--json"], &sealed);
+    let text = String::from_utf8(lines).unwrap();
+    assert_eq!(text, "{\"gold\":10}\n7\n");
+    let edited = text.replace("\"gold\":10", "\"gold\":999");
+    let plain = step(&["encode", "--save"], edited.as_bytes());
+    let sealed = step(&["encrypt", "--password", "secret"], &plain);
+    let opened = step(&["decrypt", "-", "--password", "secret"], &sealed);
+
+    let expected: Vec<u8> = [
+        &[28, 0, 0, 0][..],           // store_var: the first value's length, 28 bytes
+        &[27, 0, 0, 0, 1, 0, 0, 0],   // Dictionary (type 27), 1 entry
+        &[4, 0, 0, 0, 4, 0, 0, 0],    // String (type 4), 4 bytes
+        b"gold",                      // (no padding: 4 is a multiple of 4)
+        &[2, 0, 0, 0, 0xe7, 3, 0, 0], // int (type 2), 999 = 0x03e7
+        &[8, 0, 0, 0],                // the second value's length, 8 bytes
+        &[2, 0, 0, 0, 7, 0, 0, 0],    // int 7
+    ]
+    .concat();
+    assert_eq!(opened, expected);
+}
