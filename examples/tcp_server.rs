@@ -16,12 +16,23 @@
 //!
 //! Structs travel as Dictionaries with their field names as keys, enums as `"Variant"` or
 //! `{"Variant": payload}`, so the GDScript side builds and reads plain Dictionaries.
+//!
+//! Clients are untrusted: [`serve`] never ends because of one. A client's bad frame, wrong
+//! message or early close ends that client's connection (logged with its address); at most
+//! [`ServeLimits::max_clients`] are served at once (one thread each; one more is closed at
+//! once), a client silent for [`ServeLimits::idle`] is dropped, a frame is at most
+//! [`ServeLimits::max_frame`] bytes, and an accept error (no file descriptor left) pauses
+//! accepting for 100 ms instead of ending the server. So the server holds at most about
+//! `max_clients` × (`max_frame` + a thread's stack).
 
 use godot_serde::frame::{FrameDecoder, Framing};
 use godot_serde::{Color, Config, PackedInt32Array, PackedStringArray, Rect2, Vector2, Vector3};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 /// An inventory entry.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -155,11 +166,12 @@ struct Connection {
 }
 
 impl Connection {
-    fn new(stream: TcpStream, config: Config) -> Self {
+    fn new(stream: TcpStream, config: Config, max_frame: usize) -> Self {
+        let framing = Framing::new(config).with_max_frame_size(max_frame);
         Self {
             stream,
-            decoder: FrameDecoder::new(config),
-            framing: Framing::new(config),
+            decoder: FrameDecoder::with_framing(framing),
+            framing,
         }
     }
 
@@ -186,9 +198,19 @@ impl Connection {
     }
 }
 
-/// Runs the protocol with one connected client and returns what it sent.
+/// Runs the protocol with one connected client and returns what it sent. Frames are at most
+/// [`ServeLimits::default`]'s `max_frame`; give the stream a read timeout (as [`serve`] does)
+/// so that a silent client cannot hold the call forever.
 pub fn handle_client(stream: TcpStream, config: Config) -> Result<Session, BoxError> {
-    let mut conn = Connection::new(stream, config);
+    handle_client_with(stream, config, ServeLimits::default().max_frame)
+}
+
+fn handle_client_with(
+    stream: TcpStream,
+    config: Config,
+    max_frame: usize,
+) -> Result<Session, BoxError> {
+    let mut conn = Connection::new(stream, config, max_frame);
     let hello = match conn.recv::<ClientMsg>()? {
         ClientMsg::Hello(player) => player,
         other => return Err(format!("expected Hello, got {other:?}").into()),
@@ -213,6 +235,85 @@ pub fn handle_client(stream: TcpStream, config: Config) -> Result<Session, BoxEr
     Ok(session)
 }
 
+/// What any number of clients can make [`serve`] hold.
+#[derive(Clone, Copy, Debug)]
+pub struct ServeLimits {
+    /// Clients served at once (a thread each); one more is closed as soon as it is accepted.
+    pub max_clients: usize,
+    /// A client that sends nothing for this long is dropped (the socket's read timeout); so is
+    /// one that does not read what we send for this long (the write timeout).
+    pub idle: Duration,
+    /// The largest frame a client may send, in bytes (`FrameDecoder`'s bound).
+    pub max_frame: usize,
+}
+
+impl Default for ServeLimits {
+    /// 64 clients, 30 s, 64 KiB frames (this protocol's messages are a few hundred bytes).
+    fn default() -> Self {
+        Self {
+            max_clients: 64,
+            idle: Duration::from_secs(30),
+            max_frame: 64 * 1024,
+        }
+    }
+}
+
+/// Serves clients on `listener` forever, each on its own thread, logging each session or
+/// error with the client's address. Nothing a client does ends the loop (see the module
+/// docs for the bounds).
+pub fn serve(listener: TcpListener, config: Config, limits: ServeLimits) {
+    let active = Arc::new(AtomicUsize::new(0));
+    loop {
+        // The address comes with the connection: asking the socket later can fail if the
+        // client has already reset it.
+        let (stream, peer) = match listener.accept() {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // No descriptor left, a connection reset while queued, ...: the listener
+                // itself is fine; wait for some connections to end.
+                eprintln!("accept: {e}");
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
+        if active.load(Ordering::Acquire) >= limits.max_clients {
+            eprintln!("{peer}: refused, {} clients already", limits.max_clients);
+            continue; // dropping the stream closes it
+        }
+        let timeouts = stream
+            .set_read_timeout(Some(limits.idle))
+            .and_then(|()| stream.set_write_timeout(Some(limits.idle)));
+        if let Err(e) = timeouts {
+            eprintln!("{peer}: {e}");
+            continue;
+        }
+        active.fetch_add(1, Ordering::AcqRel);
+        let slot = Slot(Arc::clone(&active));
+        std::thread::spawn(move || {
+            let _slot = slot;
+            match handle_client_with(stream, config, limits.max_frame) {
+                Ok(session) => println!(
+                    "{peer}: {} said hello, sent {} updates and {} chat lines {:?}",
+                    session.hello.name,
+                    session.updates.len(),
+                    session.chats.len(),
+                    session.chats
+                ),
+                Err(e) => eprintln!("{peer}: {e}"),
+            }
+        });
+    }
+}
+
+/// A client's place in [`serve`]'s count, given back when its thread ends (even by a panic).
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 fn main() -> Result<(), BoxError> {
     let mut config = Config::godot4();
     let mut port = 4242u16;
@@ -230,19 +331,6 @@ fn main() -> Result<(), BoxError> {
         listener.local_addr()?,
         config.version()
     );
-    for stream in listener.incoming() {
-        let stream = stream?;
-        let peer = stream.peer_addr()?;
-        std::thread::spawn(move || match handle_client(stream, config) {
-            Ok(session) => println!(
-                "{peer}: {} said hello, sent {} updates and {} chat lines {:?}",
-                session.hello.name,
-                session.updates.len(),
-                session.chats.len(),
-                session.chats
-            ),
-            Err(e) => eprintln!("{peer}: {e}"),
-        });
-    }
+    serve(listener, config, ServeLimits::default());
     Ok(())
 }

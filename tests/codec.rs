@@ -249,3 +249,89 @@ fn async_example_server_session() {
         assert_eq!(session.skipped, 1);
     });
 }
+
+/// The async example's serve loop against hostile clients: a forged 1 GiB frame, connections
+/// past the client cap, clients that never speak. Each is dropped with the bound the example
+/// documents, and a good client is still served.
+#[test]
+fn async_serve_loop_bounds_hostile_clients_and_keeps_serving() {
+    use async_server::protocol::{ClientMsg, ServeLimits, Summary};
+    use std::time::Duration;
+    use tokio::io::AsyncReadExt;
+    use tokio::net::TcpStream;
+
+    /// Whether the server closes `stream` (end of stream or reset) within `within`.
+    async fn closed_by_server(stream: &mut TcpStream, within: Duration) -> bool {
+        let mut buf = [0u8; 64];
+        loop {
+            match tokio::time::timeout(within, stream.read(&mut buf)).await {
+                Ok(Ok(0)) | Ok(Err(_)) => return true,
+                Ok(Ok(_)) => {}
+                Err(_) => return false, // still open
+            }
+        }
+    }
+
+    rt().block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let limits = ServeLimits {
+            max_clients: 2,
+            idle: Duration::from_millis(400),
+            max_frame: 64 * 1024,
+        };
+        let config = Config::godot4();
+        let server = tokio::spawn(async_server::serve(listener, config, limits));
+
+        // A frame that claims 1 GiB: refused, the connection closed.
+        let mut forged = TcpStream::connect(addr).await.unwrap();
+        forged.write_all(&(1u32 << 30).to_le_bytes()).await.unwrap();
+        assert!(closed_by_server(&mut forged, Duration::from_secs(5)).await);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+
+        // Two silent clients fill the slots; a third is closed at once.
+        let mut silent = Vec::new();
+        for _ in 0..2 {
+            silent.push(TcpStream::connect(addr).await.unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let mut third = TcpStream::connect(addr).await.unwrap();
+        assert!(
+            closed_by_server(&mut third, Duration::from_millis(300)).await,
+            "a client past max_clients was served"
+        );
+        // The silent ones are dropped after `idle`.
+        for s in &mut silent {
+            assert!(
+                closed_by_server(s, Duration::from_secs(5)).await,
+                "a silent client was kept past the idle timeout"
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+
+        // A good client does the whole exchange.
+        let good = TcpStream::connect(addr).await.unwrap();
+        let mut framed = Framed::new(good, GodotCodec::<Variant>::new(config));
+        let hello = async_server::protocol::welcome(&async_server::protocol::Player {
+            name: "Cy".into(),
+            level: 1,
+            position: Vector2::new(0.0, 0.0),
+            inventory: vec![],
+            loadout: async_server::protocol::Loadout {
+                color: godot_serde::Color::new(0.0, 0.0, 1.0, 1.0),
+                slots: vec![],
+                area: godot_serde::Rect2::new(Vector2::new(0.0, 0.0), Vector2::new(1.0, 1.0)),
+            },
+            tags: godot_serde::PackedStringArray(vec![]),
+            guild: None,
+        })
+        .player;
+        framed.send(ClientMsg::Hello(hello)).await.unwrap();
+        assert!(framed.next().await.unwrap().unwrap().is_ok()); // the Welcome
+        framed.send(ClientMsg::Bye).await.unwrap();
+        let summary: Summary =
+            godot_serde::from_variant(&framed.next().await.unwrap().unwrap().unwrap()).unwrap();
+        assert_eq!((summary.updates, summary.chats.len()), (0, 0));
+        server.abort();
+    });
+}

@@ -134,3 +134,75 @@ fn engine_lookup_is_godot3_then_path() {
     assert_eq!(find_engine(None, None), None);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Reads until the server closes the connection (end of stream or a reset) and says whether
+/// it did within `within`.
+fn closed_by_server(stream: &mut std::net::TcpStream, within: Duration) -> bool {
+    use std::io::Read;
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 64];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false, // the read timed out: still open
+        }
+    }
+}
+
+/// The example's serve loop against hostile clients (no engine needed): a forged 1 GiB frame,
+/// connections past the client cap, clients that never speak. Each is dropped with the bound
+/// the example documents, and a good client is still served.
+#[test]
+fn serve_loop_bounds_hostile_clients_and_keeps_serving() {
+    use std::io::Write;
+    use std::net::TcpStream;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let limits = tcp_server::ServeLimits {
+        max_clients: 2,
+        idle: Duration::from_millis(400),
+        max_frame: 64 * 1024,
+    };
+    // The loop runs for the rest of the test process.
+    std::thread::spawn(move || tcp_server::serve(listener, Config::godot4(), limits));
+
+    // A frame that claims 1 GiB: refused at once, the connection closed.
+    let mut forged = TcpStream::connect(addr).unwrap();
+    forged.write_all(&(1u32 << 30).to_le_bytes()).unwrap();
+    assert!(closed_by_server(&mut forged, Duration::from_secs(5)));
+    std::thread::sleep(Duration::from_millis(100)); // its thread gives its slot back
+
+    // Two silent clients fill the slots; a third is closed at once.
+    let mut silent: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(50));
+    let mut third = TcpStream::connect(addr).unwrap();
+    assert!(
+        closed_by_server(&mut third, Duration::from_millis(300)),
+        "a client past max_clients was served"
+    );
+    // The silent ones are dropped after `idle`.
+    for s in &mut silent {
+        assert!(
+            closed_by_server(s, Duration::from_secs(5)),
+            "a silent client was kept past the idle timeout"
+        );
+    }
+    std::thread::sleep(Duration::from_millis(100));
+
+    // A good client does the whole exchange.
+    let mut good = TcpStream::connect(addr).unwrap();
+    good.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let framing = godot_serde::frame::Framing::new(Config::godot4());
+    framing
+        .write(&mut good, &tcp_server::ClientMsg::Hello(hello()))
+        .unwrap();
+    let welcome: tcp_server::Welcome = framing.read(&mut good).unwrap();
+    assert_eq!(welcome, tcp_server::welcome(&hello()));
+    framing
+        .write(&mut good, &tcp_server::ClientMsg::Bye)
+        .unwrap();
+    let summary: tcp_server::Summary = framing.read(&mut good).unwrap();
+    assert_eq!((summary.updates, summary.chats.len()), (0, 0));
+}
