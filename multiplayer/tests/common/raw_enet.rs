@@ -107,3 +107,20 @@ pub fn garbage(seed: u64, n: usize) -> Vec<Vec<u8>> {
         })
         .collect()
 }
+
+impl Raw {
+    /// Queues `count` copies of `data`, unreliable and unsequenced (as Godot 4 sends
+    /// unreliable packets), on ENet channel `channel`, then sends what the socket takes.
+    pub fn flood(&mut self, channel: u8, data: &[u8], count: usize) {
+        if let Some(peer) = self.host.get_peer_mut(self.peer) {
+            for _ in 0..count {
+                let packet = enet::Packet::new(
+                    data.to_vec(),
+                    enet::PacketKind::AlwaysUnreliable { sequenced: false },
+                );
+                let _ = peer.send(channel, &packet);
+            }
+        }
+        self.host.flush();
+    }
+}
