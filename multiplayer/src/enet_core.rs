@@ -436,3 +436,85 @@ impl Hosts {
         self.host.flush();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::net::{SocketAddr, UdpSocket};
+
+    use rusty_enet as enet;
+
+    use super::Udp;
+
+    /// A datagram the kernel refuses for its destination (here the broadcast address, with
+    /// `SO_BROADCAST` off: EACCES) is lost, as UDP loses datagrams, and the host goes on.
+    /// rusty_enet's own `Socket` for `UdpSocket` (which the host used before) passes every
+    /// such error up as the host's, which ended `service()` for every peer.
+    #[test]
+    fn a_destination_error_loses_the_datagram_not_the_host() {
+        let to: SocketAddr = "255.255.255.255:9".parse().unwrap();
+        let plain = UdpSocket::bind("127.0.0.1:0").unwrap();
+        assert!(enet::Socket::send(&mut plain.try_clone().unwrap(), to, b"x").is_err());
+        let mut udp = Udp {
+            socket: plain,
+            datagrams: 1,
+            bytes: 1,
+        };
+        assert_eq!(enet::Socket::send(&mut udp, to, b"x").unwrap(), 0);
+        // The socket still works.
+        let other = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let sent = enet::Socket::send(&mut udp, other.local_addr().unwrap(), b"y").unwrap();
+        assert_eq!(sent, 1);
+    }
+
+    /// Reads stop at the call's datagram budget, whatever is waiting, and the next call
+    /// reads the rest.
+    #[test]
+    fn reads_stop_at_the_call_budget() {
+        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let peer = UdpSocket::bind("127.0.0.1:0").unwrap();
+        for _ in 0..5 {
+            peer.send_to(&[1, 2, 3], socket.local_addr().unwrap())
+                .unwrap();
+        }
+        let mut udp = Udp {
+            socket,
+            datagrams: 3,
+            bytes: 1 << 20,
+        };
+        enet::Socket::init(
+            &mut udp,
+            enet::SocketOptions {
+                receive_buffer: 0,
+                send_buffer: 0,
+            },
+        )
+        .unwrap();
+        let mut buffer = [0u8; enet::MTU_MAX];
+        let mut read = 0;
+        let start = std::time::Instant::now();
+        // Loopback delivers at once, but give it a moment.
+        while read < 3 && start.elapsed() < std::time::Duration::from_secs(5) {
+            if enet::Socket::receive(&mut udp, &mut buffer)
+                .unwrap()
+                .is_some()
+            {
+                read += 1;
+            }
+        }
+        assert_eq!(read, 3);
+        assert!(
+            enet::Socket::receive(&mut udp, &mut buffer)
+                .unwrap()
+                .is_none()
+        );
+        udp.datagrams = 3;
+        let mut more = 0;
+        while enet::Socket::receive(&mut udp, &mut buffer)
+            .unwrap()
+            .is_some()
+        {
+            more += 1;
+        }
+        assert_eq!(more, 2);
+    }
+}
