@@ -253,18 +253,18 @@ pub struct EnetLimits {
     /// `ProtocolError::OutboundFull`; relayed Godot 3 packets count too.
     pub outbound_buffer_size: usize,
     /// UDP datagrams read from the socket in one `service` call, all peers together:
-    /// default 1,024. What is left waits in the kernel's socket buffer (which drops
+    /// default 512. What is left waits in the kernel's socket buffer (which drops
     /// datagrams when full, as UDP does; ENet resends reliable data).
     pub datagrams_per_call: usize,
     /// Bytes of UDP datagrams read in one `service` call, all peers together: default
-    /// 256 KiB (15 MiB/s at 60 calls a second). ENet turns each datagram into as many
+    /// 128 KiB (7.5 MiB/s at 60 calls a second). ENet turns each datagram into as many
     /// packets as it holds commands (up to 400 of a 10-byte command in 4 KiB), each held in
     /// ENet's records of about 200 bytes until taken, so this bounds what one call can make
-    /// ENet allocate: about 5 MiB.
+    /// ENet allocate: about 2.5 MiB.
     pub inbound_bytes_per_call: usize,
     /// ENet events (packets, connections, disconnections) taken in one `service` call, all
     /// peers together, so that what one call adds to the session's event queue is bounded:
-    /// default 16,384. ENet hands out the packets of different peers in turn; the rest
+    /// default 8,192. ENet hands out the packets of different peers in turn; the rest
     /// stays in ENet until the next call, which reads no datagram before they are taken.
     pub packets_per_call: usize,
 }
@@ -281,9 +281,9 @@ impl Default for EnetLimits {
             max_packet_size: 1 << 20,
             max_waiting_data: 1 << 20,
             outbound_buffer_size: 1 << 20,
-            datagrams_per_call: 1_024,
-            inbound_bytes_per_call: 256 << 10,
-            packets_per_call: 16_384,
+            datagrams_per_call: 512,
+            inbound_bytes_per_call: 128 << 10,
+            packets_per_call: 8_192,
         }
     }
 }
