@@ -244,6 +244,9 @@ pub struct EnetLimits {
     /// of an unfinished packet, not yet dispatched) before ENet discards what it sends
     /// next (ENet's `maximumWaitingData`): default 1 MiB (Godot: 32 MiB). ENet checks it
     /// before adding a packet, so a peer holds at most this plus one `max_packet_size`.
+    /// ENet counts bytes only: empty packets held out of order (behind a gap in a channel's
+    /// reliable sequence) cost ENet's records (about 150 bytes each) without counting, up
+    /// to 7 × 4,096 per channel (ENet's free reliable windows), which this does not bound.
     pub max_waiting_data: usize,
     /// Bytes queued for one peer that it has not acknowledged yet (reliable packets until
     /// their acknowledgement, unreliable ones until sent), each packet counted with
