@@ -544,6 +544,17 @@ mod enet {
             seen
         }
 
+        /// Sends `data` as a reliable RAW packet to `peer`.
+        fn send_to(&mut self, peer: i32, data: &[u8]) {
+            match self {
+                Server::Godot4(s) => s
+                    .session()
+                    .send_bytes(peer, data, TransferMode::Reliable, 0)
+                    .unwrap(),
+                Server::Godot3(s) => s.session().send_bytes(peer, data, false).unwrap(),
+            }
+        }
+
         /// Sends `data` as a reliable RAW packet to every client.
         fn broadcast(&mut self, data: &[u8]) {
             match self {
@@ -857,5 +868,71 @@ mod enet {
             "{dialect:?}: {seen:?}"
         );
         assert!(peak < 2 * MIB, "{dialect:?}: the server held {peak} bytes");
+    }
+
+    /// A packet of ours above `max_packet_size` (1 MiB): not sent, `SendTooLarge` for that
+    /// peer, which stays and receives the next packet. The packet's size is the RAW payload
+    /// plus its command byte (Godot 3: plus the 8-byte ENet header). Before, it was sent
+    /// (ENet allowed 32 MiB).
+    #[test]
+    fn an_enet_packet_of_ours_above_the_limit_is_not_sent() {
+        let _alone = alone();
+        for dialect in BOTH {
+            ours_too_large(dialect);
+        }
+    }
+
+    fn ours_too_large(dialect: Dialect) {
+        let mut server = Server::new(dialect);
+        let addr = server.addr();
+        let raw = thread::spawn(move || Raw::connect(addr, 30, dialect.channels()));
+        while !raw.is_finished() {
+            server.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        let mut raw = raw.join().unwrap();
+        let mut seen = server.events();
+        server.send_to(30, &vec![1u8; 2 * MIB]);
+        server.send_to(30, b"after");
+        let header = match dialect {
+            Dialect::Godot4 => 1,
+            Dialect::Godot3 => 9,
+        };
+        let start = Instant::now();
+        while !raw
+            .received
+            .iter()
+            .any(|(_, data)| data.ends_with(b"after"))
+        {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{dialect:?}: nothing arrived: {seen:?}"
+            );
+            server.service();
+            seen.extend(server.events());
+            raw.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        seen.extend(server.events());
+        let errors: Vec<_> = seen
+            .iter()
+            .filter(|e| matches!(e, Seen::Error { .. } | Seen::Disconnected(_)))
+            .collect();
+        assert_eq!(
+            errors,
+            [&Seen::Error {
+                peer: 30,
+                error: ProtocolError::SendTooLarge {
+                    peer: 30,
+                    size: 2 * MIB + header,
+                    limit: MIB
+                }
+            }],
+            "{dialect:?}"
+        );
+        assert!(
+            raw.received.iter().all(|(_, data)| data.len() < MIB),
+            "{dialect:?}: the packet above the limit was sent"
+        );
     }
 }
