@@ -32,6 +32,15 @@ const SYSCH_MAX: u8 = 2;
 /// Godot connects with every channel ENet allows when no channel count is given.
 const CHANNELS: usize = 255;
 
+/// The ENet channels of a host: `SYSCH_MAX` plus `user_channels`, or every channel ENet allows
+/// for 0 (`create_server`'s and `create_client`'s `channel_count`).
+fn channels(limits: &crate::EnetLimits) -> usize {
+    match limits.user_channels {
+        0 => CHANNELS,
+        n => n.saturating_add(usize::from(SYSCH_MAX)).min(CHANNELS),
+    }
+}
+
 /// A transport error (socket or ENet).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -81,7 +90,12 @@ impl EnetPeer {
         settings: Settings,
     ) -> Result<Self, EnetError> {
         Ok(Self {
-            hosts: Hosts::server(addr, max_clients, CHANNELS, settings.limits.enet)?,
+            hosts: Hosts::server(
+                addr,
+                max_clients,
+                channels(&settings.limits.enet),
+                settings.limits.enet,
+            )?,
             session: Session::server(settings),
             start: Instant::now(),
             capture: None,
@@ -108,7 +122,12 @@ impl EnetPeer {
         settings: Settings,
     ) -> Result<Self, EnetError> {
         Ok(Self {
-            hosts: Hosts::client(addr, id, CHANNELS, settings.limits.enet)?,
+            hosts: Hosts::client(
+                addr,
+                id,
+                channels(&settings.limits.enet),
+                settings.limits.enet,
+            )?,
             session: Session::client(id, settings),
             start: Instant::now(),
             capture: None,

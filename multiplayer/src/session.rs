@@ -246,8 +246,16 @@ pub struct EnetLimits {
     /// before adding a packet, so a peer holds at most this plus one `max_packet_size`.
     /// ENet counts bytes only: empty packets held out of order (behind a gap in a channel's
     /// reliable sequence) cost ENet's records (about 150 bytes each) without counting, up
-    /// to 7 × 4,096 per channel (ENet's free reliable windows), which this does not bound.
+    /// to 7 × 4,096 per channel (ENet's free reliable windows), which this does not bound:
+    /// about 4 MiB per channel (see `user_channels`).
     pub max_waiting_data: usize,
+    /// Godot 4 (`EnetPeer`) only: the user channels a host opens besides the two system
+    /// ones, as `channel_count` of Godot's `create_server` and `create_client`; 0 (the
+    /// default, as Godot's) opens every channel ENet allows, 255. A peer has as many channels
+    /// as the smaller count of its host and ours; each can hold about 4 MiB of empty
+    /// out-of-order packets that `max_waiting_data` does not count, so a game that uses few
+    /// channels bounds that by setting this (Godot 3's `Enet3Peer` always has 3).
+    pub user_channels: usize,
     /// Bytes queued for one peer that it has not acknowledged yet (reliable packets until
     /// their acknowledgement, unreliable ones until sent), each packet counted with
     /// [`ENET_PACKET_OVERHEAD`] for ENet's bookkeeping: default 1 MiB (Godot has no bound;
@@ -283,6 +291,7 @@ impl Default for EnetLimits {
         Self {
             max_packet_size: 1 << 20,
             max_waiting_data: 1 << 20,
+            user_channels: 0,
             outbound_buffer_size: 1 << 20,
             datagrams_per_call: 512,
             inbound_bytes_per_call: 128 << 10,
@@ -303,6 +312,13 @@ impl EnetLimits {
     #[must_use]
     pub fn with_max_waiting_data(mut self, bytes: usize) -> Self {
         self.max_waiting_data = bytes.max(1);
+        self
+    }
+
+    /// With another count of user channels (Godot 4; 0 = every channel ENet allows).
+    #[must_use]
+    pub fn with_user_channels(mut self, n: usize) -> Self {
+        self.user_channels = n;
         self
     }
 

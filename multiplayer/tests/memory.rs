@@ -935,4 +935,61 @@ mod enet {
             "{dialect:?}: the packet above the limit was sent"
         );
     }
+
+    /// A Godot 4 server with `user_channels` 2 opens 4 ENet channels (`SYSCH_MAX` 2 + 2, as
+    /// Godot's `create_server(port, max_clients, 2)`): a client asking for 255 gets 4, and its
+    /// packets on user channel 2 (ENet channel 3) arrive. Each channel a peer has can hold
+    /// what `max_waiting_data` does not count; by default (0) there are 255, as in Godot.
+    #[test]
+    fn a_godot4_enet_server_opens_the_channels_it_is_told() {
+        let _alone = alone();
+        let mut settings = Settings::default();
+        settings.limits = Limits::default()
+            .with_enet(godot_serde_multiplayer::EnetLimits::default().with_user_channels(2));
+        let mut server =
+            Box::new(EnetPeer::server("127.0.0.1:0".parse().unwrap(), 8, settings).unwrap());
+        let addr = server.local_addr().unwrap();
+        let raw = thread::spawn(move || Raw::connect(addr, 20, 255));
+        while !raw.is_finished() {
+            server.service().unwrap();
+            thread::sleep(Duration::from_millis(1));
+        }
+        let mut raw = raw.join().unwrap();
+        assert_eq!(raw.channel_count(), 4);
+        raw.send(3, &[3, 42]);
+        let start = Instant::now();
+        let mut events = Vec::new();
+        while !events.iter().any(|e| matches!(e, Event::Raw { .. })) {
+            assert!(start.elapsed() < PATIENCE, "{events:?}");
+            server.service().unwrap();
+            raw.service();
+            while let Some(e) = server.poll_event() {
+                events.push(e);
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+        assert!(
+            events.contains(&Event::Raw {
+                from: 20,
+                data: vec![42],
+                channel: 2,
+                mode: TransferMode::Reliable
+            }),
+            "{events:?}"
+        );
+    }
+
+    /// By default a Godot 4 server opens every channel, as Godot's.
+    #[test]
+    fn a_godot4_enet_server_opens_every_channel_by_default() {
+        let _alone = alone();
+        let mut server = Server::new(Dialect::Godot4);
+        let addr = server.addr();
+        let raw = thread::spawn(move || Raw::connect(addr, 21, 255));
+        while !raw.is_finished() {
+            server.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(raw.join().unwrap().channel_count(), 255);
+    }
 }

@@ -124,3 +124,12 @@ impl Raw {
         self.host.flush();
     }
 }
+
+impl Raw {
+    /// The channels the connection has (the smaller count of the two hosts').
+    pub fn channel_count(&self) -> usize {
+        self.host
+            .get_peer(self.peer)
+            .map_or(0, enet::Peer::channel_count)
+    }
+}
