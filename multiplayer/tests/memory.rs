@@ -992,4 +992,149 @@ mod enet {
         }
         assert_eq!(raw.join().unwrap().channel_count(), 255);
     }
+
+    /// What no bound covers: empty reliable packets held out of order. A client sends, by
+    /// hand, empty reliable packets with sequence numbers 2 to 28,671 on 4 ENet channels,
+    /// the first one (1) never: ENet keeps them all (7 reliable windows of 4,096 a channel)
+    /// and counts 0 bytes of waiting data. The server's heap grows by ENet's records only;
+    /// this measures them per channel, and holds it under 8 MiB.
+    #[test]
+    fn empty_out_of_order_packets_cost_enet_records_per_channel() {
+        let _alone = alone();
+        let mut server = Server::new(Dialect::Godot4);
+        let addr = server.addr();
+        let raw = thread::spawn(move || Raw::connect(addr, 22, 255));
+        while !raw.is_finished() {
+            server.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        let mut raw = raw.join().unwrap();
+        for _ in 0..50 {
+            server.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        let before = HEAP.current_usage();
+        let forger = thread::spawn(move || {
+            for channel in 2..6 {
+                raw.forge_reliable(addr, channel, 2, 28_670, 0);
+            }
+            raw
+        });
+        while !forger.is_finished() {
+            server.service();
+        }
+        for _ in 0..500 {
+            server.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        let held = HEAP.current_usage().saturating_sub(before);
+        let events = server.events();
+        let per_channel = held / 4;
+        println!(
+            "4 channels of 28,670 empty out-of-order packets: {:.2} MiB held, {:.2} MiB a \
+             channel, {} bytes a packet; events: {}",
+            held as f64 / MIB as f64,
+            per_channel as f64 / MIB as f64,
+            per_channel / 28_670,
+            events.len()
+        );
+        assert!(
+            held > MIB,
+            "nothing held: the packets were refused ({held} bytes)"
+        );
+        assert!(per_channel < 8 * MIB, "{per_channel} bytes a channel");
+        drop(forger.join().unwrap());
+    }
+
+    /// One-byte reliable packets held out of order (sequence numbers 2 to 28,671 on 8 ENet
+    /// channels, 229,360 packets, 1 never sent) count 1 byte each toward `max_waiting_data`,
+    /// so ENet's records (117 bytes each, measured above) cost over 100 times what they
+    /// count: with the default of 64 KiB ENet keeps at most 65,536 of them, about 9 MiB.
+    /// Before (ENet's 32 MiB, as Godot), it kept them all.
+    #[test]
+    fn tiny_out_of_order_packets_stop_at_the_waiting_bound() {
+        let _alone = alone();
+        let mut server = Server::new(Dialect::Godot4);
+        let addr = server.addr();
+        let raw = thread::spawn(move || Raw::connect(addr, 23, 255));
+        while !raw.is_finished() {
+            server.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        let mut raw = raw.join().unwrap();
+        for _ in 0..50 {
+            server.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        let before = HEAP.current_usage();
+        HEAP.reset_peak_usage();
+        let forger = thread::spawn(move || {
+            for channel in 2..10 {
+                raw.forge_reliable(addr, channel, 2, 28_670, 1);
+            }
+            raw
+        });
+        while !forger.is_finished() {
+            server.service();
+        }
+        for _ in 0..500 {
+            server.service();
+            thread::sleep(Duration::from_millis(1));
+        }
+        let held = HEAP.current_usage().saturating_sub(before);
+        let peak = HEAP.peak_usage().saturating_sub(before);
+        let delivered = server
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Seen::Raw { .. }))
+            .count();
+        println!(
+            "8 channels of 28,670 one-byte out-of-order packets: {:.2} MiB held, peak {:.2} MiB",
+            held as f64 / MIB as f64,
+            peak as f64 / MIB as f64
+        );
+        assert_eq!(delivered, 0);
+        assert!(
+            held > MIB,
+            "nothing held: the packets were refused ({held} bytes)"
+        );
+        assert!(peak < 12 * MIB, "the server held {peak} bytes");
+        drop(forger.join().unwrap());
+    }
+
+    /// A packet of 1,000,000 bytes, below `max_packet_size` (1 MiB) but far above
+    /// `max_waiting_data` (64 KiB), arrives whole: ENet checks the waiting bound before it
+    /// adds a packet, at its first fragment, so one packet of any allowed size passes.
+    #[test]
+    fn an_enet_packet_above_the_waiting_bound_but_within_the_size_arrives() {
+        let _alone = alone();
+        for dialect in BOTH {
+            let mut server = Server::new(dialect);
+            let addr = server.addr();
+            let sender = thread::spawn(move || {
+                let mut raw = Raw::connect(addr, 24, dialect.channels());
+                let payload = vec![6u8; 1_000_000 - dialect.raw(24, 1, &[]).len()];
+                raw.send(dialect.reliable(), &dialect.raw(24, 1, &payload));
+                raw.pump(Duration::from_secs(3));
+            });
+            let mut seen = Vec::new();
+            let start = Instant::now();
+            while !seen.iter().any(|e| matches!(e, Seen::Raw { from: 24, .. })) {
+                assert!(start.elapsed() < PATIENCE, "{dialect:?}: {seen:?}");
+                server.service();
+                seen.extend(server.events());
+                thread::sleep(Duration::from_millis(1));
+            }
+            // The RAW payload: the packet less its command byte (Godot 3: and ENet header).
+            let header = dialect.raw(24, 1, &[]).len();
+            assert!(
+                seen.contains(&Seen::Raw {
+                    from: 24,
+                    len: 1_000_000 - header
+                }),
+                "{dialect:?}: {seen:?}"
+            );
+            sender.join().unwrap();
+        }
+    }
 }
