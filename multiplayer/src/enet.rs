@@ -10,7 +10,7 @@
 //! [`EnetPeer::poll_event`].
 //!
 //! Every peer, and the work of one `service` call, is bounded by
-//! [`EnetLimits`](crate::EnetLimits) (`Settings::limits.enet`): packets up to 1 MiB, 1 MiB
+//! [`EnetLimits`](crate::EnetLimits) (`Settings::limits.enet`): packets up to 1 MiB, 64 KiB
 //! of received data waiting and 1 MiB queued out per peer; 512 datagrams, 128 KiB and
 //! 8,192 events per call, by default. A peer that breaks a bound is dropped with an
 //! [`Event::Error`] naming it, then its [`Event::PeerDisconnected`].

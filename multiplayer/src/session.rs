@@ -227,11 +227,15 @@ impl WsLimits {
 /// Godot's `ENetConnection` (4.x) and `NetworkedMultiplayerENet` (3.x) keep ENet's own
 /// defaults: packets up to 32 MiB, 32 MiB of received data waiting per peer, no bound on what
 /// is queued for a peer, and a poll that services until ENet has no event left. Ours are
-/// lower, so that `max_clients` peers cannot make the process hold more than
-/// `max_clients` × (`max_packet_size` + `max_waiting_data` + `outbound_buffer_size`): 3 MiB
-/// per peer by default (96 MiB for 32 clients, 12 GiB at ENet's 4,095). A peer that breaks a
-/// bound is dropped with an `Event::Error` naming it, then its disconnection, or its packet
-/// is refused by ENet; `service` never returns an error for it.
+/// lower. What one peer can make the process hold, by default (measured in
+/// `tests/memory.rs`): 64 KiB of waiting data plus one packet of 1 MiB; ENet's records of
+/// the waiting packets, about 9 MiB when all 64 KiB are one-byte packets; 1 MiB queued out;
+/// and ENet's records of empty packets held out of order, which ENet does not count, about
+/// 3 MiB per channel (see `max_waiting_data`): about 21 MiB for a Godot 3 peer (3
+/// channels), 11 MiB + 3.3 MiB × (`user_channels` + 2) for a Godot 4 peer, and up to about
+/// 850 MiB with Godot's default of 255 channels. A peer that breaks a bound is dropped with
+/// an `Event::Error` naming it, then its disconnection, or its packet is refused by ENet;
+/// `service` never returns an error for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct EnetLimits {
@@ -242,19 +246,23 @@ pub struct EnetLimits {
     pub max_packet_size: usize,
     /// Bytes of received packets one peer may have waiting in ENet (out of order, fragments
     /// of an unfinished packet, not yet dispatched) before ENet discards what it sends
-    /// next (ENet's `maximumWaitingData`): default 1 MiB (Godot: 32 MiB). ENet checks it
-    /// before adding a packet, so a peer holds at most this plus one `max_packet_size`.
-    /// ENet counts bytes only: empty packets held out of order (behind a gap in a channel's
-    /// reliable sequence) cost ENet's records (about 150 bytes each) without counting, up
-    /// to 7 × 4,096 per channel (ENet's free reliable windows), which this does not bound:
-    /// about 4 MiB per channel (see `user_channels`).
+    /// next (ENet's `maximumWaitingData`): default 64 KiB (Godot: 32 MiB), as Godot's
+    /// WebSocket `inbound_buffer_size`. ENet checks it before adding a packet, so one packet
+    /// of any size up to `max_packet_size` still passes, and a peer holds at most this plus
+    /// one `max_packet_size`. ENet counts data bytes only, while each waiting packet costs
+    /// it about 100 to 140 bytes of records: 65,536 one-byte packets held out of order hold
+    /// 9.1 MiB (with 1 MiB, 229,360 of them held 26.6 MiB). Empty packets held out of order
+    /// (behind a gap in a channel's reliable sequence) count nothing, up to 7 × 4,096 per
+    /// channel (ENet's free reliable windows): 2.8 to 3.3 MiB per channel measured, which
+    /// this does not bound (see `user_channels`).
     pub max_waiting_data: usize,
     /// Godot 4 (`EnetPeer`) only: the user channels a host opens besides the two system
     /// ones, as `channel_count` of Godot's `create_server` and `create_client`; 0 (the
     /// default, as Godot's) opens every channel ENet allows, 255. A peer has as many channels
-    /// as the smaller count of its host and ours; each can hold about 4 MiB of empty
-    /// out-of-order packets that `max_waiting_data` does not count, so a game that uses few
-    /// channels bounds that by setting this (Godot 3's `Enet3Peer` always has 3).
+    /// as the smaller count of its host and ours; each can hold about 3 MiB of empty
+    /// out-of-order packets that `max_waiting_data` does not count (up to about 850 MiB a
+    /// peer with 255 channels), so a game that uses few channels should set this (Godot 3's
+    /// `Enet3Peer` always has 3).
     pub user_channels: usize,
     /// Bytes queued for one peer that it has not acknowledged yet (reliable packets until
     /// their acknowledgement, unreliable ones until sent), each packet counted with
@@ -290,7 +298,7 @@ impl Default for EnetLimits {
     fn default() -> Self {
         Self {
             max_packet_size: 1 << 20,
-            max_waiting_data: 1 << 20,
+            max_waiting_data: 64 << 10,
             user_channels: 0,
             outbound_buffer_size: 1 << 20,
             datagrams_per_call: 512,
