@@ -250,10 +250,10 @@ pub struct EnetLimits {
     /// WebSocket `inbound_buffer_size`. ENet checks it before adding a packet, so one packet
     /// of any size up to `max_packet_size` still passes, and a peer holds at most this plus
     /// one `max_packet_size`. ENet counts data bytes only, while each waiting packet costs
-    /// it about 100 to 140 bytes of records: 65,536 one-byte packets held out of order hold
+    /// it about 90 to 140 bytes of records: 65,536 one-byte packets held out of order hold
     /// 9.1 MiB (with 1 MiB, 229,360 of them held 26.6 MiB). Empty packets held out of order
     /// (behind a gap in a channel's reliable sequence) count nothing, up to 7 × 4,096 per
-    /// channel (ENet's free reliable windows): 2.8 to 3.3 MiB per channel measured, which
+    /// channel (ENet's free reliable windows): 2.4 to 3.3 MiB per channel measured, which
     /// this does not bound (see `user_channels`).
     pub max_waiting_data: usize,
     /// Godot 4 (`EnetPeer`) only: the user channels a host opens besides the two system
