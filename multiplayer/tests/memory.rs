@@ -822,7 +822,7 @@ mod enet {
             wait_go.recv().unwrap();
             raw.send(dialect.reliable(), &dialect.raw(40, 1, &vec![5u8; 8 * MIB]));
             queued.send(()).unwrap();
-            raw.pump(Duration::from_secs(2));
+            raw.pump(Duration::from_secs(1));
         });
         let mut seen = Vec::new();
         let start = Instant::now();
@@ -1111,11 +1111,15 @@ mod enet {
         for dialect in BOTH {
             let mut server = Server::new(dialect);
             let addr = server.addr();
+            let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let stop = done.clone();
             let sender = thread::spawn(move || {
                 let mut raw = Raw::connect(addr, 24, dialect.channels());
                 let payload = vec![6u8; 1_000_000 - dialect.raw(24, 1, &[]).len()];
                 raw.send(dialect.reliable(), &dialect.raw(24, 1, &payload));
-                raw.pump(Duration::from_secs(3));
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    raw.pump(Duration::from_millis(10));
+                }
             });
             let mut seen = Vec::new();
             let start = Instant::now();
@@ -1125,6 +1129,7 @@ mod enet {
                 seen.extend(server.events());
                 thread::sleep(Duration::from_millis(1));
             }
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
             // The RAW payload: the packet less its command byte (Godot 3: and ENet header).
             let header = dialect.raw(24, 1, &[]).len();
             assert!(
