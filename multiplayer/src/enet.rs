@@ -8,13 +8,19 @@
 //! [`EnetPeer`] drives a [`Session`] over a non-blocking UDP socket: call
 //! [`EnetPeer::service`] often (each frame, or every few milliseconds), then drain
 //! [`EnetPeer::poll_event`].
+//!
+//! Every peer, and the work of one `service` call, is bounded by
+//! [`EnetLimits`](crate::EnetLimits) (`Settings::limits.enet`): packets up to 1 MiB, 64 KiB
+//! of received data waiting and 1 MiB queued out per peer; 512 datagrams, 128 KiB and
+//! 8,192 events per call, by default. A peer that breaks a bound is dropped with an
+//! [`Event::Error`] naming it, then its [`Event::PeerDisconnected`].
 
 use std::net::SocketAddr;
 use std::time::Instant;
 
 use rusty_enet as enet;
 
-use crate::enet_core::{HostEvent, Hosts};
+use crate::enet_core::{HostEvent, Hosts, Sent};
 use crate::{Event, Output, ProtocolError, Session, Settings, TransferMode};
 
 /// `SYSCH_RELIABLE`.
@@ -25,6 +31,15 @@ const SYSCH_UNRELIABLE: u8 = 1;
 const SYSCH_MAX: u8 = 2;
 /// Godot connects with every channel ENet allows when no channel count is given.
 const CHANNELS: usize = 255;
+
+/// The ENet channels of a host: `SYSCH_MAX` plus `user_channels`, or every channel ENet allows
+/// for 0 (`create_server`'s and `create_client`'s `channel_count`).
+fn channels(limits: &crate::EnetLimits) -> usize {
+    match limits.user_channels {
+        0 => CHANNELS,
+        n => n.saturating_add(usize::from(SYSCH_MAX)).min(CHANNELS),
+    }
+}
 
 /// A transport error (socket or ENet).
 #[derive(Debug, thiserror::Error)]
@@ -75,7 +90,12 @@ impl EnetPeer {
         settings: Settings,
     ) -> Result<Self, EnetError> {
         Ok(Self {
-            hosts: Hosts::server(addr, max_clients, CHANNELS)?,
+            hosts: Hosts::server(
+                addr,
+                max_clients,
+                channels(&settings.limits.enet),
+                settings.limits.enet,
+            )?,
             session: Session::server(settings),
             start: Instant::now(),
             capture: None,
@@ -102,7 +122,12 @@ impl EnetPeer {
         settings: Settings,
     ) -> Result<Self, EnetError> {
         Ok(Self {
-            hosts: Hosts::client(addr, id, CHANNELS)?,
+            hosts: Hosts::client(
+                addr,
+                id,
+                channels(&settings.limits.enet),
+                settings.limits.enet,
+            )?,
             session: Session::client(id, settings),
             start: Instant::now(),
             capture: None,
@@ -145,12 +170,17 @@ impl EnetPeer {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Sends what the session queued, receives what arrived, and sends the answers.
+    /// Sends what the session queued, receives what arrived (within the call's budget of
+    /// [`EnetLimits`](crate::EnetLimits); the rest waits for the next call), and sends the
+    /// answers. What one peer does (a flood, a packet above the bounds, not acknowledging,
+    /// an unreachable address) is that peer's [`Event::Error`] or disconnection, never this
+    /// call's error.
     ///
     /// # Errors
     ///
-    /// [`EnetError::Io`] when the socket fails.
+    /// [`EnetError::Io`] when the socket itself fails (is gone).
     pub fn service(&mut self) -> Result<(), EnetError> {
+        self.hosts.begin();
         self.flush_outputs();
         loop {
             let now = self.now_ms();
@@ -198,9 +228,6 @@ impl EnetPeer {
                     mode,
                     data,
                 } => {
-                    if self.hosts.peer_mut(to).is_none() {
-                        continue;
-                    }
                     let enet_channel = if channel > 0 {
                         SYSCH_MAX.saturating_add(channel - 1)
                     } else if mode == TransferMode::Reliable {
@@ -217,11 +244,23 @@ impl EnetPeer {
                         }
                         _ => enet::PacketKind::Reliable,
                     };
-                    let packet = enet::Packet::new(data, kind);
-                    if let Some(peer) = self.hosts.peer_mut(to) {
-                        if peer.send(enet_channel, &packet).is_err() {
+                    match self.hosts.send(to, enet_channel, data, kind) {
+                        Sent::Queued | Sent::NoPeer => {}
+                        Sent::TooLarge { size, limit } => self.session.report(
+                            to,
+                            ProtocolError::SendTooLarge {
+                                peer: to,
+                                size,
+                                limit,
+                            },
+                        ),
+                        Sent::Refused => self
+                            .session
+                            .report(to, ProtocolError::Channel { channel, mode }),
+                        Sent::Dropped { limit } => {
                             self.session
-                                .report(to, ProtocolError::Channel { channel, mode });
+                                .report(to, ProtocolError::OutboundFull { peer: to, limit });
+                            self.session.disconnected(to);
                         }
                     }
                 }

@@ -1,13 +1,136 @@
 //! The host side shared by both ENet dialects (Godot 4's [`crate::enet`] and Godot 3.2.3's
 //! [`crate::godot3::enet`]): the ENet host, and the two-way map between ENet's peer slots and
 //! Godot peer ids. What the channels and packets mean is the dialect's business.
+//!
+//! Every peer is bounded as [`EnetLimits`] says, and so is the work of one `service` call:
+//!
+//! - reads: at most `datagrams_per_call` datagrams and `inbound_bytes_per_call` bytes from the
+//!   socket, and `packets_per_call` ENet events, all peers together; the datagrams left wait
+//!   in the kernel's socket buffer, the events in ENet's dispatch queue (which hands out the
+//!   packets of different peers in turn), and ENet reads no datagram before that queue is
+//!   empty, so what it holds is at most one call's datagrams.
+//! - in: ENet's `maximumPacketSize` and `maximumWaitingData` per peer, `max_packet_size` and
+//!   `max_waiting_data`.
+//! - out: what is queued for a peer and not yet acknowledged (reliable) or sent (unreliable)
+//!   is counted as ENet lets go of each packet; a peer whose total would pass
+//!   `outbound_buffer_size` is reset at once, its queues freed, and the dialect reports
+//!   [`Sent::Dropped`].
+//! - the socket: an error that concerns one destination or one datagram (ICMP unreachable
+//!   reports, a refused or filtered destination) loses that datagram, as UDP loses
+//!   datagrams; only a socket that is gone is the caller's error.
 
 use std::collections::HashMap;
+use std::io;
 use std::net::{SocketAddr, UdpSocket};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rusty_enet as enet;
 
 use crate::enet::EnetError;
+use crate::{ENET_PACKET_OVERHEAD, EnetLimits};
+
+/// The UDP socket under the ENet host: it reads within the call's budget, and keeps the
+/// errors of one destination or one datagram from being the host's.
+pub(crate) struct Udp {
+    socket: UdpSocket,
+    /// Datagrams this call may still read.
+    datagrams: usize,
+    /// Bytes this call may still read.
+    bytes: usize,
+}
+
+impl Udp {
+    /// Whether the socket itself is gone (not one datagram or one destination failing).
+    fn dead(&self) -> bool {
+        self.socket.local_addr().is_err()
+    }
+}
+
+impl enet::Socket for Udp {
+    type Address = SocketAddr;
+    type Error = io::Error;
+
+    fn init(&mut self, _options: enet::SocketOptions) -> io::Result<()> {
+        self.socket.set_nonblocking(true)
+    }
+
+    fn send(&mut self, address: SocketAddr, buffer: &[u8]) -> io::Result<usize> {
+        match self.socket.send_to(buffer, address) {
+            Ok(sent) => Ok(sent),
+            // The kernel's buffer is full, or the destination fails (unreachable, refused,
+            // filtered, ...): the datagram is lost, as UDP loses datagrams. ENet resends
+            // reliable data and times an unreachable peer out.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock || !self.dead() => Ok(0),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn receive(
+        &mut self,
+        buffer: &mut [u8; enet::MTU_MAX],
+    ) -> io::Result<Option<(SocketAddr, enet::PacketReceived)>> {
+        while self.datagrams > 0 && self.bytes > 0 {
+            match self.socket.recv_from(buffer) {
+                Ok((len, from)) => {
+                    self.datagrams -= 1;
+                    self.bytes = self.bytes.saturating_sub(len);
+                    return Ok(Some((from, enet::PacketReceived::Complete(len))));
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+                // The report of an earlier datagram's failure (an ICMP port unreachable, which
+                // Windows returns as WSAECONNRESET), an interrupted call: counted as a
+                // datagram, so that errors cannot keep the call going either.
+                Err(_) if !self.dead() => self.datagrams -= 1,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// A packet's bytes, counted in its peer's outbound total until ENet lets go of the packet
+/// (acknowledged, sent unreliably, refused, or the peer reset): ENet drops the box then.
+struct Tracked {
+    data: Vec<u8>,
+    queued: Arc<AtomicUsize>,
+    charge: usize,
+}
+
+impl AsRef<[u8]> for Tracked {
+    fn as_ref(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        self.queued.fetch_sub(self.charge, Ordering::Relaxed);
+    }
+}
+
+/// What became of a packet given to [`Hosts::send`].
+pub(crate) enum Sent {
+    /// Queued in ENet.
+    Queued,
+    /// No such peer (any more): nothing to do.
+    NoPeer,
+    /// Above `max_packet_size` or `outbound_buffer_size` on its own: not sent, the peer stays.
+    TooLarge {
+        /// The packet's size.
+        size: usize,
+        /// The bound it is above.
+        limit: usize,
+    },
+    /// ENet refused it (a channel the peer does not have).
+    Refused,
+    /// The peer's outbound total would pass `outbound_buffer_size`: it was reset and
+    /// forgotten (no ENet event follows); the dialect reports it and its disconnection.
+    Dropped {
+        /// The bound.
+        limit: usize,
+    },
+}
 
 /// An event of the host, its ENet slot turned into a Godot peer id where it has one.
 pub(crate) enum HostEvent {
@@ -29,12 +152,15 @@ pub(crate) enum HostEvent {
 
 /// An ENet host and the Godot ids of its connected peers.
 pub(crate) struct Hosts {
-    pub(crate) host: enet::Host<UdpSocket>,
+    pub(crate) host: enet::Host<Udp>,
     /// Which slot is which peer (a field of its own, to be read while an event of `host`
     /// is held).
     pub(crate) map: PeerMap,
     /// Whether this is the server (peer 1).
     pub(crate) server: bool,
+    limits: EnetLimits,
+    /// ENet events this call may still take.
+    events_left: usize,
 }
 
 /// The two-way map between ENet's peer slots and Godot peer ids.
@@ -42,19 +168,32 @@ pub(crate) struct Hosts {
 pub(crate) struct PeerMap {
     ids: HashMap<enet::PeerID, i32>,
     slots: HashMap<i32, enet::PeerID>,
+    /// The bytes queued for each peer and not yet let go by ENet.
+    queued: HashMap<i32, Arc<AtomicUsize>>,
 }
 
 fn host(
     socket: UdpSocket,
     peer_limit: usize,
     channels: usize,
-) -> Result<enet::Host<UdpSocket>, EnetError> {
+    limits: &EnetLimits,
+) -> Result<enet::Host<Udp>, EnetError> {
     let settings = enet::HostSettings {
         peer_limit,
         channel_limit: channels,
         ..Default::default()
     };
-    enet::Host::new(socket, settings).map_err(|e| EnetError::Enet(format!("{e:?}")))
+    let socket = Udp {
+        socket,
+        datagrams: 0,
+        bytes: 0,
+    };
+    let mut host =
+        enet::Host::new(socket, settings).map_err(|e| EnetError::Enet(format!("{e:?}")))?;
+    host.set_maximum_packet_size(limits.max_packet_size.max(1))
+        .and_then(|()| host.set_maximum_waiting_data(limits.max_waiting_data.max(1)))
+        .map_err(|e| EnetError::Enet(e.to_string()))?;
+    Ok(host)
 }
 
 impl PeerMap {
@@ -77,6 +216,7 @@ impl PeerMap {
     pub(crate) fn insert(&mut self, slot: enet::PeerID, id: i32) {
         self.ids.insert(slot, id);
         self.slots.insert(id, slot);
+        self.queued.insert(id, Arc::default());
     }
 
     /// The peer id of ENet slot `slot`.
@@ -88,7 +228,16 @@ impl PeerMap {
     pub(crate) fn remove_slot(&mut self, slot: enet::PeerID) -> Option<i32> {
         let id = self.ids.remove(&slot)?;
         self.slots.remove(&id);
+        self.queued.remove(&id);
         Some(id)
+    }
+
+    /// Forgets peer `id`; its ENet slot if it had one.
+    fn remove_id(&mut self, id: i32) -> Option<enet::PeerID> {
+        let slot = self.slots.remove(&id)?;
+        self.ids.remove(&slot);
+        self.queued.remove(&id);
+        Some(slot)
     }
 }
 
@@ -98,17 +247,25 @@ impl Hosts {
         addr: SocketAddr,
         max_clients: usize,
         channels: usize,
+        limits: EnetLimits,
     ) -> Result<Self, EnetError> {
         let socket = UdpSocket::bind(addr)?;
         Ok(Self {
-            host: host(socket, max_clients.max(1), channels)?,
+            host: host(socket, max_clients.max(1), channels, &limits)?,
             map: PeerMap::default(),
             server: true,
+            limits,
+            events_left: 0,
         })
     }
 
     /// A client connecting to the server at `addr` (peer 1) with `id` as the connect data.
-    pub(crate) fn client(addr: SocketAddr, id: i32, channels: usize) -> Result<Self, EnetError> {
+    pub(crate) fn client(
+        addr: SocketAddr,
+        id: i32,
+        channels: usize,
+        limits: EnetLimits,
+    ) -> Result<Self, EnetError> {
         let bind: SocketAddr = if addr.is_ipv4() {
             "0.0.0.0:0"
         } else {
@@ -117,7 +274,7 @@ impl Hosts {
         .parse()
         .map_err(|_| EnetError::Enet("bad bind address".into()))?;
         let socket = UdpSocket::bind(bind)?;
-        let mut host = host(socket, 1, channels)?;
+        let mut host = host(socket, 1, channels, &limits)?;
         let peer = host
             .connect(addr, channels, id as u32)
             .map_err(|e| EnetError::Enet(format!("{e:?}")))?
@@ -126,6 +283,8 @@ impl Hosts {
             host,
             map: PeerMap::default(),
             server: false,
+            limits,
+            events_left: 0,
         };
         hosts.map.insert(peer, 1);
         Ok(hosts)
@@ -133,14 +292,25 @@ impl Hosts {
 
     /// The bound address.
     pub(crate) fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.host.socket().local_addr()
+        self.host.socket().socket.local_addr()
     }
 
-    /// The next event of the host that concerns a peer we know (or admit); refused
-    /// connections (ids below 2 and ids in use, as both engines' ENet peers refuse them) are
-    /// reset, and the disconnects and packets of unknown slots passed over.
+    /// Starts a `service` call: its budget of datagrams, bytes and events.
+    pub(crate) fn begin(&mut self) {
+        let socket = self.host.socket_mut();
+        socket.datagrams = self.limits.datagrams_per_call.max(1);
+        socket.bytes = self.limits.inbound_bytes_per_call.max(1);
+        self.events_left = self.limits.packets_per_call.max(1);
+    }
+
+    /// The next event of the host that concerns a peer we know (or admit), within the call's
+    /// budget (see [`begin`](Self::begin)); refused connections (ids below 2 and ids in use,
+    /// as both engines' ENet peers refuse them) are reset, and the disconnects and packets of
+    /// unknown slots passed over (each counts toward the budget). `Err` only when the socket
+    /// is gone.
     pub(crate) fn next(&mut self) -> Result<Option<HostEvent>, EnetError> {
-        loop {
+        while self.events_left > 0 {
+            self.events_left -= 1;
             let Some(event) = self.host.service()? else {
                 return Ok(None);
             };
@@ -178,20 +348,79 @@ impl Hosts {
                 }
             }
         }
+        Ok(None)
     }
 
     /// The ENet peer of Godot peer `id`.
-    pub(crate) fn peer_mut(&mut self, id: i32) -> Option<&mut enet::Peer<UdpSocket>> {
+    pub(crate) fn peer_mut(&mut self, id: i32) -> Option<&mut enet::Peer<Udp>> {
         let slot = *self.map.slots.get(&id)?;
         self.host.get_peer_mut(slot)
     }
 
+    /// Queues `data` for peer `id` on ENet channel `channel`, within the peer's outbound
+    /// bound: each packet counts its bytes plus [`ENET_PACKET_OVERHEAD`] until ENet lets go
+    /// of it.
+    pub(crate) fn send(
+        &mut self,
+        id: i32,
+        channel: u8,
+        data: Vec<u8>,
+        kind: enet::PacketKind,
+    ) -> Sent {
+        let (Some(&slot), Some(queued)) = (self.map.slots.get(&id), self.map.queued.get(&id))
+        else {
+            return Sent::NoPeer;
+        };
+        let size = data.len();
+        let largest = self.limits.max_packet_size.max(1);
+        if size > largest {
+            return Sent::TooLarge {
+                size,
+                limit: largest,
+            };
+        }
+        let limit = self.limits.outbound_buffer_size.max(1);
+        let charge = size.saturating_add(ENET_PACKET_OVERHEAD);
+        if charge > limit {
+            return Sent::TooLarge { size, limit };
+        }
+        if queued.load(Ordering::Relaxed).saturating_add(charge) > limit {
+            self.drop_now(id);
+            return Sent::Dropped { limit };
+        }
+        queued.fetch_add(charge, Ordering::Relaxed);
+        let tracked = Tracked {
+            data,
+            queued: Arc::clone(queued),
+            charge,
+        };
+        let packet = enet::Packet::new(Box::new(tracked), kind);
+        match self
+            .host
+            .get_peer_mut(slot)
+            .map(|peer| peer.send(channel, &packet))
+        {
+            Some(Ok(())) => Sent::Queued,
+            Some(Err(_)) => Sent::Refused,
+            None => Sent::NoPeer,
+        }
+    }
+
     /// Forgets peer `id` now and asks ENet to disconnect it.
     pub(crate) fn forget_and_disconnect(&mut self, id: i32) {
-        if let Some(slot) = self.map.slots.remove(&id) {
-            self.map.ids.remove(&slot);
+        if let Some(slot) = self.map.remove_id(id) {
             if let Some(peer) = self.host.get_peer_mut(slot) {
                 peer.disconnect(0);
+            }
+        }
+    }
+
+    /// Forgets peer `id` and resets it at once (a notice is sent, not waited for): whatever
+    /// was queued for it is freed now, and ENet reports no disconnection.
+    fn drop_now(&mut self, id: i32) {
+        if let Some(slot) = self.map.remove_id(id) {
+            if let Some(peer) = self.host.get_peer_mut(slot) {
+                peer.disconnect_now(0);
             }
         }
     }
@@ -205,5 +434,87 @@ impl Hosts {
             }
         }
         self.host.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::{SocketAddr, UdpSocket};
+
+    use rusty_enet as enet;
+
+    use super::Udp;
+
+    /// A datagram the kernel refuses for its destination (here the broadcast address, with
+    /// `SO_BROADCAST` off: EACCES) is lost, as UDP loses datagrams, and the host goes on.
+    /// rusty_enet's own `Socket` for `UdpSocket` (which the host used before) passes every
+    /// such error up as the host's, which ended `service()` for every peer.
+    #[test]
+    fn a_destination_error_loses_the_datagram_not_the_host() {
+        let to: SocketAddr = "255.255.255.255:9".parse().unwrap();
+        let plain = UdpSocket::bind("127.0.0.1:0").unwrap();
+        assert!(enet::Socket::send(&mut plain.try_clone().unwrap(), to, b"x").is_err());
+        let mut udp = Udp {
+            socket: plain,
+            datagrams: 1,
+            bytes: 1,
+        };
+        assert_eq!(enet::Socket::send(&mut udp, to, b"x").unwrap(), 0);
+        // The socket still works.
+        let other = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let sent = enet::Socket::send(&mut udp, other.local_addr().unwrap(), b"y").unwrap();
+        assert_eq!(sent, 1);
+    }
+
+    /// Reads stop at the call's datagram budget, whatever is waiting, and the next call
+    /// reads the rest.
+    #[test]
+    fn reads_stop_at_the_call_budget() {
+        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let peer = UdpSocket::bind("127.0.0.1:0").unwrap();
+        for _ in 0..5 {
+            peer.send_to(&[1, 2, 3], socket.local_addr().unwrap())
+                .unwrap();
+        }
+        let mut udp = Udp {
+            socket,
+            datagrams: 3,
+            bytes: 1 << 20,
+        };
+        enet::Socket::init(
+            &mut udp,
+            enet::SocketOptions {
+                receive_buffer: 0,
+                send_buffer: 0,
+            },
+        )
+        .unwrap();
+        let mut buffer = [0u8; enet::MTU_MAX];
+        let mut read = 0;
+        let start = std::time::Instant::now();
+        // Loopback delivers at once, but give it a moment.
+        while read < 3 && start.elapsed() < std::time::Duration::from_secs(5) {
+            if enet::Socket::receive(&mut udp, &mut buffer)
+                .unwrap()
+                .is_some()
+            {
+                read += 1;
+            }
+        }
+        assert_eq!(read, 3);
+        assert!(
+            enet::Socket::receive(&mut udp, &mut buffer)
+                .unwrap()
+                .is_none()
+        );
+        udp.datagrams = 3;
+        let mut more = 0;
+        while enet::Socket::receive(&mut udp, &mut buffer)
+            .unwrap()
+            .is_some()
+        {
+            more += 1;
+        }
+        assert_eq!(more, 2);
     }
 }

@@ -209,11 +209,10 @@ pub enum ProtocolError {
         limit: usize,
     },
     /// A message of ours for a WebSocket peer is above
-    /// [`crate::WsLimits::outbound_buffer_size`]: it is not sent (Godot's `put_packet` fails
-    /// the same way); the peer stays.
-    #[error(
-        "a message of {size} bytes for peer {peer} is above the WebSocket outbound limit of {limit}"
-    )]
+    /// [`crate::WsLimits::outbound_buffer_size`] (Godot's `put_packet` fails the same way), or
+    /// a packet for an ENet peer is above [`crate::EnetLimits::max_packet_size`] or
+    /// [`crate::EnetLimits::outbound_buffer_size`]: it is not sent; the peer stays.
+    #[error("a message of {size} bytes for peer {peer} is above the outbound limit of {limit}")]
     SendTooLarge {
         /// The peer it was for.
         peer: i32,
@@ -222,9 +221,11 @@ pub enum ProtocolError {
         /// The limit.
         limit: usize,
     },
-    /// A WebSocket peer does not read what is sent to it: more than
-    /// [`crate::WsLimits::outbound_buffer_size`] bytes were queued for it. It is dropped.
-    #[error("peer {peer} does not read: more than {limit} bytes queued for it")]
+    /// A WebSocket peer does not read what is sent to it (more than
+    /// [`crate::WsLimits::outbound_buffer_size`] bytes were queued for it), or an ENet peer
+    /// does not acknowledge it (more than [`crate::EnetLimits::outbound_buffer_size`]). It is
+    /// dropped.
+    #[error("peer {peer} does not keep up: more than {limit} bytes queued for it")]
     OutboundFull {
         /// The peer.
         peer: i32,

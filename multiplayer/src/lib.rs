@@ -43,7 +43,7 @@ pub use replication::{
     Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
-pub use session::{Limits, Session, Settings, WsLimits};
+pub use session::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Session, Settings, WsLimits};
 
 // The README's examples compile (and the runnable ones run) as doc tests: they are what
 // users copy.

@@ -55,6 +55,8 @@ pub struct Limits {
     pub max_cached_paths: usize,
     /// The bounds of the WebSocket transports (Godot 4's `WsPeer` and Godot 3's `Ws3Peer`).
     pub websocket: WsLimits,
+    /// The bounds of the ENet transports (Godot 4's `EnetPeer` and Godot 3's `Enet3Peer`).
+    pub enet: EnetLimits,
 }
 
 impl Default for Limits {
@@ -62,6 +64,7 @@ impl Default for Limits {
         Self {
             max_cached_paths: 1024,
             websocket: WsLimits::default(),
+            enet: EnetLimits::default(),
         }
     }
 }
@@ -78,6 +81,13 @@ impl Limits {
     #[must_use]
     pub fn with_websocket(mut self, websocket: WsLimits) -> Self {
         self.websocket = websocket;
+        self
+    }
+
+    /// With other ENet bounds.
+    #[must_use]
+    pub fn with_enet(mut self, enet: EnetLimits) -> Self {
+        self.enet = enet;
         self
     }
 }
@@ -207,6 +217,144 @@ impl WsLimits {
     #[must_use]
     pub fn with_idle_timeout_ms(mut self, ms: u64) -> Self {
         self.idle_timeout_ms = ms;
+        self
+    }
+}
+
+/// What one ENet peer may make the process hold or do, and the work of one `service` call:
+/// the bounds of `EnetPeer` (Godot 4) and `Enet3Peer` (Godot 3), server and client.
+///
+/// Godot's `ENetConnection` (4.x) and `NetworkedMultiplayerENet` (3.x) keep ENet's own
+/// defaults: packets up to 32 MiB, 32 MiB of received data waiting per peer, no bound on what
+/// is queued for a peer, and a poll that services until ENet has no event left. Ours are
+/// lower. What one peer can make the process hold, by default (measured in
+/// `tests/memory.rs`): 64 KiB of waiting data plus one packet of 1 MiB; ENet's records of
+/// the waiting packets, about 9 MiB when all 64 KiB are one-byte packets; 1 MiB queued out;
+/// and ENet's records of empty packets held out of order, which ENet does not count, about
+/// 3 MiB per channel (see `max_waiting_data`): about 21 MiB for a Godot 3 peer (3
+/// channels), 11 MiB + 3.3 MiB × (`user_channels` + 2) for a Godot 4 peer, and up to about
+/// 850 MiB with Godot's default of 255 channels. A peer that breaks a bound is dropped with
+/// an `Event::Error` naming it, then its disconnection, or its packet is refused by ENet;
+/// `service` never returns an error for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EnetLimits {
+    /// The largest packet a peer may send or be sent, in bytes (ENet's `maximumPacketSize`,
+    /// also the total length a first fragment may announce): default 1 MiB (Godot: 32 MiB).
+    /// ENet drops a larger incoming packet, or a fragment announcing one, as it arrives; a
+    /// packet of ours above it is not sent (`ProtocolError::SendTooLarge`).
+    pub max_packet_size: usize,
+    /// Bytes of received packets one peer may have waiting in ENet (out of order, fragments
+    /// of an unfinished packet, not yet dispatched) before ENet discards what it sends
+    /// next (ENet's `maximumWaitingData`): default 64 KiB (Godot: 32 MiB), as Godot's
+    /// WebSocket `inbound_buffer_size`. ENet checks it before adding a packet, so one packet
+    /// of any size up to `max_packet_size` still passes, and a peer holds at most this plus
+    /// one `max_packet_size`. ENet counts data bytes only, while each waiting packet costs
+    /// it about 90 to 140 bytes of records: 65,536 one-byte packets held out of order hold
+    /// 9.1 MiB (with 1 MiB, 229,360 of them held 26.6 MiB). Empty packets held out of order
+    /// (behind a gap in a channel's reliable sequence) count nothing, up to 7 × 4,096 per
+    /// channel (ENet's free reliable windows): 2.4 to 3.3 MiB per channel measured, which
+    /// this does not bound (see `user_channels`).
+    pub max_waiting_data: usize,
+    /// Godot 4 (`EnetPeer`) only: the user channels a host opens besides the two system
+    /// ones, as `channel_count` of Godot's `create_server` and `create_client`; 0 (the
+    /// default, as Godot's) opens every channel ENet allows, 255. A peer has as many channels
+    /// as the smaller count of its host and ours; each can hold about 3 MiB of empty
+    /// out-of-order packets that `max_waiting_data` does not count (up to about 850 MiB a
+    /// peer with 255 channels), so a game that uses few channels should set this (Godot 3's
+    /// `Enet3Peer` always has 3).
+    pub user_channels: usize,
+    /// Bytes queued for one peer that it has not acknowledged yet (reliable packets until
+    /// their acknowledgement, unreliable ones until sent), each packet counted with
+    /// [`ENET_PACKET_OVERHEAD`] for ENet's bookkeeping: default 1 MiB (Godot has no bound;
+    /// ENet keeps reliable packets until it times the peer out, 5 to 30 s). A peer that
+    /// does not acknowledge until more is queued is dropped with
+    /// `ProtocolError::OutboundFull`; relayed Godot 3 packets count too.
+    pub outbound_buffer_size: usize,
+    /// UDP datagrams read from the socket in one `service` call, all peers together:
+    /// default 512. What is left waits in the kernel's socket buffer (which drops
+    /// datagrams when full, as UDP does; ENet resends reliable data).
+    pub datagrams_per_call: usize,
+    /// Bytes of UDP datagrams read in one `service` call, all peers together: default
+    /// 128 KiB (7.5 MiB/s at 60 calls a second). ENet turns each datagram into as many
+    /// packets as it holds commands (up to 400 of a 10-byte command in 4 KiB), each held in
+    /// ENet's records of about 200 bytes until taken, so this bounds what one call can make
+    /// ENet allocate: about 2.5 MiB.
+    pub inbound_bytes_per_call: usize,
+    /// ENet events (packets, connections, disconnections) taken in one `service` call, all
+    /// peers together, so that what one call adds to the session's event queue is bounded:
+    /// default 8,192. ENet hands out the packets of different peers in turn; the rest
+    /// stays in ENet until the next call, which reads no datagram before they are taken.
+    pub packets_per_call: usize,
+}
+
+/// What each packet queued for an ENet peer counts toward
+/// [`EnetLimits::outbound_buffer_size`] on top of its bytes: ENet's packet and outgoing
+/// command records and ours, 256 bytes (an upper estimate), so that a flood of empty
+/// packets is bounded too.
+pub const ENET_PACKET_OVERHEAD: usize = 256;
+
+impl Default for EnetLimits {
+    fn default() -> Self {
+        Self {
+            max_packet_size: 1 << 20,
+            max_waiting_data: 64 << 10,
+            user_channels: 0,
+            outbound_buffer_size: 1 << 20,
+            datagrams_per_call: 512,
+            inbound_bytes_per_call: 128 << 10,
+            packets_per_call: 8_192,
+        }
+    }
+}
+
+impl EnetLimits {
+    /// With another largest packet (at least 1 byte).
+    #[must_use]
+    pub fn with_max_packet_size(mut self, bytes: usize) -> Self {
+        self.max_packet_size = bytes.max(1);
+        self
+    }
+
+    /// With another bound on the received data waiting per peer (at least 1 byte).
+    #[must_use]
+    pub fn with_max_waiting_data(mut self, bytes: usize) -> Self {
+        self.max_waiting_data = bytes.max(1);
+        self
+    }
+
+    /// With another count of user channels (Godot 4; 0 = every channel ENet allows).
+    #[must_use]
+    pub fn with_user_channels(mut self, n: usize) -> Self {
+        self.user_channels = n;
+        self
+    }
+
+    /// With another outbound bound per peer (at least 1 byte).
+    #[must_use]
+    pub fn with_outbound_buffer_size(mut self, bytes: usize) -> Self {
+        self.outbound_buffer_size = bytes.max(1);
+        self
+    }
+
+    /// With another count of datagrams read per call (at least 1).
+    #[must_use]
+    pub fn with_datagrams_per_call(mut self, n: usize) -> Self {
+        self.datagrams_per_call = n.max(1);
+        self
+    }
+
+    /// With another bound on the bytes read per call (at least 1).
+    #[must_use]
+    pub fn with_inbound_bytes_per_call(mut self, bytes: usize) -> Self {
+        self.inbound_bytes_per_call = bytes.max(1);
+        self
+    }
+
+    /// With another count of events taken per call (at least 1).
+    #[must_use]
+    pub fn with_packets_per_call(mut self, n: usize) -> Self {
+        self.packets_per_call = n.max(1);
         self
     }
 }

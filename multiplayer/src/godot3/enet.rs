@@ -8,6 +8,12 @@
 //!
 //! [`Enet3Peer`] drives a [`Session`] over a non-blocking UDP socket: call
 //! [`Enet3Peer::service`] often, then drain [`Enet3Peer::poll_event`].
+//!
+//! Every peer, and the work of one `service` call, is bounded by
+//! [`EnetLimits`](crate::EnetLimits) (`Limits::enet`), as for Godot 4's `EnetPeer`; relayed
+//! packets count toward their receiver's outbound bound. A peer that breaks a bound is
+//! dropped with an [`Event::Error`] naming it, then its [`Event::PeerDisconnected`] (and the
+//! other clients are told, `SYSMSG_REMOVE_PEER`).
 
 use std::net::SocketAddr;
 
@@ -16,7 +22,7 @@ use rusty_enet as enet;
 use super::wire::{self, EnetHeader, SysMsg, route};
 use super::{Error, Event, Session};
 use crate::enet::EnetError;
-use crate::enet_core::{HostEvent, Hosts};
+use crate::enet_core::{HostEvent, Hosts, Sent};
 use crate::{Limits, ProtocolError};
 
 /// A Godot 3.2.3-compatible ENet multiplayer peer: the server (peer 1) or a client.
@@ -41,7 +47,7 @@ impl Enet3Peer {
     /// [`EnetError`] when the socket cannot be bound or ENet refuses the settings.
     pub fn server(addr: SocketAddr, max_clients: usize, limits: Limits) -> Result<Self, EnetError> {
         Ok(Self {
-            hosts: Hosts::server(addr, max_clients, usize::from(wire::SYSCH_MAX))?,
+            hosts: Hosts::server(addr, max_clients, usize::from(wire::SYSCH_MAX), limits.enet)?,
             session: Session::server(limits),
             relay: true,
         })
@@ -63,7 +69,7 @@ impl Enet3Peer {
     /// As [`server`](Self::server).
     pub fn client_with_id(addr: SocketAddr, id: i32, limits: Limits) -> Result<Self, EnetError> {
         Ok(Self {
-            hosts: Hosts::client(addr, id, usize::from(wire::SYSCH_MAX))?,
+            hosts: Hosts::client(addr, id, usize::from(wire::SYSCH_MAX), limits.enet)?,
             session: Session::client(id, limits),
             relay: true,
         })
@@ -100,22 +106,51 @@ impl Enet3Peer {
         } else {
             enet::PacketKind::Reliable
         };
-        let packet = enet::Packet::new(data, kind);
-        if let Some(peer) = self.hosts.peer_mut(to) {
-            let _ = peer.send(channel, &packet);
+        match self.hosts.send(to, channel, data, kind) {
+            Sent::Queued | Sent::NoPeer | Sent::Refused => {}
+            Sent::TooLarge { size, limit } => self.session.report(
+                to,
+                ProtocolError::SendTooLarge {
+                    peer: to,
+                    size,
+                    limit,
+                }
+                .into(),
+            ),
+            Sent::Dropped { limit } => {
+                self.session
+                    .report(to, ProtocolError::OutboundFull { peer: to, limit }.into());
+                self.gone(to);
+            }
         }
+    }
+
+    /// Peer `id` is gone: the server tells the other clients (relay on), the session its
+    /// application.
+    fn gone(&mut self, id: i32) {
+        if self.hosts.server && self.relay {
+            for other in self.hosts.map.peer_ids() {
+                self.sysmsg(other, SysMsg::RemovePeer(id));
+            }
+        }
+        self.session.disconnected(id);
     }
 
     fn sysmsg(&mut self, to: i32, msg: SysMsg) {
         self.send_raw(to, wire::SYSCH_CONFIG, msg.to_bytes().to_vec(), false);
     }
 
-    /// Sends what the session queued, receives what arrived, and sends the answers.
+    /// Sends what the session queued, receives what arrived (within the call's budget of
+    /// [`EnetLimits`](crate::EnetLimits); the rest waits for the next call), relays, and
+    /// sends the answers. What one peer does (a flood, a packet above the bounds, not
+    /// acknowledging, an unreachable address) is that peer's [`Event::Error`] or
+    /// disconnection, never this call's error.
     ///
     /// # Errors
     ///
-    /// [`EnetError::Io`] when the socket fails.
+    /// [`EnetError::Io`] when the socket itself fails (is gone).
     pub fn service(&mut self) -> Result<(), EnetError> {
+        self.hosts.begin();
         self.flush_outputs();
         while let Some(event) = self.hosts.next()? {
             match event {
@@ -134,14 +169,7 @@ impl Enet3Peer {
                     }
                     self.session.connected(id);
                 }
-                HostEvent::Disconnect(id) => {
-                    if self.hosts.server && self.relay {
-                        for other in self.hosts.map.peer_ids() {
-                            self.sysmsg(other, SysMsg::RemovePeer(id));
-                        }
-                    }
-                    self.session.disconnected(id);
-                }
+                HostEvent::Disconnect(id) => self.gone(id),
                 HostEvent::Receive {
                     from,
                     channel,

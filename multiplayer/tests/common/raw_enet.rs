@@ -107,3 +107,76 @@ pub fn garbage(seed: u64, n: usize) -> Vec<Vec<u8>> {
         })
         .collect()
 }
+
+impl Raw {
+    /// Queues `count` copies of `data`, unreliable and unsequenced (as Godot 4 sends
+    /// unreliable packets), on ENet channel `channel`, then sends what the socket takes.
+    pub fn flood(&mut self, channel: u8, data: &[u8], count: usize) {
+        if let Some(peer) = self.host.get_peer_mut(self.peer) {
+            for _ in 0..count {
+                let packet = enet::Packet::new(
+                    data.to_vec(),
+                    enet::PacketKind::AlwaysUnreliable { sequenced: false },
+                );
+                let _ = peer.send(channel, &packet);
+            }
+        }
+        self.host.flush();
+    }
+}
+
+impl Raw {
+    /// The channels the connection has (the smaller count of the two hosts').
+    pub fn channel_count(&self) -> usize {
+        self.host
+            .get_peer(self.peer)
+            .map_or(0, enet::Peer::channel_count)
+    }
+}
+
+impl Raw {
+    /// Sends `count` reliable packets of `len` bytes (zeros) on ENet channel `channel`,
+    /// reliable sequence numbers `first`, `first + 1`, ..., written by hand (ENet numbers its
+    /// own packets in order) and sent from this connection's socket to `server`: commands of
+    /// 6 + `len` bytes (`SEND_RELIABLE` 6 with the acknowledge flag 0x80, the channel, the
+    /// sequence number, the data length, the data) after a 4-byte header (the peer id the
+    /// server gave, its session in bits 12-13, the sent-time flag 0x8000; a sent time), as
+    /// many as fit 4,096 bytes per datagram.
+    pub fn forge_reliable(
+        &mut self,
+        server: SocketAddr,
+        channel: u8,
+        first: u16,
+        count: u16,
+        len: u16,
+    ) {
+        let debug = format!("{:?}", self.host.get_peer(self.peer).unwrap());
+        let field = |name: &str| -> u16 {
+            let at = debug.find(name).unwrap() + name.len();
+            debug[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<String>()
+                .parse()
+                .unwrap()
+        };
+        let peer_id = field("outgoingPeerID: ");
+        let session = field("outgoingSessionID: ");
+        let socket = self.host.socket().try_clone().unwrap();
+        let header = (peer_id | (session << 12) | 0x8000).to_be_bytes();
+        let seqs: Vec<u16> = (0..count).map(|i| first.wrapping_add(i)).collect();
+        for chunk in seqs.chunks(4092 / (6 + usize::from(len))) {
+            let mut datagram = Vec::with_capacity(4096);
+            datagram.extend_from_slice(&header);
+            datagram.extend_from_slice(&1u16.to_be_bytes());
+            for seq in chunk {
+                datagram.extend_from_slice(&[0x80 | 6, channel]);
+                datagram.extend_from_slice(&seq.to_be_bytes());
+                datagram.extend_from_slice(&len.to_be_bytes());
+                datagram.resize(datagram.len() + usize::from(len), 0);
+            }
+            let _ = socket.send_to(&datagram, server);
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+}
