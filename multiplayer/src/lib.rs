@@ -26,6 +26,7 @@ mod error;
 mod event;
 pub mod gdscript;
 pub mod godot3;
+mod limits;
 pub mod replication;
 mod rpc;
 mod session;
@@ -38,12 +39,13 @@ mod ws_core;
 pub use error::ProtocolError;
 pub use event::{Event, Output, RemoteCall};
 pub use godot_serde::Variant;
+pub use limits::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};
 pub use replication::{
     NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,
     Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
-pub use session::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Session, Settings, WsLimits};
+pub use session::Session;
 
 // The README's examples compile (and the runnable ones run) as doc tests: they are what
 // users copy.
