@@ -323,7 +323,7 @@ pub struct Settings {
     /// clients who joins and leaves.
     pub relay: bool,
     /// Whether peers authenticate (`auth_callback` set): new peers wait in
-    /// [`Event::PeerAuthenticating`] until both sides complete.
+    /// [`Event::PeerAuthenticating`](crate::Event::PeerAuthenticating) until both sides complete.
     pub auth: bool,
     /// `auth_timeout` in milliseconds (Godot's default 3000; 0 = none).
     pub auth_timeout_ms: u64,
