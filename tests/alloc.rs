@@ -583,3 +583,102 @@ fn text_parsing_holds_at_most_64_kib_plus_2_variants_per_byte() {
         worst.what
     );
 }
+
+/// The text form's costliest shapes per byte, each an element repeated in one outer Array of
+/// 384 KiB: containers nested in every way (ten Arrays deep, `[{}]`, `{"a":[[]]}`,
+/// Dictionaries of Arrays, typed containers, objects) and long runs of tiny values.
+fn text_shapes(len: usize) -> Vec<(&'static str, String)> {
+    let run = fuzz_checks::heap::run_of;
+    let mut keys_of_arrays = String::from("{");
+    for i in 0.. {
+        if keys_of_arrays.len() + 16 > len {
+            break;
+        }
+        keys_of_arrays.push_str(&format!("{i}:[],"));
+    }
+    keys_of_arrays.push('}');
+    vec![
+        ("[]", run("[]", len)),
+        ("0", run("0", len)),
+        ("[0]", run("[0]", len)),
+        ("[[]]", run("[[]]", len)),
+        ("[[[[[[[[[[]]]]]]]]]]", run("[[[[[[[[[[]]]]]]]]]]", len)),
+        (
+            "100 nested Arrays",
+            run(&format!("{}{}", "[".repeat(100), "]".repeat(100)), len),
+        ),
+        ("{}", run("{}", len)),
+        ("[{}]", run("[{}]", len)),
+        ("{0:[]}", run("{0:[]}", len)),
+        ("{\"a\":[[]]}", run("{\"a\":[[]]}", len)),
+        ("{0:{0:{0:{0:{}}}}}", run("{0:{0:{0:{0:{}}}}}", len)),
+        ("{0:[],1:[],…} (one Dictionary)", keys_of_arrays),
+        ("[\"\"]", run("[\"\"]", len)),
+        ("Array[int]([0])", run("Array[int]([0])", len)),
+        ("Array[Array]([[]])", run("Array[Array]([[]])", len)),
+        (
+            "Dictionary[int,Array]({0:[]})",
+            run("Dictionary[int,Array]({0:[]})", len),
+        ),
+        ("Object(Node,\"a\":[])", run("Object(Node,\"a\":[])", len)),
+        ("PackedByteArray()", run("PackedByteArray()", len)),
+    ]
+}
+
+/// Every text shape through every reading entry point of the text form, against the text
+/// form's budget: 64 KiB + 2 × `size_of::<Variant>()` × the text. Prints each shape's heap per
+/// byte of text: `cargo test --release --test alloc text_shapes -- --nocapture`.
+#[test]
+fn text_shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
+    use godot_serde::text;
+    let _serial = serial();
+    let factor = 2 * VARIANT_FACTOR;
+    let config = Config::godot4().with_allow_objects(true);
+    type Read = fn(&str, Config) -> bool;
+    let entries: [(&str, Read); 4] = [
+        ("parse_variant_with", |t, c| {
+            text::parse_variant_with(t, c).is_ok()
+        }),
+        ("from_str_with::<Variant>", |t, c| {
+            text::from_str_with::<Variant>(t, c).is_ok()
+        }),
+        // Typed targets may refuse a shape (a Dictionary is no `Vec`): the bound holds for
+        // errors too.
+        ("from_str_with::<Vec<Variant>>", |t, c| {
+            text::from_str_with::<Vec<Variant>>(t, c).is_ok() || !t.starts_with('[')
+        }),
+        ("from_str_with::<IgnoredAny>", |t, c| {
+            text::from_str_with::<IgnoredAny>(t, c).is_ok()
+        }),
+    ];
+    let mut worst = Worst::default();
+    let mut over = Vec::new();
+    println!(
+        "| shape | text bytes | {} |",
+        entries.map(|e| e.0).join(" | ")
+    );
+    for (shape, input) in text_shapes(384 << 10) {
+        let mut row = format!("| `{shape}` | {} |", input.len());
+        for (entry, read) in entries {
+            let mut ok = false;
+            let peak = peak_of(|| ok = read(&input, config));
+            assert!(ok, "{shape} via {entry} reads");
+            let budget = SLACK + factor * input.len();
+            if peak > budget {
+                over.push(format!("{shape} via {entry}: {peak} B > {budget} B"));
+            } else {
+                worst.record(peak, input.len(), factor, || format!("{shape} via {entry}"));
+            }
+            row.push_str(&format!(" {:.1} |", peak as f64 / input.len() as f64));
+        }
+        println!("{row}");
+    }
+    println!(
+        "worst within the budget: {} B for {} B ({:.0} %): {}",
+        worst.peak,
+        worst.len,
+        worst.excess * 100.0,
+        worst.what
+    );
+    assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
+}

@@ -212,3 +212,99 @@ fn reading_time_is_linear() {
         );
     }
 }
+
+/// The JSON form's costliest shapes per byte, each an element repeated in one outer Array of
+/// 384 KiB: containers nested in every way and long runs of tiny values. `[{}]` and
+/// `{"a":[[]]}` are JSON the engine parses but `to_native` refuses (an object without
+/// `"type"`): what was parsed before the refusal counts too.
+fn json_shapes(len: usize) -> Vec<(&'static str, String)> {
+    let run = heap::run_of;
+    let mut keys_of_arrays = String::from(r#"{"type":"Dictionary","args":["#);
+    for i in 0.. {
+        if keys_of_arrays.len() + 16 > len {
+            break;
+        }
+        keys_of_arrays.push_str(&format!("\"i:{i}\",[],"));
+    }
+    keys_of_arrays.push_str("]}");
+    vec![
+        ("[]", run("[]", len)),
+        ("null", run("null", len)),
+        ("[null]", run("[null]", len)),
+        ("[[]]", run("[[]]", len)),
+        ("[[[[[[[[[[]]]]]]]]]]", run("[[[[[[[[[[]]]]]]]]]]", len)),
+        (
+            "100 nested Arrays",
+            run(&format!("{}{}", "[".repeat(100), "]".repeat(100)), len),
+        ),
+        ("[{}] (refused)", run("[{}]", len)),
+        ("{\"a\":[[]]} (refused)", run(r#"{"a":[[]]}"#, len)),
+        ("[0] (refused)", run("[0]", len)),
+        ("[\"s:\"]", run(r#"["s:"]"#, len)),
+        (
+            "Dictionary of one Array",
+            run(r#"{"type":"Dictionary","args":["i:0",[]]}"#, len),
+        ),
+        ("one Dictionary of Arrays", keys_of_arrays),
+        (
+            "Array[Array] of one Array",
+            run(r#"{"type":"Array","elem_type":"Array","args":[[]]}"#, len),
+        ),
+        (
+            "Object with an Array",
+            run(r#"{"type":"Node","props":["a",[]]}"#, len),
+        ),
+        (
+            "PackedByteArray of one byte",
+            run(r#"{"type":"PackedByteArray","args":[0]}"#, len),
+        ),
+    ]
+}
+
+/// Every JSON shape through every reading entry point, against the text form's budget:
+/// 64 KiB + 2 × `size_of::<Variant>()` × the text. Prints each shape's heap per byte of text:
+/// `cargo test --release --features json --test json_native_limits shapes -- --nocapture`.
+#[test]
+fn shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
+    use serde::de::IgnoredAny;
+    let per_byte = 2 * size_of::<Variant>();
+    let config = Config::default().with_allow_objects(true);
+    type Read = fn(&str, Config) -> bool;
+    let entries: [(&str, Read); 5] = [
+        ("parse_variant", |t, c| json::parse_variant(t, c).is_ok()),
+        ("take_from_str", |t, c| json::take_from_str(t, c).is_ok()),
+        ("from_str_with::<Variant>", |t, c| {
+            json::from_str_with::<Variant>(t, c).is_ok()
+        }),
+        ("from_str_with::<Vec<Variant>>", |t, c| {
+            json::from_str_with::<Vec<Variant>>(t, c).is_ok()
+        }),
+        ("from_str_with::<IgnoredAny>", |t, c| {
+            json::from_str_with::<IgnoredAny>(t, c).is_ok()
+        }),
+    ];
+    let mut over = Vec::new();
+    println!(
+        "| shape | text bytes | {} |",
+        entries.map(|e| e.0).join(" | ")
+    );
+    for (shape, input) in json_shapes(384 << 10) {
+        let refused = shape.contains("refused");
+        let mut row = format!("| `{shape}` | {} |", input.len());
+        for (i, (entry, read)) in entries.into_iter().enumerate() {
+            let (ok, peak) = heap::peak(|| read(&input, config));
+            // The Variant entry points read every shape but the refused ones; typed targets
+            // may refuse more (a Dictionary is no `Vec`), within the budget all the same.
+            if i < 3 {
+                assert_eq!(ok, !refused, "{shape} via {entry}");
+            }
+            let budget = heap::budget(per_byte, input.len());
+            if peak > budget {
+                over.push(format!("{shape} via {entry}: {peak} B > {budget} B"));
+            }
+            row.push_str(&format!(" {:.1} |", peak as f64 / input.len() as f64));
+        }
+        println!("{row}");
+    }
+    assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
+}
