@@ -682,3 +682,29 @@ fn text_shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
     );
     assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
 }
+
+/// Writing the text form: every shape read is written again; `variant_to_string_with` holds
+/// only the text (a `String` growing by doubling, up to 3 × while it moves): at most
+/// 64 KiB and 4 bytes per byte written. `to_string_with` (serde) first makes the value a
+/// Variant (`to_variant`), which it holds too: printed, not bounded here.
+#[test]
+fn text_writing_holds_at_most_64_kib_plus_4_bytes_per_byte_written() {
+    use godot_serde::text;
+    let _serial = serial();
+    let config = Config::godot4().with_allow_objects(true);
+    println!("| shape | text written | variant_to_string_with | to_string_with |");
+    for (shape, input) in text_shapes(384 << 10) {
+        let v = text::parse_variant_with(&input, config).unwrap();
+        let mut written = String::new();
+        let peak = peak_of(|| written = text::variant_to_string_with(&v, config));
+        let peak_serde = peak_of(|| text::to_string_with(&v, config).unwrap());
+        let len = written.len();
+        let budget = SLACK + 4 * len;
+        assert!(peak <= budget, "{shape}: {peak} B > {budget} B");
+        println!(
+            "| `{shape}` | {len} | {:.1} | {:.1} |",
+            peak as f64 / len as f64,
+            peak_serde as f64 / len as f64
+        );
+    }
+}

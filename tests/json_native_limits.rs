@@ -308,3 +308,53 @@ fn shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
     }
     assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
 }
+
+/// Writing: every shape read back is written again, and the heap held is measured against
+/// the text written. `variant_to_string` holds the JSON tree (a 40-byte node per value, and a
+/// value takes at least 2 bytes of text: `0,`) and the text (up to 3 × while it grows): at
+/// most 64 KiB + 24 bytes per byte written. Before the tree's arrays were allocated at their
+/// size, ten nested Arrays took 73.9 bytes per byte (4 nodes for 1). `to_string` (serde)
+/// first makes the value a Variant, which it holds too: printed, not bounded here.
+#[test]
+fn writing_holds_at_most_64_kib_plus_24_bytes_per_byte_written() {
+    let config = Config::default().with_allow_objects(true);
+    let mut over = Vec::new();
+    let mut extra = json_shapes(384 << 10);
+    // Packed arrays: one byte of the value becomes `0,` and a node of the tree.
+    extra.push((
+        "PackedByteArray of 384 Ki bytes",
+        format!(
+            r#"{{"type":"PackedByteArray","args":[{}0]}}"#,
+            "0,".repeat((384 << 10) - 1)
+        ),
+    ));
+    extra.push((
+        "PackedVector2Array of 96 Ki Vector2",
+        format!(
+            r#"{{"type":"PackedVector2Array","args":[{}0]}}"#,
+            "0,".repeat((192 << 10) - 1)
+        ),
+    ));
+    println!("| shape | text written | variant_to_string | to_string |");
+    for (shape, input) in extra {
+        let Ok(v) = json::parse_variant(&input, config) else {
+            continue;
+        };
+        let (written, peak) = heap::peak(|| json::variant_to_string(&v, config).unwrap());
+        let (again, peak_serde) = heap::peak(|| json::to_string_with(&v, config).unwrap());
+        assert_eq!(again, written, "{shape}");
+        let len = written.len();
+        let budget = heap::budget(24, len);
+        if peak > budget {
+            over.push(format!(
+                "{shape} via variant_to_string: {peak} B > {budget} B"
+            ));
+        }
+        println!(
+            "| `{shape}` | {len} | {:.1} | {:.1} |",
+            peak as f64 / len as f64,
+            peak_serde as f64 / len as f64
+        );
+    }
+    assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
+}
