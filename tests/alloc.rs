@@ -622,6 +622,11 @@ fn text_shapes(len: usize) -> Vec<(&'static str, String)> {
         ),
         ("Object(Node,\"a\":[])", run("Object(Node,\"a\":[])", len)),
         ("PackedByteArray()", run("PackedByteArray()", len)),
+        // One byte of the value per 2 of text; a `Variant` per byte in a `Vec<Variant>`.
+        (
+            "PackedByteArray(0,0,…) (one)",
+            format!("PackedByteArray({}0)", "0,".repeat(len / 2 - 9)),
+        ),
     ]
 }
 
@@ -645,7 +650,7 @@ fn text_shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
         // Typed targets may refuse a shape (a Dictionary is no `Vec`): the bound holds for
         // errors too.
         ("from_str_with::<Vec<Variant>>", |t, c| {
-            text::from_str_with::<Vec<Variant>>(t, c).is_ok() || !t.starts_with('[')
+            text::from_str_with::<Vec<Variant>>(t, c).is_ok() || t.starts_with('{')
         }),
         ("from_str_with::<IgnoredAny>", |t, c| {
             text::from_str_with::<IgnoredAny>(t, c).is_ok()

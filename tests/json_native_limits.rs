@@ -258,6 +258,13 @@ fn json_shapes(len: usize) -> Vec<(&'static str, String)> {
             "PackedByteArray of one byte",
             run(r#"{"type":"PackedByteArray","args":[0]}"#, len),
         ),
+        (
+            "one PackedByteArray",
+            format!(
+                r#"{{"type":"PackedByteArray","args":[{}0]}}"#,
+                "0,".repeat(len / 2 - 24)
+            ),
+        ),
     ]
 }
 
