@@ -621,6 +621,17 @@ fn text_shapes(len: usize) -> Vec<(&'static str, String)> {
             run("Dictionary[int,Array]({0:[]})", len),
         ),
         ("Object(Node,\"a\":[])", run("Object(Node,\"a\":[])", len)),
+        ("one Object, properties 0, 1, …, 0", {
+            let mut o = String::from("Object(Node,");
+            for i in 0.. {
+                if o.len() + 24 > len {
+                    break;
+                }
+                o.push_str(&format!("\"{i}\":0,"));
+            }
+            o.push_str("\"0\":1)");
+            o
+        }),
         ("PackedByteArray()", run("PackedByteArray()", len)),
         // One byte of the value per 2 of text; a `Variant` per byte in a `Vec<Variant>`.
         (
@@ -647,10 +658,9 @@ fn text_shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
         ("from_str_with::<Variant>", |t, c| {
             text::from_str_with::<Variant>(t, c).is_ok()
         }),
-        // Typed targets may refuse a shape (a Dictionary is no `Vec`): the bound holds for
-        // errors too.
+        // The bound holds for a typed target's errors too.
         ("from_str_with::<Vec<Variant>>", |t, c| {
-            text::from_str_with::<Vec<Variant>>(t, c).is_ok() || t.starts_with('{')
+            text::from_str_with::<Vec<Variant>>(t, c).is_ok()
         }),
         ("from_str_with::<IgnoredAny>", |t, c| {
             text::from_str_with::<IgnoredAny>(t, c).is_ok()
@@ -664,10 +674,11 @@ fn text_shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
     );
     for (shape, input) in text_shapes(384 << 10) {
         let mut row = format!("| `{shape}` | {} |", input.len());
-        for (entry, read) in entries {
+        for (i, (entry, read)) in entries.into_iter().enumerate() {
             let mut ok = false;
             let peak = peak_of(|| ok = read(&input, config));
-            assert!(ok, "{shape} via {entry} reads");
+            // Typed targets may refuse a shape (an Object is no `Vec`).
+            assert!(ok || i >= 2, "{shape} via {entry} reads");
             let budget = SLACK + factor * input.len();
             if peak > budget {
                 over.push(format!("{shape} via {entry}: {peak} B > {budget} B"));

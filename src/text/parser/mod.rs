@@ -333,13 +333,11 @@ impl<'a> Parser<'a> {
             }
             let t = self.next()?;
             let v = self.value(t)?;
-            match obj.properties.iter_mut().find(|(k, _)| *k == key) {
-                Some(slot) => slot.1 = v,
-                None => obj.properties.push((key, v)),
-            }
+            obj.properties.push((key, v));
             need_comma = true;
         }
         self.depth.leave();
+        obj.properties = last_of_each(std::mem::take(&mut obj.properties));
         Ok(Variant::from(obj))
     }
 
@@ -480,6 +478,42 @@ pub(crate) fn take<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
     let mut out = Vec::with_capacity(len);
     out.append(stack);
     *stack = Vec::new();
+    out
+}
+
+/// Properties set one by one, as the engine sets them: each name once, where it first came,
+/// with its last value. Linear in the number of properties (a hash of the names; comparing
+/// each with every earlier one took 1.0 s for 40,000 properties, 18 × the time of 10,000).
+fn last_of_each(props: Vec<(String, Variant)>) -> Vec<(String, Variant)> {
+    if props.len() < 2 {
+        return props;
+    }
+    // Where each property's name first came.
+    let first: Vec<usize> = {
+        let mut seen = std::collections::HashMap::with_capacity(props.len());
+        props
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| *seen.entry(k.as_str()).or_insert(i))
+            .collect()
+    };
+    if first.iter().enumerate().all(|(i, &f)| f == i) {
+        return props;
+    }
+    // Where each first-come property went in the result.
+    let mut placed = vec![usize::MAX; props.len()];
+    let mut out: Vec<(String, Variant)> = Vec::with_capacity(props.len());
+    for (i, (k, v)) in props.into_iter().enumerate() {
+        let f = first.get(i).copied().unwrap_or(i);
+        if f == i {
+            if let Some(p) = placed.get_mut(i) {
+                *p = out.len();
+            }
+            out.push((k, v));
+        } else if let Some(slot) = placed.get(f).and_then(|&p| out.get_mut(p)) {
+            slot.1 = v;
+        }
+    }
     out
 }
 
