@@ -827,3 +827,144 @@ fn compressed_config_file_is_refused_past_its_text_limit() {
         "{err}"
     );
 }
+
+/// The text form's costliest shapes per byte, each an element repeated in one outer Array of
+/// 384 KiB: containers nested in every way (ten Arrays deep, `[{}]`, `{"a":[[]]}`,
+/// Dictionaries of Arrays, typed containers, objects) and long runs of tiny values.
+fn text_shapes(len: usize) -> Vec<(&'static str, String)> {
+    let run = fuzz_checks::heap::run_of;
+    let mut keys_of_arrays = String::from("{");
+    for i in 0.. {
+        if keys_of_arrays.len() + 16 > len {
+            break;
+        }
+        keys_of_arrays.push_str(&format!("{i}:[],"));
+    }
+    keys_of_arrays.push('}');
+    vec![
+        ("[]", run("[]", len)),
+        ("0", run("0", len)),
+        ("[0]", run("[0]", len)),
+        ("[[]]", run("[[]]", len)),
+        ("[[[[[[[[[[]]]]]]]]]]", run("[[[[[[[[[[]]]]]]]]]]", len)),
+        (
+            "100 nested Arrays",
+            run(&format!("{}{}", "[".repeat(100), "]".repeat(100)), len),
+        ),
+        ("{}", run("{}", len)),
+        ("[{}]", run("[{}]", len)),
+        ("{0:[]}", run("{0:[]}", len)),
+        ("{\"a\":[[]]}", run("{\"a\":[[]]}", len)),
+        ("{0:{0:{0:{0:{}}}}}", run("{0:{0:{0:{0:{}}}}}", len)),
+        ("{0:[],1:[],…} (one Dictionary)", keys_of_arrays),
+        ("[\"\"]", run("[\"\"]", len)),
+        ("Array[int]([0])", run("Array[int]([0])", len)),
+        ("Array[Array]([[]])", run("Array[Array]([[]])", len)),
+        (
+            "Dictionary[int,Array]({0:[]})",
+            run("Dictionary[int,Array]({0:[]})", len),
+        ),
+        ("Object(Node,\"a\":[])", run("Object(Node,\"a\":[])", len)),
+        ("one Object, properties 0, 1, …, 0", {
+            let mut o = String::from("Object(Node,");
+            for i in 0.. {
+                if o.len() + 24 > len {
+                    break;
+                }
+                o.push_str(&format!("\"{i}\":0,"));
+            }
+            o.push_str("\"0\":1)");
+            o
+        }),
+        ("PackedByteArray()", run("PackedByteArray()", len)),
+        // One byte of the value per 2 of text; a `Variant` per byte in a `Vec<Variant>`.
+        (
+            "PackedByteArray(0,0,…) (one)",
+            format!("PackedByteArray({}0)", "0,".repeat(len / 2 - 9)),
+        ),
+    ]
+}
+
+/// Every text shape through every reading entry point of the text form, against the text
+/// form's budget: 64 KiB + 2 × `size_of::<Variant>()` × the text. Prints each shape's heap per
+/// byte of text: `cargo test --release --test alloc text_shapes -- --nocapture`.
+#[test]
+fn text_shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
+    use godot_serde::text;
+    let _serial = serial();
+    let factor = 2 * VARIANT_FACTOR;
+    let config = Config::godot4().with_allow_objects(true);
+    type Read = fn(&str, Config) -> bool;
+    let entries: [(&str, Read); 4] = [
+        ("parse_variant_with", |t, c| {
+            text::parse_variant_with(t, c).is_ok()
+        }),
+        ("from_str_with::<Variant>", |t, c| {
+            text::from_str_with::<Variant>(t, c).is_ok()
+        }),
+        // The bound holds for a typed target's errors too.
+        ("from_str_with::<Vec<Variant>>", |t, c| {
+            text::from_str_with::<Vec<Variant>>(t, c).is_ok()
+        }),
+        ("from_str_with::<IgnoredAny>", |t, c| {
+            text::from_str_with::<IgnoredAny>(t, c).is_ok()
+        }),
+    ];
+    let mut worst = Worst::default();
+    let mut over = Vec::new();
+    println!(
+        "| shape | text bytes | {} |",
+        entries.map(|e| e.0).join(" | ")
+    );
+    for (shape, input) in text_shapes(384 << 10) {
+        let mut row = format!("| `{shape}` | {} |", input.len());
+        for (i, (entry, read)) in entries.into_iter().enumerate() {
+            let mut ok = false;
+            let peak = peak_of(|| ok = read(&input, config));
+            // Typed targets may refuse a shape (an Object is no `Vec`).
+            assert!(ok || i >= 2, "{shape} via {entry} reads");
+            let budget = SLACK + factor * input.len();
+            if peak > budget {
+                over.push(format!("{shape} via {entry}: {peak} B > {budget} B"));
+            } else {
+                worst.record(peak, input.len(), factor, || format!("{shape} via {entry}"));
+            }
+            row.push_str(&format!(" {:.1} |", peak as f64 / input.len() as f64));
+        }
+        println!("{row}");
+    }
+    println!(
+        "worst within the budget: {} B for {} B ({:.0} %): {}",
+        worst.peak,
+        worst.len,
+        worst.excess * 100.0,
+        worst.what
+    );
+    assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
+}
+
+/// Writing the text form: every shape read is written again; `variant_to_string_with` holds
+/// only the text (a `String` growing by doubling, up to 3 × while it moves): at most
+/// 64 KiB and 4 bytes per byte written. `to_string_with` (serde) first makes the value a
+/// Variant (`to_variant`), which it holds too: printed, not bounded here.
+#[test]
+fn text_writing_holds_at_most_64_kib_plus_4_bytes_per_byte_written() {
+    use godot_serde::text;
+    let _serial = serial();
+    let config = Config::godot4().with_allow_objects(true);
+    println!("| shape | text written | variant_to_string_with | to_string_with |");
+    for (shape, input) in text_shapes(384 << 10) {
+        let v = text::parse_variant_with(&input, config).unwrap();
+        let mut written = String::new();
+        let peak = peak_of(|| written = text::variant_to_string_with(&v, config));
+        let peak_serde = peak_of(|| text::to_string_with(&v, config).unwrap());
+        let len = written.len();
+        let budget = SLACK + 4 * len;
+        assert!(peak <= budget, "{shape}: {peak} B > {budget} B");
+        println!(
+            "| `{shape}` | {len} | {:.1} | {:.1} |",
+            peak as f64 / len as f64,
+            peak_serde as f64 / len as f64
+        );
+    }
+}

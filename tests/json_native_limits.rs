@@ -212,3 +212,156 @@ fn reading_time_is_linear() {
         );
     }
 }
+
+/// The JSON form's costliest shapes per byte, each an element repeated in one outer Array of
+/// 384 KiB: containers nested in every way and long runs of tiny values. `[{}]` and
+/// `{"a":[[]]}` are JSON the engine parses but `to_native` refuses (an object without
+/// `"type"`): what was parsed before the refusal counts too.
+fn json_shapes(len: usize) -> Vec<(&'static str, String)> {
+    let run = heap::run_of;
+    let mut keys_of_arrays = String::from(r#"{"type":"Dictionary","args":["#);
+    for i in 0.. {
+        if keys_of_arrays.len() + 16 > len {
+            break;
+        }
+        keys_of_arrays.push_str(&format!("\"i:{i}\",[],"));
+    }
+    keys_of_arrays.push_str("]}");
+    vec![
+        ("[]", run("[]", len)),
+        ("null", run("null", len)),
+        ("[null]", run("[null]", len)),
+        ("[[]]", run("[[]]", len)),
+        ("[[[[[[[[[[]]]]]]]]]]", run("[[[[[[[[[[]]]]]]]]]]", len)),
+        (
+            "100 nested Arrays",
+            run(&format!("{}{}", "[".repeat(100), "]".repeat(100)), len),
+        ),
+        ("[{}] (refused)", run("[{}]", len)),
+        ("{\"a\":[[]]} (refused)", run(r#"{"a":[[]]}"#, len)),
+        ("[0] (refused)", run("[0]", len)),
+        ("[\"s:\"]", run(r#"["s:"]"#, len)),
+        (
+            "Dictionary of one Array",
+            run(r#"{"type":"Dictionary","args":["i:0",[]]}"#, len),
+        ),
+        ("one Dictionary of Arrays", keys_of_arrays),
+        (
+            "Array[Array] of one Array",
+            run(r#"{"type":"Array","elem_type":"Array","args":[[]]}"#, len),
+        ),
+        (
+            "Object with an Array",
+            run(r#"{"type":"Node","props":["a",[]]}"#, len),
+        ),
+        (
+            "PackedByteArray of one byte",
+            run(r#"{"type":"PackedByteArray","args":[0]}"#, len),
+        ),
+        (
+            "one PackedByteArray",
+            format!(
+                r#"{{"type":"PackedByteArray","args":[{}0]}}"#,
+                "0,".repeat(len / 2 - 24)
+            ),
+        ),
+    ]
+}
+
+/// Every JSON shape through every reading entry point, against the text form's budget:
+/// 64 KiB + 2 × `size_of::<Variant>()` × the text. Prints each shape's heap per byte of text:
+/// `cargo test --release --features json --test json_native_limits shapes -- --nocapture`.
+#[test]
+fn shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
+    use serde::de::IgnoredAny;
+    let per_byte = 2 * size_of::<Variant>();
+    let config = Config::default().with_allow_objects(true);
+    type Read = fn(&str, Config) -> bool;
+    let entries: [(&str, Read); 5] = [
+        ("parse_variant", |t, c| json::parse_variant(t, c).is_ok()),
+        ("take_from_str", |t, c| json::take_from_str(t, c).is_ok()),
+        ("from_str_with::<Variant>", |t, c| {
+            json::from_str_with::<Variant>(t, c).is_ok()
+        }),
+        ("from_str_with::<Vec<Variant>>", |t, c| {
+            json::from_str_with::<Vec<Variant>>(t, c).is_ok()
+        }),
+        ("from_str_with::<IgnoredAny>", |t, c| {
+            json::from_str_with::<IgnoredAny>(t, c).is_ok()
+        }),
+    ];
+    let mut over = Vec::new();
+    println!(
+        "| shape | text bytes | {} |",
+        entries.map(|e| e.0).join(" | ")
+    );
+    for (shape, input) in json_shapes(384 << 10) {
+        let refused = shape.contains("refused");
+        let mut row = format!("| `{shape}` | {} |", input.len());
+        for (i, (entry, read)) in entries.into_iter().enumerate() {
+            let (ok, peak) = heap::peak_of(|| read(&input, config));
+            // The Variant entry points read every shape but the refused ones; typed targets
+            // may refuse more (a Dictionary is no `Vec`), within the budget all the same.
+            if i < 3 {
+                assert_eq!(ok, !refused, "{shape} via {entry}");
+            }
+            let budget = heap::budget(per_byte, input.len());
+            if peak > budget {
+                over.push(format!("{shape} via {entry}: {peak} B > {budget} B"));
+            }
+            row.push_str(&format!(" {:.1} |", peak as f64 / input.len() as f64));
+        }
+        println!("{row}");
+    }
+    assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
+}
+
+/// Writing: every shape read back is written again, and the heap held is measured against
+/// the text written. `variant_to_string` holds the JSON tree (a 40-byte node per value, and a
+/// value takes at least 2 bytes of text: `0,`) and the text (up to 3 × while it grows): at
+/// most 64 KiB + 24 bytes per byte written. Before the tree's arrays were allocated at their
+/// size, ten nested Arrays took 73.9 bytes per byte (4 nodes for 1). `to_string` (serde)
+/// first makes the value a Variant, which it holds too: printed, not bounded here.
+#[test]
+fn writing_holds_at_most_64_kib_plus_24_bytes_per_byte_written() {
+    let config = Config::default().with_allow_objects(true);
+    let mut over = Vec::new();
+    let mut extra = json_shapes(384 << 10);
+    // Packed arrays: one byte of the value becomes `0,` and a node of the tree.
+    extra.push((
+        "PackedByteArray of 384 Ki bytes",
+        format!(
+            r#"{{"type":"PackedByteArray","args":[{}0]}}"#,
+            "0,".repeat((384 << 10) - 1)
+        ),
+    ));
+    extra.push((
+        "PackedVector2Array of 96 Ki Vector2",
+        format!(
+            r#"{{"type":"PackedVector2Array","args":[{}0]}}"#,
+            "0,".repeat((192 << 10) - 1)
+        ),
+    ));
+    println!("| shape | text written | variant_to_string | to_string |");
+    for (shape, input) in extra {
+        let Ok(v) = json::parse_variant(&input, config) else {
+            continue;
+        };
+        let (written, peak) = heap::peak_of(|| json::variant_to_string(&v, config).unwrap());
+        let (again, peak_serde) = heap::peak_of(|| json::to_string_with(&v, config).unwrap());
+        assert_eq!(again, written, "{shape}");
+        let len = written.len();
+        let budget = heap::budget(24, len);
+        if peak > budget {
+            over.push(format!(
+                "{shape} via variant_to_string: {peak} B > {budget} B"
+            ));
+        }
+        println!(
+            "| `{shape}` | {len} | {:.1} | {:.1} |",
+            peak as f64 / len as f64,
+            peak_serde as f64 / len as f64
+        );
+    }
+    assert!(over.is_empty(), "over the budget:\n{}", over.join("\n"));
+}

@@ -33,8 +33,9 @@ fn obj(entries: Vec<(&str, Json)>) -> Json {
     )
 }
 
-/// `{"args": [...], "type": name}`.
-fn with_args(name: &str, args: Vec<Json>) -> Json {
+/// `{"args": [...], "type": name}`. The items go straight into the tree's array, which is
+/// allocated once at its size (every caller's iterator knows its length).
+fn with_args(name: &str, args: impl IntoIterator<Item = Json>) -> Json {
     obj(vec![
         (
             "args",
@@ -81,8 +82,8 @@ fn basis_columns(b: &Basis) -> Vec<Json> {
     ]
 }
 
-fn ints<T: Copy + Into<i64>>(items: &[T]) -> Vec<Json> {
-    items.iter().map(|&i| Json::Int(i.into())).collect()
+fn ints<T: Copy + Into<i64>>(items: &[T]) -> impl Iterator<Item = Json> + '_ {
+    items.iter().map(|&i| Json::Int(i.into()))
 }
 
 /// A typed container's element that its type does not admit (our decoder keeps one, the
@@ -172,7 +173,7 @@ impl FromNative {
             Variant::Rid(_) | Variant::Callable(_) | Variant::Signal(_) => {
                 obj(vec![("type", Json::Str(name.to_owned()))])
             }
-            Variant::Vector2(v) => with_args(name, v2(v).into()),
+            Variant::Vector2(v) => with_args(name, v2(v)),
             Variant::Vector2i(v) => with_args(name, ints(&[v.x, v.y])),
             Variant::Rect2(r) => {
                 let [a, b] = v2(&r.position);
@@ -183,7 +184,7 @@ impl FromNative {
                 name,
                 ints(&[r.position.x, r.position.y, r.size.x, r.size.y]),
             ),
-            Variant::Vector3(v) => with_args(name, v3(v).into()),
+            Variant::Vector3(v) => with_args(name, v3(v)),
             Variant::Vector3i(v) => with_args(name, ints(&[v.x, v.y, v.z])),
             Variant::Transform2D(t) => {
                 let mut args = Vec::with_capacity(6);
@@ -192,7 +193,7 @@ impl FromNative {
                 }
                 with_args(name, args)
             }
-            Variant::Vector4(v) => with_args(name, v4(v).into()),
+            Variant::Vector4(v) => with_args(name, v4(v)),
             Variant::Vector4i(v) => with_args(name, ints(&[v.x, v.y, v.z, v.w])),
             Variant::Plane(p) => {
                 let mut args: Vec<Json> = v3(&p.normal).into();
@@ -213,8 +214,8 @@ impl FromNative {
                 args.extend(v3(&t.origin));
                 with_args(name, args)
             }
-            Variant::Projection(p) => with_args(name, p.columns.iter().flat_map(v4).collect()),
-            Variant::Color(c) => with_args(name, color(c).into()),
+            Variant::Projection(p) => with_args(name, p.columns.iter().flat_map(v4)),
+            Variant::Color(c) => with_args(name, color(c)),
             Variant::Object(o) => {
                 if !self.full_objects {
                     return Err(Self::objects_refused(&o.class));
@@ -274,13 +275,13 @@ impl FromNative {
             Variant::Array(a) => {
                 let elem_type = self.container_type(&a.element_type)?;
                 let args = self.nested(depth, |depth| {
-                    a.items
-                        .iter()
-                        .map(|item| {
-                            fits(&a.element_type, item)?;
-                            Ok(self.value(item, depth)?.node())
-                        })
-                        .collect::<Result<Vec<_>>>()
+                    // At its size: a `Vec` grown one push at a time holds 4 for 1.
+                    let mut args = Vec::with_capacity(a.items.len());
+                    for item in &a.items {
+                        fits(&a.element_type, item)?;
+                        args.push(self.value(item, depth)?.node());
+                    }
+                    Ok(args)
                 })?;
                 match elem_type {
                     None => Json::Array(args),
@@ -294,15 +295,15 @@ impl FromNative {
             Variant::PackedByteArray(a) => with_args(name, ints(a)),
             Variant::PackedInt32Array(a) => with_args(name, ints(a)),
             Variant::PackedInt64Array(a) => with_args(name, ints(a)),
-            Variant::PackedFloat32Array(a) => with_args(name, a.iter().map(|&x| real(x)).collect()),
-            Variant::PackedFloat64Array(a) => with_args(name, a.iter().map(|&x| real(x)).collect()),
+            Variant::PackedFloat32Array(a) => with_args(name, a.iter().map(|&x| real(x))),
+            Variant::PackedFloat64Array(a) => with_args(name, a.iter().map(|&x| real(x))),
             Variant::PackedStringArray(a) => {
-                with_args(name, a.iter().map(|s| Json::Str(s.clone())).collect())
+                with_args(name, a.iter().map(|s| Json::Str(s.clone())))
             }
-            Variant::PackedVector2Array(a) => with_args(name, a.iter().flat_map(v2).collect()),
-            Variant::PackedVector3Array(a) => with_args(name, a.iter().flat_map(v3).collect()),
-            Variant::PackedColorArray(a) => with_args(name, a.iter().flat_map(color).collect()),
-            Variant::PackedVector4Array(a) => with_args(name, a.iter().flat_map(v4).collect()),
+            Variant::PackedVector2Array(a) => with_args(name, a.iter().flat_map(v2)),
+            Variant::PackedVector3Array(a) => with_args(name, a.iter().flat_map(v3)),
+            Variant::PackedColorArray(a) => with_args(name, a.iter().flat_map(color)),
+            Variant::PackedVector4Array(a) => with_args(name, a.iter().flat_map(v4)),
         })
     }
 }

@@ -216,7 +216,7 @@ pub fn parse_variant(text: &str, config: Config) -> Result<Variant> {
         allow_objects: config.allow_objects(),
         max_depth: config.max_depth(),
     }
-    .value(&tree, 0)
+    .value(tree, 0)
 }
 
 /// Reads the first value of `text` (a stream of values one after another, such as JSON
@@ -240,7 +240,7 @@ pub fn take_from_str(text: &str, config: Config) -> Result<(Variant, &str)> {
         allow_objects: config.allow_objects(),
         max_depth: config.max_depth(),
     }
-    .value(&tree, 0)?;
+    .value(tree, 0)?;
     Ok((v, text.get(end..).unwrap_or_default()))
 }
 
@@ -259,7 +259,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
 ///
 /// As [`from_str`].
 pub fn from_str_with<T: DeserializeOwned>(text: &str, config: Config) -> Result<T> {
-    config.from_variant(&parse_variant(text, config)?)
+    crate::text::from_parsed(parse_variant(text, config)?, config)
 }
 
 /// Reads a `T` from UTF-8 bytes of the JSON form (an HTTP body), with `config`.

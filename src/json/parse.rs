@@ -10,7 +10,7 @@
 use super::tree::{Json, Node};
 use crate::error::{Error, Result};
 use crate::text::lexer::strtod;
-use crate::text::parser::syntax_error;
+use crate::text::parser::{syntax_error, take};
 
 /// Parses one JSON value; only white space may follow it. `max_depth` bounds the nesting of
 /// arrays and objects.
@@ -36,6 +36,8 @@ fn parse_first(src: &str, max_depth: usize) -> Result<(Node, Parser<'_>)> {
         pos: 0,
         depth: 0,
         max_depth,
+        items: Vec::new(),
+        entries: Vec::new(),
     };
     let tok = p.token()?;
     let value = p.value(tok)?;
@@ -86,6 +88,13 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     max_depth: usize,
+    /// The items read so far in every open array, innermost array last; each array takes its
+    /// own off the top when it closes, into an allocation of exactly their number (see
+    /// [`take`]: a one-item array costs one item, where a `Vec` grown one push at a time
+    /// reserves four).
+    items: Vec<Node>,
+    /// The same for the entries of every open object.
+    entries: Vec<(String, Node)>,
 }
 
 impl Parser<'_> {
@@ -298,17 +307,18 @@ impl Parser<'_> {
     }
 
     fn array(&mut self, start: usize) -> Result<Json> {
-        let mut items = Vec::new();
+        let first = self.items.len();
         let mut need_comma = false;
         loop {
             let tok = self.token()?;
             match tok.kind {
-                Kind::BracketClose => return Ok(Json::Array(items)),
+                Kind::BracketClose => return Ok(Json::Array(take(&mut self.items, first))),
                 Kind::Eof => return Err(self.err(start, "Expected ']'")),
                 Kind::Comma if need_comma => need_comma = false,
                 _ if need_comma => return Err(self.err(tok.at, "Expected ','")),
                 _ => {
-                    items.push(self.value(tok)?);
+                    let item = self.value(tok)?;
+                    self.items.push(item);
                     need_comma = true;
                 }
             }
@@ -316,12 +326,12 @@ impl Parser<'_> {
     }
 
     fn object(&mut self, start: usize) -> Result<Json> {
-        let mut entries = Vec::new();
+        let first = self.entries.len();
         let mut need_comma = false;
         loop {
             let tok = self.token()?;
             let key = match tok.kind {
-                Kind::CurlyClose => return Ok(Json::Object(entries)),
+                Kind::CurlyClose => return Ok(Json::Object(take(&mut self.entries, first))),
                 Kind::Eof => return Err(self.err(start, "Expected '}'")),
                 Kind::Comma if need_comma => {
                     need_comma = false;
@@ -339,7 +349,8 @@ impl Parser<'_> {
             if tok.kind == Kind::Eof {
                 return Err(self.err(start, "Expected '}'"));
             }
-            entries.push((key, self.value(tok)?));
+            let value = self.value(tok)?;
+            self.entries.push((key, value));
             need_comma = true;
         }
     }

@@ -75,6 +75,19 @@ fn entry<'n>(entries: &'n [(String, Node)], key: &str) -> Option<&'n Node> {
     entries.iter().rev().find(|(k, _)| k == key).map(|(_, n)| n)
 }
 
+/// [`entry`], taken out of `entries` (a `null` left in its place).
+fn take_entry(entries: &mut [(String, Node)], key: &str) -> Option<Node> {
+    let (_, n) = entries.iter_mut().rev().find(|(k, _)| k == key)?;
+    let at = n.at;
+    Some(std::mem::replace(
+        n,
+        Node {
+            at,
+            json: Json::Null,
+        },
+    ))
+}
+
 impl ToNative<'_> {
     #[cold]
     fn err(&self, at: usize, msg: String) -> Error {
@@ -84,22 +97,22 @@ impl ToNative<'_> {
         }
     }
 
-    pub(crate) fn value(&self, node: &Node, depth: usize) -> Result<Variant> {
+    /// The Variant of `node`, which is consumed on the way: each part of the tree is freed
+    /// once its Variant is built, so that the tree and the Variant are not both held whole.
+    pub(crate) fn value(&self, node: Node, depth: usize) -> Result<Variant> {
         let at = node.at;
-        match &node.json {
+        match node.json {
             Json::Null => Ok(Variant::Nil),
-            Json::Bool(b) => Ok(Variant::Bool(*b)),
+            Json::Bool(b) => Ok(Variant::Bool(b)),
             Json::Int(_) | Json::Float(_) => Err(self.err(
                 at,
                 "a bare number: Variant type \"float\" is not JSON-compliant \
                  (ints are \"i:1\", floats \"f:1.0\")"
                     .to_owned(),
             )),
-            Json::Str(s) => self.prefixed(s, at),
+            Json::Str(s) => self.prefixed(&s, at),
             Json::Array(items) => {
-                let items = self.nested(at, depth, |depth| {
-                    items.iter().map(|n| self.value(n, depth)).collect()
-                })?;
+                let items = self.nested(at, depth, |depth| self.values(items, depth))?;
                 Ok(Variant::Array(Box::new(Array {
                     element_type: ContainerType::Untyped,
                     items,
@@ -107,6 +120,15 @@ impl ToNative<'_> {
             }
             Json::Object(entries) => self.typed(entries, at, depth),
         }
+    }
+
+    /// The Variants of `items`, in a `Vec` of exactly their number.
+    fn values(&self, items: Vec<Node>, depth: usize) -> Result<Vec<Variant>> {
+        let mut out = Vec::with_capacity(items.len());
+        for n in items {
+            out.push(self.value(n, depth)?);
+        }
+        Ok(out)
     }
 
     /// One level deeper: the depth check, then `f` on a fresh stack segment if needed.
@@ -173,16 +195,36 @@ impl ToNative<'_> {
 
     /// `{"type": ..., ...}`.
     #[allow(clippy::too_many_lines)] // one arm per Godot type, as in the engine
-    fn typed(&self, entries: &[(String, Node)], at: usize, depth: usize) -> Result<Variant> {
-        let Some(type_node) = entry(entries, "type") else {
+    fn typed(&self, mut entries: Vec<(String, Node)>, at: usize, depth: usize) -> Result<Variant> {
+        let Some(type_node) = take_entry(&mut entries, "type") else {
             return Err(self.err(at, "object without \"type\"".to_owned()));
         };
-        let Json::Str(name) = &type_node.json else {
+        let Json::Str(name) = type_node.json else {
             return Err(self.err(type_node.at, "\"type\" is not a string".to_owned()));
         };
+        let name = &*name;
         let Some(ty) = type_by_name(name).filter(|t| *t != VariantType::Object) else {
             return self.object(entries, name, at, depth);
         };
+        if matches!(ty, VariantType::Dictionary | VariantType::Array) {
+            // Containers take their items out of the tree (see `value`).
+            let args = match take_entry(&mut entries, "args") {
+                None => return Err(self.err(at, format!("{name} without \"args\""))),
+                Some(Node {
+                    json: Json::Array(items),
+                    ..
+                }) => items,
+                Some(n) => {
+                    return Err(self.err(n.at, format!("\"args\" of {name} is not an array")));
+                }
+            };
+            return if ty == VariantType::Dictionary {
+                self.dictionary(&entries, args, at, depth)
+            } else {
+                self.array(&entries, args, at, depth)
+            };
+        }
+        let entries = &entries;
         let args = || -> Result<&[Node]> {
             match entry(entries, "args") {
                 None => Err(self.err(at, format!("{name} without \"args\""))),
@@ -395,8 +437,6 @@ impl ToNative<'_> {
                 }))
             }
             VariantType::Color => Variant::Color(col(&fixed(4)?)),
-            VariantType::Dictionary => self.dictionary(entries, args()?, at, depth)?,
-            VariantType::Array => self.array(entries, args()?, at, depth)?,
             VariantType::PackedByteArray => {
                 let items = args()?;
                 Variant::PackedByteArray(PackedByteArray(
@@ -463,7 +503,10 @@ impl ToNative<'_> {
                     .map(|c| v4(&c.iter().copied().map(to_real).collect::<Vec<_>>()))
                     .collect(),
             )),
-            VariantType::Object => return self.object(entries, name, at, depth),
+            // Read above.
+            VariantType::Dictionary | VariantType::Array | VariantType::Object => {
+                return Err(self.err(at, format!("invalid type \"{name}\"")));
+            }
         })
     }
 
@@ -556,19 +599,20 @@ impl ToNative<'_> {
     fn array(
         &self,
         entries: &[(String, Node)],
-        args: &[Node],
+        args: Vec<Node>,
         at: usize,
         depth: usize,
     ) -> Result<Variant> {
         let element_type = self.container_type(entries, "elem_type")?;
         let items = self.nested(at, depth, |depth| {
-            args.iter()
-                .map(|n| {
-                    let v = self.value(n, depth)?;
-                    self.fits(&element_type, &v, n.at)?;
-                    Ok(v)
-                })
-                .collect::<Result<Vec<_>>>()
+            let mut items = Vec::with_capacity(args.len());
+            for n in args {
+                let n_at = n.at;
+                let v = self.value(n, depth)?;
+                self.fits(&element_type, &v, n_at)?;
+                items.push(v);
+            }
+            Ok(items)
         })?;
         Ok(Variant::Array(Box::new(Array {
             element_type,
@@ -579,7 +623,7 @@ impl ToNative<'_> {
     fn dictionary(
         &self,
         entries: &[(String, Node)],
-        args: &[Node],
+        args: Vec<Node>,
         at: usize,
         depth: usize,
     ) -> Result<Variant> {
@@ -595,17 +639,21 @@ impl ToNative<'_> {
         let key_type = self.container_type(entries, "key_type")?;
         let value_type = self.container_type(entries, "value_type")?;
         // Godot 4's Dictionary: a String and a StringName of one text are one key.
-        let mut d =
-            DictionaryBuilder::typed(KeyMode::StringLike, key_type.clone(), value_type.clone());
+        let mut d = DictionaryBuilder::typed(
+            KeyMode::StringLike,
+            args.len() / 2,
+            key_type.clone(),
+            value_type.clone(),
+        );
         self.nested(at, depth, |depth| {
-            for pair in args.chunks_exact(2) {
-                if let [k, v] = pair {
-                    let key = self.value(k, depth)?;
-                    self.fits(&key_type, &key, k.at)?;
-                    let value = self.value(v, depth)?;
-                    self.fits(&value_type, &value, v.at)?;
-                    d.insert(key, value);
-                }
+            let mut args = args.into_iter();
+            while let (Some(k), Some(v)) = (args.next(), args.next()) {
+                let (k_at, v_at) = (k.at, v.at);
+                let key = self.value(k, depth)?;
+                self.fits(&key_type, &key, k_at)?;
+                let value = self.value(v, depth)?;
+                self.fits(&value_type, &value, v_at)?;
+                d.insert(key, value);
             }
             Ok(())
         })?;
@@ -615,7 +663,7 @@ impl ToNative<'_> {
     /// `{"type": Class, "props": [name, value, ...]}`: a full object, as data.
     fn object(
         &self,
-        entries: &[(String, Node)],
+        mut entries: Vec<(String, Node)>,
         class: &str,
         at: usize,
         depth: usize,
@@ -629,7 +677,7 @@ impl ToNative<'_> {
             });
             return Err(if self.src.is_some() { e.or_at(at) } else { e });
         }
-        let props = match entry(entries, "props") {
+        let props = match take_entry(&mut entries, "props") {
             Some(Node {
                 json: Json::Array(items),
                 ..
@@ -637,6 +685,7 @@ impl ToNative<'_> {
             Some(n) => return Err(self.err(n.at, "\"props\" is not an array".to_owned())),
             None => return Err(self.err(at, format!("object of class {class} without \"props\""))),
         };
+        drop(entries);
         if !props.len().is_multiple_of(2) {
             return Err(self.err(
                 at,
@@ -644,19 +693,15 @@ impl ToNative<'_> {
             ));
         }
         let properties = self.nested(at, depth, |depth| {
-            props
-                .chunks_exact(2)
-                .filter_map(|pair| match pair {
-                    [k, v] => Some((k, v)),
-                    _ => None,
-                })
-                .map(|(k, v)| {
-                    let Json::Str(name) = &k.json else {
-                        return Err(self.err(k.at, "a property name is not a string".to_owned()));
-                    };
-                    Ok((name.clone(), self.value(v, depth)?))
-                })
-                .collect::<Result<Vec<_>>>()
+            let mut properties = Vec::with_capacity(props.len() / 2);
+            let mut props = props.into_iter();
+            while let (Some(k), Some(v)) = (props.next(), props.next()) {
+                let Json::Str(name) = k.json else {
+                    return Err(self.err(k.at, "a property name is not a string".to_owned()));
+                };
+                properties.push((name, self.value(v, depth)?));
+            }
+            Ok(properties)
         })?;
         Ok(Variant::Object(Box::new(Object {
             class: class.to_owned(),

@@ -92,7 +92,7 @@ pub fn value_to_variant(value: &Value, config: Config) -> Result<Variant> {
         allow_objects: config.allow_objects(),
         max_depth: config.max_depth(),
     }
-    .value(&Node { at: 0, json: tree }, 0)
+    .value(Node { at: 0, json: tree }, 0)
 }
 
 /// Serializes `value` to the JSON form as a [`serde_json::Value`], with the default
@@ -145,5 +145,5 @@ pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T> {
 ///
 /// As [`from_value`].
 pub fn from_value_with<T: DeserializeOwned>(value: &Value, config: Config) -> Result<T> {
-    config.from_variant(&value_to_variant(value, config)?)
+    crate::text::from_parsed(value_to_variant(value, config)?, config)
 }

@@ -97,7 +97,7 @@ pub(crate) mod writer;
 
 use serde::{Serialize, de::DeserializeOwned};
 
-use crate::{Config, Result, Variant};
+use crate::{Config, Deserializer, Error, Result, Variant};
 
 /// The text of `v` for `config`'s engine: `var_to_str` (Godot 4) or `var2str` (Godot 3).
 #[must_use]
@@ -195,6 +195,26 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
 ///
 /// As [`parse_variant_with`], and when the value does not fit `T`.
 pub fn from_str_with<T: DeserializeOwned>(text: &str, config: Config) -> Result<T> {
-    let v = parse_variant_with(text, config)?;
-    config.from_variant(&v)
+    from_parsed(parse_variant_with(text, config)?, config)
+}
+
+/// [`Config::from_variant`] of a Variant just read from text, for a `T` that borrows nothing:
+/// `T` read from the Variant's bytes (objects allowed), as `from_variant` reads it (its
+/// result, and its error without an offset, are the bytes'). The Variant is dropped once its
+/// bytes are written, so it and `T` are never held together: the heap held is at most the
+/// larger of the Variant with its bytes and the bytes with `T` (the text form's budget,
+/// README "Security and limits"), where `from_variant` of a borrowed Variant holds the
+/// Variant, its bytes and the Variant decoded back from them at once.
+pub(crate) fn from_parsed<T: DeserializeOwned>(v: Variant, config: Config) -> Result<T> {
+    // Sized first: a buffer grown by doubling would hold up to 3 × the bytes while it moves.
+    let mut bytes = Vec::with_capacity(config.serialized_size(&v)?);
+    config.to_bytes_into(&v, &mut bytes)?;
+    drop(v);
+    // From the slice, which gives each container's count as a size hint (a reader gives
+    // none: its Vecs would grow one push at a time, 4 slots for a one-element Array).
+    T::deserialize(&mut Deserializer::from_slice(
+        &bytes,
+        config.with_allow_objects(true),
+    ))
+    .map_err(Error::without_offset)
 }

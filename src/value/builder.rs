@@ -26,10 +26,18 @@ impl DictionaryBuilder {
         }
     }
 
-    /// An empty Dictionary with these key and value types.
-    pub(crate) fn typed(mode: KeyMode, key_type: ContainerType, value_type: ContainerType) -> Self {
+    /// An empty Dictionary with these key and value types and room for `n` entries.
+    pub(crate) fn typed(
+        mode: KeyMode,
+        n: usize,
+        key_type: ContainerType,
+        value_type: ContainerType,
+    ) -> Self {
+        let mut dict = Dictionary::with_capacity(n);
+        dict.set_key_type(key_type);
+        dict.set_value_type(value_type);
         DictionaryBuilder {
-            dict: Dictionary::typed(key_type, value_type),
+            dict,
             mode,
             prints: Prints::new(),
         }

@@ -96,10 +96,7 @@ pub fn within<R>(limit: usize, what: &str, f: impl FnOnce() -> R) -> R {
     if !INSTALLED.load(Ordering::Relaxed) {
         return f();
     }
-    let start = HELD.with(Cell::get);
-    PEAK.with(|p| p.set(start));
-    let r = f();
-    let used = PEAK.with(Cell::get).wrapping_sub(start);
+    let (r, used) = peak_of(f);
     assert!(
         used <= limit,
         "{what}: held {used} bytes of heap at its peak, over its budget of {limit} bytes"
@@ -107,12 +104,32 @@ pub fn within<R>(limit: usize, what: &str, f: impl FnOnce() -> R) -> R {
     r
 }
 
-/// Runs `f` and returns its result with the heap this thread held above its starting point at
-/// its peak (the result included); 0 where [`Tracking`] is not installed.
+/// Runs `f` and returns its result with the heap this thread held above its starting point
+/// at its peak (the result included); 0 where [`Tracking`] is not installed.
 pub fn peak_of<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    if !INSTALLED.load(Ordering::Relaxed) {
+        return (f(), 0);
+    }
     let start = HELD.with(Cell::get);
     PEAK.with(|p| p.set(start));
     let r = f();
     let used = PEAK.with(Cell::get).wrapping_sub(start);
     (r, used)
+}
+
+/// `item` repeated in one outer Array (`[item,item,…]`, both the text form and JSON), as
+/// many times as fit in `len` bytes: the long runs of one small shape that cost the most heap
+/// per byte of text.
+pub fn run_of(item: &str, len: usize) -> String {
+    let n = (len.saturating_sub(2) / (item.len() + 1)).max(1);
+    let mut s = String::with_capacity(len);
+    s.push('[');
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(item);
+    }
+    s.push(']');
+    s
 }
