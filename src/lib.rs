@@ -333,11 +333,8 @@ impl Config {
     /// When the Variant cannot be written for the target engine (as [`Config::to_bytes`]),
     /// or does not fit `T`.
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
-        let bytes = self.to_bytes(value)?;
-        let config = self.with_allow_objects(true);
-        // A decode error here is not the answer: `T` may stop before the failing part (a
-        // String target refuses a Dictionary before reading its keys), so the bytes decide.
-        if matches!(config.variant_from_bytes(&bytes), Ok(back) if value::same(&back, value)) {
+        let (kept, bytes) = self.wire_keeps(value)?;
+        if kept {
             let de = value::VariantDe::new(value, self.double_precision, value::Borrowed)
                 .with_enum_indices(self.enum_indices());
             // On a mismatch the error is the bytes' (type names of this config's engine, the
@@ -346,9 +343,54 @@ impl Config {
                 return Ok(t);
             }
         }
+        let bytes = match bytes {
+            Some(bytes) => bytes,
+            None => self.to_bytes(value)?,
+        };
         // The bytes are this call's own: an offset in them would point nowhere the caller sees.
-        T::deserialize(&mut Deserializer::from_reader(bytes.as_slice(), config))
-            .map_err(Error::without_offset)
+        T::deserialize(&mut Deserializer::from_reader(
+            bytes.as_slice(),
+            self.with_allow_objects(true),
+        ))
+        .map_err(Error::without_offset)
+    }
+
+    /// [`Config::from_variant`]'s question: whether `to_bytes(value)` decodes (objects
+    /// allowed) back to `value` itself, with the bytes when they were written to answer it.
+    ///
+    /// Most Variants are answered from the Variant alone ([`value::kept_as_is`], no bytes);
+    /// the others are encoded, decoded and compared.
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::to_bytes`], when the bytes were needed.
+    fn wire_keeps(&self, value: &Variant) -> Result<(bool, Option<Vec<u8>>)> {
+        if value::kept_as_is(value, self) {
+            return Ok((true, None));
+        }
+        let bytes = self.to_bytes(value)?;
+        // A decode error here is not the answer: `T` may stop before the failing part (a
+        // String target refuses a Dictionary before reading its keys), so the bytes decide.
+        let kept = matches!(
+            self.with_allow_objects(true).variant_from_bytes(&bytes),
+            Ok(back) if value::same(&back, value)
+        );
+        Ok((kept, Some(bytes)))
+    }
+
+    /// For tests of [`Config::from_variant`] only, not part of the API: whether `value` is
+    /// read in place (`Ok(true)`) or from its bytes, or the error encoding it gives; with
+    /// `without_bytes`, only whether that is known to be in place from the Variant alone.
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::to_bytes`], when the bytes were needed.
+    #[doc(hidden)]
+    pub fn __from_variant_in_place(&self, value: &Variant, without_bytes: bool) -> Result<bool> {
+        if without_bytes {
+            return Ok(value::kept_as_is(value, self));
+        }
+        self.wire_keeps(value).map(|(kept, _)| kept)
     }
 }
 
