@@ -302,12 +302,16 @@ impl Config {
     /// Converts a [`Variant`] into a `T`: literally `from_bytes::<T>(&to_bytes(value))` with
     /// this config, objects allowed, and `T` may borrow from the Variant (`&str`, `&[u8]`).
     ///
-    /// The Variant is encoded, which gives the wire's errors (a type the target lacks, text
-    /// with a NUL, nesting beyond the depth limit), and the bytes are decoded into a Variant.
-    /// When that is the Variant given (the wire keeps it as it is: every Variant that came
-    /// from decoding or from [`Config::to_variant`] with this config), `T` is read from the
-    /// Variant in place, which presents it exactly as the byte deserializer presents its bytes,
-    /// and may borrow from it. Otherwise (the wire changes it: a leading BOM dropped from
+    /// When the bytes of the Variant decode back to the Variant itself (the wire keeps it as
+    /// it is: every Variant that came from decoding or from [`Config::to_variant`] with this
+    /// config), `T` is read from the Variant in place, which presents it exactly as the byte
+    /// deserializer presents its bytes, and may borrow from it. Whether they do is answered
+    /// from the Variant alone, with no encoding and no allocation, where every part is one the
+    /// wire keeps for this config (text without a NUL or a leading BOM, numbers, math types of
+    /// a width the wire keeps, untyped containers within the depth limit that no inference
+    /// types and no sorting reorders, ...); any other Variant is encoded, which gives the
+    /// wire's errors (a type the target lacks, text with a NUL, nesting beyond the depth
+    /// limit), and its bytes are decoded and compared with it. Otherwise (the wire changes it: a leading BOM dropped from
     /// text, a plain Array typed by inference, a Godot 3 RID losing its id) `T` is read from
     /// the bytes, so it gets what the bytes give; a borrowing `T` then fails with serde's
     /// "borrowed" type error, as [`Config::from_reader`] does, since the text it would borrow

@@ -460,7 +460,7 @@ fn edge_cases() -> Vec<Variant> {
             class: "Node".into(),
             properties: vec![("name".into(), "n".into())],
         })),
-        Variant::Object(Box::new(Object::default())),
+        Variant::Object(Box::default()),
         // Containers: inference types a plain Array of ints, not a mixed one; typing the
         // target lacks or turns into EncodedObjectAsID.
         ints().into(),
