@@ -490,6 +490,114 @@ impl<'de, R: Read<'de>> FromBytes<'_, R> {
     }
 }
 
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// Whether the next value decodes to `v` ([`same`](crate::value::same) as what
+    /// [`read_variant`](Self::read_variant) would give), found while reading it without
+    /// building it: containers are walked next to `v`'s, each leaf and key is decoded as
+    /// `read_variant` decodes it and compared with `v`'s; the first difference or decode error
+    /// ends the walk with `false`.
+    pub(crate) fn decodes_to(&mut self, v: &Variant) -> bool {
+        match self.take_read_ahead() {
+            Some(h) => FromBytes { de: self }.matches_at(h, v),
+            None => FromBytes { de: self }.matches(v),
+        }
+        .unwrap_or(false)
+    }
+}
+
+impl<'de, R: Read<'de>> FromBytes<'_, R> {
+    /// [`Deserializer::decodes_to`]: the next value is `v`.
+    fn matches(&mut self, v: &Variant) -> Result<bool> {
+        let h = self.rd().read_header()?;
+        self.matches_at(h, v)
+    }
+
+    /// [`matches`](Self::matches) with the header read. A container header meets a container
+    /// of `v`'s: their types, counts and items are compared (a Dictionary whose keys each
+    /// match `v`'s, which are distinct, has no repeated key to merge). Anything else is
+    /// decoded by [`variant_at`](Self::variant_at) and compared.
+    fn matches_at(&mut self, h: HeaderAt, v: &Variant) -> Result<bool> {
+        use VariantType as T;
+        match (h.ty, v) {
+            (T::Array, Variant::Array(a)) => {
+                let element_type = match self.rd().array_descriptor(h.head)? {
+                    None => ContainerType::Untyped,
+                    Some(d) => container_type(d)?,
+                };
+                let count = self.rd().read_count("Array count", Item::Element)?;
+                if element_type != a.element_type || count as usize != a.items.len() {
+                    return Ok(false);
+                }
+                self.nested(|fb| fb.all(a.items.iter().map(|item| (None, item))))
+            }
+            (T::Dictionary, Variant::Dictionary(d)) => {
+                let (key_type, value_type) = match self.rd().dictionary_descriptors(h.head)? {
+                    None => (ContainerType::Untyped, ContainerType::Untyped),
+                    Some((k, v)) => (container_type(k)?, container_type(v)?),
+                };
+                let count = self.rd().read_count("Dictionary count", Item::Entry)?;
+                if (&key_type, &value_type) != (d.key_type(), d.value_type())
+                    || count as usize != d.len()
+                {
+                    return Ok(false);
+                }
+                self.nested(|fb| fb.all(d.iter().map(|(k, v)| (Some(Key::Variant(k)), v))))
+            }
+            (T::Object, Variant::Object(o)) => match self.rd().read_object_head(h)? {
+                ObjectHead::Full { class, count }
+                    if class == o.class && count as usize == o.properties.len() =>
+                {
+                    let properties = o.properties.iter();
+                    self.nested(|fb| fb.all(properties.map(|(n, v)| (Some(Key::Name(n)), v))))
+                }
+                _ => Ok(false),
+            },
+            // A container the Variant is not.
+            (T::Array | T::Dictionary, _) => Ok(false),
+            _ => {
+                let back = self.variant_at(h, &mut Shapes::default(), None)?;
+                Ok(crate::value::same(&back, v))
+            }
+        }
+    }
+
+    /// Whether the items that follow, one level deeper, are `items`: each a key (a Dictionary
+    /// key, an Object's property name) when it has one, then a value.
+    fn all<'v>(
+        &mut self,
+        items: impl Iterator<Item = (Option<Key<'v>>, &'v Variant)>,
+    ) -> Result<bool> {
+        for (key, value) in items {
+            let key_kept = match key {
+                None => true,
+                Some(Key::Variant(k)) => {
+                    let (back, _) = self.key(&mut Shapes::default())?;
+                    crate::value::same(&back, k)
+                }
+                Some(Key::Name(name)) => {
+                    let rd = self.rd();
+                    let at = rd.offset();
+                    let back = rd.read_text(PROPERTY_NAME)?;
+                    Deserializer::<R>::check_key(&back, at)?;
+                    *back == **name
+                }
+            };
+            if !key_kept || !self.matches(value)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// What comes before a value in [`FromBytes::all`].
+enum Key<'v> {
+    /// A Dictionary key.
+    Variant(&'v Variant),
+    /// An Object's property name.
+    Name(&'v String),
+}
+
 /// The element, key or value type a typed container's descriptor `d` stands for.
 fn container_type(d: Descriptor) -> Result<ContainerType> {
     ContainerType::from_parts(d.kind, d.id, d.name).map_err(|m| Error::new(ErrorKind::Message(m)))
