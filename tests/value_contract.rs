@@ -461,6 +461,19 @@ fn edge_cases() -> Vec<Variant> {
             properties: vec![("name".into(), "n".into())],
         })),
         Variant::Object(Box::default()),
+        // An object's class and property names follow the text and key rules.
+        Variant::Object(Box::new(Object {
+            class: "\u{FEFF}Node".into(),
+            properties: vec![],
+        })),
+        Variant::Object(Box::new(Object {
+            class: "Node".into(),
+            properties: vec![("\u{FEFF}name".into(), 1.into())],
+        })),
+        Variant::Object(Box::new(Object {
+            class: "Node".into(),
+            properties: vec![("$godot_serde::Vector2".into(), 1.into())],
+        })),
         // Containers: inference types a plain Array of ints, not a mixed one; typing the
         // target lacks or turns into EncodedObjectAsID.
         ints().into(),
