@@ -373,32 +373,28 @@ impl Config {
             return Ok((true, None));
         }
         let bytes = self.to_bytes(value)?;
-        Ok((self.decodes_to(&bytes, value), Some(bytes)))
+        // A decode error here is not the answer: `T` may stop before the failing part (a
+        // String target refuses a Dictionary before reading its keys), so the bytes decide.
+        let kept = matches!(
+            self.with_allow_objects(true).variant_from_bytes(&bytes),
+            Ok(back) if value::same(&back, value)
+        );
+        Ok((kept, Some(bytes)))
     }
 
-    /// Whether `bytes` decode (objects allowed) to `value` itself: `variant_from_bytes`
-    /// succeeds with a Variant [`value::same`] as `value`, found without building it. A
-    /// decode error is a `false`, not the answer: `T` may stop before the failing part (a
-    /// String target refuses a Dictionary before reading its keys), so the bytes decide.
-    fn decodes_to(&self, bytes: &[u8], value: &Variant) -> bool {
-        let mut de = Deserializer::from_slice(bytes, self.with_allow_objects(true));
-        de.decodes_to(value) && de.end().is_ok()
-    }
-
-    /// For tests of [`Config::from_variant`] only, not part of the API: its two ways of
-    /// deciding whether `value` is read in place. With `without_bytes`, the walk over the
-    /// Variant alone (`true` only where it is certain); without, the bytes: `value` encoded,
-    /// and whether they decode to it (or the error encoding gives).
+    /// For tests of [`Config::from_variant`] only, not part of the API: whether `value` is
+    /// read in place (`Ok(true)`) or from its bytes, or the error encoding it gives; with
+    /// `without_bytes`, only whether that is known to be in place from the Variant alone.
     ///
     /// # Errors
     ///
-    /// As [`Config::to_bytes`], without `without_bytes`.
+    /// As [`Config::to_bytes`], when the bytes were needed.
     #[doc(hidden)]
     pub fn __from_variant_in_place(&self, value: &Variant, without_bytes: bool) -> Result<bool> {
         if without_bytes {
             return Ok(value::kept_as_is(value, self));
         }
-        Ok(self.decodes_to(&self.to_bytes(value)?, value))
+        self.wire_keeps(value).map(|(kept, _)| kept)
     }
 }
 

@@ -341,10 +341,10 @@ fn kept_by_the_bytes(config: Config, v: &Variant) -> core::result::Result<bool, 
         .is_ok_and(|back| DictionaryKey::matches_key(&&back, v)))
 }
 
-/// `from_variant`'s two ways of deciding on `v` against the tree compare: reading the bytes
-/// next to `v` gives the same answer both ways (kept exactly when the tree compare keeps it,
-/// the same encoding error), and the walk over the Variant alone answers "kept" only for a
-/// kept Variant. Returns whether the walk decided.
+/// `from_variant`'s decision on `v` against the tree compare: the same answer both ways
+/// (in place exactly when the bytes decode back to `v`, the same encoding error), and the
+/// answer from the Variant alone only ever a kept Variant. Returns whether the Variant alone
+/// decided.
 fn decides_as_the_bytes(config: Config, v: &Variant) -> bool {
     let oracle = kept_by_the_bytes(config, v);
     let decided = config
@@ -497,8 +497,7 @@ fn edge_cases() -> Vec<Variant> {
 
 /// `from_variant` decides in place or from the bytes exactly as the tree compare it replaced
 /// (encode, decode into a second tree, compare) does, on every contract edge case and on
-/// random Variants, in every config, both when it reads the bytes next to the Variant and
-/// when it walks the Variant alone; and the walk decides the common values.
+/// random Variants, in every config; and the Variant alone decides the common values.
 #[test]
 fn from_variant_decides_as_the_tree_compare() {
     let mut alone = 0;
