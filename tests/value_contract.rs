@@ -399,6 +399,26 @@ fn edge_cases() -> Vec<Variant> {
     by_script.push(Variant::Nil);
     let mut bad_script = Array::typed(ContainerType::Script("a.gd".into()));
     bad_script.push(Variant::Nil);
+    // Builtin element types that are no typing on the wire (NIL) or that the object policy
+    // rewrites (OBJECT), a type only 4.3+ has, and elements of another type than the Array's.
+    let typed = |ty: VariantType, items: Vec<Variant>| {
+        let mut a = Array::typed(ContainerType::Builtin(ty));
+        a.extend(items);
+        Variant::from(a)
+    };
+    let typed_dicts = [
+        (VariantType::Nil, VariantType::Int),
+        (VariantType::String, VariantType::Object),
+        (VariantType::Vector4, VariantType::PackedVector4Array),
+    ]
+    .map(|(k, v)| {
+        let mut d = Dictionary::typed(ContainerType::Builtin(k), ContainerType::Builtin(v));
+        d.insert("k".into(), Variant::Nil);
+        Variant::Dictionary(d)
+    });
+    let mut value_typed = Dictionary::new();
+    value_typed.set_value_type(ContainerType::Builtin(VariantType::Int));
+    value_typed.insert("k".into(), 1.into());
     vec![
         // Text: a leading BOM is dropped, a NUL refused; elsewhere a BOM stays.
         "".into(),
@@ -456,6 +476,28 @@ fn edge_cases() -> Vec<Variant> {
             subnames: vec!["\u{FEFF}b".into()],
             absolute: true,
         })),
+        Variant::NodePath(Box::new(NodePath {
+            names: vec!["a".into(), "\u{FEFF}b".into()],
+            subnames: vec!["c".into()],
+            absolute: false,
+        })),
+        Variant::NodePath(Box::new(NodePath {
+            names: vec!["a".into(), "b".into()],
+            subnames: vec!["c".into()],
+            absolute: true,
+        })),
+        Variant::NodePath(Box::new(NodePath {
+            names: vec!["a\0".into()],
+            subnames: vec![],
+            absolute: false,
+        })),
+        Variant::NodePath(Box::default()),
+        Variant::NodePath(Box::new(NodePath {
+            absolute: true,
+            ..NodePath::default()
+        })),
+        Variant::Signal(Box::new(Signal::new("hit", ObjectId(0)))),
+        Variant::Signal(Box::new(Signal::new("a\0", ObjectId(1)))),
         Variant::Object(Box::new(Object {
             class: "Node".into(),
             properties: vec![("name".into(), "n".into())],
@@ -484,8 +526,17 @@ fn edge_cases() -> Vec<Variant> {
         Variant::from(by_class),
         Variant::from(by_script),
         Variant::from(bad_script),
+        typed(VariantType::Nil, ints()),
+        typed(VariantType::Object, vec![Variant::ObjectId(ObjectId(4))]),
+        typed(VariantType::PackedVector4Array, vec![]),
+        typed(VariantType::String, ints()),
+        typed(VariantType::Array, vec![ints().into()]),
+        Variant::Dictionary(value_typed),
         dict(vec![("k".into(), ints().into())]),
         // Depth: 2 levels fit a limit of 2, 3 do not; an empty container at the limit.
+        typed_dicts[0].clone(),
+        typed_dicts[1].clone(),
+        typed_dicts[2].clone(),
         nested(2),
         nested(3),
         Variant::from(vec![Variant::from(vec![Variant::from(

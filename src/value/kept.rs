@@ -8,13 +8,13 @@
 //! read itself, so [`kept_as_is`] first walks `v` once, with no allocation, and answers
 //! `true` only where every part is one whose encode → decode is the identity for the config;
 //! anything it is not sure of (text with a NUL or a leading BOM, a plain Array that inference
-//! would type, a Godot 3 RID with an id, math types whose width the wire changes, a type the
-//! target lacks, typed containers, objects, NodePaths, Signals, the depth limit, ...) answers
-//! `false`, and the bytes decide as before. A `true` is a promise that the bytes path would
+//! would type, a Godot 3 RID with an id, object id 0, math types whose width the wire changes,
+//! a type the target lacks, typing the target does not write or the object policy rewrites,
+//! full objects, the depth limit, ...) answers `false`, and the bytes decide as before. A `true` is a promise that the bytes path would
 //! have said the same: `tests/value_contract.rs` checks it against that path on random
 //! Variants and on every rule below.
 
-use super::{Array, Dictionary, Variant, grow};
+use super::{Array, ContainerType, Dictionary, Variant, grow};
 use crate::config::Config;
 use crate::types::{Real, is_reserved_key};
 use crate::wire::{VariantType, has_nul, string};
@@ -103,11 +103,33 @@ impl Walk {
                             && string::len_word(string::packed_element_len(s.len())).is_some()
                     })
             }
+            // Id 0 is the null object: it reads back as nil.
+            V::ObjectId(id) => id.0 != 0,
+            V::NodePath(p) => {
+                count_kept(p.names.len())
+                    && count_kept(p.subnames.len())
+                    && p.names.iter().chain(&p.subnames).all(|s| text_kept(s))
+            }
+            V::Signal(s) => self.has(VariantType::Signal) && text_kept(&s.name),
             V::Array(a) => self.container(depth) && grow(|| self.array(a, depth + 1)),
             V::Dictionary(d) => self.container(depth) && grow(|| self.dictionary(d, depth + 1)),
-            // Not decided here: objects (their policy and null forms), object ids (0 is
-            // nil), NodePaths and Signals (their several text fields).
+            // Not decided here: full objects (the object policy, the null forms, property
+            // names).
             _ => false,
+        }
+    }
+
+    /// A container's element, key or value type comes back as it is: untyped, or (where the
+    /// target writes typed headers for that container, `headers`) a builtin type the target
+    /// has, but NIL (untyped on the wire) and OBJECT (which the object policy rewrites).
+    /// Class and script types are the object policy's: not decided here.
+    fn container_type(&self, t: &ContainerType, headers: bool) -> bool {
+        match t {
+            ContainerType::Untyped => true,
+            ContainerType::Builtin(ty) => {
+                headers && !matches!(ty, VariantType::Nil | VariantType::Object) && self.has(*ty)
+            }
+            ContainerType::ClassName(_) | ContainerType::Script(_) => false,
         }
     }
 
@@ -121,19 +143,23 @@ impl Walk {
         depth < self.config.max_depth
     }
 
-    /// An Array's items, at `depth`: untyped and not typed by inference.
+    /// An Array's items, at `depth`: of an element type the target keeps; when untyped, not
+    /// typed by inference (which leaves typed ones as they are).
     fn array(&self, a: &Array, depth: usize) -> bool {
-        a.element_type == super::ContainerType::Untyped
-            && !self.infers
+        let version = self.config.version;
+        self.container_type(&a.element_type, version.has_typed_arrays())
+            && (a.element_type != ContainerType::Untyped || !self.infers)
             && count_kept(a.items.len())
             && a.items.iter().all(|item| self.value(item, depth))
     }
 
-    /// A Dictionary's entries, at `depth`: untyped, in an order the config keeps, with keys
-    /// the decoder takes. Its keys are distinct, so keys that each come back make the decoded
-    /// Dictionary hold every entry in its place.
+    /// A Dictionary's entries, at `depth`: of key and value types the target keeps, in an
+    /// order the config keeps, with keys the decoder takes. Its keys are distinct, so keys
+    /// that each come back make the decoded Dictionary hold every entry in its place.
     fn dictionary(&self, d: &Dictionary, depth: usize) -> bool {
-        !d.is_typed()
+        let headers = self.config.version.has_typed_dictionaries();
+        self.container_type(d.key_type(), headers)
+            && self.container_type(d.value_type(), headers)
             && (!self.config.sorted_maps || d.len() <= 1)
             && count_kept(d.len())
             && d.as_slice()
