@@ -120,14 +120,15 @@ impl Walk {
     }
 
     /// A container's element, key or value type comes back as it is: untyped, or (where the
-    /// target writes typed headers for that container, `headers`) a builtin type the target
-    /// has, but NIL (untyped on the wire) and OBJECT (which the object policy rewrites).
+    /// target writes typed headers for that container, `headers`: 4.3+, which has every type)
+    /// a builtin type, but NIL (untyped on the wire) and OBJECT (which the object policy
+    /// rewrites).
     /// Class and script types are the object policy's: not decided here.
     fn container_type(&self, t: &ContainerType, headers: bool) -> bool {
         match t {
             ContainerType::Untyped => true,
             ContainerType::Builtin(ty) => {
-                headers && !matches!(ty, VariantType::Nil | VariantType::Object) && self.has(*ty)
+                headers && !matches!(ty, VariantType::Nil | VariantType::Object)
             }
             ContainerType::ClassName(_) | ContainerType::Script(_) => false,
         }
