@@ -308,8 +308,8 @@ impl Config {
     /// deserializer presents its bytes, and may borrow from it. Whether they do is answered
     /// from the Variant alone, with no encoding and no allocation, where every part is one the
     /// wire keeps for this config (text without a NUL or a leading BOM, numbers, math types of
-    /// a width the wire keeps, untyped containers within the depth limit that no inference
-    /// types and no sorting reorders, ...); any other Variant is encoded, which gives the
+    /// a width the wire keeps, containers within the depth limit that no inference types and
+    /// no sorting reorders, ...); any other Variant is encoded, which gives the
     /// wire's errors (a type the target lacks, text with a NUL, nesting beyond the depth
     /// limit), and its bytes are decoded and compared with it. Otherwise (the wire changes it: a leading BOM dropped from
     /// text, a plain Array typed by inference, a Godot 3 RID losing its id) `T` is read from
