@@ -66,36 +66,37 @@ impl Walk {
             // Ints go out as i32 or i64, floats as f32 only when exact: both come back.
             V::Nil | V::Bool(_) | V::Int(_) | V::Float(_) => true,
             V::String(s) => text_kept(s),
+            // Components are written as they are, but `Real`s of another width than the
+            // wire's (the type table says which types have them).
             V::Vector2(_)
+            | V::Vector2i(_)
             | V::Rect2(_)
+            | V::Rect2i(_)
             | V::Vector3(_)
+            | V::Vector3i(_)
             | V::Transform2D(_)
             | V::Vector4(_)
+            | V::Vector4i(_)
             | V::Plane(_)
             | V::Quaternion(_)
             | V::Aabb(_)
             | V::Basis(_)
             | V::Transform3D(_)
-            | V::Projection(_) => self.reals_kept && self.has(v.variant_type()),
-            // Integer and f32 components are written as they are.
-            V::Vector2i(_)
-            | V::Rect2i(_)
-            | V::Vector3i(_)
-            | V::Vector4i(_)
+            | V::Projection(_)
             | V::Color(_)
-            | V::Callable(_) => self.has(v.variant_type()),
+            | V::Callable(_) => self.numbers(v.variant_type()),
             V::StringName(s) => self.has(VariantType::StringName) && text_kept(&s.0),
             // Godot 3 writes no id: it reads back as 0.
             V::Rid(r) => self.config.version.has_rid_payload() || r.0 == 0,
-            V::PackedByteArray(a) => count_kept(a.0.len()),
-            V::PackedInt32Array(a) => count_kept(a.0.len()),
-            V::PackedFloat32Array(a) => count_kept(a.0.len()),
-            V::PackedColorArray(a) => count_kept(a.0.len()),
+            V::PackedByteArray(a) => self.packed(v, a.0.len()),
+            V::PackedInt32Array(a) => self.packed(v, a.0.len()),
             V::PackedInt64Array(a) => self.packed(v, a.0.len()),
+            V::PackedFloat32Array(a) => self.packed(v, a.0.len()),
             V::PackedFloat64Array(a) => self.packed(v, a.0.len()),
-            V::PackedVector2Array(a) => self.reals_kept && self.packed(v, a.0.len()),
-            V::PackedVector3Array(a) => self.reals_kept && self.packed(v, a.0.len()),
-            V::PackedVector4Array(a) => self.reals_kept && self.packed(v, a.0.len()),
+            V::PackedVector2Array(a) => self.packed(v, a.0.len()),
+            V::PackedVector3Array(a) => self.packed(v, a.0.len()),
+            V::PackedVector4Array(a) => self.packed(v, a.0.len()),
+            V::PackedColorArray(a) => self.packed(v, a.0.len()),
             V::PackedStringArray(a) => {
                 count_kept(a.0.len())
                     && a.0.iter().all(|s| {
@@ -134,9 +135,15 @@ impl Walk {
         }
     }
 
-    /// A packed array whose type only some targets have, of `len` elements.
+    /// A value of type `ty` made of numbers (a math type, Color; Callable has none): the
+    /// target has the type, and its `Real` components, if any, come back as they are.
+    fn numbers(&self, ty: VariantType) -> bool {
+        self.has(ty) && (self.reals_kept || !ty.has_real_components())
+    }
+
+    /// A numeric packed array of `len` elements ([`numbers`](Self::numbers)).
     fn packed(&self, v: &Variant, len: usize) -> bool {
-        self.has(v.variant_type()) && count_kept(len)
+        self.numbers(v.variant_type()) && count_kept(len)
     }
 
     /// A container at `depth`: its items, one level deeper, stay within the limit.
