@@ -309,15 +309,15 @@ impl Config {
     /// from the Variant alone, with no encoding and no allocation, where every part is one the
     /// wire keeps for this config (text without a NUL or a leading BOM, numbers, math types of
     /// a width the wire keeps, containers within the depth limit that no inference types and
-    /// no sorting reorders, ...); any other Variant is encoded, which gives the
-    /// wire's errors (a type the target lacks, text with a NUL, nesting beyond the depth
-    /// limit), and its bytes are decoded and compared with it. Otherwise (the wire changes it: a leading BOM dropped from
-    /// text, a plain Array typed by inference, a Godot 3 RID losing its id) `T` is read from
-    /// the bytes, so it gets what the bytes give; a borrowing `T` then fails with serde's
-    /// "borrowed" type error, as [`Config::from_reader`] does, since the text it would borrow
-    /// is not in the Variant. When `T` does not fit, the error is the one the bytes give
-    /// (Godot 3's type names in a Godot 3 config, the path), whichever way `T` was read,
-    /// without an offset (the bytes are internal).
+    /// no sorting reorders, ...); any other Variant is encoded, which gives the wire's errors
+    /// (a type the target lacks, text with a NUL, nesting beyond the depth limit), and its
+    /// bytes are decoded and compared with it. When the wire changes the Variant (a leading
+    /// BOM dropped from text, a plain Array typed by inference, a Godot 3 RID losing its id),
+    /// `T` is read from the bytes, so it gets what the bytes give; a borrowing `T` then fails
+    /// with serde's "borrowed" type error, as [`Config::from_reader`] does, since the text it
+    /// would borrow is not in the Variant. When `T` does not fit, the error is the one the
+    /// bytes give (Godot 3's type names in a Godot 3 config, the path), whichever way `T` was
+    /// read, without an offset (the bytes are internal).
     ///
     /// ```
     /// use godot_serde::{variant, Variant};

@@ -557,6 +557,12 @@ fn from_variant_decides_as_the_tree_compare() {
         for config in contract_configs() {
             alone += usize::from(decides_as_the_bytes(config, &v));
             cases += 1;
+            // And what it then reads is what the bytes give.
+            assert_eq!(
+                shown(config.from_variant::<Variant>(&v)),
+                oracle::<_, Variant>(config, &v),
+                "{config:?} {v:?}"
+            );
         }
         // Inside containers too, where the depth, the keys and inference apply.
         let wrapped = Variant::from(vec![Variant::from(vec![v.clone()]), 1.into()]);
