@@ -4,15 +4,16 @@
 //!
 //! `from_variant(v)` reads `T` from `v` in place when `to_bytes(v)` succeeds and its bytes
 //! decode back to `v` ([`same`](super::same)); otherwise from the bytes. Encoding `v`,
-//! decoding the bytes into a second tree and comparing the two costs about twice the in-place
-//! read itself, so [`kept_as_is`] first walks `v` once, with no allocation, and answers
-//! `true` only where every part is one whose encode → decode is the identity for the config;
-//! anything it is not sure of (text with a NUL or a leading BOM, a plain Array that inference
-//! would type, a Godot 3 RID with an id, object id 0, math types whose width the wire changes,
-//! a type the target lacks, typing the target does not write or the object policy rewrites,
-//! full objects, the depth limit, ...) answers `false`, and the bytes decide as before. A `true` is a promise that the bytes path would
-//! have said the same: `tests/value_contract.rs` checks it against that path on random
-//! Variants and on every rule below.
+//! decoding the bytes into a second tree and comparing the two costs about three times the
+//! in-place read itself, so [`kept_as_is`] first walks `v` once, with no allocation, and
+//! answers `true` only where every part is one whose encode → decode is the identity for the
+//! config; anything it is not sure of (text with a NUL or a leading BOM, a plain Array that
+//! inference would type, a Godot 3 RID with an id, object id 0, math types whose width the
+//! wire changes, a type the target lacks, typing the target does not write or the object
+//! policy rewrites, full objects, the depth limit, ...) answers `false`, and the bytes decide
+//! as before. It never gives a value or an error of its own: a `true` is a promise that the
+//! bytes path would have said the same, which `tests/value_contract.rs` checks against that
+//! path on random Variants and on every rule below.
 
 use super::{Array, ContainerType, Dictionary, Variant, grow};
 use crate::config::Config;
@@ -123,8 +124,7 @@ impl Walk {
     /// A container's element, key or value type comes back as it is: untyped, or (where the
     /// target writes typed headers for that container, `headers`: 4.3+, which has every type)
     /// a builtin type, but NIL (untyped on the wire) and OBJECT (which the object policy
-    /// rewrites).
-    /// Class and script types are the object policy's: not decided here.
+    /// rewrites). Class and script types are the object policy's: not decided here.
     fn container_type(&self, t: &ContainerType, headers: bool) -> bool {
         match t {
             ContainerType::Untyped => true,
