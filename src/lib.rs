@@ -302,18 +302,22 @@ impl Config {
     /// Converts a [`Variant`] into a `T`: literally `from_bytes::<T>(&to_bytes(value))` with
     /// this config, objects allowed, and `T` may borrow from the Variant (`&str`, `&[u8]`).
     ///
-    /// The Variant is encoded, which gives the wire's errors (a type the target lacks, text
-    /// with a NUL, nesting beyond the depth limit), and the bytes are decoded into a Variant.
-    /// When that is the Variant given (the wire keeps it as it is: every Variant that came
-    /// from decoding or from [`Config::to_variant`] with this config), `T` is read from the
-    /// Variant in place, which presents it exactly as the byte deserializer presents its bytes,
-    /// and may borrow from it. Otherwise (the wire changes it: a leading BOM dropped from
-    /// text, a plain Array typed by inference, a Godot 3 RID losing its id) `T` is read from
-    /// the bytes, so it gets what the bytes give; a borrowing `T` then fails with serde's
-    /// "borrowed" type error, as [`Config::from_reader`] does, since the text it would borrow
-    /// is not in the Variant. When `T` does not fit, the error is the one the bytes give
-    /// (Godot 3's type names in a Godot 3 config, the path), whichever way `T` was read,
-    /// without an offset (the bytes are internal).
+    /// When the bytes of the Variant decode back to the Variant itself (the wire keeps it as
+    /// it is: every Variant that came from decoding or from [`Config::to_variant`] with this
+    /// config), `T` is read from the Variant in place, which presents it exactly as the byte
+    /// deserializer presents its bytes, and may borrow from it. Whether they do is answered
+    /// from the Variant alone, with no encoding and no allocation, where every part is one the
+    /// wire keeps for this config (text without a NUL or a leading BOM, numbers, math types of
+    /// a width the wire keeps, containers within the depth limit that no inference types and
+    /// no sorting reorders, ...); any other Variant is encoded, which gives the wire's errors
+    /// (a type the target lacks, text with a NUL, nesting beyond the depth limit), and its
+    /// bytes are decoded and compared with it. When the wire changes the Variant (a leading
+    /// BOM dropped from text, a plain Array typed by inference, a Godot 3 RID losing its id),
+    /// `T` is read from the bytes, so it gets what the bytes give; a borrowing `T` then fails
+    /// with serde's "borrowed" type error, as [`Config::from_reader`] does, since the text it
+    /// would borrow is not in the Variant. When `T` does not fit, the error is the one the
+    /// bytes give (Godot 3's type names in a Godot 3 config, the path), whichever way `T` was
+    /// read, without an offset (the bytes are internal).
     ///
     /// ```
     /// use godot_serde::{variant, Variant};
@@ -333,11 +337,8 @@ impl Config {
     /// When the Variant cannot be written for the target engine (as [`Config::to_bytes`]),
     /// or does not fit `T`.
     pub fn from_variant<'de, T: serde::Deserialize<'de>>(&self, value: &'de Variant) -> Result<T> {
-        let bytes = self.to_bytes(value)?;
-        let config = self.with_allow_objects(true);
-        // A decode error here is not the answer: `T` may stop before the failing part (a
-        // String target refuses a Dictionary before reading its keys), so the bytes decide.
-        if matches!(config.variant_from_bytes(&bytes), Ok(back) if value::same(&back, value)) {
+        let (kept, bytes) = self.wire_keeps(value)?;
+        if kept {
             let de = value::VariantDe::new(value, self.double_precision, value::Borrowed)
                 .with_enum_indices(self.enum_indices());
             // On a mismatch the error is the bytes' (type names of this config's engine, the
@@ -346,9 +347,54 @@ impl Config {
                 return Ok(t);
             }
         }
+        let bytes = match bytes {
+            Some(bytes) => bytes,
+            None => self.to_bytes(value)?,
+        };
         // The bytes are this call's own: an offset in them would point nowhere the caller sees.
-        T::deserialize(&mut Deserializer::from_reader(bytes.as_slice(), config))
-            .map_err(Error::without_offset)
+        T::deserialize(&mut Deserializer::from_reader(
+            bytes.as_slice(),
+            self.with_allow_objects(true),
+        ))
+        .map_err(Error::without_offset)
+    }
+
+    /// [`Config::from_variant`]'s question: whether `to_bytes(value)` decodes (objects
+    /// allowed) back to `value` itself, with the bytes when they were written to answer it.
+    ///
+    /// Most Variants are answered from the Variant alone ([`value::kept_as_is`], no bytes);
+    /// the others are encoded, decoded and compared.
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::to_bytes`], when the bytes were needed.
+    fn wire_keeps(&self, value: &Variant) -> Result<(bool, Option<Vec<u8>>)> {
+        if value::kept_as_is(value, self) {
+            return Ok((true, None));
+        }
+        let bytes = self.to_bytes(value)?;
+        // A decode error here is not the answer: `T` may stop before the failing part (a
+        // String target refuses a Dictionary before reading its keys), so the bytes decide.
+        let kept = matches!(
+            self.with_allow_objects(true).variant_from_bytes(&bytes),
+            Ok(back) if value::same(&back, value)
+        );
+        Ok((kept, Some(bytes)))
+    }
+
+    /// For tests of [`Config::from_variant`] only, not part of the API: whether `value` is
+    /// read in place (`Ok(true)`) or from its bytes, or the error encoding it gives; with
+    /// `without_bytes`, only whether that is known to be in place from the Variant alone.
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::to_bytes`], when the bytes were needed.
+    #[doc(hidden)]
+    pub fn __from_variant_in_place(&self, value: &Variant, without_bytes: bool) -> Result<bool> {
+        if without_bytes {
+            return Ok(value::kept_as_is(value, self));
+        }
+        self.wire_keeps(value).map(|(kept, _)| kept)
     }
 }
 

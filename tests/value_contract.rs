@@ -329,3 +329,296 @@ fn value_before_key_is_an_error() {
     let e = ValueFirst::deserialize(v).unwrap_err();
     assert_eq!(e.to_string(), "Dictionary value requested before its key");
 }
+
+/// The tree compare `from_variant` made on every call before it decided most Variants from
+/// the Variant alone: encode, decode the bytes (objects allowed) and compare by Godot's key
+/// equality (`DictionaryKey` for `&Variant`), or the kind of the encoding error.
+fn kept_by_the_bytes(config: Config, v: &Variant) -> core::result::Result<bool, String> {
+    let bytes = config.to_bytes(v).map_err(|e| value_oracle::kind(&e))?;
+    Ok(config
+        .with_allow_objects(true)
+        .variant_from_bytes(&bytes)
+        .is_ok_and(|back| DictionaryKey::matches_key(&&back, v)))
+}
+
+/// `from_variant`'s decision on `v` against the tree compare: the same answer both ways
+/// (in place exactly when the bytes decode back to `v`, the same encoding error), and the
+/// answer from the Variant alone only ever a kept Variant. Returns whether the Variant alone
+/// decided.
+fn decides_as_the_bytes(config: Config, v: &Variant) -> bool {
+    let oracle = kept_by_the_bytes(config, v);
+    let decided = config
+        .__from_variant_in_place(v, false)
+        .map_err(|e| value_oracle::kind(&e));
+    assert_eq!(decided, oracle, "{config:?} {v:?}");
+    let alone = config.__from_variant_in_place(v, true).unwrap();
+    assert!(!alone || oracle == Ok(true), "{config:?} {v:?}: {oracle:?}");
+    alone
+}
+
+/// `configs()`, and the settings that only some Variants meet: sorted maps, a depth limit of
+/// 2, objects allowed in Godot 4, f64 math components for Godot 3 (which has none).
+fn contract_configs() -> Vec<Config> {
+    let mut out = configs();
+    out.push(Config::godot3().with_double_precision(true));
+    for version in [GodotVersion::V3, GodotVersion::V4_4] {
+        out.push(Config::new(version).with_sorted_maps(true));
+        out.push(Config::new(version).with_max_depth(2));
+    }
+    out.push(Config::godot4().with_allow_objects(true));
+    out
+}
+
+/// Nested plain Arrays: `levels` of them around an int.
+fn nested(levels: usize) -> Variant {
+    (0..levels).fold(Variant::Int(1), |v, _| Variant::from(vec![v]))
+}
+
+/// Every rule by which the wire changes or refuses a Variant, next to the same Variant
+/// without it: each must get the tree compare's answer, whichever way it is decided.
+fn edge_cases() -> Vec<Variant> {
+    let dict = |entries: Vec<(Variant, Variant)>| {
+        let mut d = Dictionary::new();
+        for (k, v) in entries {
+            d.insert(k, v);
+        }
+        Variant::Dictionary(d)
+    };
+    let name = |s: &str| Variant::StringName(StringName(s.into()));
+    let ints = || vec![Variant::Int(1), Variant::Int(2)];
+    let mut typed_ints = Array::typed(ContainerType::Builtin(VariantType::Int));
+    typed_ints.extend(ints());
+    let mut typed_dict = Dictionary::typed(
+        ContainerType::Builtin(VariantType::String),
+        ContainerType::Builtin(VariantType::Int),
+    );
+    typed_dict.insert("a".into(), 1.into());
+    let mut by_class = Array::typed(ContainerType::ClassName("Node".into()));
+    by_class.push(Variant::ObjectId(ObjectId(3)));
+    let mut by_script = Array::typed(ContainerType::Script("res://a.gd".into()));
+    by_script.push(Variant::Nil);
+    let mut bad_script = Array::typed(ContainerType::Script("a.gd".into()));
+    bad_script.push(Variant::Nil);
+    // Builtin element types that are no typing on the wire (NIL) or that the object policy
+    // rewrites (OBJECT), a type only 4.3+ has, and elements of another type than the Array's.
+    let typed = |ty: VariantType, items: Vec<Variant>| {
+        let mut a = Array::typed(ContainerType::Builtin(ty));
+        a.extend(items);
+        Variant::from(a)
+    };
+    let typed_dicts = [
+        (VariantType::Nil, VariantType::Int),
+        (VariantType::String, VariantType::Object),
+        (VariantType::Vector4, VariantType::PackedVector4Array),
+    ]
+    .map(|(k, v)| {
+        let mut d = Dictionary::typed(ContainerType::Builtin(k), ContainerType::Builtin(v));
+        d.insert("k".into(), Variant::Nil);
+        Variant::Dictionary(d)
+    });
+    let mut value_typed = Dictionary::new();
+    value_typed.set_value_type(ContainerType::Builtin(VariantType::Int));
+    value_typed.insert("k".into(), 1.into());
+    vec![
+        // Text: a leading BOM is dropped, a NUL refused; elsewhere a BOM stays.
+        "".into(),
+        "plain".into(),
+        "a string longer than the twenty-four inline bytes".into(),
+        "\u{FEFF}bom".into(),
+        "a\u{FEFF}".into(),
+        "nul\0".into(),
+        name("sn"),
+        name("\u{FEFF}sn"),
+        name("a\0"),
+        // Keys: two that the wire makes one, reserved marker names, a BOM key.
+        dict(vec![("\u{FEFF}a".into(), 1.into()), ("a".into(), 2.into())]),
+        dict(vec![("\u{FEFF}a".into(), 1.into())]),
+        dict(vec![("$godot_serde::Vector2".into(), ints().into())]),
+        dict(vec![(name("$godot_serde::Vector2"), 1.into())]),
+        dict(vec![(name("k"), 1.into()), ("k".into(), 2.into())]),
+        dict(vec![
+            (Variant::Int(1), "x".into()),
+            (Variant::Float(1.0), "y".into()),
+        ]),
+        // Order: sorted maps reorder the first, keep the second.
+        dict(vec![("b".into(), 1.into()), ("a".into(), 2.into())]),
+        dict(vec![("a".into(), 1.into()), ("b".into(), 2.into())]),
+        // Numbers: every int and float comes back (floats as f32 only when exact).
+        Variant::Int(i64::MAX),
+        Variant::Int(i64::from(i32::MIN)),
+        Variant::Float(0.1),
+        Variant::Float(-0.0),
+        Variant::Float(f64::NAN),
+        Variant::Float(1e300),
+        Variant::Float(f64::INFINITY),
+        Variant::Vector2(Vector2::new(0.1, -2.5)),
+        Variant::Vector2i(Vector2i::new(1, 2)),
+        Variant::Vector4(Vector4::new(1.0, 2.0, 3.0, 4.0)),
+        Variant::Color(Color::new(0.1, 0.2, 0.3, 1.0)),
+        Variant::PackedVector2Array(PackedVector2Array(vec![Vector2::new(0.1, 1.0)])),
+        Variant::PackedVector4Array(PackedVector4Array(vec![Vector4::new(1.0, 0.0, 0.0, 0.0)])),
+        Variant::PackedInt64Array(PackedInt64Array(vec![i64::MIN])),
+        Variant::PackedFloat64Array(PackedFloat64Array(vec![0.1])),
+        Variant::PackedStringArray(PackedStringArray(vec!["a".into(), String::new()])),
+        Variant::PackedStringArray(PackedStringArray(vec!["\u{FEFF}a".into()])),
+        Variant::PackedStringArray(PackedStringArray(vec!["a\0".into()])),
+        Variant::PackedByteArray(PackedByteArray(vec![0, 1, 2])),
+        // Ids: Godot 3's RID has none, object id 0 is nil.
+        Variant::Rid(Rid(0)),
+        Variant::Rid(Rid(5)),
+        Variant::ObjectId(ObjectId(0)),
+        Variant::ObjectId(ObjectId(7)),
+        Variant::Callable(Callable),
+        Variant::Signal(Box::new(Signal::new("hit", ObjectId(9)))),
+        Variant::Signal(Box::new(Signal::new("\u{FEFF}hit", ObjectId(9)))),
+        Variant::NodePath(Box::new(NodePath {
+            names: vec!["a".into()],
+            subnames: vec!["\u{FEFF}b".into()],
+            absolute: true,
+        })),
+        Variant::NodePath(Box::new(NodePath {
+            names: vec!["a".into(), "\u{FEFF}b".into()],
+            subnames: vec!["c".into()],
+            absolute: false,
+        })),
+        Variant::NodePath(Box::new(NodePath {
+            names: vec!["a".into(), "b".into()],
+            subnames: vec!["c".into()],
+            absolute: true,
+        })),
+        Variant::NodePath(Box::new(NodePath {
+            names: vec!["a\0".into()],
+            subnames: vec![],
+            absolute: false,
+        })),
+        Variant::NodePath(Box::default()),
+        Variant::NodePath(Box::new(NodePath {
+            absolute: true,
+            ..NodePath::default()
+        })),
+        Variant::Signal(Box::new(Signal::new("hit", ObjectId(0)))),
+        Variant::Signal(Box::new(Signal::new("a\0", ObjectId(1)))),
+        Variant::Object(Box::new(Object {
+            class: "Node".into(),
+            properties: vec![("name".into(), "n".into())],
+        })),
+        Variant::Object(Box::default()),
+        // An object's class and property names follow the text and key rules.
+        Variant::Object(Box::new(Object {
+            class: "\u{FEFF}Node".into(),
+            properties: vec![],
+        })),
+        Variant::Object(Box::new(Object {
+            class: "Node".into(),
+            properties: vec![("\u{FEFF}name".into(), 1.into())],
+        })),
+        Variant::Object(Box::new(Object {
+            class: "Node".into(),
+            properties: vec![("$godot_serde::Vector2".into(), 1.into())],
+        })),
+        // Containers: inference types a plain Array of ints, not a mixed one; typing the
+        // target lacks or turns into EncodedObjectAsID.
+        ints().into(),
+        vec![Variant::Int(1), "a".into()].into(),
+        Variant::from(Vec::<Variant>::new()),
+        Variant::from(typed_ints),
+        Variant::Dictionary(typed_dict),
+        Variant::from(by_class),
+        Variant::from(by_script),
+        Variant::from(bad_script),
+        typed(VariantType::Nil, ints()),
+        typed(VariantType::Object, vec![Variant::ObjectId(ObjectId(4))]),
+        typed(VariantType::PackedVector4Array, vec![]),
+        typed(VariantType::String, ints()),
+        typed(VariantType::Array, vec![ints().into()]),
+        Variant::Dictionary(value_typed),
+        dict(vec![("k".into(), ints().into())]),
+        // Depth: 2 levels fit a limit of 2, 3 do not; an empty container at the limit.
+        typed_dicts[0].clone(),
+        typed_dicts[1].clone(),
+        typed_dicts[2].clone(),
+        nested(2),
+        nested(3),
+        Variant::from(vec![Variant::from(vec![Variant::from(
+            Vec::<Variant>::new(),
+        )])]),
+        Variant::from(vec![dict(vec![("a".into(), dict(vec![]))])]),
+    ]
+}
+
+/// `from_variant` decides in place or from the bytes exactly as the tree compare it replaced
+/// (encode, decode into a second tree, compare) does, on every contract edge case and on
+/// random Variants, in every config; and the Variant alone decides the common values.
+#[test]
+fn from_variant_decides_as_the_tree_compare() {
+    let mut alone = 0;
+    let mut cases = 0;
+    for v in edge_cases() {
+        for config in contract_configs() {
+            alone += usize::from(decides_as_the_bytes(config, &v));
+            cases += 1;
+            // And what it then reads is what the bytes give.
+            assert_eq!(
+                shown(config.from_variant::<Variant>(&v)),
+                oracle::<_, Variant>(config, &v),
+                "{config:?} {v:?}"
+            );
+        }
+        // Inside containers too, where the depth, the keys and inference apply.
+        let wrapped = Variant::from(vec![Variant::from(vec![v.clone()]), 1.into()]);
+        let mut d = Dictionary::new();
+        d.insert("v".into(), v.clone());
+        d.insert(v.clone(), Variant::Nil);
+        for config in contract_configs() {
+            decides_as_the_bytes(config, &wrapped);
+            decides_as_the_bytes(config, &Variant::Dictionary(d.clone()));
+            cases += 2;
+        }
+    }
+    let mut rng = Rng::new(3737);
+    for _ in 0..400 {
+        let v = variant(&mut rng, 3);
+        for config in contract_configs() {
+            alone += usize::from(decides_as_the_bytes(config, &v));
+            cases += 1;
+        }
+    }
+    println!("{cases} cases, {alone} decided from the Variant alone");
+
+    // The common values are decided without bytes: what `to_variant` gives for plain records
+    // (no BOM, no NUL, no ids) wherever no inference types its Arrays.
+    #[derive(Serialize)]
+    struct Player {
+        name: String,
+        hp: i32,
+        pos: Vector2,
+        tags: Vec<String>,
+        stats: BTreeMap<String, f64>,
+    }
+    let players: Vec<Player> = (0..3)
+        .map(|i| Player {
+            name: format!("player{i}"),
+            hp: i * 7,
+            pos: Vector2::new(0.5, -1.0),
+            tags: vec!["a".into(), "b".into()],
+            stats: [("speed".to_owned(), 1.5)].into(),
+        })
+        .collect();
+    for config in contract_configs() {
+        // The tags are Strings at depth 3; Godot 3 has no f64 components to write `pos` with.
+        if config.max_depth() < 3 || (config.double_precision() && !config.version().is_godot4()) {
+            continue;
+        }
+        let v = config.to_variant(&players).unwrap();
+        let inferring = config.typed_containers() && config.version().has_typed_arrays();
+        // With the `double-precision` feature, f64 components written as f32 are rounded.
+        let reals = size_of::<Real>() == 4 || config.double_precision();
+        // Sorted maps write the record's keys in another order.
+        let sorted = config != config.with_sorted_maps(false);
+        assert_eq!(
+            decides_as_the_bytes(config, &v),
+            !inferring && reals && !sorted,
+            "{config:?}"
+        );
+    }
+}

@@ -9,6 +9,7 @@ mod dictionary;
 mod display;
 mod from_bytes;
 mod index;
+mod kept;
 mod macros;
 mod ser;
 
@@ -18,6 +19,7 @@ pub use index::VariantIndex;
 pub(crate) use builder::DictionaryBuilder;
 pub(crate) use deserializer::{Borrowed, VariantDe};
 pub(crate) use dictionary::{KeyMode, LINEAR_MAX, fingerprint, text_print};
+pub(crate) use kept::kept_as_is;
 
 use crate::types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
