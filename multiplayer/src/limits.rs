@@ -84,8 +84,16 @@ pub struct WsLimits {
     /// Open connections of a server (Godot has none; ENet's `max_clients`): default 1,024.
     /// Connections above it are accepted and closed at once.
     pub max_peers: usize,
-    /// Handshakes in progress at once (Godot has none): default 128; more are closed at once.
+    /// Handshakes in progress at once (Godot has none): default 128. When all are taken, a new
+    /// connection closes the oldest handshake in progress (the one nearest its timeout) and
+    /// takes its place, so that connections which never finish their handshake cannot keep
+    /// every new client out: they would have to be opened faster than a client completes its
+    /// handshake.
     pub max_pending: usize,
+    /// Handshakes in progress from one IP address (Godot has none): default 8; a further
+    /// connection from that address is closed at once, so that one host cannot hold the
+    /// handshake slots of everyone else.
+    pub max_pending_per_address: usize,
     /// Milliseconds a handshake may take: Godot's `handshake_timeout`, default 3,000.
     pub handshake_timeout_ms: u64,
     /// Milliseconds a connection may stay silent (no complete frame) before it is dropped with
@@ -106,6 +114,7 @@ impl Default for WsLimits {
             packets_per_call: 65_536,
             max_peers: 1_024,
             max_pending: 128,
+            max_pending_per_address: 8,
             handshake_timeout_ms: 3_000,
             idle_timeout_ms: 10_000,
         }
@@ -159,6 +168,13 @@ impl WsLimits {
     #[must_use]
     pub fn with_max_pending(mut self, n: usize) -> Self {
         self.max_pending = n;
+        self
+    }
+
+    /// With another cap on handshakes in progress from one IP address.
+    #[must_use]
+    pub fn with_max_pending_per_address(mut self, n: usize) -> Self {
+        self.max_pending_per_address = n;
         self
     }
 

@@ -13,7 +13,9 @@
 //!   call starts with the peer the previous call could not finish, or the next one.
 //! - writes: at most `outbound_buffer_size` bytes (plus one frame header) queued for a peer
 //!   (tungstenite's `max_write_buffer_size`); past it the peer is dropped.
-//! - connections: at most `max_peers` open and `max_pending` handshakes; at most
+//! - connections: at most `max_peers` open and `max_pending` handshakes (a new connection
+//!   then closes the oldest handshake), `max_pending_per_address` of them from one IP address
+//!   (a further one is closed at once); at most
 //!   [`ACCEPTS_PER_CALL`] accepted per call; an accept error (no descriptor left, ...) pauses
 //!   accepting for [`ACCEPT_BACKOFF`] and is never the caller's error.
 //! - time: a handshake older than `handshake_timeout_ms` is dropped, a connection silent for
@@ -25,7 +27,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, ErrorKind, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
 use tungstenite::handshake::HandshakeError;
@@ -264,7 +266,8 @@ struct Open {
 pub(crate) struct Sockets {
     listener: Option<TcpListener>,
     limits: WsLimits,
-    pending: Vec<(Instant, Mid)>,
+    /// Handshakes in progress, oldest first: when each began, the client's address.
+    pending: Vec<(Instant, IpAddr, Mid)>,
     peers: HashMap<i32, Open>,
     notices: Vec<Notice>,
     accept_paused_until: Option<Instant>,
@@ -458,8 +461,8 @@ impl Sockets {
         if !paused {
             self.accept_paused_until = None;
             for _ in 0..ACCEPTS_PER_CALL {
-                let tcp = match listener.accept() {
-                    Ok((tcp, _)) => tcp,
+                let (tcp, from) = match listener.accept() {
+                    Ok((tcp, from)) => (tcp, from.ip()),
                     Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                     // The connection failed before we took it: its own business.
                     Err(e)
@@ -479,9 +482,16 @@ impl Sockets {
                     }
                 };
                 let count = self.peers.len() + self.pending.len() + open.len();
-                if self.pending.len() >= self.limits.max_pending || count >= self.limits.max_peers {
+                let from_there = self.pending.iter().filter(|p| p.1 == from).count();
+                if count >= self.limits.max_peers
+                    || from_there >= self.limits.max_pending_per_address
+                {
                     // Refused: closed at once.
                     continue;
+                }
+                if self.pending.len() >= self.limits.max_pending.max(1) {
+                    // The oldest handshake makes room (closed as it is dropped).
+                    self.pending.remove(0);
                 }
                 if tcp.set_nonblocking(true).is_err() {
                     continue;
@@ -490,14 +500,16 @@ impl Sockets {
                 let conn = Conn::new(tcp, budget, self.now);
                 match tungstenite::accept_with_config(conn, Some(config)) {
                     Ok(ws) => open.push(ws),
-                    Err(HandshakeError::Interrupted(mid)) => self.pending.push((self.now, mid)),
+                    Err(HandshakeError::Interrupted(mid)) => {
+                        self.pending.push((self.now, from, mid));
+                    }
                     Err(HandshakeError::Failure(_)) => {}
                 }
             }
         }
         let timeout = Duration::from_millis(self.limits.handshake_timeout_ms.max(1));
         let pending = std::mem::take(&mut self.pending);
-        for (since, mut mid) in pending {
+        for (since, from, mut mid) in pending {
             if self.now.saturating_duration_since(since) > timeout {
                 continue;
             }
@@ -505,7 +517,7 @@ impl Sockets {
             mid.get_mut().get_mut().budget = budget;
             match mid.handshake() {
                 Ok(ws) => open.push(ws),
-                Err(HandshakeError::Interrupted(mid)) => self.pending.push((since, mid)),
+                Err(HandshakeError::Interrupted(mid)) => self.pending.push((since, from, mid)),
                 Err(HandshakeError::Failure(_)) => {}
             }
         }

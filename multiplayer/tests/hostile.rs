@@ -601,68 +601,86 @@ mod websocket {
         }
     }
 
-    /// With `max_pending` 2 and an 800 ms handshake timeout: two connections that never send
-    /// their request hold both slots, a third is closed at once; after the timeout both are
-    /// closed, and a client completes its handshake. Before, there was no cap.
+    /// Whether `tcp` (non-blocking) has been closed by the server: end of stream or an error,
+    /// not `WouldBlock`.
+    fn closed(tcp: &mut TcpStream) -> bool {
+        let mut byte = [0u8; 1];
+        !matches!(std::io::Read::read(tcp, &mut byte),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+    }
+
+    /// Connects `n` clients that never send their request, servicing after each.
+    fn silent_clients(server: &mut Server, n: usize) -> Vec<TcpStream> {
+        let addr = server.addr();
+        (0..n)
+            .map(|_| {
+                let tcp = TcpStream::connect(addr).unwrap();
+                tcp.set_nonblocking(true).unwrap();
+                for _ in 0..20 {
+                    server.service();
+                }
+                tcp
+            })
+            .collect()
+    }
+
+    /// Services until every connection in `tcps` is closed, within `ws::PATIENCE`.
+    fn until_closed(server: &mut Server, tcps: &mut [TcpStream], what: &str) {
+        let start = Instant::now();
+        for tcp in tcps {
+            while !closed(tcp) {
+                server.service();
+                assert!(start.elapsed() < ws::PATIENCE, "{what}: never closed");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+
+    /// Handshakes in progress are bounded three ways. With `max_pending` 2, a third connection
+    /// that never sends its request closes the oldest one and takes its place (so such
+    /// connections cannot keep new clients out). With `max_pending_per_address` 2, a third one
+    /// from the same address is closed at once and the two stay. After the 800 ms handshake
+    /// timeout the others are closed too, and a client completes its handshake. Before, there
+    /// was no cap; then a full cap refused every new connection.
     #[test]
     fn websocket_handshakes_are_capped_and_time_out() {
         for dialect in ws::BOTH {
+            let what = format!("{dialect:?}");
+            // The global cap: the oldest handshake makes room.
             let limits = Limits::default().with_websocket(
                 WsLimits::default()
                     .with_max_pending(2)
                     .with_handshake_timeout_ms(800),
             );
             let mut server = Server::new(dialect, limits);
-            let addr = server.addr();
-            let mut silent = Vec::new();
-            for _ in 0..2 {
-                let tcp = TcpStream::connect(addr).unwrap();
-                tcp.set_nonblocking(true).unwrap();
-                silent.push(tcp);
-                for _ in 0..20 {
-                    server.service();
-                }
-            }
-            let third = TcpStream::connect(addr).unwrap();
-            third.set_read_timeout(Some(ws::PATIENCE)).unwrap();
-            let start = Instant::now();
-            let mut byte = [0u8; 1];
-            let mut reader = third.try_clone().unwrap();
-            let closed = std::thread::scope(|s| {
-                let read = s.spawn(move || std::io::Read::read(&mut reader, &mut byte));
-                while !read.is_finished() {
-                    server.service();
-                    assert!(start.elapsed() < ws::PATIENCE, "{dialect:?}: not refused");
-                }
-                read.join().unwrap()
-            });
-            assert!(
-                matches!(closed, Ok(0) | Err(_)),
-                "{dialect:?}: the third connection got {closed:?}"
+            let mut silent = silent_clients(&mut server, 3);
+            until_closed(
+                &mut server,
+                &mut silent[..1],
+                &format!("{what}: the oldest"),
             );
-            // Both pending ones still open, until the timeout closes them.
-            for tcp in &mut silent {
-                let r = std::io::Read::read(tcp, &mut byte);
-                assert!(
-                    matches!(&r, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
-                    "{dialect:?}: {r:?}"
-                );
-            }
-            let start = Instant::now();
-            for tcp in &mut silent {
-                loop {
-                    server.service();
-                    match std::io::Read::read(tcp, &mut byte) {
-                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-                        _ => break,
-                    }
-                    assert!(
-                        start.elapsed() < ws::PATIENCE,
-                        "{dialect:?}: never timed out"
-                    );
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-            }
+            assert!(!closed(&mut silent[1]) && !closed(&mut silent[2]), "{what}");
+            until_closed(&mut server, &mut silent[1..], &format!("{what}: timeout"));
+            let addr = server.addr();
+            let mut raw = Raw::connect(addr, &mut || server.service()).unwrap();
+            assert!(ws::read_id(dialect, &mut raw, &mut || server.service()) > 1);
+
+            // The cap per address: the newest from a full address is refused.
+            let limits = Limits::default().with_websocket(
+                WsLimits::default()
+                    .with_max_pending_per_address(2)
+                    .with_handshake_timeout_ms(800),
+            );
+            let mut server = Server::new(dialect, limits);
+            let mut silent = silent_clients(&mut server, 3);
+            until_closed(
+                &mut server,
+                &mut silent[2..],
+                &format!("{what}: per address"),
+            );
+            assert!(!closed(&mut silent[0]) && !closed(&mut silent[1]), "{what}");
+            until_closed(&mut server, &mut silent[..2], &format!("{what}: timeout"));
+            let addr = server.addr();
             let mut raw = Raw::connect(addr, &mut || server.service()).unwrap();
             assert!(ws::read_id(dialect, &mut raw, &mut || server.service()) > 1);
         }
