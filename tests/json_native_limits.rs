@@ -42,6 +42,15 @@ fn nest(shape: (&str, &str, &str), levels: usize) -> String {
     format!("{}{inner}{}", open.repeat(levels), close.repeat(levels))
 }
 
+/// One test of this file at a time: the timing test measures ratios, and the others build
+/// inputs of megabytes on the same 2 cores.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ALONE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn on_2_mib_thread(f: impl FnOnce() + Send + 'static) {
     std::thread::Builder::new()
         .stack_size(2 << 20)
@@ -53,6 +62,7 @@ fn on_2_mib_thread(f: impl FnOnce() + Send + 'static) {
 
 #[test]
 fn every_shape_reads_at_godots_limit_and_fails_past_it_on_a_2_mib_thread() {
+    let _alone = alone();
     on_2_mib_thread(|| {
         let config = Config::default()
             .with_allow_objects(true)
@@ -87,6 +97,7 @@ fn every_shape_reads_at_godots_limit_and_fails_past_it_on_a_2_mib_thread() {
 
 #[test]
 fn writing_a_variant_nested_100_000_deep_fails_cleanly() {
+    let _alone = alone();
     on_2_mib_thread(|| {
         let mut v = Variant::Nil;
         for _ in 0..100_000 {
@@ -161,6 +172,7 @@ fn dense_texts(n: usize) -> Vec<(&'static str, String)> {
 
 #[test]
 fn reading_holds_at_most_64_kib_plus_2_variants_per_byte() {
+    let _alone = alone();
     let per_byte = 2 * size_of::<Variant>();
     for (what, text) in dense_texts(1 << 17) {
         let v = heap::within(heap::budget(per_byte, text.len()), what, || {
@@ -176,12 +188,13 @@ fn reading_holds_at_most_64_kib_plus_2_variants_per_byte() {
 }
 
 /// Reading 4× the input takes about 4× the time (measured in one run; the machine is shared,
-/// so only the ratio counts, each the best of 5 interleaved runs, a shape measured up to 3
+/// so only the ratio counts, each the best of 5 interleaved runs, a shape measured up to 5
 /// times): below 10× for every dense shape, where a quadratic step would give 16× (the
 /// 4× input no longer fits the caches the smaller one fits: 6 to 8× was seen on a loaded
 /// machine, as the text form's tests allow 10×).
 #[test]
 fn reading_time_is_linear() {
+    let _alone = alone();
     let once = |text: &str| {
         let start = Instant::now();
         let r = json::parse_variant(text, Config::default());
@@ -275,6 +288,7 @@ fn json_shapes(len: usize) -> Vec<(&'static str, String)> {
 /// `cargo test --release --features json --test json_native_limits shapes -- --nocapture`.
 #[test]
 fn shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
+    let _alone = alone();
     use serde::de::IgnoredAny;
     let per_byte = 2 * size_of::<Variant>();
     let config = Config::default().with_allow_objects(true);
@@ -326,6 +340,7 @@ fn shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
 /// first makes the value a Variant, which it holds too: printed, not bounded here.
 #[test]
 fn writing_holds_at_most_64_kib_plus_24_bytes_per_byte_written() {
+    let _alone = alone();
     let config = Config::default().with_allow_objects(true);
     let mut over = Vec::new();
     let mut extra = json_shapes(384 << 10);
