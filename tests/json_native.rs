@@ -492,6 +492,22 @@ fn object_ids_in_containers_are_written_as_the_engine_writes_them() {
     }
 }
 
+/// A null object (id 0, which decodes as null) in an Array typed OBJECT without a class name:
+/// Godot 4.6 writes `{"args":[null],"elem_type":"Object","type":"Array"}` for these bytes
+/// (`1c000100 18000000`: BUILTIN 24; one element, OBJECT as id 0), and reads that text back
+/// as an `Array[Object]` holding null.
+#[test]
+fn a_null_object_in_an_array_typed_object_is_written() {
+    let on = Config::godot4().with_allow_objects(true);
+    let bytes = [&[0x1c, 0, 1, 0, 24, 0, 0, 0, 1, 0, 0, 0][..], &id_bytes(0)].concat();
+    let v: Variant = on.from_bytes(&bytes).unwrap();
+    let text = r#"{"args":[null],"elem_type":"Object","type":"Array"}"#;
+    assert_eq!(json::variant_to_string(&v, on).unwrap(), text);
+    let mut back = Array::typed(ContainerType::ClassName("Object".into()));
+    back.push(Variant::Nil);
+    assert_eq!(json::parse_variant(text, on).unwrap(), Variant::from(back));
+}
+
 /// What the engine's `JSON.to_native(.., true)` makes of that text: a new `EncodedObjectAsID`
 /// holding the id, which `var_to_bytes_with_objects` writes as a full object (bytes from Godot
 /// 4.6; the id as an int of 32 bits when it fits, of 64 otherwise). Without objects allowed the
