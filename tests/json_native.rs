@@ -287,20 +287,277 @@ fn objects_need_allow_objects_both_ways() {
 fn what_the_engine_cannot_hold_is_refused_when_writing() {
     let err = json::to_string("a\0b").unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::Unsupported(_)), "{err}");
-    let err = json::variant_to_string(
-        &Variant::ObjectId(godot_serde::ObjectId(7)),
-        Config::default().with_allow_objects(true),
-    )
-    .unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::Unsupported(_)), "{err}");
+}
+
+/// `{"props":["object_id","i:<id>","script",null],"type":"EncodedObjectAsID"}`: what Godot 4.6
+/// writes for an object sent by id (`JSON.from_native(v, true)` of the `EncodedObjectAsID`
+/// that `bytes_to_var` makes of it), the id printed as a signed 64-bit int.
+fn encoded(id: &str) -> String {
+    format!(r#"{{"props":["object_id","i:{id}","script",null],"type":"EncodedObjectAsID"}}"#)
+}
+
+/// `18 00 01 00` (OBJECT, bit 16: as id) then the id as a little-endian u64 (wire-format spec,
+/// Object section), by hand.
+fn id_bytes(id: u64) -> Vec<u8> {
+    let mut b = vec![0x18, 0, 1, 0];
+    b.extend_from_slice(&id.to_le_bytes());
+    b
+}
+
+/// A GString by hand: u32 length, the bytes, zero padding to 4.
+fn gstring(s: &str) -> Vec<u8> {
+    let mut b = (s.len() as u32).to_le_bytes().to_vec();
+    b.extend_from_slice(s.as_bytes());
+    b.resize(b.len().div_ceil(4) * 4, 0);
+    b
+}
+
+/// An object sent by id, with full objects, is the engine's `EncodedObjectAsID` (texts from
+/// Godot 4.6 for ids 1, 2, 2^63-1, 2^63 and 2^64-1, decoded with or without objects
+/// allowed); id 0 is a null object (`null`). Without full objects the engine logs "Condition
+/// !p_full_objects" and writes null: refused here.
+#[test]
+fn an_object_id_is_written_as_the_engines_encoded_object_as_id() {
+    let on = Config::godot4().with_allow_objects(true);
+    // Id 0 decodes as null (as in the engine); an `ObjectId(0)` built by hand is a null object,
+    // `null` with full objects, refused without (the engine logs an error and writes null).
+    assert_eq!(on.variant_from_bytes(&id_bytes(0)).unwrap(), Variant::Nil);
+    let null = Variant::ObjectId(godot_serde::ObjectId(0));
+    assert_eq!(json::variant_to_string(&null, on).unwrap(), "null");
+    assert!(json::variant_to_string(&null, Config::godot4()).is_err());
+    for (id, text) in [
+        (1, encoded("1")),
+        (2, encoded("2")),
+        (i64::MAX as u64, encoded("9223372036854775807")),
+        (1 << 63, encoded("-9223372036854775808")),
+        (u64::MAX, encoded("-1")),
+    ] {
+        for read in [on, Config::godot4()] {
+            let v: Variant = read.from_bytes(&id_bytes(id)).unwrap();
+            assert_eq!(v, Variant::ObjectId(godot_serde::ObjectId(id)));
+            assert_eq!(json::variant_to_string(&v, on).unwrap(), text, "id {id}");
+            let err = json::variant_to_string(&v, Config::godot4()).unwrap_err();
+            assert!(
+                matches!(err.kind(), ErrorKind::ObjectsNotAllowed { .. }),
+                "{err}"
+            );
+        }
+        // The same through serde_json::Value.
+        let v = Variant::ObjectId(godot_serde::ObjectId(id));
+        let value = json::variant_to_value(&v, on).unwrap();
+        assert_eq!(
+            value,
+            serde_json::from_str::<serde_json::Value>(&text).unwrap()
+        );
+    }
     assert_eq!(
-        json::variant_to_string(
-            &Variant::ObjectId(godot_serde::ObjectId(0)),
-            Config::default().with_allow_objects(true)
-        )
-        .unwrap(),
-        "null"
+        json::variant_to_string_pretty(&Variant::ObjectId(godot_serde::ObjectId(5)), on).unwrap(),
+        "{\n\t\"props\": [\n\t\t\"object_id\",\n\t\t\"i:5\",\n\t\t\"script\",\n\t\tnull\n\t],\n\t\"type\": \"EncodedObjectAsID\"\n}"
     );
+}
+
+/// Object ids inside containers, from bytes by hand (wire-format spec: Array 0x1c, Dictionary
+/// 0x1b, container type kind BUILTIN 1 / CLASS_NAME 2 in bits 16-17, a Dictionary's value kind
+/// in bits 18-19), and the texts Godot 4.6 wrote for the same bytes read by
+/// `bytes_to_var_with_objects`. Where the engine's decoder drops the element (an Array of
+/// `Resource` or `Node`, a Dictionary keyed by `Resource`: an `EncodedObjectAsID` is neither),
+/// writing is refused, not done as a text of a value the engine never holds.
+#[test]
+fn object_ids_in_containers_are_written_as_the_engine_writes_them() {
+    let on = Config::godot4().with_allow_objects(true);
+    let k = [4, 0, 0, 0, 1, 0, 0, 0, b'k', 0, 0, 0]; // String "k"
+    let one = [2, 0, 0, 0, 1, 0, 0, 0]; // int 1
+    let count = [1, 0, 0, 0];
+    let cat = |parts: &[&[u8]]| parts.concat();
+    for id in [5u64, (-3i64) as u64] {
+        let i = id_bytes(id);
+        let e = encoded(&(id as i64).to_string());
+        let cases: Vec<(&str, Vec<u8>, Option<String>)> = vec![
+            (
+                "Array",
+                cat(&[&[0x1c, 0, 0, 0], &count, &i]),
+                Some(format!("[{e}]")),
+            ),
+            (
+                "Array[Object]",
+                cat(&[&[0x1c, 0, 2, 0], &gstring("Object"), &count, &i]),
+                Some(format!(
+                    r#"{{"args":[{e}],"elem_type":"Object","type":"Array"}}"#
+                )),
+            ),
+            (
+                "Array typed OBJECT without a class",
+                cat(&[&[0x1c, 0, 1, 0], &[24, 0, 0, 0], &count, &i]),
+                Some(format!(
+                    r#"{{"args":[{e}],"elem_type":"Object","type":"Array"}}"#
+                )),
+            ),
+            (
+                "Array[Resource]",
+                cat(&[&[0x1c, 0, 2, 0], &gstring("Resource"), &count, &i]),
+                None,
+            ),
+            (
+                "Array[Node]",
+                cat(&[&[0x1c, 0, 2, 0], &gstring("Node"), &count, &i]),
+                None,
+            ),
+            (
+                "Dictionary value",
+                cat(&[&[0x1b, 0, 0, 0], &count, &k, &i]),
+                Some(format!(r#"{{"args":["s:k",{e}],"type":"Dictionary"}}"#)),
+            ),
+            (
+                "Dictionary key",
+                cat(&[&[0x1b, 0, 0, 0], &count, &i, &one]),
+                Some(format!(r#"{{"args":[{e},"i:1"],"type":"Dictionary"}}"#)),
+            ),
+            (
+                "Dictionary[String, Object]",
+                cat(&[
+                    &[0x1b, 0, 9, 0],
+                    &[4, 0, 0, 0],
+                    &gstring("Object"),
+                    &count,
+                    &k,
+                    &i,
+                ]),
+                Some(format!(
+                    r#"{{"args":["s:k",{e}],"key_type":"String","type":"Dictionary","value_type":"Object"}}"#
+                )),
+            ),
+            (
+                "Dictionary[Object, int]",
+                cat(&[
+                    &[0x1b, 0, 6, 0],
+                    &gstring("Object"),
+                    &[2, 0, 0, 0],
+                    &count,
+                    &i,
+                    &one,
+                ]),
+                Some(format!(
+                    r#"{{"args":[{e},"i:1"],"key_type":"Object","type":"Dictionary","value_type":"int"}}"#
+                )),
+            ),
+            (
+                // Values are not checked by the engine's decoder: it keeps and writes this.
+                "Dictionary[String, Resource]",
+                cat(&[
+                    &[0x1b, 0, 9, 0],
+                    &[4, 0, 0, 0],
+                    &gstring("Resource"),
+                    &count,
+                    &k,
+                    &i,
+                ]),
+                Some(format!(
+                    r#"{{"args":["s:k",{e}],"key_type":"String","type":"Dictionary","value_type":"Resource"}}"#
+                )),
+            ),
+            (
+                // Keys are: the engine drops the pair.
+                "Dictionary[Resource, int]",
+                cat(&[
+                    &[0x1b, 0, 6, 0],
+                    &gstring("Resource"),
+                    &[2, 0, 0, 0],
+                    &count,
+                    &i,
+                    &one,
+                ]),
+                None,
+            ),
+        ];
+        for (what, bytes, text) in cases {
+            let v: Variant = on.from_bytes(&bytes).unwrap();
+            let ours = json::variant_to_string(&v, on);
+            match text {
+                Some(t) => assert_eq!(ours.unwrap(), t, "{what}, id {id}"),
+                None => {
+                    let err = ours.unwrap_err();
+                    assert!(
+                        matches!(err.kind(), ErrorKind::Unsupported(_)),
+                        "{what}: {err}"
+                    );
+                    assert!(err.to_string().contains("EncodedObjectAsID"), "{err}");
+                }
+            }
+            // Without full objects the engine logs an error for each of these.
+            assert!(
+                json::variant_to_string(&v, Config::godot4()).is_err(),
+                "{what}"
+            );
+        }
+    }
+}
+
+/// A null object (id 0, which decodes as null) in an Array typed OBJECT without a class name:
+/// Godot 4.6 writes `{"args":[null],"elem_type":"Object","type":"Array"}` for these bytes
+/// (`1c000100 18000000`: BUILTIN 24; one element, OBJECT as id 0), and reads that text back
+/// as an `Array[Object]` holding null.
+#[test]
+fn a_null_object_in_an_array_typed_object_is_written() {
+    let on = Config::godot4().with_allow_objects(true);
+    let bytes = [&[0x1c, 0, 1, 0, 24, 0, 0, 0, 1, 0, 0, 0][..], &id_bytes(0)].concat();
+    let v: Variant = on.from_bytes(&bytes).unwrap();
+    let text = r#"{"args":[null],"elem_type":"Object","type":"Array"}"#;
+    assert_eq!(json::variant_to_string(&v, on).unwrap(), text);
+    let mut back = Array::typed(ContainerType::ClassName("Object".into()));
+    back.push(Variant::Nil);
+    assert_eq!(json::parse_variant(text, on).unwrap(), Variant::from(back));
+}
+
+/// What the engine's `JSON.to_native(.., true)` makes of that text: a new `EncodedObjectAsID`
+/// holding the id, which `var_to_bytes_with_objects` writes as a full object (bytes from Godot
+/// 4.6; the id as an int of 32 bits when it fits, of 64 otherwise). Without objects allowed the
+/// engine logs "Condition !p_allow_objects" and reads null: refused here.
+#[test]
+fn the_engines_encoded_object_as_id_text_reads_back_as_the_engine_reads_it() {
+    let on = Config::godot4().with_allow_objects(true);
+    for (id, bytes) in [
+        (
+            "1",
+            "1800000011000000456e636f6465644f626a6563744173494400000002000000090000006f626a6563745f6964000000020000000100000006000000736372697074000000000000",
+        ),
+        (
+            "9223372036854775807",
+            "1800000011000000456e636f6465644f626a6563744173494400000002000000090000006f626a6563745f696400000002000100ffffffffffffff7f06000000736372697074000000000000",
+        ),
+        (
+            "-1",
+            "1800000011000000456e636f6465644f626a6563744173494400000002000000090000006f626a6563745f696400000002000000ffffffff06000000736372697074000000000000",
+        ),
+    ] {
+        let v = json::parse_variant(&encoded(id), on).unwrap();
+        assert_eq!(
+            v,
+            Variant::Object(Box::new(Object {
+                class: "EncodedObjectAsID".into(),
+                properties: vec![
+                    (
+                        "object_id".into(),
+                        Variant::from(id.parse::<i64>().unwrap())
+                    ),
+                    ("script".into(), Variant::Nil),
+                ],
+            }))
+        );
+        let ours: String = on
+            .to_bytes(&v)
+            .unwrap()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(ours, bytes, "id {id}");
+        // Written again, it is the same text.
+        assert_eq!(json::variant_to_string(&v, on).unwrap(), encoded(id));
+        let err = json::parse_variant(&encoded(id), Config::godot4()).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::ObjectsNotAllowed { .. }),
+            "{err}"
+        );
+    }
 }
 
 /// A typed container holding what its type does not admit (our byte decoder keeps such an

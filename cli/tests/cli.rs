@@ -867,3 +867,56 @@ fn json_native_both_ways() {
         "{\n\t\"props\": [],\n\t\"type\": \"Resource\"\n}\n"
     );
 }
+
+#[test]
+fn json_native_object_ids_with_allow_objects() {
+    // An object sent by id (wire-format spec, Object): OBJECT (24) with bit 16, then the id as
+    // a little-endian u64, here 2^63 + 1 (negative as Godot's int). Expected: what Godot 4.6
+    // prints for bytes_to_var_with_objects of these bytes, JSON.stringify(JSON.from_native(v,
+    // true), "\t").
+    let id = "18000100 01000000 00000080";
+    let r = run(
+        &[
+            "inspect",
+            "--raw",
+            "--hex",
+            id,
+            "--allow-objects",
+            "--json-native",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (Some(0), ""));
+    assert_eq!(
+        r.out(),
+        "{\n\t\"props\": [\n\t\t\"object_id\",\n\t\t\"i:-9223372036854775807\",\n\t\t\"script\",\n\t\tnull\n\t],\n\t\"type\": \"EncodedObjectAsID\"\n}\n"
+    );
+    // In an Array[Object] (Array 0x1c, CLASS_NAME kind 2 in bits 16-17, GString "Object", one
+    // element: id 7).
+    let array = "1c000200 06000000 4f626a65 63740000 01000000 18000100 07000000 00000000";
+    let r = run(
+        &[
+            "inspect",
+            "--raw",
+            "--hex",
+            array,
+            "--allow-objects",
+            "--json-native",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (Some(0), ""));
+    assert_eq!(
+        r.out(),
+        "{\n\t\"args\": [\n\t\t{\n\t\t\t\"props\": [\n\t\t\t\t\"object_id\",\n\t\t\t\t\"i:7\",\n\t\t\t\t\"script\",\n\t\t\t\tnull\n\t\t\t],\n\t\t\t\"type\": \"EncodedObjectAsID\"\n\t\t}\n\t],\n\t\"elem_type\": \"Object\",\n\t\"type\": \"Array\"\n}\n"
+    );
+    // Without --allow-objects the engine logs an error and writes null: refused, with the hint.
+    let r = run(&["inspect", "--raw", "--hex", id, "--json-native"], b"");
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.contains("no JSON.from_native form"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--allow-objects"), "{}", r.stderr);
+}

@@ -97,6 +97,61 @@ fn fits(t: &ContainerType, v: &Variant) -> Result<()> {
     }
 }
 
+/// The class the engine decodes an object sent by id into (`bytes_to_var`, with or without
+/// objects allowed): a `RefCounted` holding the id, with no script.
+const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
+
+/// What `JSON.from_native(v, true)` writes for the `EncodedObjectAsID` the engine holds for an
+/// object sent by id: its two stored properties in property-list order, the id as the engine's
+/// `int` (a signed 64-bit integer, so an id with the top bit set is negative).
+fn encoded_object_as_id(id: u64) -> Json {
+    obj(vec![
+        (
+            "props",
+            Json::Array(vec![
+                Json::Str("object_id".to_owned()).node(),
+                Json::Str(format!("i:{}", i64::from_ne_bytes(id.to_ne_bytes()))).node(),
+                Json::Str("script".to_owned()).node(),
+                Json::Null.node(),
+            ]),
+        ),
+        ("type", Json::Str(ENCODED_OBJECT_AS_ID.to_owned())),
+    ])
+}
+
+/// An object sent by id (not 0) as an Array element or a Dictionary key of a container typed
+/// by a class or a script: the engine's decoder validates it as an `EncodedObjectAsID`, which
+/// only a container of `Object`, `RefCounted` or `EncodedObjectAsID` admits, and drops it from
+/// any other (our decoder keeps it). Dictionary values are not validated by the engine's
+/// decoder nor by `JSON.to_native`, so they are written.
+fn id_fits(t: &ContainerType, v: &Variant) -> Result<()> {
+    let Variant::ObjectId(id) = v else {
+        return Ok(());
+    };
+    let admitted = match t {
+        ContainerType::ClassName(c) => {
+            matches!(c.as_str(), "Object" | "RefCounted" | ENCODED_OBJECT_AS_ID)
+        }
+        ContainerType::Script(_) => false,
+        ContainerType::Untyped | ContainerType::Builtin(_) => true,
+    };
+    if id.0 == 0 || admitted {
+        return Ok(());
+    }
+    let ty = match t {
+        ContainerType::ClassName(c) | ContainerType::Script(c) => c.as_str(),
+        ContainerType::Untyped | ContainerType::Builtin(_) => "Variant",
+    };
+    Err(Error::new(ErrorKind::Unsupported(
+        format!(
+            "object id {} in a container typed {ty}: the engine holds it as an \
+             {ENCODED_OBJECT_AS_ID}, which that type does not admit (its decoder drops it)",
+            id.0
+        )
+        .into(),
+    )))
+}
+
 impl FromNative {
     /// A class name the engine could hold (what [`super::to_native`] reads back).
     fn class_name(class: &str) -> Result<Json> {
@@ -236,18 +291,14 @@ impl FromNative {
                 if !self.full_objects {
                     return Err(Self::objects_refused("Object"));
                 }
-                if id.0 != 0 {
-                    return Err(Error::new(ErrorKind::Unsupported(
-                        format!(
-                            "object id {}: JSON.from_native writes an object's properties, \
-                             which only the engine holding it knows",
-                            id.0
-                        )
-                        .into(),
-                    )));
+                if id.0 == 0 {
+                    // A null object: `get_validated_object()` is null, the engine writes null.
+                    Json::Null
+                } else {
+                    // An object in the tree, a level deeper as a full object is (what reads
+                    // it back counts it so).
+                    self.nested(depth, |_| Ok(encoded_object_as_id(id.0)))?
                 }
-                // A null object: `get_validated_object()` is null, the engine writes null.
-                Json::Null
             }
             Variant::Dictionary(d) => {
                 let key_type = self.container_type(d.key_type())?;
@@ -256,6 +307,7 @@ impl FromNative {
                     let mut args = Vec::with_capacity(d.len().saturating_mul(2));
                     for (k, value) in d.iter() {
                         fits(d.key_type(), k)?;
+                        id_fits(d.key_type(), k)?;
                         fits(d.value_type(), value)?;
                         args.push(self.value(k, depth)?.node());
                         args.push(self.value(value, depth)?.node());
@@ -279,6 +331,7 @@ impl FromNative {
                     let mut args = Vec::with_capacity(a.items.len());
                     for item in &a.items {
                         fits(&a.element_type, item)?;
+                        id_fits(&a.element_type, item)?;
                         args.push(self.value(item, depth)?.node());
                     }
                     Ok(args)

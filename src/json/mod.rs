@@ -37,6 +37,7 @@
 //! | Array | `[...]`; typed: `{"args":[...],"elem_type":"int","type":"Array"}` |
 //! | Dictionary | `{"args":[key, value, ...],"type":"Dictionary"}`, with `key_type` / `value_type` when typed |
 //! | Object (full objects only) | `{"props":["name", value, ...],"type":"Node"}` |
+//! | Object sent by id (full objects only) | `{"props":["object_id","i:42","script",null],"type":"EncodedObjectAsID"}`; id 0: `null` |
 //!
 //! Keys are in `JSON.stringify`'s default order (sorted); [`to_string`] is compact,
 //! [`to_string_pretty`] is `JSON.stringify(v, "\t")`.
@@ -52,10 +53,24 @@
 //! # Where this differs from the engine, on purpose
 //!
 //! Writing is byte-identical to the engine. The exceptions are values the engine could not
-//! hold or write: a string with a NUL character, an object sent as an instance id (its
-//! properties are only known to the engine that holds it; a null object is `null` with full
-//! objects, as in the engine), a Variant nested deeper than [`Config::max_depth`] (the engine
-//! writes up to 1 024 levels). These are errors.
+//! hold or write: a string with a NUL character, a Variant nested deeper than
+//! [`Config::max_depth`] (the engine writes up to 1 024 levels). These are errors.
+//!
+//! An object sent as an instance id ([`Variant::ObjectId`]) is, in the engine that decodes
+//! it (`bytes_to_var`, objects allowed or not), an `EncodedObjectAsID` holding the id, and
+//! with full objects it is written as the engine writes that object: `{"props":["object_id",
+//! "i:<id>","script",null],"type":"EncodedObjectAsID"}`, the id as Godot's `int` (signed 64
+//! bits: an id of 2^63 or more is negative); id 0 is a null object, `null`. The rule holds
+//! inside untyped and typed containers, with two refusals where the engine never holds the
+//! value: without full objects ([`ErrorKind::ObjectsNotAllowed`]: the engine logs an error and
+//! writes `null`), and as an Array element or Dictionary key of a container typed by a class
+//! other than `Object`, `RefCounted` or `EncodedObjectAsID`, or by a script
+//! ([`ErrorKind::Unsupported`]: the engine's decoder drops such an element; a Dictionary
+//! value is kept and written, as in the engine). Read back with objects allowed, the text is
+//! what `JSON.to_native` makes of it: an [`Object`](crate::Object) of class
+//! `EncodedObjectAsID` with the properties `object_id` (an int) and `script` (null), which
+//! encodes as the engine's `var_to_bytes_with_objects` of it (not as the id again: the engine
+//! makes a new object).
 //!
 //! Reading returns the value the engine's `to_native` returns, or an error where the engine
 //! logs one (it then puts `null` in the value and goes on). Where the engine silently coerces
@@ -123,9 +138,10 @@ pub(crate) fn json_depth(max_depth: usize) -> usize {
 /// # Errors
 ///
 /// [`ErrorKind::ObjectsNotAllowed`] for an object, a container typed by a class or a
-/// script, unless objects are allowed (the engine logs an error and writes `null`);
-/// [`ErrorKind::Unsupported`] for a string holding NUL or an object sent as an instance id;
-/// [`ErrorKind::DepthLimitExceeded`] beyond [`Config::max_depth`].
+/// script, or an object sent by id, unless objects are allowed (the engine logs an error and
+/// writes `null`); [`ErrorKind::Unsupported`] for a string holding NUL, or an object id in an
+/// Array or as a Dictionary key typed by a class an `EncodedObjectAsID` is not (module
+/// documentation); [`ErrorKind::DepthLimitExceeded`] beyond [`Config::max_depth`].
 pub fn variant_to_string_indented(v: &Variant, config: Config, indent: &str) -> Result<String> {
     let tree = from_native::from_native(v, config.allow_objects(), config.max_depth())?;
     write::stringify(&tree, indent)

@@ -52,6 +52,11 @@ pub(crate) fn is_class_name(name: &str) -> bool {
 pub(crate) fn misfit(t: &ContainerType, v: &Variant) -> Option<String> {
     let ok = match t {
         ContainerType::Untyped => true,
+        // A null object is Nil here (the decoders read id 0 as null); the engine's typed
+        // container of objects holds it.
+        ContainerType::Builtin(crate::wire::VariantType::Object) => {
+            matches!(v, Variant::Nil | Variant::Object(_) | Variant::ObjectId(_))
+        }
         ContainerType::Builtin(t) => v.variant_type() == *t,
         ContainerType::ClassName(_) | ContainerType::Script(_) => {
             matches!(v, Variant::Nil | Variant::Object(_) | Variant::ObjectId(_))

@@ -3,7 +3,7 @@
 # tests/json_native_live.rs.
 #
 # Output (--out FILE), one value per line, fields separated by spaces:
-#   name  var_to_bytes_with_objects(v) in hex
+#   name  var_to_bytes_with_objects(v) in hex (for the values given as bytes, those bytes)
 #   compact: "ok"/"err" and the text's UTF-8 in hex ("-" when empty)
 #   full:    "ok"/"err" and hex
 #   pretty (full objects, "\t"): "ok"/"err" and hex
@@ -31,6 +31,36 @@ func stringify_native(v, full: bool, indent: String) -> String:
 func add(name: String, v) -> void:
 	var bytes := var_to_bytes_with_objects(v).hex_encode()
 	lines.append("%s %s %s %s %s" % [name, bytes, stringify_native(v, false, ""), stringify_native(v, true, ""), stringify_native(v, true, "\t")])
+
+# A value given as bytes (hex), read as bytes_to_var_with_objects reads them: the line carries
+# these bytes, not var_to_bytes of the value (an object sent by id is held as an
+# EncodedObjectAsID, which var_to_bytes_with_objects would write as a full object). Where the
+# decode logs an error (an element the container's type drops), the three forms are "err".
+func add_bytes(name: String, h: String) -> void:
+	counter.errors = 0
+	var v = bytes_to_var_with_objects(h.hex_decode())
+	if counter.errors != 0:
+		lines.append("%s %s err - err - err -" % [name, h])
+		return
+	lines.append("%s %s %s %s %s" % [name, h, stringify_native(v, false, ""), stringify_native(v, true, ""), stringify_native(v, true, "\t")])
+
+# OBJECT (24) with bit 16 (as id), then the id as a little-endian 64-bit integer.
+func id_hex(id: int) -> String:
+	var b := PackedByteArray()
+	b.resize(12)
+	b.encode_u32(0, 0x10018)
+	b.encode_s64(4, id)
+	return b.hex_encode()
+
+# A GString: u32 length, the UTF-8 bytes, zero padding to 4.
+func gstring_hex(s: String) -> String:
+	var b := PackedByteArray()
+	b.resize(4)
+	b.encode_u32(0, s.to_utf8_buffer().size())
+	b.append_array(s.to_utf8_buffer())
+	while b.size() % 4 != 0:
+		b.append(0)
+	return b.hex_encode()
 
 func double_from_bits(bits: int) -> float:
 	var b := PackedByteArray()
@@ -157,6 +187,29 @@ func _init() -> void:
 	add("object_in_array", [1, Resource.new()])
 	add("object_in_dictionary", {"r": res})
 	add("null_object_in_array", tn)
+
+	# Objects sent by id, alone and in containers (Array 1c, Dictionary 1b; container type kind
+	# BUILTIN 1 / CLASS_NAME 2 in header bits 16-17, a Dictionary's value kind in bits 18-19).
+	var one := "01000000"
+	var k := "04000000010000006b000000"
+	var int1 := "0200000001000000"
+	# Id 0 is a null object: its rows are named "null_object_id...".
+	for id in [0, 1, 2, 9223372036854775807, -9223372036854775807 - 1, -1, -3]:
+		var i := id_hex(id)
+		var pre := "null_" if id == 0 else ""
+		add_bytes(pre + "object_id", i)
+		add_bytes(pre + "object_id_in_array", "1c000000" + one + i)
+		add_bytes(pre + "object_id_in_array_object", "1c000200" + gstring_hex("Object") + one + i)
+		add_bytes(pre + "object_id_in_array_builtin_object", "1c00010018000000" + one + i)
+		add_bytes(pre + "object_id_in_array_refcounted", "1c000200" + gstring_hex("RefCounted") + one + i)
+		add_bytes(pre + "object_id_in_array_resource", "1c000200" + gstring_hex("Resource") + one + i)
+		add_bytes(pre + "object_id_in_array_node", "1c000200" + gstring_hex("Node") + one + i)
+		add_bytes(pre + "object_id_dictionary_value", "1b000000" + one + k + i)
+		add_bytes(pre + "object_id_dictionary_key", "1b000000" + one + i + int1)
+		add_bytes(pre + "object_id_dictionary_string_object", "1b00090004000000" + gstring_hex("Object") + one + k + i)
+		add_bytes(pre + "object_id_dictionary_object_int", "1b000600" + gstring_hex("Object") + "02000000" + one + i + int1)
+		add_bytes(pre + "object_id_dictionary_string_resource", "1b00090004000000" + gstring_hex("Resource") + one + k + i)
+		add_bytes(pre + "object_id_dictionary_resource_int", "1b000600" + gstring_hex("Resource") + "02000000" + one + i + int1)
 
 	var f := FileAccess.open(out, FileAccess.WRITE)
 	f.store_string("\n".join(lines) + "\n")
