@@ -172,7 +172,7 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         Err(PErr {
-            message: format!("recursion limit of {} exceeded", self.config.max_depth),
+            message: format!("recursion limit of {} exceeded", self.depth.limit()),
             offset: self.tok_start,
         })
     }
