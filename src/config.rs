@@ -1,6 +1,12 @@
 //! [`Config`]: which engine's layout to read and write, and the limits applied while doing it.
 
-use crate::wire::DEFAULT_MAX_DEPTH;
+/// Deepest nesting Godot accepts (`Variant::MAX_RECURSION_DEPTH`).
+pub const GODOT_MAX_DEPTH: usize = 1024;
+/// Our default nesting limit (as serde_json's): deep enough for any real game data, shallow
+/// enough that decoding hostile input into a `Variant` cannot overflow a 2 MiB thread stack
+/// even in a debug build, where a typed Array or object property level costs up to 14 KiB of
+/// stack (about 170 levels fit; release builds need under 3 KiB a level).
+pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// The Godot engine whose Variant layout is read and written.
 ///

@@ -43,10 +43,10 @@ mod types;
 mod value;
 mod wire;
 
-pub use config::{Config, EnumRepr, GodotVersion};
+pub use config::{Config, DEFAULT_MAX_DEPTH, EnumRepr, GODOT_MAX_DEPTH, GodotVersion};
 pub use de::Deserializer;
 pub use error::{Error, ErrorKind, Result};
-pub use ser::{Output, Serializer, SizeCounter};
+pub use ser::Serializer;
 pub use types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
     PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
@@ -58,7 +58,8 @@ pub use value::{
     Array, ContainerType, Dictionary, DictionaryIntoIter, DictionaryKey, Object, Variant,
     VariantIndex,
 };
-pub use wire::{DEFAULT_MAX_DEPTH, GODOT_MAX_DEPTH, VariantType};
+pub use wire::VariantType;
+pub use wire::output::{Output, SizeCounter};
 
 /// The [`serde_bytes`](https://docs.rs/serde_bytes) crate, re-exported so that byte buffers
 /// become PackedByteArray without another dependency: `Vec<u8>` alone is an Array of ints

@@ -11,6 +11,7 @@ use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::types::{
     CALLABLE, Marker, OBJECT, OBJECT_ID, TYPED_ARRAY, TYPED_DICTIONARY, marker_inline, marker_name,
 };
+use crate::wire::depth::grow;
 use crate::wire::payload::{
     NODE_PATH_NAME, NODE_PATH_SUBNAME, Number, ObjectHead, PACKED_STRING, PROPERTY_NAME,
     SIGNAL_NAME,
@@ -87,16 +88,6 @@ pub(crate) fn enum_index_refused(name: &str, index: i64) -> Error {
         .into(),
     ))
 }
-
-/// Stack a nesting level may use before the next one checks again: when less is left, the
-/// next level runs on a new segment of [`STACK_SEGMENT`] bytes (heap-allocated by `stacker`).
-/// A level takes at most about 20 KiB in unoptimized builds (typed Dictionaries), 3 KiB
-/// optimized, plus what the visitor's own frames take; so every nesting shape, at any depth
-/// limit, fits any thread, a 2 MiB one (Rust's spawned threads, tokio's workers) included.
-pub(crate) const STACK_RED_ZONE: usize = 256 * 1024;
-
-/// Size of each stack segment added when the red zone is reached.
-pub(crate) const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
 impl<'de> Deserializer<SliceRead<'de>> {
     /// Decodes from a byte slice; strings and byte arrays can be borrowed from it.
@@ -267,7 +258,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     /// Runs `f` one level deeper (elements, keys, values, properties), on a new stack
-    /// segment when the thread's stack is nearly used up (see [`STACK_RED_ZONE`]).
+    /// segment when the thread's stack is nearly used up (see [`STACK_RED_ZONE`](crate::wire::depth::STACK_RED_ZONE)).
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         self.nested_every(1, f)
     }
@@ -282,7 +273,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<T> {
         self.rd.depth.enter();
         let r = if self.rd.depth.level().is_multiple_of(levels) {
-            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self))
+            grow(|| f(self))
         } else {
             f(self)
         };

@@ -7,12 +7,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Basis, Color, Vector2, Vector3, Vector4};
 use crate::value::{ContainerType, Variant};
 use crate::wire::VariantType;
-use crate::wire::reader::Depth;
-
-/// Stack left below which a nesting level runs on a new segment (as the decoders do).
-pub(crate) const STACK_RED_ZONE: usize = 256 * 1024;
-/// Size of a new stack segment.
-pub(crate) const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+use crate::wire::depth::{Depth, grow};
 
 /// Builds the tree of `v`: `full_objects` is `JSON.from_native`'s second argument, `max_depth`
 /// the nesting limit (containers and objects, counted as the binary decoder counts them).
@@ -207,11 +202,10 @@ impl FromNative {
 
     /// One level deeper: the depth check, then `f` on a fresh stack segment if needed.
     fn nested<T>(&self, mut depth: Depth, f: impl FnOnce(Depth) -> Result<T>) -> Result<T> {
-        depth.enter();
-        if !depth.allows() {
+        if !depth.try_enter() {
             return Err(depth.exceeded_here());
         }
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(depth))
+        grow(|| f(depth))
     }
 
     #[allow(clippy::too_many_lines)] // one arm per Godot type, as in the engine

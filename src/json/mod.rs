@@ -124,13 +124,8 @@ pub use value::{
 };
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::wire::depth::Depth;
 use crate::{Config, Variant};
-
-/// The nesting the JSON text may have for `max_depth` Variant levels: two per container (an
-/// object holding `args`), and two for a math type inside the deepest one.
-pub(crate) fn json_depth(max_depth: usize) -> usize {
-    max_depth.saturating_mul(2).saturating_add(2)
-}
 
 /// `JSON.stringify(JSON.from_native(v, full_objects), indent)`, `full_objects` being
 /// [`Config::allow_objects`].
@@ -226,13 +221,12 @@ pub fn to_string_pretty_with<T: ?Sized + Serialize>(value: &T, config: Config) -
 /// `to_native` fails, and where this reader is stricter (see the module documentation);
 /// [`ErrorKind::ObjectsNotAllowed`] for an object unless objects are allowed.
 pub fn parse_variant(text: &str, config: Config) -> Result<Variant> {
-    let tree = parse::parse(text, json_depth(config.max_depth()))?;
+    let tree = parse::parse(text, Depth::json_text(config.max_depth()))?;
     to_native::ToNative {
         src: Some(text),
         allow_objects: config.allow_objects(),
-        max_depth: config.max_depth(),
     }
-    .value(tree, 0)
+    .value(tree, Depth::new(config.max_depth()))
 }
 
 /// Reads the first value of `text` (a stream of values one after another, such as JSON
@@ -250,13 +244,12 @@ pub fn parse_variant(text: &str, config: Config) -> Result<Variant> {
 ///
 /// As [`parse_variant`], except for text after the value.
 pub fn take_from_str(text: &str, config: Config) -> Result<(Variant, &str)> {
-    let (tree, end) = parse::parse_prefix(text, json_depth(config.max_depth()))?;
+    let (tree, end) = parse::parse_prefix(text, Depth::json_text(config.max_depth()))?;
     let v = to_native::ToNative {
         src: Some(text),
         allow_objects: config.allow_objects(),
-        max_depth: config.max_depth(),
     }
-    .value(tree, 0)?;
+    .value(tree, Depth::new(config.max_depth()))?;
     Ok((v, text.get(end..).unwrap_or_default()))
 }
 

@@ -11,11 +11,12 @@ use super::tree::{Json, Node};
 use crate::error::{Error, Result};
 use crate::text::lexer::strtod;
 use crate::text::parser::{syntax_error, take};
+use crate::wire::depth::{Depth, grow};
 
-/// Parses one JSON value; only white space may follow it. `max_depth` bounds the nesting of
+/// Parses one JSON value; only white space may follow it. `depth` bounds the nesting of
 /// arrays and objects.
-pub(crate) fn parse(src: &str, max_depth: usize) -> Result<Node> {
-    let (value, mut p) = parse_first(src, max_depth)?;
+pub(crate) fn parse(src: &str, depth: Depth) -> Result<Node> {
+    let (value, mut p) = parse_first(src, depth)?;
     let tok = p.token()?;
     if tok.kind != Kind::Eof {
         return Err(p.err(tok.at, "Expected 'EOF'"));
@@ -24,18 +25,17 @@ pub(crate) fn parse(src: &str, max_depth: usize) -> Result<Node> {
 }
 
 /// Parses the first JSON value of `src` and returns it with the byte offset just after it.
-pub(crate) fn parse_prefix(src: &str, max_depth: usize) -> Result<(Node, usize)> {
-    let (value, p) = parse_first(src, max_depth)?;
+pub(crate) fn parse_prefix(src: &str, depth: Depth) -> Result<(Node, usize)> {
+    let (value, p) = parse_first(src, depth)?;
     Ok((value, p.pos))
 }
 
-fn parse_first(src: &str, max_depth: usize) -> Result<(Node, Parser<'_>)> {
+fn parse_first(src: &str, depth: Depth) -> Result<(Node, Parser<'_>)> {
     let mut p = Parser {
         src,
         b: src.as_bytes(),
         pos: 0,
-        depth: 0,
-        max_depth,
+        depth,
         items: Vec::new(),
         entries: Vec::new(),
     };
@@ -86,8 +86,8 @@ struct Parser<'a> {
     src: &'a str,
     b: &'a [u8],
     pos: usize,
-    depth: usize,
-    max_depth: usize,
+    /// Open arrays and objects, and how many may be.
+    depth: Depth,
     /// The items read so far in every open array, innermost array last; each array takes its
     /// own off the top when it closes, into an allocation of exactly their number (see
     /// [`take`]: a one-item array costs one item, where a `Vec` grown one push at a time
@@ -287,22 +287,17 @@ impl Parser<'_> {
     }
 
     fn nested(&mut self, at: usize, f: fn(&mut Self, usize) -> Result<Json>) -> Result<Json> {
-        if self.depth >= self.max_depth {
+        if !self.depth.try_enter() {
             return Err(self.err(
                 at,
                 &format!(
                     "JSON structure is too deep (more than {} nested arrays and objects)",
-                    self.max_depth
+                    self.depth.limit()
                 ),
             ));
         }
-        self.depth += 1;
-        let r = stacker::maybe_grow(
-            super::from_native::STACK_RED_ZONE,
-            super::from_native::STACK_SEGMENT,
-            || f(self, at),
-        );
-        self.depth -= 1;
+        let r = grow(|| f(self, at));
+        self.depth.leave();
         r
     }
 

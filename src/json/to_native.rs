@@ -21,12 +21,12 @@ use crate::types::{
 };
 use crate::value::{Array, ContainerType, DictionaryBuilder, KeyMode, Object, Variant};
 use crate::wire::VariantType;
+use crate::wire::depth::{Depth, grow};
 
 /// Reads a tree: `src` is the text it was parsed from (for error positions), if any.
 pub(crate) struct ToNative<'a> {
     pub(crate) src: Option<&'a str>,
     pub(crate) allow_objects: bool,
-    pub(crate) max_depth: usize,
 }
 
 /// The Godot 4 type named `name` (`Variant::get_type_by_name`).
@@ -104,7 +104,7 @@ impl ToNative<'_> {
 
     /// The Variant of `node`, which is consumed on the way: each part of the tree is freed
     /// once its Variant is built, so that the tree and the Variant are not both held whole.
-    pub(crate) fn value(&self, node: Node, depth: usize) -> Result<Variant> {
+    pub(crate) fn value(&self, node: Node, depth: Depth) -> Result<Variant> {
         let at = node.at;
         match node.json {
             Json::Null => Ok(Variant::Nil),
@@ -128,7 +128,7 @@ impl ToNative<'_> {
     }
 
     /// The Variants of `items`, in a `Vec` of exactly their number.
-    fn values(&self, items: Vec<Node>, depth: usize) -> Result<Vec<Variant>> {
+    fn values(&self, items: Vec<Node>, depth: Depth) -> Result<Vec<Variant>> {
         let mut out = Vec::with_capacity(items.len());
         for n in items {
             out.push(self.value(n, depth)?);
@@ -137,22 +137,22 @@ impl ToNative<'_> {
     }
 
     /// One level deeper: the depth check, then `f` on a fresh stack segment if needed.
-    fn nested<T>(&self, at: usize, depth: usize, f: impl FnOnce(usize) -> Result<T>) -> Result<T> {
-        let depth = depth + 1;
-        if depth > self.max_depth {
+    fn nested<T>(
+        &self,
+        at: usize,
+        mut depth: Depth,
+        f: impl FnOnce(Depth) -> Result<T>,
+    ) -> Result<T> {
+        if !depth.try_enter() {
             return Err(self.err(
                 at,
                 format!(
                     "nesting deeper than the limit of {} (Config::with_max_depth)",
-                    self.max_depth
+                    depth.limit()
                 ),
             ));
         }
-        stacker::maybe_grow(
-            super::from_native::STACK_RED_ZONE,
-            super::from_native::STACK_SEGMENT,
-            || f(depth),
-        )
+        grow(|| f(depth))
     }
 
     /// A string: `i:`, `f:`, `s:`, `sn:` or `np:` and the text.
@@ -200,7 +200,7 @@ impl ToNative<'_> {
 
     /// `{"type": ..., ...}`.
     #[allow(clippy::too_many_lines)] // one arm per Godot type, as in the engine
-    fn typed(&self, mut entries: Vec<(String, Node)>, at: usize, depth: usize) -> Result<Variant> {
+    fn typed(&self, mut entries: Vec<(String, Node)>, at: usize, depth: Depth) -> Result<Variant> {
         let Some(type_node) = take_entry(&mut entries, "type") else {
             return Err(self.err(at, "object without \"type\"".to_owned()));
         };
@@ -606,7 +606,7 @@ impl ToNative<'_> {
         entries: &[(String, Node)],
         args: Vec<Node>,
         at: usize,
-        depth: usize,
+        depth: Depth,
     ) -> Result<Variant> {
         let element_type = self.container_type(entries, "elem_type")?;
         let items = self.nested(at, depth, |depth| {
@@ -630,7 +630,7 @@ impl ToNative<'_> {
         entries: &[(String, Node)],
         args: Vec<Node>,
         at: usize,
-        depth: usize,
+        depth: Depth,
     ) -> Result<Variant> {
         if !args.len().is_multiple_of(2) {
             return Err(self.err(
@@ -671,7 +671,7 @@ impl ToNative<'_> {
         mut entries: Vec<(String, Node)>,
         class: &str,
         at: usize,
-        depth: usize,
+        depth: Depth,
     ) -> Result<Variant> {
         if !is_class_name(class) {
             return Err(self.err(at, format!("invalid type \"{class}\"")));

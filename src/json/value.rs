@@ -9,6 +9,7 @@ use super::from_native::from_native;
 use super::to_native::ToNative;
 use super::tree::{Json, Node};
 use crate::error::{Error, ErrorKind, Result};
+use crate::wire::depth::{Depth, grow};
 use crate::{Config, Variant};
 
 /// The tree as a `Value`; objects keep their (sorted) key order, as `Map` sorts.
@@ -40,21 +41,14 @@ fn tree_to_value(json: Json) -> Result<Value> {
 }
 
 /// A `Value` as the tree the engine's parser would build: every number a double. Nesting
-/// beyond `limit` is refused, as the text parser refuses it.
-fn value_to_tree(v: &Value, depth: usize, limit: usize) -> Result<Json> {
+/// beyond `depth`'s limit is refused, as the JSON parser refuses it.
+fn value_to_tree(v: &Value, depth: Depth) -> Result<Json> {
     let nested = |items: &mut dyn Iterator<Item = &Value>| -> Result<Vec<Node>> {
-        if depth >= limit {
-            return Err(Error::new(ErrorKind::DepthLimitExceeded { limit }));
+        let mut inner = depth;
+        if !inner.try_enter() {
+            return Err(inner.exceeded_here());
         }
-        stacker::maybe_grow(
-            super::from_native::STACK_RED_ZONE,
-            super::from_native::STACK_SEGMENT,
-            || {
-                items
-                    .map(|i| Ok(value_to_tree(i, depth + 1, limit)?.node()))
-                    .collect()
-            },
-        )
+        grow(|| items.map(|i| Ok(value_to_tree(i, inner)?.node())).collect())
     };
     Ok(match v {
         Value::Null => Json::Null,
@@ -86,13 +80,12 @@ pub fn variant_to_value(v: &Variant, config: Config) -> Result<Value> {
 /// As [`parse_variant`](super::parse_variant) after parsing; a `Value` nested deeper than
 /// twice [`Config::max_depth`] (the JSON form takes two levels per container) is refused too.
 pub fn value_to_variant(value: &Value, config: Config) -> Result<Variant> {
-    let tree = value_to_tree(value, 0, super::json_depth(config.max_depth()))?;
+    let tree = value_to_tree(value, Depth::json_text(config.max_depth()))?;
     ToNative {
         src: None,
         allow_objects: config.allow_objects(),
-        max_depth: config.max_depth(),
     }
-    .value(Node { at: 0, json: tree }, 0)
+    .value(Node { at: 0, json: tree }, Depth::new(config.max_depth()))
 }
 
 /// Serializes `value` to the JSON form as a [`serde_json::Value`], with the default

@@ -161,11 +161,7 @@ fn write_value(out: &mut String, json: &Json, indent: &str, level: usize) -> Res
 }
 
 fn nested<T>(f: impl FnOnce() -> T) -> T {
-    stacker::maybe_grow(
-        super::from_native::STACK_RED_ZONE,
-        super::from_native::STACK_SEGMENT,
-        f,
-    )
+    crate::wire::depth::grow(f)
 }
 
 #[cfg(test)]

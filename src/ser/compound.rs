@@ -165,7 +165,7 @@ impl<'a, W: Output> Compound<'a, W> {
             // it sees a container now, as inference is off while the fields are written.
             VariantType::Array | VariantType::Dictionary if marker.typed => {
                 ser.descriptors = Default::default();
-                if ser.infer.depth() == ser.w.depth as u64 {
+                if ser.infer.depth() == ser.w.depth.level() as u64 {
                     ser.observe(ty);
                 }
             }

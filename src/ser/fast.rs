@@ -32,12 +32,12 @@
 //! field's dispatch and stored each short element in one block) saved nothing and is gone:
 //! PackedStringArray's strings take the marker field serializer's `Slot::StringArray`.
 
+use super::Serializer;
 use super::compound::{Components, Compound};
 use super::marker::FieldSerializer;
-use super::output::words;
-use super::{Output, Serializer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::Marker;
+use crate::wire::output::{Output, words};
 use crate::wire::{FLAG_64, Header, VariantType, shared_word, zero_byte_in};
 use serde::ser::{self, Impossible, Serialize};
 
@@ -145,7 +145,7 @@ impl<W: Output> Serializer<W> {
     /// every target. A key is a constant: its NUL check and bytes fold at compile time.
     #[inline(always)]
     pub(super) fn key(&mut self, key: &'static str) -> Result<()> {
-        debug_assert_ne!(self.infer.depth(), self.w.depth as u64);
+        debug_assert_ne!(self.infer.depth(), self.w.depth.level() as u64);
         debug_assert!(!self.w.too_deep());
         if enabled()
             && let Some(word) = short_word(key.as_bytes())
@@ -434,7 +434,7 @@ impl<W: Output> ser::SerializeTupleStruct for TupleStruct<'_, W> {
 #[cfg(test)]
 mod short_text_tests {
     use super::{short_has_nul, short_word};
-    use crate::ser::output::Output;
+    use crate::wire::output::Output;
 
     /// The one-word text path against the plain definitions: every length up to 8, a NUL
     /// at every position, and bytes with the high bit set (which must not pass for NUL).

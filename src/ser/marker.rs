@@ -621,7 +621,7 @@ impl<'a, 's, W: Output> ser::Serializer for FieldSerializer<'a, 's, W> {
         let ser = self.ser;
         let count_at = ser.w.out.pos();
         ser.w.put_u32(0);
-        ser.w.enter()?;
+        ser.w.enter();
         Ok(FieldMap {
             ser,
             count_at,
@@ -662,7 +662,7 @@ impl<'a, 's, W: Output> FieldSeq<'a, 's, W> {
             Slot::StringArray => ser.w.put_u32(0),
             Slot::Items => {
                 ser.w.put_u32(0);
-                ser.w.enter()?;
+                ser.w.enter();
             }
             Slot::Names(_) | Slot::Descriptor(_) => {}
             other => return Err(FieldSerializer { ser, slot: other }.unexpected("a sequence")),

@@ -7,7 +7,8 @@
 //!
 //! - `mod.rs`: the [`Serializer`], its per-value rules (headers, depth, inference) and the
 //!   entry for every serde call;
-//! - [`output`]: the [`Output`] sink (`Vec<u8>` or [`SizeCounter`]) and its word-wise writes;
+//! - the [`Output`] sink (`Vec<u8>` or [`SizeCounter`](crate::SizeCounter)) and its word-wise writes are the
+//!   wire layer's ([`crate::wire::output`]), under the [`Writer`] as under every writer;
 //! - [`compound`]: Arrays, Dictionaries and structs while their elements come in (and the
 //!   count patching at their end), and math types' components ([`TupleStruct`]);
 //! - [`field`]: a struct field's value ([`field::FieldValue`]), whose checks its field made
@@ -21,21 +22,19 @@ mod compound;
 mod fast;
 mod field;
 mod marker;
-pub(crate) mod output;
 
 pub use compound::Compound;
 pub use fast::{MathComponents, TupleStruct};
-pub use output::{Output, SizeCounter};
 
 use crate::config::{Config, EnumRepr, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{Marker, marker};
+use crate::wire::output::{Output, words};
 use crate::wire::writer::Writer;
 use crate::wire::{FLAG_64, VariantType};
 use compound::{Components, CompoundKind};
 use fast::MathPlan;
 use marker::{Descriptor, newtype_marker};
-use output::words;
 use serde::ser::{self, Serialize};
 
 /// A [`Serializer`] that owns a caller's buffer while it writes and hands it back when
@@ -186,7 +185,7 @@ impl<W: Output> Serializer<W> {
     #[inline]
     fn check_value(&mut self, ty: VariantType) -> Result<()> {
         self.w.check_depth()?;
-        if self.infer.depth() == self.w.depth as u64 {
+        if self.infer.depth() == self.w.depth.level() as u64 {
             self.observe(ty);
         }
         Ok(())
@@ -347,14 +346,14 @@ impl<W: Output> Serializer<W> {
         let declared = len.unwrap_or(0);
         let count = self.w.len_i32(declared, ty.name())?;
         self.w.out.put_words(word, count);
-        self.w.enter()?;
+        self.w.enter();
         let deep = self.w.too_deep();
         let outer_infer = self.infer;
         let kind = if ty == VariantType::Array
             && self.config.typed_containers
             && self.version().has_typed_arrays()
         {
-            self.infer = Infer::pending(self.w.depth);
+            self.infer = Infer::pending(self.w.depth.level());
             CompoundKind::Inferring
         } else {
             CompoundKind::Plain
@@ -412,7 +411,7 @@ impl<W: Output> Serializer<W> {
     fn variant_wrapper(&mut self, index: u32, name: &str) -> Result<()> {
         self.header(VariantType::Dictionary, 0)?;
         self.w.put_u32(1);
-        self.w.enter()?;
+        self.w.enter();
         self.enum_key(index, name)
     }
 }

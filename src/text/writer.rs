@@ -6,10 +6,10 @@ use core::cmp::Ordering;
 use core::fmt::{self, Write};
 
 use crate::config::GodotVersion;
-use crate::de::{STACK_RED_ZONE, STACK_SEGMENT};
 use crate::types::{Basis, Color, NodePath, ObjectId, Rid, StringName, Vector2, Vector3, Vector4};
 use crate::value::{Array, ContainerType, Dictionary, Object, Variant};
 use crate::wire::VariantType;
+use crate::wire::depth::grow;
 
 /// Which engine's text syntax to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -299,9 +299,7 @@ const G4: Dialect = Dialect::Godot4;
 /// Writes `v`. Containers recurse through here: each level may run on a new stack segment,
 /// as in the parser, so whatever it parsed (up to Godot's 1024 levels) prints on a 2 MiB thread.
 pub(crate) fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::Result {
-    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-        write_variant_here(w, v, d)
-    })
+    grow(|| write_variant_here(w, v, d))
 }
 
 /// The constructor name of `ty` in `d`'s text, from the table of Godot types

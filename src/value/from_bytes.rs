@@ -606,7 +606,7 @@ fn same_words(mut a: &[u8], mut b: &[u8]) -> bool {
 
 /// Levels of this reader between two checks of the stack left: one of its levels (an
 /// Array or Dictionary with the calls of one element or entry) takes a few KiB even
-/// unoptimized, so four stay well within [`STACK_RED_ZONE`](crate::de::STACK_RED_ZONE) (the limits tests run 1 024 levels
+/// unoptimized, so four stay well within [`STACK_RED_ZONE`](crate::wire::depth::STACK_RED_ZONE) (the limits tests run 1 024 levels
 /// on a 2 MiB thread in debug builds).
 const LEVELS_PER_STACK_CHECK: usize = 4;
 

@@ -15,16 +15,17 @@
 //! bytes path would have said the same, which `tests/value_contract.rs` checks against that
 //! path on random Variants and on every rule below.
 
-use super::{Array, ContainerType, Dictionary, Variant, grow};
+use super::{Array, ContainerType, Dictionary, Variant};
 use crate::config::Config;
 use crate::types::{Real, is_reserved_key};
+use crate::wire::depth::{Depth, grow};
 use crate::wire::{VariantType, has_nul, string};
 
 /// Whether `to_bytes(v)` with `config` succeeds and its bytes decode (objects allowed) to a
 /// Variant [`same`](super::same) as `v`, when that is certain from `v` alone; `false` when it
 /// is not known (the bytes decide).
 pub(crate) fn kept_as_is(v: &Variant, config: &Config) -> bool {
-    Walk::new(config).value(v, 0)
+    Walk::new(config).value(v, Depth::new(config.max_depth))
 }
 
 /// The config's rules that decide whether a part is kept.
@@ -61,7 +62,7 @@ impl Walk {
     }
 
     /// `v`, a value at `depth`.
-    fn value(&self, v: &Variant, depth: usize) -> bool {
+    fn value(&self, v: &Variant, depth: Depth) -> bool {
         use Variant as V;
         match v {
             // Ints go out as i32 or i64, floats as f32 only when exact: both come back.
@@ -113,8 +114,14 @@ impl Walk {
                     && p.names.iter().chain(&p.subnames).all(|s| text_kept(s))
             }
             V::Signal(s) => self.has(VariantType::Signal) && text_kept(&s.name),
-            V::Array(a) => self.container(depth) && grow(|| self.array(a, depth + 1)),
-            V::Dictionary(d) => self.container(depth) && grow(|| self.dictionary(d, depth + 1)),
+            V::Array(a) => {
+                let mut items = depth;
+                items.try_enter() && grow(|| self.array(a, items))
+            }
+            V::Dictionary(d) => {
+                let mut entries = depth;
+                entries.try_enter() && grow(|| self.dictionary(d, entries))
+            }
             // Not decided here: full objects (the object policy, the null forms, property
             // names).
             _ => false,
@@ -146,14 +153,9 @@ impl Walk {
         self.numbers(v.variant_type()) && count_kept(len)
     }
 
-    /// A container at `depth`: its items, one level deeper, stay within the limit.
-    fn container(&self, depth: usize) -> bool {
-        depth < self.config.max_depth
-    }
-
     /// An Array's items, at `depth`: of an element type the target keeps; when untyped, not
     /// typed by inference (which leaves typed ones as they are).
-    fn array(&self, a: &Array, depth: usize) -> bool {
+    fn array(&self, a: &Array, depth: Depth) -> bool {
         let version = self.config.version;
         self.container_type(&a.element_type, version.has_typed_arrays())
             && (a.element_type != ContainerType::Untyped || !self.infers)
@@ -164,7 +166,7 @@ impl Walk {
     /// A Dictionary's entries, at `depth`: of key and value types the target keeps, in an
     /// order the config keeps, with keys the decoder takes. Its keys are distinct, so keys
     /// that each come back make the decoded Dictionary hold every entry in its place.
-    fn dictionary(&self, d: &Dictionary, depth: usize) -> bool {
+    fn dictionary(&self, d: &Dictionary, depth: Depth) -> bool {
         let headers = self.config.version.has_typed_dictionaries();
         self.container_type(d.key_type(), headers)
             && self.container_type(d.value_type(), headers)

@@ -29,6 +29,9 @@ use crate::types::{
     Vector3i, Vector4, Vector4i,
 };
 use crate::wire::VariantType;
+// Each container level of a deep operation (cloning, comparing) through `grow`: a Variant
+// that decoding or parsing allowed (up to Godot's 1024 levels) clones on a 2 MiB thread.
+use crate::wire::depth::grow;
 
 /// Any Godot value, of Godot 3 or Godot 4.
 ///
@@ -185,13 +188,6 @@ pub struct Object {
     pub class: String,
     /// Property names and values, in the order Godot wrote them.
     pub properties: Vec<(String, Variant)>,
-}
-
-/// Runs one container level of a deep operation (cloning), on a new stack segment when the
-/// thread's stack runs low, as the decoder, the text form and serialization do: a Variant that
-/// decoding or parsing allowed (up to Godot's 1024 levels) clones on a 2 MiB thread.
-fn grow<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, f)
 }
 
 /// Whether `a` and `b` are the same value by Godot's key equality (floats by value, NaN equal

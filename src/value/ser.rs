@@ -7,13 +7,9 @@ use serde::{Serialize, Serializer};
 
 use super::{Array, ContainerType, Dictionary, Object, Variant};
 use crate::types::{OBJECT, TYPED_ARRAY, TYPED_DICTIONARY};
-
-/// Runs one container level of a Variant's serialization, on a new stack segment when the
-/// thread's stack runs low (as the decoder and the text form do): a Variant that decoding or
-/// parsing allowed (up to Godot's 1024 levels) encodes again on a 2 MiB thread.
-fn grow<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(crate::de::STACK_RED_ZONE, crate::de::STACK_SEGMENT, f)
-}
+// Each container level through `grow`: a Variant that decoding or parsing allowed (up to
+// Godot's 1024 levels) serializes again on a 2 MiB thread.
+use crate::wire::depth::grow;
 
 impl Serialize for Variant {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -3,9 +3,13 @@
 //!
 //! - [`types`]: the one table of Godot types (names in 3.x and 4.x, ids, payload shape, marker
 //!   name); every other list of types derives from it.
+//! - [`depth`]: the one nesting guard ([`Depth`](depth::Depth)) and the one stack-growth
+//!   helper ([`grow`](depth::grow)) of every reader and writer (binary, `Variant`, text, JSON).
 //! - [`header`]: the header word (type id, 64-bit flag, object-as-id flag, typed-container
 //!   kinds) and the typed-container [`Descriptor`].
 //! - [`string`]: the Godot String field (length, NUL, BOM, padding).
+//! - [`output`]: the [`Output`](output::Output) sink (a `Vec<u8>` or a byte counter) and its
+//!   word-wise writes (headers, short Strings, padding).
 //! - [`writer`]: the [`Writer`](writer::Writer): output, depth, header words, lengths, String
 //!   fields and padding, under the serde serializer.
 //! - [`reader`]: the [`Reader`] every decoding path reads through (input, offset, depth,
@@ -17,7 +21,9 @@
 //! `core/variant/variant.h`, as written down in `docs/wire-format.md` (the "spec" of the
 //! comments below, with its section numbers).
 
+pub(crate) mod depth;
 pub(crate) mod header;
+pub(crate) mod output;
 pub(crate) mod payload;
 pub(crate) mod reader;
 pub(crate) mod string;
@@ -34,14 +40,6 @@ pub use types::VariantType;
 pub(crate) use types::{Scalar, Shape};
 
 use crate::config::GodotVersion;
-
-/// Deepest nesting Godot accepts (`Variant::MAX_RECURSION_DEPTH`).
-pub const GODOT_MAX_DEPTH: usize = 1024;
-/// Our default nesting limit (as serde_json's): deep enough for any real game data, shallow
-/// enough that decoding hostile input into a `Variant` cannot overflow a 2 MiB thread stack
-/// even in a debug build, where a typed Array or object property level costs up to 14 KiB of
-/// stack (about 170 levels fit; release builds need under 3 KiB a level).
-pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// What each engine's layout can carry: the named capabilities the codec tests, rather than
 /// "is this Godot 4".

@@ -7,8 +7,9 @@
 //! - the input ([`Read`]: a slice, borrowed from, or an `io::Read`, copied into its scratch)
 //!   and the offset;
 //! - the header word, read and split against the version's id table ([`Reader::read_header`]);
-//! - the nesting depth: one counter, one comparison ([`Depth::allows`]), one error
-//!   ([`Reader::check_depth`]);
+//! - the nesting depth of the bytes: a [`Depth`] (the crate's one depth guard, in
+//!   [`depth`](super::depth), shared with the writer, the text parser and the JSON form)
+//!   and its error at the offset of the value too deep ([`Reader::check_depth`]);
 //! - the allocation budget: what the size hints of the open containers stand for, charged at
 //!   one rate per item kind ([`Item`], [`Reader::charge`]);
 //! - the String field (length, padding that must be present, UTF-8, the first NUL, one
@@ -16,6 +17,7 @@
 //! - the typed-container descriptors ([`Reader::read_descriptor`]) and the counts
 //!   ([`Reader::read_count`], [`Reader::check_fits`]).
 
+use super::depth::Depth;
 use super::header::{COUNT_MASK, Descriptor, Header};
 use super::string;
 use super::types::VariantType;
@@ -37,75 +39,6 @@ impl core::ops::Deref for HeaderAt {
     #[inline(always)]
     fn deref(&self) -> &Header {
         &self.head
-    }
-}
-
-/// The nesting depth of the value about to be read (top level = 0, as Godot counts it) and
-/// its limit: the one depth guard of the decoders, the text parser and the JSON form.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Depth {
-    /// The current level.
-    level: usize,
-    /// The deepest level allowed.
-    limit: usize,
-}
-
-impl Depth {
-    /// Level 0 of at most `limit`.
-    #[must_use]
-    pub(crate) const fn new(limit: usize) -> Self {
-        Depth { level: 0, limit }
-    }
-
-    /// The one comparison: whether a value may be read at the current level.
-    #[inline(always)]
-    #[must_use]
-    pub(crate) const fn allows(self) -> bool {
-        self.level <= self.limit
-    }
-
-    /// The one error: the limit was passed at `offset`.
-    #[cold]
-    #[must_use]
-    pub(crate) fn exceeded(self, offset: usize) -> Error {
-        Error::at(ErrorKind::DepthLimitExceeded { limit: self.limit }, offset)
-    }
-
-    /// The one error, where there is no input offset (a tree being walked).
-    #[cold]
-    #[must_use]
-    #[cfg_attr(not(feature = "json"), allow(dead_code))] // the JSON form's walk only
-    pub(crate) fn exceeded_here(self) -> Error {
-        Error::new(ErrorKind::DepthLimitExceeded { limit: self.limit })
-    }
-
-    /// `Ok` when a value may be read at the current level, else the error at `offset`.
-    #[inline(always)]
-    pub(crate) fn check(self, offset: usize) -> Result<()> {
-        if self.allows() {
-            Ok(())
-        } else {
-            Err(self.exceeded(offset))
-        }
-    }
-
-    /// One level deeper.
-    #[inline(always)]
-    pub(crate) fn enter(&mut self) {
-        self.level += 1;
-    }
-
-    /// One level back up.
-    #[inline(always)]
-    pub(crate) fn leave(&mut self) {
-        self.level -= 1;
-    }
-
-    /// The current level.
-    #[inline(always)]
-    #[must_use]
-    pub(crate) const fn level(self) -> usize {
-        self.level
     }
 }
 
@@ -586,23 +519,6 @@ mod tests {
 
     fn reader(bytes: &[u8], config: Config) -> Reader<SliceRead<'_>> {
         Reader::new(SliceRead::new(bytes), config)
-    }
-
-    #[test]
-    fn depth_allows_up_to_the_limit_and_fails_once_past_it() {
-        let mut d = Depth::new(2);
-        assert!(d.allows());
-        d.enter();
-        d.enter();
-        assert!(d.allows());
-        assert!(d.check(0).is_ok());
-        d.enter();
-        let e = d.check(12).unwrap_err();
-        assert!(matches!(
-            e.kind(),
-            ErrorKind::DepthLimitExceeded { limit: 2 }
-        ));
-        assert_eq!(e.offset(), Some(12));
     }
 
     #[test]

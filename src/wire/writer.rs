@@ -6,8 +6,8 @@
 
 use crate::config::{Config, GodotVersion};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ser::Output;
-use crate::ser::output::put_padding;
+use crate::wire::depth::Depth;
+use crate::wire::output::{Output, put_padding};
 use crate::wire::{Header, VariantType, has_nul, string};
 
 /// Writes Variant bytes to an [`Output`]: see the module docs.
@@ -16,10 +16,9 @@ pub(crate) struct Writer<W> {
     pub(crate) out: W,
     /// The target layout.
     version: GodotVersion,
-    /// The deepest nesting allowed ([`Config::max_depth`]).
-    max_depth: usize,
-    /// Depth of the value being written (top level = 0), as Godot counts it.
-    pub(crate) depth: usize,
+    /// Depth of the value being written (top level = 0, as Godot counts it) and its limit
+    /// ([`Config::max_depth`]).
+    pub(crate) depth: Depth,
 }
 
 impl<W: Output> Writer<W> {
@@ -29,8 +28,7 @@ impl<W: Output> Writer<W> {
         Writer {
             out,
             version: config.version,
-            max_depth: config.max_depth,
-            depth: 0,
+            depth: Depth::new(config.max_depth),
         }
     }
 
@@ -71,19 +69,17 @@ impl<W: Output> Writer<W> {
     }
 
     /// Whether the value about to be written is nested beyond the limit (Godot checks
-    /// `depth > MAX_RECURSION_DEPTH` on entry to every value): the one comparison of the
-    /// writing side.
+    /// `depth > MAX_RECURSION_DEPTH` on entry to every value), by the crate's one depth
+    /// guard ([`Depth::allows`]).
     #[inline]
     pub(crate) fn too_deep(&self) -> bool {
-        self.depth > self.max_depth
+        !self.depth.allows()
     }
 
     /// The depth-limit error.
     #[cold]
     pub(crate) fn depth_error(&self) -> Error {
-        self.error(ErrorKind::DepthLimitExceeded {
-            limit: self.max_depth,
-        })
+        self.depth.exceeded(self.out.pos())
     }
 
     /// Fails when the value about to be written is nested beyond the limit.
@@ -95,21 +91,16 @@ impl<W: Output> Writer<W> {
         Ok(())
     }
 
-    /// One container level in.
+    /// One container level in (checked by [`too_deep`](Self::too_deep) on the next value).
     #[inline]
-    pub(crate) fn enter(&mut self) -> Result<()> {
-        self.depth = self.depth.checked_add(1).ok_or_else(|| {
-            Error::new(ErrorKind::DepthLimitExceeded {
-                limit: self.max_depth,
-            })
-        })?;
-        Ok(())
+    pub(crate) fn enter(&mut self) {
+        self.depth.enter();
     }
 
     /// One container level out.
     #[inline]
     pub(crate) fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+        self.depth.leave();
     }
 
     /// Godot's String field: length, UTF-8, zero padding.

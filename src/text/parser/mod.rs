@@ -1,12 +1,11 @@
 //! The value parser of the text form, after the engines' `VariantParser::parse_value`.
 
 use super::lexer::{LexError, Lexer, Token};
-use crate::de::{STACK_RED_ZONE, STACK_SEGMENT};
 use crate::error::{Error, ErrorKind};
 use crate::types::{NodePath, StringName};
 use crate::value::{Array, ContainerType, Dictionary, DictionaryBuilder, KeyMode, Object};
 use crate::wire::VariantType;
-use crate::wire::reader::Depth;
+use crate::wire::depth::{Depth, grow};
 use crate::{Config, GodotVersion, Variant};
 
 /// A parse error before it is turned into an [`Error`]: message and byte offset.
@@ -169,13 +168,11 @@ impl<'a> Parser<'a> {
     /// Into a container: its values are one level deeper, which the guard must allow. Its
     /// verdict becomes the text form's parse error (message and offset of the opening token).
     fn enter(&mut self) -> PResult<()> {
-        self.depth.enter();
-        if self.depth.allows() {
+        if self.depth.try_enter() {
             return Ok(());
         }
-        self.depth.leave();
         Err(PErr {
-            message: format!("recursion limit of {} exceeded", self.config.max_depth),
+            message: format!("recursion limit of {} exceeded", self.depth.limit()),
             offset: self.tok_start,
         })
     }
@@ -193,7 +190,7 @@ impl<'a> Parser<'a> {
     /// 1024 allowed): each level may run on a new stack segment, as in the binary decoder, so
     /// any limit fits a 2 MiB thread in debug and release builds.
     fn value(&mut self, tok: Token<'a>) -> PResult<Variant> {
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.value_here(tok))
+        grow(|| self.value_here(tok))
     }
 
     #[allow(clippy::too_many_lines)] // one arm per constructor, as in the engine

@@ -80,17 +80,17 @@ pub(crate) fn put_padding<O: Output + ?Sized>(out: &mut O, len: usize) {
 
 /// Two little-endian words as 8 bytes.
 #[inline]
-pub(super) fn words(a: u32, b: u32) -> [u8; 8] {
+pub(crate) fn words(a: u32, b: u32) -> [u8; 8] {
     (u64::from(a) | u64::from(b) << 32).to_le_bytes()
 }
 
 /// Longest text [`Output::put_padded`] writes through a fixed-size block.
-pub(super) const SHORT_TEXT: usize = 24;
+pub(crate) const SHORT_TEXT: usize = 24;
 
 /// Copies `src` (at most [`SHORT_TEXT`] bytes) to the start of `dst` with fixed-size,
 /// possibly overlapping word copies instead of a variable-length `memcpy`.
 #[inline]
-pub(super) fn copy_short(dst: &mut [u8; SHORT_TEXT], src: &[u8]) {
+pub(crate) fn copy_short(dst: &mut [u8; SHORT_TEXT], src: &[u8]) {
     let n = src.len();
     if let (Some(first), Some(last)) = (src.first_chunk::<8>(), src.last_chunk::<8>()) {
         if let Some(d) = dst.get_mut(..8) {
