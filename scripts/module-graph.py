@@ -19,11 +19,7 @@ SPLIT = {"wire", "json"}
 
 # Edges known to close a circle, each with its reason; a circle through any other edge fails.
 # Keep this empty but for what cannot move yet.
-KNOWN = {
-    # `Display for Variant` and `to_godot3_string` print through the text writer (as toml's
-    # `Value` prints through its own serializer); their place is text/, not value/.
-    ("value", "text"): "value/display.rs prints through text::writer",
-}
+KNOWN: dict = {}
 
 
 def module_path(src, path):

@@ -88,6 +88,7 @@
 //! comparison per element, so time is linear in the keys (the engine's `Array <` asks `<` both
 //! ways at every level, which doubles per level of Arrays sharing a prefix).
 
+mod display;
 mod grisu;
 pub(crate) mod lexer;
 pub(crate) mod parser;

@@ -6,7 +6,6 @@ mod convert;
 mod de;
 mod deserializer;
 mod dictionary;
-mod display;
 mod from_bytes;
 mod index;
 mod kept;

@@ -1,10 +1,11 @@
 //! Text forms: [`Display`](fmt::Display) prints Godot 4's `var_to_str` syntax on one line
 //! (`{:#}`: exactly `var_to_str`), and [`Variant::to_godot3_string`] prints Godot 3's
-//! `var2str` syntax. All use the one writer of [`crate::text`].
+//! `var2str` syntax. All use the one writer of this module (`text::writer`); the impls live
+//! here, beside it, so that `value` does not import `text`.
 
 use core::fmt;
 
-use crate::text::writer::{Dialect, write_array, write_dictionary, write_object, write_variant};
+use super::writer::{Dialect, write_array, write_dictionary, write_object, write_variant};
 use crate::types::{
     Aabb, Basis, Callable, Color, ObjectId, PackedByteArray, PackedColorArray, PackedFloat32Array,
     PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray, PackedVector2Array,
@@ -12,7 +13,7 @@ use crate::types::{
     Signal, Transform2D, Transform3D, Vector2, Vector2i, Vector3, Vector3i, Vector4, Vector4i,
 };
 
-use super::{Array, Dictionary, Object, Variant};
+use crate::value::{Array, Dictionary, Object, Variant};
 
 impl Variant {
     /// This value in Godot 3's `var2str` syntax (3.x names such as `Quat`, `Transform`,
