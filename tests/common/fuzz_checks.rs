@@ -18,8 +18,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
+// A test binary has one global allocator and so one `heap` module, declared at its root,
+// that every helper shares; a fuzz target includes this file alone and its own copy.
+#[cfg(not(test))]
 #[path = "heap.rs"]
 pub mod heap;
+#[cfg(test)]
+pub(crate) use crate::heap;
 
 #[path = "fuzz_input.rs"]
 mod fuzz_input;

@@ -11,8 +11,13 @@
 
 use godot_serde::{Config, Variant, json};
 
+// A test binary has one global allocator and so one `heap` module, declared at its root,
+// that every helper shares; a fuzz target includes this file alone and its own copy.
+#[cfg(not(test))]
 #[path = "heap.rs"]
 pub mod heap;
+#[cfg(test)]
+pub(crate) use crate::heap;
 
 /// The heap reading `len` bytes of JSON into a `Variant` may hold (docs/security.md): the
 /// JSON tree and the `Variant` it becomes.

@@ -72,11 +72,12 @@ where
     }
 }
 
-/// Asserts an insta snapshot stored in the top-level `snapshots/` folder.
+/// Asserts an insta snapshot stored in the top-level `snapshots/` folder (the path is relative
+/// to the calling module, `tests/suite/*.rs`).
 #[macro_export]
 macro_rules! snap {
     ($name:expr, $value:expr) => {
-        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+        insta::with_settings!({ snapshot_path => "../../snapshots", prepend_module_to_snapshot => false }, {
             insta::assert_snapshot!($name, $value);
         })
     };
