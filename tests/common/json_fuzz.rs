@@ -1,4 +1,4 @@
-//! The body of the `json_native` fuzz target, shared with `tests/json_fuzz_replay.rs`.
+//! The body of the `json_native` fuzz target, shared with `tests/suite/json_fuzz_replay.rs`.
 //!
 //! The first byte chooses what the rest is: even, a JSON text (read as `JSON.to_native`
 //! would); odd, `var_to_bytes` bytes (Godot 4.4+) of a value. Checked: no panic; reading stays

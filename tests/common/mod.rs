@@ -1,7 +1,9 @@
 //! Shared test helpers.
 #![allow(dead_code)]
 
-pub mod engine;
+// The engine lookup moved to the test-support crate; `common::engine` keeps the old paths.
+#[allow(unused_imports)]
+pub use godot_serde_test_support::engine;
 
 use godot_serde::Config;
 use serde::{Serialize, de::DeserializeOwned};

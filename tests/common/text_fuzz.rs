@@ -1,4 +1,4 @@
-//! The body of the `parse_text` fuzz target, shared with `tests/text_fuzz_replay.rs`.
+//! The body of the `parse_text` fuzz target, shared with `tests/suite/text_fuzz_replay.rs`.
 //!
 //! The first byte chooses the engine (even: Godot 4, odd: Godot 3); the rest is the text.
 //! Checked: no panic; an accepted text's value prints, and that text reads back to a value

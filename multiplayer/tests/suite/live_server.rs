@@ -2,15 +2,9 @@
 //! SceneMultiplayer, `tests/godot/`) join the Rust server on 127.0.0.1 and exercise every part
 //! of the protocol.
 
-#![cfg(all(feature = "enet", feature = "websocket"))]
-
-#[path = "../../tests/common/engine.rs"]
-#[allow(dead_code)]
-mod engine;
-#[path = "common/lobby.rs"]
-mod lobby;
-#[path = "common/peer.rs"]
-mod peer;
+use crate::engine;
+use crate::lobby;
+use crate::peer;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Truncated, garbage and huge input: the binary never panics, exits 1 with an error, and
 //! reads a stream frame by frame in bounded memory.
 
-mod common;
+use crate::common;
 
 use common::{BIN, root, run};
 use std::io::Write as _;

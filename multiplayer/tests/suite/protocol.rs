@@ -1,8 +1,7 @@
 //! The sans-IO core against byte layouts derived by hand from the engine's sources (and
 //! confirmed live by `live_enet.rs`): what the session writes, what it accepts.
 
-#[path = "common/lobby.rs"]
-mod lobby;
+use crate::lobby;
 
 use godot_serde::{PackedByteArray, Variant};
 use godot_serde_multiplayer::args::{decode_one, encode_one, encode_variants};

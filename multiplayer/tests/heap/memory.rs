@@ -51,8 +51,7 @@ fn memory_per_connected_peer_is_small() {
 }
 
 #[cfg(feature = "websocket")]
-#[path = "common/ws.rs"]
-mod ws;
+use crate::ws;
 
 #[cfg(feature = "websocket")]
 mod websocket {

@@ -1,7 +1,7 @@
 //! The JSON mapping of cli/README.md: each form encodes to the bytes derived by hand from the
 //! wire format (docs/wire-format.md), and `inspect --json` gives the same JSON back.
 
-mod common;
+use crate::common;
 
 use common::run;
 

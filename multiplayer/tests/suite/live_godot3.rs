@@ -3,11 +3,7 @@
 //! server. Both exchange remote calls with every Variant type, `rset`, RAW and unreliable
 //! packets; the modes are enforced on both sides; peers leave.
 
-#![cfg(feature = "enet")]
-
-#[path = "../../tests/common/engine.rs"]
-#[allow(dead_code)]
-mod engine;
+use crate::engine;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

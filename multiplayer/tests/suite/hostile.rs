@@ -288,8 +288,7 @@ fn random_packets_never_panic() {
 }
 
 #[cfg(feature = "websocket")]
-#[path = "common/ws.rs"]
-mod ws;
+use crate::ws;
 
 /// Hostile WebSocket connections over real sockets on 127.0.0.1, both dialects.
 #[cfg(feature = "websocket")]
@@ -685,17 +684,15 @@ mod websocket {
             });
         }
         let exe = std::env::current_exe().unwrap();
+        // This test's name in the harness: its module path without the test binary's name.
+        let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+        let name = format!("{module}::running_out_of_descriptors_is_not_the_servers_error");
         for dialect in ["4", "3"] {
             let out = Command::new("sh")
                 .arg("-c")
                 .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
                 .arg(&exe)
-                .args([
-                    "websocket::running_out_of_descriptors_is_not_the_servers_error",
-                    "--exact",
-                    "--nocapture",
-                    "--test-threads=1",
-                ])
+                .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
                 .env(CHILD, dialect)
                 .output()
                 .unwrap();

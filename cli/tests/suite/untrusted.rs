@@ -1,7 +1,7 @@
 //! `inspect` on untrusted input: control characters never reach a terminal raw (issue 22.5),
 //! and bytes of the other engine are not dumped as misread values first (issue 27.3).
 
-mod common;
+use crate::common;
 
 use common::run;
 
@@ -34,7 +34,7 @@ fn dump_escapes_control_characters() {
     let r = run(&["inspect", "--hex", HOSTILE], b"");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(raw_control(&r.stdout), None, "{}", r.out());
-    insta::assert_snapshot!("hostile_string_dump", r.out());
+    snapshot!("hostile_string_dump", r.out());
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn text_escapes_on_request_and_is_exact_when_piped() {
         r.out(),
         "\"\\u001b]0;PWNED\\u0007\\u001b[2J\\u001b[31mred\\u009b31m\\u000d\\u0008\"\n"
     );
-    insta::assert_snapshot!("hostile_string_text_escaped", r.out());
+    snapshot!("hostile_string_text_escaped", r.out());
     // The escaped text parses back to the same String.
     let parsed = godot_serde::text::parse_variant(r.out().trim_end()).unwrap();
     assert_eq!(parsed.as_str(), Some(HOSTILE_TEXT));
@@ -86,7 +86,7 @@ fn json_always_escapes_c0_and_c1_controls() {
         assert_eq!(back, HOSTILE_TEXT);
     }
     let r = run(&["inspect", "--hex", HOSTILE, "--json"], b"");
-    insta::assert_snapshot!("hostile_string_json", r.out());
+    snapshot!("hostile_string_json", r.out());
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn streams_escape_in_every_mode() {
         let command = format!("$ inspect --stream {}", mode.join(" "));
         transcript.push_str(&format!("{}\n{}", command.trim_end(), r.out()));
     }
-    insta::assert_snapshot!("hostile_string_stream", transcript);
+    snapshot!("hostile_string_stream", transcript);
 }
 
 /// var_to_bytes of a Dictionary {StringName(HOSTILE_TEXT): "\u{b}\u{85}\u{80}\u{9f}"} for
@@ -295,7 +295,7 @@ fn default_engine_reads_godot3_input_as_godot3() {
     let r = run(&["inspect", "--hex", GODOT3_VECTOR3, "--text"], b"");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(r.out(), "Vector3( 1, 2, 3 )\n");
-    insta::assert_snapshot!("default_engine_godot3_value", r.transcript());
+    snapshot!("default_engine_godot3_value", r.transcript());
 }
 
 #[test]
@@ -320,7 +320,7 @@ fn given_engine_shows_the_hint_and_no_misread_dump() {
         r.stderr
     );
     assert!(!r.out().contains("Transform3D"), "{}", r.out());
-    insta::assert_snapshot!("given_engine_godot3_save", r.transcript());
+    snapshot!("given_engine_godot3_save", r.transcript());
 }
 
 #[test]

@@ -2,15 +2,9 @@
 //! authentication, RPCs both ways with every Variant type, modes and a user channel, RAW,
 //! peers joining and leaving, and a call from one Rust client to the other through Godot's relay.
 
-#![cfg(all(feature = "enet", feature = "websocket"))]
-
-#[path = "../../tests/common/engine.rs"]
-#[allow(dead_code)]
-mod engine;
-#[path = "common/lobby.rs"]
-mod lobby;
-#[path = "common/peer.rs"]
-mod peer;
+use crate::engine;
+use crate::lobby;
+use crate::peer;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -3,16 +3,11 @@
 //! register, see each other, chat, move and leave on the example's server. And hostile Rust
 //! clients (no engine needed): the example keeps serving.
 
-#![cfg(feature = "enet")]
-
-#[path = "../../tests/common/engine.rs"]
-#[allow(dead_code)]
-mod engine;
-#[path = "../examples/godot3_lobby_server.rs"]
+use crate::engine;
+#[path = "../../examples/godot3_lobby_server.rs"]
 #[allow(dead_code)]
 mod example;
-#[path = "common/raw_enet.rs"]
-mod raw_enet;
+use crate::raw_enet;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, mpsc};

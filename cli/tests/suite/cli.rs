@@ -1,7 +1,7 @@
 //! The built `godot-serde` binary on fixture data (no engine needed): outputs are insta
 //! snapshots, expected bytes come from the engine fixtures or are derived by hand.
 
-mod common;
+use crate::common;
 
 use common::{hex, root, run, unhex};
 
@@ -17,7 +17,7 @@ fn inspect_godot3_save_dump() {
     assert!(
         out.starts_with("50 00 00 00  value 0 at byte 0, length 80\n12 00 00 00    Dictionary\n")
     );
-    insta::assert_snapshot!("inspect_godot3_save_dump", out);
+    snapshot!("inspect_godot3_save_dump", out);
 }
 
 #[test]
@@ -38,7 +38,7 @@ fn inspect_godot3_save_json_and_text() {
     assert!(lines[1].contains(r#""position":{"$type":"Vector2","value":[12.5,-3.0]}"#));
     assert!(lines[1].contains(r#""scores":{"$type":"PackedInt32Array","value":[10,20,30]}"#));
     assert!(lines[2].contains(r#""owner":{"$type":"ObjectId","value":1288}"#));
-    insta::assert_snapshot!("inspect_godot3_save_json", out);
+    snapshot!("inspect_godot3_save_json", out);
 
     let r = run(&["inspect", SAVE, "--godot3", "--save", "--text"], b"");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
@@ -46,7 +46,7 @@ fn inspect_godot3_save_json_and_text() {
         r.out().contains("Vector2( 12.5, -3 )"),
         "Godot 3 var2str spacing"
     );
-    insta::assert_snapshot!("inspect_godot3_save_text", r.out());
+    snapshot!("inspect_godot3_save_text", r.out());
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn wrong_engine_fails_with_offset_context_and_hint() {
         r.stderr
             .contains("hint: these bytes decode as Godot 3.x: try --godot3")
     );
-    insta::assert_snapshot!("wrong_engine", r.stderr);
+    snapshot!("wrong_engine", r.stderr);
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn streams_report_each_bad_frame_and_go_on() {
     ");
     let r = run(&["inspect", "--stream", "--hex", stream], b"");
     assert_eq!(r.code, Some(1));
-    insta::assert_snapshot!("stream_with_bad_frames_dump", r.transcript());
+    snapshot!("stream_with_bad_frames_dump", r.transcript());
 }
 
 #[test]
@@ -541,10 +541,10 @@ fn colour_only_on_request_or_a_terminal() {
 fn help_lists_the_commands_and_options() {
     let r = run(&["--help"], b"");
     assert_eq!(r.code, Some(0));
-    insta::assert_snapshot!("help", r.out());
+    snapshot!("help", r.out());
     let r = run(&["inspect", "--help"], b"");
     assert_eq!(r.code, Some(0));
-    insta::assert_snapshot!("help_inspect", r.out());
+    snapshot!("help_inspect", r.out());
 }
 
 #[test]

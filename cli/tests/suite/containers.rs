@@ -2,7 +2,7 @@
 //! `inspect` / `convert`, on files the engines wrote (`tests/fixtures/containers/`) and on
 //! the Godot 3 save example.
 
-mod common;
+use crate::common;
 
 use common::{root, run};
 

@@ -3,18 +3,13 @@
 //! other's synchronized position follow its moves, and the other despawned when it leaves.
 //! And against hostile Rust clients (no engine needed): the example keeps serving.
 
-#![cfg(feature = "enet")]
+use crate::engine;
 
-#[path = "../../tests/common/engine.rs"]
-#[allow(dead_code)]
-mod engine;
-
-#[path = "../examples/lobby_server.rs"]
+#[path = "../../examples/lobby_server.rs"]
 #[allow(dead_code)]
 mod lobby_server;
 
-#[path = "common/raw_enet.rs"]
-mod raw_enet;
+use crate::raw_enet;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};

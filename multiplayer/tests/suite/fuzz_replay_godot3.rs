@@ -1,10 +1,8 @@
 //! Replays the `godot3` fuzz target's committed seeds (`fuzz/seeds/godot3/`), every prefix of
 //! each, and deterministic mutations, through the target's own body.
 
-#[path = "common/fuzz_godot3.rs"]
-mod fuzz_godot3;
-#[path = "common/replay.rs"]
-mod replay;
+use crate::fuzz_godot3;
+use crate::replay;
 
 #[test]
 fn seeds_and_their_prefixes_run_clean() {

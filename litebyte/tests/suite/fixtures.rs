@@ -4,7 +4,7 @@
 use litebyte::{BaseType, ErrorKind, FieldType, Mode, Schema, TypeDef, Value};
 use serde_json::Value as Json;
 
-const FIXTURE: &str = include_str!("fixtures/vectors-sample.jsonl");
+const FIXTURE: &str = include_str!("../fixtures/vectors-sample.jsonl");
 const SURR: &str = "@@SURR_";
 
 /// serde_json rejects lone-surrogate escapes; replace each lone `\uDXXX` by a marker that

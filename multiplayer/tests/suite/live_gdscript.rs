@@ -3,11 +3,7 @@
 //! Godot 3, remote sets) with a Rust server that declares the same tables. A wrong name, mode
 //! or (Godot 4) checksum would show as a refused call or a `ChecksumMismatch`.
 
-#![cfg(feature = "enet")]
-
-#[path = "../../tests/common/engine.rs"]
-#[allow(dead_code)]
-mod engine;
+use crate::engine;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

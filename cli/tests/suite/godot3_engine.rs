@@ -6,11 +6,9 @@
 //! Without an engine (`$GODOT3`, else `godot3-server` on `PATH`) the test prints a banner and
 //! passes, unless `GODOT_SERDE_REQUIRE_ENGINE=1` (set by CI), which makes it fail.
 
-mod common;
+use crate::common;
 // The library's one lookup of the engine ($GODOT3, else godot3-server on PATH) and loud skip.
-#[allow(dead_code)]
-#[path = "../../tests/common/engine.rs"]
-mod engine;
+use crate::engine;
 
 use common::{hex, root, run};
 use std::path::PathBuf;
@@ -86,7 +84,7 @@ fn engine_files_inspect_and_encode_back() {
     // The stream through a pipe: the annotated dump and the text form.
     let r = run(&["inspect", "--stream", "--godot3"], &stream);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    insta::assert_snapshot!("godot3_engine_stream_dump", r.out());
+    snapshot!("godot3_engine_stream_dump", r.out());
     let r = run(&["inspect", "--stream", "--godot3", "--text"], &stream);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(r.out(), var2str, "--text --godot3 is the engine's var2str");
@@ -104,7 +102,7 @@ fn engine_files_inspect_and_encode_back() {
         let expected: serde_json::Value = serde_json::from_str(expected).unwrap();
         assert_eq!(line, expected, "value {i}");
     }
-    insta::assert_snapshot!("godot3_engine_stream_text", r.out());
+    snapshot!("godot3_engine_stream_text", r.out());
 
     // Encoding the hand-written JSON gives the engine's bytes: store_var file, var2bytes and
     // Marshalls.variant_to_base64.

@@ -1,10 +1,8 @@
 //! Replays the `session` fuzz target's committed seeds (`fuzz/seeds/session/`), every prefix
 //! of each, and deterministic mutations, through the target's own body.
 
-#[path = "common/fuzz_body.rs"]
-mod fuzz_body;
-#[path = "common/replay.rs"]
-mod replay;
+use crate::fuzz_body;
+use crate::replay;
 
 #[test]
 fn seeds_and_their_prefixes_run_clean() {

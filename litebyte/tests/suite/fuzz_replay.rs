@@ -1,12 +1,9 @@
 //! Replays the LiteByte decoder fuzz check over the committed seed corpus and ~20k
 //! deterministic mutations of the spec vectors.
 
-#[path = "common/fuzz_check.rs"]
-mod fuzz_check;
+use crate::fuzz_check;
 
-/// Counts the heap so each decode is held to its budget (`fuzz_check::heap`).
-#[global_allocator]
-static HEAP: fuzz_check::heap::Tracking = fuzz_check::heap::Tracking;
+// main.rs's allocator counts the heap: each decode is held to its budget (`fuzz_check::heap`).
 
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();

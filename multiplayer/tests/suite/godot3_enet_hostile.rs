@@ -2,8 +2,6 @@
 //! packets, a forged source, a relay to a missing peer, a system message from a client, and
 //! reserved or duplicate ids. Each is refused with a per-peer error; the server goes on.
 
-#![cfg(feature = "enet")]
-
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 

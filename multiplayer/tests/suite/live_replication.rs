@@ -5,11 +5,7 @@
 //! properties follow the server's full and delta syncs, a client-owned synchronizer's state
 //! reaches the server, and the despawns remove the nodes.
 
-#![cfg(feature = "enet")]
-
-#[path = "../../tests/common/engine.rs"]
-#[allow(dead_code)]
-mod engine;
+use crate::engine;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -74,10 +74,21 @@ impl Engine {
     /// The engine, or `None` after a banner that the test runner shows (written to the
     /// process's real stdout, which the harness does not capture). Panics when
     /// `GODOT_SERDE_REQUIRE_ENGINE=1` (CI) and the engine is missing.
+    /// Either way the test is recorded for the end-of-run line ([`crate::summary`]).
     pub fn find_or_skip(self, test: &str) -> Option<PathBuf> {
         if let Some(engine) = self.find() {
+            crate::summary::record(self, test, true);
+            if self == Engine::Godot3 {
+                static VERSION: std::sync::Once = std::sync::Once::new();
+                VERSION.call_once(|| {
+                    if let Some(version) = godot3_version(&engine) {
+                        crate::summary::record_version(self, &version);
+                    }
+                });
+            }
             return Some(engine);
         }
+        crate::summary::record(self, test, false);
         let (var, default, name) = (self.variable(), self.default_command(), self.name());
         let required = std::env::var("GODOT_SERDE_REQUIRE_ENGINE").is_ok_and(|v| v == "1");
         assert!(
@@ -317,9 +328,26 @@ pub fn godot4_version(engine: &Path) -> String {
     .unwrap();
     let out = project.run(engine, "version.gd", &[], Duration::from_secs(60));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    stdout
+    let version = stdout
         .lines()
         .find_map(|l| l.strip_prefix("VERSION "))
         .unwrap_or_else(|| panic!("no VERSION line from {}:\n{stdout}", engine.display()))
-        .to_owned()
+        .to_owned();
+    crate::summary::record_version(Engine::Godot4, &version);
+    version
+}
+
+/// Godot 3's `--version` line (`3.2.3.stable.official`), or `None` if it prints none in 30 s.
+fn godot3_version(engine: &Path) -> Option<String> {
+    let child = Command::new(engine)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let (out, killed) = wait_with_timeout(child, Duration::from_secs(30));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().next()?.trim();
+    (!killed && !line.is_empty()).then(|| line.to_owned())
 }
