@@ -1,7 +1,6 @@
 //! Snapshot helpers on framed streams: `dump::annotate_frames`, and `dump::annotate` on a
 //! user-style packet, as reviewed insta snapshots (top-level `snapshots/`).
 
-
 use godot_serde::frame::{Framing, to_frame_bytes};
 use godot_serde::{Config, PackedStringArray, Vector3, dump};
 use serde::Serialize;
