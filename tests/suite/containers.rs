@@ -1,6 +1,7 @@
 //! Encrypted and compressed files against bytes the engines wrote
 //! (`tests/fixtures/containers/`, see its README), hand-derived layouts and hostile input.
 
+#[cfg(feature = "compression")]
 use crate::heap;
 
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! kit (`examples/godot/`) on a live Godot 4 engine (`$GODOT4`), step by step as its README
 //! tells a user: `kit_runs_on_godot4_as_its_readme_says` (skips loudly without the engine).
 
-#[allow(dead_code)]
+#[allow(dead_code, clippy::module_inception)]
 #[path = "../../examples/godot_kit.rs"]
 mod godot_kit;
 

@@ -7,6 +7,12 @@
 //! do not see each other. `tests/heap/` holds the one test file (`alloc`) that needs a
 //! process-wide counter and so a binary of its own.
 
+// Two files are modules twice, as they were in the separate binaries: `fuzz_input` (in
+// `fuzz_checks` and `text_roundtrip`, each a fuzz target's body on its own) and
+// `examples/tcp_server.rs` (in `godot3_tcp`, and in `codec` through the async example that
+// includes it).
+#![allow(clippy::duplicate_mod)]
+
 #[macro_use]
 #[path = "../common/mod.rs"]
 mod common;

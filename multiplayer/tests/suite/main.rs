@@ -3,6 +3,8 @@
 //! `cargo test --test suite -- <name>::` runs one of them. `tests/heap/` holds `memory`, whose
 //! process-wide heap counter needs a binary of its own.
 
+// Unused without the transports (`--no-default-features`): the live tests compile to nothing.
+#[allow(unused_imports)]
 use godot_serde_test_support::engine;
 #[path = "../common/fuzz_body.rs"]
 mod fuzz_body;
