@@ -1,7 +1,7 @@
 //! `Document` edits that used to land somewhere else or inject lines (issue 22 items 3 and 4),
 //! a colour at the end of a line (22.8), the engines' ConfigFile gaps of issue 23, and the
 //! engine named by `config_version` (issue 27 item 1). The expected texts and values are what
-//! Godot 4.6 and 3.2.3 read (checked live in `tests/config_file_live.rs`).
+//! Godot 4.6 and 3.2.3 read (checked live in `tests/suite/config_file_live.rs`).
 
 use godot_serde::config_file::Document;
 use godot_serde::{Color, Config, ErrorKind, PackedStringArray, Variant};

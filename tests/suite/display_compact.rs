@@ -1,5 +1,5 @@
 //! The default `Display` of a Variant is one line (`{:#}` is `var_to_str`, checked against the
-//! engine in `tests/display.rs`). The one-line texts here are derived by hand from the engine's
+//! engine in `tests/suite/display.rs`). The one-line texts here are derived by hand from the engine's
 //! `var_to_str` text (Godot 4.6, shown next to each): the dictionary's line breaks become
 //! `, ` and the newline after an object goes; nothing else changes.
 

@@ -9,7 +9,7 @@
 //! - Bad input: `bad_input` runs every crafted input of `bad_inputs.jsonl`; verdicts must
 //!   agree with ours except the deliberate differences.
 //!
-//! The engine is `$GODOT3`, else `godot3-server` on `PATH` (`tests/common/engine.rs`, the
+//! The engine is `$GODOT3`, else `godot3-server` on `PATH` (`test-support/src/engine.rs`, the
 //! rule of `scripts/godot3-env.sh`). Without it the tests print a banner and pass, unless
 //! `GODOT_SERDE_REQUIRE_ENGINE=1` (set by `.ci/run`), which makes them fail.
 
@@ -26,7 +26,7 @@ use serde_json::Value;
 
 const G3: Config = Config::godot3();
 
-/// Whether the engine is installed (the shared lookup of `tests/common/engine.rs`); a loud
+/// Whether the engine is installed (the shared lookup of `test-support/src/engine.rs`); a loud
 /// skip when it is missing, a failure when it is required.
 fn engine_available(test: &str) -> bool {
     common::engine::godot3_or_skip(test).is_some()

@@ -2,7 +2,7 @@
 //! client (`godot3-server` running `tests/godot3/tcp_client.gd`), exchanging nested structs
 //! both ways with `StreamPeerTCP.put_var` / `get_var`.
 //!
-//! The engine is found as `tests/common/engine.rs` says (`$GODOT3`, else `godot3-server` on
+//! The engine is found as `test-support/src/engine.rs` says (`$GODOT3`, else `godot3-server` on
 //! `PATH`). Without it the test is skipped with a banner that the test runner shows, or fails
 //! when `GODOT_SERDE_REQUIRE_ENGINE=1` (CI). Install it with `bash scripts/install-godot3.sh`.
 

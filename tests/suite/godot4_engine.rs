@@ -1,5 +1,5 @@
 //! The Godot 4 engine lookup and runner shared by the live Godot 4 tests
-//! (`tests/common/engine.rs`): the lookup rule, and one real run that prints the version.
+//! (`test-support/src/engine.rs`): the lookup rule, and one real run that prints the version.
 
 use crate::common;
 

@@ -10,7 +10,7 @@
 //! - Rust → Godot (`decode_check.gd`): our bytes of every value, with full objects and (for the
 //!   values without object instances) without, decoded by the engine and compared there.
 //!
-//! The engine is `$GODOT4`, else `godot4` on `PATH` (`tests/common/engine.rs`). Without it the
+//! The engine is `$GODOT4`, else `godot4` on `PATH` (`test-support/src/engine.rs`). Without it the
 //! tests print a banner and pass, unless `GODOT_SERDE_REQUIRE_ENGINE=1` (set by `.ci/run`).
 
 use crate::common;

@@ -1,6 +1,6 @@
 //! `godot_serde::json`, Godot 4's full-fidelity JSON, without an engine: texts printed by
 //! Godot 4.6 (`JSON.stringify(JSON.from_native(v))`, copied from engine runs; the live checks
-//! are in `tests/json_native_live.rs`), serde round trips, `serde_json::Value` interop, errors
+//! are in `tests/suite/json_native_live.rs`), serde round trips, `serde_json::Value` interop, errors
 //! and limits.
 
 use std::collections::BTreeMap;

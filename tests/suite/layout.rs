@@ -385,7 +385,7 @@ fn typed_containers_in_variant() {
     }));
     // `var_to_bytes_with_objects` keeps the class (spec §8.2); `var_to_bytes` writes
     // `EncodedObjectAsID` for it, and reading without objects gives `EncodedObjectAsID` back
-    // (both seen on a 4.6 engine, `tests/godot4_live.rs`).
+    // (both seen on a 4.6 engine, `tests/suite/godot4_live.rs`).
     check_variant(
         &nodes,
         G4.with_allow_objects(true),
@@ -565,7 +565,7 @@ fn enums_by_name_and_by_index() {
         "1b000000 01000000 02000000 01000000 02000000 03000000",
     );
     // Decoding reads names in both modes, an index only with EnumRepr::Index (issue 27.2,
-    // tests/enum_index.rs).
+    // tests/suite/enum_index.rs).
     assert!(G4.from_bytes::<State>(&hex("02000000 00000000")).is_err());
     assert_eq!(
         by_index

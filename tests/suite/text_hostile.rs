@@ -76,7 +76,7 @@ const NEAR_LINEAR: f64 = 10.0;
 fn issue_seed_parses_and_prints_at_depth_28_and_beyond() {
     let _alone = alone();
     // Depth 28 took 2.5 s to parse and 2.5 s to print; depth 40 ran for hours. Ours print
-    // what Godot 4 prints (`tests/text_hostile_live.rs` checks the order live): the two
+    // what Godot 4 prints (`tests/suite/text_hostile_live.rs` checks the order live): the two
     // Dictionary keys are never "less" either way and keep their order; `[X, 0] < [X, 1]`.
     let text = equal_prefix_keys(28);
     assert_eq!(text.len(), 136, "the issue's 136 bytes");
@@ -85,7 +85,7 @@ fn issue_seed_parses_and_prints_at_depth_28_and_beyond() {
     let expected = format!("{{\n{{}}: 0,\n{{\n[{x}, 0]: 0,\n[{x}, 1]: 0\n}}: 0\n}}");
     assert_eq!(format!("{v:#}"), expected);
     assert_eq!(text::variant_to_string(&v), expected);
-    // Godot 3.2.3 prints `[X, 1]` first (its own `Array <`, see `tests/text_hostile_live.rs`),
+    // Godot 3.2.3 prints `[X, 1]` first (its own `Array <`, see `tests/suite/text_hostile_live.rs`),
     // which is not reproduced: only what reads back is checked for it.
     let g3 = Config::godot3().with_max_depth(1024);
     // Depth 40 and deeper (the parser's stack at 1024 in debug builds is issue 22 item 6).
@@ -192,7 +192,7 @@ fn many_keys_take_near_linear_time() {
 #[test]
 fn key_identity_is_godots() {
     let _alone = alone();
-    // Live-checked in Godot 4.6 and 3.2.3 (`tests/text_hostile_live.rs` runs the same
+    // Live-checked in Godot 4.6 and 3.2.3 (`tests/suite/text_hostile_live.rs` runs the same
     // texts): a Dictionary key compares entry by entry in order, as the engine's hash does,
     // so the same entries in another order are another key; `-0.0` and `0.0` are one key,
     // the later value wins and the first key stays.

@@ -51,7 +51,7 @@ fn inspect_godot3_save_json_and_text() {
 
 #[test]
 fn wrong_engine_fails_with_offset_context_and_hint() {
-    // With the engine given (the default engine reads it as Godot 3, tests/untrusted.rs).
+    // With the engine given (the default engine reads it as Godot 3, tests/suite/untrusted.rs).
     let r = run(&["inspect", SAVE, "--save", "--godot4"], b"");
     assert_eq!(r.code, Some(1));
     assert!(

@@ -154,7 +154,7 @@ fn objects_and_godot3_names() {
     // A container typed with a class: with objects allowed (`var_to_bytes_with_objects`) it
     // carries the class name (header 28 with container kind 2 in bits 16-17, "Node", count 0);
     // without, the engine writes the class `EncodedObjectAsID` instead (17 bytes + 3 padding),
-    // as Godot 4.6's `var_to_bytes` does (checked live in tests/godot4_live.rs).
+    // as Godot 4.6's `var_to_bytes` does (checked live in tests/suite/godot4_live.rs).
     let typed = r#"{"$type": "Array", "element_type": {"class": "Node"}, "value": []}"#;
     let with_objects = "1c000200 04000000 4e6f6465 00000000";
     assert_eq!(encode(typed, &["--allow-objects"]), with_objects);

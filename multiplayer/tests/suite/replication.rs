@@ -1,6 +1,6 @@
 //! Replication (SPAWN, DESPAWN, SYNC, delta SYNC) at the byte level, offline: layouts derived by
 //! hand from `scene_replication_interface.cpp` (and checked against the live engine in
-//! `tests/live_replication.rs`), the schedule, visibility, client-owned state, hostile peers.
+//! `tests/suite/live_replication.rs`), the schedule, visibility, client-owned state, hostile peers.
 
 use godot_serde::{Real, Variant, Vector2};
 use godot_serde_multiplayer::replication::gdscript;

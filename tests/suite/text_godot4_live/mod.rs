@@ -1,5 +1,5 @@
 //! The text form and ConfigFile against a live Godot 4 engine (`$GODOT4`, see
-//! `tests/common/engine.rs`), as `tests/text_godot3_live.rs` does for Godot 3:
+//! `test-support/src/engine.rs`), as `tests/suite/text_godot3_live.rs` does for Godot 3:
 //!
 //! - `str_to_var`: hand-written edge cases, every text of the Godot 4 text fixtures, our
 //!   writer's text of every Godot 4 value fixture and of seeded random values go through the
