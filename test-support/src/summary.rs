@@ -94,3 +94,28 @@ fn register() {
     #[allow(unsafe_code)]
     let _ = unsafe { libc::atexit(print_at_exit) };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The only test of this binary that records, so the counts are its own.
+    #[test]
+    fn one_line_counts_each_test_once_per_engine() {
+        assert_eq!(line(), None, "nothing recorded, no line");
+        record(Engine::Godot4, "a", true);
+        record(Engine::Godot4, "a", true);
+        record(Engine::Godot4, "b", true);
+        record(Engine::Godot3, "a", true);
+        record(Engine::Godot3, "c", false);
+        record_version(Engine::Godot4, "4.6.stable.official");
+        record_version(Engine::Godot4, "ignored: the first version stays");
+        assert_eq!(
+            line().as_deref(),
+            Some(
+                "engines: 2 tests ran against Godot 4.6.stable.official, 1 against Godot 3, \
+                 1 skipped (set GODOT4 / GODOT3 to run them)"
+            )
+        );
+    }
+}
