@@ -5,7 +5,7 @@ Reads `cargo metadata --no-deps --format-version 1` on stdin; prints one line pe
 feature (every feature but `default` and `double-precision`, which switches the `Real` type
 and is tested on its own):
 
-    <feature> <suite modules> <heap modules> <examples>
+    <feature> <suite modules> <heap modules> <limits modules> <examples>
 
 each list comma-separated, `-` when empty. A test module is gated by a feature when its
 `mod` line in `tests/<binary>/main.rs` has a `cfg` naming it or its own source does
@@ -56,6 +56,7 @@ def main():
     base = os.path.dirname(root["manifest_path"])
     suite = modules(os.path.join(base, "tests", "suite"))
     heap = modules(os.path.join(base, "tests", "heap"))
+    limits = modules(os.path.join(base, "tests", "limits"))
     for feature in sorted(root["features"]):
         if feature in NOT_ADDITIVE:
             continue
@@ -64,7 +65,7 @@ def main():
             for t in root["targets"]
             if "example" in t["kind"] and feature in (t.get("required-features") or [])
         ) or "-"
-        print(feature, gated(suite, feature), gated(heap, feature), examples)
+        print(feature, gated(suite, feature), gated(heap, feature), gated(limits, feature), examples)
 
 
 main()
