@@ -1,5 +1,5 @@
 //! Benchmark datasets, generated deterministically (no randomness, no files), shared by
-//! `benches/ratios.rs` and `tests/alloc_perf.rs`.
+//! `benches/ratios.rs` and `tests/suite/alloc_perf.rs`.
 
 #![allow(dead_code)]
 

@@ -1,5 +1,5 @@
 //! Fuzz target `container_encrypted`: see `container_fuzz::encrypted` (shared with
-//! `tests/container_fuzz_replay.rs`).
+//! `tests/suite/container_fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../../tests/common/container_fuzz.rs"]

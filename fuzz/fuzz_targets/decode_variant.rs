@@ -1,4 +1,4 @@
-//! Fuzz target `decode_variant`: see `fuzz_checks::decode_variant` (shared with `tests/fuzz_replay.rs`).
+//! Fuzz target `decode_variant`: see `fuzz_checks::decode_variant` (shared with `tests/suite/fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../../tests/common/fuzz_checks.rs"]

@@ -1,4 +1,4 @@
-//! Fuzz target `json_native`: see `tests/common/json_fuzz.rs` (shared with `tests/json_fuzz_replay.rs`).
+//! Fuzz target `json_native`: see `tests/common/json_fuzz.rs` (shared with `tests/suite/json_fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../../tests/common/json_fuzz.rs"]

@@ -1,4 +1,4 @@
-//! Fuzz target `roundtrip_text`: see `tests/common/text_roundtrip.rs` (shared with `tests/text_fuzz_replay.rs`).
+//! Fuzz target `roundtrip_text`: see `tests/common/text_roundtrip.rs` (shared with `tests/suite/text_fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../../tests/common/text_roundtrip.rs"]

@@ -1,4 +1,4 @@
-//! Fuzz target `roundtrip_variant`: see `fuzz_checks::roundtrip_variant` (shared with `tests/fuzz_replay.rs`).
+//! Fuzz target `roundtrip_variant`: see `fuzz_checks::roundtrip_variant` (shared with `tests/suite/fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../../tests/common/fuzz_checks.rs"]

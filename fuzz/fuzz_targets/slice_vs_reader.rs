@@ -1,4 +1,4 @@
-//! Fuzz target `slice_vs_reader`: see `fuzz_checks::slice_vs_reader` (shared with `tests/fuzz_replay.rs`).
+//! Fuzz target `slice_vs_reader`: see `fuzz_checks::slice_vs_reader` (shared with `tests/suite/fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../../tests/common/fuzz_checks.rs"]

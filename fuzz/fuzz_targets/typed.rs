@@ -1,4 +1,4 @@
-//! Fuzz target `typed`: see `fuzz_checks::typed` (shared with `tests/fuzz_replay.rs`).
+//! Fuzz target `typed`: see `fuzz_checks::typed` (shared with `tests/suite/fuzz_replay.rs`).
 #![no_main]
 
 #[path = "../../tests/common/fuzz_checks.rs"]

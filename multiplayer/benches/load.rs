@@ -10,9 +10,7 @@
 //! step: receive, SYNC, delta SYNC, send), the Rust server against `benches/bench_sync_server.gd`
 //! in the same run. `-- sync` runs only this scenario.
 
-#[path = "../../tests/common/engine.rs"]
-#[allow(dead_code)]
-mod engine;
+use godot_serde_test_support::engine;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

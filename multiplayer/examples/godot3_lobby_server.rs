@@ -1,6 +1,6 @@
 //! A lobby server that stock Godot 3.2.3 clients join (`examples/lobby_godot3/`): players
 //! register a name, see who is here, chat, move, and leave. The clients' `lobby.gd` is generated
-//! from [`lobby`] by `gdscript::Stubs` (`tests/lobby_godot3.rs` checks that it is current).
+//! from [`lobby`] by `gdscript::Stubs` (`tests/suite/lobby_godot3.rs` checks that it is current).
 //!
 //! ```sh
 //! cargo run -p godot-serde-multiplayer --example godot3_lobby_server -- 127.0.0.1:7777

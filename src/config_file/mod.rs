@@ -53,7 +53,7 @@
 //! section name; a non-ASCII Godot 3 key is quoted. Every write is read back before it is
 //! returned or kept. Checked against both engines' `load()` and `parse()` for every C0
 //! control, NUL, DEL, U+FEFF, every C1 control and some other non-ASCII characters at the
-//! start, middle and end of section and key names (`tests/config_file_live.rs`).
+//! start, middle and end of section and key names (`tests/suite/config_file_live.rs`).
 //!
 //! Every reading entry point is linear in the size of the text (repeated keys, `key=null`
 //! lines, many sections): see the README's "Security and limits".
@@ -85,7 +85,7 @@ pub use document::Document;
 /// `size_of::<Variant>()` per byte of the value's text (38 × measured for one value of
 /// empty Arrays, 44 × with `double-precision`). So a text read within the defaults (16 MiB)
 /// makes reading hold at most about 1 GiB (1.25 GiB with `double-precision`), about 610 MiB
-/// for the worst shape measured. Measured by `tests/alloc.rs` (a counting allocator, 256 KiB
+/// for the worst shape measured. Measured by `tests/heap/alloc.rs` (a counting allocator, 256 KiB
 /// of text per shape).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -107,7 +107,7 @@
 //!
 //! Hostile text is held to the same limits as the text form: nesting to
 //! [`Config::max_depth`], linear time, and a heap proportional to the input (measured in
-//! `tests/json_native_limits.rs`: 64 KiB + 2 `Variant`s per input byte, as the text form; see `docs/security.md`).
+//! `tests/limits/json_native_limits.rs`: 64 KiB + 2 `Variant`s per input byte, as the text form; see `docs/security.md`).
 
 mod from_native;
 mod parse;

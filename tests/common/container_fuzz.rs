@@ -1,5 +1,5 @@
 //! Bodies of the container fuzz targets (`fuzz/fuzz_targets/container_*.rs`), replayed on the
-//! stable toolchain by `tests/container_fuzz_replay.rs`. The first input byte picks the key,
+//! stable toolchain by `tests/suite/container_fuzz_replay.rs`. The first input byte picks the key,
 //! the compression mode and the limit; the rest is the file or stream.
 #![allow(dead_code)] // each fuzz target uses one of the two bodies
 

@@ -1,5 +1,5 @@
 //! The bodies of the fuzz targets in `fuzz/fuzz_targets/`, shared with the stable test
-//! `tests/fuzz_replay.rs` that replays the committed seeds and past crashes on every CI run.
+//! `tests/suite/fuzz_replay.rs` that replays the committed seeds and past crashes on every CI run.
 //!
 //! Each check takes the raw fuzzer input. Its first byte picks the [`Config`] (see
 //! [`config_for`]); the rest is the data. A check panics only when the crate misbehaves:
@@ -18,8 +18,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
+// A test binary has one global allocator and so one `heap` module, declared at its root,
+// that every helper shares; a fuzz target includes this file alone and its own copy.
+#[cfg(not(test))]
 #[path = "heap.rs"]
 pub mod heap;
+#[cfg(test)]
+pub(crate) use crate::heap;
 
 #[path = "fuzz_input.rs"]
 mod fuzz_input;
@@ -38,7 +43,7 @@ pub fn buffered_budget(len: usize) -> usize {
 
 /// The heap decoding [`Typed`] may hold: the `Variant` budget, as it has `Variant`, `Array`
 /// and `Dictionary` fields, whose values may hold as much as a `Variant` (docs/security.md).
-/// Forged counts alone stay within 4 × the input (`tests/alloc.rs`).
+/// Forged counts alone stay within 4 × the input (`tests/heap/alloc.rs`).
 pub fn typed_budget(len: usize) -> usize {
     variant_budget(len)
 }

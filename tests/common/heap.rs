@@ -28,6 +28,13 @@ thread_local! {
     static HELD: Cell<usize> = const { Cell::new(0) };
     /// The highest `HELD` since the last [`within`] started.
     static PEAK: Cell<usize> = const { Cell::new(0) };
+    /// Allocations and reallocations made by this thread ([`allocations`]).
+    static CALLS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn called() {
+    // `try_with`: the thread's slot may already be gone while the thread shuts down.
+    let _ = CALLS.try_with(|c| c.set(c.get().wrapping_add(1)));
 }
 
 fn grew(n: usize) {
@@ -51,6 +58,7 @@ fn shrank(n: usize) {
 unsafe impl GlobalAlloc for Tracking {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         INSTALLED.store(true, Ordering::Relaxed);
+        called();
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             grew(layout.size());
@@ -60,6 +68,7 @@ unsafe impl GlobalAlloc for Tracking {
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         INSTALLED.store(true, Ordering::Relaxed);
+        called();
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             grew(layout.size());
@@ -68,6 +77,7 @@ unsafe impl GlobalAlloc for Tracking {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        called();
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             // While a block moves, the old and the new one are both held.
@@ -132,4 +142,21 @@ pub fn run_of(item: &str, len: usize) -> String {
     }
     s.push(']');
     s
+}
+
+/// Runs `f` and returns its result with the number of allocations and reallocations this
+/// thread made meanwhile.
+///
+/// # Panics
+///
+/// Where [`Tracking`] is not installed (nothing would be counted, so a zero would prove
+/// nothing).
+pub fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    assert!(
+        INSTALLED.load(Ordering::Relaxed),
+        "heap::Tracking is not this binary's global allocator"
+    );
+    let before = CALLS.with(Cell::get);
+    let r = f();
+    (CALLS.with(Cell::get).wrapping_sub(before), r)
 }

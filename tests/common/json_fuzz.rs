@@ -1,4 +1,4 @@
-//! The body of the `json_native` fuzz target, shared with `tests/json_fuzz_replay.rs`.
+//! The body of the `json_native` fuzz target, shared with `tests/suite/json_fuzz_replay.rs`.
 //!
 //! The first byte chooses what the rest is: even, a JSON text (read as `JSON.to_native`
 //! would); odd, `var_to_bytes` bytes (Godot 4.4+) of a value. Checked: no panic; reading stays
@@ -11,8 +11,13 @@
 
 use godot_serde::{Config, Variant, json};
 
+// A test binary has one global allocator and so one `heap` module, declared at its root,
+// that every helper shares; a fuzz target includes this file alone and its own copy.
+#[cfg(not(test))]
 #[path = "heap.rs"]
 pub mod heap;
+#[cfg(test)]
+pub(crate) use crate::heap;
 
 /// The heap reading `len` bytes of JSON into a `Variant` may hold (docs/security.md): the
 /// JSON tree and the `Variant` it becomes.

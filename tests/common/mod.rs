@@ -1,7 +1,9 @@
 //! Shared test helpers.
 #![allow(dead_code)]
 
-pub mod engine;
+// The engine lookup moved to the test-support crate; `common::engine` keeps the old paths.
+#[allow(unused_imports)]
+pub use godot_serde_test_support::engine;
 
 use godot_serde::Config;
 use serde::{Serialize, de::DeserializeOwned};
@@ -72,11 +74,12 @@ where
     }
 }
 
-/// Asserts an insta snapshot stored in the top-level `snapshots/` folder.
+/// Asserts an insta snapshot stored in the top-level `snapshots/` folder (the path is relative
+/// to the calling module, `tests/suite/*.rs`).
 #[macro_export]
 macro_rules! snap {
     ($name:expr, $value:expr) => {
-        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+        insta::with_settings!({ snapshot_path => "../../snapshots", prepend_module_to_snapshot => false }, {
             insta::assert_snapshot!($name, $value);
         })
     };

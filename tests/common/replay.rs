@@ -1,5 +1,5 @@
-//! Replaying a fuzz target in `cargo test`, shared by `tests/text_fuzz_replay.rs` and
-//! `tests/json_fuzz_replay.rs`: the committed seeds, every prefix of each input and
+//! Replaying a fuzz target in `cargo test`, shared by `tests/suite/text_fuzz_replay.rs` and
+//! `tests/suite/json_fuzz_replay.rs`: the committed seeds, every prefix of each input and
 //! deterministic one-byte mutations, so that a failure reproduces.
 #![allow(dead_code)]
 

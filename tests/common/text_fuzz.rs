@@ -1,4 +1,4 @@
-//! The body of the `parse_text` fuzz target, shared with `tests/text_fuzz_replay.rs`.
+//! The body of the `parse_text` fuzz target, shared with `tests/suite/text_fuzz_replay.rs`.
 //!
 //! The first byte chooses the engine (even: Godot 4, odd: Godot 3); the rest is the text.
 //! Checked: no panic; an accepted text's value prints, and that text reads back to a value
@@ -8,8 +8,13 @@
 
 use godot_serde::{Config, Variant, text};
 
+// A test binary has one global allocator and so one `heap` module, declared at its root,
+// that every helper shares; a fuzz target includes this file alone and its own copy.
+#[cfg(not(test))]
 #[path = "heap.rs"]
 pub mod heap;
+#[cfg(test)]
+pub(crate) use crate::heap;
 
 /// The heap parsing `len` bytes of text into a `Variant` may hold (docs/security.md): text
 /// has no counts to forge, so this bounds what the parser builds from what it really read.

@@ -1,4 +1,4 @@
-//! The body of the `roundtrip_text` fuzz target, shared with `tests/text_fuzz_replay.rs`:
+//! The body of the `roundtrip_text` fuzz target, shared with `tests/suite/text_fuzz_replay.rs`:
 //! a `Variant` built from the input bytes is printed (Godot 4 `var_to_str`, and Godot 3
 //! `var2str` for values without floats) and parsed back, which must give the same value.
 //!

@@ -1,4 +1,4 @@
-//! The value layer's oracle, shared by `tests/value_contract.rs` and `tests/variant_model.rs`:
+//! The value layer's oracle, shared by `tests/suite/value_contract.rs` and `tests/suite/variant_model.rs`:
 //! what the bytes give (`to_bytes`, then `from_bytes` with objects allowed, as `to_variant` /
 //! `from_variant` allow them), as text (NaN-safe through `Debug`) or the kind of the error,
 //! and the configs both walk.

@@ -1,6 +1,6 @@
 //! The expected values of the spec examples that Godot 3 and Godot 4 share (same name, same
-//! value), hand derived from the spec's expressions; `tests/godot3_fixtures.rs` and
-//! `tests/godot4_fixtures.rs` add the examples of their own version.
+//! value), hand derived from the spec's expressions; `tests/suite/godot3_fixtures.rs` and
+//! `tests/suite/godot4_fixtures.rs` add the examples of their own version.
 
 use super::*;
 use godot_serde::{

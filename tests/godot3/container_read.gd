@@ -1,4 +1,4 @@
-# Reads the container files tests/containers_live.rs wrote and compares their values with
+# Reads the container files tests/suite/containers_live.rs wrote and compares their values with
 # the expected ones in the engine (through var2str). Prints `CASE name ok|FAIL detail` and
 # `VERDICT name error_code` for files that must be refused.
 # Usage: godot3-server --no-window --path P -s /abs/container_read.gd -- IN_DIR

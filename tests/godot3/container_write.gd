@@ -1,4 +1,4 @@
-# Writes the container files of tests/containers_live.rs with Godot 3's own APIs.
+# Writes the container files of tests/suite/containers_live.rs with Godot 3's own APIs.
 # Usage: godot3-server --no-window --path P -s /abs/container_write.gd -- OUT_DIR
 extends SceneTree
 

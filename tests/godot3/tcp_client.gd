@@ -1,4 +1,4 @@
-# Godot 3 client of examples/tcp_server.rs, run by tests/godot3_tcp.rs:
+# Godot 3 client of examples/tcp_server.rs, run by tests/suite/godot3_tcp.rs:
 #
 #   godot3-server --no-window --path <project> -s <abs>/tcp_client.gd -- <host> <port>
 #

@@ -1,4 +1,4 @@
-# Writes the container files of tests/containers_live.rs with Godot 4's own APIs.
+# Writes the container files of tests/suite/containers_live.rs with Godot 4's own APIs.
 # Usage: godot --headless --path P -s res://container_write.gd -- OUT_DIR
 extends SceneTree
 

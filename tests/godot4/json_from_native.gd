@@ -1,6 +1,6 @@
 # Values of every Godot 4 type, and what JSON.stringify(JSON.from_native(v, full_objects))
 # makes of them (compact without and with full objects, and indented with a tab), for
-# tests/json_native_live.rs.
+# tests/suite/json_native_live.rs.
 #
 # Output (--out FILE), one value per line, fields separated by spaces:
 #   name  var_to_bytes_with_objects(v) in hex (for the values given as bytes, those bytes)

@@ -1,5 +1,5 @@
 # Reads JSON texts and runs them through JSON.parse_string and JSON.to_native, for
-# tests/json_native_live.rs.
+# tests/suite/json_native_live.rs.
 #
 # Input (--in FILE), one text per line: "objects" or "plain" (to_native's allow_objects) and
 # the text's UTF-8 in hex ("-" when empty).

@@ -1,6 +1,6 @@
 # Live harness: Godot 4's ConfigFile on files another writer wrote, its save() and
 # encode_to_text() of set_value calls, and its view of a file after set_value edits, for
-# tests/text_godot4_live/config_file.rs.
+# tests/suite/text_godot4_live/config_file.rs.
 #
 #   godot --headless --path <project> -s res://text_cfg.gd -- <dir>
 #

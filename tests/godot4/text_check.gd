@@ -1,5 +1,5 @@
 # Live harness: Godot 4's text-form parser (str_to_var) and writer (var_to_str) on a list of
-# texts, for tests/text_godot4_live/main.rs.
+# texts, for tests/suite/text_godot4_live/mod.rs.
 #
 #   godot --headless --path <project> -s res://text_check.gd -- <texts.hex>
 #

@@ -1,5 +1,5 @@
 # Live harness: values built in Godot 4 and what var_to_str writes for them, for
-# tests/text_godot4_live/main.rs (our writer must print the same text from the bytes).
+# tests/suite/text_godot4_live/mod.rs (our writer must print the same text from the bytes).
 #
 #   godot --headless --path <project> -s res://text_values.gd -- <seed> <random count>
 #

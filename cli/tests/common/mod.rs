@@ -87,3 +87,17 @@ pub fn unhex(text: &str) -> Vec<u8> {
         .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
         .collect()
 }
+
+/// `insta::assert_snapshot!` for a named snapshot, stored where it was when each test file was
+/// a binary of its own: `cli/tests/snapshots/<file>__<name>.snap`, `<file>` being the calling
+/// module (`cli`, `untrusted`, ...).
+macro_rules! snapshot {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!(
+                format!("{}__{}", module_path!().rsplit("::").next().unwrap_or_default(), $name),
+                $value
+            );
+        })
+    };
+}

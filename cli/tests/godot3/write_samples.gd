@@ -1,4 +1,4 @@
-# Writes the engine samples the CLI tests read (cli/tests/godot3_engine.rs), into the directory
+# Writes the engine samples the CLI tests read (cli/tests/suite/godot3_engine.rs), into the directory
 # given after `--`:
 #   save.dat    File.store_var of each value (a Godot 3 save file)
 #   stream.bin  StreamPeerBuffer.put_var of each value (what a StreamPeerTCP sends)

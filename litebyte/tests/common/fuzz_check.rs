@@ -1,4 +1,4 @@
-//! Decoder fuzz check shared by `tests/fuzz_replay.rs` and
+//! Decoder fuzz check shared by `tests/suite/fuzz_replay.rs` and
 //! `fuzz/fuzz_targets/decode.rs`.
 //!
 //! `check` decodes the input with several typed and schema-driven shapes and must never
@@ -14,8 +14,13 @@ use litebyte::{
 };
 use serde::{Deserialize, Serialize};
 
+// A test binary has one global allocator and so one `heap` module, declared at its root;
+// the fuzz target includes this file alone and its own copy.
+#[cfg(not(test))]
 #[path = "../../../tests/common/heap.rs"]
 pub mod heap;
+#[cfg(test)]
+pub(crate) use crate::heap;
 
 /// The heap a decode of `len` input bytes may hold: `Schema::decode`'s limit (64 KiB + 640 ×
 /// the input, litebyte/README.md), applied to the typed decodes of this check as well.

@@ -1,4 +1,4 @@
-//! The body of the `session` fuzz target, shared with `tests/fuzz_replay.rs` (which replays the
+//! The body of the `session` fuzz target, shared with `tests/suite/fuzz_replay.rs` (which replays the
 //! committed seeds on every `cargo test`).
 //!
 //! Input: byte 0 picks the role (bit 0: client), authentication (bit 1) and relay (bit 2);

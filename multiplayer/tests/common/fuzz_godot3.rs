@@ -1,4 +1,4 @@
-//! The body of the `godot3` fuzz target, shared with `tests/fuzz_replay_godot3.rs` (which
+//! The body of the `godot3` fuzz target, shared with `tests/suite/fuzz_replay_godot3.rs` (which
 //! replays the committed seeds on every `cargo test`).
 //!
 //! Input: byte 0 picks the role (bit 0: client); then packets as `[selector, length,

@@ -1,5 +1,5 @@
 extends SceneTree
-# A Godot 4 server doing what the Rust server does in tests/live_replication.rs, so the test can
+# A Godot 4 server doing what the Rust server does in tests/suite/live_replication.rs, so the test can
 # compare the engine's bytes with ours: on the first peer, spawn Alice (the spawnable scene) and
 # Bob (a custom spawn with {"owner": id}); then per frame f: Alice moves for f <= 3, turns at
 # f == 2; Bob is freed at f == 5, Alice at f == 7; RAW "done" at f == 9. Argument: port.

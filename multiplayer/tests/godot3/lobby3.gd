@@ -1,6 +1,6 @@
 extends Node
 # The Lobby node of the Godot 3.2.3 live tests, on both sides (the Rust side declares the same
-# members in tests/live_godot3.rs). Every received call is forwarded to the `called` signal.
+# members in tests/suite/live_godot3.rs). Every received call is forwarded to the `called` signal.
 
 signal called(method, sender, args)
 

@@ -1,0 +1,9 @@
+//! The memory-per-peer tests (`memory`): `peak_alloc` counts the whole process's heap, so no
+//! other test may allocate beside them and they are a binary of their own
+//! (`cargo test --test heap`).
+
+#[cfg(feature = "websocket")]
+#[path = "../common/ws.rs"]
+mod ws;
+
+mod memory;

@@ -1,0 +1,249 @@
+//! The GDScript generated from the Rust tables, loaded in the live engines: a headless Godot 4.6
+//! client and a Godot 3.2.3 client put it on their Lobby node and exchange calls (and, in
+//! Godot 3, remote sets) with a Rust server that declares the same tables. A wrong name, mode
+//! or (Godot 4) checksum would show as a refused call or a `ChecksumMismatch`.
+
+use crate::engine;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use godot_serde::{Variant, Vector2};
+use godot_serde_multiplayer::enet::EnetPeer;
+use godot_serde_multiplayer::gdscript::{Signature, Stubs};
+use godot_serde_multiplayer::godot3::enet::Enet3Peer;
+use godot_serde_multiplayer::godot3::{self, NodeTable, RemoteMode};
+use godot_serde_multiplayer::{Event, Limits, RpcMethod, RpcTable, Settings, TransferMode};
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, Default, Debug, PartialEq)]
+struct Chat {
+    text: String,
+    volume: i64,
+}
+
+fn free_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn dir(sub: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(sub)
+        .join(name)
+}
+
+fn stubs() -> Stubs {
+    Stubs::new()
+        .signature("chat", Signature::of(&Chat::default()).unwrap())
+        .signature("said", Signature::of(&(0_i64, String::new())).unwrap())
+}
+
+fn table4() -> RpcTable {
+    RpcTable::new("/root/Lobby")
+        .with(RpcMethod::any_peer("chat"))
+        .with(RpcMethod::authority("said"))
+        .with(
+            RpcMethod::any_peer("move")
+                .transfer(TransferMode::UnreliableOrdered)
+                .channel(1),
+        )
+        .with(RpcMethod::authority("tick").call_local())
+}
+
+fn table3() -> NodeTable {
+    NodeTable::new("/root/Lobby")
+        .method("chat", RemoteMode::Remote)
+        .method("said", RemoteMode::Puppet)
+        .method("shout", RemoteMode::RemoteSync)
+        .property("score", RemoteMode::Remote)
+        .property("hp", RemoteMode::Puppet)
+}
+
+fn check(name: &str, out: &std::process::Output) -> usize {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let ok = stdout
+        .lines()
+        .filter(|l| l.starts_with("CASE ") && l.ends_with(" ok"))
+        .count();
+    assert!(
+        out.status.success() && !stdout.contains("FAIL"),
+        "{name}: {}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ok
+}
+
+/// Writes a generated script to `{name}` in a fresh temporary directory `{tag}_{pid}`;
+/// returns the directory (the caller removes it) and the file.
+fn write_generated(tag: &str, name: &str, script: &str) -> (PathBuf, PathBuf) {
+    let tmp = std::env::temp_dir().join(format!("{tag}_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let generated = tmp.join(name);
+    std::fs::write(&generated, script).unwrap();
+    (tmp, generated)
+}
+
+/// What both engines' generated clients must give: no error on our side, `cases` engine
+/// cases passed, and the one chat the client script sends (`"hi"`, volume 3).
+fn assert_chat_outcome(ok: usize, cases: usize, errors: &[String], chats: &[Chat]) {
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(ok, cases);
+    assert_eq!(
+        chats,
+        [Chat {
+            text: "hi".into(),
+            volume: 3
+        }]
+    );
+}
+
+#[test]
+fn generated_godot4_script_talks_to_the_rust_server() {
+    let Some(engine) = engine::godot4_or_skip("generated_godot4_script_talks_to_the_rust_server")
+    else {
+        return;
+    };
+    println!("engine: {}", engine::godot4_version(&engine));
+    let script = stubs()
+        .signature(
+            "move",
+            Signature::of(&(Vector2 { x: 0.0, y: 0.0 },)).unwrap(),
+        )
+        .godot4(&table4())
+        .unwrap();
+    let (tmp, generated) = write_generated("gen4", "generated4.gd", &script);
+    let project =
+        engine::Godot4Project::new("gdscript4", &[&dir("godot", "gen_client4.gd"), &generated]);
+    let port = free_port();
+    let mut server = EnetPeer::server(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        4,
+        Settings::default(),
+    )
+    .unwrap();
+    server.session().declare(table4());
+    let engine2 = engine.clone();
+    let client = std::thread::spawn(move || {
+        project.run(
+            &engine2,
+            "gen_client4.gd",
+            &[&port.to_string()],
+            Duration::from_secs(60),
+        )
+    });
+    let mut chats = Vec::new();
+    let mut moves = Vec::new();
+    let mut errors = Vec::new();
+    let start = Instant::now();
+    while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
+        server.service().unwrap();
+        while let Some(event) = server.poll_event() {
+            match event {
+                Event::Rpc(call) if call.method == "chat" => {
+                    chats.push(call.args_as::<Chat>().unwrap());
+                    let id = i64::from(call.from);
+                    server
+                        .session()
+                        .rpc(call.from, "Lobby", "said", &(id, "hi back"))
+                        .unwrap();
+                }
+                Event::Rpc(call) if call.method == "move" => moves.push((call.args, call.channel)),
+                Event::Error { error, .. } => errors.push(error.to_string()),
+                _ => {}
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for _ in 0..20 {
+        server.service().unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let ok = check("gen_client4", &client.join().unwrap());
+    let _ = std::fs::remove_dir_all(&tmp);
+    println!(
+        "Godot 4 with the generated script: {ok} engine cases ok, {} chat, {} move",
+        chats.len(),
+        moves.len()
+    );
+    assert_chat_outcome(ok, 2, &errors, &chats);
+    assert_eq!(
+        moves,
+        [(vec![Variant::Vector2(Vector2 { x: 1.0, y: 2.0 })], 1)]
+    );
+}
+
+#[test]
+fn generated_godot3_script_talks_to_the_rust_server() {
+    let Some(engine) = engine::godot3_or_skip("generated_godot3_script_talks_to_the_rust_server")
+    else {
+        return;
+    };
+    let script = stubs()
+        .property_type("score", &0_i64)
+        .unwrap()
+        .property_type("hp", &0_i64)
+        .unwrap()
+        .godot3(&table3())
+        .unwrap();
+    let (tmp, generated) = write_generated("gen3", "generated3.gd", &script);
+    let project =
+        engine::Godot3Project::new("gdscript3", &[dir("godot3", "gen_client3.gd"), generated]);
+    let port = free_port();
+    let mut server = Enet3Peer::server(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        4,
+        Limits::default(),
+    )
+    .unwrap();
+    server.session().declare(table3());
+    let client = project.spawn(
+        &engine,
+        "gen_client3.gd",
+        &[port.to_string()],
+        Duration::from_secs(60),
+    );
+    let mut chats = Vec::new();
+    let mut scores = Vec::new();
+    let mut errors = Vec::new();
+    let start = Instant::now();
+    while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
+        server.service().unwrap();
+        while let Some(event) = server.poll_event() {
+            match event {
+                godot3::Event::Rpc(call) if call.member == "chat" => {
+                    chats.push(call.args_as::<Chat>().unwrap());
+                    let s = server.session();
+                    s.rpc(
+                        call.from,
+                        "Lobby",
+                        "said",
+                        &(i64::from(call.from), "hi back"),
+                    )
+                    .unwrap();
+                    s.rset(call.from, "Lobby", "hp", &77).unwrap();
+                }
+                godot3::Event::Rset(set) => {
+                    scores.push((set.member.clone(), set.value_as::<i64>().unwrap()))
+                }
+                godot3::Event::Error { error, .. } => errors.push(error.to_string()),
+                _ => {}
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let ok = check("gen_client3", &client.join().unwrap());
+    let _ = std::fs::remove_dir_all(&tmp);
+    println!(
+        "Godot 3 with the generated script: {ok} engine cases ok, {} chat, {} rset",
+        chats.len(),
+        scores.len()
+    );
+    assert_chat_outcome(ok, 3, &errors, &chats);
+    assert_eq!(scores, [("score".to_owned(), 5)]);
+}

@@ -1,0 +1,49 @@
+//! godot-serde-multiplayer's integration tests, one test binary (`cargo test --test suite`):
+//! each former `tests/<name>.rs` is the module `<name>` here, so
+//! `cargo test --test suite -- <name>::` runs one of them. `tests/heap/` holds `memory`, whose
+//! process-wide heap counter needs a binary of its own.
+
+// Unused without the transports (`--no-default-features`): the live tests compile to nothing.
+#[allow(unused_imports)]
+use godot_serde_test_support::engine;
+#[path = "../common/fuzz_body.rs"]
+mod fuzz_body;
+#[path = "../common/fuzz_godot3.rs"]
+mod fuzz_godot3;
+#[path = "../common/lobby.rs"]
+mod lobby;
+#[cfg(all(feature = "enet", feature = "websocket"))]
+#[path = "../common/peer.rs"]
+mod peer;
+#[cfg(feature = "enet")]
+#[path = "../common/raw_enet.rs"]
+mod raw_enet;
+#[path = "../common/replay.rs"]
+mod replay;
+#[cfg(feature = "websocket")]
+#[path = "../common/ws.rs"]
+mod ws;
+
+mod fuzz_replay;
+mod fuzz_replay_godot3;
+mod gdscript;
+#[cfg(feature = "enet")]
+mod godot3_enet_hostile;
+mod godot3_protocol;
+mod hostile;
+#[cfg(all(feature = "enet", feature = "websocket"))]
+mod live_client;
+#[cfg(feature = "enet")]
+mod live_gdscript;
+#[cfg(feature = "enet")]
+mod live_godot3;
+#[cfg(feature = "enet")]
+mod live_lobby;
+#[cfg(feature = "enet")]
+mod live_replication;
+#[cfg(all(feature = "enet", feature = "websocket"))]
+mod live_server;
+#[cfg(feature = "enet")]
+mod lobby_godot3;
+mod protocol;
+mod replication;

@@ -1,0 +1,10 @@
+//! Support for the workspace's engine tests, a dev-dependency of each crate's test suite:
+//!
+//! - [`engine`]: the one lookup of Godot 3 (`$GODOT3`, else `godot3-server`) and Godot 4
+//!   (`$GODOT4`, else `godot4`), the loud skip without them, throw-away projects to run a
+//!   GDScript in ([`engine::Godot4Project`], [`engine::Godot3Project`]).
+//! - [`summary`]: every engine lookup of a test records whether the test ran against an
+//!   engine or skipped, and the test binary's last line says how many did which.
+
+pub mod engine;
+pub mod summary;
