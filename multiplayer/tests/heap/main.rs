@@ -6,4 +6,8 @@
 #[path = "../common/ws.rs"]
 mod ws;
 
+#[cfg(feature = "enet")]
+#[path = "../common/raw_enet.rs"]
+mod raw_enet;
+
 mod memory;

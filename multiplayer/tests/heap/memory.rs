@@ -392,8 +392,7 @@ mod websocket {
 }
 
 #[cfg(feature = "enet")]
-#[path = "common/raw_enet.rs"]
-mod raw_enet;
+use crate::raw_enet;
 
 /// What hostile ENet peers can make a server of either dialect hold or do, over real UDP
 /// sockets on 127.0.0.1, with the default [`EnetLimits`](godot_serde_multiplayer::EnetLimits).
