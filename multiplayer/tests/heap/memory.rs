@@ -889,7 +889,18 @@ mod enet {
             thread::sleep(Duration::from_millis(1));
         }
         let mut raw = raw.join().unwrap();
+        // The client saw the handshake end; the server's session may not have been told yet.
         let mut seen = server.events();
+        let start = Instant::now();
+        while !seen.contains(&Seen::Connected(30)) {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{dialect:?}: never joined: {seen:?}"
+            );
+            server.service();
+            seen.extend(server.events());
+            thread::sleep(Duration::from_millis(1));
+        }
         server.send_to(30, &vec![1u8; 2 * MIB]);
         server.send_to(30, b"after");
         let header = match dialect {
