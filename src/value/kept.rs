@@ -12,7 +12,7 @@
 //! wire changes, a type the target lacks, typing the target does not write or the object
 //! policy rewrites, full objects, the depth limit, ...) answers `false`, and the bytes decide
 //! as before. It never gives a value or an error of its own: a `true` is a promise that the
-//! bytes path would have said the same, which `tests/value_contract.rs` checks against that
+//! bytes path would have said the same, which `tests/suite/value_contract.rs` checks against that
 //! path on random Variants and on every rule below.
 
 use super::{Array, ContainerType, Dictionary, Variant};

@@ -5,7 +5,7 @@
 //! feature), whatever counts and lengths the input claims. The same for `from_reader` over a
 //! reader that hands out 3 bytes at a time, and one that ends early.
 //!
-//! Run alone with `cargo test --test alloc -- --nocapture` to see the worst cases. The tests
+//! Run alone with `cargo test --test heap -- --nocapture` to see the worst cases. The tests
 //! take turns ([`serial`]), so no other test thread allocates while a case is measured.
 use crate::common;
 use crate::fuzz_checks;
@@ -431,7 +431,7 @@ const BUFFERED_FACTOR: usize = 2 * size_of::<Variant>();
 
 /// The measured worst case of each entry point over hostile inputs (forged counts, flat and
 /// nested at depth 128 and 1024) and large valid ones, printed as the table of
-/// docs/security.md: `cargo test --release --all-features --test alloc worst_cases -- --nocapture`
+/// docs/security.md: `cargo test --release --all-features --test heap worst_cases -- --nocapture`
 /// (and without `--release` for the debug numbers).
 #[test]
 fn worst_cases_per_entry_point() {
@@ -886,7 +886,7 @@ fn text_shapes(len: usize) -> Vec<(&'static str, String)> {
 
 /// Every text shape through every reading entry point of the text form, against the text
 /// form's budget: 64 KiB + 2 × `size_of::<Variant>()` × the text. Prints each shape's heap per
-/// byte of text: `cargo test --release --test alloc text_shapes -- --nocapture`.
+/// byte of text: `cargo test --release --test heap text_shapes -- --nocapture`.
 #[test]
 fn text_shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
     use godot_serde::text;

@@ -280,7 +280,7 @@ fn json_shapes(len: usize) -> Vec<(&'static str, String)> {
 
 /// Every JSON shape through every reading entry point, against the text form's budget:
 /// 64 KiB + 2 × `size_of::<Variant>()` × the text. Prints each shape's heap per byte of text:
-/// `cargo test --release --features json --test json_native_limits shapes -- --nocapture`.
+/// `cargo test --release --features json --test limits json_native_limits::shapes -- --nocapture`.
 #[test]
 fn shapes_hold_at_most_64_kib_plus_2_variants_per_byte() {
     let _alone = alone();

@@ -5,7 +5,7 @@
 //! a growth below 3 times the baseline's (best of seven runs each, interleaved) separates
 //! them on a busy machine.
 //!
-//! `CONFIG_FILE_LINEAR_N=10000 cargo test --release --all-features --test config_file_linear --
+//! `CONFIG_FILE_LINEAR_N=10000 cargo test --release --all-features --test suite config_file_linear --
 //! --nocapture` prints the timings the README's "Security and limits" table gives (`N` is
 //! 2,500 by default).
 

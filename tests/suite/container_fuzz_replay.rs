@@ -102,7 +102,7 @@ fn container_seed_corpus_replays_clean() {
         assert!(
             files.len() >= 20,
             "fuzz/seeds/{target} has {} files; regenerate with \
-             `cargo test --all-features --test container_fuzz_replay -- --ignored write_seed_corpus`",
+             `cargo test --all-features --test suite -- --ignored container_fuzz_replay::write_seed_corpus`",
             files.len()
         );
         for file in files {

@@ -90,7 +90,7 @@ fn seed_corpus_and_past_crashes_replay_clean_body() {
         assert!(
             files.len() >= 50,
             "fuzz/seeds/{target} has {} files; regenerate with \
-             `cargo test --test fuzz_replay -- --ignored write_seed_corpus`",
+             `cargo test --test suite -- --ignored fuzz_replay::write_seed_corpus`",
             files.len()
         );
         for file in files {
@@ -284,7 +284,7 @@ fn generated_variants_round_trip_body() {
 }
 
 /// Writes the seed corpus from the fixtures. Run by hand when fixtures are added:
-/// `cargo test --test fuzz_replay -- --ignored write_seed_corpus`. Crash inputs are added
+/// `cargo test --test suite -- --ignored fuzz_replay::write_seed_corpus`. Crash inputs are added
 /// next to the seeds by hand, named `crash-<what>`.
 #[test]
 #[ignore = "writes fuzz/seeds; run by hand"]

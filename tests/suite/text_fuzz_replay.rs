@@ -64,7 +64,7 @@ fn roundtrip_text_replays_seeds_and_generated_values() {
 }
 
 /// Writes the `roundtrip_text` seed corpus. Run by hand:
-/// `cargo test --test text_fuzz_replay -- --ignored write_roundtrip_text_seeds`.
+/// `cargo test --test suite -- --ignored text_fuzz_replay::write_roundtrip_text_seeds`.
 #[test]
 #[ignore = "writes fuzz/seeds; run by hand"]
 fn write_roundtrip_text_seeds() {

@@ -4,7 +4,7 @@
 //! or how long the schema's field names are. The inputs of issue 11 item 6 are here and in
 //! `tests/fixtures/fuzz_seeds/` (the fuzz target's seeds).
 //!
-//! Run alone with `cargo test -p litebyte --test alloc -- --nocapture` to see the worst
+//! Run alone with `cargo test -p litebyte --test heap -- --nocapture` to see the worst
 //! case. Everything runs inside one `#[test]`, so no other test thread allocates while a
 //! case is measured.
 
