@@ -10,7 +10,8 @@ and is tested on its own):
 each list comma-separated, `-` when empty. A test module is gated by a feature when its
 `mod` line in `tests/<binary>/main.rs` has a `cfg` naming it or its own source does
 (`feature = "<name>"` anywhere in `tests/<binary>/<module>.rs` or `<module>/`); an example
-when its `[[example]]` entry requires the feature. `.ci/run` builds the library and those
+(printed as `<package>:<example>`) when its `[[example]]` entry requires the feature, as
+`<name>` in the root package or `godot-serde/<name>` in another (`godot-serde-examples`). `.ci/run` builds the library and those
 targets with the feature alone and runs the gated modules (`cargo test --test suite --
 <module>::`).
 """
@@ -61,9 +62,14 @@ def main():
         if feature in NOT_ADDITIVE:
             continue
         examples = ",".join(
-            t["name"]
-            for t in root["targets"]
-            if "example" in t["kind"] and feature in (t.get("required-features") or [])
+            f"{p['name']}:{t['name']}"
+            for p in meta["packages"]
+            for t in p["targets"]
+            if "example" in t["kind"]
+            and (
+                (p is root and feature in (t.get("required-features") or []))
+                or f"godot-serde/{feature}" in (t.get("required-features") or [])
+            )
         ) or "-"
         print(feature, gated(suite, feature), gated(heap, feature), gated(limits, feature), examples)
 
