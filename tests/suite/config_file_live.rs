@@ -34,25 +34,24 @@ func _init():
 		var name = file.substr(0, file.length() - 4)
 		var text = FileAccess.get_file_as_bytes(dir + "/" + file).get_string_from_utf8()
 		var cf = ConfigFile.new()
-		var err = cf.parse(text)
-		print("PARSE %s %d" % [name, err])
-		if err == OK:
-			for s in cf.get_sections():
-				for k in cf.get_section_keys(s):
-					print("KEY %s %s %s %s" % [name, s.to_utf8_buffer().hex_encode(), k.to_utf8_buffer().hex_encode(), var_to_str(cf.get_value(s, k)).to_utf8_buffer().hex_encode()])
+		report("PARSE", "KEY", name, cf, cf.parse(text))
 		var lf = ConfigFile.new()
-		err = lf.load(dir + "/" + file)
-		print("LOAD %s %d" % [name, err])
-		if err == OK:
-			for s in lf.get_sections():
-				for k in lf.get_section_keys(s):
-					print("LKEY %s %s %s %s" % [name, s.to_utf8_buffer().hex_encode(), k.to_utf8_buffer().hex_encode(), var_to_str(lf.get_value(s, k)).to_utf8_buffer().hex_encode()])
+		report("LOAD", "LKEY", name, lf, lf.load(dir + "/" + file))
 	var c = ConfigFile.new()
 	c.set_value("s", "k", 1)
 	c.set_value("s", "k", null)
 	print("NULLSEC %d %s" % [int(c.has_section("s")), c.encode_to_text().to_utf8_buffer().hex_encode()])
 	print("DONE")
 	quit(0)
+
+# What one read gave: its error, then (when it read) every key as hex of section, key and text.
+func report(tag, key_tag, name, cf, err):
+	print("%s %s %d" % [tag, name, err])
+	if err != OK:
+		return
+	for s in cf.get_sections():
+		for k in cf.get_section_keys(s):
+			print("%s %s %s %s %s" % [key_tag, name, s.to_utf8_buffer().hex_encode(), k.to_utf8_buffer().hex_encode(), var_to_str(cf.get_value(s, k)).to_utf8_buffer().hex_encode()])
 "#;
 
 const G3_SCRIPT: &str = r#"extends SceneTree
@@ -77,25 +76,24 @@ func _init():
 		var text = f.get_buffer(f.get_len()).get_string_from_utf8()
 		f.close()
 		var cf = ConfigFile.new()
-		var err = cf.parse(text)
-		print("PARSE %s %d" % [name, err])
-		if err == OK:
-			for s in cf.get_sections():
-				for k in cf.get_section_keys(s):
-					print("KEY %s %s %s %s" % [name, s.to_utf8().hex_encode(), k.to_utf8().hex_encode(), var2str(cf.get_value(s, k)).to_utf8().hex_encode()])
+		report("PARSE", "KEY", name, cf, cf.parse(text))
 		var lf = ConfigFile.new()
-		err = lf.load(dir_path + "/" + file)
-		print("LOAD %s %d" % [name, err])
-		if err == OK:
-			for s in lf.get_sections():
-				for k in lf.get_section_keys(s):
-					print("LKEY %s %s %s %s" % [name, s.to_utf8().hex_encode(), k.to_utf8().hex_encode(), var2str(lf.get_value(s, k)).to_utf8().hex_encode()])
+		report("LOAD", "LKEY", name, lf, lf.load(dir_path + "/" + file))
 	var c = ConfigFile.new()
 	c.set_value("s", "k", 1)
 	c.set_value("s", "k", null)
 	print("NULLSEC %d" % [int(c.has_section("s"))])
 	print("DONE")
 	quit(0)
+
+# What one read gave: its error, then (when it read) every key as hex of section, key and text.
+func report(tag, key_tag, name, cf, err):
+	print("%s %s %d" % [tag, name, err])
+	if err != OK:
+		return
+	for s in cf.get_sections():
+		for k in cf.get_section_keys(s):
+			print("%s %s %s %s %s" % [key_tag, name, s.to_utf8().hex_encode(), k.to_utf8().hex_encode(), var2str(cf.get_value(s, k)).to_utf8().hex_encode()])
 "#;
 
 /// The engines' edge cases, read as they are.
