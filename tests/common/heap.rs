@@ -127,6 +127,19 @@ pub fn peak_of<R>(f: impl FnOnce() -> R) -> (R, usize) {
     (r, used)
 }
 
+/// `open`, then `unit(0)`, `unit(1)`, … while the text is shorter than `len`, then `close`:
+/// texts of many distinct small items (keys, sections) of about `len` bytes.
+pub fn fill_to(open: &str, unit: impl Fn(usize) -> String, close: &str, len: usize) -> String {
+    let mut s = String::from(open);
+    let mut i = 0;
+    while s.len() < len {
+        s.push_str(&unit(i));
+        i += 1;
+    }
+    s.push_str(close);
+    s
+}
+
 /// `item` repeated in one outer Array (`[item,item,…]`, both the text form and JSON), as
 /// many times as fit in `len` bytes: the long runs of one small shape that cost the most heap
 /// per byte of text.

@@ -604,15 +604,7 @@ fn short_name(mut i: usize) -> String {
 /// bytes long: many tiny keys, many sections, empty headers, one key repeated, keys set and
 /// erased, deep values, one large value, text without `=`.
 fn config_file_shapes(len: usize) -> Vec<(&'static str, String)> {
-    let fill = |unit: &dyn Fn(usize) -> String| {
-        let mut s = String::new();
-        let mut i = 0;
-        while s.len() < len {
-            s.push_str(&unit(i));
-            i += 1;
-        }
-        s
-    };
+    let fill = |unit: &dyn Fn(usize) -> String| fuzz_checks::heap::fill_to("", unit, "", len);
     let deep = format!("{}{}", "[".repeat(127), "]".repeat(127));
     vec![
         (
@@ -832,14 +824,7 @@ fn compressed_config_file_is_refused_past_its_text_limit() {
 /// Dictionaries of Arrays, typed containers, objects) and long runs of tiny values.
 fn text_shapes(len: usize) -> Vec<(&'static str, String)> {
     let run = fuzz_checks::heap::run_of;
-    let mut keys_of_arrays = String::from("{");
-    for i in 0.. {
-        if keys_of_arrays.len() + 16 > len {
-            break;
-        }
-        keys_of_arrays.push_str(&format!("{i}:[],"));
-    }
-    keys_of_arrays.push('}');
+    let keys_of_arrays = fuzz_checks::heap::fill_to("{", |i| format!("{i}:[],"), "}", len);
     vec![
         ("[]", run("[]", len)),
         ("0", run("0", len)),

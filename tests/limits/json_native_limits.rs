@@ -229,14 +229,12 @@ fn reading_time_is_linear() {
 /// `"type"`): what was parsed before the refusal counts too.
 fn json_shapes(len: usize) -> Vec<(&'static str, String)> {
     let run = heap::run_of;
-    let mut keys_of_arrays = String::from(r#"{"type":"Dictionary","args":["#);
-    for i in 0.. {
-        if keys_of_arrays.len() + 16 > len {
-            break;
-        }
-        keys_of_arrays.push_str(&format!("\"i:{i}\",[],"));
-    }
-    keys_of_arrays.push_str("]}");
+    let keys_of_arrays = heap::fill_to(
+        r#"{"type":"Dictionary","args":["#,
+        |i| format!("\"i:{i}\",[],"),
+        "]}",
+        len,
+    );
     vec![
         ("[]", run("[]", len)),
         ("null", run("null", len)),
