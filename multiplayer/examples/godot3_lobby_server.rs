@@ -13,10 +13,11 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use godot_serde::Vector2;
+use godot_serde_multiplayer::Event;
 use godot_serde_multiplayer::Limits;
 use godot_serde_multiplayer::gdscript::{Signature, Stubs};
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
-use godot_serde_multiplayer::godot3::{Event, NodeTable, RemoteMode};
+use godot_serde_multiplayer::godot3::{NodeTable, RemoteMode};
 use serde::{Deserialize, Serialize};
 
 /// The Lobby node, on both sides.
@@ -108,7 +109,7 @@ pub fn run(
                         session.rpc(0, "Lobby", "left", &(peer,))?;
                     }
                 }
-                Event::Rpc(call) => match call.member.as_str() {
+                Event::Rpc(call) => match call.method.as_str() {
                     "register" => {
                         // A call that does not fit is the caller's `Event::Error`, logged below.
                         let Some(Register { player: name }) = session.args_of(&call) else {

@@ -176,6 +176,44 @@ pub enum ProtocolError {
         /// The node's declared methods, empty when the node has no table.
         methods: Vec<String>,
     },
+    /// Godot 3: the member's mode does not let this peer call or set it (the engine's
+    /// "RPC '...' is not allowed on node ... from: N. Mode is M, master is K.").
+    #[error(
+        "peer {peer} may not {kind} {member:?} on node {path:?} (mode {mode:?}, master {master})"
+    )]
+    RemoteNotAllowed {
+        /// The peer.
+        peer: i32,
+        /// The node.
+        path: String,
+        /// Call or set.
+        kind: crate::godot3::MemberKind,
+        /// The method or property.
+        member: String,
+        /// Its mode (`Disabled` when not declared).
+        mode: crate::godot3::RemoteMode,
+        /// The node's network master.
+        master: i32,
+    },
+    /// Godot 3: a peer confirmed a path we never sent it (the engine: "Tries to confirm a path
+    /// which was not found in cache").
+    #[error("peer {peer} confirmed path {path:?}, which was never sent to it")]
+    UnexpectedConfirm {
+        /// The peer.
+        peer: i32,
+        /// The path.
+        path: String,
+    },
+    /// Godot 3: a call or set of ours names a node, method or property that is not declared.
+    #[error("no remote {kind} target {member:?} declared on node {path:?}")]
+    RemoteNotDeclared {
+        /// The node.
+        path: String,
+        /// Call or set.
+        kind: crate::godot3::MemberKind,
+        /// The method or property.
+        member: String,
+    },
     /// A call of ours targets a peer that is not connected.
     #[error("peer {0} is not connected")]
     NoSuchPeer(i32),

@@ -1,25 +1,40 @@
-//! What a [`Session`](crate::Session) reports: [`Event`]s for the application (a
-//! [`RemoteCall`] among them) and [`Output`]s for the transport.
+//! What a session reports, in both dialects: [`Event`]s for the application (a
+//! [`RemoteCall`] among them) and [`Output`]s for the transport. The Godot 4
+//! [`Session`](crate::Session) and the Godot 3 [`Session`](crate::godot3::Session) report the
+//! same types; Godot 3's "unreliable" is [`TransferMode::Unreliable`] (else `Reliable`), its
+//! channel always 0, and its remote sets are [`Event::Rset`].
 
 use godot_serde::Variant;
 
 use crate::{ProtocolError, TransferMode, args};
 
-/// A remote call received.
+/// A remote call received (or, in Godot 3, a remote set: see [`Event::Rset`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RemoteCall {
     /// The caller (the original sender for relayed calls).
     pub from: i32,
     /// The node path, relative to the multiplayer root.
     pub path: String,
-    /// The method.
+    /// The method (the property of a Godot 3 remote set).
     pub method: String,
-    /// The arguments.
+    /// The arguments (the one value of a Godot 3 remote set).
     pub args: Vec<Variant>,
-    /// The channel it came on.
+    /// The channel it came on (always 0 in Godot 3).
     pub channel: u8,
     /// The transfer mode the transport reported.
     pub mode: TransferMode,
+    /// Whose Variant layout the arguments came in (for [`args_as`](Self::args_as)).
+    pub(crate) dialect: Dialect,
+}
+
+/// The Variant layout of a call's arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Dialect {
+    /// Godot 4 (`encode_and_compress_variant`).
+    #[default]
+    Godot4,
+    /// Godot 3.2.3 (`encode_variant`, Godot 3's type ids).
+    Godot3,
 }
 
 impl RemoteCall {
@@ -31,7 +46,28 @@ impl RemoteCall {
     ///
     /// [`ProtocolError::ArgumentType`] when they do not fit `T`.
     pub fn args_as<T: serde::de::DeserializeOwned>(&self) -> Result<T, ProtocolError> {
-        args::from_arguments(&self.method, &self.args)
+        match self.dialect {
+            Dialect::Godot4 => args::from_arguments(&self.method, &self.args),
+            Dialect::Godot3 => {
+                let list = Variant::from(self.args.clone());
+                args::typed_in(&crate::godot3::wire::config(), &self.method, &list)
+            }
+        }
+    }
+
+    /// The value of a Godot 3 remote set (the first argument) as `T`
+    /// ([`godot3::Session::value_of`](crate::godot3::Session::value_of) in a serve loop).
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::ArgumentType`] when it does not fit `T`.
+    pub fn value_as<T: serde::de::DeserializeOwned>(&self) -> Result<T, ProtocolError> {
+        let value = self.args.first().unwrap_or(&Variant::Nil);
+        let config = match self.dialect {
+            Dialect::Godot4 => godot_serde::Config::godot4(),
+            Dialect::Godot3 => crate::godot3::wire::config(),
+        };
+        args::typed_in(&config, &self.method, value)
     }
 }
 
@@ -54,8 +90,11 @@ pub enum Event {
     PeerConnected(i32),
     /// `peer_disconnected`.
     PeerDisconnected(i32),
-    /// A remote call.
+    /// A remote call its mode allows.
     Rpc(RemoteCall),
+    /// Godot 3: a remote set (`rset*`) its mode allows; `method` is the property and `args`
+    /// holds its one value (the application sets the property).
+    Rset(RemoteCall),
     /// `peer_packet`: RAW bytes.
     Raw {
         /// The sender.
@@ -112,9 +151,12 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Output {
-    /// Send `data` to the transport peer `to` (a positive id: the session expands broadcasts).
+    /// Send `data` to `to`: the Godot 4 session gives a transport peer (a positive id: it
+    /// expands broadcasts and relays itself); the Godot 3 session gives the engine's target
+    /// (`0` everyone, `-n` everyone but `n`, see [`Target`](crate::Target)), which the
+    /// transport's header carries and the server relays.
     Packet {
-        /// The transport peer.
+        /// The transport peer or (Godot 3) the engine's target.
         to: i32,
         /// The user channel (0: the transfer mode's default channel).
         channel: u8,

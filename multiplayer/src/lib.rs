@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod args;
+mod core;
 #[cfg(feature = "enet")]
 pub mod enet;
 #[cfg(feature = "enet")]
@@ -36,6 +37,7 @@ pub mod wire;
 #[cfg(feature = "websocket")]
 mod ws_core;
 
+pub use crate::core::Target;
 pub use error::ProtocolError;
 pub use event::{Event, Output, RemoteCall};
 pub use godot_serde::Variant;

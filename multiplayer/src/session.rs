@@ -35,13 +35,15 @@
 //! # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
 //! ```
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::BTreeMap;
 
 use godot_serde::Variant;
 use serde::Serialize;
 
 use crate::args::{self, Encoded};
-use crate::event::{Event, Output, RemoteCall};
+use crate::core::cache::{self, PathCache, PeerPaths, Repeat};
+use crate::core::{Queues, Target};
+use crate::event::{Dialect, Event, Output, RemoteCall};
 use crate::rpc::relative_path;
 use crate::wire::{self, NodeRef, Packet};
 use crate::{ProtocolError, RpcTable, Settings, TransferMode};
@@ -53,13 +55,9 @@ struct Pending {
     remote: bool,
 }
 
-#[derive(Debug, Default)]
-pub(crate) struct Peer {
-    /// Path-cache ids the peer announced → table index.
-    pub(crate) recv: HashMap<u32, usize>,
-    /// Table index → whether the peer confirmed our id.
-    pub(crate) confirmed: HashMap<usize, bool>,
-}
+/// The per-peer record: the path-cache ids the peer announced (→ table slot) and which of
+/// ours it confirmed.
+pub(crate) type Peer = PeerPaths<usize>;
 
 /// The SceneMultiplayer state of one side, sans IO: the transport reports connections and
 /// packets; the session answers with [`Event`]s and [`Output`]s.
@@ -67,16 +65,11 @@ pub(crate) struct Peer {
 pub struct Session {
     id: i32,
     settings: Settings,
-    pub(crate) tables: Vec<RpcTable>,
-    pub(crate) by_path: HashMap<String, usize>,
-    /// Table slots freed by `forget_path`, reused by `declare`.
-    pub(crate) free_tables: Vec<usize>,
-    pub(crate) cache_ids: Vec<u32>,
-    pub(crate) next_cache_id: u32,
+    /// The declared tables and our path-cache ids (slots freed by `forget_path` are reused).
+    pub(crate) cache: PathCache<RpcTable>,
     pub(crate) peers: BTreeMap<i32, Peer>,
     pending: BTreeMap<i32, Pending>,
-    pub(crate) events: VecDeque<Event>,
-    pub(crate) out: VecDeque<Output>,
+    pub(crate) queues: Queues,
     pub(crate) rep: crate::replication::Replication,
 }
 
@@ -95,39 +88,17 @@ impl Session {
         Self {
             id,
             settings,
-            tables: Vec::new(),
-            by_path: HashMap::new(),
-            free_tables: Vec::new(),
-            cache_ids: Vec::new(),
-            next_cache_id: 1,
+            cache: PathCache::new(u32::MAX),
             peers: BTreeMap::new(),
             pending: BTreeMap::new(),
-            events: VecDeque::new(),
-            out: VecDeque::new(),
+            queues: Queues::default(),
             rep: crate::replication::Replication::default(),
         }
     }
 
     /// Declares a node's RPC table (replacing one of the same path).
     pub fn declare(&mut self, table: RpcTable) {
-        if let Some(&i) = self.by_path.get(table.path()) {
-            if let Some(slot) = self.tables.get_mut(i) {
-                *slot = table;
-            }
-            return;
-        }
-        if let Some(i) = self.free_tables.pop() {
-            self.by_path.insert(table.path().to_owned(), i);
-            if let (Some(slot), Some(id)) = (self.tables.get_mut(i), self.cache_ids.get_mut(i)) {
-                *slot = table;
-                *id = 0;
-            }
-            return;
-        }
-        self.by_path
-            .insert(table.path().to_owned(), self.tables.len());
-        self.tables.push(table);
-        self.cache_ids.push(0);
+        self.cache.declare(table);
     }
 
     /// The settings.
@@ -161,14 +132,52 @@ impl Session {
         self.pending.keys().copied()
     }
 
+    /// The path cache's send side, for harnesses: each declared path (tables, and the paths
+    /// replication made) with our path-cache id (0 while it was never sent).
+    pub fn cached_paths(&self) -> Vec<(String, u32)> {
+        let mut all: Vec<(String, u32)> = self
+            .cache
+            .entries()
+            .map(|(t, id)| (t.path().to_owned(), id))
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// The path-cache ids `peer` announced to us, with their paths, in id order.
+    pub fn peer_cached_paths(&self, peer: i32) -> Vec<(u32, String)> {
+        let Some(record) = self.peers.get(&peer) else {
+            return Vec::new();
+        };
+        let mut all: Vec<(u32, String)> = record
+            .announced()
+            .filter_map(|(id, i)| Some((id, self.cache.table(i)?.path().to_owned())))
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// The paths we sent `peer` (SIMPLIFY_PATH), with whether it confirmed them, by path.
+    pub fn path_confirmations(&self, peer: i32) -> Vec<(String, bool)> {
+        let Some(record) = self.peers.get(&peer) else {
+            return Vec::new();
+        };
+        let mut all: Vec<(String, bool)> = record
+            .sent()
+            .filter_map(|(i, c)| Some((self.cache.table(i)?.path().to_owned(), c)))
+            .collect();
+        all.sort();
+        all
+    }
+
     /// The next event for the application.
     pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.queues.poll_event()
     }
 
     /// The next thing for the transport to do.
     pub fn poll_output(&mut self) -> Option<Output> {
-        self.out.pop_front()
+        self.queues.poll_output()
     }
 
     // ---- transport side -------------------------------------------------------------------
@@ -186,7 +195,7 @@ impl Session {
                     ..Pending::default()
                 },
             );
-            self.events.push_back(Event::PeerAuthenticating(peer));
+            self.queues.event(Event::PeerAuthenticating(peer));
         } else {
             self.admit(peer);
         }
@@ -217,15 +226,15 @@ impl Session {
             .collect();
         for peer in expired {
             self.pending.remove(&peer);
-            self.out.push_back(Output::Disconnect(peer));
-            self.events.push_back(Event::AuthenticationFailed(peer));
+            self.queues.disconnect(peer);
+            self.queues.event(Event::AuthenticationFailed(peer));
         }
     }
 
     /// Reports an error of `peer` (a transport's, or the application's verdict on what the
     /// peer sent) as its [`Event::Error`].
     pub fn report(&mut self, peer: i32, error: ProtocolError) {
-        self.events.push_back(Event::Error { peer, error });
+        self.queues.report(peer, error);
     }
 
     /// The arguments of `call` as a typed tuple or struct (fields in order), or `None` when they
@@ -258,7 +267,7 @@ impl Session {
     /// A packet from the transport peer `from` (`SceneMultiplayer::poll`'s loop body).
     pub fn receive(&mut self, from: i32, channel: u8, mode: TransferMode, packet: &[u8]) {
         if let Err(error) = self.receive_inner(from, channel, mode, packet) {
-            self.events.push_back(Event::Error { peer: from, error });
+            self.queues.report(from, error);
         }
     }
 
@@ -295,7 +304,7 @@ impl Session {
                         self.admit(from);
                     }
                 } else {
-                    self.events.push_back(Event::AuthData {
+                    self.queues.event(Event::AuthData {
                         peer: from,
                         data: data.to_vec(),
                     });
@@ -368,30 +377,12 @@ impl Session {
                     let mut data = Vec::with_capacity(inner.len() + wire::SYS_CMD_SIZE);
                     wire::write_sys(&mut data, wire::SYS_RELAY, from);
                     data.extend_from_slice(inner);
-                    if peer > 0 {
-                        self.out.push_back(Output::Packet {
-                            to: peer,
-                            channel,
-                            mode,
-                            data,
-                        });
-                        return Ok(());
+                    let target = Target::from_engine(peer);
+                    let (local, forward) = target.relay(from, self.peers.keys().copied());
+                    for to in forward {
+                        self.queues.packet(to, channel, mode, data.clone());
                     }
-                    let targets: Vec<i32> = self
-                        .peers
-                        .keys()
-                        .copied()
-                        .filter(|&p| p != from && p != -peer)
-                        .collect();
-                    for to in targets {
-                        self.out.push_back(Output::Packet {
-                            to,
-                            channel,
-                            mode,
-                            data: data.clone(),
-                        });
-                    }
-                    if peer != -1 {
+                    if local && target != Target::Peer(1) {
                         // The server is one of the targets.
                         return self.process_packet(from, channel, mode, inner);
                     }
@@ -425,14 +416,14 @@ impl Session {
         match wire::parse(packet)? {
             Packet::RemoteCall { node, method, args } => {
                 let table_index = match node {
-                    NodeRef::Cached(id) => *self
+                    NodeRef::Cached(id) => self
                         .peers
                         .get(&from)
-                        .and_then(|p| p.recv.get(&id))
+                        .and_then(|p| p.lookup(id))
                         .ok_or(ProtocolError::UnknownCacheId { peer: from, id })?,
                     NodeRef::Path(path) => self.table_index(from, path)?,
                 };
-                let Some(table) = self.tables.get(table_index) else {
+                let Some(table) = self.cache.table(table_index) else {
                     return Err(ProtocolError::UnknownCacheId { peer: from, id: 0 });
                 };
                 let Some(config) = table.methods().get(usize::from(method)) else {
@@ -459,13 +450,14 @@ impl Session {
                     });
                 }
                 let args = args.decode()?;
-                self.events.push_back(Event::Rpc(RemoteCall {
+                self.queues.event(Event::Rpc(RemoteCall {
                     from,
                     path: table.path().to_owned(),
                     method: config.name.clone(),
                     args,
                     channel,
                     mode,
+                    dialect: Dialect::Godot4,
                 }));
                 Ok(())
             }
@@ -475,14 +467,11 @@ impl Session {
                     .peers
                     .get(&from)
                     .ok_or(ProtocolError::NoSuchPeer(from))?;
-                if known.recv.contains_key(&id) {
+                if known.lookup(id).is_some() {
                     return Err(ProtocolError::DuplicateCacheId { peer: from, id });
                 }
-                if known.recv.len() >= limit {
-                    return Err(ProtocolError::PathCacheFull { peer: from, limit });
-                }
                 let index = self.table_index_or_sync(from, path)?;
-                let Some(table) = self.tables.get(index) else {
+                let Some(table) = self.cache.table(index) else {
                     return Err(ProtocolError::UnknownNode {
                         peer: from,
                         path: path.to_owned(),
@@ -497,7 +486,7 @@ impl Session {
                     methods: table.method_names(),
                 });
                 if let Some(peer) = self.peers.get_mut(&from) {
-                    peer.recv.insert(id, index);
+                    peer.remember(from, id, index, limit, Repeat::Refuse)?;
                 }
                 let mut data = Vec::with_capacity(6);
                 wire::write_confirm_path(&mut data, valid, id);
@@ -505,24 +494,23 @@ impl Session {
                 mismatch.map_or(Ok(()), Err)
             }
             Packet::ConfirmPath { valid, id } => {
-                let Some(index) = self.cache_ids.iter().position(|&c| c == id && c != 0) else {
+                let Some(index) = self.cache.index_of_id(id) else {
                     return Ok(()); // Godot: may confirm a node that was removed.
                 };
                 let peer = self
                     .peers
                     .get_mut(&from)
                     .ok_or(ProtocolError::NoSuchPeer(from))?;
-                let Some(confirmed) = peer.confirmed.get_mut(&index) else {
+                if !peer.confirm(index) {
                     return Err(ProtocolError::State {
                         peer: from,
                         detail: "confirmed a path that was not sent to it",
                     });
-                };
-                *confirmed = true;
+                }
                 if valid {
                     return Ok(());
                 }
-                let table = self.tables.get(index);
+                let table = self.cache.table(index);
                 Err(ProtocolError::ChecksumMismatch {
                     peer: from,
                     path: table.map(|t| t.path().to_owned()).unwrap_or_default(),
@@ -535,7 +523,7 @@ impl Session {
             Packet::Despawn(net_id) => self.receive_despawn(from, net_id),
             Packet::Sync(sync) => self.receive_sync(from, &sync),
             Packet::Raw(data) => {
-                self.events.push_back(Event::Raw {
+                self.queues.event(Event::Raw {
                     from,
                     data: data.to_vec(),
                     channel,
@@ -549,13 +537,70 @@ impl Session {
     }
 
     fn table_index(&self, from: i32, path: &str) -> Result<usize, ProtocolError> {
-        self.by_path
-            .get(relative_path(path))
-            .copied()
+        self.cache
+            .index(relative_path(path))
             .ok_or_else(|| ProtocolError::UnknownNode {
                 peer: from,
                 path: path.to_owned(),
             })
+    }
+
+    /// A SIMPLIFY_PATH's node: a declared RPC table, a synchronizer (a client-owned one names
+    /// itself by path before its first SYNC) or a spawner.
+    fn table_index_or_sync(&mut self, from: i32, path: &str) -> Result<usize, ProtocolError> {
+        let rel = relative_path(path);
+        if let Some(i) = self.cache.index(rel) {
+            return Ok(i);
+        }
+        if self.rep.sync_at_path(rel).is_some() || self.rep.spawner_index(rel).is_some() {
+            return Ok(self.cache.declare(RpcTable::new(rel)));
+        }
+        Err(ProtocolError::UnknownNode {
+            peer: from,
+            path: path.to_owned(),
+        })
+    }
+
+    /// The path `from` announced as `id`.
+    pub(crate) fn cached_path(&self, from: i32, id: u32) -> Option<String> {
+        let index = self.peers.get(&from)?.lookup(id)?;
+        self.cache.table(index).map(|t| t.path().to_owned())
+    }
+
+    /// `make_object_cache` + `send_object_cache` for one peer: the path's cache id, and whether
+    /// the peer confirmed it (a SIMPLIFY_PATH goes out the first time).
+    pub(crate) fn object_cache(&mut self, path: &str, peer: i32) -> (u32, bool) {
+        let index = match self.cache.index(path) {
+            Some(i) => i,
+            None => self.cache.declare(RpcTable::new(path)),
+        };
+        let id = self.cache.id_for(index);
+        let mut fresh = Vec::new();
+        let confirmed = cache::announce(&mut self.peers, index, &[peer], |t| fresh.push(t));
+        for target in fresh {
+            let md5 = self.cache.table(index).map(|t| t.md5().to_owned());
+            let mut packet = Vec::new();
+            wire::write_simplify_path(&mut packet, &md5.unwrap_or_default(), id, path);
+            self.send_command(target, 0, TransferMode::Reliable, packet);
+        }
+        (id, confirmed)
+    }
+
+    /// Drops a path-cache entry made for a replicated node that is gone (and the ids peers
+    /// announced for it); its slot is reused. Tables with RPC methods are kept.
+    pub(crate) fn forget_path(&mut self, path: &str) {
+        let keep = self
+            .cache
+            .by_path(path)
+            .is_none_or(|(_, t)| !t.methods().is_empty());
+        if keep {
+            return;
+        }
+        if let Some(index) = self.cache.forget(path) {
+            for peer in self.peers.values_mut() {
+                peer.forget(index, index);
+            }
+        }
     }
 
     fn admit(&mut self, peer: i32) {
@@ -575,12 +620,12 @@ impl Session {
         }
         self.peers.insert(peer, Peer::default());
         self.replication_peer_added(peer);
-        self.events.push_back(Event::PeerConnected(peer));
+        self.queues.event(Event::PeerConnected(peer));
     }
 
     fn del_peer(&mut self, peer: i32, signal: bool) {
         if self.pending.remove(&peer).is_some() {
-            self.events.push_back(Event::AuthenticationFailed(peer));
+            self.queues.event(Event::AuthenticationFailed(peer));
             return;
         }
         if self.peers.remove(&peer).is_none() {
@@ -596,7 +641,7 @@ impl Session {
             }
         }
         if signal {
-            self.events.push_back(Event::PeerDisconnected(peer));
+            self.queues.event(Event::PeerDisconnected(peer));
         }
     }
 
@@ -653,7 +698,7 @@ impl Session {
         if self.pending.remove(&peer).is_none() {
             self.del_peer(peer, false);
         }
-        self.out.push_back(Output::Disconnect(peer));
+        self.queues.disconnect(peer);
     }
 
     /// Sends RAW bytes (`send_bytes`): `to` is a peer, 0 for all, or `-id` for all but one. A
@@ -721,13 +766,9 @@ impl Session {
             method: method.to_owned(),
             methods,
         };
-        let &index = self
-            .by_path
-            .get(path)
-            .ok_or_else(|| not_declared(Vec::new()))?;
-        let table = self
-            .tables
-            .get(index)
+        let (index, table) = self
+            .cache
+            .by_path(path)
             .ok_or_else(|| not_declared(Vec::new()))?;
         let method_id = table
             .method_id(method)
@@ -743,57 +784,24 @@ impl Session {
             self.gone(to)?;
             return Ok(());
         }
-        let targets: Vec<i32> = if to > 0 {
-            vec![to]
-        } else {
-            self.peers.keys().copied().filter(|&p| p != -to).collect()
-        };
-        let cache_id = match self.cache_ids.get(index).copied() {
-            Some(0) | None => {
-                let id = self.next_cache_id;
-                self.next_cache_id = self.next_cache_id.wrapping_add(1).max(1);
-                if let Some(slot) = self.cache_ids.get_mut(index) {
-                    *slot = id;
-                }
-                id
-            }
-            Some(id) => id,
-        };
+        let targets = Target::from_engine(to).expand(self.peers.keys().copied());
+        let cache_id = self.cache.id_for(index);
         // SIMPLIFY_PATH to every target that has not been sent it (SceneCacheInterface).
-        let mut all_confirmed = true;
-        for &target in &targets {
-            let state = self
-                .peers
-                .get(&target)
-                .and_then(|p| p.confirmed.get(&index).copied());
-            match state {
-                Some(true) => {}
-                Some(false) => all_confirmed = false,
-                None => {
-                    all_confirmed = false;
-                    let mut packet = Vec::new();
-                    wire::write_simplify_path(&mut packet, &md5, cache_id, &table_path);
-                    self.send_command(target, 0, TransferMode::Reliable, packet);
-                    if let Some(peer) = self.peers.get_mut(&target) {
-                        peer.confirmed.insert(index, false);
-                    }
-                }
-            }
+        let mut fresh = Vec::new();
+        let all_confirmed = cache::announce(&mut self.peers, index, &targets, |t| fresh.push(t));
+        for target in fresh {
+            let mut packet = Vec::new();
+            wire::write_simplify_path(&mut packet, &md5, cache_id, &table_path);
+            self.send_command(target, 0, TransferMode::Reliable, packet);
         }
         for &target in &targets {
-            let confirmed = all_confirmed
-                || self
-                    .peers
-                    .get(&target)
-                    .and_then(|p| p.confirmed.get(&index).copied())
-                    == Some(true);
             let mut packet = Vec::with_capacity(encoded.bytes.len() + 8);
             if all_confirmed {
                 wire::write_remote_call(&mut packet, cache_id, None, method_id, &encoded);
-            } else if confirmed {
+            } else if cache::confirmed(&self.peers, target, index) {
                 // Godot writes the id in 32 bits when not every target has confirmed it.
                 wire::write_remote_call(&mut packet, cache_id, None, method_id, &encoded);
-                force_node_id_32(&mut packet, cache_id);
+                wire::force_node_id_32(&mut packet, cache_id);
             } else {
                 wire::write_remote_call(
                     &mut packet,
@@ -828,8 +836,7 @@ impl Session {
             self.push_packet(to, channel, mode, packet);
             return;
         }
-        let targets: Vec<i32> = self.peers.keys().copied().filter(|&p| p != -to).collect();
-        for target in targets {
+        for target in Target::from_engine(to).expand(self.peers.keys().copied()) {
             self.push_packet(target, channel, mode, packet.clone());
         }
     }
@@ -837,27 +844,6 @@ impl Session {
     fn push_packet(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
         // A client's transport has one peer, the server.
         let to = if self.is_server() { to } else { 1 };
-        self.out.push_back(Output::Packet {
-            to,
-            channel,
-            mode,
-            data,
-        });
-    }
-}
-
-/// Rewrites a compact REMOTE_CALL to use a 32-bit node id (what `_send_rpc` writes for the
-/// targets that confirmed the id when others have not).
-fn force_node_id_32(packet: &mut Vec<u8>, id: u32) {
-    let Some(&meta) = packet.first() else { return };
-    let shift = wire::NODE_ID_SHIFT;
-    let width = match (meta >> shift) & 3 {
-        0 => 1,
-        1 => 2,
-        _ => return,
-    };
-    packet.splice(1..1 + width, id.to_le_bytes());
-    if let Some(m) = packet.first_mut() {
-        *m = (meta & !(3 << shift)) | (2 << shift);
+        self.queues.packet(to, channel, mode, data);
     }
 }

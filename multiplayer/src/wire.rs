@@ -9,6 +9,7 @@
 
 use crate::ProtocolError;
 use crate::args::{self, Args};
+use crate::core::node_id::{self, read_cstr};
 use crate::replication::wire as rep;
 
 /// `NETWORK_COMMAND_REMOTE_CALL`.
@@ -47,8 +48,6 @@ pub const SYS_CMD_SIZE: usize = 6;
 pub(crate) const NODE_ID_SHIFT: u8 = 4;
 const NAME_ID_SHIFT: u8 = 6;
 const BYTE_ONLY_OR_NO_ARGS: u8 = 1 << 7;
-/// A node id with this bit set is `0x80000000 | offset`: the path follows the arguments.
-const PATH_IN_PACKET: u32 = 0x8000_0000;
 /// A SIMPLIFY_PATH packet's MD5 field: 32 hex digits and a NUL.
 const MD5_FIELD: usize = 33;
 
@@ -127,19 +126,6 @@ fn take<const N: usize>(
 
 fn read_u32(p: &[u8], at: usize, command: &'static str) -> Result<u32, ProtocolError> {
     take::<4>(p, at, command).map(u32::from_le_bytes)
-}
-
-/// A NUL-terminated or packet-ending UTF-8 string, as Godot's `String::parse_utf8(ptr, len)`
-/// reads `encode_cstring` output (it stops at the NUL).
-fn read_cstr<'a>(p: &'a [u8], at: usize, what: &'static str) -> Result<&'a str, ProtocolError> {
-    let rest = p.get(at..).unwrap_or_default();
-    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-    let bytes = rest.get(..end).unwrap_or_default();
-    core::str::from_utf8(bytes).map_err(|e| ProtocolError::Invalid {
-        what,
-        offset: at + e.valid_up_to(),
-        detail: "not UTF-8".into(),
-    })
 }
 
 /// Parses one packet as SceneMultiplayer receives it (after the transport's framing).
@@ -259,19 +245,7 @@ fn parse_remote_call(p: &[u8], first: u8) -> Result<Packet<'_>, ProtocolError> {
     };
     let mut offset = name_at + name_width;
     // With the path in the packet, the arguments end where the path starts.
-    let (node, end) = if node_raw & PATH_IN_PACKET != 0 {
-        let path_at = (node_raw & !PATH_IN_PACKET) as usize;
-        if path_at >= p.len() || path_at < offset {
-            return Err(ProtocolError::Invalid {
-                what: "node path offset",
-                offset: 1,
-                detail: format!("{path_at} is outside the packet of {} bytes", p.len()),
-            });
-        }
-        (NodeRef::Path(read_cstr(p, path_at, "node path")?), path_at)
-    } else {
-        (NodeRef::Cached(node_raw), p.len())
-    };
+    let (node, end) = node_id::read(p, node_raw, offset)?;
     let body = p.get(..end).unwrap_or_default();
     let args = if first & BYTE_ONLY_OR_NO_ARGS != 0 {
         Args::raw_or_none(body.get(offset..).unwrap_or_default(), offset)
@@ -330,12 +304,22 @@ pub fn write_remote_call(
         *meta_byte = meta;
     }
     if let Some(path) = path {
-        let offset = (out.len() - start) as u32;
-        out.extend_from_slice(path.as_bytes());
-        out.push(0);
-        if let Some(id) = out.get_mut(start + 1..start + 5) {
-            id.copy_from_slice(&(PATH_IN_PACKET | offset).to_le_bytes());
-        }
+        node_id::append_path(out, start, path);
+    }
+}
+
+/// Rewrites a compact REMOTE_CALL to use a 32-bit node id (what `_send_rpc` writes for the
+/// targets that confirmed the id when others have not).
+pub(crate) fn force_node_id_32(packet: &mut Vec<u8>, id: u32) {
+    let Some(&meta) = packet.first() else { return };
+    let width = match (meta >> NODE_ID_SHIFT) & 3 {
+        0 => 1,
+        1 => 2,
+        _ => return,
+    };
+    packet.splice(1..1 + width, id.to_le_bytes());
+    if let Some(m) = packet.first_mut() {
+        *m = (meta & !(3 << NODE_ID_SHIFT)) | (2 << NODE_ID_SHIFT);
     }
 }
 

@@ -19,11 +19,11 @@ use std::net::SocketAddr;
 
 use rusty_enet as enet;
 
+use super::Session;
 use super::wire::{self, EnetHeader, SysMsg, route};
-use super::{Error, Event, Session};
 use crate::enet::EnetError;
 use crate::enet_core::{HostEvent, Hosts, Sent};
-use crate::{Limits, ProtocolError};
+use crate::{Event, Limits, Output, ProtocolError, Target, TransferMode};
 
 /// A Godot 3.2.3-compatible ENet multiplayer peer: the server (peer 1) or a client.
 pub struct Enet3Peer {
@@ -114,12 +114,11 @@ impl Enet3Peer {
                     peer: to,
                     size,
                     limit,
-                }
-                .into(),
+                },
             ),
             Sent::Dropped { limit } => {
                 self.session
-                    .report(to, ProtocolError::OutboundFull { peer: to, limit }.into());
+                    .report(to, ProtocolError::OutboundFull { peer: to, limit });
                 self.gone(to);
             }
         }
@@ -192,22 +191,21 @@ impl Enet3Peer {
                     ProtocolError::State {
                         peer: id,
                         detail: "sent a system message, which only the server sends",
-                    }
-                    .into(),
+                    },
                 );
                 return;
             }
             match SysMsg::parse(data) {
                 Ok(SysMsg::AddPeer(p)) => self.session.connected(p),
                 Ok(SysMsg::RemovePeer(p)) => self.session.disconnected(p),
-                Err(e) => self.session.report(id, e.into()),
+                Err(e) => self.session.report(id, e),
             }
             return;
         }
         let unreliable = channel == wire::SYSCH_UNRELIABLE;
         let (header, payload) = match EnetHeader::split(data) {
             Ok(split) => split,
-            Err(e) => return self.session.report(id, e.into()),
+            Err(e) => return self.session.report(id, e),
         };
         if !self.hosts.server {
             self.session.receive(header.source, unreliable, payload);
@@ -221,8 +219,7 @@ impl Enet3Peer {
                     what: "ENet header source",
                     offset: 0,
                     detail: format!("{} from peer {id}", header.source),
-                }
-                .into(),
+                },
             );
         }
         if header.target != 1 && !self.relay {
@@ -238,29 +235,35 @@ impl Enet3Peer {
                     self.session.receive(id, unreliable, payload);
                 }
             }
-            Err(e) => self.session.report(id, Error::from(e)),
+            Err(e) => self.session.report(id, e),
         }
     }
 
     fn flush_outputs(&mut self) {
         while let Some(output) = self.session.poll_output() {
-            let channel = if output.unreliable {
+            let Output::Packet {
+                to: target,
+                mode,
+                data,
+                ..
+            } = output
+            else {
+                continue;
+            };
+            let unreliable = mode != TransferMode::Reliable;
+            let channel = if unreliable {
                 wire::SYSCH_UNRELIABLE
             } else {
                 wire::SYSCH_RELIABLE
             };
             let source = self.session.unique_id();
-            let data = EnetHeader {
-                source,
-                target: output.target,
-            }
-            .frame(&output.data);
+            let data = EnetHeader { source, target }.frame(&data);
             if !self.hosts.server {
-                self.send_raw(1, channel, data, output.unreliable);
+                self.send_raw(1, channel, data, unreliable);
                 continue;
             }
-            for to in super::targets(output.target, self.hosts.map.peer_ids()) {
-                self.send_raw(to, channel, data.clone(), output.unreliable);
+            for to in Target::from_engine(target).expand(self.hosts.map.peer_ids()) {
+                self.send_raw(to, channel, data.clone(), unreliable);
             }
         }
     }

@@ -12,6 +12,9 @@
 //! - `websocket` (feature `websocket`): the transport, as 3.2's `WebSocketMultiplayerPeer`
 //!   (`WebSocketServer`/`WebSocketClient` with `gd_mp_api = true`) frames it.
 //!
+//! The session reports the crate's [`Event`](crate::Event)s and [`Output`](crate::Output)s,
+//! as the Godot 4 session does, and its errors are [`ProtocolError`](crate::ProtocolError)s.
+//!
 //! Arguments use Godot 3's Variant layout (`godot_serde::Config::godot3()`): typed through
 //! serde, or `Variant` lists.
 
@@ -23,24 +26,8 @@ mod table;
 pub mod websocket;
 pub mod wire;
 
-pub use session::{Event, Output, Remote, Session};
+pub use session::Session;
 pub use table::{NodeTable, RemoteMode};
-
-use crate::ProtocolError;
-
-/// The server's own packet for `target` (everyone: 0; everyone but `n`: `-n`; or one peer),
-/// as the peers connected now (`peers`) receive it: the same rule in both Godot 3 transports.
-#[cfg(any(feature = "enet", feature = "websocket"))]
-fn targets(target: i32, peers: Vec<i32>) -> Vec<i32> {
-    match target {
-        0 => peers,
-        t if t < 0 => peers
-            .into_iter()
-            .filter(|&p| p != t.saturating_neg())
-            .collect(),
-        t => vec![t],
-    }
-}
 
 /// Whether a member is a method (`rpc`) or a property (`rset`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,52 +45,4 @@ impl std::fmt::Display for MemberKind {
             Self::Property => "set",
         })
     }
-}
-
-/// An error of the Godot 3 dialect: a malformed or refused packet of one peer, or a call of
-/// ours that cannot be sent.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// A packet or call error shared with the Godot 4 dialect (truncation, path cache, ...).
-    #[error(transparent)]
-    Protocol(#[from] ProtocolError),
-    /// The member's mode does not let this peer call or set it (the engine's
-    /// "RPC '...' is not allowed on node ... from: N. Mode is M, master is K.").
-    #[error(
-        "peer {peer} may not {kind} {member:?} on node {path:?} (mode {mode:?}, master {master})"
-    )]
-    NotAllowed {
-        /// The peer.
-        peer: i32,
-        /// The node.
-        path: String,
-        /// Call or set.
-        kind: MemberKind,
-        /// The method or property.
-        member: String,
-        /// Its mode (`Disabled` when not declared).
-        mode: RemoteMode,
-        /// The node's network master.
-        master: i32,
-    },
-    /// A peer confirmed a path we never sent it (the engine: "Tries to confirm a path which
-    /// was not found in cache").
-    #[error("peer {peer} confirmed path {path:?}, which was never sent to it")]
-    UnexpectedConfirm {
-        /// The peer.
-        peer: i32,
-        /// The path.
-        path: String,
-    },
-    /// A call of ours names a node, method or property that is not declared.
-    #[error("no remote {kind} target {member:?} declared on node {path:?}")]
-    NotDeclared {
-        /// The node.
-        path: String,
-        /// Call or set.
-        kind: MemberKind,
-        /// The method or property.
-        member: String,
-    },
 }

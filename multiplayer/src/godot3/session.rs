@@ -1,6 +1,9 @@
 //! [`Session`]: the `MultiplayerAPI` state of one Godot 3.2.3 side (server, peer 1, or a
 //! client), sans IO. The transport (e.g. [`super::enet`]) strips its own framing and reports
-//! connections and packets; the session answers with [`Event`]s and [`Output`]s.
+//! connections and packets; the session answers with the crate's [`Event`]s and [`Output`]s
+//! (the same types as the Godot 4 session's: "unreliable" is [`TransferMode::Unreliable`], a
+//! remote set is [`Event::Rset`], an output's `to` is the engine's target, `0` and `-n`
+//! included, for the transport's header).
 //!
 //! As in the Godot 4 session, what a peer does or is arrives as its [`Event::Error`] (its
 //! refused packets, arguments that do not fit the requested type through
@@ -9,124 +12,44 @@
 //! arguments that cannot be encoded, an empty payload): `?` on a session call is right in a
 //! serve loop.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::BTreeMap;
 
 use godot_serde::Variant;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::MemberKind;
 use super::table::NodeTable;
 use super::wire::{self, NodeRef, Packet};
-use super::{Error, MemberKind};
 use crate::args;
+use crate::core::cache::{self, PathCache, PeerPaths, Repeat};
+use crate::core::{Queues, Target, node_id};
+use crate::event::Dialect;
 use crate::rpc::relative_path;
-use crate::{Limits, ProtocolError};
+use crate::{Event, Limits, Output, ProtocolError, RemoteCall, TransferMode};
 
-/// A remote call (`rpc*`) or remote set (`rset*`) received.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Remote {
-    /// The caller.
-    pub from: i32,
-    /// The node path, relative to the multiplayer root.
-    pub path: String,
-    /// The method or property name.
-    pub member: String,
-    /// The arguments of a call; the one value of a set.
-    pub args: Vec<Variant>,
-    /// Whether it came unreliable (`rpc_unreliable`, `rset_unreliable`).
-    pub unreliable: bool,
-}
-
-impl Remote {
-    /// The arguments as a typed tuple or struct (fields in order), through Godot 3's layout.
-    /// In a serve loop, [`Session::args_of`] is the shape (a mismatch is the caller's event).
-    ///
-    /// # Errors
-    ///
-    /// [`ProtocolError::ArgumentType`] when they do not fit `T`.
-    pub fn args_as<T: DeserializeOwned>(&self) -> Result<T, ProtocolError> {
-        let list = Variant::from(self.args.clone());
-        args::typed_in(&wire::config(), &self.member, &list)
-    }
-
-    /// The value of a set as a typed value ([`Session::value_of`] in a serve loop).
-    ///
-    /// # Errors
-    ///
-    /// [`ProtocolError::ArgumentType`] when it does not fit `T`.
-    pub fn value_as<T: DeserializeOwned>(&self) -> Result<T, ProtocolError> {
-        let value = self.args.first().unwrap_or(&Variant::Nil);
-        args::typed_in(&wire::config(), &self.member, value)
+/// The transfer mode of Godot 3's "unreliable" flag.
+fn mode_of(unreliable: bool) -> TransferMode {
+    if unreliable {
+        TransferMode::Unreliable
+    } else {
+        TransferMode::Reliable
     }
 }
 
-/// What happened, for the application.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum Event {
-    /// `network_peer_connected` (peer 1 on a client: `connected_to_server`).
-    PeerConnected(i32),
-    /// `network_peer_disconnected`.
-    PeerDisconnected(i32),
-    /// A remote call its mode allows.
-    Rpc(Remote),
-    /// A remote set its mode allows (the application sets the property).
-    Rset(Remote),
-    /// `network_peer_packet`: RAW bytes.
-    Raw {
-        /// The sender.
-        from: i32,
-        /// The bytes.
-        data: Vec<u8>,
-        /// Whether they came unreliable.
-        unreliable: bool,
-    },
-    /// Something of `peer`'s, never the end of a serve loop: its packet was refused (the
-    /// engine prints an error and drops it), its call's arguments did not fit
-    /// ([`Session::args_of`]), or a call of ours found it gone ([`ProtocolError::NoSuchPeer`]).
-    /// The session goes on.
-    Error {
-        /// The peer it concerns.
-        peer: i32,
-        /// What was wrong.
-        error: Error,
-    },
-}
-
-/// What the transport must send: `MultiplayerAPI`'s `set_target_peer`, `set_transfer_mode`
-/// and `put_packet` in one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Output {
-    /// The target peer: an id, 0 for everyone, `-n` for everyone but `n` (the transport
-    /// relays through the server as Godot 3's peers do).
-    pub target: i32,
-    /// `TRANSFER_MODE_UNRELIABLE` (else reliable).
-    pub unreliable: bool,
-    /// The `MultiplayerAPI` bytes.
-    pub data: Vec<u8>,
-}
-
-#[derive(Debug, Default)]
-struct Peer {
-    /// Path-cache ids the peer announced → the declared table, `None` for a path we do not
-    /// declare (the engine stores any path; calls through it are refused later).
-    recv: HashMap<u32, Option<usize>>,
-    /// Table index → whether the peer confirmed our SIMPLIFY_PATH.
-    confirmed: HashMap<usize, bool>,
-}
+/// The per-peer record: the path-cache ids the peer announced → the declared table, `None`
+/// for a path we do not declare (the engine stores any path; calls through it are refused
+/// later), and which of our ids it confirmed.
+type Peer = PeerPaths<Option<usize>>;
 
 /// The `MultiplayerAPI` state of one Godot 3 side, sans IO.
 #[derive(Debug)]
 pub struct Session {
     id: i32,
     limits: Limits,
-    tables: Vec<NodeTable>,
-    by_path: HashMap<String, usize>,
-    cache_ids: Vec<u32>,
-    next_cache_id: u32,
+    cache: PathCache<NodeTable>,
     peers: BTreeMap<i32, Peer>,
-    events: VecDeque<Event>,
-    out: VecDeque<Output>,
+    queues: Queues,
 }
 
 impl Session {
@@ -144,43 +67,30 @@ impl Session {
         Self {
             id,
             limits,
-            tables: Vec::new(),
-            by_path: HashMap::new(),
-            cache_ids: Vec::new(),
-            // `last_send_cache_id` starts at 1.
-            next_cache_id: 1,
+            // `last_send_cache_id` starts at 1; ids never use the "path in packet" bit.
+            cache: PathCache::new(!node_id::PATH_IN_PACKET),
             peers: BTreeMap::new(),
-            events: VecDeque::new(),
-            out: VecDeque::new(),
+            queues: Queues::default(),
         }
     }
 
     /// Declares a node's table (replacing one of the same path).
     pub fn declare(&mut self, table: NodeTable) {
-        if let Some(&i) = self.by_path.get(table.path()) {
-            if let Some(slot) = self.tables.get_mut(i) {
-                *slot = table;
-            }
-            return;
-        }
-        self.by_path
-            .insert(table.path().to_owned(), self.tables.len());
-        self.tables.push(table);
-        self.cache_ids.push(0);
+        self.cache.declare(table);
     }
 
     /// Sets a declared node's network master (`set_network_master`).
     ///
     /// # Errors
     ///
-    /// [`Error::NotDeclared`] when no table has this path.
-    pub fn set_network_master(&mut self, path: &str, peer: i32) -> Result<(), Error> {
+    /// [`ProtocolError::RemoteNotDeclared`] when no table has this path.
+    pub fn set_network_master(&mut self, path: &str, peer: i32) -> Result<(), ProtocolError> {
         let path = relative_path(path);
         let table = self
-            .by_path
-            .get(path)
-            .and_then(|&i| self.tables.get_mut(i))
-            .ok_or_else(|| Error::NotDeclared {
+            .cache
+            .index(path)
+            .and_then(|i| self.cache.table_mut(i))
+            .ok_or_else(|| ProtocolError::RemoteNotDeclared {
                 path: path.to_owned(),
                 kind: MemberKind::Method,
                 member: String::new(),
@@ -212,12 +122,12 @@ impl Session {
 
     /// The next event for the application.
     pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.queues.poll_event()
     }
 
     /// The next packet for the transport.
     pub fn poll_output(&mut self) -> Option<Output> {
-        self.out.pop_front()
+        self.queues.poll_output()
     }
 
     // ---- transport side -------------------------------------------------------------------
@@ -229,27 +139,25 @@ impl Session {
             return;
         }
         self.peers.insert(peer, Peer::default());
-        self.events.push_back(Event::PeerConnected(peer));
+        self.queues.event(Event::PeerConnected(peer));
     }
 
     /// `_del_peer`: its path caches are forgotten. On a client, losing peer 1 drops everyone.
     pub fn disconnected(&mut self, peer: i32) {
         if self.peers.remove(&peer).is_some() {
-            self.events.push_back(Event::PeerDisconnected(peer));
+            self.queues.event(Event::PeerDisconnected(peer));
         }
         if !self.is_server() && peer == 1 {
-            let others: Vec<i32> = self.peers.keys().copied().collect();
-            for p in others {
-                self.peers.remove(&p);
-                self.events.push_back(Event::PeerDisconnected(p));
+            while let Some((p, _)) = self.peers.pop_first() {
+                self.queues.event(Event::PeerDisconnected(p));
             }
         }
     }
 
     /// Reports an error of `peer` (a transport's, or the application's verdict on what the
     /// peer sent) as its [`Event::Error`].
-    pub fn report(&mut self, peer: i32, error: Error) {
-        self.events.push_back(Event::Error { peer, error });
+    pub fn report(&mut self, peer: i32, error: ProtocolError) {
+        self.queues.report(peer, error);
     }
 
     /// The arguments of `call` as a typed tuple or struct (fields in order), or `None` when
@@ -257,80 +165,69 @@ impl Session {
     /// the caller's [`Event::Error`], as the engine logs a call its method refuses and goes
     /// on. A serve loop skips the call with
     /// `let Some(args) = session.args_of::<T>(&call) else { continue };`.
-    pub fn args_of<T: DeserializeOwned>(&mut self, call: &Remote) -> Option<T> {
+    pub fn args_of<T: DeserializeOwned>(&mut self, call: &RemoteCall) -> Option<T> {
         self.typed_or_report(call.from, call.args_as())
     }
 
     /// The value of a remote set as `T`, or `None` when it does not fit (queued as the
     /// sender's [`Event::Error`], as with [`args_of`](Self::args_of)).
-    pub fn value_of<T: DeserializeOwned>(&mut self, set: &Remote) -> Option<T> {
+    pub fn value_of<T: DeserializeOwned>(&mut self, set: &RemoteCall) -> Option<T> {
         self.typed_or_report(set.from, set.value_as())
     }
 
     fn typed_or_report<T>(&mut self, from: i32, typed: Result<T, ProtocolError>) -> Option<T> {
-        typed.map_err(|e| self.report(from, e.into())).ok()
+        typed.map_err(|e| self.report(from, e)).ok()
     }
 
     /// A packet from `from` (`MultiplayerAPI::_process_packet`).
     pub fn receive(&mut self, from: i32, unreliable: bool, packet: &[u8]) {
-        if let Err(error) = self.receive_inner(from, unreliable, packet) {
-            self.events.push_back(Event::Error { peer: from, error });
+        if let Err(error) = self.receive_inner(from, mode_of(unreliable), packet) {
+            self.queues.report(from, error);
         }
     }
 
-    fn receive_inner(&mut self, from: i32, unreliable: bool, packet: &[u8]) -> Result<(), Error> {
+    fn receive_inner(
+        &mut self,
+        from: i32,
+        mode: TransferMode,
+        packet: &[u8],
+    ) -> Result<(), ProtocolError> {
         // The engine takes packets of any sender; a sender that is not connected here has no
         // path cache, so only its RAW packets could mean anything. Refusing it keeps state
         // bounded to connected peers.
-        if !self.peers.contains_key(&from) {
+        let Some(peer) = self.peers.get_mut(&from) else {
             return Err(ProtocolError::State {
                 peer: from,
                 detail: "is not connected",
-            }
-            .into());
-        }
+            });
+        };
         match wire::parse(packet)? {
             Packet::SimplifyPath { id, path } => {
-                let index = self.by_path.get(path).copied();
+                let index = self.cache.index(path);
                 let limit = self.limits.max_cached_paths;
-                let peer = self.peers.entry(from).or_default();
-                if !peer.recv.contains_key(&id) && peer.recv.len() >= limit {
-                    return Err(ProtocolError::PathCacheFull { peer: from, limit }.into());
-                }
                 // A repeated id replaces the old path, as `nodes[id] = ni` does.
-                peer.recv.insert(id, index);
+                peer.remember(from, id, index, limit, Repeat::Replace)?;
                 let mut data = Vec::with_capacity(path.len() + 2);
                 wire::write_confirm_path(&mut data, path);
-                self.out.push_back(Output {
-                    target: from,
-                    unreliable: false,
-                    data,
-                });
+                self.queues.packet(from, 0, TransferMode::Reliable, data);
                 Ok(())
             }
             Packet::ConfirmPath { path } => {
-                let index = self.by_path.get(path).copied();
-                let slot = index.and_then(|i| {
-                    self.peers
-                        .get_mut(&from)
-                        .and_then(|p| p.confirmed.get_mut(&i))
-                });
-                match slot {
-                    Some(flag) => {
-                        *flag = true;
-                        Ok(())
-                    }
-                    None => Err(Error::UnexpectedConfirm {
-                        peer: from,
-                        path: path.to_owned(),
-                    }),
+                let confirmed = self.cache.index(path).is_some_and(|i| peer.confirm(i));
+                if confirmed {
+                    return Ok(());
                 }
+                Err(ProtocolError::UnexpectedConfirm {
+                    peer: from,
+                    path: path.to_owned(),
+                })
             }
             Packet::Raw(data) => {
-                self.events.push_back(Event::Raw {
+                self.queues.event(Event::Raw {
                     from,
                     data: data.to_vec(),
-                    unreliable,
+                    channel: 0,
+                    mode,
                 });
                 Ok(())
             }
@@ -344,13 +241,8 @@ impl Session {
                 let index = self.node(from, &node)?;
                 let path = self.check(index, from, method, MemberKind::Method)?;
                 let args = wire::decode_args(count, args, args_offset)?;
-                self.events.push_back(Event::Rpc(Remote {
-                    from,
-                    path,
-                    member: method.to_owned(),
-                    args,
-                    unreliable,
-                }));
+                let call = remote(from, path, method, args, mode);
+                self.queues.event(Event::Rpc(call));
                 Ok(())
             }
             Packet::RemoteSet {
@@ -362,40 +254,33 @@ impl Session {
                 let index = self.node(from, &node)?;
                 let path = self.check(index, from, property, MemberKind::Property)?;
                 let value = wire::decode_value(value, value_offset)?;
-                self.events.push_back(Event::Rset(Remote {
-                    from,
-                    path,
-                    member: property.to_owned(),
-                    args: vec![value],
-                    unreliable,
-                }));
+                let set = remote(from, path, property, vec![value], mode);
+                self.queues.event(Event::Rset(set));
                 Ok(())
             }
         }
     }
 
     /// `_process_get_node`: the declared table a call names.
-    fn node(&self, from: i32, node: &NodeRef<'_>) -> Result<usize, Error> {
+    fn node(&self, from: i32, node: &NodeRef<'_>) -> Result<usize, ProtocolError> {
         match *node {
-            NodeRef::Path(path) => self.by_path.get(path).copied().ok_or_else(|| {
-                ProtocolError::UnknownNode {
-                    peer: from,
-                    path: path.to_owned(),
-                }
-                .into()
-            }),
+            NodeRef::Path(path) => {
+                self.cache
+                    .index(path)
+                    .ok_or_else(|| ProtocolError::UnknownNode {
+                        peer: from,
+                        path: path.to_owned(),
+                    })
+            }
             NodeRef::Cached(id) => {
                 let entry = self
                     .peers
                     .get(&from)
-                    .and_then(|p| p.recv.get(&id))
+                    .and_then(|p| p.lookup(id))
                     .ok_or(ProtocolError::UnknownCacheId { peer: from, id })?;
-                entry.ok_or_else(|| {
-                    ProtocolError::UnknownNode {
-                        peer: from,
-                        path: format!("(path-cache id {id})"),
-                    }
-                    .into()
+                entry.ok_or_else(|| ProtocolError::UnknownNode {
+                    peer: from,
+                    path: format!("(path-cache id {id})"),
                 })
             }
         }
@@ -408,8 +293,8 @@ impl Session {
         from: i32,
         member: &str,
         kind: MemberKind,
-    ) -> Result<String, Error> {
-        let table = self.tables.get(index).ok_or(ProtocolError::State {
+    ) -> Result<String, ProtocolError> {
+        let table = self.cache.table(index).ok_or(ProtocolError::State {
             peer: from,
             detail: "names a node that is not declared",
         })?;
@@ -418,7 +303,7 @@ impl Session {
             MemberKind::Property => table.property_mode(member),
         };
         if !mode.can_call(table.master(), self.id, from) {
-            return Err(Error::NotAllowed {
+            return Err(ProtocolError::RemoteNotAllowed {
                 peer: from,
                 path: table.path().to_owned(),
                 kind,
@@ -443,15 +328,15 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// [`Error::NotDeclared`], encoding errors, [`ProtocolError::NoSuchPeer`] for our own id
-    /// as `-n` (Godot sends nothing to itself).
+    /// [`ProtocolError::RemoteNotDeclared`], encoding errors, [`ProtocolError::NoSuchPeer`]
+    /// for our own id as `-n` (Godot sends nothing to itself).
     pub fn rpc<T: ?Sized + Serialize>(
         &mut self,
         to: i32,
         path: &str,
         method: &str,
         args: &T,
-    ) -> Result<bool, Error> {
+    ) -> Result<bool, ProtocolError> {
         self.send_typed(to, (path, method, MemberKind::Method), false, args)
     }
 
@@ -466,7 +351,7 @@ impl Session {
         path: &str,
         method: &str,
         args: &T,
-    ) -> Result<bool, Error> {
+    ) -> Result<bool, ProtocolError> {
         self.send_typed(to, (path, method, MemberKind::Method), true, args)
     }
 
@@ -477,12 +362,12 @@ impl Session {
         (path, member, kind): (&str, &str, MemberKind),
         unreliable: bool,
         value: &T,
-    ) -> Result<bool, Error> {
+    ) -> Result<bool, ProtocolError> {
         let args = match kind {
             MemberKind::Method => args::arguments_in(&wire::config(), value)?,
             MemberKind::Property => vec![args::value_in(&wire::config(), value)?],
         };
-        self.send(to, path, member, kind, unreliable, &args)
+        self.send(to, (path, member, kind), unreliable, &args)
     }
 
     /// `rpc` with a list of Variants (the fallback for untyped arguments).
@@ -497,8 +382,8 @@ impl Session {
         method: &str,
         unreliable: bool,
         args: &[Variant],
-    ) -> Result<bool, Error> {
-        self.send(to, path, method, MemberKind::Method, unreliable, args)
+    ) -> Result<bool, ProtocolError> {
+        self.send(to, (path, method, MemberKind::Method), unreliable, args)
     }
 
     /// `rset_id(to, property, value)` (`to` 0: `rset`, everyone). Returns whether the engine
@@ -513,7 +398,7 @@ impl Session {
         path: &str,
         property: &str,
         value: &T,
-    ) -> Result<bool, Error> {
+    ) -> Result<bool, ProtocolError> {
         self.send_typed(to, (path, property, MemberKind::Property), false, value)
     }
 
@@ -528,7 +413,7 @@ impl Session {
         path: &str,
         property: &str,
         value: &T,
-    ) -> Result<bool, Error> {
+    ) -> Result<bool, ProtocolError> {
         self.send_typed(to, (path, property, MemberKind::Property), true, value)
     }
 
@@ -539,69 +424,66 @@ impl Session {
     ///
     /// [`ProtocolError::EmptyPayload`] for no bytes (Godot refuses them),
     /// [`ProtocolError::NoSuchPeer`] for our own id as `-n`.
-    pub fn send_bytes(&mut self, to: i32, data: &[u8], unreliable: bool) -> Result<(), Error> {
+    pub fn send_bytes(
+        &mut self,
+        to: i32,
+        data: &[u8],
+        unreliable: bool,
+    ) -> Result<(), ProtocolError> {
         if data.is_empty() {
-            return Err(ProtocolError::EmptyPayload("RAW").into());
+            return Err(ProtocolError::EmptyPayload("RAW"));
         }
-        if to != 0 && !self.peers.contains_key(&to.saturating_abs()) {
-            self.gone(to)?;
+        if self.gone(Target::from_engine(to))? {
             return Ok(());
         }
         let mut packet = Vec::with_capacity(data.len() + 1);
         wire::write_raw(&mut packet, data);
-        self.out.push_back(Output {
-            target: to,
-            unreliable,
-            data: packet,
-        });
+        self.queues.packet(to, 0, mode_of(unreliable), packet);
         Ok(())
     }
 
-    /// `to` (or `n` of `-n`) is not a connected peer: reported as its [`Event::Error`], unless
-    /// it is us (we are no peer of ours: the caller's mistake).
-    fn gone(&mut self, to: i32) -> Result<(), Error> {
-        let peer = to.saturating_abs();
+    /// Whether the peer `target` names (`n` of `n` or `-n`) is not connected: then it is
+    /// reported as its [`Event::Error`], unless it is us (we are no peer of ours: the caller's
+    /// mistake).
+    fn gone(&mut self, target: Target) -> Result<bool, ProtocolError> {
+        let Some(peer) = target.named().filter(|p| !self.peers.contains_key(p)) else {
+            return Ok(false);
+        };
         if peer == self.id {
-            return Err(ProtocolError::NoSuchPeer(to).into());
+            return Err(ProtocolError::NoSuchPeer(target.to_engine()));
         }
-        self.report(peer, ProtocolError::NoSuchPeer(peer).into());
-        Ok(())
+        self.report(peer, ProtocolError::NoSuchPeer(peer));
+        Ok(true)
     }
 
     /// `rpcp`/`rsetp` then `_send_rpc`.
     fn send(
         &mut self,
         to: i32,
-        path: &str,
-        member: &str,
-        kind: MemberKind,
+        (path, member, kind): (&str, &str, MemberKind),
         unreliable: bool,
         args: &[Variant],
-    ) -> Result<bool, Error> {
+    ) -> Result<bool, ProtocolError> {
         let path = relative_path(path);
-        let not_declared = || Error::NotDeclared {
+        let not_declared = || ProtocolError::RemoteNotDeclared {
             path: path.to_owned(),
             kind,
             member: member.to_owned(),
         };
-        let &index = self.by_path.get(path).ok_or_else(not_declared)?;
-        let table = self.tables.get(index).ok_or_else(not_declared)?;
-        let declared = match kind {
-            MemberKind::Method => table.has_method(member),
-            MemberKind::Property => table.has_property(member),
+        let (index, table) = self.cache.by_path(path).ok_or_else(not_declared)?;
+        let (declared, mode) = match kind {
+            MemberKind::Method => (table.has_method(member), table.method_mode(member)),
+            MemberKind::Property => (table.has_property(member), table.property_mode(member)),
         };
         if !declared {
             return Err(not_declared());
         }
-        let mode = match kind {
-            MemberKind::Method => table.method_mode(member),
-            MemberKind::Property => table.property_mode(member),
-        };
         let table_path = table.path().to_owned();
         let is_master = table.master() == self.id;
+        let target = Target::from_engine(to);
         let mut skip = to == self.id;
         let mut local = false;
-        if to == 0 || to == self.id || (to < 0 && to != -self.id) {
+        if target.includes(self.id) {
             let (call_local, skip_remote) = mode.local_call(is_master);
             local = call_local;
             skip |= skip_remote;
@@ -619,89 +501,54 @@ impl Session {
         }
         // `_send_rpc`: `p_to != 0 && !connected_peers.has(ABS(p_to))` is refused (and logged);
         // `rpcp` still makes the local call.
-        if to != 0 && !self.peers.contains_key(&to.saturating_abs()) {
-            self.gone(to)?;
+        if self.gone(target)? {
             return Ok(local);
         }
-        let cache_id = match self.cache_ids.get(index).copied() {
-            Some(0) | None => {
-                let id = self.next_cache_id;
-                self.next_cache_id =
-                    self.next_cache_id.wrapping_add(1).max(1) & !wire::PATH_IN_PACKET;
-                if let Some(slot) = self.cache_ids.get_mut(index) {
-                    *slot = id;
-                }
-                id
-            }
-            Some(id) => id,
-        };
+        let cache_id = self.cache.id_for(index);
         // `_send_confirm_path`: SIMPLIFY_PATH to the targets that were never sent it.
-        let targets: Vec<i32> = self
-            .peers
-            .keys()
-            .copied()
-            .filter(|&p| (to >= 0 || p != -to) && (to <= 0 || p == to))
-            .collect();
-        let mut all_confirmed = true;
-        for &target in &targets {
-            let state = self
-                .peers
-                .get(&target)
-                .and_then(|p| p.confirmed.get(&index).copied());
-            match state {
-                Some(true) => {}
-                Some(false) => all_confirmed = false,
-                None => {
-                    all_confirmed = false;
-                    let mut packet = Vec::new();
-                    wire::write_simplify_path(&mut packet, cache_id, &table_path);
-                    self.out.push_back(Output {
-                        target,
-                        unreliable: false,
-                        data: packet,
-                    });
-                    if let Some(peer) = self.peers.get_mut(&target) {
-                        peer.confirmed.insert(index, false);
-                    }
-                }
-            }
+        let targets = target.expand(self.peers.keys().copied());
+        let mut fresh = Vec::new();
+        let all_confirmed = cache::announce(&mut self.peers, index, &targets, |t| fresh.push(t));
+        for t in fresh {
+            let mut packet = Vec::new();
+            wire::write_simplify_path(&mut packet, cache_id, &table_path);
+            self.queues.packet(t, 0, TransferMode::Reliable, packet);
         }
-        set_node_id(&mut base, cache_id);
+        let mode = mode_of(unreliable);
+        node_id::set(&mut base, 0, cache_id);
         if all_confirmed {
-            self.out.push_back(Output {
-                target: to,
-                unreliable,
-                data: base,
-            });
+            self.queues.packet(to, 0, mode, base);
             return Ok(local);
         }
-        let len = base.len();
         let mut with_path = base.clone();
-        with_path.extend_from_slice(table_path.as_bytes());
-        with_path.push(0);
-        set_node_id(&mut with_path, wire::PATH_IN_PACKET | len as u32);
-        for target in targets {
-            let confirmed = self
-                .peers
-                .get(&target)
-                .and_then(|p| p.confirmed.get(&index).copied())
-                == Some(true);
-            self.out.push_back(Output {
-                target,
-                unreliable,
-                data: if confirmed {
-                    base.clone()
-                } else {
-                    with_path.clone()
-                },
-            });
+        node_id::append_path(&mut with_path, 0, &table_path);
+        for t in targets {
+            let data = if cache::confirmed(&self.peers, t, index) {
+                base.clone()
+            } else {
+                with_path.clone()
+            };
+            self.queues.packet(t, 0, mode, data);
         }
         Ok(local)
     }
 }
 
-fn set_node_id(packet: &mut [u8], id: u32) {
-    if let Some(slot) = packet.get_mut(1..5) {
-        slot.copy_from_slice(&id.to_le_bytes());
+/// A received call or set, in Godot 3's Variant layout.
+fn remote(
+    from: i32,
+    path: String,
+    member: &str,
+    args: Vec<Variant>,
+    mode: TransferMode,
+) -> RemoteCall {
+    RemoteCall {
+        from,
+        path,
+        method: member.to_owned(),
+        args,
+        channel: 0,
+        mode,
+        dialect: Dialect::Godot3,
     }
 }

@@ -18,11 +18,11 @@
 
 use std::net::SocketAddr;
 
+use super::Session;
 use super::wire::{self, WsMessage};
-use super::{Event, Session};
 use crate::websocket::WsError;
 use crate::ws_core::{Notice, Read, Sockets};
-use crate::{Limits, ProtocolError};
+use crate::{Event, Limits, Output, ProtocolError, Target};
 
 /// A Godot 3.2.3-compatible WebSocket multiplayer peer: the server (peer 1) or a client.
 pub struct Ws3Peer {
@@ -146,10 +146,10 @@ impl Ws3Peer {
             }
             for notice in notices {
                 match notice {
-                    Notice::Report(id, error) => self.session.report(id, error.into()),
+                    Notice::Report(id, error) => self.session.report(id, error),
                     Notice::Lost(id, error) => {
                         if let Some(error) = error {
-                            self.session.report(id, error.into());
+                            self.session.report(id, error);
                         }
                         self.drop_peer(id);
                     }
@@ -161,7 +161,7 @@ impl Ws3Peer {
     fn receive(&mut self, id: i32, data: &[u8]) {
         let message = match WsMessage::parse(data) {
             Ok(m) => m,
-            Err(e) => return self.session.report(id, e.into()),
+            Err(e) => return self.session.report(id, e),
         };
         if !self.server_side() {
             if message.kind == wire::WS_SYS_NONE {
@@ -170,7 +170,7 @@ impl Ws3Peer {
             }
             let peer = match message.sys_id() {
                 Ok(p) => p,
-                Err(e) => return self.session.report(id, e.into()),
+                Err(e) => return self.session.report(id, e),
             };
             match message.kind {
                 wire::WS_SYS_ID if peer > 1 => self.session.set_unique_id(peer),
@@ -182,8 +182,7 @@ impl Ws3Peer {
                         what: "WebSocket system message",
                         offset: 0,
                         detail: format!("type {} with id {peer}", message.kind),
-                    }
-                    .into(),
+                    },
                 ),
             }
             return;
@@ -199,36 +198,20 @@ impl Ws3Peer {
                         "type {} source {} from peer {id}",
                         message.kind, message.source
                     ),
-                }
-                .into(),
+                },
             );
         }
-        let target = message.target;
-        if target <= 1 {
-            // 1, 0, and (the 3.2.3 quirk) every negative target reach the server.
-            self.session.receive(id, false, message.payload);
-        }
-        let forward: Vec<i32> = match target {
-            1 => Vec::new(),
-            0 => self
-                .sockets
-                .ids()
-                .into_iter()
-                .filter(|&p| p != id)
-                .collect(),
-            t if t < 0 => self
-                .sockets
-                .ids()
-                .into_iter()
-                .filter(|&p| p != id && p != t.saturating_neg())
-                .collect(),
-            t if t == id || !self.sockets.contains(t) => {
-                return self.session.report(id, ProtocolError::NoSuchPeer(t).into());
+        let peers = self.sockets.ids();
+        match wire::ws_route(id, message.target, &peers) {
+            Ok(route) => {
+                if route.local {
+                    self.session.receive(id, false, message.payload);
+                }
+                for to in route.forward {
+                    self.send_to(to, data.to_vec());
+                }
             }
-            t => vec![t],
-        };
-        for to in forward {
-            self.send_to(to, data.to_vec());
+            Err(e) => self.session.report(id, e),
         }
     }
 
@@ -244,18 +227,24 @@ impl Ws3Peer {
 
     fn write_outputs(&mut self) {
         while let Some(output) = self.session.poll_output() {
+            let Output::Packet {
+                to: target, data, ..
+            } = output
+            else {
+                continue;
+            };
             let data = WsMessage {
                 kind: wire::WS_SYS_NONE,
                 source: self.session.unique_id(),
-                target: output.target,
-                payload: &output.data,
+                target,
+                payload: &data,
             }
             .to_bytes();
             if !self.server_side() {
                 self.send_to(1, data);
                 continue;
             }
-            for to in super::targets(output.target, self.sockets.ids()) {
+            for to in Target::from_engine(target).expand(self.sockets.ids()) {
                 self.send_to(to, data.clone());
             }
         }

@@ -19,7 +19,8 @@
 
 use godot_serde::{Config, Variant};
 
-use crate::ProtocolError;
+use crate::core::node_id::{self, read_cstr};
+use crate::{ProtocolError, Target};
 
 /// `NETWORK_COMMAND_REMOTE_CALL` (`rpc`, `rpc_id`, `rpc_unreliable`, ...).
 pub const COMMAND_REMOTE_CALL: u8 = 0;
@@ -33,7 +34,7 @@ pub const COMMAND_CONFIRM_PATH: u8 = 3;
 pub const COMMAND_RAW: u8 = 4;
 
 /// A node id with this bit set is `0x80000000 | offset`: the path is at `offset`.
-pub const PATH_IN_PACKET: u32 = 0x8000_0000;
+pub const PATH_IN_PACKET: u32 = node_id::PATH_IN_PACKET;
 
 /// ENet channel `SYSCH_CONFIG`: the server's system messages.
 pub const SYSCH_CONFIG: u8 = 0;
@@ -105,15 +106,6 @@ fn invalid(what: &'static str, offset: usize, detail: impl Into<String>) -> Prot
     }
 }
 
-/// `String::parse_utf8(ptr, len)` over `p[at..]`, stopping at the first NUL (what the engine
-/// reads from `encode_cstring` output).
-fn read_cstr<'a>(p: &'a [u8], at: usize, what: &'static str) -> Result<&'a str, ProtocolError> {
-    let rest = p.get(at..).unwrap_or_default();
-    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-    let bytes = rest.get(..end).unwrap_or_default();
-    core::str::from_utf8(bytes).map_err(|e| invalid(what, at + e.valid_up_to(), "not UTF-8"))
-}
-
 fn read_u32(p: &[u8], at: usize, command: &'static str) -> Result<u32, ProtocolError> {
     p.get(at..at + 4)
         .and_then(|s| <[u8; 4]>::try_from(s).ok())
@@ -154,21 +146,9 @@ pub fn parse(p: &[u8]) -> Result<Packet<'_>, ProtocolError> {
                 .ok_or_else(|| invalid("member name", 5, "no NUL before the end of the packet"))?;
             let member = read_cstr(p, 5, "member name")?;
             let after = 5 + nul + 1;
-            let (node, end) = if target & PATH_IN_PACKET != 0 {
-                let ofs = (target & !PATH_IN_PACKET) as usize;
-                // Godot: `ofs >= p_packet_len` is refused. The path must also not overlap
-                // the header and name (the engine would read them as a path).
-                if ofs >= p.len() || ofs < after {
-                    return Err(invalid(
-                        "node path offset",
-                        1,
-                        format!("{ofs} is outside {after}..{}", p.len()),
-                    ));
-                }
-                (NodeRef::Path(read_cstr(p, ofs, "node path")?), ofs)
-            } else {
-                (NodeRef::Cached(target), p.len())
-            };
+            // The path must also not overlap the header and name (the engine would read them
+            // as a path).
+            let (node, end) = node_id::read(p, target, after)?;
             if command == COMMAND_REMOTE_CALL {
                 // `p_offset >= p_packet_len`: the count byte is required.
                 let &count = p
@@ -340,11 +320,7 @@ pub fn write_remote_set(
 
 fn finish_path(out: &mut Vec<u8>, start: usize, path: Option<&str>) {
     if let Some(path) = path {
-        let offset = (out.len() - start) as u32;
-        push_cstr(out, path);
-        if let Some(id) = out.get_mut(start + 1..start + 5) {
-            id.copy_from_slice(&(PATH_IN_PACKET | offset).to_le_bytes());
-        }
+        node_id::append_path(out, start, path);
     }
 }
 
@@ -458,43 +434,41 @@ pub struct Route {
     pub forward: Vec<i32>,
 }
 
-/// The server's relay decision for a packet from `source` to `target`, with `peers` connected.
+/// The server's relay decision for a packet from `source` to `target`, with `peers` connected,
+/// as `NetworkedMultiplayerENet::poll` (3.2.3) makes it: `0` reaches the server and every other
+/// client; `-n` every client but `source` and `n`, and the server unless `n` is 1; `1` the
+/// server only; `n` that client only ([`Target::relay`]).
 ///
 /// # Errors
 ///
 /// [`ProtocolError::NoSuchPeer`] for a target that is not connected (the engine:
 /// `ERR_CONTINUE(!peer_map.has(target))`).
 pub fn route(source: i32, target: i32, peers: &[i32]) -> Result<Route, ProtocolError> {
-    let others = |exclude: i32| -> Vec<i32> {
-        peers
-            .iter()
-            .copied()
-            .filter(|&p| p != source && p != exclude)
-            .collect()
-    };
-    Ok(match target {
-        1 => Route {
-            local: true,
-            forward: Vec::new(),
-        },
-        0 => Route {
-            local: true,
-            forward: others(source),
-        },
-        t if t < 0 => Route {
-            local: t != -1,
-            forward: others(t.saturating_neg()),
-        },
-        t => {
-            if !peers.contains(&t) {
-                return Err(ProtocolError::NoSuchPeer(t));
-            }
-            Route {
-                local: false,
-                forward: vec![t],
-            }
+    let target = Target::from_engine(target);
+    let (local, forward) = target.relay(source, peers.iter().copied());
+    if let Target::Peer(t) = target {
+        if t != 1 && forward.is_empty() {
+            return Err(ProtocolError::NoSuchPeer(t));
         }
-    })
+    }
+    Ok(Route { local, forward })
+}
+
+/// The same decision as 3.2.3's `WebSocketMultiplayerPeer::_process_multiplayer` makes it: as
+/// [`route`], but `-1` reaches the server too (the engine compares its own id with `-source`
+/// where `-target` was meant: `if (_peer_id != -(int32_t)p_peer_id)`, always true), and a
+/// client may not target itself.
+///
+/// # Errors
+///
+/// [`ProtocolError::NoSuchPeer`] for a target that is not connected, or the source itself.
+pub fn ws_route(source: i32, target: i32, peers: &[i32]) -> Result<Route, ProtocolError> {
+    if target == source {
+        return Err(ProtocolError::NoSuchPeer(target));
+    }
+    let mut route = route(source, target, peers)?;
+    route.local |= target < 0;
+    Ok(route)
 }
 
 /// `WebSocketMultiplayerPeer`'s `SYS_NONE`: a `MultiplayerAPI` packet.

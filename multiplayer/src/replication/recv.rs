@@ -9,34 +9,6 @@ use crate::args;
 use crate::{Event, ProtocolError, Session};
 
 impl Session {
-    /// A SIMPLIFY_PATH's node: a declared RPC table, a synchronizer (a client-owned one names
-    /// itself by path before its first SYNC) or a spawner.
-    pub(crate) fn table_index_or_sync(
-        &mut self,
-        from: i32,
-        path: &str,
-    ) -> Result<usize, ProtocolError> {
-        let rel = crate::rpc::relative_path(path);
-        if let Some(&i) = self.by_path.get(rel) {
-            return Ok(i);
-        }
-        if self.rep.sync_at_path(rel).is_some() || self.rep.spawner_index(rel).is_some() {
-            self.declare(crate::RpcTable::new(rel));
-            if let Some(&i) = self.by_path.get(rel) {
-                return Ok(i);
-            }
-        }
-        Err(ProtocolError::UnknownNode {
-            peer: from,
-            path: path.to_owned(),
-        })
-    }
-
-    fn cached_path(&self, from: i32, id: u32) -> Option<String> {
-        let index = *self.peers.get(&from)?.recv.get(&id)?;
-        self.tables.get(index).map(|t| t.path().to_owned())
-    }
-
     /// `on_spawn_receive`: only a spawner's authority (the server) may spawn in it. On a
     /// client, the node and the synchronizers declared with the spawner are created with the
     /// packet's net ids and spawn state, and reported as [`Event::Spawned`].
@@ -208,7 +180,7 @@ impl Session {
                 self.update_sync_visibility(p, sid);
             }
         }
-        self.events.push_back(Event::Spawned { from, node });
+        self.queues.event(Event::Spawned { from, node });
         Ok(())
     }
 
@@ -232,7 +204,7 @@ impl Session {
                 self.forget_path(&s.full_path);
             }
         }
-        self.events.push_back(Event::Despawned {
+        self.queues.event(Event::Despawned {
             from,
             node,
             name: obj.name,
@@ -319,7 +291,7 @@ impl Session {
                     *slot = v;
                 }
             }
-            self.events.push_back(Event::Synchronized {
+            self.queues.event(Event::Synchronized {
                 from,
                 sync: sid,
                 delta: entry.indexes.is_some(),

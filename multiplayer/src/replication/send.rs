@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 
 use super::{NodeId, NodeObj, PeerRep, SpawnScene, Spawner, SyncId, SyncObj, Synchronizer, wire};
 use crate::args;
-use crate::{ProtocolError, RpcTable, Session, TransferMode};
+use crate::{ProtocolError, Session, TransferMode};
 
 fn refuse(msg: String) -> ProtocolError {
     ProtocolError::Replication(msg)
@@ -24,69 +24,6 @@ fn encode(values: &[Variant]) -> Result<Vec<u8>, ProtocolError> {
 }
 
 impl Session {
-    // ---- path cache shared with RPCs ----------------------------------------------------
-
-    /// `make_object_cache` + `send_object_cache` for one peer: the path's cache id, and whether
-    /// the peer confirmed it (a SIMPLIFY_PATH goes out the first time).
-    pub(crate) fn object_cache(&mut self, path: &str, peer: i32) -> (u32, bool) {
-        if !self.by_path.contains_key(path) {
-            self.declare(RpcTable::new(path));
-        }
-        let index = self.by_path.get(path).copied().unwrap_or_default();
-        let id = match self.cache_ids.get(index).copied() {
-            Some(0) | None => {
-                let id = self.next_cache_id;
-                self.next_cache_id = self.next_cache_id.wrapping_add(1).max(1);
-                if let Some(slot) = self.cache_ids.get_mut(index) {
-                    *slot = id;
-                }
-                id
-            }
-            Some(id) => id,
-        };
-        let state = self
-            .peers
-            .get(&peer)
-            .and_then(|p| p.confirmed.get(&index).copied());
-        match state {
-            Some(confirmed) => (id, confirmed),
-            None => {
-                let md5 = self.tables.get(index).map(|t| t.md5().to_owned());
-                let mut packet = Vec::new();
-                crate::wire::write_simplify_path(&mut packet, &md5.unwrap_or_default(), id, path);
-                self.send_command(peer, 0, TransferMode::Reliable, packet);
-                if let Some(p) = self.peers.get_mut(&peer) {
-                    p.confirmed.insert(index, false);
-                }
-                (id, false)
-            }
-        }
-    }
-
-    /// Drops a path-cache entry made for a replicated node that is gone (and the ids peers
-    /// announced for it); its slot is reused. Tables with RPC methods are kept.
-    pub(crate) fn forget_path(&mut self, path: &str) {
-        let Some(&index) = self.by_path.get(path) else {
-            return;
-        };
-        if self
-            .tables
-            .get(index)
-            .is_some_and(|t| !t.methods().is_empty())
-        {
-            return;
-        }
-        self.by_path.remove(path);
-        for peer in self.peers.values_mut() {
-            peer.recv.retain(|_, &mut i| i != index);
-            peer.confirmed.remove(&index);
-        }
-        if let Some(id) = self.cache_ids.get_mut(index) {
-            *id = 0;
-        }
-        self.free_tables.push(index);
-    }
-
     // ---- declarations ---------------------------------------------------------------------
 
     /// Declares a `MultiplayerSpawner` (replacing one at the same path).

@@ -7,9 +7,10 @@
 //! rset. Every packet goes through `wire::parse` and `Session::receive`; nothing may panic, the
 //! path cache stays within its limit and outputs stay proportional to the input.
 
+use godot_serde_multiplayer::Event;
 use godot_serde_multiplayer::Limits;
 use godot_serde_multiplayer::godot3::wire::{self, EnetHeader, SysMsg, WsMessage};
-use godot_serde_multiplayer::godot3::{Event, NodeTable, RemoteMode, Session};
+use godot_serde_multiplayer::godot3::{NodeTable, RemoteMode, Session};
 
 /// A small limit so the fuzzer reaches it.
 pub const MAX_PATHS: usize = 8;
@@ -81,7 +82,9 @@ pub fn session(data: &[u8]) {
             received += 3 * (packet.len() + 64);
         }
         while let Some(out) = s.poll_output() {
-            sent += out.data.len();
+            if let godot_serde_multiplayer::Output::Packet { data, .. } = out {
+                sent += data.len();
+            }
         }
         assert!(sent <= received * 4, "outputs far larger than the input");
         while let Some(event) = s.poll_event() {

@@ -177,7 +177,7 @@ fn parse_header(b: &[u8]) -> Option<(u8, usize, usize)> {
 
 use godot_serde_multiplayer::godot3::websocket::Ws3Peer;
 use godot_serde_multiplayer::websocket::WsPeer;
-use godot_serde_multiplayer::{Limits, ProtocolError, Settings, TransferMode, godot3};
+use godot_serde_multiplayer::{Limits, ProtocolError, Settings, TransferMode};
 
 /// Which transport: Godot 4's `WsPeer` or Godot 3's `Ws3Peer`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,7 +254,7 @@ impl Server {
                 }
             }
             Server::Godot3(p) => {
-                use godot3::Event;
+                use godot_serde_multiplayer::Event;
                 while let Some(e) = p.poll_event() {
                     out.push(match e {
                         Event::PeerConnected(id) => Seen::Connected(id),
@@ -263,10 +263,7 @@ impl Server {
                             from,
                             len: data.len(),
                         },
-                        Event::Error {
-                            peer,
-                            error: godot3::Error::Protocol(error),
-                        } => Seen::Error { peer, error },
+                        Event::Error { peer, error } => Seen::Error { peer, error },
                         _ => Seen::Other,
                     });
                 }

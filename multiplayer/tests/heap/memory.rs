@@ -61,7 +61,7 @@ mod websocket {
 
     use godot_serde_multiplayer::godot3::websocket::Ws3Peer;
     use godot_serde_multiplayer::websocket::WsPeer;
-    use godot_serde_multiplayer::{Limits, ProtocolError, Settings, WsLimits, godot3};
+    use godot_serde_multiplayer::{Limits, ProtocolError, Settings, WsLimits};
 
     use super::ws::{self, Dialect, Raw, Seen, Server};
     use super::{HEAP, alone};
@@ -93,7 +93,7 @@ mod websocket {
                 while start.elapsed() < ws::PATIENCE {
                     c.service().map_err(|e| e.to_string())?;
                     while let Some(e) = c.poll_event() {
-                        if e == godot3::Event::PeerConnected(1) {
+                        if e == godot_serde_multiplayer::Event::PeerConnected(1) {
                             return Ok(c.session().unique_id());
                         }
                     }
@@ -405,7 +405,7 @@ mod enet {
     use godot_serde_multiplayer::enet::EnetPeer;
     use godot_serde_multiplayer::godot3::enet::Enet3Peer;
     use godot_serde_multiplayer::godot3::wire::EnetHeader;
-    use godot_serde_multiplayer::{Event, Limits, ProtocolError, Settings, TransferMode, godot3};
+    use godot_serde_multiplayer::{Event, Limits, ProtocolError, Settings, TransferMode};
 
     use super::raw_enet::Raw;
     use super::{HEAP, alone};
@@ -524,16 +524,17 @@ mod enet {
                 Server::Godot3(s) => {
                     while let Some(e) = s.poll_event() {
                         seen.push(match e {
-                            godot3::Event::PeerConnected(p) => Seen::Connected(p),
-                            godot3::Event::PeerDisconnected(p) => Seen::Disconnected(p),
-                            godot3::Event::Raw { from, data, .. } => Seen::Raw {
+                            godot_serde_multiplayer::Event::PeerConnected(p) => Seen::Connected(p),
+                            godot_serde_multiplayer::Event::PeerDisconnected(p) => {
+                                Seen::Disconnected(p)
+                            }
+                            godot_serde_multiplayer::Event::Raw { from, data, .. } => Seen::Raw {
                                 from,
                                 len: data.len(),
                             },
-                            godot3::Event::Error {
-                                peer,
-                                error: godot3::Error::Protocol(error),
-                            } => Seen::Error { peer, error },
+                            godot_serde_multiplayer::Event::Error { peer, error } => {
+                                Seen::Error { peer, error }
+                            }
                             _ => Seen::Other,
                         });
                     }
@@ -597,7 +598,7 @@ mod enet {
                 while start.elapsed() < PATIENCE {
                     c.service().map_err(|e| e.to_string())?;
                     while let Some(e) = c.poll_event() {
-                        if e == godot3::Event::PeerConnected(1) {
+                        if e == godot_serde_multiplayer::Event::PeerConnected(1) {
                             c.session()
                                 .send_bytes(1, b"hello", false)
                                 .map_err(|e| e.to_string())?;

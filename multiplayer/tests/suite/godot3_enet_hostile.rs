@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
 use godot_serde_multiplayer::godot3::wire::{self, EnetHeader};
-use godot_serde_multiplayer::godot3::{Error, Event};
+use godot_serde_multiplayer::{Event, TransferMode};
 use godot_serde_multiplayer::{Limits, ProtocolError};
 use rusty_enet as enet;
 
@@ -109,7 +109,7 @@ fn forged_enet_packets_are_refused_per_peer() {
         "{events:?}"
     );
 
-    let errors = |events: &[Event]| -> Vec<Error> {
+    let errors = |events: &[Event]| -> Vec<ProtocolError> {
         events
             .iter()
             .filter_map(|e| match e {
@@ -159,23 +159,21 @@ fn forged_enet_packets_are_refused_per_peer() {
     assert_eq!(errors.len(), 4, "{events:?}");
     assert!(matches!(
         errors[0],
-        Error::Protocol(ProtocolError::Truncated { offset: 4, .. })
+        ProtocolError::Truncated { offset: 4, .. }
     ));
     assert!(matches!(
         errors[1],
-        Error::Protocol(ProtocolError::Invalid {
+        ProtocolError::Invalid {
             what: "ENet header source",
             ..
-        })
+        }
     ));
-    assert_eq!(errors[2], Error::Protocol(ProtocolError::NoSuchPeer(55)));
-    assert!(matches!(
-        errors[3],
-        Error::Protocol(ProtocolError::State { peer: 7, .. })
-    ));
+    assert_eq!(errors[2], ProtocolError::NoSuchPeer(55));
+    assert!(matches!(errors[3], ProtocolError::State { peer: 7, .. }));
     assert!(events.contains(&Event::Raw {
         from: 7,
         data: vec![1, 2],
-        unreliable: false
+        channel: 0,
+        mode: TransferMode::Reliable,
     }));
 }

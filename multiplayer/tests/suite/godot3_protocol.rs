@@ -8,10 +8,8 @@ use godot_serde::Variant;
 use godot_serde_multiplayer::godot3::wire::{
     self, EnetHeader, NodeRef, Packet, Route, SysMsg, WsMessage, route,
 };
-use godot_serde_multiplayer::godot3::{
-    Error, Event, MemberKind, NodeTable, Output, RemoteMode, Session,
-};
-use godot_serde_multiplayer::{Limits, ProtocolError};
+use godot_serde_multiplayer::godot3::{MemberKind, NodeTable, RemoteMode, Session};
+use godot_serde_multiplayer::{Event, Limits, Output, ProtocolError, TransferMode};
 
 fn lobby() -> NodeTable {
     NodeTable::new("/root/Lobby")
@@ -33,15 +31,32 @@ fn server_with(peers: &[i32]) -> Session {
     s
 }
 
-fn outputs(s: &mut Session) -> Vec<Output> {
-    std::iter::from_fn(|| s.poll_output()).collect()
+/// A packet output: the engine's target and the bytes.
+#[derive(Debug)]
+struct Out {
+    target: i32,
+    data: Vec<u8>,
+}
+
+fn outputs(s: &mut Session) -> Vec<Out> {
+    std::iter::from_fn(|| s.poll_output())
+        .map(|o| match o {
+            Output::Packet {
+                to,
+                channel: 0,
+                data,
+                ..
+            } => Out { target: to, data },
+            other => panic!("a Godot 3 session only sends packets on channel 0: {other:?}"),
+        })
+        .collect()
 }
 
 fn events(s: &mut Session) -> Vec<Event> {
     std::iter::from_fn(|| s.poll_event()).collect()
 }
 
-fn error_of(s: &mut Session) -> Error {
+fn error_of(s: &mut Session) -> ProtocolError {
     match events(s).as_slice() {
         [Event::Error { error, .. }] => error.clone(),
         other => panic!("expected one error, got {other:?}"),
@@ -206,7 +221,7 @@ fn refused_calls_and_sets_are_per_peer_errors() {
     s.receive(2, false, &call("moved"));
     assert!(matches!(
         error_of(&mut s),
-        Error::NotAllowed {
+        ProtocolError::RemoteNotAllowed {
             peer: 2,
             mode: RemoteMode::Puppet,
             master: 1,
@@ -217,21 +232,21 @@ fn refused_calls_and_sets_are_per_peer_errors() {
     s.receive(2, false, &call("nope"));
     assert!(matches!(
         error_of(&mut s),
-        Error::NotAllowed {
+        ProtocolError::RemoteNotAllowed {
             mode: RemoteMode::Disabled,
             ..
         }
     ));
     s.receive(2, false, &call("order"));
     assert!(
-        matches!(events(&mut s).as_slice(), [Event::Rpc(r)] if r.member == "order" && r.from == 2)
+        matches!(events(&mut s).as_slice(), [Event::Rpc(r)] if r.method == "order" && r.from == 2)
     );
     let mut p = Vec::new();
     wire::write_remote_set(&mut p, 0, Some("Lobby"), "hp", &Variant::Int(1)).unwrap();
     s.receive(2, false, &p);
     assert!(matches!(
         error_of(&mut s),
-        Error::NotAllowed {
+        ProtocolError::RemoteNotAllowed {
             kind: MemberKind::Property,
             ..
         }
@@ -241,7 +256,10 @@ fn refused_calls_and_sets_are_per_peer_errors() {
     s.receive(2, true, &p);
     match events(&mut s).as_slice() {
         [Event::Rset(r)] => {
-            assert_eq!((r.member.as_str(), r.unreliable), ("name", true));
+            assert_eq!(
+                (r.method.as_str(), (r.mode == TransferMode::Unreliable)),
+                ("name", true)
+            );
             assert_eq!(r.value_as::<String>().unwrap(), "x");
             // In a serve loop: the typed value or arguments, or `None` with the mismatch as
             // the sender's event.
@@ -255,7 +273,7 @@ fn refused_calls_and_sets_are_per_peer_errors() {
                 e,
                 Event::Error {
                     peer: 2,
-                    error: Error::Protocol(ProtocolError::ArgumentType { .. })
+                    error: ProtocolError::ArgumentType { .. }
                 }
             )));
         }
@@ -325,7 +343,7 @@ fn sending_announces_the_path_then_uses_the_id() {
     s.receive(3, false, &bogus);
     assert!(matches!(
         error_of(&mut s),
-        Error::UnexpectedConfirm { peer: 3, .. }
+        ProtocolError::UnexpectedConfirm { peer: 3, .. }
     ));
 }
 
@@ -347,28 +365,28 @@ fn sync_and_master_modes_decide_the_local_call() {
     assert!(outputs(&mut s).is_empty());
     let gone = Event::Error {
         peer: 9,
-        error: Error::Protocol(ProtocolError::NoSuchPeer(9)),
+        error: ProtocolError::NoSuchPeer(9),
     };
     assert_eq!(events(&mut s), [gone.clone(), gone.clone(), gone]);
     // Everyone but ourselves is no target (the engine: no peer 1 among the server's peers).
     assert!(matches!(
         s.rpc(-1, "Lobby", "chat", &()),
-        Err(Error::Protocol(ProtocolError::NoSuchPeer(-1)))
+        Err(ProtocolError::NoSuchPeer(-1))
     ));
     assert!(matches!(
         s.rpc(0, "Lobby", "missing", &()),
-        Err(Error::NotDeclared { .. })
+        Err(ProtocolError::RemoteNotDeclared { .. })
     ));
     assert!(matches!(
         s.rset(0, "Lobby", "chat", &1),
-        Err(Error::NotDeclared {
+        Err(ProtocolError::RemoteNotDeclared {
             kind: MemberKind::Property,
             ..
         })
     ));
     assert!(matches!(
         s.send_bytes(0, &[], false),
-        Err(Error::Protocol(ProtocolError::EmptyPayload(_)))
+        Err(ProtocolError::EmptyPayload(_))
     ));
 }
 
@@ -393,7 +411,7 @@ fn received_path_cache_is_capped_and_confirmed() {
     s.receive(2, false, &p);
     assert_eq!(
         error_of(&mut s),
-        Error::Protocol(ProtocolError::PathCacheFull { peer: 2, limit: 4 })
+        ProtocolError::PathCacheFull { peer: 2, limit: 4 }
     );
     // A known id is replaced, not refused.
     s.receive(2, false, &[&[2u8, 1, 0, 0, 0][..], b"Lobby\0"].concat());
@@ -409,13 +427,13 @@ fn received_path_cache_is_capped_and_confirmed() {
     s.receive(2, false, &call);
     assert!(matches!(
         error_of(&mut s),
-        Error::Protocol(ProtocolError::UnknownNode { .. })
+        ProtocolError::UnknownNode { .. }
     ));
     call[1] = 50;
     s.receive(2, false, &call);
     assert_eq!(
         error_of(&mut s),
-        Error::Protocol(ProtocolError::UnknownCacheId { peer: 2, id: 50 })
+        ProtocolError::UnknownCacheId { peer: 2, id: 50 }
     );
     // Disconnection forgets the peer's cache.
     s.disconnected(2);
@@ -426,7 +444,7 @@ fn received_path_cache_is_capped_and_confirmed() {
     s.receive(2, false, &call);
     assert!(matches!(
         error_of(&mut s),
-        Error::Protocol(ProtocolError::UnknownCacheId { .. })
+        ProtocolError::UnknownCacheId { .. }
     ));
 }
 
@@ -512,18 +530,18 @@ fn hostile_packets_get_errors_with_offsets() {
     s.receive(2, false, &[0, 1, 0, 0, 0]);
     assert_eq!(
         error_of(&mut s),
-        Error::Protocol(ProtocolError::Truncated {
+        ProtocolError::Truncated {
             command: "REMOTE_CALL",
             offset: 5,
             needed: 1,
             len: 5
-        })
+        }
     );
     // A sender that is not connected.
     s.receive(7, false, &[4, 1]);
     assert!(matches!(
         error_of(&mut s),
-        Error::Protocol(ProtocolError::State { peer: 7, .. })
+        ProtocolError::State { peer: 7, .. }
     ));
     // After all that, the session still works.
     s.receive(2, false, &[4, 1, 2]);
@@ -553,7 +571,7 @@ fn client_session_drops_everyone_with_the_server() {
     c.receive(6, false, &p);
     assert!(matches!(
         error_of(&mut c),
-        Error::NotAllowed { peer: 6, .. }
+        ProtocolError::RemoteNotAllowed { peer: 6, .. }
     ));
     c.disconnected(1);
     assert_eq!(

@@ -12,7 +12,7 @@ use godot_serde::{Variant, Vector2};
 use godot_serde_multiplayer::enet::EnetPeer;
 use godot_serde_multiplayer::gdscript::{Signature, Stubs};
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
-use godot_serde_multiplayer::godot3::{self, NodeTable, RemoteMode};
+use godot_serde_multiplayer::godot3::{NodeTable, RemoteMode};
 use godot_serde_multiplayer::{Event, Limits, RpcMethod, RpcTable, Settings, TransferMode};
 use serde::{Deserialize, Serialize};
 
@@ -216,7 +216,7 @@ fn generated_godot3_script_talks_to_the_rust_server() {
         server.service().unwrap();
         while let Some(event) = server.poll_event() {
             match event {
-                godot3::Event::Rpc(call) if call.member == "chat" => {
+                godot_serde_multiplayer::Event::Rpc(call) if call.method == "chat" => {
                     chats.push(call.args_as::<Chat>().unwrap());
                     let s = server.session();
                     s.rpc(
@@ -228,10 +228,12 @@ fn generated_godot3_script_talks_to_the_rust_server() {
                     .unwrap();
                     s.rset(call.from, "Lobby", "hp", &77).unwrap();
                 }
-                godot3::Event::Rset(set) => {
-                    scores.push((set.member.clone(), set.value_as::<i64>().unwrap()))
+                godot_serde_multiplayer::Event::Rset(set) => {
+                    scores.push((set.method.clone(), set.value_as::<i64>().unwrap()))
                 }
-                godot3::Event::Error { error, .. } => errors.push(error.to_string()),
+                godot_serde_multiplayer::Event::Error { error, .. } => {
+                    errors.push(error.to_string())
+                }
                 _ => {}
             }
         }

@@ -13,7 +13,8 @@ use godot_serde::{Color, Variant};
 use godot_serde_multiplayer::Limits;
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
 use godot_serde_multiplayer::godot3::websocket::Ws3Peer;
-use godot_serde_multiplayer::godot3::{Error, Event, NodeTable, RemoteMode};
+use godot_serde_multiplayer::godot3::{NodeTable, RemoteMode};
+use godot_serde_multiplayer::{Event, ProtocolError, TransferMode};
 
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -178,7 +179,7 @@ fn serve(engine: &Path, mut server: Server, port: u16, transport: &str) {
             match event {
                 Event::PeerConnected(p) => joined.push(p),
                 Event::PeerDisconnected(p) => left.push(p),
-                Event::Rpc(call) => match call.member.as_str() {
+                Event::Rpc(call) => match call.method.as_str() {
                     "offer" => {
                         offers += 1;
                         let (i, v): (i64, Variant) = call.args_as().unwrap();
@@ -191,7 +192,8 @@ fn serve(engine: &Path, mut server: Server, port: u16, transport: &str) {
                         master_only += 1;
                         assert_eq!(call.args, [Variant::Int(7)]);
                     }
-                    "unrel" => unreliable.push((call.args.clone(), call.unreliable)),
+                    "unrel" => unreliable
+                        .push((call.args.clone(), (call.mode == TransferMode::Unreliable))),
                     "hello" => hellos.push((call.from, call.args.clone())),
                     "done" => {
                         let (n,): (i64,) = call.args_as().unwrap();
@@ -213,12 +215,16 @@ fn serve(engine: &Path, mut server: Server, port: u16, transport: &str) {
                     }
                     other => panic!("unexpected call {other}"),
                 },
-                Event::Rset(set) => {
-                    rsets.push((set.member.clone(), set.args.clone(), set.unreliable))
-                }
+                Event::Rset(set) => rsets.push((
+                    set.method.clone(),
+                    set.args.clone(),
+                    (set.mode == TransferMode::Unreliable),
+                )),
                 Event::Raw { from, data, .. } => raw.push((from, data)),
                 Event::Error { peer, error } => match error {
-                    Error::NotAllowed { member, mode, .. } => refused.push((peer, member, mode)),
+                    ProtocolError::RemoteNotAllowed { member, mode, .. } => {
+                        refused.push((peer, member, mode))
+                    }
                     other => other_errors.push(other.to_string()),
                 },
                 _ => {}
@@ -374,7 +380,7 @@ fn join(engine: &Path, transport: &str) {
                     s.rpc_unreliable(1, "Lobby", "unrel", &(6,)).unwrap();
                     s.send_bytes(1, &[1, 2, 3], false).unwrap();
                 }
-                Event::Rpc(call) => match call.member.as_str() {
+                Event::Rpc(call) => match call.method.as_str() {
                     "offer" => {
                         let (i, v): (i64, Variant) = call.args_as().unwrap();
                         offers += 1;
@@ -383,17 +389,18 @@ fn join(engine: &Path, transport: &str) {
                             s.rpc(1, "Lobby", "done", &(offers,)).unwrap();
                         }
                     }
-                    "unrel" => unreliable.push((call.args.clone(), call.unreliable)),
+                    "unrel" => unreliable
+                        .push((call.args.clone(), (call.mode == TransferMode::Unreliable))),
                     "finish" => finished = Some(call.args.clone()),
                     other => panic!("unexpected call {other}"),
                 },
                 Event::Rset(set) => {
-                    assert_eq!((set.from, set.member.as_str()), (1, "color"));
+                    assert_eq!((set.from, set.method.as_str()), (1, "color"));
                     color = Some(set.value_as::<Color>().unwrap());
                 }
                 Event::Raw { from, data, .. } => raw.push((from, data)),
                 Event::Error { peer, error } => match error {
-                    Error::NotAllowed {
+                    ProtocolError::RemoteNotAllowed {
                         member,
                         mode,
                         master,

@@ -14,10 +14,11 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use godot_serde::Vector2;
+use godot_serde_multiplayer::Event;
 use godot_serde_multiplayer::Limits;
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
 use godot_serde_multiplayer::godot3::wire::{self, EnetHeader};
-use godot_serde_multiplayer::godot3::{Event, NodeTable, RemoteMode};
+use godot_serde_multiplayer::godot3::{NodeTable, RemoteMode};
 
 fn example_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lobby_godot3")
@@ -207,7 +208,7 @@ fn godot3_lobby_keeps_serving_through_hostile_clients() {
         .unwrap();
     assert!(pump(&mut alice, Duration::from_secs(10), |e| matches!(
         e,
-        Event::Rset(set) if set.member == "motd"
+        Event::Rset(set) if set.method == "motd"
     )));
 
     // Wrong argument types, a method and a node the server does not declare, calls and sets
@@ -273,7 +274,7 @@ fn godot3_lobby_keeps_serving_through_hostile_clients() {
         if round % 3 == 0 {
             assert!(pump(&mut c, Duration::from_secs(10), |e| matches!(
                 e,
-                Event::Rset(set) if set.member == "motd"
+                Event::Rset(set) if set.method == "motd"
             )));
         }
         c.close();
@@ -291,7 +292,7 @@ fn godot3_lobby_keeps_serving_through_hostile_clients() {
     };
     alice.session().rpc(1, "Lobby", "chat", &chat).unwrap();
     let said = pump(&mut alice, Duration::from_secs(10), |e| {
-        matches!(e, Event::Rpc(call) if call.member == "said"
+        matches!(e, Event::Rpc(call) if call.method == "said"
             && call.args_as::<(i32, String)>().ok() == Some((100, "still here".into())))
     });
     serving("all of it");

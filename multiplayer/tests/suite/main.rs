@@ -24,6 +24,7 @@ mod replay;
 #[path = "../common/ws.rs"]
 mod ws;
 
+mod core;
 mod fuzz_replay;
 mod fuzz_replay_godot3;
 mod gdscript;

@@ -1,0 +1,62 @@
+//! The protocol core both dialects share: the engine's `0 / -n / n` target rule, the relay
+//! decisions of Godot 3.2.3's two transports (read from the 3.2 branch's
+//! `modules/enet/networked_multiplayer_enet.cpp` and
+//! `modules/websocket/websocket_multiplayer_peer.cpp`).
+
+use godot_serde_multiplayer::ProtocolError;
+use godot_serde_multiplayer::Target;
+use godot_serde_multiplayer::godot3::wire::{Route, route, ws_route};
+
+#[test]
+fn target_reads_and_writes_the_engines_integers() {
+    // `rpc_id(0, ...)` everyone, `rpc_id(-3, ...)` everyone but 3, `rpc_id(3, ...)` peer 3.
+    assert_eq!(Target::from_engine(0), Target::All);
+    assert_eq!(Target::from_engine(3), Target::Peer(3));
+    assert_eq!(Target::from_engine(-3), Target::AllBut(3));
+    assert_eq!(Target::from(-1), Target::AllBut(1));
+    for n in [0, 1, 3, -1, -3, i32::MAX, -i32::MAX] {
+        assert_eq!(i32::from(Target::from_engine(n)), n);
+    }
+    // i32::MIN has no positive counterpart: it excludes i32::MAX, a peer nobody has.
+    assert_eq!(Target::from_engine(i32::MIN), Target::AllBut(i32::MAX));
+    let peers = [2, 3, 4];
+    assert_eq!(Target::All.expand(peers), vec![2, 3, 4]);
+    assert_eq!(Target::AllBut(3).expand(peers), vec![2, 4]);
+    assert_eq!(Target::Peer(4).expand(peers), vec![4]);
+    // Not connected: reaches nobody.
+    assert_eq!(Target::Peer(9).expand(peers), Vec::<i32>::new());
+}
+
+#[test]
+fn minus_one_excludes_the_server_on_enet_but_not_on_websocket() {
+    let peers = [2, 3, 4];
+    // ENet, `poll`: `if (-target != 1) incoming_packets.push_back(packet); // server is not
+    // excluded` else the packet is destroyed.
+    assert_eq!(
+        route(2, -1, &peers).unwrap(),
+        Route {
+            local: false,
+            forward: vec![3, 4]
+        }
+    );
+    // WebSocket, `_process_multiplayer`: `} else if (to < 0) { if (_peer_id !=
+    // -(int32_t)p_peer_id) _store_pkt(...)`: the server's id (1) against minus the sender
+    // (-2), never equal, so the server stores it; `_server_relay` forwards as ENet does.
+    assert_eq!(
+        ws_route(2, -1, &peers).unwrap(),
+        Route {
+            local: true,
+            forward: vec![3, 4]
+        }
+    );
+    // Every other target is decided alike by both transports.
+    for target in [0, 1, -2, -3, -4, 3, 4] {
+        assert_eq!(
+            route(2, target, &peers),
+            ws_route(2, target, &peers),
+            "{target}"
+        );
+    }
+    assert_eq!(route(2, 9, &peers), Err(ProtocolError::NoSuchPeer(9)));
+    assert_eq!(ws_route(2, 9, &peers), Err(ProtocolError::NoSuchPeer(9)));
+}
