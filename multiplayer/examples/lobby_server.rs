@@ -179,9 +179,7 @@ pub fn serve(
         }
         // 30 network frames a second, as a Godot server's default physics rate.
         if start.elapsed() >= next_frame {
-            server
-                .session()
-                .replicate(start.elapsed().as_micros() as u64 + 1);
+            server.session().handle_timeout(std::time::Instant::now());
             next_frame += Duration::from_micros(33_333);
         }
         std::thread::sleep(Duration::from_millis(1));

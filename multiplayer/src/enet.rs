@@ -57,7 +57,6 @@ pub enum EnetError {
 pub struct EnetPeer {
     hosts: Hosts,
     session: Session,
-    start: Instant,
     capture: Option<Vec<Captured>>,
 }
 
@@ -97,7 +96,6 @@ impl EnetPeer {
                 settings.limits.enet,
             )?,
             session: Session::server(settings),
-            start: Instant::now(),
             capture: None,
         })
     }
@@ -129,7 +127,6 @@ impl EnetPeer {
                 settings.limits.enet,
             )?,
             session: Session::client(id, settings),
-            start: Instant::now(),
             capture: None,
         })
     }
@@ -166,10 +163,6 @@ impl EnetPeer {
         self.session.poll_event()
     }
 
-    fn now_ms(&self) -> u64 {
-        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
-    }
-
     /// Sends what the session queued, receives what arrived (within the call's budget of
     /// [`EnetLimits`](crate::EnetLimits); the rest waits for the next call), and sends the
     /// answers. What one peer does (a flood, a packet above the bounds, not acknowledging,
@@ -183,7 +176,7 @@ impl EnetPeer {
         self.hosts.begin();
         self.flush_outputs();
         loop {
-            let now = self.now_ms();
+            let now = Instant::now();
             let Some(event) = self.hosts.next()? else {
                 break;
             };
@@ -213,7 +206,10 @@ impl EnetPeer {
             }
             self.flush_outputs();
         }
-        self.session.tick(self.now_ms());
+        let now = Instant::now();
+        if self.session.poll_timeout().is_some_and(|due| due <= now) {
+            self.session.handle_timeout(now);
+        }
         self.flush_outputs();
         self.hosts.host.flush();
         Ok(())

@@ -2,9 +2,10 @@
 //!
 //! The transport reports connections, disconnections and packets; the session answers with
 //! [`Event`]s for the application and [`Output`]s for the transport. The session reads no
-//! clock: the transport passes milliseconds from any fixed start to `tick` (the
-//! authentication timeout), and the application passes microseconds to `replicate` (the
-//! synchronizers' intervals).
+//! clock: as quinn-proto's connection, it is given `Instant`s ([`Session::connected`],
+//! [`Session::handle_timeout`]) and says when it next needs one
+//! ([`Session::poll_timeout`]): the authentication timeout and the synchronizers'
+//! intervals run on that one clock.
 //!
 //! # Whose error is it
 //!
@@ -36,6 +37,7 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use godot_serde::Variant;
 use serde::Serialize;
@@ -48,9 +50,9 @@ use crate::rpc::relative_path;
 use crate::wire::{self, NodeRef, Packet};
 use crate::{ProtocolError, RpcTable, Settings, TransferMode};
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Pending {
-    since_ms: u64,
+    since: Instant,
     local: bool,
     remote: bool,
 }
@@ -70,6 +72,9 @@ pub struct Session {
     pub(crate) peers: BTreeMap<i32, Peer>,
     pending: BTreeMap<i32, Pending>,
     pub(crate) queues: Queues,
+    /// The clock's start: the first `Instant` the session was given. Replication counts
+    /// microseconds from it (from 1: the engine's 0 means "never").
+    epoch: Option<Instant>,
     pub(crate) rep: crate::replication::Replication,
 }
 
@@ -92,6 +97,7 @@ impl Session {
             peers: BTreeMap::new(),
             pending: BTreeMap::new(),
             queues: Queues::default(),
+            epoch: None,
             rep: crate::replication::Replication::default(),
         }
     }
@@ -182,8 +188,10 @@ impl Session {
 
     // ---- transport side -------------------------------------------------------------------
 
-    /// The transport connected `peer` (`_add_peer`).
-    pub fn connected(&mut self, peer: i32, now_ms: u64) {
+    /// The transport connected `peer` (`_add_peer`) at `now` (when its authentication
+    /// timeout starts).
+    pub fn connected(&mut self, peer: i32, now: Instant) {
+        self.usec(now);
         if self.peers.contains_key(&peer) || self.pending.contains_key(&peer) {
             return;
         }
@@ -191,8 +199,9 @@ impl Session {
             self.pending.insert(
                 peer,
                 Pending {
-                    since_ms: now_ms,
-                    ..Pending::default()
+                    since: now,
+                    local: false,
+                    remote: false,
                 },
             );
             self.queues.event(Event::PeerAuthenticating(peer));
@@ -212,23 +221,61 @@ impl Session {
         }
     }
 
-    /// Checks the authentication timeout: pending peers older than it are disconnected.
-    pub fn tick(&mut self, now_ms: u64) {
-        let timeout = self.settings.auth_timeout_ms;
-        if timeout == 0 {
-            return;
+    /// The session's clock at `now`: microseconds since the first `Instant` it was given,
+    /// from 1.
+    fn usec(&mut self, now: Instant) -> u64 {
+        let epoch = *self.epoch.get_or_insert(now);
+        let micros = now.saturating_duration_since(epoch).as_micros();
+        u64::try_from(micros).unwrap_or(u64::MAX).saturating_add(1)
+    }
+
+    fn auth_timeout(&self) -> Option<Duration> {
+        let ms = self.settings.auth_timeout_ms;
+        (ms > 0).then(|| Duration::from_millis(ms))
+    }
+
+    /// What is due at `now` (quinn-proto's `handle_timeout`; call it when
+    /// [`poll_timeout`](Self::poll_timeout)'s instant has come, or on every network frame —
+    /// the transports do, in `service`): peers still authenticating after
+    /// [`Settings::auth_timeout_ms`] are disconnected ([`Event::AuthenticationFailed`]), then
+    /// the replication step runs (`on_network_process`: full SYNC of the synchronizers whose
+    /// replication interval passed, delta SYNC of changed watched properties).
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let usec = self.usec(now);
+        if let Some(timeout) = self.auth_timeout() {
+            let expired: Vec<i32> = self
+                .pending
+                .iter()
+                .filter(|(_, p)| p.since.checked_add(timeout).is_some_and(|due| due <= now))
+                .map(|(&id, _)| id)
+                .collect();
+            for peer in expired {
+                self.pending.remove(&peer);
+                self.queues.disconnect(peer);
+                self.queues.event(Event::AuthenticationFailed(peer));
+            }
         }
-        let expired: Vec<i32> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| p.since_ms.saturating_add(timeout) <= now_ms)
-            .map(|(&id, _)| id)
-            .collect();
-        for peer in expired {
-            self.pending.remove(&peer);
-            self.queues.disconnect(peer);
-            self.queues.event(Event::AuthenticationFailed(peer));
-        }
+        self.replicate(usec);
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) has work next: the earliest
+    /// authentication deadline (connection + [`Settings::auth_timeout_ms`]) and replication
+    /// deadline (a synchronizer's last full SYNC + its replication interval, its last watch +
+    /// its delta interval, for synchronizers a peer sees). `None` when nothing waits; an
+    /// instant in the past means "now". Synchronizers with interval 0 sync on every
+    /// `handle_timeout` (every network frame) and add no deadline.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let auth = self.auth_timeout().and_then(|timeout| {
+            self.pending
+                .values()
+                .filter_map(|p| p.since.checked_add(timeout))
+                .min()
+        });
+        let replication = self.epoch.and_then(|epoch| {
+            let us = self.rep.next_deadline_us()?;
+            epoch.checked_add(Duration::from_micros(us.saturating_sub(1)))
+        });
+        auth.into_iter().chain(replication).min()
     }
 
     /// Reports an error of `peer` (a transport's, or the application's verdict on what the

@@ -40,7 +40,6 @@ pub enum WsError {
 pub struct WsPeer {
     sockets: Sockets,
     session: Session,
-    start: Instant,
     /// A client waits for its id before the session starts.
     awaiting_id: bool,
 }
@@ -61,7 +60,6 @@ impl WsPeer {
         Ok(Self {
             sockets: Sockets::server(addr, settings.limits.websocket)?,
             session: Session::server(settings),
-            start: Instant::now(),
             awaiting_id: false,
         })
     }
@@ -76,7 +74,6 @@ impl WsPeer {
         Ok(Self {
             sockets: Sockets::client(addr, url, settings.limits.websocket)?,
             session: Session::client(0, settings),
-            start: Instant::now(),
             awaiting_id: true,
         })
     }
@@ -100,10 +97,6 @@ impl WsPeer {
         self.session.poll_event()
     }
 
-    fn now_ms(&self) -> u64 {
-        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
-    }
-
     /// Accepts, reads, and writes what the session queued. The work of one call is bounded:
     /// a few accepts, the handshakes in progress, and per peer at most
     /// `inbound_buffer_size` bytes and `max_queued_packets` messages.
@@ -120,7 +113,10 @@ impl WsPeer {
             self.open(ws);
         }
         self.read_all()?;
-        self.session.tick(self.now_ms());
+        let now = Instant::now();
+        if self.session.poll_timeout().is_some_and(|due| due <= now) {
+            self.session.handle_timeout(now);
+        }
         self.write_outputs();
         Ok(())
     }
@@ -130,7 +126,7 @@ impl WsPeer {
         self.sockets.insert(id, ws);
         // The id first (a full 4-byte binary message); WouldBlock keeps it queued.
         self.sockets.send(id, id.to_le_bytes().to_vec());
-        let now = self.now_ms();
+        let now = Instant::now();
         self.session.connected(id, now);
     }
 
@@ -150,7 +146,7 @@ impl WsPeer {
                             }
                             self.awaiting_id = false;
                             self.session.set_unique_id(mine);
-                            self.session.connected(1, self.now_ms());
+                            self.session.connected(1, Instant::now());
                             continue;
                         }
                         self.session.receive(id, 0, TransferMode::Reliable, &data);

@@ -10,7 +10,7 @@
 //! path-cache id`, announced with SIMPLIFY_PATH and used once the peer confirmed it.
 //!
 //! The entry points are methods of [`Session`](crate::Session): `declare_spawner`, `spawn`,
-//! `despawn`, `declare_synchronizer`, `set_state`, `replicate`, and
+//! `despawn`, `declare_synchronizer`, `set_state`, `handle_timeout` (the network process), and
 //! [`Event::Synchronized`](crate::Event::Synchronized) for received state. On a client,
 //! a Godot server's spawns, syncs and despawns arrive as `Event::Spawned`, `Synchronized` and
 //! `Despawned` for the spawners declared with their scenes' synchronizers.
@@ -36,7 +36,7 @@
 //!     vec![(sync, godot_serde_multiplayer::args::to_arguments(&player)?)])?;
 //! let state = session.node_synchronizers(node)[0];
 //! session.set_state_as(state, &Player { position: godot_serde::Vector2::new(5.0, 2.0), rotation: 1.0 })?;
-//! session.replicate(1_000_000); // each network frame, with the time in microseconds
+//! session.handle_timeout(std::time::Instant::now()); // each network frame (replication step)
 //! session.despawn(node)?;
 //! # let _ = script;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -271,6 +271,32 @@ impl Replication {
             .get(index)
             .cloned()
             .unwrap_or_else(|| Spawner::new("", ""))
+    }
+
+    /// The next time (in the session's microseconds) the network process has work: the
+    /// earliest full SYNC (`last sync + replication interval`) or delta watch (`last watch +
+    /// delta interval`) of a synchronizer some peer sees. Intervals of 0 ("every network
+    /// frame", as the engine's process frame) add no deadline: they run on every
+    /// `handle_timeout`.
+    pub(crate) fn next_deadline_us(&self) -> Option<u64> {
+        let visible: BTreeSet<SyncId> = self
+            .peers
+            .values()
+            .flat_map(|p| p.sync_nodes.iter().copied())
+            .collect();
+        visible
+            .iter()
+            .filter_map(|id| self.syncs.get(id))
+            .flat_map(|s| {
+                let full = (s.decl.interval_us > 0)
+                    .then(|| s.last_sync_usec.saturating_add(s.decl.interval_us));
+                let watches = !s.decl.config.watch_indexes().is_empty();
+                let delta = (watches && s.decl.delta_interval_us > 0)
+                    .then(|| s.last_watch_usec.saturating_add(s.decl.delta_interval_us));
+                [full, delta]
+            })
+            .flatten()
+            .min()
     }
 
     /// Memory held, for the bounds tests: synchronizers, nodes, per-peer entries.

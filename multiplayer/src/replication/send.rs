@@ -530,9 +530,9 @@ impl Session {
     /// The replication step of `SceneMultiplayer::poll` (`on_network_process`): for every peer
     /// that sees a synchronizer of ours, a full SYNC of the synchronizers whose replication
     /// interval passed (unreliable) and a delta SYNC of the watched properties that changed
-    /// since the peer's last delta (reliable). `now_us` is microseconds from any fixed start
-    /// (the engine's `get_ticks_usec`); call it once per network frame.
-    pub fn replicate(&mut self, now_us: u64) {
+    /// since the peer's last delta (reliable). `now_us` is the session clock's microseconds
+    /// (the engine's `get_ticks_usec`); [`Session::handle_timeout`] runs it.
+    pub(crate) fn replicate(&mut self, now_us: u64) {
         let peers: Vec<i32> = self.rep.peers.keys().copied().collect();
         for peer in peers {
             let Some(p) = self.rep.peers.get_mut(&peer) else {

@@ -57,7 +57,7 @@ pub fn session(data: &[u8]) {
     );
     let _ = s.declare_synchronizer(Synchronizer::new("World/Score", cfg.clone()), state());
     for &p in &peers {
-        s.connected(p, 0);
+        s.connected(p, crate::clock::at_ms(0));
     }
     let mut node = s
         .spawn(
@@ -101,8 +101,7 @@ pub fn session(data: &[u8]) {
             }
         }
         now += 1000;
-        s.tick(now);
-        s.replicate(now * 1000);
+        s.handle_timeout(crate::clock::at_ms(now));
         let (syncs, nodes, per_peer) = s.replication_footprint();
         // A server may spawn on a client: one node and synchronizer per packet at most.
         assert!(

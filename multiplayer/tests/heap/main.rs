@@ -2,6 +2,8 @@
 //! other test may allocate beside them and they are a binary of their own
 //! (`cargo test --test heap`).
 
+#[path = "../common/clock.rs"]
+mod clock;
 #[cfg(feature = "websocket")]
 #[path = "../common/ws.rs"]
 mod ws;

@@ -32,13 +32,13 @@ fn memory_per_connected_peer_is_small() {
     let mut s = Session::server(Settings::default());
     s.declare(table);
     // Warm the queues up, so their capacity is not counted per peer.
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     s.rpc(2, "Bench", "pong", &(1i64,)).unwrap();
     while s.poll_event().is_some() {}
     while s.poll_output().is_some() {}
     let before = HEAP.current_usage();
     for peer in 3..1003 {
-        s.connected(peer, 0);
+        s.connected(peer, crate::clock::at_ms(0));
         s.receive(peer, 0, TransferMode::Reliable, &simplify);
         s.rpc(peer, "Bench", "pong", &(1i64,)).unwrap();
         while s.poll_event().is_some() {}

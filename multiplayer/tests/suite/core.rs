@@ -60,3 +60,38 @@ fn minus_one_excludes_the_server_on_enet_but_not_on_websocket() {
     assert_eq!(route(2, 9, &peers), Err(ProtocolError::NoSuchPeer(9)));
     assert_eq!(ws_route(2, 9, &peers), Err(ProtocolError::NoSuchPeer(9)));
 }
+
+#[test]
+fn authentication_deadlines_come_from_poll_timeout_and_fire_in_handle_timeout() {
+    use godot_serde_multiplayer::{Event, Output, Session, Settings};
+    use std::time::Duration;
+    let ms = Duration::from_millis;
+    let t0 = crate::clock::at_ms(0);
+    let mut s = Session::server(
+        Settings::default()
+            .with_auth(true)
+            .with_auth_timeout_ms(3000),
+    );
+    assert_eq!(s.poll_timeout(), None);
+    s.connected(5, t0);
+    s.connected(6, t0 + ms(1000));
+    while s.poll_event().is_some() {}
+    // Peer 5 times out 3000 ms after it connected, peer 6 at 4000 ms.
+    assert_eq!(s.poll_timeout(), Some(t0 + ms(3000)));
+    s.handle_timeout(t0 + ms(2999));
+    assert_eq!(s.poll_output(), None);
+    s.handle_timeout(t0 + ms(3000));
+    assert_eq!(s.poll_output(), Some(Output::Disconnect(5)));
+    assert_eq!(s.poll_event(), Some(Event::AuthenticationFailed(5)));
+    assert_eq!(s.poll_timeout(), Some(t0 + ms(4000)));
+    // An authenticated peer has no deadline.
+    s.complete_auth(6);
+    s.receive(
+        6,
+        0,
+        godot_serde_multiplayer::TransferMode::Reliable,
+        &[0x07, 0],
+    );
+    assert_eq!(s.authenticating().count(), 0);
+    assert_eq!(s.poll_timeout(), None);
+}

@@ -22,7 +22,7 @@ fn simplify(id: u32, path: &str) -> Vec<u8> {
 fn server() -> Session {
     let mut s = Session::server(Settings::default());
     s.declare(lobby());
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     while s.poll_event().is_some() {}
     s
 }
@@ -133,7 +133,7 @@ fn endless_path_cache_ids_stop_at_the_limit() {
     let limits = Limits::default().with_max_cached_paths(64);
     let mut s = Session::server(Settings::default().with_limits(limits));
     s.declare(lobby());
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     for id in 0..10_000u32 {
         s.receive(2, 0, TransferMode::Reliable, &simplify(id, "Lobby"));
     }
@@ -195,8 +195,8 @@ fn relay_to_missing_peers_and_forged_sys() {
     assert_eq!(errs[2], ProtocolError::UnknownCommand(7));
     // Relay switched off: RELAY is refused.
     let mut s = Session::server(Settings::default().with_relay(false));
-    s.connected(2, 0);
-    s.connected(3, 0);
+    s.connected(2, crate::clock::at_ms(0));
+    s.connected(3, crate::clock::at_ms(0));
     while s.poll_output().is_some() {}
     s.receive(2, 0, TransferMode::Reliable, &[7, 3, 3, 0, 0, 0, 3, 1]);
     assert_eq!(s.poll_output(), None);
@@ -248,12 +248,12 @@ fn a_thousand_peers_that_never_authenticate_are_dropped() {
     );
     s.declare(lobby());
     for peer in 2..1002 {
-        s.connected(peer, u64::from(peer as u32));
+        s.connected(peer, crate::clock::at_ms(u64::from(peer as u32)));
         // Anything before authenticating is refused.
         s.receive(peer, 0, TransferMode::Reliable, &[0, 1, 0, 0]);
     }
     assert_eq!(s.authenticating().count(), 1000);
-    s.tick(5000);
+    s.handle_timeout(crate::clock::at_ms(5000));
     let outs: Vec<Output> = std::iter::from_fn(|| s.poll_output()).collect();
     assert_eq!(outs.len(), 1000);
     assert!(outs.iter().all(|o| matches!(o, Output::Disconnect(_))));

@@ -6,6 +6,8 @@
 // Unused without the transports (`--no-default-features`): the live tests compile to nothing.
 #[allow(unused_imports)]
 use godot_serde_test_support::engine;
+#[path = "../common/clock.rs"]
+mod clock;
 #[path = "../common/fuzz_body.rs"]
 mod fuzz_body;
 #[path = "../common/fuzz_godot3.rs"]

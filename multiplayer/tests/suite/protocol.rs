@@ -48,7 +48,7 @@ fn md5_of_sorted_names_matches_godot() {
 #[test]
 fn first_rpc_sends_simplify_path_then_the_path_form() {
     let mut s = server();
-    s.connected(5, 0);
+    s.connected(5, crate::clock::at_ms(0));
     assert_eq!(events(&mut s), [Event::PeerConnected(5)]);
     s.rpc(5, "Lobby", "welcome", &("Rusty", 5i64)).unwrap();
     let mut simplify = vec![0x01];
@@ -91,7 +91,7 @@ fn first_rpc_sends_simplify_path_then_the_path_form() {
 #[test]
 fn modes_and_channels_follow_the_table() {
     let mut s = server();
-    s.connected(5, 0);
+    s.connected(5, crate::clock::at_ms(0));
     // A confirmation of an id we never assigned is ignored, as Godot does.
     s.receive(5, 0, TransferMode::Reliable, &[0x02, 1, 1, 0, 0, 0]);
     assert_eq!(events(&mut s), [Event::PeerConnected(5)]);
@@ -120,7 +120,7 @@ fn modes_and_channels_follow_the_table() {
 #[test]
 fn no_arguments_and_one_byte_array_set_the_byte_only_flag() {
     let mut s = server();
-    s.connected(5, 0);
+    s.connected(5, crate::clock::at_ms(0));
     s.receive(5, 0, TransferMode::Reliable, &[0x02, 1, 1, 0, 0, 0]);
     s.rpc(5, "Lobby", "done", &()).unwrap();
     s.receive(5, 0, TransferMode::Reliable, &[0x02, 1, 1, 0, 0, 0]);
@@ -179,7 +179,7 @@ fn compressed_ints_and_bools() {
 #[test]
 fn received_call_becomes_an_event_with_typed_args() {
     let mut s = server();
-    s.connected(7, 0);
+    s.connected(7, crate::clock::at_ms(0));
     let mut simplify = vec![0x01];
     simplify.extend_from_slice(LOBBY_MD5);
     simplify.extend_from_slice(&[0, 3, 0, 0, 0]);
@@ -229,7 +229,7 @@ fn received_call_becomes_an_event_with_typed_args() {
 #[test]
 fn authority_methods_refuse_clients() {
     let mut s = server();
-    s.connected(7, 0);
+    s.connected(7, crate::clock::at_ms(0));
     // welcome (8) with the path form: only the authority (1) may call it.
     let call = [
         0x20, 0x07, 0, 0, 0x80, 8, 0, b'L', b'o', b'b', b'b', b'y', 0,
@@ -259,7 +259,7 @@ fn authority_methods_refuse_clients() {
 #[test]
 fn checksum_mismatch_names_the_node_and_methods() {
     let mut s = server();
-    s.connected(7, 0);
+    s.connected(7, crate::clock::at_ms(0));
     let mut simplify = vec![0x01];
     simplify.extend_from_slice(&[b'0'; 32]);
     simplify.extend_from_slice(&[0, 3, 0, 0, 0]);
@@ -284,7 +284,7 @@ fn checksum_mismatch_names_the_node_and_methods() {
 #[test]
 fn undeclared_calls_say_what_is_declared() {
     let mut s = server();
-    s.connected(7, 0);
+    s.connected(7, crate::clock::at_ms(0));
     let err = s.rpc(7, "Lobby", "nope", &()).unwrap_err();
     assert!(
         err.to_string()
@@ -327,8 +327,8 @@ fn undeclared_calls_say_what_is_declared() {
 #[test]
 fn server_relays_and_announces_peers() {
     let mut s = server();
-    s.connected(5, 0);
-    s.connected(6, 0);
+    s.connected(5, crate::clock::at_ms(0));
+    s.connected(6, crate::clock::at_ms(0));
     // 6 joining: ADD_PEER(6) to 5, ADD_PEER(5) to 6.
     assert_eq!(
         outputs(&mut s),
@@ -379,7 +379,7 @@ fn server_relays_and_announces_peers() {
 #[test]
 fn authentication_then_admission() {
     let mut s = Session::server(Settings::default().with_auth(true));
-    s.connected(5, 0);
+    s.connected(5, crate::clock::at_ms(0));
     assert_eq!(events(&mut s), [Event::PeerAuthenticating(5)]);
     // Anything but SYS AUTH before authenticating is refused.
     s.receive(5, 0, TransferMode::Reliable, &[3, 1]);
@@ -437,10 +437,10 @@ fn authentication_times_out() {
             .with_auth(true)
             .with_auth_timeout_ms(3000),
     );
-    s.connected(5, 1000);
-    s.tick(3999);
+    s.connected(5, crate::clock::at_ms(1000));
+    s.handle_timeout(crate::clock::at_ms(3999));
     assert_eq!(outputs(&mut s), []);
-    s.tick(4000);
+    s.handle_timeout(crate::clock::at_ms(4000));
     assert_eq!(outputs(&mut s), [Output::Disconnect(5)]);
     assert_eq!(
         events(&mut s),
@@ -452,7 +452,7 @@ fn authentication_times_out() {
 fn client_session_relays_through_the_server() {
     let mut c = Session::client(1234, Settings::default());
     c.declare(lobby());
-    c.connected(1, 0);
+    c.connected(1, crate::clock::at_ms(0));
     c.receive(1, 0, TransferMode::Reliable, &[7, 1, 77, 0, 0, 0]); // ADD_PEER 77
     assert_eq!(
         events(&mut c),

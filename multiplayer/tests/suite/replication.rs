@@ -85,7 +85,7 @@ fn server() -> Session {
 #[test]
 fn spawn_writes_the_engines_layout() {
     let mut s = server();
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     errors(&mut s);
     let node = s
         .spawn(
@@ -128,7 +128,7 @@ fn spawn_writes_the_engines_layout() {
 #[test]
 fn custom_spawn_carries_its_argument() {
     let mut s = server();
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     s.spawn(
         "World/Spawner",
         SpawnScene::Custom(Variant::Int(300)),
@@ -152,7 +152,7 @@ fn custom_spawn_carries_its_argument() {
 #[test]
 fn full_and_delta_sync_on_the_engines_schedule() {
     let mut s = server();
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     let sync = player().with_interval(0.1);
     let node = s
         .spawn(
@@ -166,7 +166,7 @@ fn full_and_delta_sync_on_the_engines_schedule() {
     outputs(&mut s);
     // The engine's clock starts at its launch; a synchronizer with an interval first sends
     // once the interval has passed since time 0.
-    s.replicate(200_000);
+    s.handle_timeout(crate::clock::at_us(200_000));
     let out = outputs(&mut s);
     // SYNC (unreliable): time 1, net id 2, position only (the one ALWAYS property).
     let mut sync1 = vec![6, 1, 0];
@@ -189,11 +189,11 @@ fn full_and_delta_sync_on_the_engines_schedule() {
     );
     // 50 ms later: within the 100 ms interval, no SYNC; nothing changed, no delta.
     s.set_state(sid, player_state(9.0, 5, 0.5)).unwrap();
-    s.replicate(250_000);
+    s.handle_timeout(crate::clock::at_us(250_000));
     assert_eq!(outputs(&mut s), []);
     // 101 ms: the SYNC carries the network time 3 (it counts frames, not packets).
     s.set_state(sid, player_state(9.0, 5, 1.25)).unwrap();
-    s.replicate(301_000);
+    s.handle_timeout(crate::clock::at_us(301_000));
     let out = outputs(&mut s);
     let mut sync3 = vec![6, 3, 0];
     sync3.extend(le(2));
@@ -214,8 +214,8 @@ fn full_and_delta_sync_on_the_engines_schedule() {
 #[test]
 fn visibility_spawns_and_despawns_per_peer() {
     let mut s = server();
-    s.connected(2, 0);
-    s.connected(3, 0);
+    s.connected(2, crate::clock::at_ms(0));
+    s.connected(3, crate::clock::at_ms(0));
     let node = s
         .spawn(
             "World/Spawner",
@@ -226,7 +226,7 @@ fn visibility_spawns_and_despawns_per_peer() {
         .unwrap();
     assert_eq!(outputs(&mut s), [], "visible to nobody");
     let sid = s.node_synchronizers(node)[0];
-    s.replicate(1_000);
+    s.handle_timeout(crate::clock::at_us(1_000));
     assert_eq!(outputs(&mut s), [], "no state for peers that cannot see it");
     s.set_visibility_for(sid, 3, true).unwrap();
     let out = outputs(&mut s);
@@ -234,7 +234,7 @@ fn visibility_spawns_and_despawns_per_peer() {
         out.iter().map(|o| (o.0, o.2[0])).collect::<Vec<_>>(),
         [(3, 1), (3, 4)]
     );
-    s.replicate(2_000);
+    s.handle_timeout(crate::clock::at_us(2_000));
     assert!(outputs(&mut s).iter().all(|o| o.0 == 3));
     s.set_visibility_for(sid, 3, false).unwrap();
     assert_eq!(
@@ -244,7 +244,7 @@ fn visibility_spawns_and_despawns_per_peer() {
     // A peer that joins later gets the public nodes when it joins.
     s.set_visibility_for(sid, 0, true).unwrap();
     outputs(&mut s);
-    s.connected(4, 0);
+    s.connected(4, crate::clock::at_ms(0));
     let out = outputs(&mut s);
     assert_eq!(
         out.iter().map(|o| (o.0, o.2[0])).collect::<Vec<_>>(),
@@ -259,8 +259,8 @@ fn unspawned_synchronizers_use_confirmed_path_ids() {
     let sid = s
         .declare_synchronizer(Synchronizer::new("World/Score", cfg), vec![Variant::Int(7)])
         .unwrap();
-    s.connected(2, 0);
-    s.replicate(1_000);
+    s.connected(2, crate::clock::at_ms(0));
+    s.handle_timeout(crate::clock::at_us(1_000));
     // SIMPLIFY_PATH first; no state until the peer confirms.
     assert_eq!(
         outputs(&mut s),
@@ -268,7 +268,7 @@ fn unspawned_synchronizers_use_confirmed_path_ids() {
     );
     s.receive(2, 0, TransferMode::Reliable, &[2, 1, 1, 0, 0, 0]);
     assert_eq!(errors(&mut s), []);
-    s.replicate(2_000);
+    s.handle_timeout(crate::clock::at_us(2_000));
     let mut want = vec![6, 2, 0];
     want.extend(le(0x8000_0001));
     want.extend(le(2));
@@ -302,10 +302,10 @@ fn client_owned_state_arrives_typed() {
             vec![Variant::Vector2(Vector2::default()), Variant::Bool(false)],
         )
         .unwrap();
-    s.connected(2, 0);
-    s.connected(3, 0);
+    s.connected(2, crate::clock::at_ms(0));
+    s.connected(3, crate::clock::at_ms(0));
     errors(&mut s);
-    s.replicate(1_000);
+    s.handle_timeout(crate::clock::at_us(1_000));
     assert_eq!(outputs(&mut s), [], "we do not send what a client owns");
     // Peer 2 names its synchronizer by path (id 9), we confirm with a valid checksum.
     s.receive(2, 0, TransferMode::Reliable, &simplify(9, "World/Aim"));
@@ -365,7 +365,7 @@ fn client_owned_state_arrives_typed() {
 #[test]
 fn clients_cannot_spawn_or_despawn() {
     let mut s = server();
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     // A client names our spawner and spawns in it: its authority is the server.
     s.receive(2, 0, TransferMode::Reliable, &simplify(4, "World/Spawner"));
     outputs(&mut s);
@@ -398,7 +398,7 @@ fn clients_cannot_spawn_or_despawn() {
 #[test]
 fn forged_sizes_and_counts_are_refused_without_allocating() {
     let mut s = server();
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     // SPAWN announcing 2^30 synchronizer ids and a 4 GiB name in a 22-byte packet.
     let mut spawn = vec![4, 0];
     spawn.extend(le(1));
@@ -468,7 +468,7 @@ fn forged_delta_indexes_and_sizes_are_refused() {
             vec![Variant::Int(1)],
         )
         .unwrap();
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     errors(&mut s);
     s.receive(2, 0, TransferMode::Reliable, &simplify(3, "World/Hp"));
     outputs(&mut s);
@@ -532,7 +532,7 @@ fn forged_delta_indexes_and_sizes_are_refused() {
 #[test]
 fn spawn_and_despawn_forever_holds_no_memory() {
     let mut s = server();
-    s.connected(2, 0);
+    s.connected(2, crate::clock::at_ms(0));
     for i in 0..2000 {
         let input = Synchronizer::new("Input", ReplicationConfig::new().property(".:skew"))
             .with_authority(2);
@@ -554,7 +554,7 @@ fn spawn_and_despawn_forever_holds_no_memory() {
             TransferMode::Reliable,
             &simplify(100 + i, &format!("World/Players/P{i}/Input")),
         );
-        s.replicate(u64::from(i) * 1000 + 1);
+        s.handle_timeout(crate::clock::at_us(u64::from(i) * 1000 + 1));
         s.despawn(node).unwrap();
         outputs(&mut s);
         assert_eq!(errors(&mut s), []);
@@ -649,7 +649,7 @@ fn a_client_takes_the_servers_spawns_syncs_and_despawns() {
             .scene("res://p.tscn")
             .synchronizer(player()),
     );
-    c.connected(1, 0);
+    c.connected(1, crate::clock::at_ms(0));
     c.receive(1, 0, TransferMode::Reliable, &simplify(1, "World/Spawner"));
     assert_eq!(
         outputs(&mut c),
@@ -729,4 +729,39 @@ fn a_client_takes_the_servers_spawns_syncs_and_despawns() {
         ]
     );
     assert_eq!(c.replication_footprint(), (0, 0, 0));
+}
+
+#[test]
+fn poll_timeout_names_the_next_sync_and_handle_timeout_sends_it() {
+    use std::time::Duration;
+    let us = Duration::from_micros;
+    let t0 = crate::clock::at_ms(0);
+    let mut s = server();
+    // The session's clock starts at its first instant, reading 1 µs there (the engine's 0
+    // means "never synced").
+    s.connected(2, t0);
+    assert_eq!(s.poll_timeout(), None, "nothing to replicate yet");
+    s.spawn(
+        "World/Spawner",
+        SpawnScene::Index(0),
+        "A",
+        vec![(player().with_interval(0.1), player_state(1.0, 5, 0.5))],
+    )
+    .unwrap();
+    outputs(&mut s);
+    // Full SYNC when `usec >= last_sync_usec (0) + interval (100,000)`: the clock reads
+    // 100,000 µs at t0 + 99,999 µs. The delta interval is 0 (every frame): no deadline.
+    assert_eq!(s.poll_timeout(), Some(t0 + us(99_999)));
+    let syncs = |s: &mut Session| {
+        outputs(s)
+            .into_iter()
+            .filter(|(_, mode, _)| *mode == TransferMode::Unreliable)
+            .count()
+    };
+    s.handle_timeout(t0 + us(99_998));
+    assert_eq!(syncs(&mut s), 0, "1 µs early");
+    s.handle_timeout(t0 + us(99_999));
+    assert_eq!(syncs(&mut s), 1);
+    // The next one an interval after this one.
+    assert_eq!(s.poll_timeout(), Some(t0 + us(199_999)));
 }
