@@ -150,6 +150,23 @@ pub enum ProtocolError {
         /// The node's methods, in id order.
         methods: Vec<String>,
     },
+    /// A call of a peer on a node whose RPC checksum it disagrees with (its SIMPLIFY_PATH
+    /// carried another checksum, or its CONFIRM_PATH said ours differs): its method ids would
+    /// name other methods here, so the call is refused. Godot prints the mismatch and still
+    /// dispatches the call by id.
+    #[error(
+        "peer {peer} called on node {path:?}, whose RPC checksum differs (theirs {theirs:?}, ours {ours:?}): refused"
+    )]
+    MismatchedCall {
+        /// The peer.
+        peer: i32,
+        /// The node.
+        path: String,
+        /// The peer's checksum (empty when only its CONFIRM_PATH told of the mismatch).
+        theirs: String,
+        /// Ours.
+        ours: String,
+    },
     /// The method's RPC mode does not let this peer call it.
     #[error(
         "peer {peer} may not call {method:?} on node {path:?} (mode {mode:?}, authority {authority})"

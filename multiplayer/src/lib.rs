@@ -37,7 +37,7 @@ pub mod wire;
 #[cfg(feature = "websocket")]
 mod ws_core;
 
-pub use crate::core::Target;
+pub use crate::core::{SessionCommon, Target};
 pub use error::ProtocolError;
 pub use event::{Event, Output, RemoteCall};
 pub use godot_serde::Variant;

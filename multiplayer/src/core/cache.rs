@@ -225,18 +225,36 @@ impl<V: Copy + PartialEq> PeerPaths<V> {
     }
 }
 
+/// A per-peer record that holds a path-cache record (the record itself, or a dialect's larger
+/// one).
+pub(crate) trait HasPaths<V> {
+    /// The path-cache part.
+    fn paths(&self) -> &PeerPaths<V>;
+    /// The path-cache part, to change.
+    fn paths_mut(&mut self) -> &mut PeerPaths<V>;
+}
+
+impl<V> HasPaths<V> for PeerPaths<V> {
+    fn paths(&self) -> &PeerPaths<V> {
+        self
+    }
+    fn paths_mut(&mut self) -> &mut PeerPaths<V> {
+        self
+    }
+}
+
 /// For a send of slot `index` to `targets`: calls `announce` (a SIMPLIFY_PATH) for each
 /// target never sent the id and records it sent; whether every target confirmed it already
-/// (then the compact form goes to all, else `confirmed` tells the form per target).
-pub(crate) fn announce<V: Copy + PartialEq>(
-    peers: &mut BTreeMap<i32, PeerPaths<V>>,
+/// (then the compact form goes to all, else [`confirmed`] tells the form per target).
+pub(crate) fn announce<V: Copy + PartialEq, P: HasPaths<V>>(
+    peers: &mut BTreeMap<i32, P>,
     index: usize,
     targets: &[i32],
     mut announce: impl FnMut(i32),
 ) -> bool {
     let mut all_confirmed = true;
     for &target in targets {
-        let Some(peer) = peers.get_mut(&target) else {
+        let Some(peer) = peers.get_mut(&target).map(P::paths_mut) else {
             all_confirmed = false;
             continue;
         };
@@ -254,10 +272,10 @@ pub(crate) fn announce<V: Copy + PartialEq>(
 }
 
 /// Whether `peer` confirmed our id of slot `index`.
-pub(crate) fn confirmed<V: Copy + PartialEq>(
-    peers: &BTreeMap<i32, PeerPaths<V>>,
+pub(crate) fn confirmed<V: Copy + PartialEq, P: HasPaths<V>>(
+    peers: &BTreeMap<i32, P>,
     peer: i32,
     index: usize,
 ) -> bool {
-    peers.get(&peer).and_then(|p| p.confirmation(index)) == Some(true)
+    peers.get(&peer).and_then(|p| p.paths().confirmation(index)) == Some(true)
 }

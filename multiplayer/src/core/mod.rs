@@ -13,6 +13,76 @@ pub use target::Target;
 
 use crate::{Event, Output, ProtocolError, TransferMode};
 
+/// What every session has, in both dialects (as rustls's `ConnectionCommon` under its client
+/// and server): our peer id and the queues of [`Event`]s and [`Output`]s. The Godot 4
+/// [`Session`](crate::Session) and the Godot 3 [`Session`](crate::godot3::Session) dereference
+/// to it, so `session.unique_id()`, `session.poll_event()` and the rest are called on either.
+#[derive(Debug)]
+pub struct SessionCommon {
+    pub(crate) id: i32,
+    pub(crate) queues: Queues,
+}
+
+impl SessionCommon {
+    pub(crate) fn new(id: i32) -> Self {
+        Self {
+            id,
+            queues: Queues::default(),
+        }
+    }
+
+    /// Our peer id.
+    pub fn unique_id(&self) -> i32 {
+        self.id
+    }
+
+    /// Whether this is the server (peer 1).
+    pub fn is_server(&self) -> bool {
+        self.id == 1
+    }
+
+    /// Sets our id: a WebSocket client learns it from the server's first message.
+    #[cfg(feature = "websocket")]
+    pub(crate) fn set_unique_id(&mut self, id: i32) {
+        self.id = id;
+    }
+
+    /// The next event for the application.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.queues.poll_event()
+    }
+
+    /// The next thing for the transport to do.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.queues.poll_output()
+    }
+
+    /// Reports an error of `peer` (a transport's, or the application's verdict on what the
+    /// peer sent) as its [`Event::Error`].
+    pub fn report(&mut self, peer: i32, error: ProtocolError) {
+        self.queues.report(peer, error);
+    }
+}
+
+/// Both sessions dereference to their [`SessionCommon`].
+macro_rules! deref_common {
+    ($session:ty) => {
+        impl std::ops::Deref for $session {
+            type Target = $crate::core::SessionCommon;
+            fn deref(&self) -> &Self::Target {
+                &self.common
+            }
+        }
+
+        impl std::ops::DerefMut for $session {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.common
+            }
+        }
+    };
+}
+pub(crate) use deref_common;
+
 /// The session's two queues: [`Event`]s for the application, [`Output`]s for the transport.
 #[derive(Debug, Default)]
 pub(crate) struct Queues {

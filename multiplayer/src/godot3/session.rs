@@ -1,6 +1,6 @@
 //! [`Session`]: the `MultiplayerAPI` state of one Godot 3.2.3 side (server, peer 1, or a
 //! client), sans IO. The transport (e.g. [`super::enet`]) strips its own framing and reports
-//! connections and packets; the session answers with the crate's [`Event`]s and [`Output`]s
+//! connections and packets; the session answers with the crate's [`Event`]s and [`Output`](crate::Output)s
 //! (the same types as the Godot 4 session's: "unreliable" is [`TransferMode::Unreliable`], a
 //! remote set is [`Event::Rset`], an output's `to` is the engine's target, `0` and `-n`
 //! included, for the transport's header).
@@ -23,10 +23,10 @@ use super::table::NodeTable;
 use super::wire::{self, NodeRef, Packet};
 use crate::args;
 use crate::core::cache::{self, PathCache, PeerPaths, Repeat};
-use crate::core::{Queues, Target, node_id};
+use crate::core::{SessionCommon, Target, deref_common, node_id};
 use crate::event::Dialect;
 use crate::rpc::relative_path;
-use crate::{Event, Limits, Output, ProtocolError, RemoteCall, TransferMode};
+use crate::{Event, Limits, ProtocolError, RemoteCall, TransferMode};
 
 /// The transfer mode of Godot 3's "unreliable" flag.
 fn mode_of(unreliable: bool) -> TransferMode {
@@ -45,32 +45,28 @@ type Peer = PeerPaths<Option<usize>>;
 /// The `MultiplayerAPI` state of one Godot 3 side, sans IO.
 #[derive(Debug)]
 pub struct Session {
-    id: i32,
+    common: SessionCommon,
     limits: Limits,
     cache: PathCache<NodeTable>,
     peers: BTreeMap<i32, Peer>,
-    queues: Queues,
 }
 
+deref_common!(Session);
+
 impl Session {
-    /// The server's session (peer 1).
+    /// The server's session: the side whose id is 1.
     pub fn server(limits: Limits) -> Self {
-        Self::with_id(1, limits)
+        Self::client(1, limits)
     }
 
     /// A client's session; `id` is the id it sent the server (2..=i32::MAX).
     pub fn client(id: i32, limits: Limits) -> Self {
-        Self::with_id(id, limits)
-    }
-
-    fn with_id(id: i32, limits: Limits) -> Self {
         Self {
-            id,
+            common: SessionCommon::new(id),
             limits,
             // `last_send_cache_id` starts at 1; ids never use the "path in packet" bit.
             cache: PathCache::new(!node_id::PATH_IN_PACKET),
             peers: BTreeMap::new(),
-            queues: Queues::default(),
         }
     }
 
@@ -99,35 +95,9 @@ impl Session {
         Ok(())
     }
 
-    /// Sets our id: a WebSocket client learns it from the server's `SYS_ID`.
-    #[cfg(feature = "websocket")]
-    pub(crate) fn set_unique_id(&mut self, id: i32) {
-        self.id = id;
-    }
-
-    /// Our peer id.
-    pub fn unique_id(&self) -> i32 {
-        self.id
-    }
-
-    /// Whether this is the server.
-    pub fn is_server(&self) -> bool {
-        self.id == 1
-    }
-
     /// The connected peers.
     pub fn peers(&self) -> impl Iterator<Item = i32> + '_ {
         self.peers.keys().copied()
-    }
-
-    /// The next event for the application.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.queues.poll_event()
-    }
-
-    /// The next packet for the transport.
-    pub fn poll_output(&mut self) -> Option<Output> {
-        self.queues.poll_output()
     }
 
     // ---- transport side -------------------------------------------------------------------
@@ -135,29 +105,23 @@ impl Session {
     /// `_add_peer`: the transport reports `peer` (on a client, the server at connection and
     /// the other clients from `SYSMSG_ADD_PEER`).
     pub fn connected(&mut self, peer: i32) {
-        if peer == self.id || self.peers.contains_key(&peer) {
+        if peer == self.common.id || self.peers.contains_key(&peer) {
             return;
         }
         self.peers.insert(peer, Peer::default());
-        self.queues.event(Event::PeerConnected(peer));
+        self.common.queues.event(Event::PeerConnected(peer));
     }
 
     /// `_del_peer`: its path caches are forgotten. On a client, losing peer 1 drops everyone.
     pub fn disconnected(&mut self, peer: i32) {
         if self.peers.remove(&peer).is_some() {
-            self.queues.event(Event::PeerDisconnected(peer));
+            self.common.queues.event(Event::PeerDisconnected(peer));
         }
         if !self.is_server() && peer == 1 {
             while let Some((p, _)) = self.peers.pop_first() {
-                self.queues.event(Event::PeerDisconnected(p));
+                self.common.queues.event(Event::PeerDisconnected(p));
             }
         }
-    }
-
-    /// Reports an error of `peer` (a transport's, or the application's verdict on what the
-    /// peer sent) as its [`Event::Error`].
-    pub fn report(&mut self, peer: i32, error: ProtocolError) {
-        self.queues.report(peer, error);
     }
 
     /// The arguments of `call` as a typed tuple or struct (fields in order), or `None` when
@@ -182,7 +146,7 @@ impl Session {
     /// A packet from `from` (`MultiplayerAPI::_process_packet`).
     pub fn receive(&mut self, from: i32, unreliable: bool, packet: &[u8]) {
         if let Err(error) = self.receive_inner(from, mode_of(unreliable), packet) {
-            self.queues.report(from, error);
+            self.common.queues.report(from, error);
         }
     }
 
@@ -209,7 +173,9 @@ impl Session {
                 peer.remember(from, id, index, limit, Repeat::Replace)?;
                 let mut data = Vec::with_capacity(path.len() + 2);
                 wire::write_confirm_path(&mut data, path);
-                self.queues.packet(from, 0, TransferMode::Reliable, data);
+                self.common
+                    .queues
+                    .packet(from, 0, TransferMode::Reliable, data);
                 Ok(())
             }
             Packet::ConfirmPath { path } => {
@@ -223,7 +189,7 @@ impl Session {
                 })
             }
             Packet::Raw(data) => {
-                self.queues.event(Event::Raw {
+                self.common.queues.event(Event::Raw {
                     from,
                     data: data.to_vec(),
                     channel: 0,
@@ -242,7 +208,7 @@ impl Session {
                 let path = self.check(index, from, method, MemberKind::Method)?;
                 let args = wire::decode_args(count, args, args_offset)?;
                 let call = remote(from, path, method, args, mode);
-                self.queues.event(Event::Rpc(call));
+                self.common.queues.event(Event::Rpc(call));
                 Ok(())
             }
             Packet::RemoteSet {
@@ -255,7 +221,7 @@ impl Session {
                 let path = self.check(index, from, property, MemberKind::Property)?;
                 let value = wire::decode_value(value, value_offset)?;
                 let set = remote(from, path, property, vec![value], mode);
-                self.queues.event(Event::Rset(set));
+                self.common.queues.event(Event::Rset(set));
                 Ok(())
             }
         }
@@ -302,7 +268,7 @@ impl Session {
             MemberKind::Method => table.method_mode(member),
             MemberKind::Property => table.property_mode(member),
         };
-        if !mode.can_call(table.master(), self.id, from) {
+        if !mode.can_call(table.master(), self.common.id, from) {
             return Err(ProtocolError::RemoteNotAllowed {
                 peer: from,
                 path: table.path().to_owned(),
@@ -438,7 +404,9 @@ impl Session {
         }
         let mut packet = Vec::with_capacity(data.len() + 1);
         wire::write_raw(&mut packet, data);
-        self.queues.packet(to, 0, mode_of(unreliable), packet);
+        self.common
+            .queues
+            .packet(to, 0, mode_of(unreliable), packet);
         Ok(())
     }
 
@@ -449,7 +417,7 @@ impl Session {
         let Some(peer) = target.named().filter(|p| !self.peers.contains_key(p)) else {
             return Ok(false);
         };
-        if peer == self.id {
+        if peer == self.common.id {
             return Err(ProtocolError::NoSuchPeer(target.to_engine()));
         }
         self.report(peer, ProtocolError::NoSuchPeer(peer));
@@ -479,11 +447,11 @@ impl Session {
             return Err(not_declared());
         }
         let table_path = table.path().to_owned();
-        let is_master = table.master() == self.id;
+        let is_master = table.master() == self.common.id;
         let target = Target::from_engine(to);
-        let mut skip = to == self.id;
+        let mut skip = to == self.common.id;
         let mut local = false;
-        if target.includes(self.id) {
+        if target.includes(self.common.id) {
             let (call_local, skip_remote) = mode.local_call(is_master);
             local = call_local;
             skip |= skip_remote;
@@ -512,12 +480,14 @@ impl Session {
         for t in fresh {
             let mut packet = Vec::new();
             wire::write_simplify_path(&mut packet, cache_id, &table_path);
-            self.queues.packet(t, 0, TransferMode::Reliable, packet);
+            self.common
+                .queues
+                .packet(t, 0, TransferMode::Reliable, packet);
         }
         let mode = mode_of(unreliable);
         node_id::set(&mut base, 0, cache_id);
         if all_confirmed {
-            self.queues.packet(to, 0, mode, base);
+            self.common.queues.packet(to, 0, mode, base);
             return Ok(local);
         }
         let mut with_path = base.clone();
@@ -528,7 +498,7 @@ impl Session {
             } else {
                 with_path.clone()
             };
-            self.queues.packet(t, 0, mode, data);
+            self.common.queues.packet(t, 0, mode, data);
         }
         Ok(local)
     }

@@ -23,7 +23,7 @@ impl Session {
                 peer: from,
                 id: spawn.spawner,
             })?;
-        let Some(index) = self.rep.spawner_index(&path) else {
+        let Some(index) = self.rep_mut().spawner_index(&path) else {
             return Err(ProtocolError::UnknownNode { peer: from, path });
         };
         // Spawners are the server's (authority 1).
@@ -36,7 +36,7 @@ impl Session {
                 authority,
             });
         }
-        let decl = self.rep.spawner_decl(index);
+        let decl = self.rep_mut().spawner_decl(index);
         let invalid = |what, offset, detail: String| ProtocolError::Invalid {
             what,
             offset,
@@ -50,13 +50,13 @@ impl Session {
             ));
         }
         let taken = |n: &super::NodeObj| {
-            self.rep
+            self.rep()
                 .spawners
                 .get(n.spawner)
                 .is_some_and(|s| s.spawn_parent == decl.spawn_parent)
                 && n.name == spawn.name
         };
-        if self.rep.nodes.values().any(taken) {
+        if self.rep().nodes.values().any(taken) {
             return Err(invalid(
                 "spawn name",
                 18,
@@ -64,7 +64,7 @@ impl Session {
             ));
         }
         let peer = self
-            .rep
+            .rep_mut()
             .peers
             .get(&from)
             .ok_or(ProtocolError::NoSuchPeer(from))?;
@@ -127,7 +127,7 @@ impl Session {
                 }
             }
             let full = format!("{node_path}/{}", sync.path);
-            if self.rep.sync_by_path.contains_key(&full) {
+            if self.rep_mut().sync_by_path.contains_key(&full) {
                 return Err(invalid(
                     "spawn name",
                     18,
@@ -136,24 +136,24 @@ impl Session {
             }
             objs.push((sync.clone(), full, net_id, values));
         }
-        let node = NodeId(self.rep.handle());
+        let node = NodeId(self.rep_mut().handle());
         let mut syncs = Vec::new();
         for (decl, full, net_id, values) in objs {
-            let id = SyncId(self.rep.handle());
+            let id = SyncId(self.rep_mut().handle());
             let mut obj = SyncObj::new(decl, full.clone(), Some(node), values);
             obj.net_id = net_id;
             obj.remote = (net_id != 0).then_some(from);
-            self.rep.sync_by_path.insert(full, id);
-            self.rep.syncs.insert(id, obj);
+            self.rep_mut().sync_by_path.insert(full, id);
+            self.rep_mut().syncs.insert(id, obj);
             if net_id != 0 {
-                if let Some(p) = self.rep.peers.get_mut(&from) {
+                if let Some(p) = self.rep_mut().peers.get_mut(&from) {
                     p.recv_syncs.insert(net_id, id);
                 }
             }
             syncs.push(id);
         }
         let name = spawn.name.to_owned();
-        self.rep.nodes.insert(
+        self.rep_mut().nodes.insert(
             node,
             NodeObj {
                 spawner: index,
@@ -163,13 +163,13 @@ impl Session {
                 syncs,
             },
         );
-        if let Some(p) = self.rep.peers.get_mut(&from) {
+        if let Some(p) = self.rep_mut().peers.get_mut(&from) {
             p.recv_nodes.insert(spawn.net_id, node);
         }
         // Ours (a client-owned synchronizer in the spawned scene) start sending.
-        let peers: Vec<i32> = self.rep.peers.keys().copied().collect();
+        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
         for &sid in self
-            .rep
+            .rep_mut()
             .nodes
             .get(&node)
             .map_or(&[][..], |n| &n.syncs)
@@ -180,31 +180,31 @@ impl Session {
                 self.update_sync_visibility(p, sid);
             }
         }
-        self.queues.event(Event::Spawned { from, node });
+        self.emit(Event::Spawned { from, node });
         Ok(())
     }
 
     /// `on_despawn_receive`: a net id the sender spawned here, or refused.
     pub(crate) fn receive_despawn(&mut self, from: i32, net_id: u32) -> Result<(), ProtocolError> {
         let node = self
-            .rep
+            .rep_mut()
             .peers
             .get_mut(&from)
             .and_then(|p| p.recv_nodes.remove(&net_id))
             .ok_or(ProtocolError::UnknownNetId { peer: from, net_id })?;
-        let Some(obj) = self.rep.nodes.remove(&node) else {
+        let Some(obj) = self.rep_mut().nodes.remove(&node) else {
             return Ok(());
         };
         for sid in obj.syncs {
-            if let Some(s) = self.rep.syncs.remove(&sid) {
-                self.rep.sync_by_path.remove(&s.full_path);
-                if let Some(p) = self.rep.peers.get_mut(&from) {
+            if let Some(s) = self.rep_mut().syncs.remove(&sid) {
+                self.rep_mut().sync_by_path.remove(&s.full_path);
+                if let Some(p) = self.rep_mut().peers.get_mut(&from) {
                     p.recv_syncs.remove(&s.net_id);
                 }
                 self.forget_path(&s.full_path);
             }
         }
-        self.queues.event(Event::Despawned {
+        self.emit(Event::Despawned {
             from,
             node,
             name: obj.name,
@@ -216,10 +216,16 @@ impl Session {
     /// spawn-assigned id of a synchronizer the sender spawned here.
     fn find_synchronizer(&self, from: i32, net_id: u32) -> Option<SyncId> {
         if net_id & 0x8000_0000 == 0 {
-            return self.rep.peers.get(&from)?.recv_syncs.get(&net_id).copied();
+            return self
+                .rep()
+                .peers
+                .get(&from)?
+                .recv_syncs
+                .get(&net_id)
+                .copied();
         }
         let path = self.cached_path(from, net_id & 0x7FFF_FFFF)?;
-        self.rep.sync_at_path(&path)
+        self.rep().sync_at_path(&path)
     }
 
     /// `on_sync_receive` / `on_delta_receive`.
@@ -236,7 +242,7 @@ impl Session {
                 }
                 continue; // Full sync: "not received yet".
             };
-            let Some(s) = self.rep.sync_mut(sid) else {
+            let Some(s) = self.rep_mut().sync_mut(sid) else {
                 continue;
             };
             if s.decl.authority != from {
@@ -291,7 +297,7 @@ impl Session {
                     *slot = v;
                 }
             }
-            self.queues.event(Event::Synchronized {
+            self.emit(Event::Synchronized {
                 from,
                 sync: sid,
                 delta: entry.indexes.is_some(),

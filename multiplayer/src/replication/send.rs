@@ -28,13 +28,13 @@ impl Session {
 
     /// Declares a `MultiplayerSpawner` (replacing one at the same path).
     pub fn declare_spawner(&mut self, spawner: Spawner) {
-        match self.rep.spawner_index(&spawner.path) {
+        match self.rep_mut().spawner_index(&spawner.path) {
             Some(i) => {
-                if let Some(slot) = self.rep.spawners.get_mut(i) {
+                if let Some(slot) = self.rep_mut().spawners.get_mut(i) {
                     *slot = spawner;
                 }
             }
-            None => self.rep.spawners.push(spawner),
+            None => self.rep_mut().spawners.push(spawner),
         }
     }
 
@@ -61,7 +61,7 @@ impl Session {
         node: Option<NodeId>,
         state: Vec<Variant>,
     ) -> Result<SyncId, ProtocolError> {
-        if self.rep.sync_by_path.contains_key(&full_path) {
+        if self.rep_mut().sync_by_path.contains_key(&full_path) {
             return Err(refuse(format!(
                 "a synchronizer at {full_path:?} exists already"
             )));
@@ -73,13 +73,13 @@ impl Session {
                 state.len()
             )));
         }
-        let id = SyncId(self.rep.handle());
-        self.rep.sync_by_path.insert(full_path.clone(), id);
-        self.rep
+        let id = SyncId(self.rep_mut().handle());
+        self.rep_mut().sync_by_path.insert(full_path.clone(), id);
+        self.rep_mut()
             .syncs
             .insert(id, SyncObj::new(sync, full_path, node, state));
         // `on_replication_start`: the synchronizer's visibility for every peer.
-        let peers: Vec<i32> = self.rep.peers.keys().copied().collect();
+        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
         for peer in peers {
             self.update_sync_visibility(peer, id);
         }
@@ -87,11 +87,11 @@ impl Session {
     }
 
     fn remove_sync(&mut self, id: SyncId) {
-        let Some(obj) = self.rep.syncs.remove(&id) else {
+        let Some(obj) = self.rep_mut().syncs.remove(&id) else {
             return;
         };
-        self.rep.sync_by_path.remove(&obj.full_path);
-        for p in self.rep.peers.values_mut() {
+        self.rep_mut().sync_by_path.remove(&obj.full_path);
+        for p in self.rep_mut().peers.values_mut() {
             p.sync_nodes.remove(&id);
             p.last_watch.remove(&id);
         }
@@ -124,10 +124,10 @@ impl Session {
     ) -> Result<NodeId, ProtocolError> {
         let spawner_path = crate::rpc::relative_path(spawner);
         let index = self
-            .rep
+            .rep_mut()
             .spawner_index(spawner_path)
             .ok_or_else(|| refuse(format!("no spawner declared at {spawner_path:?}")))?;
-        let decl = self.rep.spawner_decl(index);
+        let decl = self.rep_mut().spawner_decl(index);
         if !self.is_server() {
             return Err(refuse(format!(
                 "spawner {spawner_path:?} belongs to the server"
@@ -144,7 +144,7 @@ impl Session {
         if name.is_empty() || name.contains(['.', ':', '/', '"', '%', '@']) {
             return Err(refuse(format!("{name:?} is not a valid node name")));
         }
-        let siblings = self.rep.nodes.values().filter(|n| n.spawner == index);
+        let siblings = self.rep_mut().nodes.values().filter(|n| n.spawner == index);
         if decl.spawn_limit > 0 && siblings.clone().count() >= decl.spawn_limit as usize {
             return Err(refuse(format!(
                 "spawner {spawner_path:?} reached its limit {}",
@@ -154,8 +154,8 @@ impl Session {
         let node_path = format!("{}/{name}", decl.spawn_parent)
             .trim_start_matches('/')
             .to_owned();
-        if self.rep.nodes.values().any(|n| {
-            self.rep
+        if self.rep().nodes.values().any(|n| {
+            self.rep()
                 .spawners
                 .get(n.spawner)
                 .is_some_and(|s| s.spawn_parent == decl.spawn_parent)
@@ -166,7 +166,7 @@ impl Session {
         for (s, state) in &synchronizers {
             let full = format!("{node_path}/{}", s.path);
             let n = s.config.properties().len();
-            if state.len() != n || self.rep.sync_by_path.contains_key(&full) {
+            if state.len() != n || self.rep_mut().sync_by_path.contains_key(&full) {
                 return Err(refuse(format!(
                     "synchronizer {full:?}: {n} properties, {} values, or in use",
                     state.len()
@@ -176,8 +176,8 @@ impl Session {
         if let SpawnScene::Custom(arg) = &scene {
             encode(std::slice::from_ref(arg))?;
         }
-        let id = NodeId(self.rep.handle());
-        self.rep.nodes.insert(
+        let id = NodeId(self.rep_mut().handle());
+        self.rep_mut().nodes.insert(
             id,
             NodeObj {
                 spawner: index,
@@ -190,12 +190,12 @@ impl Session {
         for (s, state) in synchronizers {
             let full = format!("{node_path}/{}", s.path);
             let sid = self.add_sync(s, full, Some(id), state)?;
-            if let Some(n) = self.rep.nodes.get_mut(&id) {
+            if let Some(n) = self.rep_mut().nodes.get_mut(&id) {
                 n.syncs.push(sid);
             }
         }
         // `_node_ready`: spawn to every peer that may see it.
-        let peers: Vec<i32> = self.rep.peers.keys().copied().collect();
+        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
         let visible: Vec<i32> = peers
             .into_iter()
             .filter(|&p| self.spawn_visible(id, p))
@@ -207,12 +207,12 @@ impl Session {
     /// Whether a spawned node is visible to `peer`: OR over its synchronizers we own
     /// (`_update_spawn_visibility`); visible when it has none.
     fn spawn_visible(&self, node: NodeId, peer: i32) -> bool {
-        let Some(n) = self.rep.nodes.get(&node) else {
+        let Some(n) = self.rep().nodes.get(&node) else {
             return false;
         };
         let mut visible = true;
         for sid in &n.syncs {
-            let Some(s) = self.rep.syncs.get(sid) else {
+            let Some(s) = self.rep().syncs.get(sid) else {
                 continue;
             };
             if s.decl.authority != self.unique_id() {
@@ -232,21 +232,21 @@ impl Session {
             return Ok(());
         }
         let me = self.unique_id();
-        let Some(n) = self.rep.nodes.get(&node) else {
+        let Some(n) = self.rep_mut().nodes.get(&node) else {
             return Ok(());
         };
         let (spawner, syncs) = (n.spawner, n.syncs.clone());
         if n.net_id == 0 {
-            self.rep.last_net_id += 1;
-            let nid = self.rep.last_net_id;
-            if let Some(n) = self.rep.nodes.get_mut(&node) {
+            self.rep_mut().last_net_id += 1;
+            let nid = self.rep_mut().last_net_id;
+            if let Some(n) = self.rep_mut().nodes.get_mut(&node) {
                 n.net_id = nid;
             }
         }
         let mut sync_ids = Vec::new();
         let mut state = Vec::new();
         for sid in syncs {
-            let Some(s) = self.rep.syncs.get(&sid) else {
+            let Some(s) = self.rep_mut().syncs.get(&sid) else {
                 continue;
             };
             if s.decl.authority != me {
@@ -254,16 +254,16 @@ impl Session {
             }
             state.extend(s.values_at(&s.decl.config.spawn_indexes()));
             if s.net_id == 0 {
-                self.rep.last_net_id += 1;
-                let nid = self.rep.last_net_id;
-                if let Some(s) = self.rep.syncs.get_mut(&sid) {
+                self.rep_mut().last_net_id += 1;
+                let nid = self.rep_mut().last_net_id;
+                if let Some(s) = self.rep_mut().syncs.get_mut(&sid) {
                     s.net_id = nid;
                 }
             }
-            sync_ids.push(self.rep.syncs.get(&sid).map_or(0, |s| s.net_id));
+            sync_ids.push(self.rep_mut().syncs.get(&sid).map_or(0, |s| s.net_id));
         }
         let state = encode(&state)?;
-        let Some(n) = self.rep.nodes.get(&node) else {
+        let Some(n) = self.rep_mut().nodes.get(&node) else {
             return Ok(());
         };
         let (scene, custom) = match &n.scene {
@@ -274,7 +274,7 @@ impl Session {
         };
         let (name, net_id) = (n.name.clone(), n.net_id);
         let spawner_path = self
-            .rep
+            .rep_mut()
             .spawners
             .get(spawner)
             .map(|s| s.path.clone())
@@ -293,7 +293,7 @@ impl Session {
                 &state,
             );
             self.send_command(peer, 0, TransferMode::Reliable, packet);
-            if let Some(p) = self.rep.peers.get_mut(&peer) {
+            if let Some(p) = self.rep_mut().peers.get_mut(&peer) {
                 p.spawned.insert(node);
             }
         }
@@ -301,11 +301,11 @@ impl Session {
     }
 
     fn send_despawn(&mut self, node: NodeId, peers: &[i32]) {
-        let net_id = self.rep.nodes.get(&node).map_or(0, |n| n.net_id);
+        let net_id = self.rep_mut().nodes.get(&node).map_or(0, |n| n.net_id);
         for &peer in peers {
             let mut packet = Vec::with_capacity(5);
             wire::write_despawn(&mut packet, net_id);
-            if let Some(p) = self.rep.peers.get_mut(&peer) {
+            if let Some(p) = self.rep_mut().peers.get_mut(&peer) {
                 p.spawned.remove(&node);
             }
             self.send_command(peer, 0, TransferMode::Reliable, packet);
@@ -319,18 +319,18 @@ impl Session {
     ///
     /// [`ProtocolError::Replication`] for an unknown node.
     pub fn despawn(&mut self, node: NodeId) -> Result<(), ProtocolError> {
-        if !self.rep.nodes.contains_key(&node) {
+        if !self.rep_mut().nodes.contains_key(&node) {
             return Err(refuse(format!("no spawned node {node:?}")));
         }
         let peers: Vec<i32> = self
-            .rep
+            .rep_mut()
             .peers
             .iter()
             .filter(|(_, p)| p.spawned.contains(&node))
             .map(|(&id, _)| id)
             .collect();
         self.send_despawn(node, &peers);
-        if let Some(n) = self.rep.nodes.remove(&node) {
+        if let Some(n) = self.rep_mut().nodes.remove(&node) {
             for sid in n.syncs {
                 self.remove_sync(sid);
             }
@@ -340,18 +340,18 @@ impl Session {
 
     /// The synchronizers of a spawned node, in the order given to [`spawn`](Self::spawn).
     pub fn node_synchronizers(&self, node: NodeId) -> &[SyncId] {
-        self.rep.node(node).map_or(&[], |n| &n.syncs)
+        self.rep().node(node).map_or(&[], |n| &n.syncs)
     }
 
     /// A spawned node's net id (0 until it is first spawned on a peer).
     pub fn node_net_id(&self, node: NodeId) -> Option<u32> {
-        self.rep.node(node).map(|n| n.net_id)
+        self.rep().node(node).map(|n| n.net_id)
     }
 
     /// The synchronizer at `path` (relative to the root; for a spawned node
     /// `spawn_parent/name/sync`).
     pub fn synchronizer_at(&self, path: &str) -> Option<SyncId> {
-        self.rep.sync_at_path(crate::rpc::relative_path(path))
+        self.rep().sync_at_path(crate::rpc::relative_path(path))
     }
 
     // ---- state ---------------------------------------------------------------------------
@@ -363,7 +363,7 @@ impl Session {
     /// [`ProtocolError::Replication`] for an unknown synchronizer or a wrong length.
     pub fn set_state(&mut self, sync: SyncId, values: Vec<Variant>) -> Result<(), ProtocolError> {
         let s = self
-            .rep
+            .rep_mut()
             .sync_mut(sync)
             .ok_or_else(|| refuse(format!("no synchronizer {sync:?}")))?;
         if values.len() != s.values.len() {
@@ -395,7 +395,7 @@ impl Session {
 
     /// A synchronizer's state, one value per config property.
     pub fn state(&self, sync: SyncId) -> Option<&[Variant]> {
-        self.rep.sync(sync).map(|s| s.values.as_slice())
+        self.rep().sync(sync).map(|s| s.values.as_slice())
     }
 
     /// A synchronizer's state as a struct (fields in the config's order).
@@ -406,7 +406,7 @@ impl Session {
     /// for an unknown synchronizer.
     pub fn state_as<T: DeserializeOwned>(&self, sync: SyncId) -> Result<T, ProtocolError> {
         let s = self
-            .rep
+            .rep()
             .sync(sync)
             .ok_or_else(|| refuse(format!("no synchronizer {sync:?}")))?;
         args::from_arguments(&s.full_path, &s.values)
@@ -427,7 +427,7 @@ impl Session {
         visible: bool,
     ) -> Result<(), ProtocolError> {
         let s = self
-            .rep
+            .rep_mut()
             .sync_mut(sync)
             .ok_or_else(|| refuse(format!("no synchronizer {sync:?}")))?;
         if peer == 0 {
@@ -440,12 +440,12 @@ impl Session {
         let node = s.node;
         // `_visibility_changed`: spawn visibility first, then sync visibility.
         let peers: Vec<i32> = if peer == 0 {
-            self.rep.peers.keys().copied().collect()
+            self.rep_mut().peers.keys().copied().collect()
         } else {
             vec![peer]
         };
         for p in peers {
-            if !self.rep.peers.contains_key(&p) {
+            if !self.rep_mut().peers.contains_key(&p) {
                 continue;
             }
             if let Some(node) = node {
@@ -459,7 +459,7 @@ impl Session {
     fn update_spawn_visibility(&mut self, peer: i32, node: NodeId) -> Result<(), ProtocolError> {
         let visible = self.spawn_visible(node, peer);
         let has = self
-            .rep
+            .rep_mut()
             .peers
             .get(&peer)
             .is_some_and(|p| p.spawned.contains(&node));
@@ -473,14 +473,14 @@ impl Session {
 
     pub(crate) fn update_sync_visibility(&mut self, peer: i32, sync: SyncId) {
         let me = self.unique_id();
-        let Some(s) = self.rep.syncs.get(&sync) else {
+        let Some(s) = self.rep_mut().syncs.get(&sync) else {
             return;
         };
         if s.decl.authority != me || peer == me {
             return;
         }
         let visible = s.decl.is_visible_to(peer);
-        let Some(p) = self.rep.peers.get_mut(&peer) else {
+        let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
             return;
         };
         if visible {
@@ -492,21 +492,21 @@ impl Session {
     }
 
     pub(crate) fn replication_peer_added(&mut self, peer: i32) {
-        self.rep.peers.insert(peer, PeerRep::default());
-        let nodes: Vec<NodeId> = self.rep.nodes.keys().copied().collect();
+        self.rep_mut().peers.insert(peer, PeerRep::default());
+        let nodes: Vec<NodeId> = self.rep().nodes.keys().copied().collect();
         for node in nodes {
             let ours = self
-                .rep
+                .rep()
                 .nodes
                 .get(&node)
-                .and_then(|n| self.rep.spawners.get(n.spawner))
+                .and_then(|n| self.rep().spawners.get(n.spawner))
                 .is_some();
             if ours && self.is_server() {
                 // A node whose custom argument no longer encodes was refused at spawn.
                 let _ = self.update_spawn_visibility(peer, node);
             }
         }
-        let syncs: Vec<SyncId> = self.rep.syncs.keys().copied().collect();
+        let syncs: Vec<SyncId> = self.rep_mut().syncs.keys().copied().collect();
         for sync in syncs {
             self.update_sync_visibility(peer, sync);
         }
@@ -514,9 +514,9 @@ impl Session {
 
     pub(crate) fn replication_peer_removed(&mut self, peer: i32) {
         // `_free_remotes`: what the peer spawned here goes with it (no despawn event).
-        if let Some(p) = self.rep.peers.remove(&peer) {
+        if let Some(p) = self.rep_mut().peers.remove(&peer) {
             for node in p.recv_nodes.into_values() {
-                if let Some(n) = self.rep.nodes.remove(&node) {
+                if let Some(n) = self.rep_mut().nodes.remove(&node) {
                     for sid in n.syncs {
                         self.remove_sync(sid);
                     }
@@ -533,9 +533,9 @@ impl Session {
     /// since the peer's last delta (reliable). `now_us` is the session clock's microseconds
     /// (the engine's `get_ticks_usec`); [`Session::handle_timeout`] runs it.
     pub(crate) fn replicate(&mut self, now_us: u64) {
-        let peers: Vec<i32> = self.rep.peers.keys().copied().collect();
+        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
         for peer in peers {
-            let Some(p) = self.rep.peers.get_mut(&peer) else {
+            let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
                 continue;
             };
             if p.sync_nodes.is_empty() {
@@ -552,7 +552,7 @@ impl Session {
     /// `_verify_synchronizer`: the net id to write, or `None` while the path-based id is not
     /// confirmed by `peer`.
     fn verify_synchronizer(&mut self, peer: i32, sync: SyncId) -> Option<u32> {
-        let s = self.rep.syncs.get(&sync)?;
+        let s = self.rep_mut().syncs.get(&sync)?;
         let net_id = s.net_id;
         if net_id != 0 && net_id & 0x8000_0000 == 0 {
             return Some(net_id);
@@ -561,7 +561,7 @@ impl Session {
         let (cache_id, confirmed) = self.object_cache(&path, peer);
         let id = 0x8000_0000 | cache_id;
         if net_id == 0 {
-            if let Some(s) = self.rep.syncs.get_mut(&sync) {
+            if let Some(s) = self.rep_mut().syncs.get_mut(&sync) {
                 s.net_id = id;
             }
         }
@@ -569,11 +569,11 @@ impl Session {
     }
 
     fn send_sync(&mut self, peer: i32, syncs: &[SyncId], time: u16, usec: u64) {
-        let mtu = self.rep.sync_mtu;
+        let mtu = self.rep_mut().sync_mtu;
         let mut packet = Vec::new();
         wire::start_sync(&mut packet, time);
         for &sid in syncs {
-            let Some(s) = self.rep.syncs.get_mut(&sid) else {
+            let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
                 continue;
             };
             if !s.update_outbound_sync_time(usec) {
@@ -582,7 +582,7 @@ impl Session {
             let Some(net_id) = self.verify_synchronizer(peer, sid) else {
                 continue;
             };
-            let Some(s) = self.rep.syncs.get_mut(&sid) else {
+            let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
                 continue;
             };
             // Encoded once per frame, whatever the number of peers.
@@ -602,7 +602,7 @@ impl Session {
                 wire::start_sync(&mut packet, time);
             }
             let cached = self
-                .rep
+                .rep_mut()
                 .syncs
                 .get(&sid)
                 .and_then(|s| s.encoded_sync.as_ref());
@@ -618,7 +618,7 @@ impl Session {
     }
 
     fn send_delta(&mut self, peer: i32, syncs: &[SyncId], usec: u64) {
-        let mtu = self.rep.delta_mtu;
+        let mtu = self.rep_mut().delta_mtu;
         let mut packet = Vec::new();
         wire::start_delta(&mut packet);
         for &sid in syncs {
@@ -626,12 +626,12 @@ impl Session {
                 continue;
             };
             let last = self
-                .rep
+                .rep_mut()
                 .peers
                 .get(&peer)
                 .and_then(|p| p.last_watch.get(&sid).copied())
                 .unwrap_or(0);
-            let Some(s) = self.rep.syncs.get_mut(&sid) else {
+            let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
                 continue;
             };
             let (indexes, values) = s.delta_state(usec, last);
@@ -650,7 +650,7 @@ impl Session {
             if !state.is_empty() {
                 wire::write_delta_entry(&mut packet, net_id, indexes, &state);
             }
-            if let Some(p) = self.rep.peers.get_mut(&peer) {
+            if let Some(p) = self.rep_mut().peers.get_mut(&peer) {
                 p.last_watch.insert(sid, usec);
             }
         }
@@ -662,12 +662,12 @@ impl Session {
     /// What replication holds, for memory bounds: (synchronizers, spawned nodes, per-peer
     /// entries: spawned nodes, visible synchronizers and delta times over every peer).
     pub fn replication_footprint(&self) -> (usize, usize, usize) {
-        self.rep.counts()
+        self.rep().counts()
     }
 
     /// The peers a spawned node is spawned on.
     pub fn spawned_on(&self, node: NodeId) -> BTreeSet<i32> {
-        self.rep
+        self.rep()
             .peers
             .iter()
             .filter(|(_, p)| p.spawned.contains(&node))

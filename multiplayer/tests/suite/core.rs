@@ -95,3 +95,119 @@ fn authentication_deadlines_come_from_poll_timeout_and_fire_in_handle_timeout() 
     assert_eq!(s.authenticating().count(), 0);
     assert_eq!(s.poll_timeout(), None);
 }
+
+/// SIMPLIFY_PATH as `SceneCacheInterface::send_object_cache` writes it: command 1, the
+/// checksum as 32 hex digits and a NUL, the id (u32 LE), the path and a NUL.
+fn simplify_path(md5: &str, id: u32, path: &str) -> Vec<u8> {
+    let mut p = vec![1u8];
+    p.extend_from_slice(md5.as_bytes());
+    p.push(0);
+    p.extend_from_slice(&id.to_le_bytes());
+    p.extend_from_slice(path.as_bytes());
+    p.push(0);
+    p
+}
+
+#[test]
+fn calls_under_another_rpc_checksum_are_refused() {
+    use godot_serde_multiplayer::{
+        Event, Output, RpcMethod, RpcTable, Session, Settings, TransferMode,
+    };
+    let reliable = TransferMode::Reliable;
+    let table = RpcTable::new("/root/Lobby")
+        .with(RpcMethod::any_peer("chat"))
+        .with(RpcMethod::any_peer("ping"));
+    let ours = table.md5().to_owned();
+    let mut s = Session::server(Settings::default());
+    s.declare(table);
+    for peer in [2, 3, 4] {
+        s.connected(peer, crate::clock::at_ms(0));
+    }
+    while s.poll_event().is_some() {}
+    // The relay's ADD_PEER announcements.
+    while s.poll_output().is_some() {}
+    // REMOTE_CALL of method 0 on cached node 5 with no arguments: byte 0 is command 0, node
+    // id in 8 bits (bits 4-5: 0), method id in 8 bits (bit 6: 0), "no arguments" (bit 7):
+    // 0x80; then the node id 5 and the method id 0.
+    let call = [0x80u8, 5, 0];
+
+    // Peer 2 announces node 5 under another checksum (its table differs from ours).
+    let theirs = "0123456789abcdef0123456789abcdef";
+    s.receive(2, 0, reliable, &simplify_path(theirs, 5, "/root/Lobby"));
+    // CONFIRM_PATH: command 2, valid 0, id 5.
+    assert_eq!(
+        s.poll_output(),
+        Some(Output::Packet {
+            to: 2,
+            channel: 0,
+            mode: reliable,
+            data: vec![2, 0, 5, 0, 0, 0]
+        })
+    );
+    assert!(matches!(
+        s.poll_event(),
+        Some(Event::Error {
+            peer: 2,
+            error: ProtocolError::ChecksumMismatch { .. }
+        })
+    ));
+    // Its call by id would run our method 0 for whatever its method 0 is: refused.
+    s.receive(2, 0, reliable, &call);
+    match s.poll_event() {
+        Some(Event::Error {
+            peer: 2,
+            error:
+                ProtocolError::MismatchedCall {
+                    peer: 2,
+                    path,
+                    theirs: t,
+                    ours: o,
+                },
+        }) => {
+            assert_eq!(
+                (path.as_str(), t.as_str(), o.as_str()),
+                ("Lobby", theirs, &*ours)
+            );
+        }
+        other => panic!("expected the refusal, got {other:?}"),
+    }
+
+    // Peer 3 announces the same node with our checksum: its call is dispatched.
+    s.receive(3, 0, reliable, &simplify_path(&ours, 5, "/root/Lobby"));
+    assert_eq!(
+        s.poll_output(),
+        Some(Output::Packet {
+            to: 3,
+            channel: 0,
+            mode: reliable,
+            data: vec![2, 1, 5, 0, 0, 0]
+        })
+    );
+    s.receive(3, 0, reliable, &call);
+    assert!(matches!(s.poll_event(), Some(Event::Rpc(c)) if c.from == 3 && c.method == "chat"));
+
+    // Peer 4 tells us through CONFIRM_PATH (valid 0) that our checksum differs from its own:
+    // its calls on the node are refused too, whatever checksum it announces later.
+    s.rpc(4, "Lobby", "ping", &()).unwrap();
+    while s.poll_output().is_some() {}
+    // Our first path-cache id is 1.
+    s.receive(4, 0, reliable, &[2, 0, 1, 0, 0, 0]);
+    assert!(matches!(
+        s.poll_event(),
+        Some(Event::Error {
+            peer: 4,
+            error: ProtocolError::ChecksumMismatch { .. }
+        })
+    ));
+    s.receive(4, 0, reliable, &simplify_path(&ours, 5, "/root/Lobby"));
+    while s.poll_output().is_some() {}
+    s.receive(4, 0, reliable, &call);
+    assert!(matches!(
+        s.poll_event(),
+        Some(Event::Error {
+            peer: 4,
+            error: ProtocolError::MismatchedCall { peer: 4, ref theirs, .. }
+        }) if theirs.is_empty()
+    ));
+    assert_eq!(s.poll_event(), None);
+}

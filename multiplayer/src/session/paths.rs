@@ -1,0 +1,301 @@
+//! The path cache of the Godot 4 session (`SceneCacheInterface`): the declared tables with our
+//! cache ids, and per connected peer the ids it announced, which of ours it confirmed, and
+//! the nodes whose RPC checksum it disagrees with. Private state; the session reaches it
+//! through the methods here.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::core::cache::{self, HasPaths, PathCache, PeerPaths, Repeat};
+use crate::rpc::relative_path;
+use crate::wire::NodeRef;
+use crate::{ProtocolError, RpcTable};
+
+/// The per-peer record of the path cache.
+#[derive(Debug, Default)]
+struct Peer {
+    /// The ids it announced (→ table slot) and which of ours it confirmed.
+    paths: PeerPaths<usize>,
+    /// Table slots whose checksum differs between us, with its checksum (empty when it only
+    /// told us through CONFIRM_PATH that ours differs).
+    mismatched: HashMap<usize, String>,
+}
+
+impl HasPaths<usize> for Peer {
+    fn paths(&self) -> &PeerPaths<usize> {
+        &self.paths
+    }
+    fn paths_mut(&mut self) -> &mut PeerPaths<usize> {
+        &mut self.paths
+    }
+}
+
+/// The path-cache room: the connected peers are the ones it keeps a record of.
+#[derive(Debug)]
+pub(super) struct Paths {
+    cache: PathCache<RpcTable>,
+    peers: BTreeMap<i32, Peer>,
+}
+
+/// What a send of one table to some targets needs: our id, the targets that must be sent
+/// SIMPLIFY_PATH first, and whether every target confirmed the id already.
+pub(super) struct Send {
+    pub(super) id: u32,
+    pub(super) announce: Vec<i32>,
+    pub(super) all_confirmed: bool,
+}
+
+impl Paths {
+    pub(super) fn new() -> Self {
+        Self {
+            cache: PathCache::new(u32::MAX),
+            peers: BTreeMap::new(),
+        }
+    }
+
+    /// Declares a table (replacing one of the same path); its slot.
+    pub(super) fn declare(&mut self, table: RpcTable) -> usize {
+        self.cache.declare(table)
+    }
+
+    /// The table in slot `index`.
+    pub(super) fn table(&self, index: usize) -> Option<&RpcTable> {
+        self.cache.table(index)
+    }
+
+    /// The slot of the table at `path` (relative to the multiplayer root).
+    pub(super) fn index(&self, path: &str) -> Option<usize> {
+        self.cache.index(path)
+    }
+
+    /// The table at `path`, with its slot.
+    pub(super) fn by_path(&self, path: &str) -> Option<(usize, &RpcTable)> {
+        self.cache.by_path(path)
+    }
+
+    // ---- peers ----------------------------------------------------------------------------
+
+    /// Starts the record of a connected peer.
+    pub(super) fn add_peer(&mut self, peer: i32) {
+        self.peers.entry(peer).or_default();
+    }
+
+    /// Drops a peer's record; whether it was connected.
+    pub(super) fn remove_peer(&mut self, peer: i32) -> bool {
+        self.peers.remove(&peer).is_some()
+    }
+
+    /// Whether `peer` is connected.
+    pub(super) fn is_connected(&self, peer: i32) -> bool {
+        self.peers.contains_key(&peer)
+    }
+
+    /// The connected peers, in id order.
+    pub(super) fn ids(&self) -> impl Iterator<Item = i32> + '_ {
+        self.peers.keys().copied()
+    }
+
+    // ---- receiving ------------------------------------------------------------------------
+
+    /// The slot a REMOTE_CALL of `from` names. Calls on a node whose checksum `from`
+    /// disagrees with are refused ([`ProtocolError::MismatchedCall`]): its method ids would
+    /// name other methods here.
+    pub(super) fn resolve(&self, from: i32, node: &NodeRef<'_>) -> Result<usize, ProtocolError> {
+        let peer = self
+            .peers
+            .get(&from)
+            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        let index =
+            match *node {
+                NodeRef::Cached(id) => peer
+                    .paths
+                    .lookup(id)
+                    .ok_or(ProtocolError::UnknownCacheId { peer: from, id })?,
+                NodeRef::Path(path) => self.cache.index(relative_path(path)).ok_or_else(|| {
+                    ProtocolError::UnknownNode {
+                        peer: from,
+                        path: path.to_owned(),
+                    }
+                })?,
+            };
+        if let Some(theirs) = peer.mismatched.get(&index) {
+            let table = self.cache.table(index);
+            return Err(ProtocolError::MismatchedCall {
+                peer: from,
+                path: table.map(|t| t.path().to_owned()).unwrap_or_default(),
+                theirs: theirs.clone(),
+                ours: table.map(|t| t.md5().to_owned()).unwrap_or_default(),
+            });
+        }
+        Ok(index)
+    }
+
+    /// Whether `from` announced `id` already (Godot 4 refuses a second announcement).
+    pub(super) fn announced(&self, from: i32, id: u32) -> Result<bool, ProtocolError> {
+        let peer = self
+            .peers
+            .get(&from)
+            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        Ok(peer.paths.lookup(id).is_some())
+    }
+
+    /// A SIMPLIFY_PATH of `from`: remembers its `id` for slot `index` (within `limit` ids)
+    /// and compares the checksums. Whether they agree, and the mismatch to report when not.
+    pub(super) fn receive_simplify(
+        &mut self,
+        from: i32,
+        (md5, id, index): (&str, u32, usize),
+        limit: usize,
+    ) -> Result<(bool, Option<ProtocolError>), ProtocolError> {
+        let table = self
+            .cache
+            .table(index)
+            .ok_or(ProtocolError::UnknownCacheId { peer: from, id })?;
+        let valid = table.md5() == md5;
+        let mismatch = (!valid).then(|| ProtocolError::ChecksumMismatch {
+            peer: from,
+            path: table.path().to_owned(),
+            theirs: md5.to_owned(),
+            ours: table.md5().to_owned(),
+            methods: table.method_names(),
+        });
+        let peer = self
+            .peers
+            .get_mut(&from)
+            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        peer.paths
+            .remember(from, id, index, limit, Repeat::Refuse)?;
+        if !valid {
+            peer.mismatched.insert(index, md5.to_owned());
+        }
+        Ok((valid, mismatch))
+    }
+
+    /// A CONFIRM_PATH of `from` for our `id`; `valid` false: its checksum differs from ours.
+    pub(super) fn receive_confirm(
+        &mut self,
+        from: i32,
+        valid: bool,
+        id: u32,
+    ) -> Result<(), ProtocolError> {
+        let Some(index) = self.cache.index_of_id(id) else {
+            return Ok(()); // Godot: may confirm a node that was removed.
+        };
+        let peer = self
+            .peers
+            .get_mut(&from)
+            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        if !peer.paths.confirm(index) {
+            return Err(ProtocolError::State {
+                peer: from,
+                detail: "confirmed a path that was not sent to it",
+            });
+        }
+        if valid {
+            return Ok(());
+        }
+        peer.mismatched.entry(index).or_default();
+        let table = self.cache.table(index);
+        Err(ProtocolError::ChecksumMismatch {
+            peer: from,
+            path: table.map(|t| t.path().to_owned()).unwrap_or_default(),
+            theirs: String::new(),
+            ours: table.map(|t| t.md5().to_owned()).unwrap_or_default(),
+            methods: table.map(RpcTable::method_names).unwrap_or_default(),
+        })
+    }
+
+    /// The path `from` announced as `id`.
+    pub(super) fn announced_path(&self, from: i32, id: u32) -> Option<&str> {
+        let index = self.peers.get(&from)?.paths.lookup(id)?;
+        self.cache.table(index).map(RpcTable::path)
+    }
+
+    // ---- sending --------------------------------------------------------------------------
+
+    /// Prepares a send of slot `index` to `targets` (`make_object_cache`, then
+    /// `send_object_cache`): gives the id, and records the SIMPLIFY_PATH the caller sends.
+    pub(super) fn send(&mut self, index: usize, targets: &[i32]) -> Send {
+        let id = self.cache.id_for(index);
+        let mut announce = Vec::new();
+        let all_confirmed = cache::announce(&mut self.peers, index, targets, |t| announce.push(t));
+        Send {
+            id,
+            announce,
+            all_confirmed,
+        }
+    }
+
+    /// Whether `peer` confirmed our id of slot `index`.
+    pub(super) fn confirmed(&self, peer: i32, index: usize) -> bool {
+        cache::confirmed(&self.peers, peer, index)
+    }
+
+    /// Forgets the table at `path` unless it has RPC methods (a path replication made for a
+    /// node that is gone), and what peers announced for it; its slot is reused.
+    pub(super) fn forget(&mut self, path: &str) {
+        let keep = self
+            .cache
+            .by_path(path)
+            .is_none_or(|(_, t)| !t.methods().is_empty());
+        if keep {
+            return;
+        }
+        if let Some(index) = self.cache.forget(path) {
+            for peer in self.peers.values_mut() {
+                peer.paths.forget(index, index);
+                peer.mismatched.remove(&index);
+            }
+        }
+    }
+
+    // ---- read access ----------------------------------------------------------------------
+
+    /// Each declared path with our id (0: never sent), by path.
+    pub(super) fn entries(&self) -> Vec<(String, u32)> {
+        let mut all: Vec<(String, u32)> = self
+            .cache
+            .entries()
+            .map(|(t, id)| (t.path().to_owned(), id))
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// The ids `peer` announced with their paths, by id.
+    pub(super) fn peer_entries(&self, peer: i32) -> Vec<(u32, String)> {
+        self.sorted(peer, |p| p.paths.announced().collect::<Vec<_>>())
+            .into_iter()
+            .map(|((id, _), path)| (id, path))
+            .collect()
+    }
+
+    /// The paths sent to `peer` with whether it confirmed them, by path.
+    pub(super) fn confirmations(&self, peer: i32) -> Vec<(String, bool)> {
+        let mut all: Vec<(String, bool)> = self
+            .sorted(peer, |p| {
+                p.paths.sent().map(|(i, c)| (c, i)).collect::<Vec<_>>()
+            })
+            .into_iter()
+            .map(|((c, _), path)| (path, c))
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// `pick`'s `(key, slot)` pairs of `peer`'s record with the slots' paths, sorted.
+    fn sorted<K: Ord + Copy>(
+        &self,
+        peer: i32,
+        pick: impl Fn(&Peer) -> Vec<(K, usize)>,
+    ) -> Vec<((K, usize), String)> {
+        let Some(record) = self.peers.get(&peer) else {
+            return Vec::new();
+        };
+        let mut all: Vec<((K, usize), String)> = pick(record)
+            .into_iter()
+            .filter_map(|(k, i)| Some(((k, i), self.cache.table(i)?.path().to_owned())))
+            .collect();
+        all.sort();
+        all
+    }
+}
