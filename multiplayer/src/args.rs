@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::ProtocolError;
+pub(crate) use crate::args_glue::decode;
 
 const TYPE_MASK: u8 = 0x3F;
 const MODE_SHIFT: u8 = 6;
@@ -56,6 +57,16 @@ impl<'a> Args<'a> {
             bytes,
             offset,
         }
+    }
+
+    /// The announced count (`None`: one bare `PackedByteArray`, or nothing), the argument
+    /// bytes, and where they start in the packet.
+    pub(crate) fn parts(&self) -> (Option<u8>, &'a [u8], usize) {
+        let count = match self.shape {
+            Shape::List(n) => Some(n),
+            Shape::None | Shape::Raw => None,
+        };
+        (count, self.bytes, self.offset)
     }
 
     /// The number of arguments the packet announces.

@@ -6,9 +6,14 @@
 
 use godot_serde::Variant;
 
-use crate::{ProtocolError, TransferMode, args};
+use crate::args::{self, Args};
+use crate::{ProtocolError, TransferMode};
 
-/// A remote call received (or, in Godot 3, a remote set: see [`Event::Rset`]).
+/// A remote call received (or, in Godot 3, a remote set: see [`Event::Rset`]). The argument
+/// bytes are kept as they came (an owned copy of the packet's argument region, with its shape
+/// and offset) and decoded only when asked: typed with [`args_as`](Self::args_as) (or
+/// [`Session::args_of`](crate::Session::args_of) in a serve loop), as `Variant`s with
+/// [`variants`](Self::variants). Malformed argument bytes are an error of that call then.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RemoteCall {
     /// The caller (the original sender for relayed calls).
@@ -17,42 +22,163 @@ pub struct RemoteCall {
     pub path: String,
     /// The method (the property of a Godot 3 remote set).
     pub method: String,
-    /// The arguments (the one value of a Godot 3 remote set).
-    pub args: Vec<Variant>,
     /// The channel it came on (always 0 in Godot 3).
     pub channel: u8,
     /// The transfer mode the transport reported.
     pub mode: TransferMode,
-    /// Whose Variant layout the arguments came in (for [`args_as`](Self::args_as)).
-    pub(crate) dialect: Dialect,
+    args: ArgBytes,
 }
 
-/// The Variant layout of a call's arguments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Dialect {
-    /// Godot 4 (`encode_and_compress_variant`).
-    #[default]
-    Godot4,
-    /// Godot 3.2.3 (`encode_variant`, Godot 3's type ids).
-    Godot3,
+/// The undecoded arguments of a call: the bytes, their shape, where they started in the
+/// packet, and whose Variant layout they use.
+#[derive(Debug, Clone, PartialEq)]
+struct ArgBytes {
+    bytes: Vec<u8>,
+    shape: Shape,
+    offset: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// Godot 4: `count` compressed Variants.
+    List(u8),
+    /// Godot 4's "byte only or no args": one bare `PackedByteArray`, or nothing.
+    Bare,
+    /// Godot 3: `count` Variants in Godot 3's layout.
+    Godot3List(u8),
+    /// Godot 3's remote set: one value.
+    Godot3Value,
+}
+
+/// What a Godot 3 call or set carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Godot3Args {
+    /// A call's `count` arguments.
+    Call(u8),
+    /// A set's one value.
+    Set,
 }
 
 impl RemoteCall {
-    /// The arguments as a typed tuple or struct (fields in order). In a serve loop,
+    /// A Godot 4 call; the argument region is copied.
+    pub(crate) fn godot4(
+        (from, path, method): (i32, String, String),
+        channel: u8,
+        mode: TransferMode,
+        args: &Args<'_>,
+    ) -> Self {
+        let (count, bytes, offset) = args.parts();
+        let shape = count.map_or(Shape::Bare, Shape::List);
+        Self {
+            from,
+            path,
+            method,
+            channel,
+            mode,
+            args: ArgBytes {
+                bytes: bytes.to_vec(),
+                shape,
+                offset,
+            },
+        }
+    }
+
+    /// A Godot 3 call or set; `bytes` (at `offset` in the packet) are copied.
+    pub(crate) fn godot3(
+        (from, path, method): (i32, String, String),
+        mode: TransferMode,
+        kind: Godot3Args,
+        (bytes, offset): (&[u8], usize),
+    ) -> Self {
+        let shape = match kind {
+            Godot3Args::Call(count) => Shape::Godot3List(count),
+            Godot3Args::Set => Shape::Godot3Value,
+        };
+        Self {
+            from,
+            path,
+            method,
+            channel: 0,
+            mode,
+            args: ArgBytes {
+                bytes: bytes.to_vec(),
+                shape,
+                offset,
+            },
+        }
+    }
+
+    /// The argument bytes as they came (Godot 4: after the count byte, or the bare
+    /// `PackedByteArray`; Godot 3: after the count byte, or a set's value).
+    pub fn arg_bytes(&self) -> &[u8] {
+        &self.args.bytes
+    }
+
+    /// Where [`arg_bytes`](Self::arg_bytes) started in the packet (error offsets count from the
+    /// packet's start).
+    pub fn args_offset(&self) -> usize {
+        self.args.offset
+    }
+
+    /// The number of arguments the packet announces (a Godot 4 bare `PackedByteArray` is 1,
+    /// no arguments 0; a Godot 3 set's value is 1).
+    pub fn arg_count(&self) -> usize {
+        match self.args.shape {
+            Shape::List(n) | Shape::Godot3List(n) => usize::from(n),
+            Shape::Bare => usize::from(!self.args.bytes.is_empty()),
+            Shape::Godot3Value => 1,
+        }
+    }
+
+    /// The Godot 4 arguments, still encoded (`None` for a Godot 3 call or set).
+    pub fn args(&self) -> Option<Args<'_>> {
+        let a = &self.args;
+        match a.shape {
+            Shape::List(n) => Some(Args::list(n, &a.bytes, a.offset)),
+            Shape::Bare => Some(Args::raw_or_none(&a.bytes, a.offset)),
+            Shape::Godot3List(_) | Shape::Godot3Value => None,
+        }
+    }
+
+    /// The arguments decoded to `Variant`s (a Godot 3 set: its one value).
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Argument`] (with the argument's index and byte offset) or
+    /// [`ProtocolError::Truncated`] for bytes that do not hold what the packet announced.
+    pub fn variants(&self) -> Result<Vec<Variant>, ProtocolError> {
+        let a = &self.args;
+        match a.shape {
+            Shape::Godot3List(count) => crate::godot3::wire::decode_args(count, &a.bytes, a.offset),
+            Shape::Godot3Value => Ok(vec![crate::godot3::wire::decode_value(&a.bytes, a.offset)?]),
+            Shape::List(_) | Shape::Bare => self.args().map_or(Ok(Vec::new()), |g4| g4.decode()),
+        }
+    }
+
+    /// The arguments as a typed tuple or struct (fields in order), decoded from the bytes
+    /// (Godot 4: through [`args::decode`]). In a serve loop,
     /// [`Session::args_of`](crate::Session::args_of) is the shape: a mismatch is the caller's
     /// event there, not an `Err` that `?` would turn into the end of the loop.
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::ArgumentType`] when they do not fit `T`.
+    /// [`ProtocolError::ArgumentType`] when they do not fit `T`; what
+    /// [`variants`](Self::variants) reports for malformed bytes.
     pub fn args_as<T: serde::de::DeserializeOwned>(&self) -> Result<T, ProtocolError> {
-        match self.dialect {
-            Dialect::Godot4 => args::from_arguments(&self.method, &self.args),
-            Dialect::Godot3 => {
-                let list = Variant::from(self.args.clone());
+        let typed = match self.args() {
+            Some(g4) => args::decode::<T>(&g4),
+            None => {
+                let list = Variant::from(self.variants()?);
                 args::typed_in(&crate::godot3::wire::config(), &self.method, &list)
             }
-        }
+        };
+        typed.map_err(|e| match e {
+            ProtocolError::ArgumentType { message, .. } => ProtocolError::ArgumentType {
+                method: self.method.clone(),
+                message,
+            },
+            other => other,
+        })
     }
 
     /// The value of a Godot 3 remote set (the first argument) as `T`
@@ -60,12 +186,14 @@ impl RemoteCall {
     ///
     /// # Errors
     ///
-    /// [`ProtocolError::ArgumentType`] when it does not fit `T`.
+    /// [`ProtocolError::ArgumentType`] when it does not fit `T`; what
+    /// [`variants`](Self::variants) reports for malformed bytes.
     pub fn value_as<T: serde::de::DeserializeOwned>(&self) -> Result<T, ProtocolError> {
-        let value = self.args.first().unwrap_or(&Variant::Nil);
-        let config = match self.dialect {
-            Dialect::Godot4 => godot_serde::Config::godot4(),
-            Dialect::Godot3 => crate::godot3::wire::config(),
+        let values = self.variants()?;
+        let value = values.first().unwrap_or(&Variant::Nil);
+        let config = match self.args.shape {
+            Shape::List(_) | Shape::Bare => godot_serde::Config::godot4(),
+            Shape::Godot3List(_) | Shape::Godot3Value => crate::godot3::wire::config(),
         };
         args::typed_in(&config, &self.method, value)
     }

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod args;
+mod args_glue;
 mod core;
 #[cfg(feature = "enet")]
 pub mod enet;

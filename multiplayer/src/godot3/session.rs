@@ -24,7 +24,7 @@ use super::wire::{self, NodeRef, Packet};
 use crate::args;
 use crate::core::cache::{self, PathCache, PeerPaths, Repeat};
 use crate::core::{SessionCommon, Target, deref_common, node_id};
-use crate::event::Dialect;
+use crate::event::Godot3Args;
 use crate::rpc::relative_path;
 use crate::{Event, Limits, ProtocolError, RemoteCall, TransferMode};
 
@@ -206,8 +206,9 @@ impl Session {
             } => {
                 let index = self.node(from, &node)?;
                 let path = self.check(index, from, method, MemberKind::Method)?;
-                let args = wire::decode_args(count, args, args_offset)?;
-                let call = remote(from, path, method, args, mode);
+                let names = (from, path, method.to_owned());
+                let kind = Godot3Args::Call(count);
+                let call = RemoteCall::godot3(names, mode, kind, (args, args_offset));
                 self.common.queues.event(Event::Rpc(call));
                 Ok(())
             }
@@ -219,8 +220,8 @@ impl Session {
             } => {
                 let index = self.node(from, &node)?;
                 let path = self.check(index, from, property, MemberKind::Property)?;
-                let value = wire::decode_value(value, value_offset)?;
-                let set = remote(from, path, property, vec![value], mode);
+                let names = (from, path, property.to_owned());
+                let set = RemoteCall::godot3(names, mode, Godot3Args::Set, (value, value_offset));
                 self.common.queues.event(Event::Rset(set));
                 Ok(())
             }
@@ -501,24 +502,5 @@ impl Session {
             self.common.queues.packet(t, 0, mode, data);
         }
         Ok(local)
-    }
-}
-
-/// A received call or set, in Godot 3's Variant layout.
-fn remote(
-    from: i32,
-    path: String,
-    member: &str,
-    args: Vec<Variant>,
-    mode: TransferMode,
-) -> RemoteCall {
-    RemoteCall {
-        from,
-        path,
-        method: member.to_owned(),
-        args,
-        channel: 0,
-        mode,
-        dialect: Dialect::Godot3,
     }
 }

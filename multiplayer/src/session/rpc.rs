@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::Session;
 use crate::args::{self, Args, Encoded};
 use crate::core::Target;
-use crate::event::{Dialect, Event, RemoteCall};
+use crate::event::{Event, RemoteCall};
 use crate::rpc::relative_path;
 use crate::wire::{self, NodeRef};
 use crate::{ProtocolError, TransferMode};
@@ -176,16 +176,8 @@ impl Session {
                 authority: table.authority(),
             });
         }
-        let args = args.decode()?;
-        let call = RemoteCall {
-            from,
-            path: table.path().to_owned(),
-            method: config.name.clone(),
-            args,
-            channel,
-            mode,
-            dialect: Dialect::Godot4,
-        };
+        let names = (from, table.path().to_owned(), config.name.clone());
+        let call = RemoteCall::godot4(names, channel, mode, &args);
         self.common.queues.event(Event::Rpc(call));
         Ok(())
     }

@@ -211,3 +211,111 @@ fn calls_under_another_rpc_checksum_are_refused() {
     ));
     assert_eq!(s.poll_event(), None);
 }
+
+#[test]
+fn a_call_keeps_its_argument_bytes_until_asked() {
+    use godot_serde_multiplayer::{
+        Event, RpcMethod, RpcTable, Session, Settings, TransferMode, Variant,
+    };
+    let table = RpcTable::new("/root/Lobby").with(RpcMethod::any_peer("chat"));
+    let md5 = table.md5().to_owned();
+    let mut s = Session::server(Settings::default());
+    s.declare(table);
+    s.connected(2, crate::clock::at_ms(0));
+    s.receive(
+        2,
+        0,
+        TransferMode::Reliable,
+        &simplify_path(&md5, 5, "/root/Lobby"),
+    );
+    while s.poll_event().is_some() {}
+    // REMOTE_CALL: byte 0 = 0 (8-bit node id, 8-bit method id, a count), node 5, method 0,
+    // count 2, then int 7 (type 2, 8-bit width: 0x02, 0x07) and bool true (type 1, value in
+    // bit 7: 0x81). The arguments start at byte 4.
+    s.receive(
+        2,
+        0,
+        TransferMode::Reliable,
+        &[0x00, 5, 0, 2, 0x02, 0x07, 0x81],
+    );
+    let Some(Event::Rpc(call)) = s.poll_event() else {
+        panic!("no call")
+    };
+    assert_eq!(call.arg_bytes(), [0x02, 0x07, 0x81]);
+    assert_eq!((call.args_offset(), call.arg_count()), (4, 2));
+    assert_eq!(
+        call.variants().unwrap(),
+        [Variant::Int(7), Variant::Bool(true)]
+    );
+    assert_eq!(call.args_as::<(i64, bool)>().unwrap(), (7, true));
+    // Decoding is the call's own: an argument cut short is reported when asked, with the
+    // byte where it starts (int with a 64-bit width, 0xc2, and one byte at byte 4).
+    s.receive(2, 0, TransferMode::Reliable, &[0x00, 5, 0, 1, 0xc2, 1]);
+    let Some(Event::Rpc(bad)) = s.poll_event() else {
+        panic!("no call")
+    };
+    let err = bad.args_as::<(i64,)>().unwrap_err();
+    assert!(
+        err.to_string().starts_with("argument 0 at byte 4: "),
+        "{err}"
+    );
+    assert_eq!(s.args_of::<(i64,)>(&bad), None);
+    assert!(matches!(
+        s.poll_event(),
+        Some(Event::Error {
+            peer: 2,
+            error: ProtocolError::Argument {
+                index: 0,
+                offset: 4,
+                ..
+            }
+        })
+    ));
+}
+
+#[test]
+fn a_godot3_call_and_set_keep_their_bytes_too() {
+    use godot_serde_multiplayer::godot3::{NodeTable, RemoteMode, Session};
+    use godot_serde_multiplayer::{Event, Limits, TransferMode, Variant};
+    let mut s = Session::server(Limits::default());
+    s.declare(
+        NodeTable::new("/root/Lobby")
+            .method("chat", RemoteMode::Remote)
+            .property("hp", RemoteMode::Remote),
+    );
+    s.connected(2);
+    while s.poll_event().is_some() {}
+    // Godot 3 REMOTE_CALL (multiplayer_api.cpp, 3.2): command 0, node id u32 with the path
+    // bit and the path's offset (19 = 0x13), "chat\0", count 1, int 7 in Godot 3's layout
+    // (type 2, u32 LE; 8 bytes), then "Lobby\0" at byte 19.
+    let mut call = vec![0u8, 19, 0, 0, 0x80];
+    call.extend(b"chat\0");
+    call.extend([1, 2, 0, 0, 0, 7, 0, 0, 0]);
+    call.extend(b"Lobby\0");
+    s.receive(2, true, &call);
+    let got = s.poll_event();
+    let Some(Event::Rpc(c)) = got else {
+        panic!("no call: {got:?}")
+    };
+    assert_eq!(
+        (c.method.as_str(), c.mode),
+        ("chat", TransferMode::Unreliable)
+    );
+    assert_eq!(c.arg_bytes(), [2, 0, 0, 0, 7, 0, 0, 0]);
+    assert_eq!((c.args_offset(), c.arg_count()), (11, 1));
+    assert!(c.args().is_none(), "not Godot 4's layout");
+    assert_eq!(c.args_as::<(i64,)>().unwrap(), (7,));
+    // REMOTE_SET: command 1, node id with the path at 16 (after 5 header bytes, "hp\0" and
+    // the 8 bytes of int 9), the name, the value, the path.
+    let mut set = vec![1u8, 16, 0, 0, 0x80];
+    set.extend(b"hp\0");
+    set.extend([2, 0, 0, 0, 9, 0, 0, 0]);
+    set.extend(b"Lobby\0");
+    s.receive(2, false, &set);
+    let got = s.poll_event();
+    let Some(Event::Rset(v)) = got else {
+        panic!("no set: {got:?}")
+    };
+    assert_eq!(v.variants().unwrap(), [Variant::Int(9)]);
+    assert_eq!(v.value_as::<i64>().unwrap(), 9);
+}

@@ -27,10 +27,13 @@ fn server() -> Session {
     s
 }
 
+/// The session's per-peer errors, and for each call the error its arguments decode to (a
+/// call keeps its argument bytes undecoded: `args_of` reports that error as the caller's).
 fn errors(s: &mut Session) -> Vec<ProtocolError> {
     std::iter::from_fn(|| s.poll_event())
         .filter_map(|e| match e {
             Event::Error { error, .. } => Some(error),
+            Event::Rpc(call) => call.variants().err(),
             _ => None,
         })
         .collect()

@@ -205,7 +205,8 @@ fn exercise(engine: PathBuf, ws: bool) -> (usize, usize) {
     let mut echoed = vec![false; values.len()];
     pump(&mut a, Duration::from_secs(20), |_, e| match e {
         Event::Rpc(call) if call.method == "echo" => {
-            let [Variant::Int(i), v] = call.args.as_slice() else {
+            let args = call.variants().unwrap();
+            let [Variant::Int(i), v] = args.as_slice() else {
                 panic!("{call:?}")
             };
             let i = *i as usize;

@@ -153,7 +153,9 @@ fn generated_godot4_script_talks_to_the_rust_server() {
                         .rpc(call.from, "Lobby", "said", &(id, "hi back"))
                         .unwrap();
                 }
-                Event::Rpc(call) if call.method == "move" => moves.push((call.args, call.channel)),
+                Event::Rpc(call) if call.method == "move" => {
+                    moves.push((call.variants().unwrap(), call.channel))
+                }
                 Event::Error { error, .. } => errors.push(error.to_string()),
                 _ => {}
             }

@@ -190,11 +190,13 @@ fn serve(engine: &Path, mut server: Server, port: u16, transport: &str) {
                     }
                     "master_only" => {
                         master_only += 1;
-                        assert_eq!(call.args, [Variant::Int(7)]);
+                        assert_eq!(call.variants().unwrap(), [Variant::Int(7)]);
                     }
-                    "unrel" => unreliable
-                        .push((call.args.clone(), (call.mode == TransferMode::Unreliable))),
-                    "hello" => hellos.push((call.from, call.args.clone())),
+                    "unrel" => unreliable.push((
+                        call.variants().unwrap(),
+                        (call.mode == TransferMode::Unreliable),
+                    )),
+                    "hello" => hellos.push((call.from, call.variants().unwrap())),
                     "done" => {
                         let (n,): (i64,) = call.args_as().unwrap();
                         let s = server.session();
@@ -217,7 +219,7 @@ fn serve(engine: &Path, mut server: Server, port: u16, transport: &str) {
                 },
                 Event::Rset(set) => rsets.push((
                     set.method.clone(),
-                    set.args.clone(),
+                    set.variants().unwrap(),
                     (set.mode == TransferMode::Unreliable),
                 )),
                 Event::Raw { from, data, .. } => raw.push((from, data)),
@@ -389,9 +391,11 @@ fn join(engine: &Path, transport: &str) {
                             s.rpc(1, "Lobby", "done", &(offers,)).unwrap();
                         }
                     }
-                    "unrel" => unreliable
-                        .push((call.args.clone(), (call.mode == TransferMode::Unreliable))),
-                    "finish" => finished = Some(call.args.clone()),
+                    "unrel" => unreliable.push((
+                        call.variants().unwrap(),
+                        (call.mode == TransferMode::Unreliable),
+                    )),
+                    "finish" => finished = Some(call.variants().unwrap()),
                     other => panic!("unexpected call {other}"),
                 },
                 Event::Rset(set) => {

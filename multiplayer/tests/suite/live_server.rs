@@ -53,7 +53,7 @@ fn handle(server: &mut Server, event: Event, seen: &mut Seen) {
         Event::PeerDisconnected(peer) => seen.log.push(format!("left {peer}")),
         Event::Rpc(call) => match call.method.as_str() {
             "take" => {
-                let (index, value, bytes) = match call.args.as_slice() {
+                let (index, value, bytes) = match call.variants().unwrap().as_slice() {
                     [Variant::Int(i), v, Variant::PackedByteArray(b)] => {
                         (*i, v.clone(), b.0.clone())
                     }
@@ -87,7 +87,9 @@ fn handle(server: &mut Server, event: Event, seen: &mut Seen) {
                 let (a, b): (i64, bool) = call.args_as().unwrap();
                 seen.log.push(format!("ping {a} {b}"));
             }
-            "done" => seen.log.push(format!("done {:?}", call.args)),
+            "done" => seen
+                .log
+                .push(format!("done {:?}", call.variants().unwrap())),
             other => seen.log.push(format!("rpc {other} from {}", call.from)),
         },
         Event::Raw { from, data, .. } => {
