@@ -245,6 +245,9 @@ pub enum Event {
         sync: crate::SyncId,
         /// Whether it was a delta (only the changed watched properties).
         delta: bool,
+        /// The paths of the properties whose value this packet changed (as the config names
+        /// them, `.:position`), in the config's order; empty when it repeated the state.
+        changed: Vec<String>,
     },
     /// A client's spawner got a node from the server (SPAWN): its synchronizers are
     /// [`Session::node_synchronizers`](crate::Session::node_synchronizers), their spawn state
@@ -254,6 +257,12 @@ pub enum Event {
         from: i32,
         /// The node.
         node: crate::NodeId,
+        /// Its name (under the spawner's spawn parent).
+        name: String,
+        /// The spawner's path, relative to the multiplayer root.
+        spawner: String,
+        /// The spawnable scene's index, or the custom spawn data.
+        scene: crate::SpawnScene,
     },
     /// The server despawned a node it spawned here; its synchronizers are gone.
     Despawned {

@@ -32,6 +32,39 @@ pub enum TransferMode {
     Reliable,
 }
 
+impl From<TransferMode> for u8 {
+    /// The engine's `MultiplayerPeer.TransferMode` value: 0, 1 or 2.
+    fn from(mode: TransferMode) -> Self {
+        match mode {
+            TransferMode::Unreliable => 0,
+            TransferMode::UnreliableOrdered => 1,
+            TransferMode::Reliable => 2,
+        }
+    }
+}
+
+impl TryFrom<u8> for TransferMode {
+    type Error = crate::ProtocolError;
+
+    /// The mode of the engine's value 0, 1 or 2.
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Invalid`](crate::ProtocolError::Invalid) for any other value.
+    fn try_from(value: u8) -> Result<Self, Self::Error> {
+        match value {
+            0 => Ok(Self::Unreliable),
+            1 => Ok(Self::UnreliableOrdered),
+            2 => Ok(Self::Reliable),
+            other => Err(crate::ProtocolError::Invalid {
+                what: "transfer mode",
+                offset: 0,
+                detail: format!("{other}: the engine's modes are 0, 1 and 2"),
+            }),
+        }
+    }
+}
+
 /// One `@rpc` method as GDScript declares it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RpcMethod {

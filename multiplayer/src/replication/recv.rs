@@ -180,7 +180,19 @@ impl Session {
                 self.update_sync_visibility(p, sid);
             }
         }
-        self.emit(Event::Spawned { from, node });
+        let spawner = decl.path.clone();
+        let (name, scene) = self
+            .rep()
+            .node(node)
+            .map(|n| (n.name.clone(), n.scene.clone()))
+            .unwrap_or_else(|| (String::new(), SpawnScene::Index(0)));
+        self.emit(Event::Spawned {
+            from,
+            node,
+            name,
+            spawner,
+            scene,
+        });
         Ok(())
     }
 
@@ -292,8 +304,13 @@ impl Session {
                 });
             }
             s.encoded_sync = None;
+            let mut changed = Vec::new();
             for (i, v) in targets.into_iter().zip(values.0) {
                 if let Some(slot) = s.values.get_mut(i) {
+                    if !super::same(slot, &v) {
+                        let property = s.decl.config.properties().get(i);
+                        changed.extend(property.map(|p| p.path.clone()));
+                    }
                     *slot = v;
                 }
             }
@@ -301,6 +318,7 @@ impl Session {
                 from,
                 sync: sid,
                 delta: entry.indexes.is_some(),
+                changed,
             });
         }
         refused.map_or(Ok(()), Err)

@@ -343,6 +343,12 @@ impl Session {
         self.rep().node(node).map_or(&[], |n| &n.syncs)
     }
 
+    /// A synchronizer's net id, for harnesses: the spawn counter's id, `0x80000000 | path-cache
+    /// id` for one named by path, 0 while it has none yet.
+    pub fn synchronizer_net_id(&self, sync: SyncId) -> Option<u32> {
+        self.rep().sync(sync).map(|s| s.net_id)
+    }
+
     /// A spawned node's net id (0 until it is first spawned on a peer).
     pub fn node_net_id(&self, node: NodeId) -> Option<u32> {
         self.rep().node(node).map(|n| n.net_id)

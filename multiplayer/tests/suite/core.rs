@@ -210,6 +210,14 @@ fn calls_under_another_rpc_checksum_are_refused() {
         }) if theirs.is_empty()
     ));
     assert_eq!(s.poll_event(), None);
+    // What the path cache holds: our id 1 for Lobby, sent to peer 4 only (and confirmed,
+    // invalid as the confirmation was); every peer announced Lobby as 5.
+    assert_eq!(s.cached_paths(), [("Lobby".to_owned(), 1)]);
+    assert_eq!(s.path_confirmations(4), [("Lobby".to_owned(), true)]);
+    assert_eq!(s.path_confirmations(3), []);
+    for peer in [2, 3, 4] {
+        assert_eq!(s.peer_cached_paths(peer), [(5, "Lobby".to_owned())]);
+    }
 }
 
 #[test]
@@ -318,4 +326,26 @@ fn a_godot3_call_and_set_keep_their_bytes_too() {
     };
     assert_eq!(v.variants().unwrap(), [Variant::Int(9)]);
     assert_eq!(v.value_as::<i64>().unwrap(), 9);
+}
+
+#[test]
+fn transfer_modes_are_the_engines_integers() {
+    use godot_serde_multiplayer::TransferMode;
+    // `MultiplayerPeer.TransferMode`: UNRELIABLE 0, UNRELIABLE_ORDERED 1, RELIABLE 2.
+    let modes = [
+        (TransferMode::Unreliable, 0u8),
+        (TransferMode::UnreliableOrdered, 1),
+        (TransferMode::Reliable, 2),
+    ];
+    for (mode, value) in modes {
+        assert_eq!(u8::from(mode), value);
+        assert_eq!(TransferMode::try_from(value), Ok(mode));
+    }
+    assert!(matches!(
+        TransferMode::try_from(3),
+        Err(ProtocolError::Invalid {
+            what: "transfer mode",
+            ..
+        })
+    ));
 }

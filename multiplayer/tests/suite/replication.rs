@@ -672,10 +672,24 @@ fn a_client_takes_the_servers_spawns_syncs_and_despawns() {
     };
     while c.poll_event().is_some() {}
     c.receive(1, 0, TransferMode::Reliable, &spawn(1, &[2], "Alice"));
-    let Some(Event::Spawned { from: 1, node }) = c.poll_event() else {
+    let Some(Event::Spawned {
+        from: 1,
+        node,
+        name,
+        spawner,
+        scene,
+    }) = c.poll_event()
+    else {
         panic!("no spawn")
     };
+    // The SPAWN's byte 1 is the scene index (0); the name and spawner as sent and declared.
+    assert_eq!(
+        (name.as_str(), spawner.as_str(), scene),
+        ("Alice", "World/Spawner", SpawnScene::Index(0))
+    );
     let sid = c.node_synchronizers(node)[0];
+    // The SPAWN listed net id 2 for the server's synchronizer.
+    assert_eq!(c.synchronizer_net_id(sid), Some(2));
     assert_eq!(c.state(sid).unwrap()[..2], player_state(1.0, 5, 0.0)[..2]);
     assert_eq!(
         c.state(sid).unwrap()[2],
@@ -711,7 +725,7 @@ fn a_client_takes_the_servers_spawns_syncs_and_despawns() {
                 ..
             } => (*what).to_owned(),
             Event::Error { error, .. } => format!("{error:?}"),
-            Event::Synchronized { delta, .. } => format!("sync {delta}"),
+            Event::Synchronized { delta, changed, .. } => format!("sync {delta} {changed:?}"),
             Event::Despawned { name, .. } => format!("despawned {name}"),
             other => format!("{other:?}"),
         })
@@ -719,8 +733,10 @@ fn a_client_takes_the_servers_spawns_syncs_and_despawns() {
     assert_eq!(
         what,
         [
-            "sync false",
-            "sync true",
+            // The full SYNC moved the position from (1, 2) to (7, 2); the delta set the
+            // rotation, which the spawn state did not carry.
+            "sync false [\".:position\"]",
+            "sync true [\".:rotation\"]",
             "spawn net id",
             "spawn synchronizer count",
             "spawn name",
