@@ -16,6 +16,15 @@
 //! See the crate README for the feature table and what is checked against the live engine.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 pub mod args;
 mod args_glue;

@@ -52,7 +52,8 @@ impl Spawn<'_> {
     pub fn sync_ids(&self) -> impl Iterator<Item = u32> + '_ {
         self.sync_ids
             .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .filter_map(|c| <[u8; 4]>::try_from(c).ok())
+            .map(u32::from_le_bytes)
     }
 
     /// How many synchronizer net ids the packet holds.
@@ -146,8 +147,8 @@ impl<'a> Iterator for SyncEntries<'a> {
 }
 
 fn u32_at(p: &[u8], at: usize) -> Option<u32> {
-    let b = p.get(at..at + 4)?;
-    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    let b = p.get(at..at.checked_add(4)?)?;
+    <[u8; 4]>::try_from(b).ok().map(u32::from_le_bytes)
 }
 
 fn need_u32(p: &[u8], at: usize, command: &'static str) -> Result<u32, ProtocolError> {
@@ -281,7 +282,9 @@ pub fn parse_sync(p: &[u8]) -> Result<Sync<'_>, ProtocolError> {
     let time = if delta {
         0
     } else {
-        p.get(1..3).map_or(0, |b| u16::from_le_bytes([b[0], b[1]]))
+        p.get(1..3)
+            .and_then(|b| <[u8; 2]>::try_from(b).ok())
+            .map_or(0, u16::from_le_bytes)
     };
     Ok(Sync {
         time,
