@@ -115,7 +115,7 @@ impl<'a> Args<'a> {
                     let (value, used) = decode_one(rest).map_err(|e| ProtocolError::Argument {
                         index,
                         offset,
-                        message: e.to_string(),
+                        source: e.into(),
                     })?;
                     out.push(value);
                     rest = rest.get(used..).unwrap_or_default();
@@ -230,7 +230,7 @@ pub fn encode_variants(values: &[Variant]) -> Result<Encoded, ProtocolError> {
         _ => {
             let mut bytes = Vec::new();
             for value in values {
-                encode_one(value, &mut bytes).map_err(|e| ProtocolError::Encode(e.to_string()))?;
+                encode_one(value, &mut bytes).map_err(|e| ProtocolError::EncodeValue(e.into()))?;
             }
             Ok(Encoded {
                 bytes,
@@ -259,7 +259,7 @@ pub(crate) fn value_in<T: ?Sized + Serialize>(
 ) -> Result<Variant, ProtocolError> {
     config
         .to_variant(value)
-        .map_err(|e| ProtocolError::Encode(e.to_string()))
+        .map_err(|e| ProtocolError::EncodeValue(e.into()))
 }
 
 /// [`to_arguments`] in `config`'s Variant layout: the one rule for both dialects.
@@ -285,7 +285,7 @@ pub(crate) fn typed_in<T: DeserializeOwned>(
         .from_variant::<T>(value)
         .map_err(|e| ProtocolError::ArgumentType {
             method: method.to_owned(),
-            message: e.to_string(),
+            source: e.into(),
         })
 }
 

@@ -1,6 +1,51 @@
 //! [`ProtocolError`]: what can be wrong with one packet of one peer, or with one call of ours.
 
+use std::sync::Arc;
+
 use crate::TransferMode;
+
+/// An error of the format crate ([`godot_serde::Error`]), kept as the source of a
+/// [`ProtocolError`]: shared, so that the protocol error stays `Clone`; two compare equal when
+/// their messages do.
+#[derive(Debug, Clone)]
+pub struct FormatError(Arc<godot_serde::Error>);
+
+impl FormatError {
+    /// The format crate's error.
+    pub fn get(&self) -> &godot_serde::Error {
+        &self.0
+    }
+
+    /// A format error with `message` (for what the format crate's reader reports in its words:
+    /// a value cut short).
+    pub(crate) fn custom(message: &str) -> Self {
+        Self::from(<godot_serde::Error as serde::de::Error>::custom(message))
+    }
+}
+
+impl From<godot_serde::Error> for FormatError {
+    fn from(error: godot_serde::Error) -> Self {
+        Self(Arc::new(error))
+    }
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for FormatError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl PartialEq for FormatError {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.to_string() == other.0.to_string()
+    }
+}
 
 /// An error of the protocol: a malformed or refused packet from a peer, or a call that cannot
 /// be sent. A packet error concerns one peer only; the session goes on.
@@ -68,14 +113,15 @@ pub enum ProtocolError {
         detail: String,
     },
     /// A compressed argument could not be decoded.
-    #[error("argument {index} at byte {offset}: {message}")]
+    #[error("argument {index} at byte {offset}: {source}")]
     Argument {
         /// The argument's index.
         index: usize,
         /// Where it starts in the packet.
         offset: usize,
         /// The decoder's error.
-        message: String,
+        #[source]
+        source: FormatError,
     },
     /// A peer sent a packet that its state does not allow (e.g. an RPC before authenticating).
     #[error("peer {peer}: {detail}")]
@@ -234,16 +280,20 @@ pub enum ProtocolError {
     /// A call of ours targets a peer that is not connected.
     #[error("peer {0} is not connected")]
     NoSuchPeer(i32),
-    /// Our arguments could not be encoded.
+    /// Our arguments could not be encoded: a declaration the dialect cannot express.
     #[error("cannot encode the arguments: {0}")]
     Encode(String),
+    /// Our arguments (or state) could not be encoded: the format crate's error.
+    #[error("cannot encode the arguments: {0}")]
+    EncodeValue(#[source] FormatError),
     /// Received arguments do not fit the requested Rust type.
-    #[error("arguments of {method:?} do not fit the requested type: {message}")]
+    #[error("arguments of {method:?} do not fit the requested type: {source}")]
     ArgumentType {
         /// The method.
         method: String,
         /// The conversion error.
-        message: String,
+        #[source]
+        source: FormatError,
     },
     /// More than 255 arguments (Godot's limit: the count is one byte).
     #[error("{0} arguments, Godot allows at most 255")]

@@ -173,9 +173,9 @@ impl RemoteCall {
             }
         };
         typed.map_err(|e| match e {
-            ProtocolError::ArgumentType { message, .. } => ProtocolError::ArgumentType {
+            ProtocolError::ArgumentType { source, .. } => ProtocolError::ArgumentType {
                 method: self.method.clone(),
-                message,
+                source,
             },
             other => other,
         })

@@ -48,7 +48,7 @@ pub mod wire;
 mod ws_core;
 
 pub use crate::core::{SessionCommon, Target};
-pub use error::ProtocolError;
+pub use error::{FormatError, ProtocolError};
 pub use event::{Event, Output, RemoteCall};
 pub use godot_serde::Variant;
 pub use limits::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};

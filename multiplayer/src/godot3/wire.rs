@@ -236,7 +236,7 @@ pub fn decode_args(count: u8, bytes: &[u8], offset: usize) -> Result<Vec<Variant
                 .map_err(|e| ProtocolError::Argument {
                     index,
                     offset: at,
-                    message: e.to_string(),
+                    source: e.into(),
                 })?;
         out.push(value);
         rest = tail;
@@ -256,7 +256,7 @@ pub fn decode_value(bytes: &[u8], offset: usize) -> Result<Variant, ProtocolErro
         .map_err(|e| ProtocolError::Argument {
             index: 0,
             offset,
-            message: e.to_string(),
+            source: e.into(),
         })
 }
 
@@ -289,7 +289,7 @@ pub fn write_remote_call(
     for arg in args {
         config()
             .to_bytes_into(arg, out)
-            .map_err(|e| ProtocolError::Encode(e.to_string()))?;
+            .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
     }
     finish_path(out, start, path);
     Ok(())
@@ -313,7 +313,7 @@ pub fn write_remote_set(
     push_cstr(out, property);
     config()
         .to_bytes_into(value, out)
-        .map_err(|e| ProtocolError::Encode(e.to_string()))?;
+        .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
     finish_path(out, start, path);
     Ok(())
 }

@@ -95,7 +95,7 @@ impl ReplicationConfig {
     ) -> Result<Self, ProtocolError> {
         let value = Config::godot4()
             .to_variant(&T::default())
-            .map_err(|e| ProtocolError::Encode(e.to_string()))?;
+            .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
         let Variant::Dictionary(dict) = value else {
             return Err(ProtocolError::Encode(
                 "a synchronized state must be a struct with named fields".into(),

@@ -96,7 +96,7 @@ impl Session {
                 let (v, _) = args::decode_one(bytes).map_err(|e| ProtocolError::Argument {
                     index: 0,
                     offset: spawn.state_offset - bytes.len(),
-                    message: e.to_string(),
+                    source: e.into(),
                 })?;
                 SpawnScene::Custom(v)
             }
@@ -339,13 +339,13 @@ fn decode_values(
             return Err(ProtocolError::Argument {
                 index,
                 offset: offset + used,
-                message: "state ends before this value".into(),
+                source: crate::error::FormatError::custom("the state ends before this value"),
             });
         }
         let (v, n) = args::decode_one(rest).map_err(|e| ProtocolError::Argument {
             index,
             offset: offset + used,
-            message: e.to_string(),
+            source: e.into(),
         })?;
         out.push(v);
         used += n;

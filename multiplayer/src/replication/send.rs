@@ -18,7 +18,7 @@ fn refuse(msg: String) -> ProtocolError {
 fn encode(values: &[Variant]) -> Result<Vec<u8>, ProtocolError> {
     let mut out = Vec::new();
     for v in values {
-        args::encode_one(v, &mut out).map_err(|e| ProtocolError::Encode(e.to_string()))?;
+        args::encode_one(v, &mut out).map_err(|e| ProtocolError::EncodeValue(e.into()))?;
     }
     Ok(out)
 }

@@ -267,6 +267,10 @@ fn a_call_keeps_its_argument_bytes_until_asked() {
         err.to_string().starts_with("argument 0 at byte 4: "),
         "{err}"
     );
+    // The format crate's error is kept as the source, not flattened into text.
+    let source = std::error::Error::source(&err).expect("a source");
+    let format = source.downcast_ref::<godot_serde_multiplayer::FormatError>();
+    assert!(format.is_some_and(|f| err.to_string().ends_with(&f.get().to_string())));
     assert_eq!(s.args_of::<(i64,)>(&bad), None);
     assert!(matches!(
         s.poll_event(),
