@@ -156,7 +156,7 @@ impl RemoteCall {
     }
 
     /// The arguments as a typed tuple or struct (fields in order), decoded from the bytes
-    /// (Godot 4: through [`args::decode`]). In a serve loop,
+    /// (Godot 4: through the crate's one typed decoder). In a serve loop,
     /// [`Session::args_of`](crate::Session::args_of) is the shape: a mismatch is the caller's
     /// event there, not an `Err` that `?` would turn into the end of the loop.
     ///

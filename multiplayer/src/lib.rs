@@ -2,7 +2,11 @@
 //! Godot 4 clients join with `ENetMultiplayerPeer`, or a client that joins a Godot server.
 //!
 //! - [`Session`]: the protocol core, sans IO — transport events and packets in, [`Event`]s
-//!   and [`Output`]s out; remote calls, the path cache, authentication, relay, RAW packets.
+//!   and [`Output`]s out; remote calls, the path cache, authentication, relay, RAW packets;
+//!   one clock ([`Session::handle_timeout`], [`Session::poll_timeout`]).
+//! - What both dialects share, written once: [`Event`], [`Output`], [`RemoteCall`] (its
+//!   argument bytes decoded when asked), [`ProtocolError`], [`Target`] (the engine's
+//!   `0 / -n / n`), [`SessionCommon`] (id and queues, under both sessions), the path cache.
 //! - [`RpcTable`]: a node's `@rpc` methods, so ids and checksums match the GDScript side.
 //! - [`args`]: arguments as `encode_and_compress_variant` writes them; typed through serde.
 //! - [`replication`]: spawn, despawn and synchronizer state (`MultiplayerSpawner`,

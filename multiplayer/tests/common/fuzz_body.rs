@@ -56,8 +56,10 @@ pub fn session(data: &[u8]) {
         state(),
     );
     let _ = s.declare_synchronizer(Synchronizer::new("World/Score", cfg.clone()), state());
+    // The session's clock: milliseconds after this instant.
+    let t0 = std::time::Instant::now();
     for &p in &peers {
-        s.connected(p, crate::clock::at_ms(0));
+        s.connected(p, t0);
     }
     let mut node = s
         .spawn(
@@ -101,7 +103,7 @@ pub fn session(data: &[u8]) {
             }
         }
         now += 1000;
-        s.handle_timeout(crate::clock::at_ms(now));
+        s.handle_timeout(t0 + std::time::Duration::from_millis(now));
         let (syncs, nodes, per_peer) = s.replication_footprint();
         // A server may spawn on a client: one node and synchronizer per packet at most.
         assert!(
