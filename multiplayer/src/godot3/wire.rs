@@ -467,7 +467,7 @@ pub fn ws_route(source: i32, target: i32, peers: &[i32]) -> Result<Route, Protoc
         return Err(ProtocolError::NoSuchPeer(target));
     }
     let mut route = route(source, target, peers)?;
-    route.local |= target < 0;
+    route.local |= matches!(Target::from_engine(target), Target::AllBut(_));
     Ok(route)
 }
 

@@ -489,11 +489,12 @@ impl Session {
             self.push_packet(1, channel, mode, data);
             return;
         }
-        if to > 0 {
-            self.push_packet(to, channel, mode, packet);
+        let target = Target::from_engine(to);
+        if let Target::Peer(peer) = target {
+            self.push_packet(peer, channel, mode, packet);
             return;
         }
-        let targets = Target::from_engine(to).expand(self.paths.ids());
+        let targets = target.expand(self.paths.ids());
         for target in targets {
             self.push_packet(target, channel, mode, packet.clone());
         }

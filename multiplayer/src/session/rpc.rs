@@ -47,8 +47,7 @@ impl Session {
         }
         let mut packet = Vec::with_capacity(data.len() + 1);
         wire::write_raw(&mut packet, data);
-        if to > 0 && !self.paths.is_connected(to) {
-            self.gone(to)?;
+        if self.target_gone(Target::from_engine(to))? {
             return Ok(());
         }
         self.send_command(to, channel, mode, packet);
@@ -108,8 +107,7 @@ impl Session {
             .ok_or_else(|| not_declared(table.method_names()))?;
         let (table_path, md5) = (table.path().to_owned(), table.md5().to_owned());
         let encoded: Encoded = args::encode_variants(args)?;
-        if to > 0 && !self.paths.is_connected(to) {
-            self.gone(to)?;
+        if self.target_gone(Target::from_engine(to))? {
             return Ok(());
         }
         let targets = Target::from_engine(to).expand(self.paths.ids());
@@ -140,6 +138,15 @@ impl Session {
             self.send_command(target, config.channel, config.transfer_mode, packet);
         }
         Ok(())
+    }
+
+    /// Whether the one peer `target` names is not connected (then reported by
+    /// [`gone`](Self::gone)); `0` and `-n` go to whoever is connected.
+    fn target_gone(&mut self, target: Target) -> Result<bool, ProtocolError> {
+        match target {
+            Target::Peer(peer) if !self.paths.is_connected(peer) => self.gone(peer).map(|()| true),
+            _ => Ok(false),
+        }
     }
 
     /// A REMOTE_CALL of `from` (`_process_rpc`): the node, the method id, the mode's check.
