@@ -234,40 +234,26 @@ impl Server {
         }
     }
 
-    /// The events since the last call.
+    /// The events since the last call (both dialects report the crate's one `Event`).
     pub fn events(&mut self) -> Vec<Seen> {
+        use godot_serde_multiplayer::Event;
         let mut out = Vec::new();
-        match self {
-            Server::Godot4(p) => {
-                use godot_serde_multiplayer::Event;
-                while let Some(e) = p.poll_event() {
-                    out.push(match e {
-                        Event::PeerConnected(id) => Seen::Connected(id),
-                        Event::PeerDisconnected(id) => Seen::Disconnected(id),
-                        Event::Raw { from, data, .. } => Seen::Raw {
-                            from,
-                            len: data.len(),
-                        },
-                        Event::Error { peer, error } => Seen::Error { peer, error },
-                        _ => Seen::Other,
-                    });
-                }
-            }
-            Server::Godot3(p) => {
-                use godot_serde_multiplayer::Event;
-                while let Some(e) = p.poll_event() {
-                    out.push(match e {
-                        Event::PeerConnected(id) => Seen::Connected(id),
-                        Event::PeerDisconnected(id) => Seen::Disconnected(id),
-                        Event::Raw { from, data, .. } => Seen::Raw {
-                            from,
-                            len: data.len(),
-                        },
-                        Event::Error { peer, error } => Seen::Error { peer, error },
-                        _ => Seen::Other,
-                    });
-                }
-            }
+        loop {
+            let event = match self {
+                Server::Godot4(p) => p.poll_event(),
+                Server::Godot3(p) => p.poll_event(),
+            };
+            let Some(e) = event else { break };
+            out.push(match e {
+                Event::PeerConnected(id) => Seen::Connected(id),
+                Event::PeerDisconnected(id) => Seen::Disconnected(id),
+                Event::Raw { from, data, .. } => Seen::Raw {
+                    from,
+                    len: data.len(),
+                },
+                Event::Error { peer, error } => Seen::Error { peer, error },
+                _ => Seen::Other,
+            });
         }
         out
     }

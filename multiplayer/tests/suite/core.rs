@@ -353,3 +353,28 @@ fn transfer_modes_are_the_engines_integers() {
         })
     ));
 }
+
+#[cfg(feature = "websocket")]
+#[test]
+fn minus_one_reaches_the_websocket_server_as_in_3_2_3() {
+    use crate::ws::{self, Dialect, Raw, Seen, Server};
+    use godot_serde_multiplayer::Limits;
+    // `WebSocketMultiplayerPeer::_process_multiplayer` (3.2.3) stores a packet for "everyone
+    // but 1" on the server too (see `minus_one_excludes_the_server_on_enet_but_not_on_websocket`).
+    let mut server = Server::new(Dialect::Godot3, Limits::default());
+    let addr = server.addr();
+    let mut a = Raw::connect(addr, &mut || server.service()).unwrap();
+    let id = ws::read_id(Dialect::Godot3, &mut a, &mut || server.service());
+    let message = ws::raw_packet(Dialect::Godot3, id, -1, &[9]);
+    a.send(&ws::frame(ws::BINARY, &message), &mut || server.service());
+    let mut seen = Vec::new();
+    for _ in 0..2000 {
+        server.service();
+        seen.extend(server.events());
+        if seen.contains(&Seen::Raw { from: id, len: 1 }) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("the server never took the packet for everyone but 1: {seen:?}");
+}

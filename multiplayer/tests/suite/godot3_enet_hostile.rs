@@ -177,3 +177,35 @@ fn forged_enet_packets_are_refused_per_peer() {
         mode: TransferMode::Reliable,
     }));
 }
+
+#[test]
+fn minus_one_leaves_the_enet_server_out() {
+    // `NetworkedMultiplayerENet::poll` (3.2.3): a packet for everyone but 1 goes to the other
+    // clients and not to the server; everyone but 8 reaches the server too.
+    let mut server =
+        Enet3Peer::server("127.0.0.1:0".parse().unwrap(), 8, Limits::default()).unwrap();
+    let addr = server.local_addr().unwrap();
+    let mut a = Raw::connect(addr, 7);
+    let events = pump(&mut server, &mut [&mut a], Duration::from_secs(10), |e| {
+        e.contains(&Event::PeerConnected(7))
+    });
+    assert!(events.contains(&Event::PeerConnected(7)), "{events:?}");
+    // RAW (command 4) with one byte: 9 for `-1`, 8 for `-8`.
+    for (target, byte) in [(-1, 9u8), (-8, 8)] {
+        let header = EnetHeader { source: 7, target };
+        a.send(wire::SYSCH_RELIABLE, header.frame(&[4, byte]));
+    }
+    let events = pump(&mut server, &mut [&mut a], Duration::from_secs(10), |e| {
+        e.iter().any(|e| matches!(e, Event::Raw { .. }))
+    });
+    // Both were sent on one reliable channel, in order: had -1 reached the server, it would
+    // be the first Raw.
+    let raws: Vec<&Vec<u8>> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Raw { data, .. } => Some(data),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(raws, [&vec![8u8]], "{events:?}");
+}
