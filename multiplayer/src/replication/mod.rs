@@ -70,20 +70,20 @@ pub struct NodeId(u64);
 
 #[derive(Debug)]
 pub(crate) struct SyncObj {
-    pub(crate) decl: Synchronizer,
+    decl: Synchronizer,
     /// The path relative to the multiplayer root.
-    pub(crate) full_path: String,
-    pub(crate) node: Option<NodeId>,
+    full_path: String,
+    node: Option<NodeId>,
     /// One value per config property.
-    pub(crate) values: Vec<Variant>,
+    values: Vec<Variant>,
     /// The full-SYNC properties' indexes (the config does not change).
-    pub(crate) sync_idx: Vec<usize>,
+    sync_idx: Vec<usize>,
     /// The full-SYNC state encoded at this time: shared by every peer in one network frame
     /// (cleared when the state changes).
-    pub(crate) encoded_sync: Option<(u64, Vec<u8>)>,
-    pub(crate) net_id: u32,
+    encoded_sync: Option<(u64, Vec<u8>)>,
+    net_id: u32,
     /// The synchronizers' net ids came from this peer's SPAWN (client role).
-    pub(crate) remote: Option<i32>,
+    remote: Option<i32>,
     last_sync_usec: u64,
     last_inbound: u16,
     sync_started: bool,
@@ -94,11 +94,11 @@ pub(crate) struct SyncObj {
 
 #[derive(Debug)]
 pub(crate) struct NodeObj {
-    pub(crate) spawner: usize,
-    pub(crate) name: String,
-    pub(crate) scene: SpawnScene,
-    pub(crate) net_id: u32,
-    pub(crate) syncs: Vec<SyncId>,
+    spawner: usize,
+    name: String,
+    scene: SpawnScene,
+    net_id: u32,
+    syncs: Vec<SyncId>,
 }
 
 #[derive(Debug, Default)]
@@ -108,23 +108,23 @@ pub(crate) struct PeerRep {
     last_sent_sync: u16,
     last_watch: HashMap<SyncId, u64>,
     /// Nodes this peer spawned here, by its net id (client role).
-    pub(crate) recv_nodes: HashMap<u32, NodeId>,
+    recv_nodes: HashMap<u32, NodeId>,
     /// Their synchronizers, by net id.
-    pub(crate) recv_syncs: HashMap<u32, SyncId>,
+    recv_syncs: HashMap<u32, SyncId>,
 }
 
 /// The replication state of a session.
 #[derive(Debug)]
 pub(crate) struct Replication {
-    pub(crate) spawners: Vec<Spawner>,
+    spawners: Vec<Spawner>,
     syncs: BTreeMap<SyncId, SyncObj>,
     nodes: BTreeMap<NodeId, NodeObj>,
     sync_by_path: HashMap<String, SyncId>,
     peers: BTreeMap<i32, PeerRep>,
     next_handle: u64,
     last_net_id: u32,
-    pub(crate) sync_mtu: usize,
-    pub(crate) delta_mtu: usize,
+    sync_mtu: usize,
+    delta_mtu: usize,
 }
 
 impl Default for Replication {
