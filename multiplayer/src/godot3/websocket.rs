@@ -49,8 +49,9 @@ impl Ws3Peer {
         })
     }
 
-    /// A client of the Godot 3 server at `url` (`ws://host:port/`); the handshake is done
-    /// before this returns, the id and `connected` arrive with [`service`](Self::service).
+    /// A client of the Godot 3 server at `url` (`ws://host:port/`); returns at once: the
+    /// connection, the handshake, the id and `connected` come with [`service`](Self::service),
+    /// or their failure (an [`Event::Error`] for peer 1).
     ///
     /// # Errors
     ///
@@ -96,6 +97,15 @@ impl Ws3Peer {
     /// accept error (no file descriptor left) pauses accepting for a moment.
     pub fn service(&mut self) -> Result<(), WsError> {
         self.sockets.begin();
+        match self.sockets.advance_client() {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(detail) => {
+                let error = ProtocolError::WebSocket { peer: 1, detail };
+                self.session.report(1, error.into());
+                return Ok(());
+            }
+        }
         for ws in self.sockets.accept() {
             self.open(ws);
         }
