@@ -1,0 +1,332 @@
+//! A transport of one's own, built only from the crate's public items: an in-memory pair of
+//! channels that frames as Godot 4's `WebSocketMultiplayerPeer` does (the server's first
+//! message is the client's id, `ws_id_message`), carrying a server [`Host`] and a client
+//! [`Host`] through a path-cache + RPC exchange whose bytes are derived by hand (the same
+//! derivation as `protocol.rs`); and what a [`Host`] of several transports does with ids.
+
+use crate::lobby;
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use godot_serde::Variant;
+use godot_serde_multiplayer::transport::{
+    Host, Transport, TransportEvent, parse_ws_id_message, ws_id_message,
+};
+use godot_serde_multiplayer::{Event, ProtocolError, Settings, TransferMode};
+use lobby::lobby;
+
+/// md5("chandoneechohelloorderedpingtakeunrelwelcome"), as in `protocol.rs`.
+const LOBBY_MD5: &[u8; 32] = b"576fb79fa0de0e6f50dd7d79cd2b5865";
+
+/// Every message that went over the wires of a test: (sender's end, bytes).
+type Log = Rc<RefCell<Vec<(&'static str, Vec<u8>)>>>;
+
+/// One end of an in-memory connection between a server and one client.
+struct Mem {
+    name: &'static str,
+    /// Our id: 1 (server end), or the client's once the server told it.
+    id: Option<i32>,
+    /// The other end's id: the client's (server end), 1 (client end).
+    remote: i32,
+    tx: Sender<Vec<u8>>,
+    rx: Receiver<Vec<u8>>,
+    /// Whether the other end is connected (the server end announces at its first service).
+    open: bool,
+    /// Whether the host disconnected the other end (for good).
+    closed: bool,
+    events: VecDeque<TransportEvent>,
+    log: Log,
+    /// The peers the host asked us to disconnect.
+    disconnects: Rc<RefCell<Vec<i32>>>,
+}
+
+/// A server end (for client `client_id`) and the client end of one connection.
+fn pair(name: &'static str, client_id: i32, log: &Log) -> (Mem, Mem) {
+    let (to_client, from_server) = channel();
+    let (to_server, from_client) = channel();
+    let end = |name, id, remote, tx, rx| Mem {
+        name,
+        id,
+        remote,
+        tx,
+        rx,
+        open: false,
+        closed: false,
+        events: VecDeque::new(),
+        log: Rc::clone(log),
+        disconnects: Rc::default(),
+    };
+    (
+        end(name, Some(1), client_id, to_client, from_client),
+        end("client", None, 1, to_server, from_server),
+    )
+}
+
+impl Mem {
+    fn put(&mut self, data: Vec<u8>) {
+        self.log.borrow_mut().push((self.name, data.clone()));
+        let _ = self.tx.send(data);
+    }
+}
+
+impl Transport for Mem {
+    fn unique_id(&self) -> Option<i32> {
+        self.id
+    }
+
+    fn service(&mut self) -> std::io::Result<()> {
+        if self.id == Some(1) && !self.open && !self.closed {
+            // The server assigns the id and says it first.
+            self.open = true;
+            self.put(ws_id_message(self.remote).to_vec());
+            self.events
+                .push_back(TransportEvent::Connected(self.remote));
+        }
+        while let Ok(data) = self.rx.try_recv() {
+            if self.id.is_none() {
+                match parse_ws_id_message(&data) {
+                    Ok(id) => {
+                        self.id = Some(id);
+                        self.open = true;
+                        self.events.push_back(TransportEvent::Connected(1));
+                    }
+                    Err(error) => self.events.push_back(TransportEvent::Error { peer: 1, error }),
+                }
+                continue;
+            }
+            self.events.push_back(TransportEvent::Packet {
+                from: self.remote,
+                channel: 0,
+                mode: TransferMode::Reliable,
+                data,
+            });
+        }
+        Ok(())
+    }
+
+    fn poll_event(&mut self) -> Option<TransportEvent> {
+        self.events.pop_front()
+    }
+
+    fn send(&mut self, to: i32, _channel: u8, _mode: TransferMode, data: Vec<u8>) {
+        if to == self.remote && self.open {
+            self.put(data);
+        }
+    }
+
+    fn disconnect(&mut self, peer: i32) {
+        self.disconnects.borrow_mut().push(peer);
+        if peer == self.remote {
+            self.open = false;
+            self.closed = true;
+        }
+    }
+}
+
+fn events(host: &mut Host) -> Vec<Event> {
+    std::iter::from_fn(|| host.poll_event()).collect()
+}
+
+/// Services both hosts until neither has anything left to say (bounded).
+fn settle(a: &mut Host, b: &mut Host) {
+    for _ in 0..8 {
+        a.service().unwrap();
+        b.service().unwrap();
+    }
+}
+
+fn sent(log: &Log) -> Vec<(&'static str, Vec<u8>)> {
+    std::mem::take(&mut *log.borrow_mut())
+}
+
+/// Godot 4: the id message, SIMPLIFY_PATH + the call with its path, the client's
+/// CONFIRM_PATH, then the compact form; and a call the other way, each side's session as it
+/// is over ENet or WebSocket.
+#[test]
+fn a_transport_of_ones_own_carries_a_server_and_a_client() {
+    let log = Log::default();
+    let (server_end, client_end) = pair("server", 5, &log);
+    let mut server = Host::server(Settings::default());
+    server.session().declare(lobby());
+    server.add(server_end);
+    let mut client = Host::client(client_end, Settings::default());
+    client.session().declare(lobby());
+    settle(&mut server, &mut client);
+    assert_eq!(events(&mut server), [Event::PeerConnected(5)]);
+    assert_eq!(events(&mut client), [Event::PeerConnected(1)]);
+    assert_eq!(client.session().unique_id(), 5);
+    // The id message: 5, 4 bytes little-endian.
+    assert_eq!(sent(&log), [("server", vec![5, 0, 0, 0])]);
+
+    server
+        .session()
+        .rpc(5, "Lobby", "welcome", &("Rusty", 5i64))
+        .unwrap();
+    settle(&mut server, &mut client);
+    let mut simplify = vec![0x01];
+    simplify.extend_from_slice(LOBBY_MD5);
+    simplify.extend_from_slice(&[0, 1, 0, 0, 0]); // path-cache id 1
+    simplify.extend_from_slice(b"Lobby\0");
+    #[rustfmt::skip]
+    let call = vec![
+        0x20,                   // REMOTE_CALL, 32-bit node id, 8-bit method id
+        0x19, 0, 0, 0x80,       // 0x80000000 | 25: the path starts at byte 25
+        8,                      // welcome (the 9th name in sorted order)
+        2,                      // two arguments
+        4, 0, 0, 0, 5, 0, 0, 0, b'R', b'u', b's', b't', b'y', 0, 0, 0, // String "Rusty"
+        0x02, 5,                // int 5, 8 bits
+        b'L', b'o', b'b', b'b', b'y', 0,
+    ];
+    // CONFIRM_PATH: command 2, valid, path-cache id 1.
+    let confirm = vec![0x02, 1, 1, 0, 0, 0];
+    assert_eq!(
+        sent(&log),
+        [
+            ("server", simplify.clone()),
+            ("server", call),
+            ("client", confirm.clone())
+        ]
+    );
+    let welcome = events(&mut client);
+    let [Event::Rpc(call)] = welcome.as_slice() else {
+        panic!("{welcome:?}");
+    };
+    assert_eq!(
+        (call.from, call.method.as_str(), call.args.as_slice()),
+        (
+            1,
+            "welcome",
+            &[Variant::String("Rusty".into()), Variant::Int(5)][..]
+        )
+    );
+
+    // Confirmed: the compact form. Meta 0, node 1, method 2 (echo), 2 arguments, int 300
+    // in 16 bits (meta 0x42), true (0x81).
+    server
+        .session()
+        .rpc(5, "Lobby", "echo", &(300i64, true))
+        .unwrap();
+    settle(&mut server, &mut client);
+    assert_eq!(
+        sent(&log),
+        [("server", vec![0, 1, 2, 2, 0x42, 0x2c, 0x01, 0x81])]
+    );
+    assert!(matches!(
+        events(&mut client).as_slice(),
+        [Event::Rpc(call)] if call.method == "echo" && call.args == [Variant::Int(300), Variant::Bool(true)]
+    ));
+
+    // The client calls `ping(7, true)`: its own SIMPLIFY_PATH (its cache id 1), the call
+    // with the path (method 5), and the server's CONFIRM_PATH.
+    client
+        .session()
+        .rpc(1, "Lobby", "ping", &(7i64, true))
+        .unwrap();
+    settle(&mut server, &mut client);
+    #[rustfmt::skip]
+    let ping = vec![
+        0x20, 0x0A, 0, 0, 0x80, // REMOTE_CALL, the path at byte 10 = 5 + 1 + 1 + 2 + 1
+        5, 2,                   // ping (the 6th name), two arguments
+        0x02, 7, 0x81,          // int 7, true
+        b'L', b'o', b'b', b'b', b'y', 0,
+    ];
+    assert_eq!(
+        sent(&log),
+        [("client", simplify), ("client", ping), ("server", confirm)]
+    );
+    assert!(matches!(
+        events(&mut server).as_slice(),
+        [Event::Rpc(call)] if call.from == 5 && call.method == "ping"
+            && call.args == [Variant::Int(7), Variant::Bool(true)]
+    ));
+}
+
+/// A server end that announces a client with a chosen id, as Godot's ENet client picks its
+/// own: a second transport's peer with an id the first one's peer has is refused (its
+/// transport disconnects it, the session reports the id), and the first peer keeps it.
+#[test]
+fn a_second_peer_with_an_id_in_use_is_refused() {
+    let log = Log::default();
+    let (first, first_client) = pair("first", 9, &log);
+    let (second, second_client) = pair("second", 9, &log);
+    let refused = Rc::clone(&second.disconnects);
+    let kept = Rc::clone(&first.disconnects);
+    let mut server = Host::server(Settings::default());
+    server.session().declare(lobby());
+    server.add(first);
+    let second_index = server.add(second);
+    let mut a = Host::client(first_client, Settings::default());
+    let mut b = Host::client(second_client, Settings::default());
+    for _ in 0..4 {
+        server.service().unwrap();
+        a.service().unwrap();
+        b.service().unwrap();
+    }
+    assert_eq!(
+        events(&mut server),
+        [
+            Event::PeerConnected(9),
+            Event::Error {
+                peer: 9,
+                error: ProtocolError::State {
+                    peer: 9,
+                    detail: "connected with an id in use (or below 2): refused",
+                },
+            },
+        ]
+    );
+    assert_eq!(*refused.borrow(), [9]);
+    assert!(kept.borrow().is_empty());
+    assert_eq!(server.transport_of(9), Some(0));
+    assert_ne!(server.transport_of(9), Some(second_index));
+    // Peer 9 is the first transport's: a call reaches only it.
+    sent(&log);
+    server.session().send_bytes(9, b"hi", TransferMode::Reliable, 0).unwrap();
+    server.service().unwrap();
+    assert_eq!(sent(&log), [("first", vec![3, b'h', b'i'])]);
+}
+
+/// One session over two transports relays between their peers: a client on one calls
+/// `rpc(0, ...)` (everyone), and the server's session forwards it to the client on the other
+/// (SYS_RELAY), whose session sees the first client as the caller.
+#[test]
+fn one_host_relays_between_its_transports() {
+    let log = Log::default();
+    let (one, one_client) = pair("one", 11, &log);
+    let (two, two_client) = pair("two", 12, &log);
+    let mut server = Host::server(Settings::default());
+    server.session().declare(lobby());
+    server.add(one);
+    server.add(two);
+    let mut a = Host::client(one_client, Settings::default());
+    let mut b = Host::client(two_client, Settings::default());
+    a.session().declare(lobby());
+    b.session().declare(lobby());
+    let mut all = |server: &mut Host, a: &mut Host, b: &mut Host| {
+        for _ in 0..8 {
+            server.service().unwrap();
+            a.service().unwrap();
+            b.service().unwrap();
+        }
+    };
+    all(&mut server, &mut a, &mut b);
+    assert_eq!(events(&mut server), [Event::PeerConnected(11), Event::PeerConnected(12)]);
+    // Each client learns of the other (SYS_ADD_PEER through the session's relay).
+    assert!(events(&mut a).contains(&Event::PeerConnected(12)));
+    assert!(events(&mut b).contains(&Event::PeerConnected(11)));
+    a.session().rpc(0, "Lobby", "hello", &("from a",)).unwrap();
+    all(&mut server, &mut a, &mut b);
+    assert!(
+        events(&mut b)
+            .iter()
+            .any(|e| matches!(e, Event::Rpc(call) if call.from == 11 && call.method == "hello")),
+    );
+    assert!(
+        events(&mut server)
+            .iter()
+            .any(|e| matches!(e, Event::Rpc(call) if call.from == 11 && call.method == "hello")),
+    );
+}
