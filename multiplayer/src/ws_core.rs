@@ -376,6 +376,10 @@ impl Sockets {
             match tungstenite::client::client_with_config(url, conn, Some(config(&limits))) {
                 Ok((ws, _)) => Connecting::Open(ws),
                 Err(HandshakeError::Interrupted(mid)) => Connecting::Handshake(Instant::now(), mid),
+                // The connection failed at once (refused on loopback): the first `service`'s.
+                Err(HandshakeError::Failure(tungstenite::Error::Io(e))) => {
+                    Connecting::Failed(e.to_string())
+                }
                 // A URL that is not `ws://...`, or a request tungstenite cannot make.
                 Err(HandshakeError::Failure(e)) => return Err(WsError::WebSocket(e)),
             },

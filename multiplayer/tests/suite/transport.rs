@@ -305,7 +305,7 @@ fn one_host_relays_between_its_transports() {
     let mut b = Host::client(two_client, Settings::default());
     a.session().declare(lobby());
     b.session().declare(lobby());
-    let mut all = |server: &mut Host, a: &mut Host, b: &mut Host| {
+    let all = |server: &mut Host, a: &mut Host, b: &mut Host| {
         for _ in 0..8 {
             server.service().unwrap();
             a.service().unwrap();
@@ -329,4 +329,175 @@ fn one_host_relays_between_its_transports() {
             .iter()
             .any(|e| matches!(e, Event::Rpc(call) if call.from == 11 && call.method == "hello")),
     );
+}
+
+/// The crate's transports on 127.0.0.1, everything driven from the test's one thread.
+#[cfg(all(feature = "enet", feature = "websocket"))]
+mod sockets {
+    use std::net::SocketAddr;
+    use std::time::{Duration, Instant};
+
+    use godot_serde_multiplayer::enet::{EnetPeer, EnetTransport};
+    use godot_serde_multiplayer::transport::Host;
+    use godot_serde_multiplayer::websocket::{WsPeer, WsTransport};
+    use godot_serde_multiplayer::{Event, ProtocolError, Settings};
+
+    use super::{events, lobby};
+
+    /// How long a loop of these tests may wait for what it expects before failing (a bound,
+    /// not a measure: on loopback each step takes a few milliseconds).
+    const PATIENCE: Duration = Duration::from_secs(4);
+
+    fn any_port() -> SocketAddr {
+        "127.0.0.1:0".parse().unwrap()
+    }
+
+    /// Services everything until `done` says so or `PATIENCE` runs out; whether it did.
+    fn until(step: &mut dyn FnMut() -> bool) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < PATIENCE {
+            if step() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        false
+    }
+
+    /// One thread drives a server (a Host with an ENet and a WebSocket transport) and a client
+    /// of each transport: `client(...)` returns before the server answered (it was not
+    /// serviced yet; before, the WebSocket client waited for the handshake in `client` and
+    /// failed after the handshake timeout), the handshakes complete in `service`, and RPCs go
+    /// both ways.
+    #[test]
+    fn one_thread_drives_a_server_and_its_clients() {
+        let settings = Settings::default();
+        let enet = EnetTransport::server(any_port(), 8, &settings.limits).unwrap();
+        let ws = WsTransport::server(any_port(), &settings.limits).unwrap();
+        let (enet_addr, ws_addr) = (enet.local_addr().unwrap(), ws.local_addr().unwrap());
+        let mut server = Host::server(settings.clone());
+        server.session().declare(lobby());
+        server.add(enet);
+        server.add(ws);
+        let mut over_enet = EnetPeer::client_with_id(enet_addr, 40, settings.clone()).unwrap();
+        let url = format!("ws://{ws_addr}/");
+        let mut over_ws = WsPeer::client(ws_addr, &url, settings).unwrap();
+        over_enet.session().declare(lobby());
+        over_ws.session().declare(lobby());
+        let mut seen_server = Vec::new();
+        let (mut enet_up, mut ws_up) = (false, false);
+        assert!(until(&mut || {
+            server.service().unwrap();
+            over_enet.service().unwrap();
+            over_ws.service().unwrap();
+            seen_server.extend(events(&mut server));
+            enet_up |= std::iter::from_fn(|| over_enet.poll_event())
+                .any(|e| e == Event::PeerConnected(1));
+            ws_up |= std::iter::from_fn(|| over_ws.poll_event())
+                .any(|e| e == Event::PeerConnected(1));
+            enet_up && ws_up && seen_server.len() == 2
+        }));
+        let ws_id = over_ws.session().unique_id();
+        assert!(ws_id >= 2);
+        assert!(seen_server.contains(&Event::PeerConnected(40)));
+        assert!(seen_server.contains(&Event::PeerConnected(ws_id)));
+        assert_eq!(server.transport_of(40), Some(0));
+        assert_eq!(server.transport_of(ws_id), Some(1));
+
+        // Each client calls the server, the server answers each.
+        over_enet.session().rpc(1, "Lobby", "ping", &(1i64, true)).unwrap();
+        over_ws.session().rpc(1, "Lobby", "ping", &(2i64, false)).unwrap();
+        let mut pings = Vec::new();
+        let mut welcomed = (false, false);
+        assert!(until(&mut || {
+            over_enet.service().unwrap();
+            over_ws.service().unwrap();
+            server.service().unwrap();
+            while let Some(event) = server.poll_event() {
+                if let Event::Rpc(call) = event {
+                    let (n, _): (i64, bool) = call.args_as().unwrap();
+                    pings.push((call.from, n));
+                    server
+                        .session()
+                        .rpc(call.from, "Lobby", "welcome", &("Rusty", n))
+                        .unwrap();
+                }
+            }
+            let welcome = |e: &Event, n: i64| {
+                matches!(e, Event::Rpc(c) if c.method == "welcome" && c.args_as::<(String, i64)>().unwrap().1 == n)
+            };
+            welcomed.0 |= std::iter::from_fn(|| over_enet.poll_event()).any(|e| welcome(&e, 1));
+            welcomed.1 |= std::iter::from_fn(|| over_ws.poll_event()).any(|e| welcome(&e, 2));
+            welcomed == (true, true)
+        }));
+        pings.sort_unstable();
+        let mut want = vec![(40, 1), (ws_id, 2)];
+        want.sort_unstable();
+        assert_eq!(pings, want);
+    }
+
+    /// A WebSocket client of a port nobody listens on: `client` returns at once, and the
+    /// failure is the client's `Event::Error` for peer 1 in `service`.
+    #[test]
+    fn a_failed_websocket_connection_is_an_event() {
+        // A port that was just free.
+        let addr = std::net::TcpListener::bind(any_port())
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let mut client = WsPeer::client(addr, &format!("ws://{addr}/"), Settings::default())
+            .unwrap();
+        let mut error = None;
+        assert!(until(&mut || {
+            client.service().unwrap();
+            error = client.poll_event();
+            error.is_some()
+        }));
+        assert!(
+            matches!(
+                error,
+                Some(Event::Error {
+                    peer: 1,
+                    error: ProtocolError::WebSocket { peer: 1, .. }
+                })
+            ),
+            "{error:?}"
+        );
+        assert_eq!(client.session().peers().count(), 0);
+    }
+
+    /// An ENet server that goes away without `close()` tells its clients: the client sees
+    /// the server leave within `PATIENCE` (4 s), before ENet's own timeout would have told it
+    /// (5 s at the least, about 9.5 s in Godot's client). Before, dropping the server sent
+    /// nothing.
+    #[test]
+    fn a_dropped_enet_server_disconnects_its_clients() {
+        let settings = Settings::default();
+        let server = EnetPeer::server(any_port(), 4, settings.clone()).unwrap();
+        let addr = server.local_addr().unwrap();
+        let mut server = Some(server);
+        let mut client = EnetPeer::client(addr, settings).unwrap();
+        assert!(until(&mut || {
+            if let Some(server) = server.as_mut() {
+                server.service().unwrap();
+            }
+            client.service().unwrap();
+            std::iter::from_fn(|| client.poll_event()).any(|e| e == Event::PeerConnected(1))
+        }));
+        // Let the server see it too, so that it has a peer to tell.
+        let server_sees = until(&mut || {
+            let Some(server) = server.as_mut() else {
+                return false;
+            };
+            server.service().unwrap();
+            client.service().unwrap();
+            server.session().peers().count() == 1
+        });
+        assert!(server_sees);
+        drop(server.take());
+        assert!(until(&mut || {
+            client.service().unwrap();
+            std::iter::from_fn(|| client.poll_event()).any(|e| e == Event::PeerDisconnected(1))
+        }));
+    }
 }
