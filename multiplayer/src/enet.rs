@@ -25,7 +25,9 @@ use std::net::SocketAddr;
 use rusty_enet as enet;
 
 use crate::enet_core::{HostEvent, Hosts, Sent};
-use crate::transport::{Events, Router, Transport, TransportEvent, enet_channel, from_enet_channel};
+use crate::transport::{
+    Events, Router, Transport, TransportEvent, enet_channel, from_enet_channel,
+};
 use crate::{Event, Limits, ProtocolError, Session, Settings, TransferMode};
 
 /// Godot connects with every channel ENet allows when no channel count is given.
@@ -91,7 +93,11 @@ impl EnetTransport {
     /// # Errors
     ///
     /// [`EnetError`] when the socket cannot be bound or ENet refuses the settings.
-    pub fn server(addr: SocketAddr, max_clients: usize, limits: &Limits) -> Result<Self, EnetError> {
+    pub fn server(
+        addr: SocketAddr,
+        max_clients: usize,
+        limits: &Limits,
+    ) -> Result<Self, EnetError> {
         let hosts = Hosts::server(addr, max_clients, channels(&limits.enet), limits.enet)?;
         Ok(Self::with(hosts, 1))
     }
@@ -265,7 +271,12 @@ pub struct EnetPeer {
 
 impl std::fmt::Debug for EnetPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(f, "EnetPeer", &self.router.session, self.transport.hosts.map.len())
+        crate::debug_peer(
+            f,
+            "EnetPeer",
+            &self.router.session,
+            self.transport.hosts.map.len(),
+        )
     }
 }
 

@@ -189,7 +189,7 @@ pub fn from_enet_channel(enet_channel: u8) -> (u8, TransferMode) {
 /// ```
 pub struct Host {
     router: Router,
-    transports: Vec<Box<dyn Transport>>,
+    transports: Vec<Box<dyn Transport + Send>>,
 }
 
 impl std::fmt::Debug for Host {
@@ -210,7 +210,7 @@ impl Host {
 
     /// A client over `transport`; its id is the transport's (a WebSocket client's arrives
     /// with the server's first message).
-    pub fn client(transport: impl Transport + 'static, settings: crate::Settings) -> Self {
+    pub fn client(transport: impl Transport + Send + 'static, settings: crate::Settings) -> Self {
         let id = transport.unique_id().unwrap_or(0);
         let mut host = Self::new(Session::client(id, settings));
         host.add(transport);
@@ -226,13 +226,14 @@ impl Host {
     }
 
     /// Adds a transport; returns its index (for [`transport_mut`](Self::transport_mut)).
-    pub fn add(&mut self, transport: impl Transport + 'static) -> usize {
+    /// Transports are `Send`, so that a host can run on a thread of its own.
+    pub fn add(&mut self, transport: impl Transport + Send + 'static) -> usize {
         self.transports.push(Box::new(transport));
         self.transports.len() - 1
     }
 
     /// The transport of index `index`.
-    pub fn transport_mut(&mut self, index: usize) -> Option<&mut (dyn Transport + 'static)> {
+    pub fn transport_mut(&mut self, index: usize) -> Option<&mut (dyn Transport + Send + 'static)> {
         self.transports.get_mut(index).map(|t| &mut **t)
     }
 
@@ -333,7 +334,12 @@ impl Router {
         }
     }
 
-    fn event(&mut self, transports: &mut [&mut dyn Transport], index: usize, event: TransportEvent) {
+    fn event(
+        &mut self,
+        transports: &mut [&mut dyn Transport],
+        index: usize,
+        event: TransportEvent,
+    ) {
         let Some(transport) = transports.get_mut(index) else {
             return;
         };

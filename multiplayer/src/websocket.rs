@@ -237,7 +237,12 @@ pub struct WsPeer {
 
 impl std::fmt::Debug for WsPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(f, "WsPeer", &self.router.session, self.transport.sockets.len())
+        crate::debug_peer(
+            f,
+            "WsPeer",
+            &self.router.session,
+            self.transport.sockets.len(),
+        )
     }
 }
 

@@ -6,10 +6,9 @@
 
 use crate::lobby;
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
 
 use godot_serde::Variant;
 use godot_serde_multiplayer::transport::{
@@ -22,7 +21,7 @@ use lobby::lobby;
 const LOBBY_MD5: &[u8; 32] = b"576fb79fa0de0e6f50dd7d79cd2b5865";
 
 /// Every message that went over the wires of a test: (sender's end, bytes).
-type Log = Rc<RefCell<Vec<(&'static str, Vec<u8>)>>>;
+type Log = Arc<Mutex<Vec<(&'static str, Vec<u8>)>>>;
 
 /// One end of an in-memory connection between a server and one client.
 struct Mem {
@@ -40,7 +39,7 @@ struct Mem {
     events: VecDeque<TransportEvent>,
     log: Log,
     /// The peers the host asked us to disconnect.
-    disconnects: Rc<RefCell<Vec<i32>>>,
+    disconnects: Arc<Mutex<Vec<i32>>>,
 }
 
 /// A server end (for client `client_id`) and the client end of one connection.
@@ -56,8 +55,8 @@ fn pair(name: &'static str, client_id: i32, log: &Log) -> (Mem, Mem) {
         open: false,
         closed: false,
         events: VecDeque::new(),
-        log: Rc::clone(log),
-        disconnects: Rc::default(),
+        log: Arc::clone(log),
+        disconnects: Arc::default(),
     };
     (
         end(name, Some(1), client_id, to_client, from_client),
@@ -67,7 +66,7 @@ fn pair(name: &'static str, client_id: i32, log: &Log) -> (Mem, Mem) {
 
 impl Mem {
     fn put(&mut self, data: Vec<u8>) {
-        self.log.borrow_mut().push((self.name, data.clone()));
+        self.log.lock().unwrap().push((self.name, data.clone()));
         let _ = self.tx.send(data);
     }
 }
@@ -93,7 +92,9 @@ impl Transport for Mem {
                         self.open = true;
                         self.events.push_back(TransportEvent::Connected(1));
                     }
-                    Err(error) => self.events.push_back(TransportEvent::Error { peer: 1, error }),
+                    Err(error) => self
+                        .events
+                        .push_back(TransportEvent::Error { peer: 1, error }),
                 }
                 continue;
             }
@@ -118,7 +119,7 @@ impl Transport for Mem {
     }
 
     fn disconnect(&mut self, peer: i32) {
-        self.disconnects.borrow_mut().push(peer);
+        self.disconnects.lock().unwrap().push(peer);
         if peer == self.remote {
             self.open = false;
             self.closed = true;
@@ -139,7 +140,7 @@ fn settle(a: &mut Host, b: &mut Host) {
 }
 
 fn sent(log: &Log) -> Vec<(&'static str, Vec<u8>)> {
-    std::mem::take(&mut *log.borrow_mut())
+    std::mem::take(&mut *log.lock().unwrap())
 }
 
 /// Godot 4: the id message, SIMPLIFY_PATH + the call with its path, the client's
@@ -252,8 +253,8 @@ fn a_second_peer_with_an_id_in_use_is_refused() {
     let log = Log::default();
     let (first, first_client) = pair("first", 9, &log);
     let (second, second_client) = pair("second", 9, &log);
-    let refused = Rc::clone(&second.disconnects);
-    let kept = Rc::clone(&first.disconnects);
+    let refused = Arc::clone(&second.disconnects);
+    let kept = Arc::clone(&first.disconnects);
     let mut server = Host::server(Settings::default());
     server.session().declare(lobby());
     server.add(first);
@@ -278,13 +279,16 @@ fn a_second_peer_with_an_id_in_use_is_refused() {
             },
         ]
     );
-    assert_eq!(*refused.borrow(), [9]);
-    assert!(kept.borrow().is_empty());
+    assert_eq!(*refused.lock().unwrap(), [9]);
+    assert!(kept.lock().unwrap().is_empty());
     assert_eq!(server.transport_of(9), Some(0));
     assert_ne!(server.transport_of(9), Some(second_index));
     // Peer 9 is the first transport's: a call reaches only it.
     sent(&log);
-    server.session().send_bytes(9, b"hi", TransferMode::Reliable, 0).unwrap();
+    server
+        .session()
+        .send_bytes(9, b"hi", TransferMode::Reliable, 0)
+        .unwrap();
     server.service().unwrap();
     assert_eq!(sent(&log), [("first", vec![3, b'h', b'i'])]);
 }
@@ -313,7 +317,10 @@ fn one_host_relays_between_its_transports() {
         }
     };
     all(&mut server, &mut a, &mut b);
-    assert_eq!(events(&mut server), [Event::PeerConnected(11), Event::PeerConnected(12)]);
+    assert_eq!(
+        events(&mut server),
+        [Event::PeerConnected(11), Event::PeerConnected(12)]
+    );
     // Each client learns of the other (SYS_ADD_PEER through the session's relay).
     assert!(events(&mut a).contains(&Event::PeerConnected(12)));
     assert!(events(&mut b).contains(&Event::PeerConnected(11)));
@@ -391,10 +398,10 @@ mod sockets {
             over_enet.service().unwrap();
             over_ws.service().unwrap();
             seen_server.extend(events(&mut server));
-            enet_up |= std::iter::from_fn(|| over_enet.poll_event())
-                .any(|e| e == Event::PeerConnected(1));
-            ws_up |= std::iter::from_fn(|| over_ws.poll_event())
-                .any(|e| e == Event::PeerConnected(1));
+            enet_up |=
+                std::iter::from_fn(|| over_enet.poll_event()).any(|e| e == Event::PeerConnected(1));
+            ws_up |=
+                std::iter::from_fn(|| over_ws.poll_event()).any(|e| e == Event::PeerConnected(1));
             enet_up && ws_up && seen_server.len() == 2
         }));
         let ws_id = over_ws.session().unique_id();
@@ -405,8 +412,14 @@ mod sockets {
         assert_eq!(server.transport_of(ws_id), Some(1));
 
         // Each client calls the server, the server answers each.
-        over_enet.session().rpc(1, "Lobby", "ping", &(1i64, true)).unwrap();
-        over_ws.session().rpc(1, "Lobby", "ping", &(2i64, false)).unwrap();
+        over_enet
+            .session()
+            .rpc(1, "Lobby", "ping", &(1i64, true))
+            .unwrap();
+        over_ws
+            .session()
+            .rpc(1, "Lobby", "ping", &(2i64, false))
+            .unwrap();
         let mut pings = Vec::new();
         let mut welcomed = (false, false);
         assert!(until(&mut || {
@@ -423,9 +436,7 @@ mod sockets {
                         .unwrap();
                 }
             }
-            let welcome = |e: &Event, n: i64| {
-                matches!(e, Event::Rpc(c) if c.method == "welcome" && c.args_as::<(String, i64)>().unwrap().1 == n)
-            };
+            let welcome = |e: &Event, n: i64| matches!(e, Event::Rpc(c) if c.method == "welcome" && c.args_as::<(String, i64)>().unwrap().1 == n);
             welcomed.0 |= std::iter::from_fn(|| over_enet.poll_event()).any(|e| welcome(&e, 1));
             welcomed.1 |= std::iter::from_fn(|| over_ws.poll_event()).any(|e| welcome(&e, 2));
             welcomed == (true, true)
@@ -445,8 +456,8 @@ mod sockets {
             .unwrap()
             .local_addr()
             .unwrap();
-        let mut client = WsPeer::client(addr, &format!("ws://{addr}/"), Settings::default())
-            .unwrap();
+        let mut client =
+            WsPeer::client(addr, &format!("ws://{addr}/"), Settings::default()).unwrap();
         let mut error = None;
         assert!(until(&mut || {
             client.service().unwrap();
