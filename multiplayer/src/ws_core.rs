@@ -439,11 +439,6 @@ impl Sockets {
         self.peers.len()
     }
 
-    /// Whether peer `id` has an open connection.
-    pub(crate) fn contains(&self, id: i32) -> bool {
-        self.peers.contains_key(&id)
-    }
-
     /// The ids of the open connections.
     pub(crate) fn ids(&self) -> Vec<i32> {
         self.peers.keys().copied().collect()

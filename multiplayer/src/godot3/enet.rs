@@ -19,7 +19,8 @@ use std::net::SocketAddr;
 
 use rusty_enet as enet;
 
-use super::wire::{self, EnetHeader, SysMsg, route};
+use super::relay::{Announce, Link, Relay};
+use super::wire::{self, EnetHeader, SysMsg};
 use super::{Error, Event, Session};
 use crate::enet::EnetError;
 use crate::enet_core::{HostEvent, Hosts, Sent};
@@ -29,7 +30,7 @@ use crate::{Limits, ProtocolError};
 pub struct Enet3Peer {
     hosts: Hosts,
     session: Session,
-    relay: bool,
+    relay: Relay,
 }
 
 impl std::fmt::Debug for Enet3Peer {
@@ -49,7 +50,7 @@ impl Enet3Peer {
         Ok(Self {
             hosts: Hosts::server(addr, max_clients, usize::from(wire::SYSCH_MAX), limits.enet)?,
             session: Session::server(limits),
-            relay: true,
+            relay: Relay::new(Link::Enet),
         })
     }
 
@@ -71,14 +72,14 @@ impl Enet3Peer {
         Ok(Self {
             hosts: Hosts::client(addr, id, usize::from(wire::SYSCH_MAX), limits.enet)?,
             session: Session::client(id, limits),
-            relay: true,
+            relay: Relay::new(Link::Enet),
         })
     }
 
     /// Turns the server's relay off (`server_relay = false`): clients then only reach the
     /// server and learn of no other client.
     pub fn set_relay(&mut self, on: bool) {
-        self.relay = on;
+        self.relay.set_enabled(on);
     }
 
     /// The protocol session, to declare nodes, call and set remotely, send bytes.
@@ -128,16 +129,22 @@ impl Enet3Peer {
     /// Peer `id` is gone: the server tells the other clients (relay on), the session its
     /// application.
     fn gone(&mut self, id: i32) {
-        if self.hosts.server && self.relay {
-            for other in self.hosts.map.peer_ids() {
-                self.sysmsg(other, SysMsg::RemovePeer(id));
-            }
+        if self.hosts.server {
+            let notices = self.relay.left(id, &self.hosts.map.peer_ids());
+            self.notify(notices);
         }
         self.session.disconnected(id);
     }
 
-    fn sysmsg(&mut self, to: i32, msg: SysMsg) {
-        self.send_raw(to, wire::SYSCH_CONFIG, msg.to_bytes().to_vec(), false);
+    /// Sends the relay's notices as system messages.
+    fn notify(&mut self, notices: Vec<Announce>) {
+        for notice in notices {
+            let (to, msg) = match notice {
+                Announce::Add { to, peer } => (to, SysMsg::AddPeer(peer)),
+                Announce::Remove { to, peer } => (to, SysMsg::RemovePeer(peer)),
+            };
+            self.send_raw(to, wire::SYSCH_CONFIG, msg.to_bytes().to_vec(), false);
+        }
     }
 
     /// Sends what the session queued, receives what arrived (within the call's budget of
@@ -160,13 +167,8 @@ impl Enet3Peer {
                 }
                 // Past the id check (`ERR_CONTINUE` for ids below 2 and ids in use).
                 HostEvent::Joined(id) => {
-                    if self.relay {
-                        let others = self.hosts.map.peer_ids();
-                        for other in others.into_iter().filter(|&p| p != id) {
-                            self.sysmsg(id, SysMsg::AddPeer(other));
-                            self.sysmsg(other, SysMsg::AddPeer(id));
-                        }
-                    }
+                    let notices = self.relay.joined(id, &self.hosts.map.peer_ids());
+                    self.notify(notices);
                     self.session.connected(id);
                 }
                 HostEvent::Disconnect(id) => self.gone(id),
@@ -213,24 +215,9 @@ impl Enet3Peer {
             self.session.receive(header.source, unreliable, payload);
             return;
         }
-        if header.source != id {
-            // "Someone is cheating and trying to fake the source!"
-            return self.session.report(
-                id,
-                ProtocolError::Invalid {
-                    what: "ENet header source",
-                    offset: 0,
-                    detail: format!("{} from peer {id}", header.source),
-                }
-                .into(),
-            );
-        }
-        if header.target != 1 && !self.relay {
-            return;
-        }
         let peers = self.hosts.map.peer_ids();
-        match route(id, header.target, &peers) {
-            Ok(route) => {
+        match self.relay.route(id, header.source, header.target, &peers) {
+            Ok(Some(route)) => {
                 for to in route.forward {
                     self.send_raw(to, channel, data.to_vec(), unreliable);
                 }
@@ -238,6 +225,7 @@ impl Enet3Peer {
                     self.session.receive(id, unreliable, payload);
                 }
             }
+            Ok(None) => {}
             Err(e) => self.session.report(id, Error::from(e)),
         }
     }
@@ -259,7 +247,7 @@ impl Enet3Peer {
                 self.send_raw(1, channel, data, output.unreliable);
                 continue;
             }
-            for to in super::targets(output.target, self.hosts.map.peer_ids()) {
+            for to in Relay::targets(output.target, &self.hosts.map.peer_ids()) {
                 self.send_raw(to, channel, data.clone(), output.unreliable);
             }
         }

@@ -8,6 +8,8 @@
 //! - [`NodeTable`]: a node's remote methods and properties with their modes, and its network
 //!   master; [`RemoteMode::can_call`] is the engine's `_can_call_mode`.
 //! - [`wire`]: the packet layouts (both layers), stateless.
+//! - [`relay`]: the server's relay policy, shared by both transports.
+//! - [`ws_frame`]: the WebSocket framing as messages, for a transport of one's own.
 //! - `enet` (feature `enet`): the transport, as `NetworkedMultiplayerENet` frames it.
 //! - `websocket` (feature `websocket`): the transport, as 3.2's `WebSocketMultiplayerPeer`
 //!   (`WebSocketServer`/`WebSocketClient` with `gd_mp_api = true`) frames it.
@@ -17,30 +19,18 @@
 
 #[cfg(feature = "enet")]
 pub mod enet;
+pub mod relay;
 mod session;
 mod table;
 #[cfg(feature = "websocket")]
 pub mod websocket;
 pub mod wire;
+pub mod ws_frame;
 
 pub use session::{Event, Output, Remote, Session};
 pub use table::{NodeTable, RemoteMode};
 
 use crate::ProtocolError;
-
-/// The server's own packet for `target` (everyone: 0; everyone but `n`: `-n`; or one peer),
-/// as the peers connected now (`peers`) receive it: the same rule in both Godot 3 transports.
-#[cfg(any(feature = "enet", feature = "websocket"))]
-fn targets(target: i32, peers: Vec<i32>) -> Vec<i32> {
-    match target {
-        0 => peers,
-        t if t < 0 => peers
-            .into_iter()
-            .filter(|&p| p != t.saturating_neg())
-            .collect(),
-        t => vec![t],
-    }
-}
 
 /// Whether a member is a method (`rpc`) or a property (`rset`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -18,7 +18,9 @@
 
 use std::net::SocketAddr;
 
-use super::wire::{self, WsMessage};
+use super::relay::{Announce, Link, Relay};
+use super::wire::{WS_SYS_NONE, WsMessage};
+use super::ws_frame::{Ws3Frame, announcement, welcome};
 use super::{Event, Session};
 use crate::websocket::WsError;
 use crate::ws_core::{Notice, Read, Sockets};
@@ -28,6 +30,7 @@ use crate::{Limits, ProtocolError};
 pub struct Ws3Peer {
     sockets: Sockets,
     session: Session,
+    relay: Relay,
 }
 
 impl std::fmt::Debug for Ws3Peer {
@@ -46,6 +49,7 @@ impl Ws3Peer {
         Ok(Self {
             sockets: Sockets::server(addr, limits.websocket)?,
             session: Session::server(limits),
+            relay: Relay::new(Link::WebSocket),
         })
     }
 
@@ -61,7 +65,15 @@ impl Ws3Peer {
             sockets: Sockets::client(addr, url, limits.websocket)?,
             // The id comes with SYS_ID; 0 until then.
             session: Session::client(0, limits),
+            relay: Relay::new(Link::WebSocket),
         })
+    }
+
+    /// Turns the server's relay off (Godot 3.2.3's WebSocket server has no such switch and
+    /// always relays): clients then only reach the server and learn of no other client, as
+    /// with [`Enet3Peer::set_relay`](crate::godot3::enet::Enet3Peer::set_relay).
+    pub fn set_relay(&mut self, on: bool) {
+        self.relay.set_enabled(on);
     }
 
     /// The protocol session.
@@ -118,18 +130,21 @@ impl Ws3Peer {
         self.sockets.send(id, data);
     }
 
-    /// `_send_add`: the id, the server, then every other client both ways.
+    /// `_send_add`: the id, the server, then (relay on) every other client both ways.
     fn open(&mut self, ws: tungstenite::WebSocket<crate::ws_core::Conn>) {
         let id = self.sockets.fresh_id();
-        let others = self.sockets.ids();
         self.sockets.insert(id, ws);
-        self.send_to(id, WsMessage::sys(wire::WS_SYS_ID, id));
-        self.send_to(id, WsMessage::sys(wire::WS_SYS_ADD, 1));
-        for other in others {
-            self.send_to(other, WsMessage::sys(wire::WS_SYS_ADD, id));
-            self.send_to(id, WsMessage::sys(wire::WS_SYS_ADD, other));
+        for (to, message) in welcome(id, &self.relay, &self.sockets.ids()) {
+            self.send_to(to, message);
         }
         self.session.connected(id);
+    }
+
+    /// Sends the relay's announcements as system messages.
+    fn notify(&mut self, announcements: Vec<Announce>) {
+        for (to, message) in announcements.into_iter().map(announcement) {
+            self.send_to(to, message);
+        }
     }
 
     fn read_all(&mut self) {
@@ -169,37 +184,36 @@ impl Ws3Peer {
     }
 
     fn receive(&mut self, id: i32, data: &[u8]) {
-        let message = match WsMessage::parse(data) {
-            Ok(m) => m,
-            Err(e) => return self.session.report(id, e.into()),
-        };
         if !self.server_side() {
-            if message.kind == wire::WS_SYS_NONE {
-                self.session.receive(message.source, false, message.payload);
-                return;
-            }
-            let peer = match message.sys_id() {
-                Ok(p) => p,
+            let frame = match Ws3Frame::parse(data) {
+                Ok(frame) => frame,
                 Err(e) => return self.session.report(id, e.into()),
             };
-            match message.kind {
-                wire::WS_SYS_ID if peer > 1 => self.session.set_unique_id(peer),
-                wire::WS_SYS_ADD => self.session.connected(peer),
-                wire::WS_SYS_DEL => self.session.disconnected(peer),
-                _ => self.session.report(
+            match frame {
+                Ws3Frame::Data {
+                    source, payload, ..
+                } => self.session.receive(source, false, payload),
+                Ws3Frame::Id(peer) if peer > 1 => self.session.set_unique_id(peer),
+                Ws3Frame::Add(peer) => self.session.connected(peer),
+                Ws3Frame::Del(peer) => self.session.disconnected(peer),
+                Ws3Frame::Id(peer) => self.session.report(
                     id,
                     ProtocolError::Invalid {
                         what: "WebSocket system message",
                         offset: 0,
-                        detail: format!("type {} with id {peer}", message.kind),
+                        detail: format!("type 3 with id {peer}"),
                     }
                     .into(),
                 ),
             }
             return;
         }
-        // "Only server sends sys messages", "Someone is cheating".
-        if message.kind != wire::WS_SYS_NONE || message.source != id {
+        let message = match WsMessage::parse(data) {
+            Ok(m) => m,
+            Err(e) => return self.session.report(id, e.into()),
+        };
+        // "Only server sends sys messages".
+        if message.kind != WS_SYS_NONE {
             return self.session.report(
                 id,
                 ProtocolError::Invalid {
@@ -213,49 +227,34 @@ impl Ws3Peer {
                 .into(),
             );
         }
-        let target = message.target;
-        if target <= 1 {
-            // 1, 0, and (the 3.2.3 quirk) every negative target reach the server.
-            self.session.receive(id, false, message.payload);
-        }
-        let forward: Vec<i32> = match target {
-            1 => Vec::new(),
-            0 => self
-                .sockets
-                .ids()
-                .into_iter()
-                .filter(|&p| p != id)
-                .collect(),
-            t if t < 0 => self
-                .sockets
-                .ids()
-                .into_iter()
-                .filter(|&p| p != id && p != t.saturating_neg())
-                .collect(),
-            t if t == id || !self.sockets.contains(t) => {
-                return self.session.report(id, ProtocolError::NoSuchPeer(t).into());
+        let (source, target, payload) = (message.source, message.target, message.payload);
+        let peers = self.sockets.ids();
+        match self.relay.route(id, source, target, &peers) {
+            Ok(Some(route)) => {
+                if route.local {
+                    self.session.receive(id, false, payload);
+                }
+                for to in route.forward {
+                    self.send_to(to, data.to_vec());
+                }
             }
-            t => vec![t],
-        };
-        for to in forward {
-            self.send_to(to, data.to_vec());
+            Ok(None) => {}
+            Err(e) => self.session.report(id, e.into()),
         }
     }
 
     /// `_send_del` and `peer_disconnected` for a connection the sockets lost.
     fn drop_peer(&mut self, id: i32) {
         if self.server_side() {
-            for other in self.sockets.ids() {
-                self.send_to(other, WsMessage::sys(wire::WS_SYS_DEL, id));
-            }
+            let notices = self.relay.left(id, &self.sockets.ids());
+            self.notify(notices);
         }
         self.session.disconnected(id);
     }
 
     fn write_outputs(&mut self) {
         while let Some(output) = self.session.poll_output() {
-            let data = WsMessage {
-                kind: wire::WS_SYS_NONE,
+            let data = Ws3Frame::Data {
                 source: self.session.unique_id(),
                 target: output.target,
                 payload: &output.data,
@@ -265,7 +264,7 @@ impl Ws3Peer {
                 self.send_to(1, data);
                 continue;
             }
-            for to in super::targets(output.target, self.sockets.ids()) {
+            for to in Relay::targets(output.target, &self.sockets.ids()) {
                 self.send_to(to, data.clone());
             }
         }
