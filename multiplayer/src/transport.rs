@@ -24,7 +24,7 @@
 //! [`TransportEvent::Error`] and [`TransportEvent::Disconnected`]; `service` fails only when a
 //! transport itself is gone (its socket), after servicing the others.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::{Event, Output, ProtocolError, Session, TransferMode};
@@ -415,4 +415,5 @@ impl Router {
 
 /// A queue of transport events, bounded by what the transport's own bounds let in: the
 /// transports of this crate fill it in `service` and `send`.
-pub(crate) type Events = VecDeque<TransportEvent>;
+#[cfg(any(feature = "enet", feature = "websocket"))]
+pub(crate) type Events = std::collections::VecDeque<TransportEvent>;

@@ -319,8 +319,8 @@ pub(crate) struct Sockets {
     call_messages: usize,
     /// The peer being read in this call, and the byte budget its connection was given.
     reading: Option<(i32, usize)>,
-    /// A client's connection to its server until it is open.
-    connecting: Option<Connecting>,
+    /// A client's connection to its server until it is open (boxed: a server has none).
+    connecting: Option<Box<Connecting>>,
     /// Whether this call's budget ran out (the peer it ran out on is read first next time).
     exhausted: bool,
     /// The first peer the next call reads (the first id at or after it).
@@ -362,7 +362,7 @@ impl Sockets {
             Ok(tcp) => tcp,
             Err(e) => {
                 // Refused at once (no route, ...): reported by the first `service`.
-                sockets.connecting = Some(Connecting::Failed(e.to_string()));
+                sockets.connecting = Some(Box::new(Connecting::Failed(e.to_string())));
                 return Ok(sockets);
             }
         };
@@ -372,7 +372,7 @@ impl Sockets {
             now: Instant::now(),
             stream: Stream::Http { last: 0 },
         };
-        sockets.connecting = Some(
+        sockets.connecting = Some(Box::new(
             match tungstenite::client::client_with_config(url, conn, Some(config(&limits))) {
                 Ok((ws, _)) => Connecting::Open(ws),
                 Err(HandshakeError::Interrupted(mid)) => Connecting::Handshake(Instant::now(), mid),
@@ -383,7 +383,7 @@ impl Sockets {
                 // A URL that is not `ws://...`, or a request tungstenite cannot make.
                 Err(HandshakeError::Failure(e)) => return Err(WsError::WebSocket(e)),
             },
-        );
+        ));
         Ok(sockets)
     }
 
@@ -396,7 +396,7 @@ impl Sockets {
             return Ok(true);
         };
         let timeout = Duration::from_millis(self.limits.handshake_timeout_ms.max(1));
-        let ws = match connecting {
+        let ws = match *connecting {
             Connecting::Failed(e) => return Err(e),
             Connecting::Open(ws) => ws,
             Connecting::Handshake(since, mut mid) => {
@@ -410,7 +410,7 @@ impl Sockets {
                 match mid.handshake() {
                     Ok((ws, _)) => ws,
                     Err(HandshakeError::Interrupted(mid)) => {
-                        self.connecting = Some(Connecting::Handshake(since, mid));
+                        self.connecting = Some(Box::new(Connecting::Handshake(since, mid)));
                         return Ok(false);
                     }
                     Err(HandshakeError::Failure(e)) => return Err(e.to_string()),
