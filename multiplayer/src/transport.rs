@@ -98,9 +98,9 @@ pub trait Transport {
     fn close(&mut self) {}
 }
 
-/// The 4-byte message a Godot 4 `WebSocketMultiplayerPeer` server sends a new client first:
-/// its peer id, little-endian (`websocket_multiplayer_peer.cpp`, `_send_ack`... in 4.x the
-/// server's `put_packet` of the id once the handshake is done). Every later message is one
+/// The message a Godot 4 `WebSocketMultiplayerPeer` server sends a new client first, once its
+/// handshake is done (`modules/websocket/websocket_multiplayer_peer.cpp` in 4.x): the client's
+/// peer id as one 4-byte little-endian binary message. Every later message is one
 /// SceneMultiplayer packet.
 pub fn ws_id_message(id: i32) -> [u8; 4] {
     id.to_le_bytes()
@@ -171,7 +171,7 @@ pub fn from_enet_channel(enet_channel: u8) -> (u8, TransferMode) {
 /// use godot_serde_multiplayer::{Event, Settings};
 ///
 /// let settings = Settings::default();
-/// let mut host = Host::server(settings);
+/// let mut host = Host::server(settings.clone());
 /// host.add(EnetTransport::server("0.0.0.0:7000".parse()?, 32, &settings.limits)?);
 /// host.add(WsTransport::server("0.0.0.0:7001".parse()?, &settings.limits)?);
 /// loop {
