@@ -249,6 +249,7 @@ impl Transport for EnetTransport {
     }
 
     fn disconnect(&mut self, peer: i32) {
+        crate::transport::forget_packets(&mut self.events, peer);
         self.hosts.forget_and_disconnect(peer);
     }
 
@@ -265,7 +266,7 @@ impl Transport for EnetTransport {
 /// over one [`EnetTransport`] (a [`Host`](crate::transport::Host) with one transport, kept
 /// typed).
 pub struct EnetPeer {
-    router: Router,
+    router: Router<Session>,
     transport: EnetTransport,
 }
 

@@ -87,7 +87,8 @@ pub trait Transport {
     /// [`TransportEvent::Error`]; nothing for a peer it does not have.
     fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>);
 
-    /// Disconnects peer `peer` and forgets it: no event of it follows.
+    /// Disconnects peer `peer` and forgets it: no packet of it follows (a
+    /// [`TransportEvent::Disconnected`] may, which the host passes over).
     fn disconnect(&mut self, peer: i32);
 
     /// Pushes what [`send`](Self::send) queued to the network, and does the transport's
@@ -187,12 +188,12 @@ pub fn from_enet_channel(enet_channel: u8) -> (u8, TransferMode) {
 /// # #[cfg(not(all(feature = "enet", feature = "websocket")))]
 /// # fn main() {}
 /// ```
-pub struct Host {
-    router: Router,
+pub struct Host<S: Dialect = Session> {
+    router: Router<S>,
     transports: Vec<Box<dyn Transport + Send>>,
 }
 
-impl std::fmt::Debug for Host {
+impl<S: Dialect> std::fmt::Debug for Host<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Host")
             .field("session", &self.router.session)
@@ -203,22 +204,26 @@ impl std::fmt::Debug for Host {
 }
 
 impl Host {
-    /// A server (peer 1) with no transport yet: [`add`](Self::add) them.
+    /// A Godot 4 server (peer 1) with no transport yet: [`add`](Self::add) them.
     pub fn server(settings: crate::Settings) -> Self {
         Self::new(Session::server(settings))
     }
 
-    /// A client over `transport`; its id is the transport's (a WebSocket client's arrives
-    /// with the server's first message).
+    /// A Godot 4 client over `transport`; its id is the transport's (a WebSocket client's
+    /// arrives with the server's first message).
     pub fn client(transport: impl Transport + Send + 'static, settings: crate::Settings) -> Self {
         let id = transport.unique_id().unwrap_or(0);
         let mut host = Self::new(Session::client(id, settings));
         host.add(transport);
         host
     }
+}
 
-    /// A host of `session`, with no transport yet.
-    pub fn new(session: Session) -> Self {
+impl<S: Dialect> Host<S> {
+    /// A host of `session` (Godot 4's [`Session`] or Godot 3's
+    /// [`godot3::Session`](crate::godot3::Session)), with no transport yet. A client's
+    /// session may start with id 0: it takes its transport's id once that is known.
+    pub fn new(session: S) -> Self {
         Self {
             router: Router::new(session),
             transports: Vec::new(),
@@ -238,13 +243,13 @@ impl Host {
     }
 
     /// The protocol session, to declare RPC tables, call RPCs, authenticate, send bytes.
-    pub fn session(&mut self) -> &mut Session {
+    pub fn session(&mut self) -> &mut S {
         &mut self.router.session
     }
 
     /// The next event of the session.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.router.session.poll_event()
+    pub fn poll_event(&mut self) -> Option<S::Event> {
+        self.router.session.next_event()
     }
 
     /// The index of the transport peer `peer` is connected through.
@@ -275,15 +280,15 @@ impl Host {
 
 /// The session and which transport each peer is on: the work of [`Host`], also run by the
 /// single-transport conveniences (`EnetPeer`, `WsPeer`) over a transport they keep typed.
-pub(crate) struct Router {
-    pub(crate) session: Session,
+pub(crate) struct Router<S> {
+    pub(crate) session: S,
     /// Peer id → index of its transport.
     owner: HashMap<i32, usize>,
     start: Instant,
 }
 
-impl Router {
-    pub(crate) fn new(session: Session) -> Self {
+impl<S: Dialect> Router<S> {
+    pub(crate) fn new(session: S) -> Self {
         Self {
             session,
             owner: HashMap::new(),
@@ -307,7 +312,7 @@ impl Router {
         }
         self.drain(transports);
         self.route_outputs(transports);
-        self.session.tick(self.now_ms());
+        self.session.on_timeout(self.now_ms());
         self.route_outputs(transports);
         for transport in transports.iter_mut() {
             transport.flush();
@@ -343,20 +348,20 @@ impl Router {
         let Some(transport) = transports.get_mut(index) else {
             return;
         };
-        if self.session.unique_id() == 0 {
+        if self.session.id() == 0 {
             if let Some(id) = transport.unique_id() {
-                self.session.set_unique_id(id);
+                self.session.set_id(id);
             }
         }
         match event {
             TransportEvent::Connected(id) => {
                 let refused = match self.owner.get(&id) {
                     Some(&other) => other != index,
-                    None => self.session.is_server() && id < 2,
+                    None => self.session.id() == 1 && id < 2,
                 };
                 if refused {
                     transport.disconnect(id);
-                    self.session.report(
+                    self.session.peer_error(
                         id,
                         ProtocolError::State {
                             peer: id,
@@ -365,13 +370,17 @@ impl Router {
                     );
                 } else if self.owner.insert(id, index).is_none() {
                     let now = self.now_ms();
-                    self.session.connected(id, now);
+                    self.session.peer_connected(id, now);
                 }
             }
             TransportEvent::Disconnected(id) => {
                 if self.owner.get(&id) == Some(&index) {
                     self.owner.remove(&id);
-                    self.session.disconnected(id);
+                    if id == 1 && self.session.id() != 1 {
+                        // A client that lost its server lost everyone it knew through it.
+                        self.owner.retain(|_, &mut i| i != index);
+                    }
+                    self.session.peer_disconnected(id);
                 }
             }
             TransportEvent::Packet {
@@ -380,18 +389,31 @@ impl Router {
                 mode,
                 data,
             } => {
-                if self.owner.get(&from) == Some(&index) {
-                    self.session.receive(from, channel, mode, &data);
+                // Not a peer of another transport (a refused duplicate id); one the host does
+                // not know goes to the session, which refuses it.
+                if self.owner.get(&from).is_none_or(|&i| i == index) {
+                    self.session.packet(from, channel, mode, &data);
                 }
             }
-            TransportEvent::Error { peer, error } => self.session.report(peer, error),
+            TransportEvent::Error { peer, error } => self.session.peer_error(peer, error),
         }
     }
 
-    /// Hands the session's outputs to the transports of their peers.
+    /// Hands the session's outputs to the transports of their peers; a Godot 3 broadcast
+    /// (target 0 or `-n`) to every transport, which frames and expands it.
     fn route_outputs(&mut self, transports: &mut [&mut dyn Transport]) {
-        while let Some(output) = self.session.poll_output() {
+        while let Some(output) = self.session.next_output() {
             match output {
+                Output::Packet {
+                    to,
+                    channel,
+                    mode,
+                    data,
+                } if to <= 0 => {
+                    for t in transports.iter_mut() {
+                        t.send(to, channel, mode, data.clone());
+                    }
+                }
                 Output::Packet {
                     to,
                     channel,
@@ -413,7 +435,116 @@ impl Router {
     }
 }
 
+/// A protocol session a [`Host`] runs: Godot 4's [`Session`] or Godot 3's
+/// [`godot3::Session`](crate::godot3::Session). Sealed: its methods are the host's, not for
+/// calling (use the sessions' own methods).
+pub trait Dialect: sealed::Sealed + std::fmt::Debug {
+    /// The session's event for the application.
+    type Event;
+    /// The next event for the application.
+    fn next_event(&mut self) -> Option<Self::Event>;
+    /// The next thing for the transports to do, as Godot 4's [`Output`] (Godot 3: user channel
+    /// 0, the target as `to`, which may be 0 or `-n`).
+    fn next_output(&mut self) -> Option<Output>;
+    /// Our id (0: a client that does not know it yet).
+    fn id(&self) -> i32;
+    /// Sets our id once the transport knows it.
+    fn set_id(&mut self, id: i32);
+    /// A transport connected `peer`.
+    fn peer_connected(&mut self, peer: i32, now_ms: u64);
+    /// A transport lost `peer`.
+    fn peer_disconnected(&mut self, peer: i32);
+    /// A packet of `from`.
+    fn packet(&mut self, from: i32, channel: u8, mode: TransferMode, data: &[u8]);
+    /// An error of `peer`.
+    fn peer_error(&mut self, peer: i32, error: ProtocolError);
+    /// The time, for the session's timeouts.
+    fn on_timeout(&mut self, now_ms: u64);
+}
+
+mod sealed {
+    /// Only this crate's sessions are [`Dialect`](super::Dialect)s.
+    pub trait Sealed {}
+    impl Sealed for crate::Session {}
+    impl Sealed for crate::godot3::Session {}
+}
+
+impl Dialect for Session {
+    type Event = Event;
+    fn next_event(&mut self) -> Option<Event> {
+        self.poll_event()
+    }
+    fn next_output(&mut self) -> Option<Output> {
+        self.poll_output()
+    }
+    fn id(&self) -> i32 {
+        self.unique_id()
+    }
+    fn set_id(&mut self, id: i32) {
+        self.set_unique_id(id);
+    }
+    fn peer_connected(&mut self, peer: i32, now_ms: u64) {
+        self.connected(peer, now_ms);
+    }
+    fn peer_disconnected(&mut self, peer: i32) {
+        self.disconnected(peer);
+    }
+    fn packet(&mut self, from: i32, channel: u8, mode: TransferMode, data: &[u8]) {
+        self.receive(from, channel, mode, data);
+    }
+    fn peer_error(&mut self, peer: i32, error: ProtocolError) {
+        self.report(peer, error);
+    }
+    fn on_timeout(&mut self, now_ms: u64) {
+        self.tick(now_ms);
+    }
+}
+
+impl Dialect for crate::godot3::Session {
+    type Event = crate::godot3::Event;
+    fn next_event(&mut self) -> Option<Self::Event> {
+        self.poll_event()
+    }
+    fn next_output(&mut self) -> Option<Output> {
+        self.poll_output().map(|output| Output::Packet {
+            to: output.target,
+            channel: 0,
+            mode: if output.unreliable {
+                TransferMode::Unreliable
+            } else {
+                TransferMode::Reliable
+            },
+            data: output.data,
+        })
+    }
+    fn id(&self) -> i32 {
+        self.unique_id()
+    }
+    fn set_id(&mut self, id: i32) {
+        self.set_unique_id(id);
+    }
+    fn peer_connected(&mut self, peer: i32, _now_ms: u64) {
+        self.connected(peer);
+    }
+    fn peer_disconnected(&mut self, peer: i32) {
+        self.disconnected(peer);
+    }
+    fn packet(&mut self, from: i32, _channel: u8, mode: TransferMode, data: &[u8]) {
+        self.receive(from, mode != TransferMode::Reliable, data);
+    }
+    fn peer_error(&mut self, peer: i32, error: ProtocolError) {
+        self.report(peer, error.into());
+    }
+    fn on_timeout(&mut self, _now_ms: u64) {}
+}
+
 /// A queue of transport events, bounded by what the transport's own bounds let in: the
 /// transports of this crate fill it in `service` and `send`.
 #[cfg(any(feature = "enet", feature = "websocket"))]
 pub(crate) type Events = std::collections::VecDeque<TransportEvent>;
+
+/// Forgets the queued packets of `peer` (the host disconnected it).
+#[cfg(any(feature = "enet", feature = "websocket"))]
+pub(crate) fn forget_packets(events: &mut Events, peer: i32) {
+    events.retain(|event| !matches!(event, TransportEvent::Packet { from, .. } if *from == peer));
+}

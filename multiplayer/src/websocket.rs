@@ -213,6 +213,7 @@ impl Transport for WsTransport {
     }
 
     fn disconnect(&mut self, peer: i32) {
+        crate::transport::forget_packets(&mut self.events, peer);
         self.sockets.close_one(peer);
     }
 
@@ -231,7 +232,7 @@ impl Transport for WsTransport {
 /// A Godot-compatible WebSocket multiplayer peer, the server (peer 1) or a client: a
 /// [`Session`] over one [`WsTransport`].
 pub struct WsPeer {
-    router: Router,
+    router: Router<Session>,
     transport: WsTransport,
 }
 

@@ -190,7 +190,6 @@ impl Session {
     }
 
     /// Sets our id: a WebSocket client learns it from the server's `SYS_ID`.
-    #[cfg(feature = "websocket")]
     pub(crate) fn set_unique_id(&mut self, id: i32) {
         self.id = id;
     }
