@@ -19,6 +19,11 @@
 //! id stays. Godot's ENet client then sees `server_disconnected`, as when Godot's own server
 //! refuses an id in use.
 //!
+//! A Godot 3 session runs on a host too (`Host::new(godot3::Session::server(limits))`) over
+//! Godot 3's transports (`Enet3Transport`, `Ws3Transport`), whose packets' `to` is the
+//! `MultiplayerAPI` target (0 for everyone, `-n` for everyone but `n`) and which relay as
+//! the engine's transport peers do: within each transport.
+//!
 //! What a peer does is an event of that peer, never the end of [`Host::service`]: a transport
 //! reports its bounds ([`Limits`](crate::Limits)' `enet` and `websocket`) as
 //! [`TransportEvent::Error`] and [`TransportEvent::Disconnected`]; `service` fails only when a

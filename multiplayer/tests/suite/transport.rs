@@ -512,3 +512,219 @@ mod sockets {
         }));
     }
 }
+
+/// Godot 3 over a transport of one's own: Godot 3's WebSocket framing and the server's relay,
+/// both public (`godot3::ws_frame`, `godot3::relay`), carry a Godot 3 server and client
+/// session through `welcome`, the path cache and a call by name.
+mod godot3 {
+    use std::collections::VecDeque;
+    use std::sync::mpsc::{Receiver, Sender, channel};
+
+    use godot_serde::Variant;
+    use godot_serde_multiplayer::godot3::relay::{Link, Relay};
+    use godot_serde_multiplayer::godot3::ws_frame::{Ws3Frame, welcome};
+    use godot_serde_multiplayer::godot3::{Event, NodeTable, RemoteMode, Session};
+    use godot_serde_multiplayer::transport::{Host, Transport, TransportEvent};
+    use godot_serde_multiplayer::{Limits, TransferMode};
+
+    use super::{Log, sent};
+
+    /// One end of an in-memory connection framed as Godot 3's WebSocket peer frames it.
+    struct Mem3 {
+        name: &'static str,
+        /// 1 for the server end; the client's once `SYS_ID` came.
+        id: Option<i32>,
+        /// The client's id (server end), 1 (client end).
+        remote: i32,
+        relay: Relay,
+        tx: Sender<Vec<u8>>,
+        rx: Receiver<Vec<u8>>,
+        welcomed: bool,
+        events: VecDeque<TransportEvent>,
+        log: Log,
+    }
+
+    fn pair(client_id: i32, log: &Log) -> (Mem3, Mem3) {
+        let (to_client, from_server) = channel();
+        let (to_server, from_client) = channel();
+        let end = |name, id, remote, tx, rx| Mem3 {
+            name,
+            id,
+            remote,
+            relay: Relay::new(Link::WebSocket),
+            tx,
+            rx,
+            welcomed: false,
+            events: VecDeque::new(),
+            log: std::sync::Arc::clone(log),
+        };
+        (
+            end("server", Some(1), client_id, to_client, from_client),
+            end("client", None, 1, to_server, from_server),
+        )
+    }
+
+    impl Mem3 {
+        fn put(&mut self, data: Vec<u8>) {
+            self.log.lock().unwrap().push((self.name, data.clone()));
+            let _ = self.tx.send(data);
+        }
+    }
+
+    impl Transport for Mem3 {
+        fn unique_id(&self) -> Option<i32> {
+            self.id
+        }
+
+        fn service(&mut self) -> std::io::Result<()> {
+            if self.id == Some(1) && !self.welcomed {
+                self.welcomed = true;
+                for (_, message) in welcome(self.remote, &self.relay, &[self.remote]) {
+                    self.put(message);
+                }
+                self.events
+                    .push_back(TransportEvent::Connected(self.remote));
+            }
+            while let Ok(data) = self.rx.try_recv() {
+                let event = match Ws3Frame::parse(&data) {
+                    Err(error) => TransportEvent::Error {
+                        peer: self.remote,
+                        error,
+                    },
+                    Ok(Ws3Frame::Id(id)) => {
+                        self.id = Some(id);
+                        continue;
+                    }
+                    Ok(Ws3Frame::Add(peer)) => TransportEvent::Connected(peer),
+                    Ok(Ws3Frame::Del(peer)) => TransportEvent::Disconnected(peer),
+                    Ok(Ws3Frame::Data {
+                        source,
+                        target,
+                        payload,
+                    }) => {
+                        let from = if self.id == Some(1) {
+                            let route =
+                                self.relay
+                                    .route(self.remote, source, target, &[self.remote]);
+                            match route {
+                                Ok(Some(route)) if route.local => self.remote,
+                                Ok(_) => continue,
+                                Err(error) => {
+                                    self.events.push_back(TransportEvent::Error {
+                                        peer: self.remote,
+                                        error,
+                                    });
+                                    continue;
+                                }
+                            }
+                        } else {
+                            source
+                        };
+                        TransportEvent::Packet {
+                            from,
+                            channel: 0,
+                            mode: TransferMode::Reliable,
+                            data: payload.to_vec(),
+                        }
+                    }
+                };
+                self.events.push_back(event);
+            }
+            Ok(())
+        }
+
+        fn poll_event(&mut self) -> Option<TransportEvent> {
+            self.events.pop_front()
+        }
+
+        fn send(&mut self, to: i32, _channel: u8, _mode: TransferMode, data: Vec<u8>) {
+            let framed = Ws3Frame::Data {
+                source: self.id.unwrap_or(0),
+                target: to,
+                payload: &data,
+            }
+            .to_bytes();
+            // One connection: the client's server, or the server's one client.
+            if self.id != Some(1) || !Relay::targets(to, &[self.remote]).is_empty() {
+                self.put(framed);
+            }
+        }
+
+        fn disconnect(&mut self, _peer: i32) {}
+    }
+
+    fn lobby() -> NodeTable {
+        NodeTable::new("/root/Lobby").method("chat", RemoteMode::Remote)
+    }
+
+    #[test]
+    fn a_godot3_transport_of_ones_own_carries_a_server_and_a_client() {
+        let log = Log::default();
+        let (server_end, client_end) = pair(5, &log);
+        let mut server = Host::new(Session::server(Limits::default()));
+        server.session().declare(lobby());
+        server.add(server_end);
+        let mut client = Host::new(Session::client(0, Limits::default()));
+        client.session().declare(lobby());
+        client.add(client_end);
+        let settle = |server: &mut Host<Session>, client: &mut Host<Session>| {
+            for _ in 0..8 {
+                server.service().unwrap();
+                client.service().unwrap();
+            }
+        };
+        settle(&mut server, &mut client);
+        assert_eq!(
+            std::iter::from_fn(|| server.poll_event()).collect::<Vec<_>>(),
+            [Event::PeerConnected(5)]
+        );
+        assert_eq!(
+            std::iter::from_fn(|| client.poll_event()).collect::<Vec<_>>(),
+            [Event::PeerConnected(1)]
+        );
+        assert_eq!(client.session().unique_id(), 5);
+        // `_send_add`: SYS_ID 5, then SYS_ADD 1; type, source 1, target 0, the id.
+        assert_eq!(
+            sent(&log),
+            [
+                ("server", vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0]),
+                ("server", vec![1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0]),
+            ]
+        );
+
+        server.session().rpc(5, "Lobby", "chat", &("hi",)).unwrap();
+        settle(&mut server, &mut client);
+        // Each framed as SYS_NONE from 1 to 5 (or 5 to 1): 0, source, target.
+        let frame = |source: u8, target: u8, payload: &[u8]| {
+            [&[0, source, 0, 0, 0, target, 0, 0, 0][..], payload].concat()
+        };
+        // SIMPLIFY_PATH: command 2, cache id 1, "Lobby\0".
+        let simplify = [&[2u8, 1, 0, 0, 0][..], b"Lobby\0"].concat();
+        // REMOTE_CALL: command 0, node id 0x80000000 | 23 (the path after 1 + 4 + "chat\0" +
+        // the count + 12 bytes of String "hi": type 4, length 2, "hi" padded to 4), "chat\0",
+        // 1 argument, the String, "Lobby\0".
+        let call = [
+            &[0u8, 23, 0, 0, 0x80][..],
+            b"chat\0",
+            &[1, 4, 0, 0, 0, 2, 0, 0, 0, b'h', b'i', 0, 0],
+            b"Lobby\0",
+        ]
+        .concat();
+        // CONFIRM_PATH: command 3, "Lobby\0".
+        let confirm = [&[3u8][..], b"Lobby\0"].concat();
+        assert_eq!(
+            sent(&log),
+            [
+                ("server", frame(1, 5, &simplify)),
+                ("server", frame(1, 5, &call)),
+                ("client", frame(5, 1, &confirm)),
+            ]
+        );
+        let got: Vec<Event> = std::iter::from_fn(|| client.poll_event()).collect();
+        assert!(
+            matches!(got.as_slice(), [Event::Rpc(call)] if call.from == 1 && call.member == "chat"
+                && call.args == [Variant::String("hi".into())]),
+            "{got:?}"
+        );
+    }
+}
