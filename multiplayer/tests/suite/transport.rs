@@ -388,7 +388,9 @@ mod sockets {
         server.add(ws);
         let mut over_enet = EnetPeer::client_with_id(enet_addr, 40, settings.clone()).unwrap();
         let url = format!("ws://{ws_addr}/");
+        let started = Instant::now();
         let mut over_ws = WsPeer::client(ws_addr, &url, settings).unwrap();
+        println!("WsPeer::client returned after {:?}", started.elapsed());
         over_enet.session().declare(lobby());
         over_ws.session().declare(lobby());
         let mut seen_server = Vec::new();
@@ -506,10 +508,15 @@ mod sockets {
         });
         assert!(server_sees);
         drop(server.take());
+        let dropped = Instant::now();
         assert!(until(&mut || {
             client.service().unwrap();
             std::iter::from_fn(|| client.poll_event()).any(|e| e == Event::PeerDisconnected(1))
         }));
+        println!(
+            "the client saw the server leave {:?} after the drop",
+            dropped.elapsed()
+        );
     }
 }
 
