@@ -16,8 +16,9 @@
 //! transport's peer has (Godot's ENet client picks its own id; the WebSocket server draws one
 //! at random, 31 bits) is refused: its transport disconnects it at once and the session gets
 //! [`Event::Error`] for that id ([`ProtocolError::State`], "id in use"); the peer that had the
-//! id stays. Godot's ENet client then sees `server_disconnected`, as when Godot's own server
-//! refuses an id in use.
+//! id stays. A Godot ENet client so refused sees its connection succeed, then
+//! `server_disconnected` (Godot's own server resets such a client, which then waits for
+//! ENet's timeout).
 //!
 //! A Godot 3 session runs on a host too (`Host::new(godot3::Session::server(limits))`) over
 //! Godot 3's transports (`Enet3Transport`, `Ws3Transport`), whose packets' `to` is the
@@ -41,7 +42,8 @@ pub enum TransportEvent {
     /// A peer connected with its id: a server's client (2..=i32::MAX), a client's server (1).
     Connected(i32),
     /// A peer left (it closed, timed out, or broke a bound: then its
-    /// [`Error`](Self::Error) comes first). Not reported for a peer the host disconnected.
+    /// [`Error`](Self::Error) comes first). For a peer the host disconnected the host passes
+    /// over it.
     Disconnected(i32),
     /// A packet of a connected peer: SceneMultiplayer's bytes as they are.
     Packet {
