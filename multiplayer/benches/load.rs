@@ -52,9 +52,12 @@ fn rust_server(stop: Arc<AtomicBool>) -> (SocketAddr, std::thread::JoinHandle<()
             while let Some(event) = server.poll_event() {
                 if let Event::Rpc(call) = event {
                     busy = true;
-                    let _ = server
-                        .session()
-                        .rpc_variants(call.from, "Bench", "pong", &call.args);
+                    let _ = server.session().rpc_variants(
+                        call.from,
+                        "Bench",
+                        "pong",
+                        &call.variants().unwrap_or_default(),
+                    );
                 }
             }
             if !busy {
@@ -162,13 +165,13 @@ fn memory_per_peer() -> usize {
     s.declare(table);
     // Warm the queues up; drain them after each peer, as a server loop does (each join also
     // queues ADD_PEER notices for every other peer).
-    s.connected(2, 0);
+    s.connected(2, Instant::now());
     s.rpc(2, "Bench", "pong", &(1i64,)).unwrap();
     while s.poll_event().is_some() {}
     while s.poll_output().is_some() {}
     let before = HEAP.current_usage();
     for peer in 3..1003 {
-        s.connected(peer, 0);
+        s.connected(peer, Instant::now());
         s.receive(
             peer,
             0,
@@ -240,7 +243,6 @@ fn rust_sync_server(
             .iter()
             .map(|&n| server.session().node_synchronizers(n)[0])
             .collect();
-        let start = Instant::now();
         let (mut frame, mut ticks, mut busy) = (0u64, 0u64, 0u128);
         while !stop.load(Ordering::Relaxed) {
             frame += 1;
@@ -251,9 +253,7 @@ fn rust_sync_server(
                     .unwrap();
             }
             let t0 = Instant::now();
-            server
-                .session()
-                .replicate(start.elapsed().as_micros() as u64 + 1);
+            server.session().handle_timeout(Instant::now());
             server.service().unwrap();
             while server.poll_event().is_some() {}
             busy += t0.elapsed().as_micros();

@@ -5,9 +5,14 @@
 //! unreliable-ordered), and user channel `n` is ENet channel `1 + n` (`enet_multiplayer_peer.h`
 //! in 4.x; Godot 3's `SYSCH_CONFIG` channel is gone, checked against the live engine). Unreliable packets have `UNRELIABLE_FRAGMENT`, unordered ones `UNSEQUENCED`.
 //!
-//! [`EnetPeer`] drives a [`Session`] over a non-blocking UDP socket: call
+//! [`EnetTransport`] is the [`Transport`] (a server's socket and clients, or a client's
+//! connection): give it to a [`Host`](crate::transport::Host), beside other transports.
+//! [`EnetPeer`] is the one-transport convenience: a [`Session`] over one `EnetTransport`; call
 //! [`EnetPeer::service`] often (each frame, or every few milliseconds), then drain
-//! [`EnetPeer::poll_event`].
+//! [`EnetPeer::poll_event`]. Nothing blocks: a client's connection completes (or fails, as
+//! an [`Event::Error`] for peer 1 after ENet's timeout) in `service`. Dropping a transport
+//! disconnects its peers at once, as [`close`](EnetTransport::close) does, so clients do not
+//! wait for ENet's timeout (about 9.5 s in Godot's client).
 //!
 //! Every peer, and the work of one `service` call, is bounded by
 //! [`EnetLimits`](crate::EnetLimits) (`Settings::limits.enet`): packets up to 1 MiB, 64 KiB
@@ -16,19 +21,15 @@
 //! [`Event::Error`] naming it, then its [`Event::PeerDisconnected`].
 
 use std::net::SocketAddr;
-use std::time::Instant;
 
 use rusty_enet as enet;
 
 use crate::enet_core::{HostEvent, Hosts, Sent};
-use crate::{Event, Output, ProtocolError, Session, Settings, TransferMode};
+use crate::transport::{
+    Events, Router, Transport, TransportEvent, enet_channel, from_enet_channel,
+};
+use crate::{Event, Limits, ProtocolError, Session, Settings, TransferMode};
 
-/// `SYSCH_RELIABLE`.
-const SYSCH_RELIABLE: u8 = 0;
-/// `SYSCH_UNRELIABLE`.
-const SYSCH_UNRELIABLE: u8 = 1;
-/// `SYSCH_MAX`: user channel `n` is ENet channel `SYSCH_MAX + n - 1`.
-const SYSCH_MAX: u8 = 2;
 /// Godot connects with every channel ENet allows when no channel count is given.
 const CHANNELS: usize = 255;
 
@@ -37,7 +38,9 @@ const CHANNELS: usize = 255;
 fn channels(limits: &crate::EnetLimits) -> usize {
     match limits.user_channels {
         0 => CHANNELS,
-        n => n.saturating_add(usize::from(SYSCH_MAX)).min(CHANNELS),
+        n => n
+            .saturating_add(usize::from(crate::transport::ENET_SYSCH_MAX))
+            .min(CHANNELS),
     }
 }
 
@@ -53,14 +56,7 @@ pub enum EnetError {
     Enet(String),
 }
 
-/// A Godot-compatible ENet multiplayer peer: the server (peer 1) or a client.
-pub struct EnetPeer {
-    hosts: Hosts,
-    session: Session,
-    capture: Option<Vec<Captured>>,
-}
-
-/// A packet as it arrived, kept by [`EnetPeer::set_capture`].
+/// A packet as it arrived, kept by [`EnetTransport::set_capture`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Captured {
     /// The sender's peer id.
@@ -71,13 +67,27 @@ pub struct Captured {
     pub data: Vec<u8>,
 }
 
-impl std::fmt::Debug for EnetPeer {
+/// Godot 4's ENet transport (`ENetMultiplayerPeer`): a server's UDP socket and its clients, or
+/// a client's connection to its server, bounded by [`EnetLimits`](crate::EnetLimits).
+pub struct EnetTransport {
+    hosts: Hosts,
+    id: i32,
+    events: Events,
+    capture: Option<Vec<Captured>>,
+    /// A client whose server has not answered yet.
+    connecting: bool,
+}
+
+impl std::fmt::Debug for EnetTransport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(f, "EnetPeer", &self.session, self.hosts.map.len())
+        f.debug_struct("EnetTransport")
+            .field("id", &self.id)
+            .field("peers", &self.hosts.map.len())
+            .finish()
     }
 }
 
-impl EnetPeer {
+impl EnetTransport {
     /// A server on `addr` (`create_server`) for up to `max_clients` clients.
     ///
     /// # Errors
@@ -86,54 +96,36 @@ impl EnetPeer {
     pub fn server(
         addr: SocketAddr,
         max_clients: usize,
-        settings: Settings,
+        limits: &Limits,
     ) -> Result<Self, EnetError> {
-        Ok(Self {
-            hosts: Hosts::server(
-                addr,
-                max_clients,
-                channels(&settings.limits.enet),
-                settings.limits.enet,
-            )?,
-            session: Session::server(settings),
-            capture: None,
-        })
+        let hosts = Hosts::server(addr, max_clients, channels(&limits.enet), limits.enet)?;
+        Ok(Self::with(hosts, 1))
     }
 
-    /// A client that joins the server at `addr` (`create_client`) with a random id.
+    /// A client that joins the server at `addr` (`create_client`) as peer `id`
+    /// (2..=i32::MAX; [`generate_unique_id`](crate::generate_unique_id) picks one as Godot
+    /// does). Returns at once: the connection completes in [`service`](Transport::service)
+    /// ([`TransportEvent::Connected`] for peer 1), or fails there after ENet's timeout
+    /// ([`TransportEvent::Error`] then [`TransportEvent::Disconnected`] for peer 1).
     ///
     /// # Errors
     ///
     /// As [`server`](Self::server).
-    pub fn client(addr: SocketAddr, settings: Settings) -> Result<Self, EnetError> {
-        Self::client_with_id(addr, crate::generate_unique_id(), settings)
+    pub fn client(addr: SocketAddr, id: i32, limits: &Limits) -> Result<Self, EnetError> {
+        let hosts = Hosts::client(addr, id, channels(&limits.enet), limits.enet)?;
+        let mut transport = Self::with(hosts, id);
+        transport.connecting = true;
+        Ok(transport)
     }
 
-    /// A client with a chosen id (2..=i32::MAX).
-    ///
-    /// # Errors
-    ///
-    /// As [`server`](Self::server).
-    pub fn client_with_id(
-        addr: SocketAddr,
-        id: i32,
-        settings: Settings,
-    ) -> Result<Self, EnetError> {
-        Ok(Self {
-            hosts: Hosts::client(
-                addr,
-                id,
-                channels(&settings.limits.enet),
-                settings.limits.enet,
-            )?,
-            session: Session::client(id, settings),
+    fn with(hosts: Hosts, id: i32) -> Self {
+        Self {
+            hosts,
+            id,
+            events: Events::new(),
             capture: None,
-        })
-    }
-
-    /// The protocol session, to declare RPC tables, call RPCs, authenticate, send bytes.
-    pub fn session(&mut self) -> &mut Session {
-        &mut self.session
+            connecting: false,
+        }
     }
 
     /// The bound address.
@@ -158,9 +150,212 @@ impl EnetPeer {
             .unwrap_or_default()
     }
 
+    /// Disconnects every peer now and sends the notices (as dropping it does).
+    pub fn close(&mut self) {
+        self.hosts.close();
+    }
+}
+
+impl Transport for EnetTransport {
+    fn unique_id(&self) -> Option<i32> {
+        Some(self.id)
+    }
+
+    /// Receives what arrived, within the call's budget of [`EnetLimits`](crate::EnetLimits)
+    /// (the rest waits for the next call). What one peer does (a flood, a packet above the
+    /// bounds, not acknowledging, an unreachable address) is that peer's event.
+    fn service(&mut self) -> std::io::Result<()> {
+        self.hosts.begin();
+        loop {
+            let event = match self.hosts.next() {
+                Ok(Some(event)) => event,
+                Ok(None) => return Ok(()),
+                Err(EnetError::Io(e)) => return Err(e),
+                Err(EnetError::Enet(e)) => return Err(std::io::Error::other(e)),
+            };
+            match event {
+                // A server's client passed ENetMultiplayerPeer's id check; a client's server.
+                HostEvent::Joined(id) => {
+                    self.connecting = false;
+                    self.events.push_back(TransportEvent::Connected(id));
+                }
+                HostEvent::Disconnect(id) => {
+                    if std::mem::take(&mut self.connecting) {
+                        self.events.push_back(TransportEvent::Error {
+                            peer: id,
+                            error: ProtocolError::State {
+                                peer: id,
+                                detail: "did not answer the connection (ENet timed out)",
+                            },
+                        });
+                    }
+                    self.events.push_back(TransportEvent::Disconnected(id));
+                }
+                HostEvent::Receive {
+                    from,
+                    channel: channel_id,
+                    data,
+                } => {
+                    let (channel, mode) = from_enet_channel(channel_id);
+                    if let Some(capture) = self.capture.as_mut() {
+                        capture.push(Captured {
+                            from,
+                            enet_channel: channel_id,
+                            data: data.clone(),
+                        });
+                    }
+                    self.events.push_back(TransportEvent::Packet {
+                        from,
+                        channel,
+                        mode,
+                        data,
+                    });
+                }
+            }
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<TransportEvent> {
+        self.events.pop_front()
+    }
+
+    fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
+        let kind = match mode {
+            TransferMode::Unreliable => enet::PacketKind::AlwaysUnreliable { sequenced: false },
+            TransferMode::UnreliableOrdered => {
+                enet::PacketKind::AlwaysUnreliable { sequenced: true }
+            }
+            _ => enet::PacketKind::Reliable,
+        };
+        let error = match self.hosts.send(to, enet_channel(channel, mode), data, kind) {
+            Sent::Queued | Sent::NoPeer => return,
+            Sent::TooLarge { size, limit } => ProtocolError::SendTooLarge {
+                peer: to,
+                size,
+                limit,
+            },
+            Sent::Refused => ProtocolError::Channel { channel, mode },
+            Sent::Dropped { limit } => {
+                self.events.push_back(TransportEvent::Error {
+                    peer: to,
+                    error: ProtocolError::OutboundFull { peer: to, limit },
+                });
+                self.events.push_back(TransportEvent::Disconnected(to));
+                return;
+            }
+        };
+        self.events
+            .push_back(TransportEvent::Error { peer: to, error });
+    }
+
+    fn disconnect(&mut self, peer: i32) {
+        crate::transport::forget_packets(&mut self.events, peer);
+        self.hosts.forget_and_disconnect(peer);
+    }
+
+    fn flush(&mut self) {
+        self.hosts.host.flush();
+    }
+
+    fn close(&mut self) {
+        self.hosts.close();
+    }
+}
+
+/// A Godot-compatible ENet multiplayer peer, the server (peer 1) or a client: a [`Session`]
+/// over one [`EnetTransport`] (a [`Host`](crate::transport::Host) with one transport, kept
+/// typed).
+pub struct EnetPeer {
+    router: Router<Session>,
+    transport: EnetTransport,
+}
+
+impl std::fmt::Debug for EnetPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        crate::debug_peer(
+            f,
+            "EnetPeer",
+            &self.router.session,
+            self.transport.hosts.map.len(),
+        )
+    }
+}
+
+impl EnetPeer {
+    /// A server on `addr` (`create_server`) for up to `max_clients` clients.
+    ///
+    /// # Errors
+    ///
+    /// [`EnetError`] when the socket cannot be bound or ENet refuses the settings.
+    pub fn server(
+        addr: SocketAddr,
+        max_clients: usize,
+        settings: Settings,
+    ) -> Result<Self, EnetError> {
+        Ok(Self {
+            transport: EnetTransport::server(addr, max_clients, &settings.limits)?,
+            router: Router::new(Session::server(settings)),
+        })
+    }
+
+    /// A client that joins the server at `addr` (`create_client`) with a random id; returns
+    /// at once, the connection completes (or fails) in [`service`](Self::service).
+    ///
+    /// # Errors
+    ///
+    /// As [`server`](Self::server).
+    pub fn client(addr: SocketAddr, settings: Settings) -> Result<Self, EnetError> {
+        Self::client_with_id(addr, crate::generate_unique_id(), settings)
+    }
+
+    /// A client with a chosen id (2..=i32::MAX).
+    ///
+    /// # Errors
+    ///
+    /// As [`server`](Self::server).
+    pub fn client_with_id(
+        addr: SocketAddr,
+        id: i32,
+        settings: Settings,
+    ) -> Result<Self, EnetError> {
+        Ok(Self {
+            transport: EnetTransport::client(addr, id, &settings.limits)?,
+            router: Router::new(Session::client(id, settings)),
+        })
+    }
+
+    /// The protocol session, to declare RPC tables, call RPCs, authenticate, send bytes.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.router.session
+    }
+
+    /// The transport under the session.
+    pub fn transport(&mut self) -> &mut EnetTransport {
+        &mut self.transport
+    }
+
+    /// The bound address.
+    ///
+    /// # Errors
+    ///
+    /// The socket's error.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.transport.local_addr()
+    }
+
+    /// Keeps (or stops keeping) a copy of every received packet, for tests and debugging.
+    pub fn set_capture(&mut self, on: bool) {
+        self.transport.set_capture(on);
+    }
+
+    /// The packets kept since the last call (see [`set_capture`](Self::set_capture)).
+    pub fn take_captured(&mut self) -> Vec<Captured> {
+        self.transport.take_captured()
+    }
+
     /// The next event of the session.
     pub fn poll_event(&mut self) -> Option<Event> {
-        self.session.poll_event()
+        self.router.session.poll_event()
     }
 
     /// Sends what the session queued, receives what arrived (within the call's budget of
@@ -173,103 +368,11 @@ impl EnetPeer {
     ///
     /// [`EnetError::Io`] when the socket itself fails (is gone).
     pub fn service(&mut self) -> Result<(), EnetError> {
-        self.hosts.begin();
-        self.flush_outputs();
-        loop {
-            let now = Instant::now();
-            let Some(event) = self.hosts.next()? else {
-                break;
-            };
-            match event {
-                // A server's client passed ENetMultiplayerPeer's id check; a client's server.
-                HostEvent::Joined(id) => self.session.connected(id, now),
-                HostEvent::Disconnect(id) => self.session.disconnected(id),
-                HostEvent::Receive {
-                    from,
-                    channel: channel_id,
-                    data,
-                } => {
-                    let (channel, mode) = match channel_id {
-                        c if c >= SYSCH_MAX => (c - SYSCH_MAX + 1, TransferMode::Reliable),
-                        SYSCH_UNRELIABLE => (0, TransferMode::Unreliable),
-                        _ => (0, TransferMode::Reliable),
-                    };
-                    self.session.receive(from, channel, mode, &data);
-                    if let Some(capture) = self.capture.as_mut() {
-                        capture.push(Captured {
-                            from,
-                            enet_channel: channel_id,
-                            data,
-                        });
-                    }
-                }
-            }
-            self.flush_outputs();
-        }
-        let now = Instant::now();
-        if self.session.poll_timeout().is_some_and(|due| due <= now) {
-            self.session.handle_timeout(now);
-        }
-        self.flush_outputs();
-        self.hosts.host.flush();
-        Ok(())
+        Ok(self.router.service(&mut [&mut self.transport])?)
     }
 
-    fn flush_outputs(&mut self) {
-        while let Some(output) = self.session.poll_output() {
-            match output {
-                Output::Packet {
-                    to,
-                    channel,
-                    mode,
-                    data,
-                } => {
-                    let enet_channel = if channel > 0 {
-                        SYSCH_MAX.saturating_add(channel - 1)
-                    } else if mode == TransferMode::Reliable {
-                        SYSCH_RELIABLE
-                    } else {
-                        SYSCH_UNRELIABLE
-                    };
-                    let kind = match mode {
-                        TransferMode::Unreliable => {
-                            enet::PacketKind::AlwaysUnreliable { sequenced: false }
-                        }
-                        TransferMode::UnreliableOrdered => {
-                            enet::PacketKind::AlwaysUnreliable { sequenced: true }
-                        }
-                        _ => enet::PacketKind::Reliable,
-                    };
-                    match self.hosts.send(to, enet_channel, data, kind) {
-                        Sent::Queued | Sent::NoPeer => {}
-                        Sent::TooLarge { size, limit } => self.session.report(
-                            to,
-                            ProtocolError::SendTooLarge {
-                                peer: to,
-                                size,
-                                limit,
-                            },
-                        ),
-                        Sent::Refused => self
-                            .session
-                            .report(to, ProtocolError::Channel { channel, mode }),
-                        Sent::Dropped { limit } => {
-                            self.session
-                                .report(to, ProtocolError::OutboundFull { peer: to, limit });
-                            self.session.disconnected(to);
-                        }
-                    }
-                }
-                Output::Disconnect(id) => {
-                    // Forget it now: whatever it still sends is not for the session.
-                    self.hosts.forget_and_disconnect(id);
-                }
-            }
-        }
-    }
-
-    /// Disconnects every peer now and sends the notices.
+    /// Disconnects every peer now and sends the notices (as dropping it does).
     pub fn close(&mut self) {
-        self.hosts.close();
+        self.transport.close();
     }
 }

@@ -12,6 +12,9 @@
 //! - [`replication`]: spawn, despawn and synchronizer state (`MultiplayerSpawner`,
 //!   `MultiplayerSynchronizer`), and the GDScript that declares them.
 //! - [`wire`]: the packet layouts, without state.
+//! - [`transport`]: the [`Transport`](transport::Transport) trait, and the
+//!   [`Host`](transport::Host) that runs one session over any number of transports (ENet and
+//!   WebSocket clients of one server), with the sans-IO pieces a transport of one's own needs.
 //! - `enet` (feature `enet`, default): the ENet transport.
 //! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
 //! - [`gdscript`]: the GDScript stubs of a table, for Godot 4 and Godot 3.
@@ -45,6 +48,7 @@ mod limits;
 pub mod replication;
 mod rpc;
 mod session;
+pub mod transport;
 #[cfg(feature = "websocket")]
 pub mod websocket;
 pub mod wire;

@@ -9,9 +9,11 @@ pub struct Limits {
     /// Path-cache ids one peer may announce (Godot has no limit). Each costs one map entry
     /// (about 16 bytes). Default 1024.
     pub max_cached_paths: usize,
-    /// The bounds of the WebSocket transports (Godot 4's `WsPeer` and Godot 3's `Ws3Peer`).
+    /// The bounds of the WebSocket transports (Godot 4's `WsTransport`, under `WsPeer`, and
+    /// Godot 3's `Ws3Peer`).
     pub websocket: WsLimits,
-    /// The bounds of the ENet transports (Godot 4's `EnetPeer` and Godot 3's `Enet3Peer`).
+    /// The bounds of the ENet transports (Godot 4's `EnetTransport`, under `EnetPeer`, and
+    /// Godot 3's `Enet3Peer`).
     pub enet: EnetLimits,
 }
 
@@ -359,6 +361,14 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// A server-authoritative game: relay off, so clients reach only the server and learn of no
+    /// other client (`server_relay = false` on the Godot side too). Same as
+    /// `Settings::default().with_relay(false)`.
+    #[must_use]
+    pub fn authoritative() -> Self {
+        Self::default().with_relay(false)
+    }
+
     /// With authentication on or off.
     #[must_use]
     pub fn with_auth(mut self, on: bool) -> Self {

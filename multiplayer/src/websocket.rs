@@ -5,9 +5,13 @@
 //! transfer mode is sent reliably and channels are not used, as in Godot. This is how Godot
 //! web exports play online.
 //!
-//! [`WsPeer`] drives a [`Session`] over non-blocking TCP sockets (no TLS here: put a
-//! terminating proxy in front for `wss://`). Call [`WsPeer::service`] often, then drain
-//! [`WsPeer::poll_event`].
+//! [`WsTransport`] is the [`Transport`] over non-blocking TCP sockets (no TLS here: put a
+//! terminating proxy in front for `wss://`): give it to a [`Host`](crate::transport::Host),
+//! beside other transports. [`WsPeer`] is the one-transport convenience: a [`Session`] over one
+//! `WsTransport`; call [`WsPeer::service`] often, then drain [`WsPeer::poll_event`]. Nothing
+//! blocks: a client's TCP connection and handshake advance in `service`, and their failure
+//! (refused, no handshake within `handshake_timeout_ms`, an invalid id message) is an
+//! [`Event::Error`] for peer 1. The id message is [`crate::transport::ws_id_message`].
 //!
 //! Every peer is bounded by [`WsLimits`](crate::WsLimits) (`Settings::limits.websocket`):
 //! what it may send per `service` call (Godot's `inbound_buffer_size` and
@@ -16,10 +20,12 @@
 //! bound gets an [`Event::Error`] and is disconnected; `service` goes on.
 
 use std::net::SocketAddr;
-use std::time::Instant;
 
+use crate::transport::{
+    Events, Router, Transport, TransportEvent, parse_ws_id_message, ws_id_message,
+};
 use crate::ws_core::{Notice, Read, Sockets};
-use crate::{Event, Output, Session, Settings, TransferMode};
+use crate::{Event, Limits, ProtocolError, Session, Settings, TransferMode};
 
 /// A transport error.
 #[derive(Debug, thiserror::Error)]
@@ -28,59 +34,58 @@ pub enum WsError {
     /// The socket failed.
     #[error("socket: {0}")]
     Io(#[from] std::io::Error),
-    /// The WebSocket handshake or protocol failed.
+    /// The WebSocket request could not be made (a URL that is not `ws://...`).
     #[error("WebSocket: {0}")]
     WebSocket(#[from] tungstenite::Error),
-    /// The server's first message was not a valid 4-byte peer id.
-    #[error("invalid peer id message from the server ({0} bytes)")]
-    BadId(usize),
 }
 
-/// A Godot-compatible WebSocket multiplayer peer: the server (peer 1) or a client.
-pub struct WsPeer {
+/// Godot 4's WebSocket transport (`WebSocketMultiplayerPeer`): a server's listener and
+/// clients, or a client's connection, bounded by [`WsLimits`](crate::WsLimits).
+pub struct WsTransport {
     sockets: Sockets,
-    session: Session,
-    /// A client waits for its id before the session starts.
-    awaiting_id: bool,
+    /// Our id: 1 for a server; a client's once the server sent it.
+    id: Option<i32>,
+    events: Events,
 }
 
-impl std::fmt::Debug for WsPeer {
+impl std::fmt::Debug for WsTransport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(f, "WsPeer", &self.session, self.sockets.len())
+        f.debug_struct("WsTransport")
+            .field("id", &self.id)
+            .field("peers", &self.sockets.len())
+            .finish()
     }
 }
 
-impl WsPeer {
+impl WsTransport {
     /// A server listening on `addr` (`create_server`).
     ///
     /// # Errors
     ///
     /// [`WsError::Io`] when the address cannot be bound.
-    pub fn server(addr: SocketAddr, settings: Settings) -> Result<Self, WsError> {
+    pub fn server(addr: SocketAddr, limits: &Limits) -> Result<Self, WsError> {
         Ok(Self {
-            sockets: Sockets::server(addr, settings.limits.websocket)?,
-            session: Session::server(settings),
-            awaiting_id: false,
+            sockets: Sockets::server(addr, limits.websocket)?,
+            id: Some(1),
+            events: Events::new(),
         })
     }
 
-    /// A client of the server at `url` (`ws://host:port/...`, `create_client`); the handshake
-    /// is done before this returns, the peer id arrives with the first [`service`](Self::service).
+    /// A client of the server at `addr`, requesting `url` (`ws://host:port/...`,
+    /// `create_client`). Returns at once: the connection, the handshake and the id message
+    /// come in [`service`](Transport::service) ([`TransportEvent::Connected`] for peer 1), or
+    /// their failure ([`TransportEvent::Error`] for peer 1).
     ///
     /// # Errors
     ///
-    /// [`WsError`] when the connection or the handshake fails.
-    pub fn client(addr: SocketAddr, url: &str, settings: Settings) -> Result<Self, WsError> {
+    /// [`WsError::WebSocket`] for a URL tungstenite refuses, [`WsError::Io`] when no socket
+    /// can be made.
+    pub fn client(addr: SocketAddr, url: &str, limits: &Limits) -> Result<Self, WsError> {
         Ok(Self {
-            sockets: Sockets::client(addr, url, settings.limits.websocket)?,
-            session: Session::client(0, settings),
-            awaiting_id: true,
+            sockets: Sockets::client(addr, url, limits.websocket)?,
+            id: None,
+            events: Events::new(),
         })
-    }
-
-    /// The protocol session.
-    pub fn session(&mut self) -> &mut Session {
-        &mut self.session
     }
 
     /// The listening address (server).
@@ -92,118 +97,220 @@ impl WsPeer {
         self.sockets.local_addr()
     }
 
-    /// The next event of the session.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.session.poll_event()
+    /// Closes every connection.
+    pub fn close(&mut self) {
+        self.sockets.close_all();
     }
 
-    /// Accepts, reads, and writes what the session queued. The work of one call is bounded:
-    /// a few accepts, the handshakes in progress, and per peer at most
-    /// `inbound_buffer_size` bytes and `max_queued_packets` messages.
+    fn server_side(&self) -> bool {
+        self.sockets.server_side()
+    }
+
+    fn error(&mut self, peer: i32, error: ProtocolError) {
+        self.events.push_back(TransportEvent::Error { peer, error });
+    }
+
+    /// What happened to the connections, as events.
+    fn take_notices(&mut self) {
+        for notice in self.sockets.take_notices() {
+            match notice {
+                Notice::Report(id, error) => self.error(id, error),
+                Notice::Lost(id, error) => {
+                    if let Some(error) = error {
+                        self.error(id, error);
+                    } else if self.id.is_none() {
+                        self.error(
+                            id,
+                            ProtocolError::State {
+                                peer: id,
+                                detail: "closed the connection before sending our peer id",
+                            },
+                        );
+                    }
+                    self.events.push_back(TransportEvent::Disconnected(id));
+                }
+            }
+        }
+    }
+
+    fn read_all(&mut self) {
+        for id in self.sockets.read_order() {
+            loop {
+                let data = match self.sockets.read(id) {
+                    Read::Binary(data) => data.to_vec(),
+                    Read::Text(text) if self.id.is_some() => text.as_bytes().to_vec(),
+                    Read::Text(_) | Read::Other => continue,
+                    Read::Idle => break,
+                };
+                if self.id.is_some() {
+                    self.events.push_back(TransportEvent::Packet {
+                        from: id,
+                        channel: 0,
+                        mode: TransferMode::Reliable,
+                        data,
+                    });
+                    continue;
+                }
+                match parse_ws_id_message(&data) {
+                    Ok(mine) => {
+                        self.id = Some(mine);
+                        self.events.push_back(TransportEvent::Connected(1));
+                    }
+                    Err(error) => {
+                        // The engine closes the connection.
+                        self.error(id, error);
+                        self.sockets.close_one(id);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Transport for WsTransport {
+    fn unique_id(&self) -> Option<i32> {
+        self.id
+    }
+
+    /// Accepts (and sends each new client its id), advances the handshakes, and reads. The
+    /// work of one call is bounded: a few accepts, the handshakes in progress, and per peer at
+    /// most `inbound_buffer_size` bytes and `max_queued_packets` messages. Errors of one peer
+    /// (its socket, a bound of [`WsLimits`](crate::WsLimits)) disconnect that peer only, and an
+    /// accept error (no file descriptor left) pauses accepting for a moment: this never fails.
+    fn service(&mut self) -> std::io::Result<()> {
+        self.sockets.begin();
+        match self.sockets.advance_client() {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(detail) => {
+                self.error(1, ProtocolError::WebSocket { peer: 1, detail });
+                return Ok(());
+            }
+        }
+        for ws in self.sockets.accept() {
+            let id = self.sockets.fresh_id();
+            self.sockets.insert(id, ws);
+            // The id first (a full 4-byte binary message); WouldBlock keeps it queued.
+            self.sockets.send(id, ws_id_message(id).to_vec());
+            self.events.push_back(TransportEvent::Connected(id));
+        }
+        self.read_all();
+        self.take_notices();
+        Ok(())
+    }
+
+    fn poll_event(&mut self) -> Option<TransportEvent> {
+        self.events.pop_front()
+    }
+
+    /// Sent at once as far as the socket takes it, the rest queued and flushed by
+    /// [`flush`](Transport::flush). WebSocket is reliable and ordered: every mode is sent
+    /// reliably, channels are not used.
+    fn send(&mut self, to: i32, _channel: u8, _mode: TransferMode, data: Vec<u8>) {
+        self.sockets.send(to, data);
+        self.take_notices();
+    }
+
+    fn disconnect(&mut self, peer: i32) {
+        crate::transport::forget_packets(&mut self.events, peer);
+        self.sockets.close_one(peer);
+    }
+
+    fn flush(&mut self) {
+        if self.id.is_some() || self.server_side() {
+            self.sockets.maintain();
+            self.take_notices();
+        }
+    }
+
+    fn close(&mut self) {
+        self.sockets.close_all();
+    }
+}
+
+/// A Godot-compatible WebSocket multiplayer peer, the server (peer 1) or a client: a
+/// [`Session`] over one [`WsTransport`].
+pub struct WsPeer {
+    router: Router<Session>,
+    transport: WsTransport,
+}
+
+impl std::fmt::Debug for WsPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        crate::debug_peer(
+            f,
+            "WsPeer",
+            &self.router.session,
+            self.transport.sockets.len(),
+        )
+    }
+}
+
+impl WsPeer {
+    /// A server listening on `addr` (`create_server`).
     ///
     /// # Errors
     ///
-    /// A client whose id message is invalid gets [`WsError::BadId`]. A server never fails
-    /// here: errors of one peer (its socket, a bound of [`WsLimits`](crate::WsLimits))
-    /// disconnect that peer only, and an accept error (no file descriptor left) pauses
-    /// accepting for a moment.
+    /// [`WsError::Io`] when the address cannot be bound.
+    pub fn server(addr: SocketAddr, settings: Settings) -> Result<Self, WsError> {
+        Ok(Self {
+            transport: WsTransport::server(addr, &settings.limits)?,
+            router: Router::new(Session::server(settings)),
+        })
+    }
+
+    /// A client of the server at `url` (`ws://host:port/...`, `create_client`); returns at
+    /// once, the connection, handshake and peer id come with [`service`](Self::service) (or
+    /// their failure, an [`Event::Error`] for peer 1).
+    ///
+    /// # Errors
+    ///
+    /// As [`WsTransport::client`].
+    pub fn client(addr: SocketAddr, url: &str, settings: Settings) -> Result<Self, WsError> {
+        Ok(Self {
+            transport: WsTransport::client(addr, url, &settings.limits)?,
+            router: Router::new(Session::client(0, settings)),
+        })
+    }
+
+    /// The protocol session.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.router.session
+    }
+
+    /// The transport under the session.
+    pub fn transport(&mut self) -> &mut WsTransport {
+        &mut self.transport
+    }
+
+    /// The listening address (server).
+    ///
+    /// # Errors
+    ///
+    /// The socket's error, or `NotConnected` for a client.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.transport.local_addr()
+    }
+
+    /// The next event of the session.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.router.session.poll_event()
+    }
+
+    /// Accepts, reads, and writes what the session queued; the work of one call is bounded
+    /// as [`WsTransport`]'s `service` says.
+    ///
+    /// # Errors
+    ///
+    /// None today (the signature leaves room for a transport error): what one peer does, and
+    /// a client's failed connection, are events.
     pub fn service(&mut self) -> Result<(), WsError> {
-        self.sockets.begin();
-        for ws in self.sockets.accept() {
-            self.open(ws);
-        }
-        self.read_all()?;
-        let now = Instant::now();
-        if self.session.poll_timeout().is_some_and(|due| due <= now) {
-            self.session.handle_timeout(now);
-        }
-        self.write_outputs();
-        Ok(())
-    }
-
-    fn open(&mut self, ws: tungstenite::WebSocket<crate::ws_core::Conn>) {
-        let id = self.sockets.fresh_id();
-        self.sockets.insert(id, ws);
-        // The id first (a full 4-byte binary message); WouldBlock keeps it queued.
-        self.sockets.send(id, id.to_le_bytes().to_vec());
-        let now = Instant::now();
-        self.session.connected(id, now);
-    }
-
-    fn read_all(&mut self) -> Result<(), WsError> {
-        for id in self.sockets.read_order() {
-            loop {
-                match self.sockets.read(id) {
-                    Read::Binary(data) => {
-                        if self.awaiting_id {
-                            let id_bytes: [u8; 4] = data
-                                .as_ref()
-                                .try_into()
-                                .map_err(|_| WsError::BadId(data.len()))?;
-                            let mine = i32::from_le_bytes(id_bytes);
-                            if mine < 2 {
-                                return Err(WsError::BadId(4));
-                            }
-                            self.awaiting_id = false;
-                            self.session.set_unique_id(mine);
-                            self.session.connected(1, Instant::now());
-                            continue;
-                        }
-                        self.session.receive(id, 0, TransferMode::Reliable, &data);
-                    }
-                    Read::Text(text) if !self.awaiting_id => {
-                        self.session
-                            .receive(id, 0, TransferMode::Reliable, text.as_bytes());
-                    }
-                    Read::Text(_) | Read::Other => {}
-                    Read::Idle => break,
-                }
-            }
-        }
-        self.handle_notices();
-        Ok(())
-    }
-
-    /// Reports what happened to the connections, and disconnects the lost ones.
-    fn handle_notices(&mut self) {
-        for notice in self.sockets.take_notices() {
-            match notice {
-                Notice::Report(id, error) => self.session.report(id, error),
-                Notice::Lost(id, error) => {
-                    if self.awaiting_id {
-                        continue;
-                    }
-                    if let Some(error) = error {
-                        self.session.report(id, error);
-                    }
-                    self.session.disconnected(id);
-                }
-            }
-        }
-    }
-
-    fn write_outputs(&mut self) {
-        self.send_outputs();
-        self.sockets.maintain();
-        self.handle_notices();
-        // What the disconnections made the session send (the relay's notices).
-        self.send_outputs();
-        self.handle_notices();
-    }
-
-    fn send_outputs(&mut self) {
-        while let Some(output) = self.session.poll_output() {
-            match output {
-                // Sent at once as far as the socket takes it, the rest queued and flushed by
-                // `maintain`.
-                Output::Packet { to, data, .. } => self.sockets.send(to, data),
-                Output::Disconnect(id) => self.sockets.close_one(id),
-            }
-        }
+        Ok(self.router.service(&mut [&mut self.transport])?)
     }
 
     /// Closes every connection.
     pub fn close(&mut self) {
-        self.sockets.close_all();
+        self.transport.close();
     }
 }

@@ -31,6 +31,7 @@ use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
 use tungstenite::handshake::HandshakeError;
+use tungstenite::handshake::client::ClientHandshake;
 use tungstenite::handshake::server::{NoCallback, ServerHandshake};
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::protocol::frame::CloseFrame;
@@ -53,6 +54,45 @@ const FRAME_HEADER_MAX: usize = 14;
 const READ_CHUNK: usize = 4096;
 
 type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<Conn, NoCallback>>;
+type ClientMid = tungstenite::handshake::MidHandshake<ClientHandshake<Conn>>;
+
+/// A client's connection to its server while it is not open yet.
+enum Connecting {
+    /// The TCP connection could not even start.
+    Failed(String),
+    /// The TCP connection and the handshake under way, since when.
+    Handshake(Instant, ClientMid),
+    /// The handshake completed at once.
+    Open(WebSocket<Conn>),
+}
+
+/// `EINPROGRESS`, what a non-blocking `connect` says on Unix (`ErrorKind::InProgress` is not
+/// stable yet); Windows says `WSAEWOULDBLOCK`, which is `WouldBlock`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const EINPROGRESS: Option<i32> = Some(115);
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+const EINPROGRESS: Option<i32> = Some(36);
+#[cfg(not(unix))]
+const EINPROGRESS: Option<i32> = None;
+
+/// A TCP connection to `addr` that is started, not waited for (std's `connect` blocks): the
+/// socket is non-blocking from the start, and its first read or write says how it went.
+fn connect_nonblocking(addr: SocketAddr) -> io::Result<TcpStream> {
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(addr),
+        socket2::Type::STREAM,
+        Some(socket2::Protocol::TCP),
+    )?;
+    socket.set_nonblocking(true)?;
+    match socket.connect(&addr.into()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::WouldBlock || e.raw_os_error() == EINPROGRESS => {}
+        Err(e) => return Err(e),
+    }
+    let tcp = TcpStream::from(socket);
+    tcp.set_nodelay(true)?;
+    Ok(tcp)
+}
 
 /// A TCP connection whose reads stop (`WouldBlock`) once this call's byte budget is spent,
 /// and which follows the peer's frames as they pass (to know how long a message has been
@@ -279,6 +319,8 @@ pub(crate) struct Sockets {
     call_messages: usize,
     /// The peer being read in this call, and the byte budget its connection was given.
     reading: Option<(i32, usize)>,
+    /// A client's connection to its server until it is open (boxed: a server has none).
+    connecting: Option<Box<Connecting>>,
     /// Whether this call's budget ran out (the peer it ran out on is read first next time).
     exhausted: bool,
     /// The first peer the next call reads (the first id at or after it).
@@ -298,6 +340,7 @@ impl Sockets {
             call_bytes: 0,
             call_messages: 0,
             reading: None,
+            connecting: None,
             exhausted: false,
             next_first: 0,
         }
@@ -310,28 +353,72 @@ impl Sockets {
         Ok(Self::new(Some(listener), limits))
     }
 
-    /// A client connected to the server at `url` (peer 1), the handshake done.
+    /// A client of the server at `url` (peer 1), connecting: returns at once, the TCP
+    /// connection and the handshake advance in [`advance_client`](Self::advance_client).
+    /// Fails here only for a URL tungstenite refuses or a socket that cannot be made.
     pub(crate) fn client(addr: SocketAddr, url: &str, limits: WsLimits) -> Result<Self, WsError> {
-        let timeout = Duration::from_millis(limits.handshake_timeout_ms.max(1));
-        let tcp = TcpStream::connect_timeout(&addr, timeout)?;
-        tcp.set_nodelay(true)?;
-        tcp.set_read_timeout(Some(timeout))?;
+        let mut sockets = Self::new(None, limits);
+        let tcp = match connect_nonblocking(addr) {
+            Ok(tcp) => tcp,
+            Err(e) => {
+                // Refused at once (no route, ...): reported by the first `service`.
+                sockets.connecting = Some(Box::new(Connecting::Failed(e.to_string())));
+                return Ok(sockets);
+            }
+        };
         let conn = Conn {
             tcp,
             budget: usize::MAX,
             now: Instant::now(),
             stream: Stream::Http { last: 0 },
         };
-        let (ws, _) = tungstenite::client::client_with_config(url, conn, Some(config(&limits)))
-            .map_err(|e| match e {
-                HandshakeError::Failure(e) => WsError::WebSocket(e),
-                HandshakeError::Interrupted(_) => WsError::Io(ErrorKind::WouldBlock.into()),
-            })?;
-        ws.get_ref().tcp.set_read_timeout(None)?;
-        ws.get_ref().tcp.set_nonblocking(true)?;
-        let mut sockets = Self::new(None, limits);
-        sockets.insert(1, ws);
+        sockets.connecting = Some(Box::new(
+            match tungstenite::client::client_with_config(url, conn, Some(config(&limits))) {
+                Ok((ws, _)) => Connecting::Open(ws),
+                Err(HandshakeError::Interrupted(mid)) => Connecting::Handshake(Instant::now(), mid),
+                // The connection failed at once (refused on loopback): the first `service`'s.
+                Err(HandshakeError::Failure(tungstenite::Error::Io(e))) => {
+                    Connecting::Failed(e.to_string())
+                }
+                // A URL that is not `ws://...`, or a request tungstenite cannot make.
+                Err(HandshakeError::Failure(e)) => return Err(WsError::WebSocket(e)),
+            },
+        ));
         Ok(sockets)
+    }
+
+    /// Advances a client's connection and handshake: `Ok(true)` once the connection to the
+    /// server is open (it is peer 1 then), `Ok(false)` while it is under way, `Err` with what
+    /// went wrong when it failed or took longer than `handshake_timeout_ms` (then it is gone).
+    /// A server's sockets are always open.
+    pub(crate) fn advance_client(&mut self) -> Result<bool, String> {
+        let Some(connecting) = self.connecting.take() else {
+            return Ok(true);
+        };
+        let timeout = Duration::from_millis(self.limits.handshake_timeout_ms.max(1));
+        let ws = match *connecting {
+            Connecting::Failed(e) => return Err(e),
+            Connecting::Open(ws) => ws,
+            Connecting::Handshake(since, mut mid) => {
+                if self.now.saturating_duration_since(since) > timeout {
+                    return Err(format!(
+                        "no WebSocket handshake within {} ms",
+                        self.limits.handshake_timeout_ms
+                    ));
+                }
+                mid.get_mut().get_mut().budget = usize::MAX;
+                match mid.handshake() {
+                    Ok((ws, _)) => ws,
+                    Err(HandshakeError::Interrupted(mid)) => {
+                        self.connecting = Some(Box::new(Connecting::Handshake(since, mid)));
+                        return Ok(false);
+                    }
+                    Err(HandshakeError::Failure(e)) => return Err(e.to_string()),
+                }
+            }
+        };
+        self.insert(1, ws);
+        Ok(true)
     }
 
     /// Whether this is the server's side.

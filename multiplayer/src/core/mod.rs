@@ -42,7 +42,6 @@ impl SessionCommon {
     }
 
     /// Sets our id: a WebSocket client learns it from the server's first message.
-    #[cfg(feature = "websocket")]
     pub(crate) fn set_unique_id(&mut self, id: i32) {
         self.id = id;
     }

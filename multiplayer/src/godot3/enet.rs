@@ -6,8 +6,12 @@
 //! `SYSMSG_REMOVE_PEER`) and relays packets whose target is another client, everyone (0) or
 //! everyone but one (`-n`), checking that the source is the sender.
 //!
-//! [`Enet3Peer`] drives a [`Session`] over a non-blocking UDP socket: call
-//! [`Enet3Peer::service`] often, then drain [`Enet3Peer::poll_event`].
+//! [`Enet3Transport`] is the [`Transport`]: it frames, relays (the policy of
+//! [`Relay`]) and reports the peers as `NetworkedMultiplayerENet` does (a client learns of the
+//! other clients from the server's system messages); give it to a
+//! [`Host`](crate::transport::Host) of a Godot 3 [`Session`]. [`Enet3Peer`] is the
+//! one-transport convenience: call [`Enet3Peer::service`] often, then drain
+//! [`Enet3Peer::poll_event`]. Dropping a transport disconnects its peers at once.
 //!
 //! Every peer, and the work of one `service` call, is bounded by
 //! [`EnetLimits`](crate::EnetLimits) (`Limits::enet`), as for Godot 4's `EnetPeer`; relayed
@@ -20,21 +24,289 @@ use std::net::SocketAddr;
 use rusty_enet as enet;
 
 use super::Session;
-use super::wire::{self, EnetHeader, SysMsg, route};
+use super::relay::{Announce, Link, Relay};
+use super::wire::{self, EnetHeader, SysMsg};
+use crate::Event;
 use crate::enet::EnetError;
 use crate::enet_core::{HostEvent, Hosts, Sent};
-use crate::{Event, Limits, Output, ProtocolError, Target, TransferMode};
+use crate::transport::{Events, Router, Transport, TransportEvent};
+use crate::{Limits, ProtocolError, TransferMode};
 
-/// A Godot 3.2.3-compatible ENet multiplayer peer: the server (peer 1) or a client.
-pub struct Enet3Peer {
+/// Godot 3.2.3's ENet transport (`NetworkedMultiplayerENet`): a server's socket and clients
+/// (relaying between them), or a client's connection, bounded by
+/// [`EnetLimits`](crate::EnetLimits). Its packets' `to` is the `MultiplayerAPI` target: a
+/// peer, 0 for everyone, `-n` for everyone but `n`.
+pub struct Enet3Transport {
     hosts: Hosts,
-    session: Session,
-    relay: bool,
+    id: i32,
+    relay: Relay,
+    events: Events,
+}
+
+impl std::fmt::Debug for Enet3Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Enet3Transport")
+            .field("id", &self.id)
+            .field("peers", &self.hosts.map.len())
+            .field("relay", &self.relay)
+            .finish()
+    }
+}
+
+impl Enet3Transport {
+    /// A server on `addr` (`create_server`) for up to `max_clients` clients, relaying
+    /// client-to-client packets (`server_relay`, on by default in Godot 3).
+    ///
+    /// # Errors
+    ///
+    /// [`EnetError`] when the socket cannot be bound or ENet refuses the settings.
+    pub fn server(
+        addr: SocketAddr,
+        max_clients: usize,
+        limits: &Limits,
+    ) -> Result<Self, EnetError> {
+        let hosts = Hosts::server(addr, max_clients, usize::from(wire::SYSCH_MAX), limits.enet)?;
+        Ok(Self::with(hosts, 1))
+    }
+
+    /// A client that joins the Godot 3 server at `addr` (`create_client`) as peer `id`
+    /// (2..=i32::MAX); returns at once, the connection completes (or fails) in `service`.
+    ///
+    /// # Errors
+    ///
+    /// As [`server`](Self::server).
+    pub fn client(addr: SocketAddr, id: i32, limits: &Limits) -> Result<Self, EnetError> {
+        let hosts = Hosts::client(addr, id, usize::from(wire::SYSCH_MAX), limits.enet)?;
+        Ok(Self::with(hosts, id))
+    }
+
+    fn with(hosts: Hosts, id: i32) -> Self {
+        Self {
+            hosts,
+            id,
+            relay: Relay::new(Link::Enet),
+            events: Events::new(),
+        }
+    }
+
+    /// Turns the server's relay off (`server_relay = false`): clients then only reach the
+    /// server and learn of no other client.
+    pub fn set_relay(&mut self, on: bool) {
+        self.relay.set_enabled(on);
+    }
+
+    /// The bound address.
+    ///
+    /// # Errors
+    ///
+    /// The socket's error.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.hosts.local_addr()
+    }
+
+    /// Disconnects every peer now and sends the notices (as dropping it does).
+    pub fn close(&mut self) {
+        self.hosts.close();
+    }
+
+    fn error(&mut self, peer: i32, error: ProtocolError) {
+        self.events.push_back(TransportEvent::Error { peer, error });
+    }
+
+    fn send_raw(&mut self, to: i32, channel: u8, data: Vec<u8>, unreliable: bool) {
+        let kind = if unreliable {
+            enet::PacketKind::Unreliable { sequenced: false }
+        } else {
+            enet::PacketKind::Reliable
+        };
+        match self.hosts.send(to, channel, data, kind) {
+            Sent::Queued | Sent::NoPeer | Sent::Refused => {}
+            Sent::TooLarge { size, limit } => self.error(
+                to,
+                ProtocolError::SendTooLarge {
+                    peer: to,
+                    size,
+                    limit,
+                },
+            ),
+            Sent::Dropped { limit } => {
+                self.error(to, ProtocolError::OutboundFull { peer: to, limit });
+                self.gone(to);
+            }
+        }
+    }
+
+    /// Peer `id` is gone: the server tells the other clients (relay on).
+    fn gone(&mut self, id: i32) {
+        if self.hosts.server {
+            let announcements = self.relay.left(id, &self.hosts.map.peer_ids());
+            self.announce(announcements);
+        }
+        self.events.push_back(TransportEvent::Disconnected(id));
+    }
+
+    /// Sends the relay's announcements as system messages.
+    fn announce(&mut self, announcements: Vec<Announce>) {
+        for announcement in announcements {
+            let (to, msg) = match announcement {
+                Announce::Add { to, peer } => (to, SysMsg::AddPeer(peer)),
+                Announce::Remove { to, peer } => (to, SysMsg::RemovePeer(peer)),
+            };
+            self.send_raw(to, wire::SYSCH_CONFIG, msg.to_bytes().to_vec(), false);
+        }
+    }
+
+    fn receive(&mut self, id: i32, channel: u8, data: &[u8]) {
+        if channel == wire::SYSCH_CONFIG {
+            // Only the server sends system messages.
+            if self.hosts.server {
+                return self.error(
+                    id,
+                    ProtocolError::State {
+                        peer: id,
+                        detail: "sent a system message, which only the server sends",
+                    },
+                );
+            }
+            match SysMsg::parse(data) {
+                Ok(SysMsg::AddPeer(p)) => self.events.push_back(TransportEvent::Connected(p)),
+                Ok(SysMsg::RemovePeer(p)) => {
+                    self.events.push_back(TransportEvent::Disconnected(p));
+                }
+                Err(e) => self.error(id, e),
+            }
+            return;
+        }
+        let unreliable = channel == wire::SYSCH_UNRELIABLE;
+        let mode = if unreliable {
+            TransferMode::Unreliable
+        } else {
+            TransferMode::Reliable
+        };
+        let (header, payload) = match EnetHeader::split(data) {
+            Ok(split) => split,
+            Err(e) => return self.error(id, e),
+        };
+        let packet = |from: i32| TransportEvent::Packet {
+            from,
+            channel: 0,
+            mode,
+            data: payload.to_vec(),
+        };
+        if !self.hosts.server {
+            self.events.push_back(packet(header.source));
+            return;
+        }
+        let peers = self.hosts.map.peer_ids();
+        match self.relay.route(id, header.source, header.target, &peers) {
+            Ok(Some(route)) => {
+                for to in route.forward {
+                    self.send_raw(to, channel, data.to_vec(), unreliable);
+                }
+                if route.local {
+                    self.events.push_back(packet(id));
+                }
+            }
+            Ok(None) => {}
+            Err(e) => self.error(id, e),
+        }
+    }
+}
+
+impl Transport for Enet3Transport {
+    fn unique_id(&self) -> Option<i32> {
+        Some(self.id)
+    }
+
+    /// Receives what arrived (within the call's budget of [`EnetLimits`](crate::EnetLimits);
+    /// the rest waits for the next call) and relays. What one peer does (a flood, a packet
+    /// above the bounds, not acknowledging, an unreachable address) is that peer's event.
+    fn service(&mut self) -> std::io::Result<()> {
+        self.hosts.begin();
+        loop {
+            let event = match self.hosts.next() {
+                Ok(Some(event)) => event,
+                Ok(None) => return Ok(()),
+                Err(EnetError::Io(e)) => return Err(e),
+                Err(EnetError::Enet(e)) => return Err(std::io::Error::other(e)),
+            };
+            match event {
+                HostEvent::Joined(id) if !self.hosts.server => {
+                    self.events.push_back(TransportEvent::Connected(id));
+                }
+                // Past the id check (`ERR_CONTINUE` for ids below 2 and ids in use).
+                HostEvent::Joined(id) => {
+                    let announcements = self.relay.joined(id, &self.hosts.map.peer_ids());
+                    self.announce(announcements);
+                    self.events.push_back(TransportEvent::Connected(id));
+                }
+                HostEvent::Disconnect(id) => self.gone(id),
+                HostEvent::Receive {
+                    from,
+                    channel,
+                    data,
+                } => self.receive(from, channel, &data),
+            }
+        }
+    }
+
+    fn poll_event(&mut self) -> Option<TransportEvent> {
+        self.events.pop_front()
+    }
+
+    /// Frames `data` (source: our id, target: `to`) and sends it: a client to the server, a
+    /// server to the clients `to` names (`Relay::targets`).
+    fn send(&mut self, to: i32, _channel: u8, mode: TransferMode, data: Vec<u8>) {
+        let unreliable = mode != TransferMode::Reliable;
+        let channel = if unreliable {
+            wire::SYSCH_UNRELIABLE
+        } else {
+            wire::SYSCH_RELIABLE
+        };
+        let data = EnetHeader {
+            source: self.id,
+            target: to,
+        }
+        .frame(&data);
+        if !self.hosts.server {
+            return self.send_raw(1, channel, data, unreliable);
+        }
+        for to in Relay::targets(to, &self.hosts.map.peer_ids()) {
+            self.send_raw(to, channel, data.clone(), unreliable);
+        }
+    }
+
+    fn disconnect(&mut self, peer: i32) {
+        crate::transport::forget_packets(&mut self.events, peer);
+        if let Some(p) = self.hosts.peer_mut(peer) {
+            p.disconnect(0);
+        }
+    }
+
+    fn flush(&mut self) {
+        self.hosts.host.flush();
+    }
+
+    fn close(&mut self) {
+        self.hosts.close();
+    }
+}
+
+/// A Godot 3.2.3-compatible ENet multiplayer peer, the server (peer 1) or a client: a
+/// [`Session`] over one [`Enet3Transport`].
+pub struct Enet3Peer {
+    router: Router<Session>,
+    transport: Enet3Transport,
 }
 
 impl std::fmt::Debug for Enet3Peer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(f, "Enet3Peer", &self.session, self.hosts.map.len())
+        crate::debug_peer(
+            f,
+            "Enet3Peer",
+            &self.router.session,
+            self.transport.hosts.map.len(),
+        )
     }
 }
 
@@ -47,13 +319,13 @@ impl Enet3Peer {
     /// [`EnetError`] when the socket cannot be bound or ENet refuses the settings.
     pub fn server(addr: SocketAddr, max_clients: usize, limits: Limits) -> Result<Self, EnetError> {
         Ok(Self {
-            hosts: Hosts::server(addr, max_clients, usize::from(wire::SYSCH_MAX), limits.enet)?,
-            session: Session::server(limits),
-            relay: true,
+            transport: Enet3Transport::server(addr, max_clients, &limits)?,
+            router: Router::new(Session::server(limits)),
         })
     }
 
-    /// A client that joins the Godot 3 server at `addr` (`create_client`) with a random id.
+    /// A client that joins the Godot 3 server at `addr` (`create_client`) with a random id;
+    /// returns at once, the connection completes (or fails) in [`service`](Self::service).
     ///
     /// # Errors
     ///
@@ -69,21 +341,25 @@ impl Enet3Peer {
     /// As [`server`](Self::server).
     pub fn client_with_id(addr: SocketAddr, id: i32, limits: Limits) -> Result<Self, EnetError> {
         Ok(Self {
-            hosts: Hosts::client(addr, id, usize::from(wire::SYSCH_MAX), limits.enet)?,
-            session: Session::client(id, limits),
-            relay: true,
+            transport: Enet3Transport::client(addr, id, &limits)?,
+            router: Router::new(Session::client(id, limits)),
         })
     }
 
     /// Turns the server's relay off (`server_relay = false`): clients then only reach the
     /// server and learn of no other client.
     pub fn set_relay(&mut self, on: bool) {
-        self.relay = on;
+        self.transport.set_relay(on);
     }
 
     /// The protocol session, to declare nodes, call and set remotely, send bytes.
     pub fn session(&mut self) -> &mut Session {
-        &mut self.session
+        &mut self.router.session
+    }
+
+    /// The transport under the session.
+    pub fn transport(&mut self) -> &mut Enet3Transport {
+        &mut self.transport
     }
 
     /// The bound address.
@@ -92,51 +368,12 @@ impl Enet3Peer {
     ///
     /// The socket's error.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.hosts.local_addr()
+        self.transport.local_addr()
     }
 
     /// The next event of the session.
     pub fn poll_event(&mut self) -> Option<Event> {
-        self.session.poll_event()
-    }
-
-    fn send_raw(&mut self, to: i32, channel: u8, data: Vec<u8>, unreliable: bool) {
-        let kind = if unreliable {
-            enet::PacketKind::Unreliable { sequenced: false }
-        } else {
-            enet::PacketKind::Reliable
-        };
-        match self.hosts.send(to, channel, data, kind) {
-            Sent::Queued | Sent::NoPeer | Sent::Refused => {}
-            Sent::TooLarge { size, limit } => self.session.report(
-                to,
-                ProtocolError::SendTooLarge {
-                    peer: to,
-                    size,
-                    limit,
-                },
-            ),
-            Sent::Dropped { limit } => {
-                self.session
-                    .report(to, ProtocolError::OutboundFull { peer: to, limit });
-                self.gone(to);
-            }
-        }
-    }
-
-    /// Peer `id` is gone: the server tells the other clients (relay on), the session its
-    /// application.
-    fn gone(&mut self, id: i32) {
-        if self.hosts.server && self.relay {
-            for other in self.hosts.map.peer_ids() {
-                self.sysmsg(other, SysMsg::RemovePeer(id));
-            }
-        }
-        self.session.disconnected(id);
-    }
-
-    fn sysmsg(&mut self, to: i32, msg: SysMsg) {
-        self.send_raw(to, wire::SYSCH_CONFIG, msg.to_bytes().to_vec(), false);
+        self.router.session.poll_event()
     }
 
     /// Sends what the session queued, receives what arrived (within the call's budget of
@@ -149,134 +386,16 @@ impl Enet3Peer {
     ///
     /// [`EnetError::Io`] when the socket itself fails (is gone).
     pub fn service(&mut self) -> Result<(), EnetError> {
-        self.hosts.begin();
-        self.flush_outputs();
-        while let Some(event) = self.hosts.next()? {
-            match event {
-                HostEvent::Joined(id) if !self.hosts.server => {
-                    self.session.connected(id);
-                    continue;
-                }
-                // Past the id check (`ERR_CONTINUE` for ids below 2 and ids in use).
-                HostEvent::Joined(id) => {
-                    if self.relay {
-                        let others = self.hosts.map.peer_ids();
-                        for other in others.into_iter().filter(|&p| p != id) {
-                            self.sysmsg(id, SysMsg::AddPeer(other));
-                            self.sysmsg(other, SysMsg::AddPeer(id));
-                        }
-                    }
-                    self.session.connected(id);
-                }
-                HostEvent::Disconnect(id) => self.gone(id),
-                HostEvent::Receive {
-                    from,
-                    channel,
-                    data,
-                } => self.receive(from, channel, &data),
-            }
-            self.flush_outputs();
-        }
-        self.flush_outputs();
-        self.hosts.host.flush();
-        Ok(())
-    }
-
-    fn receive(&mut self, id: i32, channel: u8, data: &[u8]) {
-        if channel == wire::SYSCH_CONFIG {
-            // Only the server sends system messages.
-            if self.hosts.server {
-                self.session.report(
-                    id,
-                    ProtocolError::State {
-                        peer: id,
-                        detail: "sent a system message, which only the server sends",
-                    },
-                );
-                return;
-            }
-            match SysMsg::parse(data) {
-                Ok(SysMsg::AddPeer(p)) => self.session.connected(p),
-                Ok(SysMsg::RemovePeer(p)) => self.session.disconnected(p),
-                Err(e) => self.session.report(id, e),
-            }
-            return;
-        }
-        let unreliable = channel == wire::SYSCH_UNRELIABLE;
-        let (header, payload) = match EnetHeader::split(data) {
-            Ok(split) => split,
-            Err(e) => return self.session.report(id, e),
-        };
-        if !self.hosts.server {
-            self.session.receive(header.source, unreliable, payload);
-            return;
-        }
-        if header.source != id {
-            // "Someone is cheating and trying to fake the source!"
-            return self.session.report(
-                id,
-                ProtocolError::Invalid {
-                    what: "ENet header source",
-                    offset: 0,
-                    detail: format!("{} from peer {id}", header.source),
-                },
-            );
-        }
-        if header.target != 1 && !self.relay {
-            return;
-        }
-        let peers = self.hosts.map.peer_ids();
-        match route(id, header.target, &peers) {
-            Ok(route) => {
-                for to in route.forward {
-                    self.send_raw(to, channel, data.to_vec(), unreliable);
-                }
-                if route.local {
-                    self.session.receive(id, unreliable, payload);
-                }
-            }
-            Err(e) => self.session.report(id, e),
-        }
-    }
-
-    fn flush_outputs(&mut self) {
-        while let Some(output) = self.session.poll_output() {
-            let Output::Packet {
-                to: target,
-                mode,
-                data,
-                ..
-            } = output
-            else {
-                continue;
-            };
-            let unreliable = mode != TransferMode::Reliable;
-            let channel = if unreliable {
-                wire::SYSCH_UNRELIABLE
-            } else {
-                wire::SYSCH_RELIABLE
-            };
-            let source = self.session.unique_id();
-            let data = EnetHeader { source, target }.frame(&data);
-            if !self.hosts.server {
-                self.send_raw(1, channel, data, unreliable);
-                continue;
-            }
-            for to in Target::from_engine(target).expand(self.hosts.map.peer_ids()) {
-                self.send_raw(to, channel, data.clone(), unreliable);
-            }
-        }
+        Ok(self.router.service(&mut [&mut self.transport])?)
     }
 
     /// Disconnects `peer` (server) or from the server (client).
     pub fn disconnect_peer(&mut self, peer: i32) {
-        if let Some(p) = self.hosts.peer_mut(peer) {
-            p.disconnect(0);
-        }
+        Transport::disconnect(&mut self.transport, peer);
     }
 
-    /// Disconnects every peer now and sends the notices.
+    /// Disconnects every peer now and sends the notices (as dropping it does).
     pub fn close(&mut self) {
-        self.hosts.close();
+        self.transport.close();
     }
 }

@@ -8,6 +8,8 @@
 //! - [`NodeTable`]: a node's remote methods and properties with their modes, and its network
 //!   master; [`RemoteMode::can_call`] is the engine's `_can_call_mode`.
 //! - [`wire`]: the packet layouts (both layers), stateless.
+//! - [`relay`]: the server's relay policy, shared by both transports.
+//! - [`ws_frame`]: the WebSocket framing as messages, for a transport of one's own.
 //! - `enet` (feature `enet`): the transport, as `NetworkedMultiplayerENet` frames it.
 //! - `websocket` (feature `websocket`): the transport, as 3.2's `WebSocketMultiplayerPeer`
 //!   (`WebSocketServer`/`WebSocketClient` with `gd_mp_api = true`) frames it.
@@ -20,11 +22,13 @@
 
 #[cfg(feature = "enet")]
 pub mod enet;
+pub mod relay;
 mod session;
 mod table;
 #[cfg(feature = "websocket")]
 pub mod websocket;
 pub mod wire;
+pub mod ws_frame;
 
 pub use session::Session;
 pub use table::{NodeTable, RemoteMode};

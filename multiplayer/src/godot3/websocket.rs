@@ -12,6 +12,11 @@
 //! peer's outbound bound. A peer that breaks a bound gets an [`Event::Error`] and is
 //! disconnected (the others get `SYS_DEL`); `service` goes on.
 //!
+//! [`Ws3Transport`] is the [`Transport`] (framing, relay by [`Relay`], the peers as the
+//! engine reports them); [`Ws3Peer`] is a [`Session`] over one of them. Nothing blocks: a
+//! client's connection, handshake and `SYS_ID` come in `service`, their failure is an
+//! [`Event::Error`] for peer 1.
+//!
 //! One quirk kept from the engine: a packet "for everyone but `n`" (target `-n`) from a client
 //! is also delivered to the server even when `n` is 1 (3.2.3 compares its own id with `-sender`,
 //! which never matches).
@@ -19,53 +24,79 @@
 use std::net::SocketAddr;
 
 use super::Session;
-use super::wire::{self, WsMessage};
+use super::relay::{Announce, Link, Relay};
+use super::wire::{WS_SYS_NONE, WsMessage};
+use super::ws_frame::{Ws3Frame, announcement, welcome};
+use crate::Event;
+use crate::transport::{Events, Router, Transport, TransportEvent};
 use crate::websocket::WsError;
 use crate::ws_core::{Notice, Read, Sockets};
-use crate::{Event, Limits, Output, ProtocolError, Target};
+use crate::{Limits, ProtocolError, TransferMode};
 
-/// A Godot 3.2.3-compatible WebSocket multiplayer peer: the server (peer 1) or a client.
-pub struct Ws3Peer {
+/// Godot 3.2.3's WebSocket transport (`WebSocketMultiplayerPeer`, `gd_mp_api = true`): a
+/// server's listener and clients (relaying between them), or a client's connection, bounded
+/// by [`WsLimits`](crate::WsLimits). Its packets' `to` is the `MultiplayerAPI` target: a
+/// peer, 0 for everyone, `-n` for everyone but `n`.
+pub struct Ws3Transport {
     sockets: Sockets,
-    session: Session,
+    /// 1 for a server; a client's once `SYS_ID` came.
+    id: Option<i32>,
+    relay: Relay,
+    events: Events,
 }
 
-impl std::fmt::Debug for Ws3Peer {
+impl std::fmt::Debug for Ws3Transport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(f, "Ws3Peer", &self.session, self.sockets.len())
+        f.debug_struct("Ws3Transport")
+            .field("id", &self.id)
+            .field("peers", &self.sockets.len())
+            .field("relay", &self.relay)
+            .finish()
     }
 }
 
-impl Ws3Peer {
+impl Ws3Transport {
     /// A server listening on `addr`.
     ///
     /// # Errors
     ///
     /// [`WsError::Io`] when the address cannot be bound.
-    pub fn server(addr: SocketAddr, limits: Limits) -> Result<Self, WsError> {
-        Ok(Self {
-            sockets: Sockets::server(addr, limits.websocket)?,
-            session: Session::server(limits),
-        })
+    pub fn server(addr: SocketAddr, limits: &Limits) -> Result<Self, WsError> {
+        Ok(Self::with(
+            Sockets::server(addr, limits.websocket)?,
+            Some(1),
+        ))
     }
 
-    /// A client of the Godot 3 server at `url` (`ws://host:port/`); the handshake is done
-    /// before this returns, the id and `connected` arrive with [`service`](Self::service).
+    /// A client of the Godot 3 server at `addr`, requesting `url` (`ws://host:port/`);
+    /// returns at once: the connection, the handshake, `SYS_ID` and `SYS_ADD 1` come in
+    /// `service`, or their failure ([`TransportEvent::Error`] for peer 1).
     ///
     /// # Errors
     ///
-    /// [`WsError`] when the connection or the handshake fails.
-    pub fn client(addr: SocketAddr, url: &str, limits: Limits) -> Result<Self, WsError> {
-        Ok(Self {
-            sockets: Sockets::client(addr, url, limits.websocket)?,
-            // The id comes with SYS_ID; 0 until then.
-            session: Session::client(0, limits),
-        })
+    /// [`WsError::WebSocket`] for a URL tungstenite refuses, [`WsError::Io`] when no socket
+    /// can be made.
+    pub fn client(addr: SocketAddr, url: &str, limits: &Limits) -> Result<Self, WsError> {
+        Ok(Self::with(
+            Sockets::client(addr, url, limits.websocket)?,
+            None,
+        ))
     }
 
-    /// The protocol session.
-    pub fn session(&mut self) -> &mut Session {
-        &mut self.session
+    fn with(sockets: Sockets, id: Option<i32>) -> Self {
+        Self {
+            sockets,
+            id,
+            relay: Relay::new(Link::WebSocket),
+            events: Events::new(),
+        }
+    }
+
+    /// Turns the server's relay off (Godot 3.2.3's WebSocket server has no such switch and
+    /// always relays): clients then only reach the server and learn of no other client, as
+    /// with [`Enet3Transport::set_relay`](crate::godot3::enet::Enet3Transport::set_relay).
+    pub fn set_relay(&mut self, on: bool) {
+        self.relay.set_enabled(on);
     }
 
     /// The listening address (server).
@@ -77,49 +108,34 @@ impl Ws3Peer {
         self.sockets.local_addr()
     }
 
-    /// The next event of the session.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.session.poll_event()
+    /// Closes every connection.
+    pub fn close(&mut self) {
+        self.sockets.close_all();
     }
 
     fn server_side(&self) -> bool {
         self.sockets.server_side()
     }
 
-    /// Accepts, reads, relays, and writes what the session queued. The work of one call is
-    /// bounded as [`WsPeer::service`](crate::websocket::WsPeer::service)'s is.
-    ///
-    /// # Errors
-    ///
-    /// None today (the signature leaves room for a transport error): errors of one peer (its
-    /// socket, a bound of [`WsLimits`](crate::WsLimits)) disconnect that peer only, and an
-    /// accept error (no file descriptor left) pauses accepting for a moment.
-    pub fn service(&mut self) -> Result<(), WsError> {
-        self.sockets.begin();
-        for ws in self.sockets.accept() {
-            self.open(ws);
-        }
-        self.read_all();
-        self.write_outputs();
-        Ok(())
+    fn error(&mut self, peer: i32, error: ProtocolError) {
+        self.events.push_back(TransportEvent::Error { peer, error });
     }
 
-    fn send_to(&mut self, id: i32, data: Vec<u8>) {
-        self.sockets.send(id, data);
-    }
-
-    /// `_send_add`: the id, the server, then every other client both ways.
+    /// `_send_add`: the id, the server, then (relay on) every other client both ways.
     fn open(&mut self, ws: tungstenite::WebSocket<crate::ws_core::Conn>) {
         let id = self.sockets.fresh_id();
-        let others = self.sockets.ids();
         self.sockets.insert(id, ws);
-        self.send_to(id, WsMessage::sys(wire::WS_SYS_ID, id));
-        self.send_to(id, WsMessage::sys(wire::WS_SYS_ADD, 1));
-        for other in others {
-            self.send_to(other, WsMessage::sys(wire::WS_SYS_ADD, id));
-            self.send_to(id, WsMessage::sys(wire::WS_SYS_ADD, other));
+        for (to, message) in welcome(id, &self.relay, &self.sockets.ids()) {
+            self.sockets.send(to, message);
         }
-        self.session.connected(id);
+        self.events.push_back(TransportEvent::Connected(id));
+    }
+
+    /// Sends the relay's announcements as system messages.
+    fn announce(&mut self, announcements: Vec<Announce>) {
+        for (to, message) in announcements.into_iter().map(announcement) {
+            self.sockets.send(to, message);
+        }
     }
 
     fn read_all(&mut self) {
@@ -133,12 +149,12 @@ impl Ws3Peer {
                 }
             }
         }
-        self.handle_notices();
+        self.take_notices();
     }
 
-    /// Reports what happened to the connections, and disconnects the lost ones (telling the
-    /// others, which may lose more: until nothing is left to tell).
-    fn handle_notices(&mut self) {
+    /// What happened to the connections, as events; a lost one's departure is announced to
+    /// the others, which may lose more: until nothing is left to tell.
+    fn take_notices(&mut self) {
         loop {
             let notices = self.sockets.take_notices();
             if notices.is_empty() {
@@ -146,12 +162,16 @@ impl Ws3Peer {
             }
             for notice in notices {
                 match notice {
-                    Notice::Report(id, error) => self.session.report(id, error),
+                    Notice::Report(id, error) => self.error(id, error),
                     Notice::Lost(id, error) => {
                         if let Some(error) = error {
-                            self.session.report(id, error);
+                            self.error(id, error);
                         }
-                        self.drop_peer(id);
+                        if self.server_side() {
+                            let announcements = self.relay.left(id, &self.sockets.ids());
+                            self.announce(announcements);
+                        }
+                        self.events.push_back(TransportEvent::Disconnected(id));
                     }
                 }
             }
@@ -159,37 +179,48 @@ impl Ws3Peer {
     }
 
     fn receive(&mut self, id: i32, data: &[u8]) {
-        let message = match WsMessage::parse(data) {
-            Ok(m) => m,
-            Err(e) => return self.session.report(id, e),
+        let packet = |from: i32, payload: &[u8]| TransportEvent::Packet {
+            from,
+            channel: 0,
+            mode: TransferMode::Reliable,
+            data: payload.to_vec(),
         };
         if !self.server_side() {
-            if message.kind == wire::WS_SYS_NONE {
-                self.session.receive(message.source, false, message.payload);
-                return;
-            }
-            let peer = match message.sys_id() {
-                Ok(p) => p,
-                Err(e) => return self.session.report(id, e),
+            let frame = match Ws3Frame::parse(data) {
+                Ok(frame) => frame,
+                Err(e) => return self.error(id, e),
             };
-            match message.kind {
-                wire::WS_SYS_ID if peer > 1 => self.session.set_unique_id(peer),
-                wire::WS_SYS_ADD => self.session.connected(peer),
-                wire::WS_SYS_DEL => self.session.disconnected(peer),
-                _ => self.session.report(
-                    id,
-                    ProtocolError::Invalid {
-                        what: "WebSocket system message",
-                        offset: 0,
-                        detail: format!("type {} with id {peer}", message.kind),
-                    },
-                ),
-            }
+            let event = match frame {
+                Ws3Frame::Data {
+                    source, payload, ..
+                } => packet(source, payload),
+                Ws3Frame::Id(peer) if peer > 1 => {
+                    self.id = Some(peer);
+                    return;
+                }
+                Ws3Frame::Add(peer) => TransportEvent::Connected(peer),
+                Ws3Frame::Del(peer) => TransportEvent::Disconnected(peer),
+                Ws3Frame::Id(peer) => {
+                    return self.error(
+                        id,
+                        ProtocolError::Invalid {
+                            what: "WebSocket system message",
+                            offset: 0,
+                            detail: format!("type 3 with id {peer}"),
+                        },
+                    );
+                }
+            };
+            self.events.push_back(event);
             return;
         }
-        // "Only server sends sys messages", "Someone is cheating".
-        if message.kind != wire::WS_SYS_NONE || message.source != id {
-            return self.session.report(
+        let message = match WsMessage::parse(data) {
+            Ok(m) => m,
+            Err(e) => return self.error(id, e),
+        };
+        // "Only server sends sys messages".
+        if message.kind != WS_SYS_NONE {
+            return self.error(
                 id,
                 ProtocolError::Invalid {
                     what: "WebSocket header",
@@ -202,58 +233,177 @@ impl Ws3Peer {
             );
         }
         let peers = self.sockets.ids();
-        match wire::ws_route(id, message.target, &peers) {
-            Ok(route) => {
+        match self.relay.route(id, message.source, message.target, &peers) {
+            Ok(Some(route)) => {
                 if route.local {
-                    self.session.receive(id, false, message.payload);
+                    self.events.push_back(packet(id, message.payload));
                 }
                 for to in route.forward {
-                    self.send_to(to, data.to_vec());
+                    self.sockets.send(to, data.to_vec());
                 }
             }
-            Err(e) => self.session.report(id, e),
+            Ok(None) => {}
+            Err(e) => self.error(id, e),
         }
     }
+}
 
-    /// `_send_del` and `peer_disconnected` for a connection the sockets lost.
-    fn drop_peer(&mut self, id: i32) {
+impl Transport for Ws3Transport {
+    fn unique_id(&self) -> Option<i32> {
+        self.id
+    }
+
+    /// Accepts (and welcomes), advances the handshakes, reads and relays; bounded as
+    /// [`WsTransport`](crate::websocket::WsTransport)'s is. Never fails.
+    fn service(&mut self) -> std::io::Result<()> {
+        self.sockets.begin();
+        match self.sockets.advance_client() {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(detail) => {
+                self.error(1, ProtocolError::WebSocket { peer: 1, detail });
+                return Ok(());
+            }
+        }
+        for ws in self.sockets.accept() {
+            self.open(ws);
+        }
+        self.read_all();
+        Ok(())
+    }
+
+    fn poll_event(&mut self) -> Option<TransportEvent> {
+        self.events.pop_front()
+    }
+
+    /// Frames `data` (source: our id, target: `to`) and sends it: a client to the server, a
+    /// server to the clients `to` names (`Relay::targets`). WebSocket is reliable: every mode
+    /// is sent reliably.
+    fn send(&mut self, to: i32, _channel: u8, _mode: TransferMode, data: Vec<u8>) {
+        let data = Ws3Frame::Data {
+            source: self.id.unwrap_or(0),
+            target: to,
+            payload: &data,
+        }
+        .to_bytes();
+        if !self.server_side() {
+            self.sockets.send(1, data);
+        } else {
+            for to in Relay::targets(to, &self.sockets.ids()) {
+                self.sockets.send(to, data.clone());
+            }
+        }
+        self.take_notices();
+    }
+
+    fn disconnect(&mut self, peer: i32) {
+        crate::transport::forget_packets(&mut self.events, peer);
+        self.sockets.close_one(peer);
         if self.server_side() {
-            for other in self.sockets.ids() {
-                self.send_to(other, WsMessage::sys(wire::WS_SYS_DEL, id));
-            }
+            let announcements = self.relay.left(peer, &self.sockets.ids());
+            self.announce(announcements);
         }
-        self.session.disconnected(id);
     }
 
-    fn write_outputs(&mut self) {
-        while let Some(output) = self.session.poll_output() {
-            let Output::Packet {
-                to: target, data, ..
-            } = output
-            else {
-                continue;
-            };
-            let data = WsMessage {
-                kind: wire::WS_SYS_NONE,
-                source: self.session.unique_id(),
-                target,
-                payload: &data,
-            }
-            .to_bytes();
-            if !self.server_side() {
-                self.send_to(1, data);
-                continue;
-            }
-            for to in Target::from_engine(target).expand(self.sockets.ids()) {
-                self.send_to(to, data.clone());
-            }
-        }
+    fn flush(&mut self) {
         self.sockets.maintain();
-        self.handle_notices();
+        self.take_notices();
+    }
+
+    fn close(&mut self) {
+        self.sockets.close_all();
+    }
+}
+
+/// A Godot 3.2.3-compatible WebSocket multiplayer peer, the server (peer 1) or a client: a
+/// [`Session`] over one [`Ws3Transport`].
+pub struct Ws3Peer {
+    router: Router<Session>,
+    transport: Ws3Transport,
+}
+
+impl std::fmt::Debug for Ws3Peer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        crate::debug_peer(
+            f,
+            "Ws3Peer",
+            &self.router.session,
+            self.transport.sockets.len(),
+        )
+    }
+}
+
+impl Ws3Peer {
+    /// A server listening on `addr`.
+    ///
+    /// # Errors
+    ///
+    /// [`WsError::Io`] when the address cannot be bound.
+    pub fn server(addr: SocketAddr, limits: Limits) -> Result<Self, WsError> {
+        Ok(Self {
+            transport: Ws3Transport::server(addr, &limits)?,
+            router: Router::new(Session::server(limits)),
+        })
+    }
+
+    /// A client of the Godot 3 server at `url` (`ws://host:port/`); returns at once: the
+    /// connection, the handshake, the id and `connected` come with [`service`](Self::service),
+    /// or their failure (an [`Event::Error`] for peer 1).
+    ///
+    /// # Errors
+    ///
+    /// As [`Ws3Transport::client`].
+    pub fn client(addr: SocketAddr, url: &str, limits: Limits) -> Result<Self, WsError> {
+        Ok(Self {
+            transport: Ws3Transport::client(addr, url, &limits)?,
+            // The id comes with SYS_ID; 0 until then.
+            router: Router::new(Session::client(0, limits)),
+        })
+    }
+
+    /// Turns the server's relay off (see [`Ws3Transport::set_relay`]).
+    pub fn set_relay(&mut self, on: bool) {
+        self.transport.set_relay(on);
+    }
+
+    /// The protocol session.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.router.session
+    }
+
+    /// The transport under the session.
+    pub fn transport(&mut self) -> &mut Ws3Transport {
+        &mut self.transport
+    }
+
+    /// The listening address (server).
+    ///
+    /// # Errors
+    ///
+    /// The socket's error, or `NotConnected` for a client.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.transport.local_addr()
+    }
+
+    /// The next event of the session.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.router.session.poll_event()
+    }
+
+    /// Accepts, reads, relays, and writes what the session queued. The work of one call is
+    /// bounded as [`WsPeer::service`](crate::websocket::WsPeer::service)'s is.
+    ///
+    /// # Errors
+    ///
+    /// None today (the signature leaves room for a transport error): errors of one peer (its
+    /// socket, a bound of [`WsLimits`](crate::WsLimits)) disconnect that peer only, and an
+    /// accept error (no file descriptor left) pauses accepting for a moment.
+    pub fn service(&mut self) -> Result<(), WsError> {
+        Ok(self.router.service(&mut [&mut self.transport])?)
     }
 
     /// Closes every connection.
     pub fn close(&mut self) {
-        self.sockets.close_all();
+        self.transport.close();
     }
 }

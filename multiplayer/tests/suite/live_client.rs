@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use godot_serde::Variant;
 use godot_serde::text::parse_variant;
 use godot_serde_multiplayer::enet::EnetPeer;
+use godot_serde_multiplayer::transport::Transport;
 use godot_serde_multiplayer::websocket::WsPeer;
 use godot_serde_multiplayer::{Event, Settings, TransferMode};
 use lobby::lobby;
@@ -23,17 +24,26 @@ impl Client {
         let settings = Settings::default().with_auth(true);
         if ws {
             let url = format!("ws://{addr}/");
-            // The Godot server may still be starting: retry for a while.
+            // The Godot server may still be starting: retry for a while. `client` returns at
+            // once; a refused connection is the first events' `Event::Error` for peer 1.
             let start = Instant::now();
             loop {
-                match WsPeer::client(addr, &url, settings.clone()) {
-                    Ok(p) => return Client::Ws(p),
-                    Err(e) if start.elapsed() < Duration::from_secs(20) => {
-                        let _ = e;
-                        std::thread::sleep(Duration::from_millis(50));
+                let mut p = WsPeer::client(addr, &url, settings.clone()).unwrap();
+                let failed = loop {
+                    p.service().unwrap();
+                    if p.transport().unique_id().is_some() {
+                        return Client::Ws(p);
                     }
-                    Err(e) => panic!("{e}"),
-                }
+                    if let Some(event) = p.poll_event() {
+                        break event;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                };
+                assert!(
+                    start.elapsed() < Duration::from_secs(20),
+                    "no connection: {failed:?}"
+                );
+                std::thread::sleep(Duration::from_millis(50));
             }
         }
         Client::Enet(EnetPeer::client(addr, settings).unwrap())

@@ -345,14 +345,29 @@ fn join(engine: &Path, transport: &str) {
     );
     let addr = format!("127.0.0.1:{port}").parse().unwrap();
     let mut client = if transport == "ws" {
-        // The server needs a moment to listen.
+        // The server needs a moment to listen: `client` returns at once, and a refused
+        // connection is the first events' `Event::Error` for peer 1; then try again.
         let start = Instant::now();
-        loop {
-            match Ws3Peer::client(addr, &format!("ws://127.0.0.1:{port}/"), Limits::default()) {
-                Ok(c) => break Client::Ws(c),
-                Err(e) if start.elapsed() > Duration::from_secs(20) => panic!("{e}"),
-                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        let url = format!("ws://127.0.0.1:{port}/");
+        'connect: loop {
+            let mut c = Ws3Peer::client(addr, &url, Limits::default()).unwrap();
+            // Declared before the first `service`: the server's first calls come with it.
+            c.session().declare(lobby());
+            loop {
+                c.service().unwrap();
+                if c.session().unique_id() != 0 {
+                    break 'connect Client::Ws(c);
+                }
+                if let Some(failed) = c.poll_event() {
+                    assert!(
+                        start.elapsed() < Duration::from_secs(20),
+                        "no connection: {failed:?}"
+                    );
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
             }
+            std::thread::sleep(Duration::from_millis(100));
         }
     } else {
         std::thread::sleep(Duration::from_millis(500));

@@ -1,6 +1,7 @@
 //! Live: headless Godot 4 clients (ENetMultiplayerPeer or WebSocketMultiplayerPeer +
 //! SceneMultiplayer, `tests/godot/`) join the Rust server on 127.0.0.1 and exercise every part
-//! of the protocol.
+//! of the protocol; an ENet client and a WebSocket client meet on one server (a `Host` with
+//! both transports).
 
 use crate::engine;
 use crate::lobby;
@@ -13,8 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use godot_serde::{Config, Variant};
-use godot_serde_multiplayer::enet::{Captured, EnetPeer};
-use godot_serde_multiplayer::websocket::WsPeer;
+use godot_serde_multiplayer::enet::{Captured, EnetPeer, EnetTransport};
+use godot_serde_multiplayer::transport::Host;
+use godot_serde_multiplayer::websocket::{WsPeer, WsTransport};
 use godot_serde_multiplayer::{Event, Settings, TransferMode};
 use lobby::lobby;
 use peer::{Peer as Server, script};
@@ -138,12 +140,25 @@ fn cases(stdout: &str) -> (Vec<String>, Vec<String>) {
     (ok, bad)
 }
 
-fn start_server(ws: bool) -> (u16, Arc<AtomicBool>, std::thread::JoinHandle<Seen>) {
-    let settings = Settings::default()
+/// The server's settings: authentication by secret.
+fn server_settings() -> Settings {
+    Settings::default()
         .with_auth(true)
-        .with_auth_timeout_ms(10_000);
+        .with_auth_timeout_ms(10_000)
+}
+
+/// Runs `server` (the Lobby declared) on a thread of its own until the flag is set.
+fn spawn_server(mut server: Server) -> (Arc<AtomicBool>, std::thread::JoinHandle<Seen>) {
+    server.session().declare(lobby());
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    (stop, std::thread::spawn(move || serve(server, flag)))
+}
+
+fn start_server(ws: bool) -> (u16, Arc<AtomicBool>, std::thread::JoinHandle<Seen>) {
+    let settings = server_settings();
     let addr = "127.0.0.1:0".parse().unwrap();
-    let (mut server, port) = if ws {
+    let (server, port) = if ws {
         let p = WsPeer::server(addr, settings).unwrap();
         let port = p.local_addr().unwrap().port();
         (Server::Ws(p), port)
@@ -152,10 +167,7 @@ fn start_server(ws: bool) -> (u16, Arc<AtomicBool>, std::thread::JoinHandle<Seen
         let port = p.local_addr().unwrap().port();
         (Server::Enet(p), port)
     };
-    server.session().declare(lobby());
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let handle = std::thread::spawn(move || serve(server, flag));
+    let (stop, handle) = spawn_server(server);
     (port, stop, handle)
 }
 
@@ -412,4 +424,66 @@ fn godot4_websocket_clients_join_the_rust_server() {
         ],
     );
     println!("live WebSocket server cases: {total_ok} client-side checks passed");
+}
+
+/// One Rust server, two transports: a Godot 4 client over ENet ("a") and one over WebSocket
+/// ("b") authenticate, greet each other through the server's relay (each checks the other's
+/// `hello` and that `get_remote_sender_id` is the other's id), then "a" leaves and "b" sees
+/// it.
+#[test]
+fn godot4_enet_and_websocket_clients_share_one_rust_server() {
+    let Some(engine) =
+        engine::godot4_or_skip("godot4_enet_and_websocket_clients_share_one_rust_server")
+    else {
+        return;
+    };
+    let settings = server_settings();
+    let addr = "127.0.0.1:0".parse().unwrap();
+    let enet = EnetTransport::server(addr, 32, &settings.limits).unwrap();
+    let ws = WsTransport::server(addr, &settings.limits).unwrap();
+    let ports = [
+        ("enet", enet.local_addr().unwrap().port()),
+        ("ws", ws.local_addr().unwrap().port()),
+    ];
+    let mut host = Host::server(settings);
+    host.add(enet);
+    host.add(ws);
+    let (stop, server) = spawn_server(Server::Host(host));
+    let clients: Vec<_> = [("a", ports[0]), ("b", ports[1])]
+        .into_iter()
+        .map(|(role, (transport, port))| {
+            let engine = engine.clone();
+            std::thread::spawn(move || (role, run_client(&engine, port, SECRET, role, transport)))
+        })
+        .collect();
+    let runs: Vec<_> = clients.into_iter().map(|t| t.join().unwrap()).collect();
+    stop.store(true, Ordering::Relaxed);
+    let seen = server.join().unwrap();
+    for (role, (code, stdout)) in &runs {
+        let (ok, bad) = cases(stdout);
+        assert!(
+            *code == 0 && bad.is_empty(),
+            "{role}: exit {code}, failed {bad:?}\n{stdout}\nserver: {seen:#?}"
+        );
+        let want: &[&str] = match *role {
+            "a" => &["connected_to_server", "relay_hello_a"],
+            _ => &["connected_to_server", "relay_hello_b", "relay_peer_left"],
+        };
+        for case in want {
+            assert!(ok.iter().any(|c| c == case), "{role} lacks {case}: {ok:?}");
+        }
+    }
+    assert!(seen.errors.is_empty(), "server errors: {:#?}", seen.errors);
+    assert_eq!(
+        seen.log.iter().filter(|l| *l == "auth ok").count(),
+        2,
+        "{:?}",
+        seen.log
+    );
+    // "a" left before "b" could see it (b may quit before its own leaving is read).
+    assert!(
+        seen.log.iter().any(|l| l.starts_with("left ")),
+        "{:?}",
+        seen.log
+    );
 }

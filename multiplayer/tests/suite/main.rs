@@ -50,3 +50,4 @@ mod live_server;
 mod lobby_godot3;
 mod protocol;
 mod replication;
+mod transport;
