@@ -522,7 +522,7 @@ impl Dialect for crate::godot3::Session {
         self.receive(from, mode != TransferMode::Reliable, data);
     }
     fn peer_error(&mut self, peer: i32, error: ProtocolError) {
-        self.report(peer, error.into());
+        self.report(peer, error);
     }
     fn on_timeout(&mut self, _now: Instant) {}
 }
