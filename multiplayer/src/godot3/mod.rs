@@ -8,6 +8,7 @@
 //! - [`NodeTable`]: a node's remote methods and properties with their modes, and its network
 //!   master; [`RemoteMode::can_call`] is the engine's `_can_call_mode`.
 //! - [`wire`]: the packet layouts (both layers), stateless.
+//! - [`args`]: a call's arguments typed straight from and into the packet bytes.
 //! - `enet` (feature `enet`): the transport, as `NetworkedMultiplayerENet` frames it.
 //! - `websocket` (feature `websocket`): the transport, as 3.2's `WebSocketMultiplayerPeer`
 //!   (`WebSocketServer`/`WebSocketClient` with `gd_mp_api = true`) frames it.
@@ -15,6 +16,7 @@
 //! Arguments use Godot 3's Variant layout (`godot_serde::Config::godot3()`): typed through
 //! serde, or `Variant` lists.
 
+pub mod args;
 #[cfg(feature = "enet")]
 pub mod enet;
 mod session;

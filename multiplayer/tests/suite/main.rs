@@ -10,6 +10,9 @@ use godot_serde_test_support::engine;
 mod fuzz_body;
 #[path = "../common/fuzz_godot3.rs"]
 mod fuzz_godot3;
+// The root crate's seeded value generator, shared rather than copied.
+#[path = "../../../tests/common/generate.rs"]
+mod generate;
 #[path = "../common/lobby.rs"]
 mod lobby;
 #[cfg(all(feature = "enet", feature = "websocket"))]
@@ -47,3 +50,4 @@ mod live_server;
 mod lobby_godot3;
 mod protocol;
 mod replication;
+mod typed_args;

@@ -1,0 +1,471 @@
+//! A Rust value written straight into a call's argument list: a serde `Serializer` that
+//! writes the layout (Godot 4's meta bytes and compressed ints and bools, or Godot 3's plain
+//! values), no `Variant` in between.
+//!
+//! The value's shape gives the list as [`to_arguments`](super::to_arguments) documents it: a
+//! tuple, sequence or struct is one argument per element or field, `()` and `None` none, any
+//! other value the single argument. Each argument that is not an int or a bool is written
+//! by the root crate's [`godot_serde::Serializer`], so the bytes are `encode_variant`'s. The
+//! shapes whose arguments the `Variant` path takes from a Dictionary (a map, an enum variant
+//! with data, a typed Dictionary or Array as the whole list) are left to that path: they
+//! are no RPC's usual shape, and it is the reference.
+
+use core::fmt;
+
+use godot_serde::{Serializer as GdSer, VariantType};
+use serde::ser::{self, Serialize};
+
+use super::de::Dialect;
+use super::{BOOL_TRUE, MODE_SHIFT};
+
+/// The root crate's names of a typed Array and a typed Dictionary: as the whole list, the
+/// `Variant` path takes their elements (values) as the arguments.
+const TYPED_ARRAY: &str = "$godot_serde::TypedArray";
+const TYPED_DICTIONARY: &str = "$godot_serde::TypedDictionary";
+const MARKER_PREFIX: &str = "$godot_serde::";
+
+/// Why the direct path stopped.
+#[derive(Debug)]
+pub(crate) enum EncError {
+    /// The root serializer's error for an argument.
+    Value(godot_serde::Error),
+    /// A shape the `Variant` path handles (see the module doc).
+    Fallback,
+    /// A `Serialize` impl's own error.
+    Custom(String),
+}
+
+impl fmt::Display for EncError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncError::Value(e) => e.fmt(f),
+            EncError::Fallback => f.write_str("shape left to the Variant path"),
+            EncError::Custom(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for EncError {}
+
+impl ser::Error for EncError {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        EncError::Custom(msg.to_string())
+    }
+}
+
+impl From<godot_serde::Error> for EncError {
+    fn from(e: godot_serde::Error) -> Self {
+        EncError::Value(e)
+    }
+}
+
+/// The list being written.
+pub(crate) struct Encoder {
+    ser: GdSer<Vec<u8>>,
+    dialect: Dialect,
+    /// Arguments written so far.
+    pub(crate) count: usize,
+}
+
+impl Encoder {
+    /// Writes after what `out` holds.
+    pub(crate) fn new(dialect: Dialect, out: Vec<u8>) -> Self {
+        Encoder {
+            ser: GdSer::new(out, dialect.config()),
+            dialect,
+            count: 0,
+        }
+    }
+
+    /// The list of `value` (see the module doc).
+    pub(crate) fn list<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
+        value.serialize(List { enc: self })
+    }
+
+    /// The bytes written.
+    pub(crate) fn into_inner(self) -> Vec<u8> {
+        self.ser.into_inner()
+    }
+
+    fn arg(&mut self) -> Arg<'_> {
+        self.count += 1;
+        Arg { enc: self }
+    }
+}
+
+/// One argument.
+struct Arg<'a> {
+    enc: &'a mut Encoder,
+}
+
+impl Arg<'_> {
+    fn compressed(&self) -> bool {
+        self.enc.dialect == Dialect::Godot4
+    }
+
+    /// `encode_and_compress_variant`'s int: the smallest of 8, 16, 32, 64 bits.
+    fn int(self, v: i64) {
+        let out = self.enc.ser.output_mut();
+        let ty = VariantType::Int as u8;
+        if let Ok(v) = i8::try_from(v) {
+            out.extend_from_slice(&[ty, v as u8]);
+        } else if let Ok(v) = i16::try_from(v) {
+            out.push(ty | 1 << MODE_SHIFT);
+            out.extend_from_slice(&v.to_le_bytes());
+        } else if let Ok(v) = i32::try_from(v) {
+            out.push(ty | 2 << MODE_SHIFT);
+            out.extend_from_slice(&v.to_le_bytes());
+        } else {
+            out.push(ty | 3 << MODE_SHIFT);
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+macro_rules! arg_int {
+    ($($name:ident($t:ty))*) => {$(
+        fn $name(self, v: $t) -> Result<(), godot_serde::Error> {
+            match i64::try_from(v) {
+                Ok(v) if self.compressed() => {
+                    self.int(v);
+                    Ok(())
+                }
+                _ => ser::Serializer::$name(&mut self.enc.ser, v),
+            }
+        }
+    )*};
+}
+
+macro_rules! arg_forward {
+    ($($name:ident($($p:ident: $t:ty),*))*) => {$(
+        fn $name(self, $($p: $t),*) -> Result<(), godot_serde::Error> {
+            ser::Serializer::$name(&mut self.enc.ser, $($p),*)
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for Arg<'a> {
+    type Ok = ();
+    type Error = godot_serde::Error;
+    type SerializeSeq = <&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeSeq;
+    type SerializeTuple = <&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeTuple;
+    type SerializeTupleStruct = <&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeTupleStruct;
+    type SerializeTupleVariant = <&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeTupleVariant;
+    type SerializeMap = <&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeMap;
+    type SerializeStruct = <&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeStruct;
+    type SerializeStructVariant =
+        <&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeStructVariant;
+
+    fn serialize_bool(self, v: bool) -> Result<(), godot_serde::Error> {
+        if !self.compressed() {
+            return ser::Serializer::serialize_bool(&mut self.enc.ser, v);
+        }
+        let meta = VariantType::Bool as u8 | if v { BOOL_TRUE } else { 0 };
+        self.enc.ser.output_mut().push(meta);
+        Ok(())
+    }
+
+    arg_int! {
+        serialize_i8(i8) serialize_i16(i16) serialize_i32(i32) serialize_i64(i64)
+        serialize_i128(i128) serialize_u8(u8) serialize_u16(u16) serialize_u32(u32)
+        serialize_u64(u64) serialize_u128(u128)
+    }
+
+    arg_forward! {
+        serialize_f32(v: f32) serialize_f64(v: f64) serialize_char(v: char)
+        serialize_str(v: &str) serialize_bytes(v: &[u8]) serialize_none() serialize_unit()
+        serialize_unit_struct(name: &'static str)
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str)
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), godot_serde::Error> {
+        // `Some(x)` is `x`'s Variant: compressed when it is an int or a bool.
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), godot_serde::Error> {
+        if name.starts_with(MARKER_PREFIX) {
+            return ser::Serializer::serialize_newtype_struct(&mut self.enc.ser, name, value);
+        }
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), godot_serde::Error> {
+        ser::Serializer::serialize_newtype_variant(&mut self.enc.ser, name, index, variant, value)
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, godot_serde::Error> {
+        ser::Serializer::serialize_seq(&mut self.enc.ser, len)
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, godot_serde::Error> {
+        ser::Serializer::serialize_tuple(&mut self.enc.ser, len)
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleStruct, godot_serde::Error> {
+        ser::Serializer::serialize_tuple_struct(&mut self.enc.ser, name, len)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleVariant, godot_serde::Error> {
+        ser::Serializer::serialize_tuple_variant(&mut self.enc.ser, name, index, variant, len)
+    }
+
+    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, godot_serde::Error> {
+        ser::Serializer::serialize_map(&mut self.enc.ser, len)
+    }
+
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStruct, godot_serde::Error> {
+        ser::Serializer::serialize_struct(&mut self.enc.ser, name, len)
+    }
+
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStructVariant, godot_serde::Error> {
+        ser::Serializer::serialize_struct_variant(&mut self.enc.ser, name, index, variant, len)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// The whole list.
+struct List<'a> {
+    enc: &'a mut Encoder,
+}
+
+/// The elements of a tuple, sequence or struct, one argument each.
+pub(crate) struct Elements<'a> {
+    enc: &'a mut Encoder,
+}
+
+/// A marker tuple struct as the single argument, or a plain one as the list.
+pub(crate) enum TupleStruct<'a> {
+    Single(<&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeTupleStruct),
+    List(Elements<'a>),
+}
+
+macro_rules! list_single {
+    ($($name:ident($($p:ident: $t:ty),*))*) => {$(
+        fn $name(self, $($p: $t),*) -> Result<(), EncError> {
+            Ok(ser::Serializer::$name(self.enc.arg(), $($p),*)?)
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for List<'a> {
+    type Ok = ();
+    type Error = EncError;
+    type SerializeSeq = Elements<'a>;
+    type SerializeTuple = Elements<'a>;
+    type SerializeTupleStruct = TupleStruct<'a>;
+    type SerializeTupleVariant = ser::Impossible<(), EncError>;
+    type SerializeMap = ser::Impossible<(), EncError>;
+    type SerializeStruct = Elements<'a>;
+    type SerializeStructVariant = ser::Impossible<(), EncError>;
+
+    list_single! {
+        serialize_bool(v: bool) serialize_i8(v: i8) serialize_i16(v: i16)
+        serialize_i32(v: i32) serialize_i64(v: i64) serialize_i128(v: i128)
+        serialize_u8(v: u8) serialize_u16(v: u16) serialize_u32(v: u32)
+        serialize_u64(v: u64) serialize_u128(v: u128) serialize_f32(v: f32)
+        serialize_f64(v: f64) serialize_char(v: char) serialize_str(v: &str)
+        serialize_bytes(v: &[u8])
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str)
+    }
+
+    fn serialize_none(self) -> Result<(), EncError> {
+        Ok(())
+    }
+
+    fn serialize_unit(self) -> Result<(), EncError> {
+        Ok(())
+    }
+
+    fn serialize_unit_struct(self, name: &'static str) -> Result<(), EncError> {
+        if name.starts_with(MARKER_PREFIX) {
+            return Ok(ser::Serializer::serialize_unit_struct(
+                self.enc.arg(),
+                name,
+            )?);
+        }
+        Ok(())
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), EncError> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), EncError> {
+        if name.starts_with(MARKER_PREFIX) {
+            return Ok(ser::Serializer::serialize_newtype_struct(
+                self.enc.arg(),
+                name,
+                value,
+            )?);
+        }
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), EncError> {
+        Err(EncError::Fallback)
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Elements<'a>, EncError> {
+        Ok(Elements { enc: self.enc })
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Elements<'a>, EncError> {
+        Ok(Elements { enc: self.enc })
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<TupleStruct<'a>, EncError> {
+        if name == TYPED_ARRAY || name == TYPED_DICTIONARY {
+            return Err(EncError::Fallback);
+        }
+        if name.starts_with(MARKER_PREFIX) {
+            let inner = ser::Serializer::serialize_tuple_struct(self.enc.arg(), name, len)?;
+            return Ok(TupleStruct::Single(inner));
+        }
+        Ok(TupleStruct::List(Elements { enc: self.enc }))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, EncError> {
+        Err(EncError::Fallback)
+    }
+
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, EncError> {
+        Err(EncError::Fallback)
+    }
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Elements<'a>, EncError> {
+        Ok(Elements { enc: self.enc })
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, EncError> {
+        Err(EncError::Fallback)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+impl Elements<'_> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
+        let index = self.enc.count;
+        value
+            .serialize(self.enc.arg())
+            .map_err(|e| EncError::Custom(format!("argument {index}: {}", e.kind())))
+    }
+}
+
+impl ser::SerializeSeq for Elements<'_> {
+    type Ok = ();
+    type Error = EncError;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), EncError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Elements<'_> {
+    type Ok = ();
+    type Error = EncError;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), EncError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Elements<'_> {
+    type Ok = ();
+    type Error = EncError;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), EncError> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), EncError> {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for TupleStruct<'_> {
+    type Ok = ();
+    type Error = EncError;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
+        match self {
+            TupleStruct::Single(inner) => {
+                Ok(ser::SerializeTupleStruct::serialize_field(inner, value)?)
+            }
+            TupleStruct::List(list) => list.element(value),
+        }
+    }
+    fn end(self) -> Result<(), EncError> {
+        match self {
+            TupleStruct::Single(inner) => Ok(ser::SerializeTupleStruct::end(inner)?),
+            TupleStruct::List(_) => Ok(()),
+        }
+    }
+}
