@@ -46,6 +46,8 @@ use de::{Dialect, List};
 const TYPE_MASK: u8 = 0x3F;
 const MODE_SHIFT: u8 = 6;
 const BOOL_TRUE: u8 = 0x80;
+/// The buffer [`encode`] starts with (bytes).
+const ENCODE_CAPACITY: usize = 128;
 /// `Variant::VARIANT_MAX` in Godot 4.6: type ids are below it.
 const VARIANT_MAX: u8 = 39;
 
@@ -429,7 +431,8 @@ pub fn decode_method<T: DeserializeOwned>(
 /// [`ProtocolError::TooManyArguments`] above 255, [`ProtocolError::Encode`] for a value Godot 4
 /// cannot hold.
 pub fn encode<T: ?Sized + Serialize>(args: &T) -> Result<Encoded, ProtocolError> {
-    let mut enc = ser::Encoder::new(Dialect::Godot4, Vec::new());
+    // Most calls' arguments fit: one allocation instead of growing from 8 bytes.
+    let mut enc = ser::Encoder::new(Dialect::Godot4, Vec::with_capacity(ENCODE_CAPACITY));
     match enc.list(args) {
         Ok(()) => {}
         Err(ser::EncError::Fallback) => return encode_variants(&to_arguments(args)?),
@@ -460,6 +463,91 @@ pub fn encode<T: ?Sized + Serialize>(args: &T) -> Result<Encoded, ProtocolError>
         count,
         byte_only_or_none: false,
     })
+}
+
+/// Appends a whole REMOTE_CALL of `method` on node `node_id` with `args` written straight
+/// into `out`, one buffer and no copy: the bytes [`wire::write_remote_call`](crate::wire::write_remote_call)
+/// writes for [`encode`]`(args)`. With `path` (the receiver has not confirmed the id yet) the
+/// arguments are encoded apart first, since the path follows them.
+///
+/// ```
+/// use godot_serde_multiplayer::{args, wire};
+///
+/// let mut packet = Vec::new();
+/// args::write_call(&mut packet, 1, None, 0, &("Ann", 5))?;
+/// let mut want = Vec::new();
+/// wire::write_remote_call(&mut want, 1, None, 0, &args::encode(&("Ann", 5))?);
+/// assert_eq!(packet, want);
+/// # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`encode`]; `out` then keeps what it held before.
+pub fn write_call<T: ?Sized + Serialize>(
+    out: &mut Vec<u8>,
+    node_id: u32,
+    path: Option<&str>,
+    method: u16,
+    args: &T,
+) -> Result<(), ProtocolError> {
+    if path.is_some() {
+        let encoded = encode(args)?;
+        crate::wire::write_remote_call(out, node_id, path, method, &encoded);
+        return Ok(());
+    }
+    let start = out.len();
+    // The header and a count byte of 0; the arguments follow, then the count is set.
+    crate::wire::write_remote_call(out, node_id, None, method, &Encoded::default());
+    let count_at = out.len() - 1;
+    let mut enc = ser::Encoder::new(Dialect::Godot4, core::mem::take(out));
+    let result = enc.list(args);
+    let count = enc.count;
+    *out = enc.into_inner();
+    let fail = |out: &mut Vec<u8>, e: ProtocolError| {
+        out.truncate(start);
+        Err(e)
+    };
+    match result {
+        Ok(()) => {}
+        Err(ser::EncError::Fallback) => {
+            out.truncate(start);
+            let encoded = encode_variants(&to_arguments(args)?)?;
+            crate::wire::write_remote_call(out, node_id, None, method, &encoded);
+            return Ok(());
+        }
+        Err(e) => return fail(out, ProtocolError::Encode(e.to_string())),
+    }
+    let Ok(count) = u8::try_from(count) else {
+        return fail(out, ProtocolError::TooManyArguments(count));
+    };
+    let byte_only = match count {
+        0 => {
+            out.truncate(count_at);
+            true
+        }
+        1 => match out
+            .get(count_at + 1..)
+            .and_then(bare_bytes)
+            .map(<[u8]>::to_vec)
+        {
+            Some(raw) => {
+                out.truncate(count_at);
+                out.extend_from_slice(&raw);
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    };
+    if byte_only {
+        if let Some(meta) = out.get_mut(start) {
+            *meta |= crate::wire::BYTE_ONLY_OR_NO_ARGS;
+        }
+    } else if let Some(slot) = out.get_mut(count_at) {
+        *slot = count;
+    }
+    Ok(())
 }
 
 /// The array's bytes when `arg` is one PackedByteArray as `encode_variant` writes it.

@@ -69,6 +69,7 @@ pub(crate) struct Encoder {
 
 impl Encoder {
     /// Writes after what `out` holds.
+    #[inline]
     pub(crate) fn new(dialect: Dialect, out: Vec<u8>) -> Self {
         Encoder {
             ser: GdSer::new(out, dialect.config()),
@@ -78,15 +79,18 @@ impl Encoder {
     }
 
     /// The list of `value` (see the module doc).
+    #[inline]
     pub(crate) fn list<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
         value.serialize(List { enc: self })
     }
 
     /// The bytes written.
+    #[inline]
     pub(crate) fn into_inner(self) -> Vec<u8> {
         self.ser.into_inner()
     }
 
+    #[inline]
     fn arg(&mut self) -> Arg<'_> {
         self.count += 1;
         Arg { enc: self }
@@ -104,6 +108,7 @@ impl Arg<'_> {
     }
 
     /// `encode_and_compress_variant`'s int: the smallest of 8, 16, 32, 64 bits.
+    #[inline]
     fn int(self, v: i64) {
         let out = self.enc.ser.output_mut();
         let ty = VariantType::Int as u8;
@@ -250,6 +255,29 @@ impl<'a> ser::Serializer for Arg<'a> {
         len: usize,
     ) -> Result<Self::SerializeStructVariant, godot_serde::Error> {
         ser::Serializer::serialize_struct_variant(&mut self.enc.ser, name, index, variant, len)
+    }
+
+    // The root serializer's own fast paths for whole sequences and maps (an Array of ints
+    // written in one pass, say): serde's default `collect_*` would go element by element.
+    fn collect_seq<I>(self, iter: I) -> Result<(), godot_serde::Error>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        ser::Serializer::collect_seq(&mut self.enc.ser, iter)
+    }
+
+    fn collect_map<K, V, I>(self, iter: I) -> Result<(), godot_serde::Error>
+    where
+        K: Serialize,
+        V: Serialize,
+        I: IntoIterator<Item = (K, V)>,
+    {
+        ser::Serializer::collect_map(&mut self.enc.ser, iter)
+    }
+
+    fn collect_str<T: ?Sized + fmt::Display>(self, value: &T) -> Result<(), godot_serde::Error> {
+        ser::Serializer::collect_str(&mut self.enc.ser, value)
     }
 
     fn is_human_readable(&self) -> bool {
@@ -406,17 +434,27 @@ impl<'a> ser::Serializer for List<'a> {
 }
 
 impl Elements<'_> {
+    #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
         let index = self.enc.count;
-        value
-            .serialize(self.enc.arg())
-            .map_err(|e| EncError::Custom(format!("argument {index}: {}", e.kind())))
+        match value.serialize(self.enc.arg()) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(argument_error(index, &e)),
+        }
     }
+}
+
+/// An argument's error, naming it (the root serializer's offset is in our buffer, not the
+/// caller's).
+#[cold]
+fn argument_error(index: usize, e: &godot_serde::Error) -> EncError {
+    EncError::Custom(format!("argument {index}: {}", e.kind()))
 }
 
 impl ser::SerializeSeq for Elements<'_> {
     type Ok = ();
     type Error = EncError;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
         self.element(value)
     }
@@ -428,6 +466,7 @@ impl ser::SerializeSeq for Elements<'_> {
 impl ser::SerializeTuple for Elements<'_> {
     type Ok = ();
     type Error = EncError;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
         self.element(value)
     }
@@ -439,6 +478,7 @@ impl ser::SerializeTuple for Elements<'_> {
 impl ser::SerializeStruct for Elements<'_> {
     type Ok = ();
     type Error = EncError;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         _: &'static str,
