@@ -370,10 +370,10 @@ pub fn decode_call<T: DeserializeOwned>(method: &str, args: &Args<'_>) -> Result
 }
 
 /// Reads a call as a value of the enum `T` whose variants are the methods: `method` is the
-/// variant's name, the arguments are its fields (none for a unit variant; the value of a
-/// newtype variant, with the shapes of [`decode`]; in order for a tuple or struct variant),
-/// read straight from the packet bytes. This is how an
-/// `RpcSet` decodes a call.
+/// variant's name, the arguments are its fields (none for a unit variant; the one argument
+/// of a newtype variant, whatever its shape; in order for a tuple or struct variant), read
+/// straight from the packet bytes. This is how an
+/// [`RpcSet`](crate::typed::RpcSet) decodes a call.
 ///
 /// ```
 /// use godot_serde_multiplayer::{args, wire};
@@ -438,6 +438,11 @@ pub fn encode<T: ?Sized + Serialize>(args: &T) -> Result<Encoded, ProtocolError>
         Err(ser::EncError::Fallback) => return encode_variants(&to_arguments(args)?),
         Err(e) => return Err(ProtocolError::Encode(e.to_string())),
     }
+    finish(enc)
+}
+
+/// The arguments `enc` wrote, with the "byte only or no args" shape where it applies.
+fn finish(enc: ser::Encoder) -> Result<Encoded, ProtocolError> {
     let count = enc.count;
     let count = u8::try_from(count).map_err(|_| ProtocolError::TooManyArguments(count))?;
     let bytes = enc.into_inner();
@@ -463,6 +468,38 @@ pub fn encode<T: ?Sized + Serialize>(args: &T) -> Result<Encoded, ProtocolError>
         count,
         byte_only_or_none: false,
     })
+}
+
+/// Encodes a value of an enum whose variants are the methods as a call: returns the
+/// variant's name (the method) and its fields as the arguments, written straight into the
+/// layout (a unit variant: none; a newtype variant: its value as the one argument, whatever
+/// its shape; a tuple or struct variant: one argument per field, in order). This is how an
+/// [`RpcSet`](crate::typed::RpcSet) encodes a call.
+///
+/// ```
+/// use godot_serde_multiplayer::args;
+///
+/// #[derive(serde::Serialize)]
+/// enum Lobby {
+///     Hello { name: String, team: u8 },
+/// }
+/// let (method, encoded) = args::encode_method(&Lobby::Hello { name: "Ann".into(), team: 2 })?;
+/// assert_eq!(method, "Hello");
+/// assert_eq!(encoded, args::encode(&("Ann", 2))?);
+/// # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`encode`], and [`ProtocolError::Encode`] when the value is no enum variant.
+pub fn encode_method<T: ?Sized + Serialize>(
+    call: &T,
+) -> Result<(&'static str, Encoded), ProtocolError> {
+    let mut enc = ser::Encoder::new(Dialect::Godot4, Vec::with_capacity(ENCODE_CAPACITY));
+    let method = call
+        .serialize(ser::CallSer { enc: &mut enc })
+        .map_err(|e| ProtocolError::Encode(e.to_string()))?;
+    Ok((method, finish(enc)?))
 }
 
 /// Appends a whole REMOTE_CALL of `method` on node `node_id` with `args` written straight

@@ -341,3 +341,180 @@ fn type_name(t: VariantType, version: GodotVersion) -> Option<&'static str> {
         _ => Some(t.name()),
     }
 }
+
+/// The GDScript type of a Rust value that travels as one RPC argument, for typed parameters
+/// and signals: `String`, `int`, `Vector2`, `Array[int]`, ... `None` leaves the parameter
+/// untyped (a [`Variant`], an `Option`, which may be null).
+///
+/// Implemented for the std types serde writes as one Godot value and for the root crate's
+/// marker types; implement it for a type of your own with the Godot type its serde form has
+/// (a struct written as a Dictionary: `Some("Dictionary".into())`).
+///
+/// ```
+/// use godot_serde_multiplayer::gdscript::GodotTypeName;
+/// assert_eq!(<Vec<i32>>::godot_type_name().as_deref(), Some("Array[int]"));
+/// assert_eq!(<Vec<godot_serde::Variant>>::godot_type_name().as_deref(), Some("Array"));
+/// assert_eq!(<Option<String>>::godot_type_name(), None);
+/// ```
+pub trait GodotTypeName {
+    /// The type's GDScript name, or `None` for untyped.
+    fn godot_type_name() -> Option<String>;
+}
+
+macro_rules! godot_type_names {
+    ($($name:literal: $($t:ty),*;)*) => {$($(
+        impl GodotTypeName for $t {
+            fn godot_type_name() -> Option<String> {
+                Some($name.to_owned())
+            }
+        }
+    )*)*};
+}
+
+godot_type_names! {
+    "bool": bool;
+    "int": i8, i16, i32, i64, u8, u16, u32, u64, isize, usize;
+    "float": f32, f64;
+    "String": String, str, char, godot_serde::CompactString;
+    "StringName": godot_serde::StringName;
+    "NodePath": godot_serde::NodePath;
+    "Vector2": godot_serde::Vector2;
+    "Vector2i": godot_serde::Vector2i;
+    "Rect2": godot_serde::Rect2;
+    "Rect2i": godot_serde::Rect2i;
+    "Vector3": godot_serde::Vector3;
+    "Vector3i": godot_serde::Vector3i;
+    "Transform2D": godot_serde::Transform2D;
+    "Vector4": godot_serde::Vector4;
+    "Vector4i": godot_serde::Vector4i;
+    "Plane": godot_serde::Plane;
+    "Quaternion": godot_serde::Quaternion;
+    "AABB": godot_serde::Aabb;
+    "Basis": godot_serde::Basis;
+    "Transform3D": godot_serde::Transform3D;
+    "Projection": godot_serde::Projection;
+    "Color": godot_serde::Color;
+    "RID": godot_serde::Rid;
+    "Callable": godot_serde::Callable;
+    "Signal": godot_serde::Signal;
+    "Dictionary": godot_serde::Dictionary;
+    "Array": godot_serde::Array;
+    "PackedByteArray": godot_serde::PackedByteArray;
+    "PackedInt32Array": godot_serde::PackedInt32Array;
+    "PackedInt64Array": godot_serde::PackedInt64Array;
+    "PackedFloat32Array": godot_serde::PackedFloat32Array;
+    "PackedFloat64Array": godot_serde::PackedFloat64Array;
+    "PackedStringArray": godot_serde::PackedStringArray;
+    "PackedVector2Array": godot_serde::PackedVector2Array;
+    "PackedVector3Array": godot_serde::PackedVector3Array;
+    "PackedColorArray": godot_serde::PackedColorArray;
+    "PackedVector4Array": godot_serde::PackedVector4Array;
+}
+
+impl GodotTypeName for Variant {
+    fn godot_type_name() -> Option<String> {
+        None
+    }
+}
+
+impl<T: GodotTypeName> GodotTypeName for Option<T> {
+    /// Untyped: a typed GDScript parameter cannot hold `null` (except objects).
+    fn godot_type_name() -> Option<String> {
+        None
+    }
+}
+
+impl<T: ?Sized + GodotTypeName> GodotTypeName for &T {
+    fn godot_type_name() -> Option<String> {
+        T::godot_type_name()
+    }
+}
+
+impl<T: ?Sized + GodotTypeName> GodotTypeName for Box<T> {
+    fn godot_type_name() -> Option<String> {
+        T::godot_type_name()
+    }
+}
+
+/// `Array[T]` for an element type with a name, else `Array`.
+fn array_of<T: GodotTypeName>() -> Option<String> {
+    Some(match T::godot_type_name() {
+        // Typed arrays of typed arrays do not exist in GDScript.
+        Some(inner) if !inner.starts_with("Array") => format!("Array[{inner}]"),
+        _ => "Array".to_owned(),
+    })
+}
+
+impl<T: GodotTypeName> GodotTypeName for Vec<T> {
+    fn godot_type_name() -> Option<String> {
+        array_of::<T>()
+    }
+}
+
+impl<T: GodotTypeName> GodotTypeName for [T] {
+    fn godot_type_name() -> Option<String> {
+        array_of::<T>()
+    }
+}
+
+impl<T: GodotTypeName, const N: usize> GodotTypeName for [T; N] {
+    fn godot_type_name() -> Option<String> {
+        array_of::<T>()
+    }
+}
+
+impl<K, V, S> GodotTypeName for std::collections::HashMap<K, V, S> {
+    fn godot_type_name() -> Option<String> {
+        Some("Dictionary".to_owned())
+    }
+}
+
+impl<K, V> GodotTypeName for BTreeMap<K, V> {
+    fn godot_type_name() -> Option<String> {
+        Some("Dictionary".to_owned())
+    }
+}
+
+macro_rules! tuple_names {
+    ($($t:ident)*) => {
+        impl<$($t),*> GodotTypeName for ($($t,)*) {
+            fn godot_type_name() -> Option<String> {
+                Some("Array".to_owned())
+            }
+        }
+    };
+}
+
+tuple_names!(A);
+tuple_names!(A B);
+tuple_names!(A B C);
+tuple_names!(A B C D);
+tuple_names!(A B C D E);
+tuple_names!(A B C D E F);
+
+/// One typed parameter of an RPC: its GDScript name and type (`None`: untyped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypedParam {
+    /// The parameter's name.
+    pub name: String,
+    /// Its GDScript type, `None` for untyped.
+    pub ty: Option<String>,
+}
+
+impl TypedParam {
+    /// The parameter `name` of Rust type `T`.
+    pub fn of<T: ?Sized + GodotTypeName>(name: &str) -> Self {
+        Self {
+            name: name.trim_start_matches("r#").to_owned(),
+            ty: T::godot_type_name(),
+        }
+    }
+
+    /// `name: Type`, or `name` when untyped.
+    pub fn declaration(&self) -> String {
+        match &self.ty {
+            Some(ty) => format!("{}: {ty}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}

@@ -4,6 +4,8 @@
 //! - [`Session`]: the protocol core, sans IO — transport events and packets in, [`Event`]s
 //!   and [`Output`]s out; remote calls, the path cache, authentication, relay, RAW packets.
 //! - [`RpcTable`]: a node's `@rpc` methods, so ids and checksums match the GDScript side.
+//! - [`typed`]: a node's whole RPC set as one enum ([`typed::RpcSet`], `#[derive(Rpcs)]`):
+//!   table, dispatch and GDScript from one type, arguments straight from and into the bytes.
 //! - [`args`]: arguments as `encode_and_compress_variant` writes them; typed through serde.
 //! - [`replication`]: spawn, despawn and synchronizer state (`MultiplayerSpawner`,
 //!   `MultiplayerSynchronizer`), and the GDScript that declares them.
@@ -30,6 +32,7 @@ mod limits;
 pub mod replication;
 mod rpc;
 mod session;
+pub mod typed;
 #[cfg(feature = "websocket")]
 pub mod websocket;
 pub mod wire;
@@ -39,6 +42,9 @@ mod ws_core;
 pub use error::ProtocolError;
 pub use event::{Event, Output, RemoteCall};
 pub use godot_serde::Variant;
+/// `#[derive(Rpcs)]`: implements [`typed::RpcSet`] for an enum (feature `derive`, default).
+#[cfg(feature = "derive")]
+pub use godot_serde_multiplayer_derive::Rpcs;
 pub use limits::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};
 pub use replication::{
     NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,

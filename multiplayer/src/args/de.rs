@@ -621,10 +621,8 @@ impl<'a> VariantAccess<'a> for Whole<'_, 'a> {
     }
 
     fn newtype_variant_seed<S: DeserializeSeed<'a>>(self, seed: S) -> Result<S::Value, DeError> {
-        let list = self.list;
-        let value = seed.deserialize(Whole { list: &mut *list })?;
-        list.finish()?;
-        Ok(value)
+        // The one argument, whatever its shape (a struct is one Dictionary here).
+        seed.deserialize(self.single()?)
     }
 
     fn tuple_variant<V: Visitor<'a>>(self, _: usize, visitor: V) -> Result<V::Value, DeError> {

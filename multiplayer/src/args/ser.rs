@@ -509,3 +509,156 @@ impl ser::SerializeTupleStruct for TupleStruct<'_> {
         }
     }
 }
+
+/// An enum value as a call: the variant's name is the method, its fields the arguments (a
+/// unit variant none, a newtype variant one, a tuple or struct variant one per field).
+pub(crate) struct CallSer<'a> {
+    pub(crate) enc: &'a mut Encoder,
+}
+
+/// A tuple or struct variant's fields, one argument each.
+pub(crate) struct VariantFields<'a> {
+    fields: Elements<'a>,
+    variant: &'static str,
+}
+
+impl ser::SerializeTupleVariant for VariantFields<'_> {
+    type Ok = &'static str;
+    type Error = EncError;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
+        self.fields.element(value)
+    }
+    fn end(self) -> Result<&'static str, EncError> {
+        Ok(self.variant)
+    }
+}
+
+impl ser::SerializeStructVariant for VariantFields<'_> {
+    type Ok = &'static str;
+    type Error = EncError;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), EncError> {
+        self.fields.element(value)
+    }
+    fn end(self) -> Result<&'static str, EncError> {
+        Ok(self.variant)
+    }
+}
+
+macro_rules! not_a_call {
+    ($($name:ident($($p:ident: $t:ty),*) -> $r:ty;)*) => {$(
+        fn $name(self, $($p: $t),*) -> Result<$r, EncError> {
+            $(let _ = $p;)*
+            Err(EncError::Custom(
+                "an RPC set's value is an enum variant (the method) with the arguments as fields"
+                    .into(),
+            ))
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for CallSer<'a> {
+    type Ok = &'static str;
+    type Error = EncError;
+    type SerializeSeq = ser::Impossible<&'static str, EncError>;
+    type SerializeTuple = ser::Impossible<&'static str, EncError>;
+    type SerializeTupleStruct = ser::Impossible<&'static str, EncError>;
+    type SerializeTupleVariant = VariantFields<'a>;
+    type SerializeMap = ser::Impossible<&'static str, EncError>;
+    type SerializeStruct = ser::Impossible<&'static str, EncError>;
+    type SerializeStructVariant = VariantFields<'a>;
+
+    not_a_call! {
+        serialize_bool(v: bool) -> &'static str;
+        serialize_i8(v: i8) -> &'static str;
+        serialize_i16(v: i16) -> &'static str;
+        serialize_i32(v: i32) -> &'static str;
+        serialize_i64(v: i64) -> &'static str;
+        serialize_u8(v: u8) -> &'static str;
+        serialize_u16(v: u16) -> &'static str;
+        serialize_u32(v: u32) -> &'static str;
+        serialize_u64(v: u64) -> &'static str;
+        serialize_f32(v: f32) -> &'static str;
+        serialize_f64(v: f64) -> &'static str;
+        serialize_char(v: char) -> &'static str;
+        serialize_str(v: &str) -> &'static str;
+        serialize_bytes(v: &[u8]) -> &'static str;
+        serialize_none() -> &'static str;
+        serialize_unit() -> &'static str;
+        serialize_unit_struct(name: &'static str) -> &'static str;
+        serialize_seq(len: Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(len: usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(name: &'static str, len: usize) -> Self::SerializeTupleStruct;
+        serialize_map(len: Option<usize>) -> Self::SerializeMap;
+        serialize_struct(name: &'static str, len: usize) -> Self::SerializeStruct;
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<&'static str, EncError> {
+        self.serialize_none()
+    }
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<&'static str, EncError> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<&'static str, EncError> {
+        Ok(variant)
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<&'static str, EncError> {
+        // The one argument, whatever its shape (a struct is one Dictionary here).
+        let mut fields = Elements { enc: self.enc };
+        fields.element(value)?;
+        Ok(variant)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<VariantFields<'a>, EncError> {
+        Ok(VariantFields {
+            fields: Elements { enc: self.enc },
+            variant,
+        })
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<VariantFields<'a>, EncError> {
+        Ok(VariantFields {
+            fields: Elements { enc: self.enc },
+            variant,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}

@@ -51,3 +51,5 @@ mod lobby_godot3;
 mod protocol;
 mod replication;
 mod typed_args;
+#[cfg(feature = "derive")]
+mod typed_rpcs;
