@@ -321,9 +321,9 @@ impl Stubs {
                 match p.ty.as_deref().and_then(typed_array_element) {
                     Some(id) => {
                         wire_decl.push(format!("{}_wire: Array", p.name));
-                        let _ = write!(
+                        let _ = writeln!(
                             convert,
-                            "\tvar {name}: {ty} = Array({name}_wire, {id}, &\"\", null)\n",
+                            "\tvar {name}: {ty} = Array({name}_wire, {id}, &\"\", null)",
                             name = p.name,
                             ty = p.ty.as_deref().unwrap_or("Array"),
                         );
