@@ -381,3 +381,61 @@ mod typed {
         );
     }
 }
+
+/// An editor-made `SceneReplicationConfig` that differs from the Rust declaration is reported
+/// at `_ready` by the generated check (Godot 4.6), naming the difference; the declared one
+/// passes. The messages are written out here.
+#[test]
+fn replication_config_check_reports_the_difference() {
+    use godot_serde_multiplayer::replication::gdscript as rep_gdscript;
+    use godot_serde_multiplayer::replication::{ReplicationMode, typed::TypedSync};
+
+    #[derive(Serialize, Deserialize, Default)]
+    struct Player {
+        name: String,
+        position: Vector2,
+    }
+
+    let Some(engine) = engine::godot4_or_skip("replication_config_check_reports_the_difference")
+    else {
+        return;
+    };
+    let player = TypedSync::<Player>::new("Sync", ReplicationMode::Always).unwrap();
+    let decl = rep_gdscript::script(&[], &[("player", player.synchronizer())]);
+    let checked = rep_gdscript::checked_synchronizer_script("player", "res://decl.gd");
+    let (tmp, decl_file) = write_generated("repcheck4", "decl.gd", &decl);
+    let (_, checked_file) = write_generated("repcheck4", "checked_sync.gd", &checked);
+    let project = engine::Godot4Project::new(
+        "repcheck4",
+        &[
+            &dir("godot", "replication_check4.gd"),
+            &decl_file,
+            &checked_file,
+        ],
+    );
+    let out = project.run(
+        &engine,
+        "replication_check4.gd",
+        &[],
+        Duration::from_secs(60),
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+    let ok = check("replication_check4", &out);
+    assert_eq!(ok, 2, "declared accepted, done");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("MultiplayerSynchronizer /root/"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "ERROR: MultiplayerSynchronizer /root/Swapped (declared as player): property 0 is \
+             .:position in the scene, .:name in the Rust declaration; the declared order is \
+             .:name, .:position",
+            "ERROR: MultiplayerSynchronizer /root/Mode (declared as player): property .:name \
+             has mode ON_CHANGE in the scene, ALWAYS in the Rust declaration",
+        ],
+        "stderr:\n{stderr}"
+    );
+}

@@ -53,3 +53,4 @@ mod replication;
 mod typed_args;
 #[cfg(feature = "derive")]
 mod typed_rpcs;
+mod typed_sync;
