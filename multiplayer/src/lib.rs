@@ -55,7 +55,7 @@ pub use session::Session;
 
 // The README's examples compile (and the runnable ones run) as doc tests: they are what
 // users copy.
-#[cfg(all(doctest, feature = "enet"))]
+#[cfg(all(doctest, feature = "enet", feature = "derive"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
