@@ -54,6 +54,7 @@ use serde::de::{self, DeserializeOwned, Visitor};
 
 use crate::args::{self, Args, Encoded};
 use crate::gdscript::TypedParam;
+use crate::godot3::{self, NodeTable, RemoteMode};
 use crate::rpc::relative_path;
 use crate::{ProtocolError, RemoteCall, RpcMethod, RpcMode, RpcTable, Session, TransferMode};
 
@@ -69,19 +70,38 @@ pub struct RpcDecl {
     pub call_local: bool,
     /// `channel = N` (0 by default).
     pub channel: u8,
+    /// The Godot 3 keyword (`godot3 = "master"`); by default the Godot 4 options' meaning:
+    /// `any_peer` is `remote`, `authority` is `puppet` (only the master calls it), with
+    /// `call_local` their `*sync` forms.
+    pub godot3: RemoteMode,
     /// The arguments: names and GDScript types.
     pub params: Vec<TypedParam>,
 }
 
 impl RpcDecl {
-    /// `@rpc` with no option: authority, reliable, `call_remote`, channel 0, no parameter.
+    /// `@rpc` with no option: authority, reliable, `call_remote`, channel 0, no parameter
+    /// (Godot 3: `puppet`).
     pub fn new() -> Self {
         Self {
             mode: RpcMode::Authority,
             transfer_mode: TransferMode::Reliable,
             call_local: false,
             channel: 0,
+            godot3: RemoteMode::Puppet,
             params: Vec::new(),
+        }
+    }
+
+    /// The Godot 3 keyword with the meaning of Godot 4's `mode` and `call_local`: `any_peer`
+    /// is `remote`, `authority` is `puppet`, `call_local` makes them `remotesync` and
+    /// `puppetsync`.
+    pub fn godot3_of(mode: RpcMode, call_local: bool) -> RemoteMode {
+        match (mode, call_local) {
+            (RpcMode::AnyPeer, false) => RemoteMode::Remote,
+            (RpcMode::AnyPeer, true) => RemoteMode::RemoteSync,
+            (RpcMode::Authority, false) => RemoteMode::Puppet,
+            (RpcMode::Authority, true) => RemoteMode::PuppetSync,
+            _ => RemoteMode::Disabled,
         }
     }
 }
@@ -189,6 +209,45 @@ pub trait RpcSet: Serialize + DeserializeOwned {
     /// As [`args::encode`].
     fn encode(&self) -> Result<(&'static str, Encoded), ProtocolError> {
         args::encode_method(self)
+    }
+
+    /// The Godot 3 table of the node: each method with its keyword (see
+    /// [`RpcDecl::godot3`]), the network master the server (peer 1).
+    fn node_table() -> NodeTable {
+        Self::declared()
+            .into_iter()
+            .zip(Self::method_names())
+            .fold(NodeTable::new(Self::NODE), |t, (d, name)| {
+                t.method(*name, d.godot3)
+            })
+    }
+
+    /// A Godot 3 call of `method` with its `count` arguments in `bytes` (where `offset` is
+    /// their start in the packet), read straight from the bytes in Godot 3's layout.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_args`](Self::from_args).
+    fn from_args3(
+        method: &str,
+        count: u8,
+        bytes: &[u8],
+        offset: usize,
+    ) -> Result<Self, ProtocolError> {
+        if !Self::method_names().contains(&method) {
+            return Err(not_in_set::<Self>(relative_path(Self::NODE), method));
+        }
+        crate::godot3::args::decode_method(method, count, bytes, offset)
+    }
+
+    /// This value's method and arguments in Godot 3's layout (the values after the count
+    /// byte) and their count.
+    ///
+    /// # Errors
+    ///
+    /// As [`encode`](Self::encode), for Godot 3.
+    fn encode3(&self) -> Result<(&'static str, u8, Vec<u8>), ProtocolError> {
+        crate::godot3::args::encode_method(self)
     }
 }
 
@@ -305,6 +364,66 @@ impl Session {
             Ok(value) => Some(value),
             Err(error) => {
                 self.report(call.from, error);
+                None
+            }
+        }
+    }
+}
+
+impl godot3::Remote {
+    /// The Godot 3 call as a value of the RPC set `R` (see [`RemoteCall::decode`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::NotInSet`] for another node's call or a method `R` does not have;
+    /// [`ProtocolError::ArgumentType`] when the arguments do not fit the variant.
+    pub fn decode<R: RpcSet>(&self) -> Result<R, ProtocolError> {
+        if relative_path(&self.path) != relative_path(R::NODE) {
+            return Err(not_in_set::<R>(&self.path, &self.member));
+        }
+        // The arguments arrive as Variants today: written back in Godot 3's layout once.
+        let mut bytes = Vec::new();
+        let count = godot3::args::encode_into(&self.args, &mut bytes)?;
+        R::from_args3(&self.member, count, &bytes, 0).map_err(|e| match e {
+            ProtocolError::NotInSet {
+                set,
+                method,
+                methods,
+                ..
+            } => ProtocolError::NotInSet {
+                set,
+                path: self.path.clone(),
+                method,
+                methods,
+            },
+            other => other,
+        })
+    }
+}
+
+impl godot3::Session {
+    /// Calls `call`'s method on `R`'s node (declared with
+    /// [`declare`](godot3::Session::declare)`(R::node_table())`) of peer `to`, with its fields
+    /// as the arguments: [`rpc`](godot3::Session::rpc) for the set's value. Returns what
+    /// `rpc` returns.
+    ///
+    /// # Errors
+    ///
+    /// As [`rpc`](godot3::Session::rpc).
+    pub fn rpc_to<R: RpcSet>(&mut self, to: i32, call: &R) -> Result<bool, godot3::Error> {
+        let (method, count, bytes) = call.encode3()?;
+        // The session takes Variants today: the fields' bytes are read back once.
+        let list = godot3::wire::decode_args(count, &bytes, 0)?;
+        self.rpc(to, R::NODE, method, &list)
+    }
+
+    /// [`godot3::Remote::decode`] in a serve loop: `None` when the call is not one of `R`'s,
+    /// the error queued as the caller's [`godot3::Event::Error`].
+    pub fn call_of<R: RpcSet>(&mut self, call: &godot3::Remote) -> Option<R> {
+        match call.decode() {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.report(call.from, error.into());
                 None
             }
         }

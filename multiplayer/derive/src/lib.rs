@@ -15,7 +15,10 @@
 //! - `#[rpcs(node = "...")]` on the enum (required): the node's path.
 //! - `#[rpc(...)]` on a variant (optional; `@rpc`'s options and defaults): `any_peer` or
 //!   `authority` (default), `call_local` or `call_remote` (default), `reliable` (default),
-//!   `unreliable` or `unreliable_ordered`, `channel = N` (0 by default).
+//!   `unreliable` or `unreliable_ordered`, `channel = N` (0 by default); for Godot 3,
+//!   `godot3 = "remote"` (`master`, `puppet`, `remotesync`, `mastersync`, `puppetsync`), by
+//!   default the Godot 4 options' meaning (`any_peer`: `remote`, `authority`: `puppet`, with
+//!   `call_local` their `*sync` forms).
 //! - The fields are the arguments: their names and types give the typed GDScript parameters
 //!   (`GodotTypeName`); a tuple variant's are `arg0`, `arg1`, ...
 //!
@@ -83,6 +86,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
         let mut transfer = quote!(#krate::TransferMode::Reliable);
         let mut call_local = false;
         let mut channel: u8 = 0;
+        let mut godot3: Option<Tokens> = None;
         for attr in variant.attrs.iter().filter(|a| a.path().is_ident("rpc")) {
             attr.parse_nested_meta(|meta| {
                 let p = &meta.path;
@@ -103,15 +107,35 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
                 } else if p.is_ident("channel") {
                     let lit: LitInt = meta.value()?.parse()?;
                     channel = lit.base10_parse()?;
+                } else if p.is_ident("godot3") {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    let mode = match lit.value().as_str() {
+                        "remote" => quote!(Remote),
+                        "master" => quote!(Master),
+                        "puppet" => quote!(Puppet),
+                        "remotesync" => quote!(RemoteSync),
+                        "mastersync" => quote!(MasterSync),
+                        "puppetsync" => quote!(PuppetSync),
+                        _ => {
+                            return Err(syn::Error::new_spanned(
+                                lit,
+                                "expected remote, master, puppet, remotesync, mastersync or \
+                                 puppetsync",
+                            ));
+                        }
+                    };
+                    godot3 = Some(quote!(#krate::godot3::RemoteMode::#mode));
                 } else {
                     return Err(meta.error(
                         "expected any_peer, authority, call_local, call_remote, reliable, \
-                         unreliable, unreliable_ordered or channel = N",
+                         unreliable, unreliable_ordered, channel = N or godot3 = \"...\"",
                     ));
                 }
                 Ok(())
             })?;
         }
+        let godot3 =
+            godot3.unwrap_or_else(|| quote!(#krate::typed::RpcDecl::godot3_of(#mode, #call_local)));
         let ident = &variant.ident;
         let params: Vec<Tokens> = match &variant.fields {
             Fields::Named(fields) => fields
@@ -145,6 +169,7 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
                 transfer_mode: #transfer,
                 call_local: #call_local,
                 channel: #channel,
+                godot3: #godot3,
                 params: ::std::vec![#(#params),*],
             }
         });

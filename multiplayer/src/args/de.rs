@@ -116,6 +116,7 @@ enum Next<'a> {
 }
 
 impl<'a> List<'a> {
+    #[inline]
     pub(crate) fn new(
         dialect: Dialect,
         count: usize,
@@ -135,16 +136,19 @@ impl<'a> List<'a> {
     }
 
     /// The arguments not read yet.
+    #[inline]
     fn left(&self) -> usize {
         self.count - self.index
     }
 
     /// Where the next argument starts in the packet.
+    #[inline]
     fn at(&self) -> usize {
         self.offset + self.pos
     }
 
     /// Checks that `T` took every argument.
+    #[inline]
     pub(crate) fn finish(&self) -> Result<(), DeError> {
         if self.index < self.count {
             return Err(de::Error::custom(format_args!(
@@ -155,6 +159,7 @@ impl<'a> List<'a> {
         Ok(())
     }
 
+    #[cold]
     fn malformed(&self, detail: impl fmt::Display) -> DeError {
         DeError(ProtocolError::Argument {
             index: self.index,
@@ -164,6 +169,7 @@ impl<'a> List<'a> {
     }
 
     /// Opens the next argument (its meta byte for Godot 4).
+    #[inline]
     fn next(&mut self) -> Result<Next<'a>, DeError> {
         if self.index >= self.count {
             return Err(de::Error::custom(format_args!(
@@ -224,6 +230,7 @@ impl<'a> List<'a> {
     }
 
     /// The argument took `used` bytes.
+    #[inline]
     fn done(&mut self, used: usize) {
         self.pos += used;
         self.index += 1;
@@ -232,6 +239,7 @@ impl<'a> List<'a> {
     /// The root deserializer's error for the argument that starts at `start` (in the
     /// packet): a mismatch with `T` is [`ProtocolError::ArgumentType`], malformed bytes
     /// [`ProtocolError::Argument`], both with the packet offsets.
+    #[cold]
     fn fail(&self, e: godot_serde::Error, index: usize, start: usize) -> DeError {
         let at = start + e.offset().unwrap_or(0);
         let path = e.path().map(|p| format!(" (in {p})")).unwrap_or_default();
@@ -351,6 +359,7 @@ impl<'de> de::Deserializer<'de> for Small {
 
 macro_rules! arg_method {
     ($($name:ident($($p:ident: $t:ty),*))*) => {$(
+        #[inline]
         fn $name<V: Visitor<'a>>(self, $($p: $t,)* visitor: V) -> Result<V::Value, DeError> {
             let list = self.list;
             let (index, start) = (list.index, list.at());
@@ -417,6 +426,7 @@ impl<'a> de::Deserializer<'a> for Arg<'_, 'a> {
 impl<'a> SeqAccess<'a> for List<'a> {
     type Error = DeError;
 
+    #[inline]
     fn next_element_seed<S: DeserializeSeed<'a>>(
         &mut self,
         seed: S,
@@ -438,6 +448,7 @@ pub(crate) struct Whole<'s, 'a> {
 }
 
 impl<'s, 'a> Whole<'s, 'a> {
+    #[inline]
     fn seq<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
         let value = visitor.visit_seq(&mut *self.list)?;
         self.list.finish()?;
@@ -445,6 +456,7 @@ impl<'s, 'a> Whole<'s, 'a> {
     }
 
     /// The call's single argument.
+    #[inline]
     fn single(self) -> Result<Arg<'s, 'a>, DeError> {
         if self.list.count != 1 {
             return Err(de::Error::custom(format_args!(
@@ -468,6 +480,7 @@ impl<'s, 'a> Whole<'s, 'a> {
 
 macro_rules! single_method {
     ($($name:ident($($p:ident: $t:ty),*))*) => {$(
+        #[inline]
         fn $name<V: Visitor<'a>>(self, $($p: $t,)* visitor: V) -> Result<V::Value, DeError> {
             de::Deserializer::$name(self.single()?, $($p,)* visitor)
         }

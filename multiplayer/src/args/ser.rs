@@ -129,6 +129,7 @@ impl Arg<'_> {
 
 macro_rules! arg_int {
     ($($name:ident($t:ty))*) => {$(
+        #[inline]
         fn $name(self, v: $t) -> Result<(), godot_serde::Error> {
             match i64::try_from(v) {
                 Ok(v) if self.compressed() => {
@@ -143,6 +144,7 @@ macro_rules! arg_int {
 
 macro_rules! arg_forward {
     ($($name:ident($($p:ident: $t:ty),*))*) => {$(
+        #[inline]
         fn $name(self, $($p: $t),*) -> Result<(), godot_serde::Error> {
             ser::Serializer::$name(&mut self.enc.ser, $($p),*)
         }
@@ -161,6 +163,7 @@ impl<'a> ser::Serializer for Arg<'a> {
     type SerializeStructVariant =
         <&'a mut GdSer<Vec<u8>> as ser::Serializer>::SerializeStructVariant;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<(), godot_serde::Error> {
         if !self.compressed() {
             return ser::Serializer::serialize_bool(&mut self.enc.ser, v);
@@ -183,11 +186,13 @@ impl<'a> ser::Serializer for Arg<'a> {
         serialize_unit_variant(name: &'static str, index: u32, variant: &'static str)
     }
 
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), godot_serde::Error> {
         // `Some(x)` is `x`'s Variant: compressed when it is an int or a bool.
         value.serialize(self)
     }
 
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
@@ -199,6 +204,7 @@ impl<'a> ser::Serializer for Arg<'a> {
         value.serialize(self)
     }
 
+    #[inline]
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         name: &'static str,
@@ -209,14 +215,17 @@ impl<'a> ser::Serializer for Arg<'a> {
         ser::Serializer::serialize_newtype_variant(&mut self.enc.ser, name, index, variant, value)
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, godot_serde::Error> {
         ser::Serializer::serialize_seq(&mut self.enc.ser, len)
     }
 
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, godot_serde::Error> {
         ser::Serializer::serialize_tuple(&mut self.enc.ser, len)
     }
 
+    #[inline]
     fn serialize_tuple_struct(
         self,
         name: &'static str,
@@ -225,6 +234,7 @@ impl<'a> ser::Serializer for Arg<'a> {
         ser::Serializer::serialize_tuple_struct(&mut self.enc.ser, name, len)
     }
 
+    #[inline]
     fn serialize_tuple_variant(
         self,
         name: &'static str,
@@ -235,10 +245,12 @@ impl<'a> ser::Serializer for Arg<'a> {
         ser::Serializer::serialize_tuple_variant(&mut self.enc.ser, name, index, variant, len)
     }
 
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, godot_serde::Error> {
         ser::Serializer::serialize_map(&mut self.enc.ser, len)
     }
 
+    #[inline]
     fn serialize_struct(
         self,
         name: &'static str,
@@ -247,6 +259,7 @@ impl<'a> ser::Serializer for Arg<'a> {
         ser::Serializer::serialize_struct(&mut self.enc.ser, name, len)
     }
 
+    #[inline]
     fn serialize_struct_variant(
         self,
         name: &'static str,
@@ -259,6 +272,7 @@ impl<'a> ser::Serializer for Arg<'a> {
 
     // The root serializer's own fast paths for whole sequences and maps (an Array of ints
     // written in one pass, say): serde's default `collect_*` would go element by element.
+    #[inline]
     fn collect_seq<I>(self, iter: I) -> Result<(), godot_serde::Error>
     where
         I: IntoIterator,
@@ -267,6 +281,7 @@ impl<'a> ser::Serializer for Arg<'a> {
         ser::Serializer::collect_seq(&mut self.enc.ser, iter)
     }
 
+    #[inline]
     fn collect_map<K, V, I>(self, iter: I) -> Result<(), godot_serde::Error>
     where
         K: Serialize,
@@ -276,6 +291,7 @@ impl<'a> ser::Serializer for Arg<'a> {
         ser::Serializer::collect_map(&mut self.enc.ser, iter)
     }
 
+    #[inline]
     fn collect_str<T: ?Sized + fmt::Display>(self, value: &T) -> Result<(), godot_serde::Error> {
         ser::Serializer::collect_str(&mut self.enc.ser, value)
     }

@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::ProtocolError;
-use crate::args::de::{Dialect, List, Whole};
-use crate::args::ser::{EncError, Encoder};
+use crate::args::de::{Call, Dialect, List, Whole};
+use crate::args::ser::{CallSer, EncError, Encoder};
 
 /// Reads the `count` arguments in `bytes` (where `offset` is their start in the packet:
 /// [`wire::Packet::RemoteCall`](super::wire::Packet::RemoteCall)'s `args` and
@@ -94,4 +94,45 @@ pub fn encode_into<T: ?Sized + Serialize>(
         out.truncate(start);
         ProtocolError::TooManyArguments(count)
     })
+}
+
+/// Reads a Godot 3 call as a value of the enum `T` whose variants are the methods (see
+/// [`args::decode_method`](crate::args::decode_method)): `method` is the variant, the
+/// `count` arguments in `bytes` its fields.
+///
+/// # Errors
+///
+/// As [`decode`]; a `method` that is no variant of `T` is an
+/// [`ProtocolError::ArgumentType`] naming it.
+pub fn decode_method<T: DeserializeOwned>(
+    method: &str,
+    count: u8,
+    bytes: &[u8],
+    offset: usize,
+) -> Result<T, ProtocolError> {
+    let mut list = List::new(Dialect::Godot3, usize::from(count), false, bytes, offset);
+    T::deserialize(Call {
+        method,
+        list: &mut list,
+    })
+    .map_err(|e| e.into_protocol(method))
+}
+
+/// Writes an enum value as a Godot 3 call (see
+/// [`args::encode_method`](crate::args::encode_method)): the method, the argument count, the
+/// arguments' bytes.
+///
+/// # Errors
+///
+/// As [`encode_into`], and [`ProtocolError::Encode`] when the value is no enum variant.
+pub fn encode_method<T: ?Sized + Serialize>(
+    call: &T,
+) -> Result<(&'static str, u8, Vec<u8>), ProtocolError> {
+    let mut enc = Encoder::new(Dialect::Godot3, Vec::new());
+    let method = call
+        .serialize(CallSer { enc: &mut enc })
+        .map_err(|e| ProtocolError::Encode(e.to_string()))?;
+    let count = enc.count;
+    let count = u8::try_from(count).map_err(|_| ProtocolError::TooManyArguments(count))?;
+    Ok((method, count, enc.into_inner()))
 }

@@ -265,3 +265,124 @@ fn a_call_outside_the_set_or_not_fitting_is_an_error() {
         Err(ProtocolError::Encode(_))
     ));
 }
+
+// ---- Godot 3 --------------------------------------------------------------------------------
+
+mod godot3_set {
+    use super::*;
+    use godot_serde_multiplayer::godot3::{self, NodeTable, RemoteMode};
+    use godot_serde_multiplayer::{Limits, Variant};
+
+    #[derive(Serialize, Deserialize, Rpcs, Debug, Clone, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    #[rpcs(node = "/root/Lobby")]
+    enum Lobby3 {
+        #[rpc(any_peer)]
+        Chat {
+            text: String,
+        },
+        Moved(Vector2),
+        #[rpc(any_peer, godot3 = "master")]
+        Order(String, i64),
+        #[rpc(any_peer, call_local)]
+        Shout(String),
+    }
+
+    fn samples() -> Vec<Lobby3> {
+        vec![
+            Lobby3::Chat { text: "hi".into() },
+            Lobby3::Moved(Vector2::new(1.0, -1.0)),
+            Lobby3::Order("attack".into(), 1 << 33),
+            Lobby3::Shout("HEY".into()),
+        ]
+    }
+
+    fn by_hand(s: &mut godot3::Session, to: i32, call: &Lobby3) -> Result<bool, godot3::Error> {
+        match call {
+            Lobby3::Chat { text } => s.rpc(to, "Lobby", "chat", &(text,)),
+            Lobby3::Moved(v) => s.rpc(to, "Lobby", "moved", &(v,)),
+            Lobby3::Order(what, n) => s.rpc(to, "Lobby", "order", &(what, n)),
+            Lobby3::Shout(text) => s.rpc(to, "Lobby", "shout", &(text,)),
+        }
+    }
+
+    #[test]
+    fn node_table_comes_from_the_enum() {
+        // any_peer: remote; authority (the default): puppet; godot3 = "master" kept;
+        // any_peer + call_local: remotesync.
+        let want = NodeTable::new("/root/Lobby")
+            .method("chat", RemoteMode::Remote)
+            .method("moved", RemoteMode::Puppet)
+            .method("order", RemoteMode::Master)
+            .method("shout", RemoteMode::RemoteSync);
+        assert_eq!(Lobby3::node_table(), want);
+    }
+
+    #[test]
+    fn rpc_to_writes_the_packets_of_the_string_typed_api_and_calls_decode() {
+        for call in samples() {
+            let mut typed = godot3::Session::server(Limits::default());
+            let mut hand = godot3::Session::server(Limits::default());
+            for s in [&mut typed, &mut hand] {
+                s.declare(Lobby3::node_table());
+                s.connected(5);
+                while s.poll_event().is_some() {}
+            }
+            let sent = typed.rpc_to(5, &call).unwrap();
+            assert_eq!(sent, by_hand(&mut hand, 5, &call).unwrap(), "{call:?}");
+            let a: Vec<_> = std::iter::from_fn(|| typed.poll_output()).collect();
+            let b: Vec<_> = std::iter::from_fn(|| hand.poll_output()).collect();
+            assert_eq!(a, b, "{call:?}");
+            // The arguments straight from the REMOTE_CALL's bytes.
+            let mut calls = 0;
+            for godot3::Output { data, .. } in &a {
+                if let Ok(godot3::wire::Packet::RemoteCall {
+                    method,
+                    count,
+                    args,
+                    args_offset,
+                    ..
+                }) = godot3::wire::parse(data)
+                {
+                    assert_eq!(
+                        Lobby3::from_args3(method, count, args, args_offset).as_ref(),
+                        Ok(&call)
+                    );
+                    calls += 1;
+                }
+            }
+            assert_eq!(calls, 1, "{call:?}: {a:?}");
+        }
+    }
+
+    #[test]
+    fn a_remote_decodes_or_is_an_error() {
+        let remote = |member: &str, args: Vec<Variant>| godot3::Remote {
+            from: 5,
+            path: "Lobby".into(),
+            member: member.into(),
+            args,
+            unreliable: false,
+        };
+        assert_eq!(
+            remote("order", vec![Variant::from("go"), Variant::Int(2)]).decode::<Lobby3>(),
+            Ok(Lobby3::Order("go".into(), 2))
+        );
+        assert!(matches!(
+            remote("kick", vec![]).decode::<Lobby3>(),
+            Err(ProtocolError::NotInSet { .. })
+        ));
+        match remote("order", vec![Variant::Int(2)]).decode::<Lobby3>() {
+            Err(ProtocolError::ArgumentType { method, .. }) => assert_eq!(method, "order"),
+            other => panic!("{other:?}"),
+        }
+        let mut s = godot3::Session::server(Limits::default());
+        assert_eq!(s.call_of::<Lobby3>(&remote("kick", vec![])), None);
+        assert!(matches!(
+            std::iter::from_fn(|| s.poll_event())
+                .collect::<Vec<_>>()
+                .as_slice(),
+            [godot3::Event::Error { peer: 5, .. }]
+        ));
+    }
+}
