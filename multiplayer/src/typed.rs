@@ -48,6 +48,40 @@
 //! Variant names are serde's (so `#[serde(rename_all = "snake_case")]` gives GDScript's
 //! usual method names); a unit variant takes no argument, a newtype variant one (whatever
 //! its shape: a struct is one Dictionary), a tuple or struct variant one per field, in order.
+//!
+//! The derive refuses what would put the table and serde out of step: a node without a path,
+//! a variant serde skips, an enum serde does not tag by its variant's name.
+//!
+//! ```compile_fail
+//! #[derive(serde::Serialize, serde::Deserialize, godot_serde_multiplayer::Rpcs)]
+//! enum NoNode { Hello } // missing #[rpcs(node = "...")]
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(serde::Serialize, serde::Deserialize, godot_serde_multiplayer::Rpcs)]
+//! #[rpcs(node = "Lobby")]
+//! enum Skipped {
+//!     Hello,
+//!     #[serde(skip)]
+//!     Hidden,
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(serde::Serialize, serde::Deserialize, godot_serde_multiplayer::Rpcs)]
+//! #[serde(tag = "type")]
+//! #[rpcs(node = "Lobby")]
+//! enum Tagged { Hello { name: String } }
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(serde::Serialize, serde::Deserialize, godot_serde_multiplayer::Rpcs)]
+//! #[rpcs(node = "Lobby")]
+//! enum BadOption {
+//!     #[rpc(any_peer, sometimes)]
+//!     Hello,
+//! }
+//! ```
 
 use serde::Serialize;
 use serde::de::{self, DeserializeOwned, Visitor};

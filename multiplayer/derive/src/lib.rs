@@ -49,6 +49,19 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
         ));
     };
     let mut node: Option<LitStr> = None;
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let text = quote!(#attr).to_string();
+        if ["tag", "untagged", "content"]
+            .iter()
+            .any(|word| text.contains(word))
+        {
+            return Err(syn::Error::new_spanned(
+                attr,
+                "an RPC set is an externally tagged enum (the method is the variant): \
+                 #[serde(tag, content, untagged)] do not apply",
+            ));
+        }
+    }
     for attr in &input.attrs {
         if attr.path().is_ident("rpcs") {
             attr.parse_nested_meta(|meta| {
