@@ -283,11 +283,29 @@ impl Stubs {
     /// # Errors
     ///
     /// [`ProtocolError::Encode`] for a method or parameter name that is not a GDScript
-    /// identifier, or a `Disabled` method.
+    /// identifier, two methods whose members would clash (`go` and `rpc_go`: `go`'s sender
+    /// is named `rpc_go`), or a `Disabled` method.
     pub fn typed4<R: crate::typed::RpcSet>(&self) -> Result<String, ProtocolError> {
         let table = R::table();
         let mut specs = R::specs();
         specs.sort_by(|a, b| a.method.name.cmp(&b.method.name));
+        // Each method makes four members; two methods must not make the same one.
+        let mut members = std::collections::BTreeSet::new();
+        for spec in &specs {
+            let m = &spec.method.name;
+            for member in [
+                m.clone(),
+                format!("{m}_received"),
+                format!("_on_{m}"),
+                format!("rpc_{m}"),
+            ] {
+                if !members.insert(member.clone()) {
+                    return Err(ProtocolError::Encode(format!(
+                        "two methods would make the script member {member:?}: rename one"
+                    )));
+                }
+            }
+        }
         let mut out = String::new();
         let _ = writeln!(out, "extends {}", self.extends);
         let _ = writeln!(

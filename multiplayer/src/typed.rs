@@ -77,6 +77,14 @@
 //! ```compile_fail
 //! #[derive(serde::Serialize, serde::Deserialize, godot_serde_multiplayer::Rpcs)]
 //! #[rpcs(node = "Lobby")]
+//! enum SkippedField {
+//!     Hello { name: String, #[serde(skip)] cached: u32 },
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(serde::Serialize, serde::Deserialize, godot_serde_multiplayer::Rpcs)]
+//! #[rpcs(node = "Lobby")]
 //! enum BadOption {
 //!     #[rpc(any_peer, sometimes)]
 //!     Hello,

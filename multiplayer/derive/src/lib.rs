@@ -95,6 +95,18 @@ fn expand(input: &DeriveInput) -> syn::Result<Tokens> {
                 }
             }
         }
+        for field in variant.fields.iter() {
+            for attr in field.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+                let text = quote!(#attr).to_string();
+                if text.contains("skip") || text.contains("flatten") {
+                    return Err(syn::Error::new_spanned(
+                        attr,
+                        "a method's fields are its arguments, one each: serde may not skip or \
+                         flatten one",
+                    ));
+                }
+            }
+        }
         let mut mode = quote!(#krate::RpcMode::Authority);
         let mut transfer = quote!(#krate::TransferMode::Reliable);
         let mut call_local = false;

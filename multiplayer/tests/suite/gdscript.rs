@@ -204,3 +204,22 @@ func rpc_say(peer: int, text: String, to: Array[String]) -> Error:
         assert_eq!(<Option<i64>>::godot_type_name(), None);
     }
 }
+
+#[cfg(feature = "derive")]
+#[test]
+fn typed_script_refuses_clashing_members() {
+    #[derive(serde::Serialize, serde::Deserialize, godot_serde_multiplayer::Rpcs)]
+    #[serde(rename_all = "snake_case")]
+    #[rpcs(node = "Room")]
+    enum Clash {
+        Go,
+        RpcGo,
+    }
+    // `go`'s sender is `rpc_go`, the other method's function.
+    match Stubs::new().typed4::<Clash>() {
+        Err(godot_serde_multiplayer::ProtocolError::Encode(m)) => {
+            assert!(m.contains("\"rpc_go\""), "{m}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
