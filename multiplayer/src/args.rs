@@ -589,6 +589,11 @@ pub fn write_call<T: ?Sized + Serialize>(
 
 /// The array's bytes when `arg` is one PackedByteArray as `encode_variant` writes it.
 fn bare_bytes(arg: &[u8]) -> Option<&[u8]> {
+    // The type byte alone first: it was just written byte by byte, and a 4-byte load of it
+    // would wait for the stores (a compressed int or bool, the usual one argument, stops here).
+    if arg.first() != Some(&(VariantType::PackedByteArray as u8)) {
+        return None;
+    }
     let header = arg.get(..4)?;
     if header != (VariantType::PackedByteArray as u32).to_le_bytes() {
         return None;
