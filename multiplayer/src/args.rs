@@ -7,17 +7,47 @@
 //! output (`var_to_bytes`), whose first byte is the type already. A call with no arguments, or
 //! with one `PackedByteArray`, sets the packet's "byte only or no args" flag: no count byte, and
 //! the array's bytes follow bare.
+//!
+//! # Typed arguments
+//!
+//! [`decode`] reads a call's arguments from the packet bytes straight into a Rust type, and
+//! [`encode`] writes one straight into the layout: no [`Variant`] in between. The type's shape
+//! says how the arguments map onto it:
+//!
+//! - a tuple, tuple struct or struct: one argument per element or field, in order (a struct's
+//!   field names play no part);
+//! - `()` (or a unit struct): no argument;
+//! - any other type (`String`, `i64`, [`godot_serde::Vector2`], an enum, a map, `Option<T>`
+//!   for a call of one argument): the call's single argument; a 1-tuple `(x,)` passes one
+//!   sequence as one argument;
+//! - [`Variant`] (and any type that asks serde for "anything"): the arguments as one Array.
+//!
+//! Each argument is read and written by the root crate's [`godot_serde::Deserializer`] and
+//! [`godot_serde::Serializer`], so a value's bytes, and what is accepted, are exactly those of
+//! the `Variant` functions below ([`from_arguments`], [`to_arguments`] with
+//! [`encode_variants`]); Godot 4's compressed ints and bools stand for the `int` and `bool`
+//! Variants. A malformed argument is [`ProtocolError::Argument`] (index, offset in the packet),
+//! a well-formed one that does not fit the type [`ProtocolError::ArgumentType`] (its index and
+//! byte offset in the message); no length from the packet sizes an allocation (an argument
+//! list is at most 255 entries, and each value's counts are checked against the bytes left
+//! by the root decoder).
 
 use godot_serde::{Config, PackedByteArray, Variant, VariantType};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::ProtocolError;
-pub(crate) use crate::args_glue::decode;
+
+pub(crate) mod de;
+pub(crate) mod ser;
+
+use de::{Dialect, List};
 
 const TYPE_MASK: u8 = 0x3F;
 const MODE_SHIFT: u8 = 6;
 const BOOL_TRUE: u8 = 0x80;
+/// The buffer [`encode`] starts with (bytes).
+const ENCODE_CAPACITY: usize = 128;
 /// `Variant::VARIANT_MAX` in Godot 4.6: type ids are below it.
 const VARIANT_MAX: u8 = 39;
 
@@ -67,6 +97,16 @@ impl<'a> Args<'a> {
             Shape::None | Shape::Raw => None,
         };
         (count, self.bytes, self.offset)
+    }
+
+    /// The arguments as the serde list that [`decode`] reads.
+    pub(crate) fn serde_list(&self) -> List<'a> {
+        let (count, raw) = match self.shape {
+            Shape::None => (0, false),
+            Shape::Raw => (1, true),
+            Shape::List(n) => (usize::from(n), false),
+        };
+        List::new(Dialect::Godot4, count, raw, self.bytes, self.offset)
     }
 
     /// The number of arguments the packet announces.
@@ -299,4 +339,275 @@ pub fn from_arguments<T: DeserializeOwned>(
     args: &[Variant],
 ) -> Result<T, ProtocolError> {
     typed_in(&Config::godot4(), method, &Variant::from(args.to_vec()))
+}
+
+/// Reads a call's arguments from the packet bytes straight into `T` (see the module doc for
+/// how `T`'s shape maps onto the arguments). Bytes after the last argument are ignored, as
+/// the engine ignores them.
+///
+/// ```
+/// use godot_serde_multiplayer::{args, wire};
+///
+/// // A REMOTE_CALL of method 0 on cached node 1 with ("Ann", 5, true), as Godot 4 writes it.
+/// let mut packet = vec![0x00, 1, 0, 3];
+/// packet.extend_from_slice(&[4, 0, 0, 0, 3, 0, 0, 0, b'A', b'n', b'n', 0]); // String
+/// packet.extend_from_slice(&[2, 5]); // int, 8 bits
+/// packet.push(0x81); // bool, true
+/// let wire::Packet::RemoteCall { args, .. } = wire::parse(&packet)? else { unreachable!() };
+/// let (name, hp, alive): (String, u8, bool) = args::decode(&args)?;
+/// assert_eq!((name.as_str(), hp, alive), ("Ann", 5, true));
+/// # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ProtocolError::Argument`] for a malformed argument (its index and offset in the packet),
+/// [`ProtocolError::Truncated`] when the packet ends before the announced count,
+/// [`ProtocolError::ArgumentType`] when the arguments do not fit `T` (their count, or a
+/// value's type); the method is named empty there: [`decode_call`] names it.
+pub fn decode<T: DeserializeOwned>(args: &Args<'_>) -> Result<T, ProtocolError> {
+    decode_call("", args)
+}
+
+/// [`decode`], naming `method` in an [`ProtocolError::ArgumentType`].
+///
+/// # Errors
+///
+/// As [`decode`].
+pub fn decode_call<T: DeserializeOwned>(method: &str, args: &Args<'_>) -> Result<T, ProtocolError> {
+    let mut list = args.serde_list();
+    T::deserialize(de::Whole { list: &mut list }).map_err(|e| e.into_protocol(method))
+}
+
+/// Reads a call as a value of the enum `T` whose variants are the methods: `method` is the
+/// variant's name, the arguments are its fields (none for a unit variant; the one argument
+/// of a newtype variant, whatever its shape; in order for a tuple or struct variant), read
+/// straight from the packet bytes. This is how an
+/// [`RpcSet`](crate::typed::RpcSet) decodes a call.
+///
+/// ```
+/// use godot_serde_multiplayer::{args, wire};
+///
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// enum Lobby {
+///     Hello { name: String },
+///     Ready,
+/// }
+/// // REMOTE_CALL on cached node 1, method 0, one argument: the String "Ann".
+/// let packet = [0x00, 1, 0, 1, 4, 0, 0, 0, 3, 0, 0, 0, b'A', b'n', b'n', 0];
+/// let wire::Packet::RemoteCall { args, .. } = wire::parse(&packet)? else { unreachable!() };
+/// let call: Lobby = args::decode_method("Hello", &args)?;
+/// assert_eq!(call, Lobby::Hello { name: "Ann".into() });
+/// # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`decode`]; a `method` that is no variant of `T` is an
+/// [`ProtocolError::ArgumentType`] naming it (an `RpcSet` checks the
+/// name against its table first).
+pub fn decode_method<T: DeserializeOwned>(
+    method: &str,
+    args: &Args<'_>,
+) -> Result<T, ProtocolError> {
+    let mut list = args.serde_list();
+    T::deserialize(de::Call {
+        method,
+        list: &mut list,
+    })
+    .map_err(|e| e.into_protocol(method))
+}
+
+/// Writes `args` straight into the argument layout of a REMOTE_CALL, as
+/// `encode_and_compress_variants` does (the shapes of [`to_arguments`]; see the module doc):
+/// the bytes [`encode_variants`]`(&`[`to_arguments`]`(args)?)` gives, without the `Variant`s.
+///
+/// ```
+/// use godot_serde_multiplayer::args;
+///
+/// let encoded = args::encode(&("Ann", 5, true))?;
+/// assert_eq!(encoded.count, 3);
+/// assert!(!encoded.byte_only_or_none);
+/// // String (encode_variant), int in 8 bits (meta 0x02), bool true (meta 0x01 | 0x80).
+/// assert_eq!(
+///     encoded.bytes,
+///     [4, 0, 0, 0, 3, 0, 0, 0, b'A', b'n', b'n', 0, 2, 5, 0x81]
+/// );
+/// # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ProtocolError::TooManyArguments`] above 255, [`ProtocolError::Encode`] for a value Godot 4
+/// cannot hold.
+pub fn encode<T: ?Sized + Serialize>(args: &T) -> Result<Encoded, ProtocolError> {
+    // Most calls' arguments fit: one allocation instead of growing from 8 bytes.
+    let mut enc = ser::Encoder::new(Dialect::Godot4, Vec::with_capacity(ENCODE_CAPACITY));
+    match enc.list(args) {
+        Ok(()) => {}
+        Err(ser::EncError::Fallback) => return encode_variants(&to_arguments(args)?),
+        Err(e) => return Err(e.into()),
+    }
+    finish(enc)
+}
+
+/// The arguments `enc` wrote, with the "byte only or no args" shape where it applies.
+fn finish(enc: ser::Encoder) -> Result<Encoded, ProtocolError> {
+    let count = enc.count;
+    let count = u8::try_from(count).map_err(|_| ProtocolError::TooManyArguments(count))?;
+    let bytes = enc.into_inner();
+    if count == 0 {
+        return Ok(Encoded {
+            bytes,
+            count: 0,
+            byte_only_or_none: true,
+        });
+    }
+    // One PackedByteArray goes bare: no count, no Variant header, no padding.
+    if count == 1 {
+        if let Some(raw) = bare_bytes(&bytes) {
+            return Ok(Encoded {
+                bytes: raw.to_vec(),
+                count: 1,
+                byte_only_or_none: true,
+            });
+        }
+    }
+    Ok(Encoded {
+        bytes,
+        count,
+        byte_only_or_none: false,
+    })
+}
+
+/// Encodes a value of an enum whose variants are the methods as a call: returns the
+/// variant's name (the method) and its fields as the arguments, written straight into the
+/// layout (a unit variant: none; a newtype variant: its value as the one argument, whatever
+/// its shape; a tuple or struct variant: one argument per field, in order). This is how an
+/// [`RpcSet`](crate::typed::RpcSet) encodes a call.
+///
+/// ```
+/// use godot_serde_multiplayer::args;
+///
+/// #[derive(serde::Serialize)]
+/// enum Lobby {
+///     Hello { name: String, team: u8 },
+/// }
+/// let (method, encoded) = args::encode_method(&Lobby::Hello { name: "Ann".into(), team: 2 })?;
+/// assert_eq!(method, "Hello");
+/// assert_eq!(encoded, args::encode(&("Ann", 2))?);
+/// # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`encode`], and [`ProtocolError::Encode`] when the value is no enum variant.
+pub fn encode_method<T: ?Sized + Serialize>(
+    call: &T,
+) -> Result<(&'static str, Encoded), ProtocolError> {
+    let mut enc = ser::Encoder::new(Dialect::Godot4, Vec::with_capacity(ENCODE_CAPACITY));
+    let method = call
+        .serialize(ser::CallSer { enc: &mut enc })
+        .map_err(ProtocolError::from)?;
+    Ok((method, finish(enc)?))
+}
+
+/// Appends a whole REMOTE_CALL of `method` on node `node_id` with `args` written straight
+/// into `out`, one buffer and no copy: the bytes [`wire::write_remote_call`](crate::wire::write_remote_call)
+/// writes for [`encode`]`(args)`. With `path` (the receiver has not confirmed the id yet) the
+/// arguments are encoded apart first, since the path follows them.
+///
+/// ```
+/// use godot_serde_multiplayer::{args, wire};
+///
+/// let mut packet = Vec::new();
+/// args::write_call(&mut packet, 1, None, 0, &("Ann", 5))?;
+/// let mut want = Vec::new();
+/// wire::write_remote_call(&mut want, 1, None, 0, &args::encode(&("Ann", 5))?);
+/// assert_eq!(packet, want);
+/// # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`encode`]; `out` then keeps what it held before.
+pub fn write_call<T: ?Sized + Serialize>(
+    out: &mut Vec<u8>,
+    node_id: u32,
+    path: Option<&str>,
+    method: u16,
+    args: &T,
+) -> Result<(), ProtocolError> {
+    if path.is_some() {
+        let encoded = encode(args)?;
+        crate::wire::write_remote_call(out, node_id, path, method, &encoded);
+        return Ok(());
+    }
+    let start = out.len();
+    // The header and a count byte of 0; the arguments follow, then the count is set.
+    crate::wire::write_remote_call(out, node_id, None, method, &Encoded::default());
+    let count_at = out.len() - 1;
+    let mut enc = ser::Encoder::new(Dialect::Godot4, core::mem::take(out));
+    let result = enc.list(args);
+    let count = enc.count;
+    *out = enc.into_inner();
+    let fail = |out: &mut Vec<u8>, e: ProtocolError| {
+        out.truncate(start);
+        Err(e)
+    };
+    match result {
+        Ok(()) => {}
+        Err(ser::EncError::Fallback) => {
+            out.truncate(start);
+            let encoded = encode_variants(&to_arguments(args)?)?;
+            crate::wire::write_remote_call(out, node_id, None, method, &encoded);
+            return Ok(());
+        }
+        Err(e) => return fail(out, e.into()),
+    }
+    let Ok(count) = u8::try_from(count) else {
+        return fail(out, ProtocolError::TooManyArguments(count));
+    };
+    let byte_only = match count {
+        0 => {
+            out.truncate(count_at);
+            true
+        }
+        1 => match out
+            .get(count_at + 1..)
+            .and_then(bare_bytes)
+            .map(<[u8]>::to_vec)
+        {
+            Some(raw) => {
+                out.truncate(count_at);
+                out.extend_from_slice(&raw);
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    };
+    if byte_only {
+        if let Some(meta) = out.get_mut(start) {
+            *meta |= crate::wire::BYTE_ONLY_OR_NO_ARGS;
+        }
+    } else if let Some(slot) = out.get_mut(count_at) {
+        *slot = count;
+    }
+    Ok(())
+}
+
+/// The array's bytes when `arg` is one PackedByteArray as `encode_variant` writes it.
+fn bare_bytes(arg: &[u8]) -> Option<&[u8]> {
+    // The type byte alone first: it was just written byte by byte, and a 4-byte load of it
+    // would wait for the stores (a compressed int or bool, the usual one argument, stops here).
+    if arg.first() != Some(&(VariantType::PackedByteArray as u8)) {
+        return None;
+    }
+    let header = arg.get(..4)?;
+    if header != (VariantType::PackedByteArray as u32).to_le_bytes() {
+        return None;
+    }
+    let len = u32::from_le_bytes(arg.get(4..8)?.try_into().ok()?) as usize;
+    arg.get(8..8 + len)
 }

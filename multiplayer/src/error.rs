@@ -213,6 +213,21 @@ pub enum ProtocolError {
         /// Ours.
         ours: String,
     },
+    /// A call that is not one of an [`RpcSet`](crate::typed::RpcSet)'s methods: another node's,
+    /// or a method the set does not have.
+    #[error(
+        "call of {method:?} on node {path:?} is not in the RPC set of node {set:?} {methods:?}"
+    )]
+    NotInSet {
+        /// The set's node.
+        set: String,
+        /// The call's node.
+        path: String,
+        /// The call's method.
+        method: String,
+        /// The set's methods, in id order.
+        methods: Vec<String>,
+    },
     /// The method's RPC mode does not let this peer call it.
     #[error(
         "peer {peer} may not call {method:?} on node {path:?} (mode {mode:?}, authority {authority})"

@@ -108,6 +108,59 @@ impl RemoteCall {
         }
     }
 
+    /// A Godot 4 call of `method` on `path` from peer `from` with these arguments, as the
+    /// session would report it (reliable, channel 0): for tests of game logic without a
+    /// packet. The arguments are encoded as a peer would send them.
+    ///
+    /// # Errors
+    ///
+    /// What [`args::encode_variants`] reports (more than 255 arguments, ...).
+    pub fn godot4_call(
+        from: i32,
+        path: &str,
+        method: &str,
+        args: &[Variant],
+    ) -> Result<Self, ProtocolError> {
+        let encoded = args::encode_variants(args)?;
+        let view = if encoded.byte_only_or_none {
+            Args::raw_or_none(&encoded.bytes, 0)
+        } else {
+            Args::list(encoded.count, &encoded.bytes, 0)
+        };
+        let names = (from, path.to_owned(), method.to_owned());
+        Ok(Self::godot4(names, 0, TransferMode::Reliable, &view))
+    }
+
+    /// A Godot 3 call (see [`godot4_call`](Self::godot4_call)), its arguments in Godot 3's
+    /// layout.
+    ///
+    /// # Errors
+    ///
+    /// More than 255 arguments, a value Godot 3 cannot hold.
+    pub fn godot3_call(
+        from: i32,
+        path: &str,
+        method: &str,
+        args: &[Variant],
+    ) -> Result<Self, ProtocolError> {
+        let count =
+            u8::try_from(args.len()).map_err(|_| ProtocolError::TooManyArguments(args.len()))?;
+        let mut bytes = Vec::new();
+        for arg in args {
+            crate::godot3::wire::config()
+                .to_bytes_into(arg, &mut bytes)
+                .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
+        }
+        let names = (from, path.to_owned(), method.to_owned());
+        let kind = Godot3Args::Call(count);
+        Ok(Self::godot3(
+            names,
+            TransferMode::Reliable,
+            kind,
+            (&bytes, 0),
+        ))
+    }
+
     /// The argument bytes as they came (Godot 4: after the count byte, or the bare
     /// `PackedByteArray`; Godot 3: after the count byte, or a set's value).
     pub fn arg_bytes(&self) -> &[u8] {
@@ -140,6 +193,15 @@ impl RemoteCall {
         }
     }
 
+    /// A Godot 3 call's argument count, bytes and their offset in the packet (`None` for a
+    /// Godot 4 call or a Godot 3 set).
+    pub(crate) fn godot3_list(&self) -> Option<(u8, &[u8], usize)> {
+        match self.args.shape {
+            Shape::Godot3List(n) => Some((n, &self.args.bytes, self.args.offset)),
+            _ => None,
+        }
+    }
+
     /// The arguments decoded to `Variant`s (a Godot 3 set: its one value).
     ///
     /// # Errors
@@ -167,10 +229,15 @@ impl RemoteCall {
     pub fn args_as<T: serde::de::DeserializeOwned>(&self) -> Result<T, ProtocolError> {
         let typed = match self.args() {
             Some(g4) => args::decode::<T>(&g4),
-            None => {
-                let list = Variant::from(self.variants()?);
-                args::typed_in(&crate::godot3::wire::config(), &self.method, &list)
-            }
+            None => match self.godot3_list() {
+                Some((count, bytes, offset)) => {
+                    crate::godot3::args::decode(&self.method, count, bytes, offset)
+                }
+                None => {
+                    let list = Variant::from(self.variants()?);
+                    args::typed_in(&crate::godot3::wire::config(), &self.method, &list)
+                }
+            },
         };
         typed.map_err(|e| match e {
             ProtocolError::ArgumentType { source, .. } => ProtocolError::ArgumentType {

@@ -2,6 +2,10 @@
 //! method names (and, in Godot 4, their ids and the checksum), the modes, transfer modes and
 //! channels match the Rust side by construction.
 //!
+//! - Godot 4, typed: from an [`RpcSet`](crate::typed::RpcSet) ([`Stubs::typed4`]), per method
+//!   a typed `@rpc` function, a typed signal `<method>_received(sender: int, ...)`, an
+//!   overridable `_on_<method>` and a typed sender `rpc_<method>(peer, ...)`: client code
+//!   never matches method names. Parameter types come from [`GodotTypeName`].
 //! - Godot 4: from an [`RpcTable`], one `@rpc(mode, sync, transfer, channel) func` per method.
 //! - Godot 3: from a [`NodeTable`], one `remote`/`master`/`puppet`/`*sync` `func` per method
 //!   and one `remote`/... `var` (with a setter) per `rset` target.
@@ -237,32 +241,162 @@ impl Stubs {
         out.push_str("\nsignal rpc_received(method: StringName, sender: int, args: Array)\n");
         for m in table.methods() {
             check_name(&m.name)?;
-            let mode = match m.mode {
-                RpcMode::AnyPeer => "any_peer",
-                RpcMode::Authority => "authority",
-                _ => {
-                    return Err(ProtocolError::Encode(format!(
-                        "method {:?} is disabled: it has no @rpc form",
-                        m.name
-                    )));
-                }
-            };
-            let sync = if m.call_local {
-                "call_local"
-            } else {
-                "call_remote"
-            };
-            let transfer = match m.transfer_mode {
-                TransferMode::Unreliable => "unreliable",
-                TransferMode::UnreliableOrdered => "unreliable_ordered",
-                _ => "reliable",
-            };
+            let annotation = rpc_annotation(m)?;
             let (decl, list) = self.params(&m.name, GodotVersion::V4_4)?;
             let _ = write!(
                 out,
-                "\n@rpc(\"{mode}\", \"{sync}\", \"{transfer}\", {})\nfunc {}({decl}) -> void:\n\
+                "\n{annotation}\nfunc {}({decl}) -> void:\n\
                  \trpc_received.emit(&\"{}\", multiplayer.get_remote_sender_id(), {list})\n",
-                m.channel, m.name, m.name
+                m.name, m.name
+            );
+        }
+        Ok(out)
+    }
+
+    /// The typed Godot 4 script for the RPC set `R` (see [`typed`](crate::typed)): per
+    /// method, a typed `@rpc` function with the set's options, a typed signal
+    /// `<method>_received(sender: int, ...)` it emits, an overridable `_on_<method>(sender,
+    /// ...)` it calls first (for a script that extends this one), and a typed sender
+    /// `rpc_<method>(peer: int, ...) -> Error` (`rpc_id`; peer 0: everyone). Client code
+    /// connects to or overrides one typed member per call and never matches method names.
+    ///
+    /// ```
+    /// # #[cfg(feature = "derive")] {
+    /// use godot_serde_multiplayer::Rpcs;
+    /// use godot_serde_multiplayer::gdscript::Stubs;
+    /// #[derive(serde::Serialize, serde::Deserialize, Rpcs)]
+    /// #[serde(rename_all = "snake_case")]
+    /// #[rpcs(node = "Lobby")]
+    /// enum LobbyRpc {
+    ///     #[rpc(any_peer, call_local, channel = 1)]
+    ///     Hello { name: String },
+    /// }
+    /// let script = Stubs::new().typed4::<LobbyRpc>().unwrap();
+    /// assert!(script.contains("signal hello_received(sender: int, name: String)\n"));
+    /// assert!(script.contains(
+    ///     "@rpc(\"any_peer\", \"call_local\", \"reliable\", 1)\nfunc hello(name: String) -> void:\n"
+    /// ));
+    /// assert!(script.contains("func rpc_hello(peer: int, name: String) -> Error:\n"));
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::Encode`] for a method or parameter name that is not a GDScript
+    /// identifier, two methods whose members would clash (`go` and `rpc_go`: `go`'s sender
+    /// is named `rpc_go`), or a `Disabled` method.
+    pub fn typed4<R: crate::typed::RpcSet>(&self) -> Result<String, ProtocolError> {
+        let table = R::table();
+        let mut specs = R::specs();
+        specs.sort_by(|a, b| a.method.name.cmp(&b.method.name));
+        // Each method makes four members; two methods must not make the same one.
+        let mut members = std::collections::BTreeSet::new();
+        for spec in &specs {
+            let m = &spec.method.name;
+            for member in [
+                m.clone(),
+                format!("{m}_received"),
+                format!("_on_{m}"),
+                format!("rpc_{m}"),
+            ] {
+                if !members.insert(member.clone()) {
+                    return Err(ProtocolError::Encode(format!(
+                        "two methods would make the script member {member:?}: rename one"
+                    )));
+                }
+            }
+        }
+        let mut out = String::new();
+        let _ = writeln!(out, "extends {}", self.extends);
+        let _ = writeln!(
+            out,
+            "# Generated by godot-serde-multiplayer from the Rust RPC set of node \"{}\" (Godot 4).\n\
+             # Regenerate it instead of editing it: the names, modes and types must match the Rust side.\n\
+             # Per method: the typed @rpc function, the signal <method>_received(sender, ...) it\n\
+             # emits, _on_<method>(sender, ...) to override, rpc_<method>(peer, ...) to call it.",
+            table.path()
+        );
+        for spec in &specs {
+            let m = &spec.method;
+            check_name(&m.name)?;
+            for p in &spec.params {
+                if !is_identifier(&p.name) || p.name == "sender" || p.name == "peer" {
+                    return Err(ProtocolError::Encode(format!(
+                        "parameter {:?} of {:?} is not a GDScript identifier, or is a name the \
+                         script uses (sender, peer)",
+                        p.name, m.name
+                    )));
+                }
+            }
+            let decl: Vec<String> = spec.params.iter().map(TypedParam::declaration).collect();
+            // A typed Array parameter of an @rpc function refuses an untyped Array (the
+            // engine: "Cannot convert argument 1 from Array to Array"), and a Rust `Vec` is
+            // typed on the wire only when every element is of one type: empty, it is not. The
+            // @rpc function takes a plain Array and builds the typed one.
+            let mut wire_decl = Vec::new();
+            let mut convert = String::new();
+            for p in &spec.params {
+                match p.ty.as_deref().and_then(typed_array_element) {
+                    Some(id) => {
+                        wire_decl.push(format!("{}_wire: Array", p.name));
+                        let _ = writeln!(
+                            convert,
+                            "\tvar {name}: {ty} = Array({name}_wire, {id}, &\"\", null)",
+                            name = p.name,
+                            ty = p.ty.as_deref().unwrap_or("Array"),
+                        );
+                    }
+                    None => wire_decl.push(p.declaration()),
+                }
+            }
+            let names: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
+            let with = |first: &str| {
+                std::iter::once(first.to_owned())
+                    .chain(decl.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let unused: Vec<String> = std::iter::once("_sender: int".to_owned())
+                .chain(spec.params.iter().map(|p| {
+                    let mut p = p.clone();
+                    p.name = format!("_{}", p.name);
+                    p.declaration()
+                }))
+                .collect();
+            let call_args = std::iter::once("sender")
+                .chain(names.iter().copied())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let quoted = format!("&\"{}\"", m.name);
+            let rpc_all = std::iter::once(quoted.as_str())
+                .chain(names.iter().copied())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let rpc_args = ["peer", quoted.as_str()]
+                .into_iter()
+                .chain(names.iter().copied())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let _ = write!(
+                out,
+                "\nsignal {name}_received({signal})\n\
+                 \n{annotation}\nfunc {name}({wire_decl}) -> void:\n\
+                 {convert}\
+                 \tvar sender := multiplayer.get_remote_sender_id()\n\
+                 \t_on_{name}({call_args})\n\
+                 \t{name}_received.emit({call_args})\n\
+                 \n## Called on each {name} received (before the signal): override it in a script that extends this one.\n\
+                 func _on_{name}({unused}) -> void:\n\tpass\n\
+                 \n## Calls {name} on `peer` (0: everyone).\n\
+                 func rpc_{name}({sender}) -> Error:\n\
+                 \tif peer == 0:\n\t\treturn rpc({rpc_all})\n\
+                 \treturn rpc_id({rpc_args})\n",
+                name = m.name,
+                signal = with("sender: int"),
+                annotation = rpc_annotation(m)?,
+                wire_decl = wire_decl.join(", "),
+                unused = unused.join(", "),
+                sender = with("peer: int"),
             );
         }
         Ok(out)
@@ -312,6 +446,43 @@ impl Stubs {
     }
 }
 
+/// The Godot 4 type id of the elements of a typed Array type (`Array[String]`: 4).
+fn typed_array_element(ty: &str) -> Option<u8> {
+    let inner = ty.strip_prefix("Array[")?.strip_suffix(']')?;
+    VariantType::ALL
+        .iter()
+        .find(|t| t.name() == inner)
+        .and_then(|t| t.id(GodotVersion::V4_4))
+}
+
+/// `@rpc(mode, sync, transfer, channel)` for a method, every option written out.
+fn rpc_annotation(m: &crate::RpcMethod) -> Result<String, ProtocolError> {
+    let mode = match m.mode {
+        RpcMode::AnyPeer => "any_peer",
+        RpcMode::Authority => "authority",
+        _ => {
+            return Err(ProtocolError::Encode(format!(
+                "method {:?} is disabled: it has no @rpc form",
+                m.name
+            )));
+        }
+    };
+    let sync = if m.call_local {
+        "call_local"
+    } else {
+        "call_remote"
+    };
+    let transfer = match m.transfer_mode {
+        TransferMode::Unreliable => "unreliable",
+        TransferMode::UnreliableOrdered => "unreliable_ordered",
+        _ => "reliable",
+    };
+    Ok(format!(
+        "@rpc(\"{mode}\", \"{sync}\", \"{transfer}\", {})",
+        m.channel
+    ))
+}
+
 fn keyword(name: &str, mode: RemoteMode) -> Result<&'static str, ProtocolError> {
     mode.keyword()
         .ok_or_else(|| ProtocolError::Encode(format!("{name:?} is disabled: it has no keyword")))
@@ -339,5 +510,182 @@ fn type_name(t: VariantType, version: GodotVersion) -> Option<&'static str> {
             })
         }
         _ => Some(t.name()),
+    }
+}
+
+/// The GDScript type of a Rust value that travels as one RPC argument, for typed parameters
+/// and signals: `String`, `int`, `Vector2`, `Array[int]`, ... `None` leaves the parameter
+/// untyped (a [`Variant`], an `Option`, which may be null).
+///
+/// Implemented for the std types serde writes as one Godot value and for the root crate's
+/// marker types; implement it for a type of your own with the Godot type its serde form has
+/// (a struct written as a Dictionary: `Some("Dictionary".into())`).
+///
+/// ```
+/// use godot_serde_multiplayer::gdscript::GodotTypeName;
+/// assert_eq!(<Vec<i32>>::godot_type_name().as_deref(), Some("Array[int]"));
+/// assert_eq!(<Vec<godot_serde::Variant>>::godot_type_name().as_deref(), Some("Array"));
+/// assert_eq!(<Option<String>>::godot_type_name(), None);
+/// ```
+pub trait GodotTypeName {
+    /// The type's GDScript name, or `None` for untyped.
+    fn godot_type_name() -> Option<String>;
+}
+
+macro_rules! godot_type_names {
+    ($($name:literal: $($t:ty),*;)*) => {$($(
+        impl GodotTypeName for $t {
+            fn godot_type_name() -> Option<String> {
+                Some($name.to_owned())
+            }
+        }
+    )*)*};
+}
+
+godot_type_names! {
+    "bool": bool;
+    "int": i8, i16, i32, i64, u8, u16, u32, u64, isize, usize;
+    "float": f32, f64;
+    "String": String, str, char, godot_serde::CompactString;
+    "StringName": godot_serde::StringName;
+    "NodePath": godot_serde::NodePath;
+    "Vector2": godot_serde::Vector2;
+    "Vector2i": godot_serde::Vector2i;
+    "Rect2": godot_serde::Rect2;
+    "Rect2i": godot_serde::Rect2i;
+    "Vector3": godot_serde::Vector3;
+    "Vector3i": godot_serde::Vector3i;
+    "Transform2D": godot_serde::Transform2D;
+    "Vector4": godot_serde::Vector4;
+    "Vector4i": godot_serde::Vector4i;
+    "Plane": godot_serde::Plane;
+    "Quaternion": godot_serde::Quaternion;
+    "AABB": godot_serde::Aabb;
+    "Basis": godot_serde::Basis;
+    "Transform3D": godot_serde::Transform3D;
+    "Projection": godot_serde::Projection;
+    "Color": godot_serde::Color;
+    "RID": godot_serde::Rid;
+    "Callable": godot_serde::Callable;
+    "Signal": godot_serde::Signal;
+    "Dictionary": godot_serde::Dictionary;
+    "Array": godot_serde::Array;
+    "PackedByteArray": godot_serde::PackedByteArray;
+    "PackedInt32Array": godot_serde::PackedInt32Array;
+    "PackedInt64Array": godot_serde::PackedInt64Array;
+    "PackedFloat32Array": godot_serde::PackedFloat32Array;
+    "PackedFloat64Array": godot_serde::PackedFloat64Array;
+    "PackedStringArray": godot_serde::PackedStringArray;
+    "PackedVector2Array": godot_serde::PackedVector2Array;
+    "PackedVector3Array": godot_serde::PackedVector3Array;
+    "PackedColorArray": godot_serde::PackedColorArray;
+    "PackedVector4Array": godot_serde::PackedVector4Array;
+}
+
+impl GodotTypeName for Variant {
+    fn godot_type_name() -> Option<String> {
+        None
+    }
+}
+
+impl<T: GodotTypeName> GodotTypeName for Option<T> {
+    /// Untyped: a typed GDScript parameter cannot hold `null` (except objects).
+    fn godot_type_name() -> Option<String> {
+        None
+    }
+}
+
+impl<T: ?Sized + GodotTypeName> GodotTypeName for &T {
+    fn godot_type_name() -> Option<String> {
+        T::godot_type_name()
+    }
+}
+
+impl<T: ?Sized + GodotTypeName> GodotTypeName for Box<T> {
+    fn godot_type_name() -> Option<String> {
+        T::godot_type_name()
+    }
+}
+
+/// `Array[T]` for an element type with a name, else `Array`.
+fn array_of<T: GodotTypeName>() -> Option<String> {
+    Some(match T::godot_type_name() {
+        // Typed arrays of typed arrays do not exist in GDScript.
+        Some(inner) if !inner.starts_with("Array") => format!("Array[{inner}]"),
+        _ => "Array".to_owned(),
+    })
+}
+
+impl<T: GodotTypeName> GodotTypeName for Vec<T> {
+    fn godot_type_name() -> Option<String> {
+        array_of::<T>()
+    }
+}
+
+impl<T: GodotTypeName> GodotTypeName for [T] {
+    fn godot_type_name() -> Option<String> {
+        array_of::<T>()
+    }
+}
+
+impl<T: GodotTypeName, const N: usize> GodotTypeName for [T; N] {
+    fn godot_type_name() -> Option<String> {
+        array_of::<T>()
+    }
+}
+
+impl<K, V, S> GodotTypeName for std::collections::HashMap<K, V, S> {
+    fn godot_type_name() -> Option<String> {
+        Some("Dictionary".to_owned())
+    }
+}
+
+impl<K, V> GodotTypeName for BTreeMap<K, V> {
+    fn godot_type_name() -> Option<String> {
+        Some("Dictionary".to_owned())
+    }
+}
+
+macro_rules! tuple_names {
+    ($($t:ident)*) => {
+        impl<$($t),*> GodotTypeName for ($($t,)*) {
+            fn godot_type_name() -> Option<String> {
+                Some("Array".to_owned())
+            }
+        }
+    };
+}
+
+tuple_names!(A);
+tuple_names!(A B);
+tuple_names!(A B C);
+tuple_names!(A B C D);
+tuple_names!(A B C D E);
+tuple_names!(A B C D E F);
+
+/// One typed parameter of an RPC: its GDScript name and type (`None`: untyped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypedParam {
+    /// The parameter's name.
+    pub name: String,
+    /// Its GDScript type, `None` for untyped.
+    pub ty: Option<String>,
+}
+
+impl TypedParam {
+    /// The parameter `name` of Rust type `T`.
+    pub fn of<T: ?Sized + GodotTypeName>(name: &str) -> Self {
+        Self {
+            name: name.trim_start_matches("r#").to_owned(),
+            ty: T::godot_type_name(),
+        }
+    }
+
+    /// `name: Type`, or `name` when untyped.
+    pub fn declaration(&self) -> String {
+        match &self.ty {
+            Some(ty) => format!("{}: {ty}", self.name),
+            None => self.name.clone(),
+        }
     }
 }

@@ -8,6 +8,8 @@
 //!   argument bytes decoded when asked), [`ProtocolError`], [`Target`] (the engine's
 //!   `0 / -n / n`), [`SessionCommon`] (id and queues, under both sessions), the path cache.
 //! - [`RpcTable`]: a node's `@rpc` methods, so ids and checksums match the GDScript side.
+//! - [`typed`]: a node's whole RPC set as one enum ([`typed::RpcSet`], `#[derive(Rpcs)]`):
+//!   table, dispatch and GDScript from one type, arguments straight from and into the bytes.
 //! - [`args`]: arguments as `encode_and_compress_variant` writes them; typed through serde.
 //! - [`replication`]: spawn, despawn and synchronizer state (`MultiplayerSpawner`,
 //!   `MultiplayerSynchronizer`), and the GDScript that declares them.
@@ -34,7 +36,6 @@
 )]
 
 pub mod args;
-mod args_glue;
 mod core;
 #[cfg(feature = "enet")]
 pub mod enet;
@@ -49,6 +50,7 @@ pub mod replication;
 mod rpc;
 mod session;
 pub mod transport;
+pub mod typed;
 #[cfg(feature = "websocket")]
 pub mod websocket;
 pub mod wire;
@@ -59,6 +61,9 @@ pub use crate::core::{SessionCommon, Target};
 pub use error::{FormatError, ProtocolError};
 pub use event::{Event, Output, RemoteCall};
 pub use godot_serde::Variant;
+/// `#[derive(Rpcs)]`: implements [`typed::RpcSet`] for an enum (feature `derive`, default).
+#[cfg(feature = "derive")]
+pub use godot_serde_multiplayer_derive::Rpcs;
 pub use limits::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};
 pub use replication::{
     NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,
@@ -69,7 +74,7 @@ pub use session::Session;
 
 // The README's examples compile (and the runnable ones run) as doc tests: they are what
 // users copy.
-#[cfg(all(doctest, feature = "enet"))]
+#[cfg(all(doctest, feature = "enet", feature = "derive"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 

@@ -47,7 +47,7 @@ pub const SYS_CMD_SIZE: usize = 6;
 // arguments" in bit 7 (checked against the live engine: its path-form call starts 0x20).
 pub(crate) const NODE_ID_SHIFT: u8 = 4;
 const NAME_ID_SHIFT: u8 = 6;
-const BYTE_ONLY_OR_NO_ARGS: u8 = 1 << 7;
+pub(crate) const BYTE_ONLY_OR_NO_ARGS: u8 = 1 << 7;
 /// A SIMPLIFY_PATH packet's MD5 field: 32 hex digits and a NUL.
 const MD5_FIELD: usize = 33;
 

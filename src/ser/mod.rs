@@ -157,6 +157,23 @@ impl<W: Output> Serializer<W> {
         self.w.into_inner()
     }
 
+    /// The output written so far, to append bytes of another layout between complete values
+    /// (a container's format around Variants, such as the compressed RPC arguments of
+    /// `godot-serde-multiplayer`). Only between values: bytes changed inside a value being
+    /// written would move the counts it patches at its end.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut ser = godot_serde::Serializer::new(Vec::new(), godot_serde::Config::default());
+    /// ser.output_mut().push(0xFF);
+    /// true.serialize(&mut ser)?;
+    /// assert_eq!(ser.into_inner(), [0xFF, 1, 0, 0, 0, 1, 0, 0, 0]);
+    /// # Ok::<(), godot_serde::Error>(())
+    /// ```
+    pub fn output_mut(&mut self) -> &mut W {
+        &mut self.w.out
+    }
+
     /// What `name` stands for, worked out from the name: for a constant name (a marker
     /// type's `Serialize` passes one), the lookup folds away at compile time and only the
     /// target's header word is left to compute.

@@ -15,6 +15,36 @@ static func configure_player(sync: MultiplayerSynchronizer) -> void:
 	sync.delta_interval = 0.0
 	sync.public_visibility = true
 
+# Whether sync's SceneReplicationConfig is the declared one (the same properties in the
+# same order, with the same spawn flags and modes): the state's values go to the
+# properties by position, so a config made in the editor in another order would fill
+# the wrong ones without a word. push_error names the first difference. Call it from
+# _ready (checked_synchronizer_script() generates a synchronizer script that does).
+static func check_player(sync: MultiplayerSynchronizer) -> bool:
+	var want := player_config()
+	var have := sync.replication_config
+	var at := "MultiplayerSynchronizer %s (declared as player)" % (sync.get_path() if sync.is_inside_tree() else NodePath(sync.name))
+	if have == null:
+		push_error("%s has no replication config; the Rust declaration has .:position" % at)
+		return false
+	var w_props := want.get_properties()
+	var h_props := have.get_properties()
+	var modes := ["NEVER", "ALWAYS", "ON_CHANGE"]
+	for i in range(maxi(w_props.size(), h_props.size())):
+		var w: String = str(w_props[i]) if i < w_props.size() else "(none)"
+		var h: String = str(h_props[i]) if i < h_props.size() else "(none)"
+		if w != h:
+			push_error("%s: property %d is %s in the scene, %s in the Rust declaration; the declared order is .:position" % [at, i, h, w])
+			return false
+		var path: NodePath = w_props[i]
+		if have.property_get_spawn(path) != want.property_get_spawn(path):
+			push_error("%s: property %s has spawn %s in the scene, %s in the Rust declaration" % [at, w, have.property_get_spawn(path), want.property_get_spawn(path)])
+			return false
+		if have.property_get_replication_mode(path) != want.property_get_replication_mode(path):
+			push_error("%s: property %s has mode %s in the scene, %s in the Rust declaration" % [at, w, modes[have.property_get_replication_mode(path)], modes[want.property_get_replication_mode(path)]])
+			return false
+	return true
+
 # Spawner "World/Spawner".
 static func configure_world(spawner: MultiplayerSpawner) -> void:
 	spawner.clear_spawnable_scenes()

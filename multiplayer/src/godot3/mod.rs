@@ -8,6 +8,7 @@
 //! - [`NodeTable`]: a node's remote methods and properties with their modes, and its network
 //!   master; [`RemoteMode::can_call`] is the engine's `_can_call_mode`.
 //! - [`wire`]: the packet layouts (both layers), stateless.
+//! - [`args`]: a call's arguments typed straight from and into the packet bytes.
 //! - [`relay`]: the server's relay policy, shared by both transports.
 //! - [`ws_frame`]: the WebSocket framing as messages, for a transport of one's own.
 //! - `enet` (feature `enet`): the transport, as `NetworkedMultiplayerENet` frames it.
@@ -20,6 +21,7 @@
 //! Arguments use Godot 3's Variant layout (`godot_serde::Config::godot3()`): typed through
 //! serde, or `Variant` lists.
 
+pub mod args;
 #[cfg(feature = "enet")]
 pub mod enet;
 pub mod relay;

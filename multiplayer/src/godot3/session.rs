@@ -322,7 +322,8 @@ impl Session {
         self.send_typed(to, (path, method, MemberKind::Method), true, args)
     }
 
-    /// A typed call (its arguments) or set (its one value), in Godot 3's layout.
+    /// A typed call (its arguments) or set (its one value), in Godot 3's layout: written
+    /// straight into it, no `Variant` in between (a set's value goes through one).
     fn send_typed<T: ?Sized + Serialize>(
         &mut self,
         to: i32,
@@ -330,11 +331,34 @@ impl Session {
         unreliable: bool,
         value: &T,
     ) -> Result<bool, ProtocolError> {
-        let args = match kind {
-            MemberKind::Method => args::arguments_in(&wire::config(), value)?,
-            MemberKind::Property => vec![args::value_in(&wire::config(), value)?],
+        let mut bytes = Vec::new();
+        let body = match kind {
+            MemberKind::Method => Body::Call(super::args::encode_into(value, &mut bytes)?, bytes),
+            MemberKind::Property => {
+                let value = args::value_in(&wire::config(), value)?;
+                wire::config()
+                    .to_bytes_into(&value, &mut bytes)
+                    .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
+                Body::Set(bytes)
+            }
         };
-        self.send(to, (path, member, kind), unreliable, &args)
+        self.send(to, (path, member, kind), unreliable, body)
+    }
+
+    /// A call whose `count` arguments are already in Godot 3's layout (an RPC set's value).
+    pub(crate) fn rpc_encoded(
+        &mut self,
+        to: i32,
+        (path, method): (&str, &str),
+        count: u8,
+        bytes: Vec<u8>,
+    ) -> Result<bool, ProtocolError> {
+        self.send(
+            to,
+            (path, method, MemberKind::Method),
+            false,
+            Body::Call(count, bytes),
+        )
     }
 
     /// `rpc` with a list of Variants (the fallback for untyped arguments).
@@ -350,7 +374,16 @@ impl Session {
         unreliable: bool,
         args: &[Variant],
     ) -> Result<bool, ProtocolError> {
-        self.send(to, (path, method, MemberKind::Method), unreliable, args)
+        let count =
+            u8::try_from(args.len()).map_err(|_| ProtocolError::TooManyArguments(args.len()))?;
+        let mut bytes = Vec::new();
+        for arg in args {
+            wire::config()
+                .to_bytes_into(arg, &mut bytes)
+                .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
+        }
+        let body = Body::Call(count, bytes);
+        self.send(to, (path, method, MemberKind::Method), unreliable, body)
     }
 
     /// `rset_id(to, property, value)` (`to` 0: `rset`, everyone). Returns whether the engine
@@ -431,7 +464,7 @@ impl Session {
         to: i32,
         (path, member, kind): (&str, &str, MemberKind),
         unreliable: bool,
-        args: &[Variant],
+        body: Body,
     ) -> Result<bool, ProtocolError> {
         let path = relative_path(path);
         let not_declared = || ProtocolError::RemoteNotDeclared {
@@ -461,12 +494,11 @@ impl Session {
             return Ok(local);
         }
         let mut base = Vec::new();
-        match kind {
-            MemberKind::Method => wire::write_remote_call(&mut base, 0, None, member, args)?,
-            MemberKind::Property => {
-                let value = args.first().unwrap_or(&Variant::Nil);
-                wire::write_remote_set(&mut base, 0, None, member, value)?;
+        match &body {
+            Body::Call(count, bytes) => {
+                wire::write_remote_call_encoded(&mut base, 0, None, member, *count, bytes);
             }
+            Body::Set(bytes) => wire::write_remote_set_encoded(&mut base, 0, None, member, bytes),
         }
         // `_send_rpc`: `p_to != 0 && !connected_peers.has(ABS(p_to))` is refused (and logged);
         // `rpcp` still makes the local call.
@@ -503,4 +535,12 @@ impl Session {
         }
         Ok(local)
     }
+}
+
+/// What a call or set carries, already in Godot 3's layout.
+enum Body {
+    /// A call's argument count and arguments.
+    Call(u8, Vec<u8>),
+    /// A set's value.
+    Set(Vec<u8>),
 }

@@ -281,18 +281,32 @@ pub fn write_remote_call(
 ) -> Result<(), ProtocolError> {
     let count =
         u8::try_from(args.len()).map_err(|_| ProtocolError::TooManyArguments(args.len()))?;
+    let mut bytes = Vec::new();
+    for arg in args {
+        config()
+            .to_bytes_into(arg, &mut bytes)
+            .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
+    }
+    write_remote_call_encoded(out, node_id, path, method, count, &bytes);
+    Ok(())
+}
+
+/// [`write_remote_call`] with the `count` arguments already in Godot 3's layout (`args`).
+pub(crate) fn write_remote_call_encoded(
+    out: &mut Vec<u8>,
+    node_id: u32,
+    path: Option<&str>,
+    method: &str,
+    count: u8,
+    args: &[u8],
+) {
     let start = out.len();
     out.push(COMMAND_REMOTE_CALL);
     out.extend_from_slice(&node_id.to_le_bytes());
     push_cstr(out, method);
     out.push(count);
-    for arg in args {
-        config()
-            .to_bytes_into(arg, out)
-            .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
-    }
+    out.extend_from_slice(args);
     finish_path(out, start, path);
-    Ok(())
 }
 
 /// REMOTE_SET: command, node id (or path offset), the property name, the value, the path.
@@ -307,15 +321,28 @@ pub fn write_remote_set(
     property: &str,
     value: &Variant,
 ) -> Result<(), ProtocolError> {
+    let mut bytes = Vec::new();
+    config()
+        .to_bytes_into(value, &mut bytes)
+        .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
+    write_remote_set_encoded(out, node_id, path, property, &bytes);
+    Ok(())
+}
+
+/// [`write_remote_set`] with the value already in Godot 3's layout.
+pub(crate) fn write_remote_set_encoded(
+    out: &mut Vec<u8>,
+    node_id: u32,
+    path: Option<&str>,
+    property: &str,
+    value: &[u8],
+) {
     let start = out.len();
     out.push(COMMAND_REMOTE_SET);
     out.extend_from_slice(&node_id.to_le_bytes());
     push_cstr(out, property);
-    config()
-        .to_bytes_into(value, out)
-        .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
+    out.extend_from_slice(value);
     finish_path(out, start, path);
-    Ok(())
 }
 
 fn finish_path(out: &mut Vec<u8>, start: usize, path: Option<&str>) {

@@ -38,6 +38,12 @@ fn quoted(s: &str) -> String {
     out
 }
 
+/// Text inside a GDScript string literal that is also a `%` format string.
+fn gd_text(s: &str) -> String {
+    let q = quoted(s);
+    q.get(1..q.len() - 1).unwrap_or_default().replace('%', "%%")
+}
+
 fn mode_name(mode: ReplicationMode) -> &'static str {
     match mode {
         ReplicationMode::Never => "REPLICATION_MODE_NEVER",
@@ -59,8 +65,10 @@ fn ident(name: &str) -> String {
 }
 
 /// A script (`extends RefCounted`, static functions) with, for each named synchronizer,
-/// `<name>_config() -> SceneReplicationConfig` and `configure_<name>(sync)` (config,
-/// intervals, public visibility), and for each named spawner `configure_<name>(spawner)`
+/// `<name>_config() -> SceneReplicationConfig`, `configure_<name>(sync)` (config,
+/// intervals, public visibility) and `check_<name>(sync) -> bool` (whether the synchronizer's
+/// config is the declared one, the first difference `push_error`ed: call it at `_ready`, see
+/// [`checked_synchronizer_script`]), and for each named spawner `configure_<name>(spawner)`
 /// (its spawnable scenes in order, its spawn limit). Load it with `preload` or `load`.
 pub fn script(spawners: &[(&str, &Spawner)], synchronizers: &[(&str, &Synchronizer)]) -> String {
     let mut s = String::new();
@@ -98,6 +106,47 @@ pub fn script(spawners: &[(&str, &Spawner)], synchronizers: &[(&str, &Synchroniz
             sync.delta_interval_us as f64 / 1_000_000.0
         );
         let _ = writeln!(s, "\tsync.public_visibility = {}", sync.public);
+        let order = sync
+            .config
+            .properties()
+            .iter()
+            .map(|p| p.path.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = write!(
+            s,
+            "\n# Whether sync's SceneReplicationConfig is the declared one (the same properties in the\n\
+             # same order, with the same spawn flags and modes): the state's values go to the\n\
+             # properties by position, so a config made in the editor in another order would fill\n\
+             # the wrong ones without a word. push_error names the first difference. Call it from\n\
+             # _ready (checked_synchronizer_script() generates a synchronizer script that does).\n\
+             static func check_{name}(sync: MultiplayerSynchronizer) -> bool:\n\
+             \tvar want := {name}_config()\n\
+             \tvar have := sync.replication_config\n\
+             \tvar at := \"MultiplayerSynchronizer %s (declared as {decl})\" % (sync.get_path() if sync.is_inside_tree() else NodePath(sync.name))\n\
+             \tif have == null:\n\
+             \t\tpush_error(\"%s has no replication config; the Rust declaration has {order}\" % at)\n\
+             \t\treturn false\n\
+             \tvar w_props := want.get_properties()\n\
+             \tvar h_props := have.get_properties()\n\
+             \tvar modes := [\"NEVER\", \"ALWAYS\", \"ON_CHANGE\"]\n\
+             \tfor i in range(maxi(w_props.size(), h_props.size())):\n\
+             \t\tvar w: String = str(w_props[i]) if i < w_props.size() else \"(none)\"\n\
+             \t\tvar h: String = str(h_props[i]) if i < h_props.size() else \"(none)\"\n\
+             \t\tif w != h:\n\
+             \t\t\tpush_error(\"%s: property %d is %s in the scene, %s in the Rust declaration; the declared order is {order}\" % [at, i, h, w])\n\
+             \t\t\treturn false\n\
+             \t\tvar path: NodePath = w_props[i]\n\
+             \t\tif have.property_get_spawn(path) != want.property_get_spawn(path):\n\
+             \t\t\tpush_error(\"%s: property %s has spawn %s in the scene, %s in the Rust declaration\" % [at, w, have.property_get_spawn(path), want.property_get_spawn(path)])\n\
+             \t\t\treturn false\n\
+             \t\tif have.property_get_replication_mode(path) != want.property_get_replication_mode(path):\n\
+             \t\t\tpush_error(\"%s: property %s has mode %s in the scene, %s in the Rust declaration\" % [at, w, modes[have.property_get_replication_mode(path)], modes[want.property_get_replication_mode(path)]])\n\
+             \t\t\treturn false\n\
+             \treturn true\n",
+            decl = name,
+            order = gd_text(&order),
+        );
     }
     for (name, spawner) in spawners {
         let name = ident(name);
@@ -113,4 +162,29 @@ pub fn script(spawners: &[(&str, &Spawner)], synchronizers: &[(&str, &Synchroniz
         let _ = writeln!(s, "\tspawner.spawn_limit = {}", spawner.spawn_limit);
     }
     s
+}
+
+/// A script for a `MultiplayerSynchronizer` node of a scene: at `_ready` it runs
+/// `check_<name>` of the script [`script`] generated (saved at `declarations`, a `res://`
+/// path), so a config made in the editor that differs from the Rust declaration is reported
+/// with `push_error` as soon as the node enters the tree.
+///
+/// ```
+/// use godot_serde_multiplayer::replication::gdscript;
+/// let s = gdscript::checked_synchronizer_script("player", "res://net/declarations.gd");
+/// assert!(s.contains("const Declarations = preload(\"res://net/declarations.gd\")"));
+/// assert!(s.contains("\tDeclarations.check_player(self)"));
+/// ```
+pub fn checked_synchronizer_script(name: &str, declarations: &str) -> String {
+    format!(
+        "# Generated by godot-serde-multiplayer: do not edit.\n\
+         extends MultiplayerSynchronizer\n\
+         \n\
+         const Declarations = preload({})\n\
+         \n\
+         func _ready() -> void:\n\
+         \tDeclarations.check_{}(self)\n",
+        quoted(declarations),
+        ident(name)
+    )
 }

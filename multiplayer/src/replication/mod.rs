@@ -46,6 +46,7 @@ mod config;
 pub mod gdscript;
 mod recv;
 mod send;
+pub mod typed;
 pub mod wire;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -71,8 +71,8 @@ impl Session {
         method: &str,
         args: &A,
     ) -> Result<(), ProtocolError> {
-        let list = args::to_arguments(args)?;
-        self.rpc_variants(to, path, method, &list)
+        // Straight into the layout, no Variants: the bytes `rpc_variants` writes for them.
+        self.rpc_with(to, path, method, || args::encode(args))
     }
 
     /// [`rpc`](Self::rpc) with the arguments as `Variant`s.
@@ -86,6 +86,18 @@ impl Session {
         path: &str,
         method: &str,
         args: &[Variant],
+    ) -> Result<(), ProtocolError> {
+        self.rpc_with(to, path, method, || args::encode_variants(args))
+    }
+
+    /// [`rpc`](Self::rpc) with the arguments encoded by `encode`, once the node and method
+    /// are known to be declared.
+    pub(crate) fn rpc_with(
+        &mut self,
+        to: i32,
+        path: &str,
+        method: &str,
+        encode: impl FnOnce() -> Result<Encoded, ProtocolError>,
     ) -> Result<(), ProtocolError> {
         let path = relative_path(path);
         let not_declared = |methods| ProtocolError::NotDeclared {
@@ -106,7 +118,7 @@ impl Session {
             .cloned()
             .ok_or_else(|| not_declared(table.method_names()))?;
         let (table_path, md5) = (table.path().to_owned(), table.md5().to_owned());
-        let encoded: Encoded = args::encode_variants(args)?;
+        let encoded: Encoded = encode()?;
         if self.target_gone(Target::from_engine(to))? {
             return Ok(());
         }

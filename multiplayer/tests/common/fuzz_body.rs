@@ -3,8 +3,9 @@
 //!
 //! Input: byte 0 picks the role (bit 0: client), authentication (bit 1) and relay (bit 2);
 //! then packets as `[sender selector, length, bytes...]`. Every packet goes through
-//! `wire::parse` and `Session::receive`; nothing may panic, and the session's outputs and
-//! per-peer state stay within the documented bounds.
+//! `wire::parse` and `Session::receive`; nothing may panic, the session's outputs and
+//! per-peer state stay within the documented bounds, and a call's arguments read typed
+//! straight from the bytes agree with the `Variant` path.
 
 use godot_serde_multiplayer::{
     Event, Limits, Output, ReplicationConfig, ReplicationMode, RpcMethod, RpcTable, Session,
@@ -88,7 +89,17 @@ pub fn session(data: &[u8]) {
         let from = peers[usize::from(*selector) % peers.len()];
         let _ = wire::parse(packet).map(|p| {
             if let wire::Packet::RemoteCall { args, .. } = p {
-                let _ = args.decode();
+                // The typed path straight from the bytes: never a panic, and as `Variant`
+                // the list the `Variant` path decodes (NaN compared by what it prints).
+                let list = args.decode();
+                let typed = godot_serde_multiplayer::args::decode::<Variant>(&args);
+                if let Ok(list) = &list {
+                    let want = format!("{:?}", Variant::from(list.clone()));
+                    assert_eq!(typed.map(|v| format!("{v:?}")).ok(), Some(want));
+                }
+                let _ = godot_serde_multiplayer::args::decode::<(String, i64, bool)>(&args);
+                let _ =
+                    godot_serde_multiplayer::args::decode::<(f64, Vec<String>, Option<i64>)>(&args);
             }
         });
         s.receive(from, selector >> 4, TransferMode::Reliable, packet);

@@ -251,3 +251,195 @@ fn generated_godot3_script_talks_to_the_rust_server() {
     assert_chat_outcome(ok, 3, &errors, &chats);
     assert_eq!(scores, [("score".to_owned(), 5)]);
 }
+
+/// The typed flow: the script generated from an RPC set (`Stubs::typed4`), typed calls both
+/// ways. Expected values are written out here and in `typed_client4.gd`.
+#[cfg(feature = "derive")]
+mod typed {
+    use super::*;
+    use godot_serde_multiplayer::Rpcs;
+    use godot_serde_multiplayer::typed::RpcSet;
+
+    #[derive(Serialize, Deserialize, Rpcs, Debug, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    #[rpcs(node = "Lobby")]
+    enum Typed {
+        #[rpc(any_peer)]
+        Hello {
+            name: String,
+            team: u8,
+        },
+        #[rpc(any_peer, unreliable_ordered, channel = 1)]
+        Move(Vector2),
+        #[rpc(any_peer)]
+        Input {
+            name: String,
+            dir: Vector2,
+            seq: i64,
+            jump: bool,
+            keys: Vec<i64>,
+        },
+        Welcome {
+            players: Vec<String>,
+            seed: i64,
+            spawn: Vector2,
+        },
+        Empty {
+            keys: Vec<i64>,
+        },
+        Tick,
+    }
+
+    #[test]
+    fn typed_godot4_script_and_calls_both_ways() {
+        let Some(engine) = engine::godot4_or_skip("typed_godot4_script_and_calls_both_ways") else {
+            return;
+        };
+        let script = Stubs::new().typed4::<Typed>().unwrap();
+        let (tmp, generated) = write_generated("typed4", "typed4.gd", &script);
+        let project =
+            engine::Godot4Project::new("typed4", &[&dir("godot", "typed_client4.gd"), &generated]);
+        let port = free_port();
+        let mut server = EnetPeer::server(
+            format!("127.0.0.1:{port}").parse().unwrap(),
+            4,
+            Settings::default(),
+        )
+        .unwrap();
+        server.session().declare(Typed::table());
+        let engine2 = engine.clone();
+        let client = std::thread::spawn(move || {
+            project.run(
+                &engine2,
+                "typed_client4.gd",
+                &[&port.to_string()],
+                Duration::from_secs(60),
+            )
+        });
+        let mut calls = Vec::new();
+        let mut errors = Vec::new();
+        let start = Instant::now();
+        while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
+            server.service().unwrap();
+            while let Some(event) = server.poll_event() {
+                match event {
+                    Event::Rpc(call) => {
+                        let Some(value) = server.session().call_of::<Typed>(&call) else {
+                            continue;
+                        };
+                        if let Typed::Hello { .. } = value {
+                            let s = server.session();
+                            let welcome = Typed::Welcome {
+                                players: vec!["Ann".into(), "Bo".into()],
+                                seed: 1 << 40,
+                                spawn: Vector2::new(3.0, 4.0),
+                            };
+                            s.rpc_to(call.from, &welcome).unwrap();
+                            s.rpc_to(call.from, &Typed::Empty { keys: vec![] }).unwrap();
+                            s.rpc_to(call.from, &Typed::Tick).unwrap();
+                        }
+                        calls.push((value, call.channel));
+                    }
+                    Event::Error { error, .. } => errors.push(error.to_string()),
+                    _ => {}
+                }
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for _ in 0..20 {
+            server.service().unwrap();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let out = client.join().unwrap();
+        let ok = check("typed_client4", &out);
+        let _ = std::fs::remove_dir_all(&tmp);
+        println!(
+            "Godot 4 with the typed script: {ok} engine cases ok, {} calls",
+            calls.len()
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        // connected, send, welcome, empty, tick.
+        assert_eq!(ok, 5);
+        assert_eq!(
+            calls,
+            [
+                (
+                    Typed::Hello {
+                        name: "Ann".into(),
+                        team: 2
+                    },
+                    0
+                ),
+                (Typed::Move(Vector2::new(1.5, -2.0)), 1),
+                (
+                    Typed::Input {
+                        name: "p1".into(),
+                        dir: Vector2::new(0.5, -0.25),
+                        seq: 1 << 40,
+                        jump: true,
+                        keys: vec![87, 65, 83],
+                    },
+                    0
+                ),
+            ]
+        );
+    }
+}
+
+/// An editor-made `SceneReplicationConfig` that differs from the Rust declaration is reported
+/// at `_ready` by the generated check (Godot 4.6), naming the difference; the declared one
+/// passes. The messages are written out here.
+#[test]
+fn replication_config_check_reports_the_difference() {
+    use godot_serde_multiplayer::replication::gdscript as rep_gdscript;
+    use godot_serde_multiplayer::replication::{ReplicationMode, typed::TypedSync};
+
+    #[derive(Serialize, Deserialize, Default)]
+    struct Player {
+        name: String,
+        position: Vector2,
+    }
+
+    let Some(engine) = engine::godot4_or_skip("replication_config_check_reports_the_difference")
+    else {
+        return;
+    };
+    let player = TypedSync::<Player>::new("Sync", ReplicationMode::Always).unwrap();
+    let decl = rep_gdscript::script(&[], &[("player", player.synchronizer())]);
+    let checked = rep_gdscript::checked_synchronizer_script("player", "res://decl.gd");
+    let (tmp, decl_file) = write_generated("repcheck4", "decl.gd", &decl);
+    let (_, checked_file) = write_generated("repcheck4", "checked_sync.gd", &checked);
+    let project = engine::Godot4Project::new(
+        "repcheck4",
+        &[
+            &dir("godot", "replication_check4.gd"),
+            &decl_file,
+            &checked_file,
+        ],
+    );
+    let out = project.run(
+        &engine,
+        "replication_check4.gd",
+        &[],
+        Duration::from_secs(60),
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+    let ok = check("replication_check4", &out);
+    assert_eq!(ok, 2, "declared accepted, done");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("MultiplayerSynchronizer /root/"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "ERROR: MultiplayerSynchronizer /root/Swapped (declared as player): property 0 is \
+             .:position in the scene, .:name in the Rust declaration; the declared order is \
+             .:name, .:position",
+            "ERROR: MultiplayerSynchronizer /root/Mode (declared as player): property .:name \
+             has mode ON_CHANGE in the scene, ALWAYS in the Rust declaration",
+        ],
+        "stderr:\n{stderr}"
+    );
+}

@@ -12,6 +12,9 @@ mod clock;
 mod fuzz_body;
 #[path = "../common/fuzz_godot3.rs"]
 mod fuzz_godot3;
+// The root crate's seeded value generator, shared rather than copied.
+#[path = "../../../tests/common/generate.rs"]
+mod generate;
 #[path = "../common/lobby.rs"]
 mod lobby;
 #[cfg(all(feature = "enet", feature = "websocket"))]
@@ -51,3 +54,7 @@ mod lobby_godot3;
 mod protocol;
 mod replication;
 mod transport;
+mod typed_args;
+#[cfg(feature = "derive")]
+mod typed_rpcs;
+mod typed_sync;

@@ -631,6 +631,36 @@ static func configure_player(sync: MultiplayerSynchronizer) -> void:
 \tsync.delta_interval = 0.0
 \tsync.public_visibility = false
 
+# Whether sync's SceneReplicationConfig is the declared one (the same properties in the
+# same order, with the same spawn flags and modes): the state's values go to the
+# properties by position, so a config made in the editor in another order would fill
+# the wrong ones without a word. push_error names the first difference. Call it from
+# _ready (checked_synchronizer_script() generates a synchronizer script that does).
+static func check_player(sync: MultiplayerSynchronizer) -> bool:
+\tvar want := player_config()
+\tvar have := sync.replication_config
+\tvar at := \"MultiplayerSynchronizer %s (declared as player)\" % (sync.get_path() if sync.is_inside_tree() else NodePath(sync.name))
+\tif have == null:
+\t\tpush_error(\"%s has no replication config; the Rust declaration has .:position, .:hp, .:rotation\" % at)
+\t\treturn false
+\tvar w_props := want.get_properties()
+\tvar h_props := have.get_properties()
+\tvar modes := [\"NEVER\", \"ALWAYS\", \"ON_CHANGE\"]
+\tfor i in range(maxi(w_props.size(), h_props.size())):
+\t\tvar w: String = str(w_props[i]) if i < w_props.size() else \"(none)\"
+\t\tvar h: String = str(h_props[i]) if i < h_props.size() else \"(none)\"
+\t\tif w != h:
+\t\t\tpush_error(\"%s: property %d is %s in the scene, %s in the Rust declaration; the declared order is .:position, .:hp, .:rotation\" % [at, i, h, w])
+\t\t\treturn false
+\t\tvar path: NodePath = w_props[i]
+\t\tif have.property_get_spawn(path) != want.property_get_spawn(path):
+\t\t\tpush_error(\"%s: property %s has spawn %s in the scene, %s in the Rust declaration\" % [at, w, have.property_get_spawn(path), want.property_get_spawn(path)])
+\t\t\treturn false
+\t\tif have.property_get_replication_mode(path) != want.property_get_replication_mode(path):
+\t\t\tpush_error(\"%s: property %s has mode %s in the scene, %s in the Rust declaration\" % [at, w, modes[have.property_get_replication_mode(path)], modes[want.property_get_replication_mode(path)]])
+\t\t\treturn false
+\treturn true
+
 # Spawner \"World/Spawner\".
 static func configure_players(spawner: MultiplayerSpawner) -> void:
 \tspawner.clear_spawnable_scenes()
