@@ -27,13 +27,13 @@
 # about 20000 nested arrays: keep such inputs out of the directory.
 extends SceneTree
 
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
+
 var lib
 
 func _init():
-	lib = load(get_script().resource_path.get_base_dir() + "/lib.gd").new()
-	var code = main(lib.user_args())
-	lib = null
-	quit(code)
+	H.new().run(self)
 
 func main(args):
 	if args.size() != 1:
