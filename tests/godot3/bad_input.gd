@@ -32,8 +32,7 @@ const H = preload("../../test-support/gdscript/godot3/harness.gd")
 
 var lib
 
-func _init():
-	H.new().run(self)
+func _init(): H.new().run(self)  # lib = the harness; quit(main(its arguments))
 
 func main(args):
 	if args.size() != 1:
