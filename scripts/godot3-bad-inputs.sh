@@ -22,7 +22,7 @@ for line in lines:
     elif line.startswith("CASE "):
         parts = line.split(" ")
         verdict[parts[1]] = parts[2:]
-    elif cur is not None and not line.startswith("SCRIPT ERROR:") and "lib.gd:" not in line:
+    elif cur is not None and not line.startswith("SCRIPT ERROR:") and "harness.gd:" not in line:
         msgs[cur].append(line.strip())
 assert version, "no ENGINE line: the engine run failed"
 with open(sys.argv[3], "w", encoding="utf-8") as out:

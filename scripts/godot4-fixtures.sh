@@ -12,7 +12,7 @@ project=$(mktemp -d)
 trap 'rm -rf "$project"' EXIT
 printf 'config_version=5\n\n[application]\n\nconfig/name="godot_serde_fixtures"\n' \
   > "$project/project.godot"
-cp "$root/tests/godot4/gen_fixtures.gd" "$project/"
+cp "$root/tests/godot4/gen_fixtures.gd" "$root/test-support/gdscript/godot4/harness.gd" "$project/"
 # The scripted Resource of the samples: its source travels in the full-object bytes of the
 # record `object_script_itself` (property `script/source`).
 python3 - "$fixtures/vectors-sample.jsonl" > "$project/script_res.gd" <<'PY'

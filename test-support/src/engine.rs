@@ -147,8 +147,29 @@ pub fn godot4_or_skip(test: &str) -> Option<PathBuf> {
     Engine::Godot4.find_or_skip(test)
 }
 
+/// The shared GDScript of an engine's test scripts in this crate,
+/// `test-support/gdscript/godot{3,4}/harness.gd`: every [`Godot4Project`] and [`Godot3Project`]
+/// holds a copy as `res://harness.gd` (a script takes it with
+/// `const H = preload("res://harness.gd")`); a Godot 3 script run from its place in the
+/// repository preloads it by a path relative to itself (see the crate's README). Read when a
+/// project is made, as the test scripts are, so an edit needs no rebuild.
+pub fn harness_path(engine: Engine) -> PathBuf {
+    let dir = match engine {
+        Engine::Godot3 => "godot3",
+        Engine::Godot4 => "godot4",
+    };
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("gdscript/{dir}/harness.gd"))
+}
+
+/// Copies the engine's harness into the project directory `dir` as `harness.gd`.
+fn copy_harness(engine: Engine, dir: &Path) {
+    let harness = harness_path(engine);
+    std::fs::copy(&harness, dir.join("harness.gd"))
+        .unwrap_or_else(|e| panic!("copy {}: {e}", harness.display()));
+}
+
 /// A throw-away Godot 4 project directory: a minimal `project.godot` (the engine needs one;
-/// `res://` is this directory). Removed on drop.
+/// `res://` is this directory) and the shared `res://harness.gd`. Removed on drop.
 pub struct Godot4Project {
     /// The project directory (`res://`).
     pub dir: PathBuf,
@@ -156,7 +177,8 @@ pub struct Godot4Project {
 
 impl Godot4Project {
     /// A fresh project for `test`, holding copies of `scripts` (absolute paths), each under
-    /// its file name, so a script `preload`s its siblings as `res://name.gd`.
+    /// its file name, so a script `preload`s its siblings as `res://name.gd`, and the harness
+    /// as `res://harness.gd`.
     pub fn new(test: &str, scripts: &[&Path]) -> Self {
         let dir = project_dir(
             &format!("g4_{test}"),
@@ -165,6 +187,7 @@ impl Godot4Project {
              file_logging/enable_file_logging.pc=false\n",
             scripts,
         );
+        copy_harness(Engine::Godot4, &dir);
         Godot4Project { dir }
     }
 
@@ -189,7 +212,7 @@ impl Godot4Project {
 }
 
 /// A throw-away Godot 3.2.3 project (file logging off, as `scripts/godot3-env.sh` makes it)
-/// holding copies of a test's scripts. Removed on drop.
+/// holding copies of a test's scripts and the shared `res://harness.gd`. Removed on drop.
 pub struct Godot3Project {
     /// The project directory (`res://`).
     pub dir: PathBuf,
@@ -204,6 +227,7 @@ impl Godot3Project {
              file_logging/enable_file_logging.pc=false\n",
             scripts,
         );
+        copy_harness(Engine::Godot3, &dir);
         Godot3Project { dir }
     }
 

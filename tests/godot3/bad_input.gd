@@ -27,13 +27,12 @@
 # about 20000 nested arrays: keep such inputs out of the directory.
 extends SceneTree
 
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
+
 var lib
 
-func _init():
-	lib = load(get_script().resource_path.get_base_dir() + "/lib.gd").new()
-	var code = main(lib.user_args())
-	lib = null
-	quit(code)
+func _init(): H.new().run(self)  # lib = the harness; quit(main(its arguments))
 
 func main(args):
 	if args.size() != 1:

@@ -13,27 +13,18 @@
 # Last stdout line: SUMMARY <files> files
 extends SceneTree
 
-func unhex(h):
-	var raw = PoolByteArray()
-	for j in range(0, h.length(), 2):
-		raw.append(("0x" + h.substr(j, 2)).hex_to_int())
-	return raw.get_string_from_utf8()
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
 
 func _init():
-	var args = OS.get_cmdline_args()
-	var dir_path = args[args.size() - 1]
-	var dir = Directory.new()
-	if dir.open(dir_path) != OK:
+	var lib = H.new()
+	var args = lib.user_args()
+	var dir_path = args[args.size() - 1] if args.size() > 0 else ""
+	var names = lib.list_files(dir_path, "")
+	if names == null:
 		print("SUMMARY 0 files")
 		quit(2)
 		return
-	var names = []
-	dir.list_dir_begin(true, true)
-	var n = dir.get_next()
-	while n != "":
-		names.append(n)
-		n = dir.get_next()
-	names.sort()
 	var count = 0
 	for file in names:
 		if file.ends_with(".ours.cfg"):
@@ -47,15 +38,10 @@ func _init():
 			count += 1
 		elif file.ends_with(".calls"):
 			var name = file.substr(0, file.length() - 6)
-			var f = File.new()
-			f.open(dir_path + "/" + file, File.READ)
 			var cf = ConfigFile.new()
-			while not f.eof_reached():
-				var line = f.get_line()
-				if line == "":
-					continue
+			for line in lib.lines(dir_path + "/" + file):
 				var parts = line.split(" ")
-				cf.set_value(unhex(parts[0]), unhex(parts[1]), str2var(unhex(parts[2])))
+				cf.set_value(lib.unhex(parts[0]), lib.unhex(parts[1]), str2var(lib.unhex(parts[2])))
 			var err = cf.save(dir_path + "/" + name + ".engine.cfg")
 			print("SAVED %s %d" % [name, err])
 			count += 1

@@ -4,6 +4,8 @@
 # Usage: godot3-server --no-window --path P -s /abs/container_read.gd -- IN_DIR
 extends SceneTree
 
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
 var W = load(get_script().resource_path.get_base_dir() + "/container_write.gd")
 var fails = 0
 
@@ -27,7 +29,7 @@ func read_all(name, f, err):
 
 func _init():
 	var w = W.new()
-	var dir = w.user_args()[0]
+	var dir = H.new().user_args()[0]
 	for m in 4:
 		var f = File.new()
 		read_all("save_c%d" % m, f, f.open_compressed(dir + "/save_c%d.bin" % m, File.READ, m))

@@ -30,18 +30,11 @@ func config():
 	cf.set_value("world", "pos", Vector2(1, 2))
 	return cf
 
-func user_args():
-	var out = []
-	var seen = false
-	for a in OS.get_cmdline_args():
-		if seen:
-			out.append(a)
-		elif a == "--":
-			seen = true
-	return out
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
 
 func _init():
-	var out = user_args()[0]
+	var out = H.new().user_args()[0]
 	for m in 4:
 		var f = File.new()
 		store_all(f, f.open_compressed(out + "/save_c%d.bin" % m, File.WRITE, m))

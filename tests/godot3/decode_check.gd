@@ -3,13 +3,13 @@
 #   godot3-server --no-window --path <project> -s <abs>/decode_check.gd -- <dir> [--allow-objects] [--exact]
 #
 # <dir> holds pairs <case>.bin (the bytes to decode) and <case>.expr (UTF-8 text: one
-# expression, evaluated with Expression and the helpers of lib.gd; surrounding whitespace is
+# expression, evaluated with Expression and the helpers of the harness; surrounding whitespace is
 # ignored). Cases are processed in name order. For each case one stdout line:
 #   CASE <case> PASS
 #   CASE <case> FAIL <reason>          (reason: one line of text)
 # A case FAILs when its .bin or .expr is missing, the expression does not evaluate, bytes2var
 # rejects the bytes (the engine prints why on stderr), or the decoded value differs from the
-# expression's value. Equality is lib.gd diff(): same types, floats bit for bit except that NaN
+# expression's value. Equality is the harness's diff(): same types, floats bit for bit except that NaN
 # equals NaN, math types bit for bit, Arrays/Pool arrays element by element, Dictionaries with
 # the same keys in the same order, a null Object equal to null.
 # Options:
@@ -26,14 +26,12 @@
 # belong to the contract (the engine prints a banner first).
 extends SceneTree
 
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
+
 var lib
 
-func _init():
-	lib = load(get_script().resource_path.get_base_dir() + "/lib.gd").new()
-	var code = main(lib.user_args())
-	lib.free_owned()
-	lib = null
-	quit(code)
+func _init(): H.new().run(self)  # lib = the harness; quit(main(its arguments))
 
 func main(args):
 	var dir = ""

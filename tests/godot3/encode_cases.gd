@@ -4,7 +4,7 @@
 #
 # <cases.tsv>: UTF-8 text, one case per line: <name> TAB <expr>. Empty lines and lines starting
 # with '#' are skipped. <name> must match [A-Za-z0-9_.-]+ and be unique; <expr> is evaluated with
-# Expression and the helpers of lib.gd. For each case it writes
+# Expression and the helpers of the harness. For each case it writes
 #   <outdir>/<name>.bin   var2bytes(value)  (var2bytes(value, true) with --full-objects),
 #                         exactly as the engine wrote it (NodePath name padding = garbage)
 #   <outdir>/<name>.pad   the byte offsets of that NodePath name padding, comma separated on one
@@ -16,14 +16,12 @@
 # Exit status: 0 if every case was written, 1 if any failed, 2 on usage errors. <outdir> must exist.
 extends SceneTree
 
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
+
 var lib
 
-func _init():
-	lib = load(get_script().resource_path.get_base_dir() + "/lib.gd").new()
-	var code = main(lib.user_args())
-	lib.free_owned()
-	lib = null
-	quit(code)
+func _init(): H.new().run(self)  # lib = the harness; quit(main(its arguments))
 
 func main(args):
 	var full = args.has("--full-objects")

@@ -4,7 +4,7 @@
 # (scripts/godot3-fixtures.sh does this.)
 #
 # Every case is one line of CASES: [name, expr]. expr is evaluated with `Expression` and the
-# helpers of lib.gd (f64, f32, i64, obj, null_object). Output fields, per line:
+# helpers of the harness (f64, f32, i64, obj, null_object). Output fields, per line:
 #   name, engine_version, type_id, type        the value's Variant type (3.x ids)
 #   expr                                       the expression text
 #   var2str                                    var2str(value)
@@ -15,7 +15,7 @@
 #   hex_full_objects (+ nodepath_padding_full_objects, hex_full_objects_canonical)
 #                                              only where var2bytes(value, true) differs
 #   per_process: true                          the value holds an object id (differs per run)
-#   decode_equal                               bytes2var(hex_canonical) equals the value (lib.gd diff)
+#   decode_equal                               bytes2var(hex_canonical) equals the value (the harness's diff)
 #   decode_full_objects_equal                  same for bytes2var(hex_full_objects_canonical, true)
 # Exit status: 0 when every case evaluated and encoded consistently, 1 otherwise.
 extends SceneTree
@@ -209,10 +209,13 @@ const CASES = [
 	["pool_color_len5", "PoolColorArray([Color(1, 0, 0, 1), Color(0.1, 0.2, 0.3, 0.4), Color(0, 1, 0, 0.5), Color(0, 0, 1, 0), Color(0.5, 0.25, 0.125, 2)])"],
 ]
 
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
+
 var lib
 
 func _init():
-	lib = load(get_script().resource_path.get_base_dir() + "/lib.gd").new()
+	lib = H.new()
 	var args = lib.user_args()
 	if args.size() != 1:
 		printerr("usage: ... -s gen_fixtures.gd -- <out.jsonl>")

@@ -3,17 +3,20 @@
 #   godot3-server --no-window --path <project> -s <abs>/tcp_client.gd -- <host> <port>
 #
 # Connects with StreamPeerTCP and runs the example's protocol: put_var({"Hello": player}),
-# get_var() of the Welcome (checked against the expected Dictionary with lib.gd diff()), then
+# get_var() of the Welcome (checked against the expected Dictionary with the harness's diff()), then
 # {"Update": modified player}, {"Chat": "gg"} and "Bye" written with a single put_data (three
 # frames in one segment, framed by a StreamPeerBuffer's put_var), then get_var() of the
 # Summary, checked too. Prints "CLIENT OK" and quits with 0, or "CLIENT FAIL <reason>" and 1.
 # The caller must run it under `timeout` (get_var blocks until its frame has arrived).
 extends SceneTree
 
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
+
 var lib
 
 func _init():
-	lib = load(get_script().resource_path.get_base_dir() + "/lib.gd").new()
+	lib = H.new()
 	var reason = main(lib.user_args())
 	if reason == "":
 		print("CLIENT OK")

@@ -10,23 +10,20 @@
 # Last stdout line: SUMMARY <cases> cases
 extends SceneTree
 
+# The shared harness, relative to this script.
+const H = preload("../../test-support/gdscript/godot3/harness.gd")
+
 func _init():
-	var args = OS.get_cmdline_args()
-	var path = args[args.size() - 1]
-	var f = File.new()
-	if f.open(path, File.READ) != OK:
+	var lib = H.new()
+	var args = lib.user_args()
+	var texts = lib.lines(args[args.size() - 1], true) if args.size() > 0 else null
+	if texts == null:
 		print("SUMMARY 0 cases")
 		quit(2)
 		return
 	var i = 0
-	while not f.eof_reached():
-		var line = f.get_line().strip_edges()
-		if line == "" and f.eof_reached():
-			break
-		var raw = PoolByteArray()
-		for j in range(0, line.length(), 2):
-			raw.append(("0x" + line.substr(j, 2)).hex_to_int())
-		var text = raw.get_string_from_utf8()
+	for line in texts:
+		var text = lib.unhex(line.strip_edges())
 		var cf = ConfigFile.new()
 		cf.set_value("", "__probe__", "__SENTINEL_9f2c__")
 		cf.parse("__probe__=" + text)

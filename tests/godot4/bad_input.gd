@@ -7,24 +7,13 @@
 extends SceneTree
 
 
-class Capture:
-	extends Logger
-	var lines := PackedStringArray()
+const H = preload("res://harness.gd")
 
-	func _log_error(function: String, file: String, line: int, code: String,
-			rationale: String, editor_notify: bool, error_type: int,
-			script_backtraces: Array[ScriptBacktrace]) -> void:
-		lines.append("%s (%s:%d): %s %s" % [function, file.get_file(), line, code, rationale])
-
-	func _log_message(message: String, error: bool) -> void:
-		pass
-
-
-var capture := Capture.new()
+var errors: H.Errors
 
 
 func verdict(bytes: PackedByteArray, objects: bool, prefix: String, into: Dictionary) -> void:
-	capture.lines.clear()
+	errors.take()
 	var ok := bytes.has_encoded_var(0, objects)
 	into[prefix + "ok"] = ok
 	if ok:
@@ -35,19 +24,19 @@ func verdict(bytes: PackedByteArray, objects: bool, prefix: String, into: Dictio
 			bytes_to_var_with_objects(bytes)
 		else:
 			bytes_to_var(bytes)
-		into[prefix + "error"] = "; ".join(capture.lines)
+		var lines := PackedStringArray()
+		for e in errors.take():
+			lines.append("%s (%s:%d): %s %s" % [e.function, e.file.get_file(), e.line, e.code,
+					e.rationale])
+		into[prefix + "error"] = "; ".join(lines)
 
 
 func _init():
-	OS.add_logger(capture)
+	errors = H.log_errors()
 	var args := OS.get_cmdline_user_args()
-	var input := FileAccess.open(args[0], FileAccess.READ)
 	var out := FileAccess.open(args[1], FileAccess.WRITE)
 	var n := 0
-	while not input.eof_reached():
-		var line := input.get_line()
-		if line.is_empty():
-			continue
+	for line: String in H.lines(args[0]):
 		var parts := line.split(" ")
 		var rec := {"name": parts[0]}
 		var bytes := parts[1].hex_decode() if parts.size() > 1 else PackedByteArray()
@@ -56,6 +45,6 @@ func _init():
 		out.store_line(JSON.stringify(rec))
 		n += 1
 	out.close()
-	OS.remove_logger(capture)
+	OS.remove_logger(errors)
 	print("SUMMARY ", n)
 	quit(0)

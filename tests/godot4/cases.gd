@@ -1,23 +1,10 @@
 # The values of the live binary tests, built in the engine: `all()` returns [name, value]
-# pairs. `tests/conformance/godot4_values.rs` holds the same values on the Rust side, by name.
+# pairs, compared with the harness's deep compare (`H.same`). `tests/conformance/godot4_values.rs`
+# holds the same values on the Rust side, by name.
 extends RefCounted
 
+const H = preload("res://harness.gd")
 const Item = preload("res://item.gd")
-
-
-static func f64(hex: String) -> float:
-	var b := PackedByteArray()
-	b.resize(8)
-	b.encode_u32(4, ("0x" + hex.left(8)).hex_to_int())
-	b.encode_u32(0, ("0x" + hex.right(8)).hex_to_int())
-	return b.decode_double(0)
-
-
-static func f32(hex: String) -> float:
-	var b := PackedByteArray()
-	b.resize(4)
-	b.encode_u32(0, ("0x" + hex).hex_to_int())
-	return b.decode_float(0)
 
 
 static func item(hp: int, tag: String) -> Object:
@@ -54,12 +41,12 @@ static func all() -> Array:
 			["int_2_pow_53_p1", 9007199254740993]]:
 		c.append(p)
 	# float: 32-bit when the value survives a round trip through f32, else 64-bit.
-	for p in [["float_0", 0.0], ["float_m0", f64("8000000000000000")], ["float_1_5", 1.5], ["float_0_1", 0.1],
-			["float_third", 1.0 / 3.0], ["float_f32_max", f32("7f7fffff")],
-			["float_f32_max_next", f64("47efffffe0000001")], ["float_f32_min_sub", f32("00000001")],
-			["float_f64_min_sub", f64("0000000000000001")], ["float_f64_max", f64("7fefffffffffffff")],
+	for p in [["float_0", 0.0], ["float_m0", H.f64("8000000000000000")], ["float_1_5", 1.5], ["float_0_1", 0.1],
+			["float_third", 1.0 / 3.0], ["float_f32_max", H.f32("7f7fffff")],
+			["float_f32_max_next", H.f64("47efffffe0000001")], ["float_f32_min_sub", H.f32("00000001")],
+			["float_f64_min_sub", H.f64("0000000000000001")], ["float_f64_max", H.f64("7fefffffffffffff")],
 			["float_inf", INF], ["float_minf", -INF], ["float_nan", NAN],
-			["float_nan_payload", f64("7ff8000000000001")], ["float_1e300", 1e300]]:
+			["float_nan_payload", H.f64("7ff8000000000001")], ["float_1e300", 1e300]]:
 		c.append(p)
 	c.append(["string_empty", ""])
 	c.append(["string_ascii", "hello"])
@@ -130,8 +117,8 @@ static func all() -> Array:
 	c.append(["packed_byte", PackedByteArray([0, 1, 254, 255, 7])])
 	c.append(["packed_int32", PackedInt32Array([-2147483648, 0, 2147483647])])
 	c.append(["packed_int64", PackedInt64Array([-9223372036854775807 - 1, 0, 9223372036854775807])])
-	c.append(["packed_float32", PackedFloat32Array([1.5, f32("80000000"), INF])])
-	c.append(["packed_float64", PackedFloat64Array([0.1, f64("8000000000000000"), f64("0000000000000001")])])
+	c.append(["packed_float32", PackedFloat32Array([1.5, H.f32("80000000"), INF])])
+	c.append(["packed_float64", PackedFloat64Array([0.1, H.f64("8000000000000000"), H.f64("0000000000000001")])])
 	c.append(["packed_string", PackedStringArray(["", "a", "é😀", "abcd"])])
 	c.append(["packed_vector2", PackedVector2Array([Vector2(1, 2), Vector2(-3, 4.5)])])
 	c.append(["packed_vector3", PackedVector3Array([Vector3(1, 2, 3)])])
@@ -158,65 +145,3 @@ static func all() -> Array:
 		strings.append("s%d" % k)
 	c.append(["large_packed_strings", strings])
 	return c
-
-
-# Whether the engine's value holds an object instance (sent as an id without full objects).
-static func has_objects(v) -> bool:
-	match typeof(v):
-		TYPE_OBJECT:
-			return v != null
-		TYPE_SIGNAL:
-			return not v.is_null()
-		TYPE_ARRAY:
-			for e in v:
-				if has_objects(e):
-					return true
-		TYPE_DICTIONARY:
-			for k in v:
-				if has_objects(k) or has_objects(v[k]):
-					return true
-	return false
-
-
-# Deep equality that tells types apart (1 from 1.0), floats by their bits (-0.0, NaN), typed
-# containers by their types, objects by class, script and stored properties.
-static func same(a, b) -> bool:
-	if typeof(a) != typeof(b):
-		return false
-	match typeof(a):
-		TYPE_ARRAY:
-			if a.get_typed_builtin() != b.get_typed_builtin() \
-					or a.get_typed_class_name() != b.get_typed_class_name() \
-					or a.get_typed_script() != b.get_typed_script() or a.size() != b.size():
-				return false
-			for k in a.size():
-				if not same(a[k], b[k]):
-					return false
-			return true
-		TYPE_DICTIONARY:
-			if a.get_typed_key_builtin() != b.get_typed_key_builtin() \
-					or a.get_typed_key_class_name() != b.get_typed_key_class_name() \
-					or a.get_typed_key_script() != b.get_typed_key_script() \
-					or a.get_typed_value_builtin() != b.get_typed_value_builtin() \
-					or a.get_typed_value_class_name() != b.get_typed_value_class_name() \
-					or a.get_typed_value_script() != b.get_typed_value_script() \
-					or a.size() != b.size():
-				return false
-			var ka: Array = a.keys()
-			var kb: Array = b.keys()
-			for k in ka.size():
-				if not same(ka[k], kb[k]) or not same(a[ka[k]], b[kb[k]]):
-					return false
-			return true
-		TYPE_OBJECT:
-			if a == null or b == null:
-				return a == null and b == null
-			if a.get_class() != b.get_class() or a.get_script() != b.get_script():
-				return false
-			for p in a.get_property_list():
-				if p.usage & PROPERTY_USAGE_STORAGE and not same(a.get(p.name), b.get(p.name)):
-					return false
-			return true
-		TYPE_NODE_PATH, TYPE_CALLABLE, TYPE_SIGNAL:
-			return a == b
-	return var_to_bytes(a) == var_to_bytes(b)

@@ -8,19 +8,16 @@
 extends SceneTree
 
 const Cases = preload("res://cases.gd")
+const H = preload("res://harness.gd")
 
 
 func _init():
 	var by_name := {}
 	for pair in Cases.all():
 		by_name[pair[0]] = pair[1]
-	var input := FileAccess.open(OS.get_cmdline_user_args()[0], FileAccess.READ)
 	var checked := 0
 	var passed := 0
-	while not input.eof_reached():
-		var line := input.get_line()
-		if line.is_empty():
-			continue
+	for line: String in H.lines(OS.get_cmdline_user_args()[0]):
 		var parts := line.split(" ")
 		var name := parts[0]
 		var full := parts[1] == "full"
@@ -46,10 +43,10 @@ func check(by_name: Dictionary, name: String, full: bool, bytes: PackedByteArray
 		return "FAIL decode_var_size %d of %d bytes" % [bytes.decode_var_size(0, full), bytes.size()]
 	var got = bytes_to_var_with_objects(bytes) if full else bytes_to_var(bytes)
 	var want = value if full else bytes_to_var(var_to_bytes(value))
-	if Cases.same(got, want):
+	if H.same(got, want):
 		return ""
 	var own = var_to_bytes_with_objects(value) if full else var_to_bytes(value)
 	var again = bytes_to_var_with_objects(own) if full else bytes_to_var(own)
-	if Cases.same(got, again):
+	if H.same(got, again):
 		return "ENGINE " + var_to_str(got).left(200)
 	return "FAIL " + var_to_str(got).left(200)

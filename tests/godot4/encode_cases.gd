@@ -5,6 +5,7 @@
 extends SceneTree
 
 const Cases = preload("res://cases.gd")
+const H = preload("res://harness.gd")
 
 
 func _init():
@@ -18,7 +19,7 @@ func _init():
 			"hex_full": var_to_bytes_with_objects(v).hex_encode(),
 			"hex_again": var_to_bytes(bytes_to_var(var_to_bytes(v))).hex_encode(),
 			"text": var_to_str(v) if not pair[0].begins_with("deep_") else "",
-			"objects": Cases.has_objects(v),
+			"objects": H.has_objects(v),
 		}))
 		n += 1
 	out.close()

@@ -11,21 +11,9 @@
 extends SceneTree
 
 
-class Capture:
-	extends Logger
-	var lines := PackedStringArray()
+const H = preload("res://harness.gd")
 
-	func _log_error(function: String, file: String, line: int, code: String,
-			rationale: String, editor_notify: bool, error_type: int,
-			script_backtraces: Array[ScriptBacktrace]) -> void:
-		lines.append("ERROR: [%s%s] at %s (%s:%d)" % [code, (" " + rationale) if rationale else "",
-				function, file, line])
-
-	func _log_message(message: String, error: bool) -> void:
-		pass
-
-
-var capture := Capture.new()
+var logged: H.Errors
 var node := Node.new()
 var rc := RefCounted.new()
 var res := Resource.new()
@@ -34,19 +22,23 @@ var script_res = load("res://script_res.gd") if FileAccess.file_exists("res://sc
 var input_singleton = Input
 
 
+# The bit-pattern helpers the sample expressions call (`f64_bits("7ff0000000000001")`).
 func f32_bits(hex: String) -> float:
-	var b := PackedByteArray()
-	b.resize(4)
-	b.encode_u32(0, ("0x" + hex).hex_to_int())
-	return b.decode_float(0)
+	return H.f32(hex)
 
 
 func f64_bits(hex: String) -> float:
-	var b := PackedByteArray()
-	b.resize(8)
-	b.encode_u32(4, ("0x" + hex.left(8)).hex_to_int())
-	b.encode_u32(0, ("0x" + hex.right(8)).hex_to_int())
-	return b.decode_double(0)
+	return H.f64(hex)
+
+
+# The engine's error lines since the last `logged.take()`, as its own log prints them.
+func error_lines() -> PackedStringArray:
+	var lines := PackedStringArray()
+	for e in logged.peek():
+		var rationale: String = e.rationale
+		lines.append("ERROR: [%s%s] at %s (%s:%d)" % [e.code,
+				(" " + rationale) if rationale else "", e.function, e.file, e.line])
+	return lines
 
 
 func str_from_code_points(points: Array) -> String:
@@ -131,7 +123,7 @@ func evaluate(expr: String):
 
 # The encoder's error lines (not the script runtime's).
 func marshalls_errors() -> String:
-	return "; ".join(Array(capture.lines).filter(func(l): return "marshalls" in l))
+	return "; ".join(Array(error_lines()).filter(func(l): return "marshalls" in l))
 
 
 func vector_record(old: Dictionary) -> Dictionary:
@@ -161,11 +153,11 @@ func vector_record(old: Dictionary) -> Dictionary:
 	rec["type"] = type_string(typeof(v))
 	rec["expr"] = old["expr"]
 	rec["var_to_str"] = var_to_str(v) if not name.begins_with("array_depth_") else null
-	capture.lines.clear()
+	logged.take()
 	var hex := var_to_bytes(v)
 	var errors := marshalls_errors()
 	rec["hex"] = hex.hex_encode()
-	capture.lines.clear()
+	logged.take()
 	var full := var_to_bytes_with_objects(v)
 	var canon := canonical(v)
 	# Recorded where the full form really differs (not only in NodePath padding).
@@ -204,7 +196,7 @@ func vector_record(old: Dictionary) -> Dictionary:
 
 
 func decode_side(bytes: PackedByteArray, objects: bool, prefix: String, rec: Dictionary) -> void:
-	capture.lines.clear()
+	logged.take()
 	var v = bytes_to_var_with_objects(bytes) if objects else bytes_to_var(bytes)
 	var ok := bytes.has_encoded_var(0, objects)
 	rec[prefix + "ok"] = ok
@@ -226,7 +218,7 @@ func decode_side(bytes: PackedByteArray, objects: bool, prefix: String, rec: Dic
 			TYPE_OBJECT:
 				if v != null:
 					rec[prefix + "result_class"] = v.get_class()
-	var text := "\n".join(capture.lines)
+	var text := "\n".join(error_lines())
 	rec[prefix + "stderr_excerpt"] = text
 	if not ok:
 		# The error code the decoder returned, as its error line names it.
@@ -245,21 +237,17 @@ func decode_record(old: Dictionary) -> Dictionary:
 
 
 func _init():
-	OS.add_logger(capture)
+	logged = H.log_errors()
 	var args := OS.get_cmdline_user_args()
-	var input := FileAccess.open(args[1], FileAccess.READ)
 	var out := FileAccess.open(args[2], FileAccess.WRITE)
 	var n := 0
-	while not input.eof_reached():
-		var line := input.get_line()
-		if line.is_empty():
-			continue
+	for line: String in H.lines(args[1]):
 		var old: Dictionary = JSON.parse_string(line)
 		var rec := vector_record(old) if args[0] == "vectors" else decode_record(old)
 		out.store_line(JSON.stringify(rec))
 		n += 1
 	out.close()
-	OS.remove_logger(capture)
+	OS.remove_logger(logged)
 	node.free()
 	obj.free()
 	print("SUMMARY ", n)

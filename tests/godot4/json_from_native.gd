@@ -10,12 +10,9 @@
 # "err" means the engine logged an error while converting (it then writes null in place).
 extends SceneTree
 
-class Counter extends Logger:
-	var errors := 0
-	func _log_error(_function, _file, _line, _code, _rationale, _editor_notify, _error_type, _script_backtraces):
-		errors += 1
+const H = preload("res://harness.gd")
 
-var counter := Counter.new()
+var errors: H.Errors
 var lines := PackedStringArray()
 
 func hex(s: String) -> String:
@@ -23,9 +20,9 @@ func hex(s: String) -> String:
 	return h if h != "" else "-"
 
 func stringify_native(v, full: bool, indent: String) -> String:
-	counter.errors = 0
+	errors.take()
 	var text := JSON.stringify(JSON.from_native(v, full), indent)
-	var flag := "ok" if counter.errors == 0 else "err"
+	var flag := "ok" if errors.take().is_empty() else "err"
 	return flag + " " + hex(text)
 
 func add(name: String, v) -> void:
@@ -37,9 +34,9 @@ func add(name: String, v) -> void:
 # EncodedObjectAsID, which var_to_bytes_with_objects would write as a full object). Where the
 # decode logs an error (an element the container's type drops), the three forms are "err".
 func add_bytes(name: String, h: String) -> void:
-	counter.errors = 0
+	errors.take()
 	var v = bytes_to_var_with_objects(h.hex_decode())
-	if counter.errors != 0:
+	if not errors.take().is_empty():
 		lines.append("%s %s err - err - err -" % [name, h])
 		return
 	lines.append("%s %s %s %s %s" % [name, h, stringify_native(v, false, ""), stringify_native(v, true, ""), stringify_native(v, true, "\t")])
@@ -69,12 +66,8 @@ func double_from_bits(bits: int) -> float:
 	return b.decode_double(0)
 
 func _init() -> void:
-	OS.add_logger(counter)
-	var out := ""
-	var args := OS.get_cmdline_user_args()
-	for i in args.size():
-		if args[i] == "--out":
-			out = args[i + 1]
+	errors = H.log_errors()
+	var out := H.option("--out")
 	print("ENGINE ", Engine.get_version_info().string)
 	var rng := RandomNumberGenerator.new()
 	rng.seed = 29
@@ -211,8 +204,6 @@ func _init() -> void:
 		add_bytes(pre + "object_id_dictionary_string_resource", "1b00090004000000" + gstring_hex("Resource") + one + k + i)
 		add_bytes(pre + "object_id_dictionary_resource_int", "1b000600" + gstring_hex("Resource") + "02000000" + one + i + int1)
 
-	var f := FileAccess.open(out, FileAccess.WRITE)
-	f.store_string("\n".join(lines) + "\n")
-	f.close()
+	H.write_lines(out, lines)
 	print("VALUES ", lines.size())
 	quit(0)

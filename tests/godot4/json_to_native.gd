@@ -7,35 +7,23 @@
 # while parsing or converting) and var_to_bytes_with_objects(result) in hex.
 extends SceneTree
 
-class Counter extends Logger:
-	var errors := 0
-	func _log_error(_function, _file, _line, _code, _rationale, _editor_notify, _error_type, _script_backtraces):
-		errors += 1
+const H = preload("res://harness.gd")
 
 func _init() -> void:
-	var counter := Counter.new()
-	OS.add_logger(counter)
-	var input := ""
-	var out := ""
-	var args := OS.get_cmdline_user_args()
-	for i in args.size():
-		if args[i] == "--in":
-			input = args[i + 1]
-		elif args[i] == "--out":
-			out = args[i + 1]
+	var errors := H.log_errors()
+	var input := H.option("--in")
+	var out := H.option("--out")
 	print("ENGINE ", Engine.get_version_info().string)
 	var lines := PackedStringArray()
-	for line in FileAccess.get_file_as_string(input).split("\n", false):
+	for line: String in H.lines(input):
 		var fields := line.split(" ")
 		var h := fields[1]
 		var text := "" if h == "-" else h.hex_decode().get_string_from_utf8()
-		counter.errors = 0
+		errors.take()
 		var parsed = JSON.parse_string(text)
 		var v = JSON.to_native(parsed, fields[0] == "objects")
-		var flag := "ok" if counter.errors == 0 else "err"
+		var flag := "ok" if errors.take().is_empty() else "err"
 		lines.append(flag + " " + var_to_bytes_with_objects(v).hex_encode())
-	var f := FileAccess.open(out, FileAccess.WRITE)
-	f.store_string("\n".join(lines) + "\n")
-	f.close()
+	H.write_lines(out, lines)
 	print("TEXTS ", lines.size())
 	quit(0)

@@ -9,13 +9,14 @@
 extends SceneTree
 
 const Cases = preload("res://cases.gd")
+const H = preload("res://harness.gd")
 
 
 func _init():
 	var args := OS.get_cmdline_user_args()
 	var dir: String = args[1]
 	var all := Cases.all()
-	var plain: Array = all.filter(func(p): return not Cases.has_objects(p[1]))
+	var plain: Array = all.filter(func(p): return not H.has_objects(p[1]))
 	if args[0] == "write":
 		for big_endian in [false, true]:
 			var list: Array = plain if big_endian else all
@@ -49,7 +50,7 @@ func _init():
 					var got = peer.get_var(not big_endian) if source == "stream" \
 							else file.get_var(not big_endian)
 					checked += 1
-					if Cases.same(got, want):
+					if H.same(got, want):
 						passed += 1
 						print("CASE ", source, suffix, " ", pair[0], " PASS")
 					else:

@@ -18,9 +18,7 @@
 # Last stdout line: SUMMARY <files> files
 extends SceneTree
 
-
-func unhex(h: String) -> String:
-	return h.hex_decode().get_string_from_utf8()
+const H = preload("res://harness.gd")
 
 
 func list_keys(cf: ConfigFile, name: String, mode: String) -> void:
@@ -30,13 +28,9 @@ func list_keys(cf: ConfigFile, name: String, mode: String) -> void:
 
 
 func apply(cf: ConfigFile, path: String) -> void:
-	var f := FileAccess.open(path, FileAccess.READ)
-	while not f.eof_reached():
-		var line := f.get_line()
-		if line == "":
-			continue
+	for line: String in H.lines(path):
 		var p := line.split(" ")
-		cf.set_value(unhex(p[0]), unhex(p[1]), bytes_to_var(p[2].hex_decode()))
+		cf.set_value(H.unhex(p[0]), H.unhex(p[1]), bytes_to_var(p[2].hex_decode()))
 
 
 func _init() -> void:

@@ -15,52 +15,32 @@
 # Last stdout line: SUMMARY <cases> cases
 extends SceneTree
 
+const H = preload("res://harness.gd")
 const SENTINEL = "__godot_serde_sentinel__"
-
-
-class Capture extends Logger:
-	var lines: Array = []
-	var mutex := Mutex.new()
-
-	func _log_error(_function: String, _file: String, _line: int, code: String, rationale: String, _editor_notify: bool, _error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-		mutex.lock()
-		lines.append(code + "\n" + rationale)
-		mutex.unlock()
-
-	func take() -> Array:
-		mutex.lock()
-		var out := lines
-		lines = []
-		mutex.unlock()
-		return out
 
 
 func _init() -> void:
 	var args := OS.get_cmdline_user_args()
-	var f := FileAccess.open(args[0], FileAccess.READ) if args.size() == 1 else null
-	if f == null:
+	var texts = H.lines(args[0], true) if args.size() == 1 else null
+	if texts == null:
 		printerr("usage: -s text_check.gd -- /abs/texts.hex")
 		quit(2)
 		return
-	var capture := Capture.new()
-	OS.add_logger(capture)
+	var errors := H.log_errors()
 	var i := 0
-	while not f.eof_reached():
-		var line := f.get_line().strip_edges()
-		if line == "" and f.eof_reached():
-			break
-		var text := line.hex_decode().get_string_from_utf8()
+	for line: String in texts:
+		var text := H.unhex(line.strip_edges())
 		var cf := ConfigFile.new()
 		cf.set_value("", "p", SENTINEL)
-		capture.take()
+		errors.take()
 		cf.parse("p=" + text)
 		var probe = cf.get_value("", "p", null)
 		if typeof(probe) == TYPE_STRING and probe == SENTINEL:
 			var where := -1
 			var message := ""
 			var prefix := "ConfigFile parse error at <string>:"
-			for l: String in capture.take():
-				var first := l.get_slice("\n", 0)
+			for e in errors.take():
+				var first: String = e.code
 				if first.begins_with(prefix) and first.ends_with("."):
 					var rest := first.substr(prefix.length(), first.length() - prefix.length() - 1)
 					where = int(rest.get_slice(":", 0))
@@ -71,5 +51,5 @@ func _init() -> void:
 			print("CASE %d OK %s %s" % [i, var_to_str(v).to_utf8_buffer().hex_encode(), var_to_bytes_with_objects(v).hex_encode()])
 		i += 1
 	print("SUMMARY %d cases" % i)
-	OS.remove_logger(capture)
+	OS.remove_logger(errors)
 	quit(0)

@@ -19,19 +19,12 @@ func values():
 		{"inventory": [{"item": "potion", "count": 3}], "xform": Transform2D(0.5, Vector2(4, 5))},
 	]
 
-func write_bytes(path, bytes):
-	var f = File.new()
-	if f.open(path, File.WRITE) != OK:
-		printerr("cannot open ", path)
-		quit(1)
-		return false
-	f.store_buffer(bytes)
-	f.close()
-	return true
+# The shared harness, relative to this script.
+const H = preload("../../../test-support/gdscript/godot3/harness.gd")
 
 func _init():
-	var args = OS.get_cmdline_args()
-	var dir = args[args.size() - 1]
+	var lib = H.new()
+	var dir = lib.user_args()[0]
 	var vs = values()
 	var f = File.new()
 	if f.open(dir + "/save.dat", File.WRITE) != OK:
@@ -44,17 +37,20 @@ func _init():
 	var peer = StreamPeerBuffer.new()
 	for v in vs:
 		peer.put_var(v)
-	if not write_bytes(dir + "/stream.bin", peer.data_array):
-		return
 	var text = ""
 	for v in vs:
 		text += var2str(v) + "\n"
-	if not write_bytes(dir + "/text.txt", text.to_utf8()):
-		return
 	var last = vs[vs.size() - 1]
-	if not write_bytes(dir + "/raw.bin", var2bytes(last)):
-		return
-	if not write_bytes(dir + "/base64.txt", Marshalls.variant_to_base64(last).to_utf8()):
-		return
+	var files = {
+		"stream.bin": peer.data_array,
+		"text.txt": text.to_utf8(),
+		"raw.bin": var2bytes(last),
+		"base64.txt": Marshalls.variant_to_base64(last).to_utf8(),
+	}
+	for name in files:
+		if not lib.write_bytes(dir + "/" + name, files[name]):
+			printerr("cannot open ", name)
+			quit(1)
+			return
 	print("SAMPLES OK")
 	quit(0)

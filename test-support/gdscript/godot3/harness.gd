@@ -1,7 +1,14 @@
-# Shared helpers for the Godot 3.2 conformance scripts in this directory.
+# The shared part of the workspace's Godot 3.2 test scripts: the case-expression helpers, the
+# deep compare (`diff`), file and argument helpers and the run of a script's main(), so that
+# each script holds only its own cases.
 #
-# Loaded by gen_fixtures.gd, decode_check.gd, encode_cases.gd and bad_input.gd with
-#     load(<dir of the running script> + "/lib.gd").new()
+# A script run from the repository by its absolute path (`scripts/godot3-env.sh`'s godot3_run,
+# as the root crate's and the CLI's tests do) preloads it by a path relative to itself, e.g.
+# from tests/godot3/:
+#     const H = preload("../../test-support/gdscript/godot3/harness.gd")
+# and takes an instance, `H.new()` (or hands its _init over: `H.new().run(self)`, below). A
+# script copied into a godot-serde-test-support `Godot3Project` finds it as res://harness.gd.
+# Documented for other crates in test-support/README.md.
 #
 # Case expressions ("expr") are evaluated with Godot's `Expression` class, with an instance of
 # this script as the base instance. So an expression may use GDScript literals, constructors,
@@ -235,6 +242,18 @@ func has_object(v):
 					return true
 	return false
 
+# ---------------------------------------------------------------- running a script
+
+# Runs a script whose `_init` hands over here: `tree.main(user_args())` with this harness in
+# `tree.lib`, then frees the objects the cases owned and quits with main's return value (the
+# exit status).
+func run(tree):
+	tree.lib = self
+	var code = tree.main(user_args())
+	free_owned()
+	tree.lib = null
+	tree.quit(code)
+
 # ---------------------------------------------------------------- bytes, files, arguments
 
 func hex_to_bytes(h):
@@ -273,6 +292,22 @@ func read_bytes(path):
 	f.close()
 	return b
 
+# The text whose UTF-8 bytes are `h` in hex (the scripts' inputs carry texts so).
+func unhex(h):
+	return hex_to_bytes(h).get_string_from_utf8()
+
+# The lines of a text file without their line ends: the non-empty ones, or with `keep_empty`
+# every line (an empty line is then a case of its own) but the empty one after the last line
+# end. Null when the file cannot be read.
+func lines(path, keep_empty = false):
+	var text = read_text(path)
+	if text == null:
+		return null
+	var all = Array(text.split("\n", keep_empty))
+	if keep_empty and not all.empty() and all[all.size() - 1] == "":
+		all.pop_back()
+	return all
+
 func read_text(path):
 	var b = read_bytes(path)
 	return null if b == null else b.get_string_from_utf8()
@@ -285,7 +320,7 @@ func write_bytes(path, bytes):
 	f.close()
 	return true
 
-# Sorted file names in dir that end with ext (e.g. ".bin").
+# Sorted file names in dir that end with ext (e.g. ".bin"; "" for every file).
 func list_files(dir, ext):
 	var d = Directory.new()
 	var out = []
@@ -294,7 +329,7 @@ func list_files(dir, ext):
 	d.list_dir_begin(true, true)
 	var n = d.get_next()
 	while n != "":
-		if not d.current_is_dir() and n.ends_with(ext):
+		if not d.current_is_dir() and (ext == "" or n.ends_with(ext)):
 			out.append(n)
 		n = d.get_next()
 	d.list_dir_end()
