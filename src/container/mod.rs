@@ -70,6 +70,9 @@ pub use encrypted::{
 
 pub use key::Key;
 
+#[cfg(feature = "crypto")]
+pub(crate) use encrypted::{Godot4Fields, StreamCipher, random_iv};
+
 use crate::GodotVersion;
 use crate::error::{Error, ErrorKind, Result};
 
