@@ -33,11 +33,11 @@ pub mod json;
 #[cfg_attr(docsrs, doc(cfg(feature = "base64")))]
 pub mod marshalls;
 pub mod migrate;
+#[cfg(feature = "mint")]
+mod mint_impls;
 #[cfg(feature = "pck")]
 #[cfg_attr(docsrs, doc(cfg(feature = "pck")))]
 pub mod pck;
-#[cfg(feature = "mint")]
-mod mint_impls;
 pub mod read;
 pub mod save;
 mod ser;

@@ -55,7 +55,7 @@ mod read;
 mod write;
 
 pub use read::{EntryReader, PackReader, ReadOptions};
-pub use write::{Change, PackOptions, PackWriter, patch};
+pub use write::{Change, PackOptions, PackWriter, embed, patch};
 
 use crate::error::{Error, ErrorKind};
 
@@ -258,7 +258,9 @@ pub(crate) fn stored_size(size: u64, encrypted: bool, removal: bool) -> Option<u
     if removal {
         Some(0)
     } else if encrypted {
-        size.checked_add(15).map(|n| n & !15)?.checked_add(ENCRYPTION_HEADER)
+        size.checked_add(15)
+            .map(|n| n & !15)?
+            .checked_add(ENCRYPTION_HEADER)
     } else {
         Some(size)
     }

@@ -2,7 +2,8 @@
 //! directory (plain or encrypted) and one file at a time, streamed.
 
 use super::{
-    ENCRYPTION_HEADER, EngineVersion, Entry, FILE_REMOVAL, Header, Limits, PACK_MAGIC, PACK_REL_FILEBASE, PACK_SPARSE_BUNDLE, PackFormat, at, normalize_path,
+    ENCRYPTION_HEADER, EngineVersion, Entry, FILE_REMOVAL, Header, Limits, PACK_MAGIC,
+    PACK_REL_FILEBASE, PACK_SPARSE_BUNDLE, PackFormat, at, normalize_path,
 };
 use crate::error::{Error, ErrorKind, Result};
 use md5::{Digest, Md5};
@@ -251,7 +252,10 @@ impl<R: Read + Seek> PackReader<R> {
                     ))
                 })?;
                 let mut fields = [0u8; Godot4Fields::SIZE];
-                reader.inner.read_exact(&mut fields).map_err(|e| eof_at(e, entry.offset))?;
+                reader
+                    .inner
+                    .read_exact(&mut fields)
+                    .map_err(|e| eof_at(e, entry.offset))?;
                 reader.pos += ENCRYPTION_HEADER;
                 let fields = Godot4Fields::parse(&fields);
                 if fields.len != entry.size {
@@ -512,7 +516,12 @@ fn find_header<R: Read + Seek>(inner: &mut R, len: u64) -> Result<Header> {
         if trailer.get(8..) != Some(PACK_MAGIC.as_slice()) {
             return Err(not_a_pack());
         }
-        let size = u64::from_le_bytes(trailer.get(..8).and_then(|b| b.try_into().ok()).unwrap_or_default());
+        let size = u64::from_le_bytes(
+            trailer
+                .get(..8)
+                .and_then(|b| b.try_into().ok())
+                .unwrap_or_default(),
+        );
         let start = (len - 12).checked_sub(size).ok_or_else(|| {
             Error::at(
                 ErrorKind::LengthTooLarge {
@@ -529,10 +538,8 @@ fn find_header<R: Read + Seek>(inner: &mut R, len: u64) -> Result<Header> {
         if &magic != PACK_MAGIC {
             return Err(Error::at(
                 ErrorKind::InvalidContainer(
-                    format!(
-                        "the trailer's pack size {size} points at {magic:02x?}, not \"GDPC\""
-                    )
-                    .into(),
+                    format!("the trailer's pack size {size} points at {magic:02x?}, not \"GDPC\"")
+                        .into(),
                 ),
                 at(len - 12),
             ));
@@ -553,7 +560,11 @@ fn find_header<R: Read + Seek>(inner: &mut R, len: u64) -> Result<Header> {
         )
     })?;
     let version = EngineVersion::new(src.u32()?, src.u32()?, src.u32()?);
-    let flags = if format == PackFormat::V1 { 0 } else { src.u32()? };
+    let flags = if format == PackFormat::V1 {
+        0
+    } else {
+        src.u32()?
+    };
     let directory = match format {
         PackFormat::V1 | PackFormat::V2 => start + format.header_len(),
         PackFormat::V3 => {
@@ -613,8 +624,14 @@ fn read_encrypted_directory<R: Read>(
 ) -> Result<(Vec<u8>, u64)> {
     let fields_at = src.pos;
     let fields = Godot4Fields::parse(&src.bytes::<{ Godot4Fields::SIZE }>()?);
-    let cipher_len = Godot4Fields::cipher_len(fields.len)
-        .ok_or_else(|| past_end("encrypted directory length", fields.len, src.end, fields_at + 16))?;
+    let cipher_len = Godot4Fields::cipher_len(fields.len).ok_or_else(|| {
+        past_end(
+            "encrypted directory length",
+            fields.len,
+            src.end,
+            fields_at + 16,
+        )
+    })?;
     if cipher_len > limits.max_directory_size as u64 {
         return Err(Error::at(
             ErrorKind::LimitExceeded {
@@ -625,7 +642,12 @@ fn read_encrypted_directory<R: Read>(
         ));
     }
     if cipher_len > src.end.saturating_sub(src.pos) {
-        return Err(past_end("encrypted directory length", fields.len, src.end, fields_at + 16));
+        return Err(past_end(
+            "encrypted directory length",
+            fields.len,
+            src.end,
+            fields_at + 16,
+        ));
     }
     let start = src.pos;
     let mut data = src.vec(cipher_len)?;

@@ -536,9 +536,8 @@ fn directory_with(options: &PackOptions, files: &[Planned], offsets: &[u64]) -> 
         } else {
             len.div_ceil(4) * 4
         };
-        let field = u32::try_from(padded).map_err(|_| {
-            Error::new(ErrorKind::Unsupported("a path longer than 4 GiB".into()))
-        })?;
+        let field = u32::try_from(padded)
+            .map_err(|_| Error::new(ErrorKind::Unsupported("a path longer than 4 GiB".into())))?;
         entries.extend_from_slice(&field.to_le_bytes());
         entries.extend_from_slice(path.as_bytes());
         entries.resize(entries.len() + (padded - len), 0);
@@ -615,9 +614,8 @@ fn write_body<W: Write, S: Read + Seek + ?Sized>(
     match &file.body {
         Body::Removal => Ok(()),
         Body::Copy(entry) => {
-            let source = source.ok_or_else(|| {
-                Error::new(ErrorKind::Unsupported("no pack to copy from".into()))
-            })?;
+            let source = source
+                .ok_or_else(|| Error::new(ErrorKind::Unsupported("no pack to copy from".into())))?;
             source.seek(SeekFrom::Start(entry.offset))?;
             let stored = entry.stored_size();
             let mut counter = CountingSink::new(&mut out.out);
@@ -634,11 +632,7 @@ fn write_body<W: Write, S: Read + Seek + ?Sized>(
             if !entry.is_encrypted() && entry.has_md5() && md5 != entry.md5 {
                 return Err(Error::at(
                     ErrorKind::InvalidContainer(
-                        format!(
-                            "{:?}: its MD5 does not match its pack entry's",
-                            entry.path
-                        )
-                        .into(),
+                        format!("{:?}: its MD5 does not match its pack entry's", entry.path).into(),
                     ),
                     super::at(entry.offset),
                 ));
@@ -759,4 +753,65 @@ impl<W: Write> Write for Encrypting<'_, W> {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// Appends the pack read from `pack` to the executable read from `exe` as a self-contained
+/// export does: the pack at a multiple of 8 bytes, then zero padding, the pack's size
+/// (`u64`, padding included) and `GDPC`, the trailer [`PackReader`] and the engine look for.
+/// Only packs whose offsets count from their own start can move so: v3, and v2 with
+/// [`PACK_REL_FILEBASE`](super::PACK_REL_FILEBASE).
+///
+/// # Errors
+///
+/// [`ErrorKind::InvalidContainer`] when `pack` does not start with a pack header;
+/// [`ErrorKind::Unsupported`] for v1 and v2 packs with absolute offsets; I/O errors.
+pub fn embed<E: Read, P: Read, W: Write>(exe: &mut E, pack: &mut P, out: W) -> Result<W> {
+    let mut head = [0u8; 24];
+    pack.read_exact(&mut head).map_err(|e| {
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            Error::at(ErrorKind::UnexpectedEof { needed: 1 }, 0)
+        } else {
+            e.into()
+        }
+    })?;
+    let word = |at: usize| {
+        head.get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u32::from_le_bytes)
+    };
+    if head.get(..4) != Some(PACK_MAGIC.as_slice()) {
+        return Err(Error::at(
+            ErrorKind::InvalidContainer("not a Godot pack: no \"GDPC\" at byte 0".into()),
+            0,
+        ));
+    }
+    let relative = match PackFormat::from_number(word(4)) {
+        Some(PackFormat::V3) => true,
+        Some(PackFormat::V2) => word(20) & PACK_REL_FILEBASE != 0,
+        _ => false,
+    };
+    if !relative {
+        return Err(Error::at(
+            ErrorKind::Unsupported(
+                "this pack's offsets count from the start of its file (v1, or v2 without the relative file base flag): it cannot be embedded".into(),
+            ),
+            4,
+        ));
+    }
+    let mut out = Counted { out, pos: 0 };
+    let mut sink = CountingSink::new(&mut out.out);
+    let (exe_len, _) = hash(exe, &mut sink)?;
+    out.pos = exe_len;
+    out.pad_to(align(out.pos, 8).ok_or_else(overflow)?)?;
+    let start = out.pos;
+    out.write(&head)?;
+    let mut sink = CountingSink::new(&mut out.out);
+    let (rest, _) = hash(pack, &mut sink)?;
+    out.pos += rest;
+    let end = align(out.pos + 12, 8).ok_or_else(overflow)? - 12;
+    out.pad_to(end)?;
+    out.write(&(out.pos - start).to_le_bytes())?;
+    out.write(PACK_MAGIC)?;
+    out.out.flush()?;
+    Ok(out.out)
 }

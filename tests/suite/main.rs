@@ -96,6 +96,10 @@ mod json_native_live;
 mod layout;
 mod markers;
 mod migrate_save;
+#[cfg(feature = "pck")]
+mod pck;
+#[cfg(all(feature = "pck", feature = "crypto"))]
+mod pck_live;
 mod properties;
 mod regressions;
 mod serde_features;
