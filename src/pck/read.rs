@@ -2,7 +2,7 @@
 //! directory (plain or encrypted) and one file at a time, streamed.
 
 use super::{
-    ENCRYPTION_HEADER, EngineVersion, Entry, FILE_REMOVAL, Header, Limits, PACK_MAGIC,
+    EngineVersion, Entry, FILE_REMOVAL, Header, Limits, PACK_MAGIC,
     PACK_REL_FILEBASE, PACK_SPARSE_BUNDLE, PackFormat, at, normalize_path,
 };
 use crate::error::{Error, ErrorKind, Result};
@@ -234,6 +234,7 @@ impl<R: Read + Seek> PackReader<R> {
             )));
         }
         self.inner.seek(SeekFrom::Start(entry.offset))?;
+        #[cfg_attr(not(feature = "crypto"), allow(unused_mut))]
         let mut reader = EntryReader {
             inner: &mut self.inner,
             left: entry.size,
@@ -256,7 +257,7 @@ impl<R: Read + Seek> PackReader<R> {
                     .inner
                     .read_exact(&mut fields)
                     .map_err(|e| eof_at(e, entry.offset))?;
-                reader.pos += ENCRYPTION_HEADER;
+                reader.pos += super::ENCRYPTION_HEADER;
                 let fields = Godot4Fields::parse(&fields);
                 if fields.len != entry.size {
                     return Err(Error::at(
