@@ -2,8 +2,8 @@
 //! directory (plain or encrypted) and one file at a time, streamed.
 
 use super::{
-    EngineVersion, Entry, FILE_REMOVAL, Header, Limits, PACK_MAGIC,
-    PACK_REL_FILEBASE, PACK_SPARSE_BUNDLE, PackFormat, at, normalize_path,
+    EngineVersion, Entry, FILE_REMOVAL, Header, Limits, PACK_MAGIC, PACK_REL_FILEBASE,
+    PACK_SPARSE_BUNDLE, PackFormat, at, normalize_path,
 };
 use crate::error::{Error, ErrorKind, Result};
 use md5::{Digest, Md5};
