@@ -300,6 +300,7 @@ impl Godot4Fields {
     }
 
     /// The ciphertext's length: the plaintext's rounded up to 16 (`None` past `u64`).
+    #[cfg(feature = "pck")]
     pub(crate) fn cipher_len(len: u64) -> Option<u64> {
         len.checked_add(15).map(|n| n & !15)
     }
@@ -307,13 +308,16 @@ impl Godot4Fields {
 
 /// Godot 4's AES-256-CFB over a stream cut in any pieces (the same bytes as one call over
 /// the whole).
+#[cfg(feature = "pck")]
 pub(crate) struct StreamCipher(StreamMode);
 
+#[cfg(feature = "pck")]
 enum StreamMode {
     Encrypt(cfb_mode::BufEncryptor<Aes256>),
     Decrypt(cfb_mode::BufDecryptor<Aes256>),
 }
 
+#[cfg(feature = "pck")]
 impl StreamCipher {
     /// An encryptor starting at `iv`.
     pub(crate) fn encryptor(key: &Key, iv: &[u8; 16]) -> Self {

@@ -70,7 +70,8 @@ pub use encrypted::{
 
 pub use key::Key;
 
-#[cfg(feature = "crypto")]
+// The encrypted parts of resource packs (the `pck` module).
+#[cfg(all(feature = "crypto", feature = "pck"))]
 pub(crate) use encrypted::{Godot4Fields, StreamCipher, random_iv};
 
 use crate::GodotVersion;
