@@ -7,6 +7,7 @@ use super::{
 };
 use crate::error::{Error, ErrorKind, Result};
 use md5::{Digest, Md5};
+use std::collections::HashMap;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -53,6 +54,8 @@ pub struct PackReader<R> {
     inner: R,
     header: Header,
     entries: Vec<Entry>,
+    /// Each path's last entry (the one the engine uses), by its normalised name.
+    index: HashMap<String, usize>,
     #[cfg(feature = "crypto")]
     key: Option<Key>,
 }
@@ -160,10 +163,16 @@ impl<R: Read + Seek> PackReader<R> {
             }
             read_entries(&mut src, &header, count, base, len, limits)?
         };
+        let index = entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| normalize_path(&e.path).ok().map(|name| (name, i)))
+            .collect();
         Ok(PackReader {
             inner,
             header,
             entries,
+            index,
             #[cfg(feature = "crypto")]
             key: options.key.clone(),
         })
@@ -186,11 +195,7 @@ impl<R: Read + Seek> PackReader<R> {
     #[must_use]
     pub fn find(&self, path: &str) -> Option<&Entry> {
         let name = normalize_path(path).ok()?;
-        let entry = self
-            .entries
-            .iter()
-            .rev()
-            .find(|e| normalize_path(&e.path).is_ok_and(|n| n == name))?;
+        let entry = self.entries.get(*self.index.get(&name)?)?;
         (!entry.is_removal()).then_some(entry)
     }
 
@@ -238,6 +243,7 @@ impl<R: Read + Seek> PackReader<R> {
         let mut reader = EntryReader {
             inner: &mut self.inner,
             left: entry.size,
+            checked: false,
             pos: entry.offset,
             md5: Md5::new(),
             expected: entry.has_md5().then_some(entry.md5),
@@ -342,6 +348,9 @@ fn eof_at(e: io::Error, offset: u64) -> Error {
 pub struct EntryReader<'a, R> {
     inner: &'a mut R,
     left: u64,
+    /// Whether the checksums were compared (once the last byte, or for an empty file the
+    /// first read, came).
+    checked: bool,
     pos: u64,
     md5: Md5,
     expected: Option<[u8; 16]>,
@@ -371,6 +380,7 @@ impl<R> EntryReader<'_, R> {
     }
 
     fn finish(&mut self) -> io::Result<()> {
+        self.checked = true;
         let digest: [u8; 16] = std::mem::take(&mut self.md5).finalize().into();
         #[cfg(feature = "crypto")]
         if let Some(d) = &self.cipher {
@@ -400,7 +410,14 @@ impl<R> EntryReader<'_, R> {
 
 impl<R: Read> Read for EntryReader<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.left == 0 || buf.is_empty() {
+        if self.left == 0 {
+            // An empty file is checked on its first read.
+            if !self.checked {
+                self.finish()?;
+            }
+            return Ok(0);
+        }
+        if buf.is_empty() {
             return Ok(0);
         }
         let want = usize::try_from(self.left).map_or(buf.len(), |left| left.min(buf.len()));

@@ -421,3 +421,24 @@ fn limits_are_configurable() {
     );
     assert_eq!(e.offset(), Some(0xa4));
 }
+
+#[test]
+fn an_empty_file_is_checked_too() {
+    // An empty file whose entry records the MD5 of "hello" (5d41...) instead of the empty
+    // input's (d41d8cd98f00b204e9800998ecf8427e): the first read, which returns nothing,
+    // fails.
+    let mut writer = PackWriter::new(Vec::new(), v46());
+    writer.add_file("e", Vec::new()).unwrap();
+    let mut bytes = writer.finish().unwrap();
+    // v3, alignment 32: the header to 0x80, no data, the directory at 0x80: count, path
+    // length 4, "e" and padding, offset, size, then the MD5 at 0x80 + 4 + 4 + 4 + 8 + 8.
+    let md5_at = 0x80 + 28;
+    assert_eq!(
+        bytes[md5_at..md5_at + 16].to_vec(),
+        hex("d41d8cd9 8f00b204 e9800998 ecf8427e")
+    );
+    bytes[md5_at..md5_at + 16].copy_from_slice(&hex("5d41402a bc4b2a76 b9719d91 1017c592"));
+    let mut pack = reader(&bytes).unwrap();
+    let e = pack.read_file("e").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidContainer(_)), "{e}");
+}
