@@ -20,6 +20,8 @@ use crate::container::{Godot4Fields, Key, StreamCipher};
 pub struct ReadOptions {
     /// Limits on the directory.
     pub limits: Limits,
+    /// Whether to skip the MD5 check of plain files (`false` by default).
+    pub skip_md5: bool,
     /// The 32-byte key (the engine's `script_encryption_key`).
     #[cfg(feature = "crypto")]
     pub key: Option<Key>,
@@ -37,6 +39,16 @@ impl ReadOptions {
     #[must_use]
     pub fn with_key(mut self, key: Key) -> Self {
         self.key = Some(key);
+        self
+    }
+
+    /// Skips the MD5 check of plain files, as the engine does when it reads a packed file
+    /// (extracting then runs at the speed of the copy: 7x faster in `benches/pck.rs`).
+    /// Encrypted files are still checked against their encryption header's MD5, the one sign
+    /// of a wrong key.
+    #[must_use]
+    pub fn without_md5_check(mut self) -> Self {
+        self.skip_md5 = true;
         self
     }
 
@@ -58,6 +70,7 @@ pub struct PackReader<R> {
     index: HashMap<String, usize>,
     #[cfg(feature = "crypto")]
     key: Option<Key>,
+    skip_md5: bool,
 }
 
 impl<R> std::fmt::Debug for PackReader<R> {
@@ -175,6 +188,7 @@ impl<R: Read + Seek> PackReader<R> {
             index,
             #[cfg(feature = "crypto")]
             key: options.key.clone(),
+            skip_md5: options.skip_md5,
         })
     }
 
@@ -245,8 +259,8 @@ impl<R: Read + Seek> PackReader<R> {
             left: entry.size,
             checked: false,
             pos: entry.offset,
-            md5: Md5::new(),
-            expected: entry.has_md5().then_some(entry.md5),
+            md5: (!self.skip_md5 || entry.is_encrypted()).then(Md5::new),
+            expected: (entry.has_md5() && !self.skip_md5).then_some(entry.md5),
             #[cfg(feature = "crypto")]
             cipher: None,
         };
@@ -352,7 +366,8 @@ pub struct EntryReader<'a, R> {
     /// first read, came).
     checked: bool,
     pos: u64,
-    md5: Md5,
+    /// The running MD5 (`None` when nothing is to be checked).
+    md5: Option<Md5>,
     expected: Option<[u8; 16]>,
     #[cfg(feature = "crypto")]
     cipher: Option<Decrypting>,
@@ -381,7 +396,10 @@ impl<R> EntryReader<'_, R> {
 
     fn finish(&mut self) -> io::Result<()> {
         self.checked = true;
-        let digest: [u8; 16] = std::mem::take(&mut self.md5).finalize().into();
+        let Some(md5) = self.md5.take() else {
+            return Ok(());
+        };
+        let digest: [u8; 16] = md5.finalize().into();
         #[cfg(feature = "crypto")]
         if let Some(d) = &self.cipher {
             if d.md5 != digest {
@@ -441,7 +459,9 @@ impl<R: Read> Read for EntryReader<'_, R> {
         if let Some(d) = &mut self.cipher {
             d.cipher.apply(got);
         }
-        self.md5.update(&*got);
+        if let Some(md5) = &mut self.md5 {
+            md5.update(&*got);
+        }
         self.left -= n as u64;
         self.pos += n as u64;
         if self.left == 0 {
