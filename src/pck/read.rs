@@ -511,16 +511,17 @@ impl<R: Read> Source<R> {
         self.bytes::<8>().map(u64::from_le_bytes)
     }
 
-    /// `len` bytes, already checked against a limit; the buffer grows as they arrive.
-    fn vec(&mut self, len: u64) -> Result<Vec<u8>> {
+    /// `len` bytes, already checked against a limit; the buffer grows as they arrive. `what`
+    /// is the length field, `field_at` where it is.
+    fn vec(&mut self, len: u64, what: &'static str, field_at: u64) -> Result<Vec<u8>> {
         if self.end.saturating_sub(self.pos) < len {
             return Err(Error::at(
                 ErrorKind::LengthTooLarge {
-                    what: "pack path length",
+                    what,
                     len,
                     remaining: at(self.end.saturating_sub(self.pos)),
                 },
-                at(self.pos.saturating_sub(4)),
+                at(field_at),
             ));
         }
         let mut out = Vec::new();
@@ -688,7 +689,7 @@ fn read_encrypted_directory<R: Read>(
         ));
     }
     let start = src.pos;
-    let mut data = src.vec(cipher_len)?;
+    let mut data = src.vec(cipher_len, "encrypted directory length", fields_at + 16)?;
     StreamCipher::decryptor(key, &fields.iv).apply(&mut data);
     data.truncate(at(fields.len));
     if <[u8; 16]>::from(Md5::digest(&data)) != fields.md5 {
@@ -720,7 +721,7 @@ fn read_entries<R: Read>(
                 at(entry_at),
             ));
         }
-        let raw = src.vec(u64::from(path_len))?;
+        let raw = src.vec(u64::from(path_len), "pack path length", entry_at)?;
         let text = raw.split(|&b| b == 0).next().unwrap_or_default();
         let path = String::from_utf8(text.to_vec()).map_err(|e| {
             Error::at(
