@@ -446,3 +446,25 @@ fn an_empty_file_is_checked_too() {
     let e = pack.read_file("e").unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::InvalidContainer(_)), "{e}");
 }
+
+#[test]
+fn streaming_one_file_holds_neither_it_nor_the_others() {
+    let mut writer = PackWriter::new(Vec::new(), v46());
+    for i in 0..100 {
+        writer
+            .add_file(&format!("small/{i}.bin"), vec![i as u8; 10_000])
+            .unwrap();
+    }
+    let big: Vec<u8> = (0..4u32 << 20).map(|i| (i % 251) as u8).collect();
+    writer.add_file("big.bin", big).unwrap();
+    let bytes = writer.finish().unwrap();
+    let (copied, peak) = heap::peak_of(|| {
+        let mut pack = reader(&bytes).unwrap();
+        let mut file = pack.open_file("big.bin").unwrap();
+        std::io::copy(&mut file, &mut std::io::sink()).unwrap()
+    });
+    assert_eq!(copied, 4 << 20);
+    // The directory of 101 entries (a path and 64 bytes each, and the name index) and
+    // io::copy's 8 KiB buffer: nothing in proportion to the 5 MB of files.
+    assert!(peak <= heap::SLACK, "held {peak} bytes");
+}
