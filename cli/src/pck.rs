@@ -77,6 +77,10 @@ pub struct ExtractArgs {
     /// Only these paths (`res://` optional).
     #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
+    /// Skip the MD5 check of plain files, as the engine does (encrypted files are still
+    /// checked: it is how a wrong key shows).
+    #[arg(long)]
+    pub no_md5_check: bool,
 }
 
 /// How the new pack is written.
@@ -214,8 +218,14 @@ fn key(hex: Option<&str>) -> Result<Option<Key>, Failure> {
 }
 
 fn open(pack: &PackIn) -> Result<(PackReader<BufReader<std::fs::File>>, Option<Key>), Failure> {
+    open_with(pack, ReadOptions::new())
+}
+
+fn open_with(
+    pack: &PackIn,
+    mut options: ReadOptions,
+) -> Result<(PackReader<BufReader<std::fs::File>>, Option<Key>), Failure> {
     let key = key(pack.key.as_deref())?;
-    let mut options = ReadOptions::new();
     if let Some(k) = &key {
         options = options.with_key(k.clone());
     }
@@ -279,7 +289,12 @@ pub fn list(args: &ListArgs, out: &mut dyn Write, ui: &Ui) -> Result<(), Failure
 
 /// `pck extract`.
 pub fn extract(args: &ExtractArgs, ui: &Ui) -> Result<(), Failure> {
-    let (mut reader, _) = open(&args.pack)?;
+    let options = if args.no_md5_check {
+        ReadOptions::new().without_md5_check()
+    } else {
+        ReadOptions::new()
+    };
+    let (mut reader, _) = open_with(&args.pack, options)?;
     ui.note(&describe(&reader));
     let entries: Vec<pck::Entry> = if args.paths.is_empty() {
         // The entry the engine would use for each path: the last one, unless it removes it.
@@ -328,8 +343,13 @@ pub fn extract(args: &ExtractArgs, ui: &Ui) -> Result<(), Failure> {
         count += 1;
     }
     ui.note(&format!(
-        "{count} files extracted into {}, each MD5 checked",
-        args.output.display()
+        "{count} files extracted into {}{}",
+        args.output.display(),
+        if args.no_md5_check {
+            " (MD5 of plain files not checked)"
+        } else {
+            ", each MD5 checked"
+        }
     ));
     Ok(())
 }

@@ -252,7 +252,8 @@ impl<W: Write> PackWriter<W> {
     }
 
     /// Adds a removal entry for `path` (`PCKPacker.add_file_removal`, Godot 4.4+): loading
-    /// the pack removes the path from the packs loaded before.
+    /// the pack removes the path from the packs loaded before. Engines before 4.4 do not know
+    /// the flag and see an empty file at that path.
     ///
     /// # Errors
     ///

@@ -125,6 +125,20 @@ fn a_corrupt_file_fails_and_leaves_nothing() {
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert!(r.stderr.contains("MD5"), "{}", r.stderr);
     assert!(!out.join("dir/a.txt").exists());
+    // Unless asked not to check, as the engine does not.
+    let r = run(
+        &[
+            "pck",
+            "extract",
+            &s(&pack),
+            "-o",
+            &s(&out),
+            "--no-md5-check",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(std::fs::read(out.join("dir/a.txt")).unwrap(), b"jello");
     // A count of 2^32 - 1 at the directory (0xa0): refused at its byte.
     bytes[0xa0..0xa4].copy_from_slice(&u32::MAX.to_le_bytes());
     std::fs::write(&pack, &bytes).unwrap();
