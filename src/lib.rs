@@ -35,6 +35,9 @@ pub mod marshalls;
 pub mod migrate;
 #[cfg(feature = "mint")]
 mod mint_impls;
+#[cfg(feature = "pck")]
+#[cfg_attr(docsrs, doc(cfg(feature = "pck")))]
+pub mod pck;
 pub mod read;
 pub mod save;
 mod ser;

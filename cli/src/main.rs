@@ -7,6 +7,7 @@ mod containers;
 mod escape;
 mod input;
 mod json;
+mod pck;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use godot_serde::{Config, GodotVersion};
@@ -24,6 +25,7 @@ Examples:
   godot-serde convert old_save.dat -o new_save.dat      # Godot 3 save to Godot 4
   godot-serde inspect save.bin --password secret --json # an open_encrypted_with_pass save
   godot-serde decompress save_c.bin -o save.dat         # an open_compressed file
+  godot-serde pck list game.pck                         # a resource pack's files
 
 Exit codes: 0 ok, 1 bad input (or I/O error), 2 usage error.";
 
@@ -127,6 +129,26 @@ Examples:
   godot-serde compress save.dat --mode zstd -o save_c.bin
   godot-serde compress blob.raw --mode deflate --stream -o blob.bin")]
     Compress(CompressArgs),
+    /// Resource packs (PCK): list, extract, pack, add and remove files (v1 Godot 3, v2
+    /// Godot 4.0-4.4, v3 Godot 4.5+; encrypted with --key).
+    #[command(after_help = "\
+Examples:
+  godot-serde pck list game.pck
+  godot-serde pck list game.x86_64                     # the pack at the end of an export
+  godot-serde pck extract game.pck -o game/ --key 0011...eeff
+  godot-serde pck extract game.pck -o out/ res://icon.svg
+  godot-serde pck pack mod/ --format v3 --engine 4.6.0 -o mod.pck
+  godot-serde pck add mod.pck -C new/ scenes/boss.tscn
+  godot-serde pck remove mod.pck res://old.tres
+  godot-serde pck remove patch.pck --mark res://cheat.gd  # a 4.4+ removal entry
+
+Every count, length and offset of the pack is checked before it is used; each extracted file's
+MD5 is checked (a wrong one fails the command and leaves no file). add and remove write a new
+pack (the same layout unless --format) through a temporary file.")]
+    Pck {
+        #[command(subcommand)]
+        command: pck::PckCommand,
+    },
 }
 
 /// The key of an encrypted file.
@@ -560,6 +582,13 @@ fn run() -> ExitCode {
         Command::Encrypt(args) => containers::encrypt(args, &mut out, &ui),
         Command::Decompress(args) => containers::decompress(args, &mut out, &ui),
         Command::Compress(args) => containers::compress(args, &mut out, &ui),
+        Command::Pck { command } => match command {
+            pck::PckCommand::List(args) => pck::list(args, &mut out, &ui),
+            pck::PckCommand::Extract(args) => pck::extract(args, &ui),
+            pck::PckCommand::Pack(args) => pck::pack(args, &ui),
+            pck::PckCommand::Add(args) => pck::add(args, &ui),
+            pck::PckCommand::Remove(args) => pck::remove(args, &ui),
+        },
     };
     let flushed = out.flush();
     match result {

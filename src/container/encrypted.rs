@@ -110,15 +110,13 @@ impl EncryptedHeader {
         let header = file
             .get(..GODOT4_HEADER)
             .ok_or_else(|| eof(GODOT4_HEADER, file.len()))?;
-        let md5 = array16(header, 4);
-        let len = read_u64(header, 20);
-        let iv = array16(header, 28);
-        check_body(file, GODOT4_HEADER, len, 20)?;
+        let fields = Godot4Fields::parse(header.get(4..).unwrap_or_default());
+        check_body(file, GODOT4_HEADER, fields.len, 20)?;
         Ok(EncryptedHeader {
             layout: Layout::Godot4,
-            md5,
-            len,
-            iv: Some(iv),
+            md5: fields.md5,
+            len: fields.len,
+            iv: Some(fields.iv),
         })
     }
 
@@ -232,9 +230,7 @@ pub fn decrypt_with_header(file: &[u8], header: &EncryptedHeader, key: &Key) -> 
 /// [`ErrorKind::Io`] when the operating system gives no random bytes.
 pub fn encrypt(plain: &[u8], key: &Key, layout: Layout) -> Result<Vec<u8>> {
     if layout == Layout::Godot4 {
-        let mut iv = [0u8; 16];
-        getrandom::fill(&mut iv).map_err(|e| std::io::Error::other(e.to_string()))?;
-        Ok(encrypt_godot4_with_iv(plain, key, iv))
+        Ok(encrypt_godot4_with_iv(plain, key, random_iv()?))
     } else {
         Ok(encrypt_godot3(plain, key))
     }
@@ -246,9 +242,12 @@ pub fn encrypt(plain: &[u8], key: &Key, layout: Layout) -> Result<Vec<u8>> {
 pub fn encrypt_godot4_with_iv(plain: &[u8], key: &Key, iv: [u8; 16]) -> Vec<u8> {
     let mut out = Vec::with_capacity(GODOT4_HEADER + plain.len() + 16);
     out.extend_from_slice(ENCRYPTED_MAGIC);
-    out.extend_from_slice(&Md5::digest(plain));
-    out.extend_from_slice(&(plain.len() as u64).to_le_bytes());
-    out.extend_from_slice(&iv);
+    let fields = Godot4Fields {
+        md5: Md5::digest(plain).into(),
+        len: plain.len() as u64,
+        iv,
+    };
+    out.extend_from_slice(&fields.to_bytes());
     let body = padded(plain);
     let start = out.len();
     out.extend_from_slice(&body);
@@ -257,6 +256,99 @@ pub fn encrypt_godot4_with_iv(plain: &[u8], key: &Key, iv: [u8; 16]) -> Vec<u8> 
             .encrypt(body);
     }
     out
+}
+
+/// The fields of Godot 4's layout after the magic: what `FileAccessEncrypted` writes when
+/// told to leave the magic out, as it does for each encrypted file and the encrypted
+/// directory of a resource pack (`core/io/pck_packer.cpp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Godot4Fields {
+    /// The MD5 of the plaintext.
+    pub(crate) md5: [u8; 16],
+    /// The plaintext length (the ciphertext is that, rounded up to 16).
+    pub(crate) len: u64,
+    /// The CFB initialisation vector.
+    pub(crate) iv: [u8; 16],
+}
+
+impl Godot4Fields {
+    /// Their size: MD5 (16), length (8), IV (16).
+    pub(crate) const SIZE: usize = 16 + 8 + 16;
+
+    /// Reads them from the first [`Self::SIZE`] bytes of `bytes` (zeros where it is shorter:
+    /// the caller checks the length).
+    pub(crate) fn parse(bytes: &[u8]) -> Self {
+        Godot4Fields {
+            md5: array16(bytes, 0),
+            len: read_u64(bytes, 16),
+            iv: array16(bytes, 24),
+        }
+    }
+
+    /// Their bytes, as the engine writes them.
+    pub(crate) fn to_bytes(self) -> [u8; Self::SIZE] {
+        let mut out = [0u8; Self::SIZE];
+        for (slot, byte) in out.iter_mut().zip(
+            self.md5
+                .iter()
+                .chain(self.len.to_le_bytes().iter())
+                .chain(self.iv.iter()),
+        ) {
+            *slot = *byte;
+        }
+        out
+    }
+
+    /// The ciphertext's length: the plaintext's rounded up to 16 (`None` past `u64`).
+    #[cfg(feature = "pck")]
+    pub(crate) fn cipher_len(len: u64) -> Option<u64> {
+        len.checked_add(15).map(|n| n & !15)
+    }
+}
+
+/// Godot 4's AES-256-CFB over a stream cut in any pieces (the same bytes as one call over
+/// the whole).
+#[cfg(feature = "pck")]
+pub(crate) struct StreamCipher(StreamMode);
+
+#[cfg(feature = "pck")]
+enum StreamMode {
+    Encrypt(cfb_mode::BufEncryptor<Aes256>),
+    Decrypt(cfb_mode::BufDecryptor<Aes256>),
+}
+
+#[cfg(feature = "pck")]
+impl StreamCipher {
+    /// An encryptor starting at `iv`.
+    pub(crate) fn encryptor(key: &Key, iv: &[u8; 16]) -> Self {
+        StreamCipher(StreamMode::Encrypt(cfb_mode::BufEncryptor::new(
+            key.as_bytes().as_ref().into(),
+            iv.as_ref().into(),
+        )))
+    }
+
+    /// A decryptor starting at `iv`.
+    pub(crate) fn decryptor(key: &Key, iv: &[u8; 16]) -> Self {
+        StreamCipher(StreamMode::Decrypt(cfb_mode::BufDecryptor::new(
+            key.as_bytes().as_ref().into(),
+            iv.as_ref().into(),
+        )))
+    }
+
+    /// Encrypts or decrypts the next piece in place.
+    pub(crate) fn apply(&mut self, data: &mut [u8]) {
+        match &mut self.0 {
+            StreamMode::Encrypt(e) => e.encrypt(data),
+            StreamMode::Decrypt(d) => d.decrypt(data),
+        }
+    }
+}
+
+/// 16 random bytes from the operating system, for an IV.
+pub(crate) fn random_iv() -> Result<[u8; 16]> {
+    let mut iv = [0u8; 16];
+    getrandom::fill(&mut iv).map_err(|e| std::io::Error::other(e.to_string()))?;
+    Ok(iv)
 }
 
 /// A Godot 3 file (AES-256 applied to each 16-byte block on its own).

@@ -70,6 +70,10 @@ pub use encrypted::{
 
 pub use key::Key;
 
+// The encrypted parts of resource packs (the `pck` module).
+#[cfg(all(feature = "crypto", feature = "pck"))]
+pub(crate) use encrypted::{Godot4Fields, StreamCipher, random_iv};
+
 use crate::GodotVersion;
 use crate::error::{Error, ErrorKind, Result};
 

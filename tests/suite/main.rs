@@ -31,6 +31,9 @@ mod heap;
 #[cfg(feature = "json")]
 #[path = "../common/json_fuzz.rs"]
 mod json_fuzz;
+#[cfg(all(feature = "pck", feature = "crypto"))]
+#[path = "../common/pck_fuzz.rs"]
+mod pck_fuzz;
 #[path = "../common/replay.rs"]
 mod replay;
 #[path = "../common/text_fuzz.rs"]
@@ -96,6 +99,12 @@ mod json_native_live;
 mod layout;
 mod markers;
 mod migrate_save;
+#[cfg(feature = "pck")]
+mod pck;
+#[cfg(all(feature = "pck", feature = "crypto"))]
+mod pck_fuzz_replay;
+#[cfg(all(feature = "pck", feature = "crypto"))]
+mod pck_live;
 mod properties;
 mod regressions;
 mod serde_features;

@@ -13,4 +13,5 @@ mod containers;
 mod godot3_engine;
 mod json_mapping;
 mod malformed;
+mod pck;
 mod untrusted;
