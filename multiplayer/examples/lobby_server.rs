@@ -4,40 +4,88 @@
 //! its position is a synchronized property the server sets from the player's `move` calls, and
 //! it is despawned when the player leaves.
 //!
+//! Typed throughout: the lobby's RPC methods are one enum ([`LobbyRpc`], `#[derive(Rpcs)]`),
+//! received calls are `match`ed as values of it and sent with `rpc_to`; a player's synchronized
+//! state is one struct ([`PlayerState`], through `TypedSync`). The clients' scripts are
+//! generated from these declarations (`--gdscript DIR` writes them; a test checks the
+//! committed ones are current): `lobby.gd` (the node: typed `@rpc` functions, typed signals
+//! and senders), `replication.gd` (the spawner's list and the player's
+//! `SceneReplicationConfig`) and `player_sync.gd` (the player's synchronizer, which checks its
+//! config against the declaration at `_ready`).
+//!
 //! ```sh
 //! cargo run -p godot-serde-multiplayer --example lobby_server -- 127.0.0.1:7777
 //! godot --headless --path multiplayer/examples/lobby -s res://client.gd -- 127.0.0.1 7777 alice
 //! ```
-//! A second argument `SECONDS` stops the server after that long. `--gdscript` prints the
-//! replication script of the world (`examples/lobby/replication.gd`) and exits.
+//! A second argument `SECONDS` stops the server after that long. `--gdscript DIR` writes the
+//! generated scripts (`lobby.gd`, `replication.gd`, `player_sync.gd`) into `DIR` and exits.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use godot_serde::{Variant, Vector2};
 use godot_serde_multiplayer::enet::EnetPeer;
+use godot_serde_multiplayer::gdscript::Stubs;
 use godot_serde_multiplayer::replication::gdscript;
+use godot_serde_multiplayer::replication::typed::TypedSync;
+use godot_serde_multiplayer::typed::RpcSet;
 use godot_serde_multiplayer::{
-    Event, NodeId, ReplicationConfig, ReplicationMode, RpcMethod, RpcTable, Settings, SpawnScene,
-    Spawner, Synchronizer, TransferMode,
+    Event, NodeId, ProtocolError, ReplicationMode, Rpcs, Settings, SpawnScene, Spawner,
 };
 use serde::{Deserialize, Serialize};
 
 const PASSWORD: &str = "lobby";
 
-/// The GDScript node `examples/lobby/lobby.gd`, declared on the Rust side.
-pub fn lobby() -> RpcTable {
-    RpcTable::new("/root/Lobby")
-        .with(RpcMethod::any_peer("chat"))
-        .with(RpcMethod::any_peer("move").transfer(TransferMode::UnreliableOrdered))
-        .with(RpcMethod::authority("joined"))
-        .with(RpcMethod::authority("left"))
-        .with(RpcMethod::authority("said"))
-        .with(RpcMethod::authority("moved").transfer(TransferMode::UnreliableOrdered))
+/// The RPC methods of the lobby node `/root/Lobby`, on both sides: the server declares
+/// `LobbyRpc::table()`, the clients load `examples/lobby/lobby.gd` generated from it
+/// ([`lobby_script`]), so names, ids, modes and the checksum match by construction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Rpcs)]
+#[serde(rename_all = "snake_case")]
+#[rpcs(node = "/root/Lobby")]
+pub enum LobbyRpc {
+    /// A player says something (to the server).
+    #[rpc(any_peer)]
+    Chat {
+        /// The line, at most [`MAX_CHAT`] bytes.
+        text: String,
+    },
+    /// A player moves (to the server).
+    #[rpc(any_peer, unreliable_ordered)]
+    Move {
+        /// Where to.
+        position: Vector2,
+    },
+    /// A player is in the lobby (from the server).
+    Joined {
+        /// Its peer id.
+        id: i32,
+        /// Its name.
+        player: String,
+    },
+    /// A player left (from the server).
+    Left {
+        /// Its peer id.
+        id: i32,
+    },
+    /// A player said something (from the server, to everyone).
+    Said {
+        /// The player's peer id.
+        id: i32,
+        /// The line.
+        text: String,
+    },
+    /// A player moved (from the server, to the others).
+    #[rpc(unreliable_ordered)]
+    Moved {
+        /// The player's peer id.
+        id: i32,
+        /// Where to.
+        position: Vector2,
+    },
 }
 
 /// A player's synchronized state: the properties of its `Sync` synchronizer, in order.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlayerState {
     /// `Node2D.position`.
     pub position: Vector2,
@@ -48,16 +96,54 @@ pub fn spawner() -> Spawner {
     Spawner::new("World/Spawner", "World/Players")
 }
 
-/// The player's synchronizer (its position, in every SYNC and in the spawn state).
-pub fn player_sync() -> Synchronizer {
-    let config = ReplicationConfig::for_struct::<PlayerState>(ReplicationMode::Always)
-        .expect("PlayerState is a struct");
-    Synchronizer::new("Sync", config)
+/// The player's synchronizer `Sync` with its state [`PlayerState`] (its position, in every
+/// SYNC and in the spawn state): the one declaration the server and the scripts use.
+///
+/// # Errors
+///
+/// None for [`PlayerState`] (a struct with named fields).
+pub fn player_sync() -> Result<TypedSync<PlayerState>, ProtocolError> {
+    TypedSync::new("Sync", ReplicationMode::Always)
 }
 
-/// The GDScript the lobby project loads (`examples/lobby/replication.gd`).
-pub fn replication_script() -> String {
-    gdscript::script(&[("world", &spawner())], &[("player", &player_sync())])
+/// The lobby node's script (`examples/lobby/lobby.gd`), generated from [`LobbyRpc`].
+///
+/// # Errors
+///
+/// None for [`LobbyRpc`] (every name is a GDScript identifier).
+pub fn lobby_script() -> Result<String, ProtocolError> {
+    Stubs::new().typed4::<LobbyRpc>()
+}
+
+/// The replication script (`examples/lobby/replication.gd`): the spawner's list and the
+/// player's `SceneReplicationConfig`, with its `check_player`.
+///
+/// # Errors
+///
+/// As [`player_sync`].
+pub fn replication_script() -> Result<String, ProtocolError> {
+    Ok(gdscript::script(
+        &[("world", &spawner())],
+        &[("player", player_sync()?.synchronizer())],
+    ))
+}
+
+/// Every generated script of the project, by file name: [`lobby_script`],
+/// [`replication_script`], and `player_sync.gd`, the player's synchronizer, which checks its
+/// config against the declaration at `_ready` (`check_player`).
+///
+/// # Errors
+///
+/// As [`lobby_script`] and [`replication_script`].
+pub fn scripts() -> Result<Vec<(&'static str, String)>, ProtocolError> {
+    Ok(vec![
+        ("lobby.gd", lobby_script()?),
+        ("replication.gd", replication_script()?),
+        (
+            "player_sync.gd",
+            gdscript::checked_synchronizer_script("player", "res://replication.gd"),
+        ),
+    ])
 }
 
 /// The longest player name the lobby takes (bytes), so that what one player makes the server
@@ -68,11 +154,13 @@ pub const MAX_CHAT: usize = 500;
 
 /// Runs the lobby on `server` while `running()` says so, reporting each line to `log`.
 ///
-/// What a player sends never ends the loop: a refused packet, a call whose arguments do not fit
-/// (`session.args_of`), auth data sent twice or after joining, a player who leaves while its
-/// events are queued: each is that player's `Event::Error` (logged as `peer N: ...`) or is
-/// ignored. The lobby holds a name (at most [`MAX_NAME`] bytes) per authenticating or joined
-/// peer, at most 32 of them (the server's client limit).
+/// What a player sends never ends the loop: a refused packet, a call that is not one of
+/// [`LobbyRpc`]'s or whose arguments do not fit (`session.call_of`), a call under another RPC
+/// checksum (its node script differs from ours: refused, never dispatched by id), auth data
+/// sent twice or after joining, a player who leaves while its events are queued: each is that
+/// player's `Event::Error` (logged as `peer N: ...`) or is ignored. The lobby holds a name (at
+/// most [`MAX_NAME`] bytes) per authenticating or joined peer, at most 32 of them (the server's
+/// client limit).
 ///
 /// # Errors
 ///
@@ -83,7 +171,8 @@ pub fn serve(
     mut running: impl FnMut() -> bool,
     mut log: impl FnMut(String),
 ) -> Result<(), Box<dyn std::error::Error>> {
-    server.session().declare(lobby());
+    let player = player_sync()?;
+    server.session().declare(LobbyRpc::table());
     server.session().declare_spawner(spawner());
     // The names of the authenticated peers not yet admitted, and the players in the lobby with
     // their spawned node.
@@ -120,20 +209,22 @@ pub fn serve(
                     let name = pending.remove(&peer).unwrap_or_default();
                     log(format!("{name} ({peer}) joined"));
                     for (&id, (other, _)) in &players {
-                        session.rpc(peer, "Lobby", "joined", &(id, other))?;
+                        let player = other.clone();
+                        session.rpc_to(peer, &LobbyRpc::Joined { id, player })?;
                     }
-                    session.rpc(0, "Lobby", "joined", &(peer, &name))?;
+                    let joined = LobbyRpc::Joined {
+                        id: peer,
+                        player: name.clone(),
+                    };
+                    session.rpc_to(0, &joined)?;
                     // The player's node, named by its peer id, spawned on everyone (and on
                     // those who join later) with its name as the custom spawn's data.
-                    let state = PlayerState::default();
+                    let state = player.values(&PlayerState::default())?;
                     let node = session.spawn(
                         "World/Spawner",
                         SpawnScene::Custom(Variant::from(name.as_str())),
                         &peer.to_string(),
-                        vec![(
-                            player_sync(),
-                            godot_serde_multiplayer::args::to_arguments(&state)?,
-                        )],
+                        vec![(player.synchronizer().clone(), state)],
                     )?;
                     players.insert(peer, (name, node));
                 }
@@ -141,38 +232,54 @@ pub fn serve(
                     if let Some((name, node)) = players.remove(&peer) {
                         log(format!("{name} ({peer}) left"));
                         session.despawn(node)?;
-                        session.rpc(0, "Lobby", "left", &(peer,))?;
+                        session.rpc_to(0, &LobbyRpc::Left { id: peer })?;
                     }
                 }
-                Event::Rpc(call) if call.method == "chat" => {
-                    // A call that does not fit is the caller's `Event::Error`, logged below.
-                    let Some((text,)) = session.args_of::<(String,)>(&call) else {
-                        continue;
-                    };
-                    if text.len() > MAX_CHAT {
-                        log(format!(
-                            "peer {}: chat of {} bytes dropped",
-                            call.from,
-                            text.len()
-                        ));
-                        continue;
+                // A call that is not one of LobbyRpc's, or whose arguments do not fit, is
+                // `None` here and the caller's `Event::Error`, logged below.
+                Event::Rpc(call) => match session.call_of::<LobbyRpc>(&call) {
+                    Some(LobbyRpc::Chat { text }) => {
+                        if text.len() > MAX_CHAT {
+                            log(format!(
+                                "peer {}: chat of {} bytes dropped",
+                                call.from,
+                                text.len()
+                            ));
+                            continue;
+                        }
+                        let name = players.get(&call.from).map_or("?", |p| p.0.as_str());
+                        log(format!("{name}: {text}"));
+                        session.rpc_to(
+                            0,
+                            &LobbyRpc::Said {
+                                id: call.from,
+                                text,
+                            },
+                        )?;
                     }
-                    let name = players.get(&call.from).map_or("?", |p| p.0.as_str());
-                    log(format!("{name}: {text}"));
-                    session.rpc(0, "Lobby", "said", &(call.from, text))?;
-                }
-                Event::Rpc(call) if call.method == "move" => {
-                    let Some((position,)) = session.args_of::<(Vector2,)>(&call) else {
-                        continue;
-                    };
-                    session.rpc(-call.from, "Lobby", "moved", &(call.from, position))?;
-                    // The world: the player's synchronized position follows its moves.
-                    if let Some(&(_, node)) = players.get(&call.from) {
-                        if let Some(&sync) = session.node_synchronizers(node).first() {
-                            session.set_state_as(sync, &PlayerState { position })?;
+                    Some(LobbyRpc::Move { position }) => {
+                        let moved = LobbyRpc::Moved {
+                            id: call.from,
+                            position,
+                        };
+                        session.rpc_to(-call.from, &moved)?;
+                        // The world: the player's synchronized position follows its moves.
+                        if let Some(&(_, node)) = players.get(&call.from) {
+                            if let Some(&sync) = session.node_synchronizers(node).first() {
+                                player.set(session, sync, &PlayerState { position })?;
+                            }
                         }
                     }
-                }
+                    // The server's own methods: the session refuses them from a client
+                    // (authority only), so they never arrive here.
+                    Some(
+                        LobbyRpc::Joined { .. }
+                        | LobbyRpc::Left { .. }
+                        | LobbyRpc::Said { .. }
+                        | LobbyRpc::Moved { .. },
+                    )
+                    | None => {}
+                },
                 Event::Error { peer, error } => log(format!("peer {peer}: {error}")),
                 _ => {}
             }
@@ -192,7 +299,11 @@ pub fn serve(
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1).peekable();
     if args.peek().is_some_and(|a| a == "--gdscript") {
-        print!("{}", replication_script());
+        let dir = std::path::PathBuf::from(args.nth(1).unwrap_or_else(|| ".".into()));
+        for (name, text) in scripts()? {
+            std::fs::write(dir.join(name), text)?;
+            println!("wrote {}", dir.join(name).display());
+        }
         return Ok(());
     }
     let addr = args

@@ -6,6 +6,9 @@
 //!   a typed `@rpc` function, a typed signal `<method>_received(sender: int, ...)`, an
 //!   overridable `_on_<method>` and a typed sender `rpc_<method>(peer, ...)`: client code
 //!   never matches method names. Parameter types come from [`GodotTypeName`].
+//! - Godot 3.2, typed: from the same set ([`Stubs::typed3`]), the same members with the
+//!   set's Godot 3 keywords (`remote`, `puppet`, ...), typed parameters and signals with
+//!   argument names.
 //! - Godot 4: from an [`RpcTable`], one `@rpc(mode, sync, transfer, channel) func` per method.
 //! - Godot 3: from a [`NodeTable`], one `remote`/`master`/`puppet`/`*sync` `func` per method
 //!   and one `remote`/... `var` (with a setter) per `rset` target.
@@ -287,25 +290,7 @@ impl Stubs {
     /// is named `rpc_go`), or a `Disabled` method.
     pub fn typed4<R: crate::typed::RpcSet>(&self) -> Result<String, ProtocolError> {
         let table = R::table();
-        let mut specs = R::specs();
-        specs.sort_by(|a, b| a.method.name.cmp(&b.method.name));
-        // Each method makes four members; two methods must not make the same one.
-        let mut members = std::collections::BTreeSet::new();
-        for spec in &specs {
-            let m = &spec.method.name;
-            for member in [
-                m.clone(),
-                format!("{m}_received"),
-                format!("_on_{m}"),
-                format!("rpc_{m}"),
-            ] {
-                if !members.insert(member.clone()) {
-                    return Err(ProtocolError::Encode(format!(
-                        "two methods would make the script member {member:?}: rename one"
-                    )));
-                }
-            }
-        }
+        let specs = checked_specs::<R>()?;
         let mut out = String::new();
         let _ = writeln!(out, "extends {}", self.extends);
         let _ = writeln!(
@@ -318,16 +303,6 @@ impl Stubs {
         );
         for spec in &specs {
             let m = &spec.method;
-            check_name(&m.name)?;
-            for p in &spec.params {
-                if !is_identifier(&p.name) || p.name == "sender" || p.name == "peer" {
-                    return Err(ProtocolError::Encode(format!(
-                        "parameter {:?} of {:?} is not a GDScript identifier, or is a name the \
-                         script uses (sender, peer)",
-                        p.name, m.name
-                    )));
-                }
-            }
             let decl: Vec<String> = spec.params.iter().map(TypedParam::declaration).collect();
             // A typed Array parameter of an @rpc function refuses an untyped Array (the
             // engine: "Cannot convert argument 1 from Array to Array"), and a Rust `Vec` is
@@ -402,6 +377,109 @@ impl Stubs {
         Ok(out)
     }
 
+    /// The typed Godot 3.2 script for the RPC set `R`, the Godot 3 counterpart of
+    /// [`typed4`](Self::typed4): per method (by name), a typed `remote`/`master`/`puppet`/
+    /// `*sync` function (the keyword of [`RpcSet::node_table`](crate::typed::RpcSet::node_table)),
+    /// a signal `<method>_received(sender, ...)` with the argument names (Godot 3 signals
+    /// have no types), an overridable `_on_<method>(sender: int, ...)` called first, and a
+    /// sender `rpc_<method>(peer: int, ...)` (`rpc_id`, or `rpc_unreliable_id` for a method
+    /// declared `unreliable` or `unreliable_ordered`; peer 0: everyone). Godot 3 has no
+    /// typed arrays (`Vec<T>` is `Array`) and spells some types its own way (`Quat`,
+    /// `Transform`, `PoolByteArray`, ...); channels do not exist there.
+    ///
+    /// ```
+    /// # #[cfg(feature = "derive")] {
+    /// use godot_serde_multiplayer::Rpcs;
+    /// use godot_serde_multiplayer::gdscript::Stubs;
+    /// #[derive(serde::Serialize, serde::Deserialize, Rpcs)]
+    /// #[serde(rename_all = "snake_case")]
+    /// #[rpcs(node = "Lobby")]
+    /// enum LobbyRpc {
+    ///     #[rpc(any_peer)]
+    ///     Chat { text: String },
+    /// }
+    /// let script = Stubs::new().typed3::<LobbyRpc>().unwrap();
+    /// assert!(script.contains("signal chat_received(sender, text)\n"));
+    /// assert!(script.contains("remote func chat(text: String) -> void:\n"));
+    /// assert!(script.contains("func rpc_chat(peer: int, text: String) -> void:\n"));
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`typed4`](Self::typed4), and for a parameter type Godot 3 does not have
+    /// (`Vector2i`, `StringName`, `PackedInt64Array`, ...).
+    pub fn typed3<R: crate::typed::RpcSet>(&self) -> Result<String, ProtocolError> {
+        let specs = checked_specs::<R>()?;
+        let keywords: BTreeMap<String, RemoteMode> = R::node_table()
+            .methods()
+            .map(|(name, mode)| (name.to_owned(), mode))
+            .collect();
+        let mut out = String::new();
+        let _ = writeln!(out, "extends {}", self.extends);
+        let _ = writeln!(
+            out,
+            "# Generated by godot-serde-multiplayer from the Rust RPC set of node \"{}\" (Godot 3).\n\
+             # Regenerate it instead of editing it: the names, modes and types must match the Rust side.\n\
+             # Per method: the typed remote function, the signal <method>_received(sender, ...) it\n\
+             # emits, _on_<method>(sender, ...) to override, rpc_<method>(peer, ...) to call it.",
+            crate::rpc::relative_path(R::NODE)
+        );
+        for spec in &specs {
+            let m = &spec.method;
+            let mode = keywords
+                .get(&m.name)
+                .copied()
+                .unwrap_or(RemoteMode::Disabled);
+            let keyword = keyword(&m.name, mode)?;
+            let mut decl = Vec::new();
+            for p in &spec.params {
+                decl.push(match &p.ty {
+                    Some(ty) => format!("{}: {}", p.name, godot3_type(ty, &m.name, &p.name)?),
+                    None => p.name.clone(),
+                });
+            }
+            let names: Vec<&str> = spec.params.iter().map(|p| p.name.as_str()).collect();
+            let list = |first: &str, rest: &[String]| {
+                std::iter::once(first.to_owned())
+                    .chain(rest.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let plain: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+            let unused: Vec<String> = decl.iter().map(|d| format!("_{d}")).collect();
+            let quoted = format!("\"{}\"", m.name);
+            let (all, one) = match m.transfer_mode {
+                TransferMode::Reliable => ("rpc", "rpc_id"),
+                _ => ("rpc_unreliable", "rpc_unreliable_id"),
+            };
+            let _ = write!(
+                out,
+                "\nsignal {name}_received({signal})\n\
+                 \n{keyword} func {name}({decl}) -> void:\n\
+                 \tvar sender: int = get_tree().get_rpc_sender_id()\n\
+                 \t_on_{name}({call_args})\n\
+                 \temit_signal({emit})\n\
+                 \n# Called on each {name} received (before the signal): override it in a script that extends this one.\n\
+                 func _on_{name}({unused}) -> void:\n\tpass\n\
+                 \n# Calls {name} on `peer` (0: everyone).\n\
+                 func rpc_{name}({sender}) -> void:\n\
+                 \tif peer == 0:\n\t\t{all}({to_all})\n\
+                 \telse:\n\t\t{one}({to_one})\n",
+                name = m.name,
+                signal = list("sender", &plain),
+                decl = decl.join(", "),
+                call_args = list("sender", &plain),
+                emit = list(&format!("\"{}_received\", sender", m.name), &plain),
+                unused = list("_sender: int", &unused),
+                sender = list("peer: int", &decl),
+                to_all = list(&quoted, &plain),
+                to_one = list(&format!("peer, {quoted}"), &plain),
+            );
+        }
+        Ok(out)
+    }
+
     /// The Godot 3 script for `table`: `remote`/`master`/`puppet`/`*sync` stubs forwarding to
     /// `rpc_received`, and `rset` targets as keyword `var`s whose setter emits `rset_received`.
     ///
@@ -444,6 +522,60 @@ impl Stubs {
         }
         Ok(out)
     }
+}
+
+/// The specs of `R` sorted by name, refused when a method or parameter has no GDScript form:
+/// a name that is not an identifier, a parameter named as the script's own (`sender`,
+/// `peer`), or two methods whose members would clash (each makes four: `m`, `m_received`,
+/// `_on_m`, `rpc_m`).
+fn checked_specs<R: crate::typed::RpcSet>() -> Result<Vec<crate::typed::RpcSpec>, ProtocolError> {
+    let mut specs = R::specs();
+    specs.sort_by(|a, b| a.method.name.cmp(&b.method.name));
+    let mut members = std::collections::BTreeSet::new();
+    for spec in &specs {
+        let m = &spec.method.name;
+        check_name(m)?;
+        for member in [
+            m.clone(),
+            format!("{m}_received"),
+            format!("_on_{m}"),
+            format!("rpc_{m}"),
+        ] {
+            if !members.insert(member.clone()) {
+                return Err(ProtocolError::Encode(format!(
+                    "two methods would make the script member {member:?}: rename one"
+                )));
+            }
+        }
+        for p in &spec.params {
+            if !is_identifier(&p.name) || p.name == "sender" || p.name == "peer" {
+                return Err(ProtocolError::Encode(format!(
+                    "parameter {:?} of {m:?} is not a GDScript identifier, or is a name the \
+                     script uses (sender, peer)",
+                    p.name
+                )));
+            }
+        }
+    }
+    Ok(specs)
+}
+
+/// A typed parameter's Godot 4 type as Godot 3.2 spells it: `Array[T]` is `Array` (no typed
+/// arrays there), `Quaternion` is `Quat`, `PackedByteArray` is `PoolByteArray`, ...
+fn godot3_type(ty: &str, method: &str, param: &str) -> Result<String, ProtocolError> {
+    if ty.starts_with("Array[") {
+        return Ok("Array".to_owned());
+    }
+    VariantType::ALL
+        .iter()
+        .find(|t| t.name() == ty)
+        .and_then(|t| type_name(*t, GodotVersion::V3))
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            ProtocolError::Encode(format!(
+                "parameter {param:?} of {method:?}: {ty} has no Godot 3 type"
+            ))
+        })
 }
 
 /// The Godot 4 type id of the elements of a typed Array type (`Array[String]`: 4).

@@ -1,11 +1,16 @@
 extends SceneTree
-# A headless lobby player: joins, authenticates, chats, moves, leaves. Its world (World/Spawner,
-# configured by res://replication.gd, generated from the Rust server's declarations) shows the
-# players the server spawns, their synchronized positions, and their despawns.
+# A headless lobby player: joins, authenticates, chats, moves, leaves. The Lobby node
+# (res://lobby.gd) is generated from the Rust server's RPC set: this script connects to its typed
+# signals (joined_received, said_received, ...) and calls its typed senders (rpc_chat,
+# rpc_move), never a method name. Its world (World/Spawner, configured by res://replication.gd,
+# generated from the Rust server's declarations) shows the players the server spawns, their
+# synchronized positions, and their despawns; each player's synchronizer (res://player_sync.gd,
+# generated) checks its SceneReplicationConfig against the Rust declaration at _ready.
 # godot --headless --path multiplayer/examples/lobby -s res://client.gd -- HOST PORT NAME [PASSWORD [STAY_UNTIL_LEFT]]
 # With STAY_UNTIL_LEFT (a player's name), the client leaves only after seeing that player leave.
 
 const Rep = preload("res://replication.gd")
+const PlayerSync = preload("res://player_sync.gd")
 
 var mp := SceneMultiplayer.new()
 var lobby: Node
@@ -31,7 +36,10 @@ func _initialize() -> void:
 	lobby = preload("res://lobby.gd").new()
 	lobby.name = "Lobby"
 	root.add_child(lobby)
-	lobby.event.connect(_on_event)
+	lobby.joined_received.connect(func(_sender: int, id: int, who: String): print("joined %d %s" % [id, who]))
+	lobby.left_received.connect(func(_sender: int, id: int): print("left %d" % id))
+	lobby.said_received.connect(_on_said)
+	lobby.moved_received.connect(func(_sender: int, id: int, pos: Vector2): print("moved %d %s" % [id, pos]))
 	_make_world()
 	mp.auth_callback = func(_id, _data): pass
 	mp.peer_authenticating.connect(func(id):
@@ -61,7 +69,7 @@ func _make_world() -> void:
 	spawner.spawn_function = func(data):
 		var p := Node2D.new()
 		p.set_meta("player", data)
-		var sync := MultiplayerSynchronizer.new()
+		var sync: MultiplayerSynchronizer = PlayerSync.new()
 		sync.name = "Sync"
 		Rep.configure_player(sync)
 		p.add_child(sync)
@@ -86,13 +94,13 @@ func _process(_delta: float) -> bool:
 
 func _on_connected() -> void:
 	print("connected as ", mp.get_unique_id())
-	lobby.chat.rpc_id(1, "hello from " + player)
+	lobby.rpc_chat(1, "hello from " + player)
 	for i in 3:
-		lobby.move.rpc_id(1, Vector2(i, i * 2))
+		lobby.rpc_move(1, Vector2(i, i * 2))
 
-func _on_event(what: String) -> void:
-	print(what)
-	if what == "said %d hello from %s" % [mp.get_unique_id(), player]:
+func _on_said(_sender: int, id: int, text: String) -> void:
+	print("said %d %s" % [id, text])
+	if id == mp.get_unique_id() and text == "hello from " + player:
 		said = true
 		_finish_if_done()
 

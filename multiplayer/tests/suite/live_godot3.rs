@@ -507,3 +507,158 @@ fn cases(out: &std::process::Output) -> Vec<(String, bool, String)> {
         })
         .collect()
 }
+
+/// The typed Godot 3.2 script of an RPC set (`Stubs::typed3`) in a live Godot 3.2.3 client
+/// (`tests/godot3/typed_client3.gd`, its node `typed_room3.gd` extending the generated script
+/// and overriding `_on_reply`): it parses, its typed senders arrive as the set's values
+/// (every argument typed, `ping` unreliable, `shout` remotesync), and the server's typed
+/// reply reaches the override first, then the signal. Expected values are written out here
+/// and in the client.
+#[cfg(feature = "derive")]
+mod typed3 {
+    use super::*;
+    use godot_serde::{PackedByteArray, Quaternion, Vector2};
+    use godot_serde_multiplayer::Rpcs;
+    use godot_serde_multiplayer::gdscript::Stubs;
+    use godot_serde_multiplayer::typed::RpcSet;
+
+    #[derive(serde::Serialize, serde::Deserialize, Rpcs, Debug, PartialEq)]
+    #[serde(rename_all = "snake_case")]
+    #[rpcs(node = "/root/Room")]
+    enum RoomRpc {
+        #[rpc(any_peer)]
+        Report {
+            name: String,
+            count: i64,
+            ratio: f64,
+            ok: bool,
+            at: Vector2,
+            tags: Vec<String>,
+            tint: Color,
+            turn: Quaternion,
+            blob: PackedByteArray,
+        },
+        #[rpc(any_peer, unreliable)]
+        Ping { n: i32 },
+        #[rpc(any_peer, call_local)]
+        Shout { text: String },
+        Reply {
+            id: i32,
+            tags: Vec<String>,
+            turn: Quaternion,
+            blob: PackedByteArray,
+        },
+    }
+
+    #[test]
+    fn typed_godot3_script_talks_to_the_rust_server() {
+        let Some(engine) = engine::godot3_or_skip("typed_godot3_script_talks_to_the_rust_server")
+        else {
+            return;
+        };
+        let project = Godot3Project::new(
+            "typed3",
+            &[script("typed_client3.gd"), script("typed_room3.gd")],
+        );
+        std::fs::write(
+            project.dir.join("generated_typed3.gd"),
+            Stubs::new().typed3::<RoomRpc>().unwrap(),
+        )
+        .unwrap();
+        let port = free_port();
+        let mut server = Enet3Peer::server(
+            format!("127.0.0.1:{port}").parse().unwrap(),
+            4,
+            Limits::default(),
+        )
+        .unwrap();
+        server.session().declare(RoomRpc::node_table());
+        let client = project.spawn(
+            &engine,
+            "typed_client3.gd",
+            &[port.to_string()],
+            Duration::from_secs(60),
+        );
+        let mut calls = Vec::new();
+        let mut errors = Vec::new();
+        let start = Instant::now();
+        while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
+            server.service().unwrap();
+            while let Some(event) = server.poll_event() {
+                match event {
+                    Event::Rpc(call) => {
+                        let s = server.session();
+                        if let Some(value) = s.call_of::<RoomRpc>(&call) {
+                            if matches!(value, RoomRpc::Shout { .. }) {
+                                let reply = RoomRpc::Reply {
+                                    id: call.from,
+                                    tags: vec!["x".into(), "y".into()],
+                                    turn: Quaternion {
+                                        x: 0.0,
+                                        y: 1.0,
+                                        z: 0.0,
+                                        w: 0.0,
+                                    },
+                                    blob: PackedByteArray(vec![9, 8]),
+                                };
+                                s.rpc_to(call.from, &reply).unwrap();
+                            }
+                            calls.push(value);
+                        }
+                    }
+                    Event::Error { error, .. } => errors.push(error.to_string()),
+                    _ => {}
+                }
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let out = client.join().unwrap();
+        let cases = report("typed_client3", &out);
+        let names: Vec<&str> = cases.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "connected",
+                "shout_local",
+                "override_reply",
+                "signal_reply",
+                "override_before_signal",
+                "shouted_before_reply"
+            ],
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let want = [
+            RoomRpc::Report {
+                name: "ann".into(),
+                count: 5,
+                ratio: 2.5,
+                ok: true,
+                at: Vector2 { x: 1.0, y: 2.0 },
+                tags: vec!["a".into(), "b".into()],
+                tint: Color {
+                    r: 1.0,
+                    g: 0.5,
+                    b: 0.25,
+                    a: 1.0,
+                },
+                turn: Quaternion {
+                    x: 0.0,
+                    y: 0.0,
+                    z: 0.0,
+                    w: 1.0,
+                },
+                blob: PackedByteArray(vec![1, 2, 3]),
+            },
+            RoomRpc::Ping { n: 7 },
+            RoomRpc::Shout { text: "hey".into() },
+        ];
+        assert_eq!(calls, want);
+        println!(
+            "Godot 3 typed script: {} engine cases ok, {} typed calls",
+            cases.len(),
+            calls.len()
+        );
+    }
+}

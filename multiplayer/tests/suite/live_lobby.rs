@@ -18,7 +18,9 @@ use std::time::Duration;
 
 use godot_serde::Vector2;
 use godot_serde_multiplayer::enet::EnetPeer;
+use godot_serde_multiplayer::typed::RpcSet;
 use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Settings, wire};
+use lobby_server::LobbyRpc;
 
 fn example(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,14 +28,21 @@ fn example(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
+/// The project's generated scripts (the node from the RPC set, the replication declarations,
+/// the player's checked synchronizer) are what the example generates now, so they cannot
+/// drift from the server's declarations.
 #[test]
-fn committed_replication_script_is_the_generated_one() {
-    let committed = std::fs::read_to_string(example("replication.gd")).unwrap();
-    assert_eq!(
-        committed,
-        lobby_server::replication_script(),
-        "regenerate: cargo run -p godot-serde-multiplayer --example lobby_server -- --gdscript > multiplayer/examples/lobby/replication.gd"
-    );
+fn committed_scripts_are_the_generated_ones() {
+    let scripts = lobby_server::scripts().unwrap();
+    let names: Vec<&str> = scripts.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["lobby.gd", "replication.gd", "player_sync.gd"]);
+    for (name, generated) in scripts {
+        let committed = std::fs::read_to_string(example(name)).unwrap();
+        assert_eq!(
+            committed, generated,
+            "{name}: regenerate with cargo run -p godot-serde-multiplayer --example lobby_server -- --gdscript multiplayer/examples/lobby"
+        );
+    }
 }
 
 fn client(engine: &Path, port: u16, args: &[&str]) -> String {
@@ -43,6 +52,7 @@ fn client(engine: &Path, port: u16, args: &[&str]) -> String {
             &example("client.gd"),
             &example("lobby.gd"),
             &example("replication.gd"),
+            &example("player_sync.gd"),
         ],
     );
     let port = port.to_string();
@@ -50,11 +60,17 @@ fn client(engine: &Path, port: u16, args: &[&str]) -> String {
     all.extend_from_slice(args);
     let out = project.run(engine, "client.gd", &all, Duration::from_secs(40));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "{} failed:\n{text}\n{}",
-        args[0],
-        String::from_utf8_lossy(&out.stderr)
+        "{} failed:\n{text}\n{stderr}",
+        args[0]
+    );
+    // Each player's synchronizer checked its config at _ready (player_sync.gd): no difference.
+    assert!(
+        !stderr.contains("Rust declaration"),
+        "{}: replication config differs:\n{stderr}",
+        args[0]
     );
     text
 }
@@ -131,6 +147,120 @@ fn lobby_world_with_two_godot4_clients() {
         a.iter().filter(|l| l.starts_with("position ")).count(),
         b.iter().filter(|l| l.starts_with("position ")).count()
     );
+}
+
+/// Eve's client: joins with a Lobby node that has one `@rpc` more than the server's
+/// (`hello`, so its checksum and its method ids differ: her `hello` is id 1, the server's
+/// `joined`), calls `hello("eve")`, and leaves.
+const EVE: &str = r#"extends SceneTree
+
+var mp := SceneMultiplayer.new()
+var lobby: Node
+
+func _initialize() -> void:
+	var port := int(OS.get_cmdline_user_args()[0])
+	lobby = preload("res://lobby.gd").new()
+	lobby.name = "Lobby"
+	root.add_child(lobby)
+	mp.auth_callback = func(_id, _data): pass
+	mp.peer_authenticating.connect(func(id):
+		mp.send_auth(id, "eve:lobby".to_utf8_buffer())
+		mp.complete_auth(id))
+	mp.connected_to_server.connect(_on_connected)
+	set_multiplayer(mp)
+	var peer := ENetMultiplayerPeer.new()
+	peer.create_client("127.0.0.1", port)
+	mp.multiplayer_peer = peer
+	create_timer(20).timeout.connect(func(): print("timeout"); quit(1))
+
+func _on_connected() -> void:
+	print("connected as ", mp.get_unique_id())
+	lobby.hello.rpc_id(1, "eve")
+	await create_timer(1.5).timeout
+	mp.multiplayer_peer.close()
+	print("bye")
+	quit(0)
+"#;
+
+/// A headless Godot 4.6 client whose Lobby node has one `@rpc` more than the server's calls
+/// `hello("eve")`: the server refuses it as `ProtocolError::MismatchedCall` for that peer,
+/// never dispatches it by id under another name (her `hello` is the server's `joined`, id 1),
+/// and serves a good client in the same run as usual.
+#[test]
+fn godot4_client_under_another_checksum_is_refused() {
+    let Some(engine) = engine::godot4_or_skip("godot4_client_under_another_checksum_is_refused")
+    else {
+        return;
+    };
+    let lobby = Lobby::start();
+    let port = lobby.addr.port();
+    // Eve's node: the generated script with one more any_peer method. Ids follow the sorted
+    // names: chat 0, hello 1, joined 2, ... against the server's chat 0, joined 1, ...
+    let eve_node = format!(
+        "{}\n@rpc(\"any_peer\")\nfunc hello(who: String) -> void:\n\tprint(\"hello \", who)\n",
+        lobby_server::lobby_script().unwrap()
+    );
+    let project = engine::Godot4Project::new("lobby_eve", &[]);
+    std::fs::write(project.dir.join("lobby.gd"), eve_node).unwrap();
+    std::fs::write(project.dir.join("eve.gd"), EVE).unwrap();
+    let e = engine.clone();
+    let alice = std::thread::spawn(move || client(&e, port, &["alice"]));
+    let port_arg = port.to_string();
+    let eve = project.run(&engine, "eve.gd", &[&port_arg], Duration::from_secs(40));
+    let eve_out = String::from_utf8_lossy(&eve.stdout).into_owned();
+    let alice = alice.join().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    lobby.assert_serving("a client under another checksum");
+    lobby.stop.store(true, Ordering::Relaxed);
+    let result = lobby.thread.join().unwrap();
+    let log = lobby.log.lock().unwrap().clone();
+    let context = format!(
+        "server:\n{}\neve:\n{eve_out}\n{}\nalice:\n{alice}",
+        log.join("\n"),
+        String::from_utf8_lossy(&eve.stderr)
+    );
+    println!("{context}");
+    assert_eq!(result, Ok(()));
+    assert!(eve.status.success() && eve_out.contains("bye"), "{context}");
+    let eve_id = eve_out
+        .lines()
+        .find_map(|l| l.strip_prefix("connected as "))
+        .unwrap_or_else(|| panic!("{context}"));
+    // Her call refused as a checksum mismatch, once; her other lines only report the
+    // mismatch (at her SIMPLIFY_PATH and her CONFIRM_PATH). Nothing dispatched by id: not
+    // `joined` refused by mode, not arguments that do not fit, no chat line.
+    let eve_lines: Vec<&String> = log
+        .iter()
+        .filter(|l| l.starts_with(&format!("peer {eve_id}")))
+        .collect();
+    let refused = format!(
+        "peer {eve_id}: peer {eve_id} called on node \"Lobby\", whose RPC checksum differs"
+    );
+    let mismatch = format!("peer {eve_id}: RPC checksum mismatch on node \"Lobby\"");
+    assert_eq!(
+        eve_lines.iter().filter(|l| l.starts_with(&refused)).count(),
+        1,
+        "{context}"
+    );
+    assert!(
+        eve_lines
+            .iter()
+            .all(|l| l.starts_with(&refused) || l.starts_with(&mismatch)),
+        "{context}"
+    );
+    assert!(!log.iter().any(|l| l.starts_with("eve: ")), "{context}");
+    // Alice, in the same run, was served as usual: her chat came back, she moved and left.
+    assert!(
+        alice
+            .lines()
+            .any(|l| l.starts_with("said ") && l.ends_with(" hello from alice")),
+        "{context}"
+    );
+    assert!(
+        log.iter().any(|l| l == "alice: hello from alice"),
+        "{context}"
+    );
+    assert!(alice.lines().last() == Some("bye"), "{context}");
 }
 
 // ---- hostile clients ------------------------------------------------------------------------
@@ -229,10 +359,10 @@ fn join(addr: std::net::SocketAddr, id: i32, auth: &[u8], table: RpcTable) -> En
 fn lobby_keeps_serving_through_hostile_clients() {
     let lobby = Lobby::start();
     let addr = lobby.addr;
-    let mut alice = join(addr, 100, b"alice:lobby", lobby_server::lobby());
+    let mut alice = join(addr, 100, b"alice:lobby", LobbyRpc::table());
 
     // Wrong argument types, methods only the server may call, an unknown node path.
-    let mut mallory = join(addr, 101, b"mallory:lobby", lobby_server::lobby());
+    let mut mallory = join(addr, 101, b"mallory:lobby", LobbyRpc::table());
     let s = mallory.session();
     s.declare(RpcTable::new("/root/Nowhere").with(RpcMethod::any_peer("x")));
     s.rpc(1, "Lobby", "chat", &(42,)).unwrap();
@@ -255,7 +385,7 @@ fn lobby_keeps_serving_through_hostile_clients() {
     // A table with one more method: a checksum mismatch. Its method ids name other methods
     // here ("zzz" is id 6, "chat" id 0 of 7), so every call on the node is refused (Godot
     // prints the mismatch and dispatches them by id).
-    let extra = lobby_server::lobby().with(RpcMethod::any_peer("zzz"));
+    let extra = LobbyRpc::table().with(RpcMethod::any_peer("zzz"));
     let mut eve = join(addr, 106, b"eve:lobby", extra);
     eve.session().rpc(1, "Lobby", "zzz", &()).unwrap();
     eve.session().rpc(1, "Lobby", "chat", &("hi",)).unwrap();
@@ -280,7 +410,7 @@ fn lobby_keeps_serving_through_hostile_clients() {
     for (id, train) in trains {
         let mut c =
             EnetPeer::client_with_id(addr, id, Settings::default().with_auth(true)).unwrap();
-        c.session().declare(lobby_server::lobby());
+        c.session().declare(LobbyRpc::table());
         pump(&mut c, Duration::from_secs(10), |e| {
             matches!(e, Event::PeerAuthenticating(1))
         });
@@ -331,7 +461,7 @@ fn lobby_keeps_serving_through_hostile_clients() {
         let id = 200 + round;
         let mut c =
             EnetPeer::client_with_id(addr, id, Settings::default().with_auth(true)).unwrap();
-        c.session().declare(lobby_server::lobby());
+        c.session().declare(LobbyRpc::table());
         pump(&mut c, Duration::from_secs(10), |e| {
             matches!(e, Event::PeerAuthenticating(1))
         });
@@ -354,13 +484,16 @@ fn lobby_keeps_serving_through_hostile_clients() {
     );
 
     // The good client was never disturbed: its chat is relayed to it.
-    alice
-        .session()
-        .rpc(1, "Lobby", "chat", &("still here",))
-        .unwrap();
+    let chat = LobbyRpc::Chat {
+        text: "still here".into(),
+    };
+    alice.session().rpc_to(1, &chat).unwrap();
     let said = pump(&mut alice, Duration::from_secs(10), |e| {
-        matches!(e, Event::Rpc(call) if call.method == "said"
-            && call.args_as::<(i32, String)>().ok() == Some((100, "still here".into())))
+        let want = LobbyRpc::Said {
+            id: 100,
+            text: "still here".into(),
+        };
+        matches!(e, Event::Rpc(call) if call.decode::<LobbyRpc>().as_ref() == Ok(&want))
     });
     lobby.assert_serving("all of it");
     assert!(said, "alice's chat was not relayed");

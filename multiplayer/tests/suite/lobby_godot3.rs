@@ -13,12 +13,14 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+use example::LobbyRpc;
 use godot_serde::Vector2;
 use godot_serde_multiplayer::Event;
 use godot_serde_multiplayer::Limits;
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
 use godot_serde_multiplayer::godot3::wire::{self, EnetHeader};
 use godot_serde_multiplayer::godot3::{NodeTable, RemoteMode};
+use godot_serde_multiplayer::typed::RpcSet;
 
 fn example_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lobby_godot3")
@@ -29,7 +31,7 @@ fn committed_lobby_script_is_current() {
     let committed = std::fs::read_to_string(example_dir().join("lobby.gd")).unwrap();
     assert_eq!(
         committed,
-        example::lobby_script(),
+        example::lobby_script().unwrap(),
         "regenerate it: cargo run -p godot-serde-multiplayer --example godot3_lobby_server -- \
          --print-script > multiplayer/examples/lobby_godot3/lobby.gd"
     );
@@ -116,11 +118,11 @@ fn two_godot3_players_meet_in_the_lobby() {
         (&alice_out, format!("joined {b} bob")),
         (&alice_out, format!("said {b} hello from bob")),
         (&alice_out, format!("left {b}")),
-        (&alice_out, "motd welcome, alice".to_owned()),
+        (&alice_out, "welcome welcome, alice".to_owned()),
         (&bob_out, format!("joined {a} alice")),
         (&bob_out, format!("said {b} hello from bob")),
         (&alice_out, format!("moved {b} (2, 4)")),
-        (&bob_out, "motd welcome, bob".to_owned()),
+        (&bob_out, "welcome welcome, bob".to_owned()),
     ] {
         assert!(
             out.lines().any(|l| l == want),
@@ -198,22 +200,19 @@ fn godot3_lobby_keeps_serving_through_hostile_clients() {
         log.iter().filter(|l| l.contains(pattern)).count()
     };
     std::thread::sleep(Duration::from_millis(300));
-    let mut alice = connect(addr, 100, example::lobby());
-    let alice_name = example::Register {
+    let mut alice = connect(addr, 100, LobbyRpc::node_table());
+    let register = LobbyRpc::Register {
         player: "alice".into(),
     };
-    alice
-        .session()
-        .rpc(1, "Lobby", "register", &alice_name)
-        .unwrap();
+    alice.session().rpc_to(1, &register).unwrap();
     assert!(pump(&mut alice, Duration::from_secs(10), |e| matches!(
         e,
-        Event::Rset(set) if set.method == "motd"
+        Event::Rpc(call) if call.decode::<LobbyRpc>().is_ok_and(|c| matches!(c, LobbyRpc::Welcome { .. }))
     )));
 
     // Wrong argument types, a method and a node the server does not declare, calls and sets
     // only the server may make, oversized names and chat lines.
-    let extra = example::lobby().method("nope", RemoteMode::Remote);
+    let extra = LobbyRpc::node_table().method("nope", RemoteMode::Remote);
     let mut mallory = connect(addr, 101, extra);
     let s = mallory.session();
     s.declare(NodeTable::new("/root/Nowhere").method("x", RemoteMode::Remote));
@@ -225,7 +224,7 @@ fn godot3_lobby_keeps_serving_through_hostile_clients() {
     s.rpc(1, "Lobby", "move", &("x",)).unwrap();
     s.rpc(1, "Lobby", "nope", &()).unwrap();
     s.rpc(1, "Lobby", "said", &(100, "forged")).unwrap();
-    s.rset(1, "Lobby", "motd", &"forged").unwrap();
+    s.rpc(1, "Lobby", "welcome", &("forged",)).unwrap();
     s.rpc(1, "Nowhere", "x", &()).unwrap();
     s.rpc(1, "Lobby", "register", &("x".repeat(1000),)).unwrap();
     s.rpc(1, "Lobby", "chat", &("x".repeat(100_000),)).unwrap();
@@ -238,7 +237,7 @@ fn godot3_lobby_keeps_serving_through_hostile_clients() {
     assert_eq!(lines("peer 101: chat of 100000 bytes dropped"), 1);
     assert_eq!(lines("peer 101 may not call \"nope\""), 1);
     assert_eq!(lines("peer 101 may not call \"said\""), 1);
-    assert_eq!(lines("peer 101 may not set \"motd\""), 1);
+    assert_eq!(lines("peer 101 may not call \"welcome\""), 1);
     assert_eq!(lines("peer 101 names node \"Nowhere\""), 1);
     mallory.close();
 
@@ -263,18 +262,18 @@ fn godot3_lobby_keeps_serving_through_hostile_clients() {
     // Join-and-leave churn: leaving right after joining the lobby, right after registering,
     // right after connecting.
     for round in 0..9 {
-        let mut c = connect(addr, 200 + round, example::lobby());
+        let mut c = connect(addr, 200 + round, LobbyRpc::node_table());
         if round % 3 != 2 {
-            let name = example::Register {
+            let name = LobbyRpc::Register {
                 player: "churn".into(),
             };
-            c.session().rpc(1, "Lobby", "register", &name).unwrap();
+            c.session().rpc_to(1, &name).unwrap();
             c.service().unwrap();
         }
         if round % 3 == 0 {
             assert!(pump(&mut c, Duration::from_secs(10), |e| matches!(
                 e,
-                Event::Rset(set) if set.method == "motd"
+                Event::Rpc(call) if call.method == "welcome"
             )));
         }
         c.close();
@@ -287,13 +286,16 @@ fn godot3_lobby_keeps_serving_through_hostile_clients() {
     );
 
     // The good client was never disturbed: its chat is relayed to it.
-    let chat = example::Chat {
+    let chat = LobbyRpc::Chat {
         text: "still here".into(),
     };
-    alice.session().rpc(1, "Lobby", "chat", &chat).unwrap();
+    alice.session().rpc_to(1, &chat).unwrap();
     let said = pump(&mut alice, Duration::from_secs(10), |e| {
-        matches!(e, Event::Rpc(call) if call.method == "said"
-            && call.args_as::<(i32, String)>().ok() == Some((100, "still here".into())))
+        let want = LobbyRpc::Said {
+            id: 100,
+            text: "still here".into(),
+        };
+        matches!(e, Event::Rpc(call) if call.decode::<LobbyRpc>().as_ref() == Ok(&want))
     });
     serving("all of it");
     assert!(said, "alice's chat was not relayed");

@@ -43,13 +43,13 @@ mod live_client;
 mod live_gdscript;
 #[cfg(feature = "enet")]
 mod live_godot3;
-#[cfg(feature = "enet")]
+#[cfg(all(feature = "enet", feature = "derive"))]
 mod live_lobby;
 #[cfg(feature = "enet")]
 mod live_replication;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_server;
-#[cfg(feature = "enet")]
+#[cfg(all(feature = "enet", feature = "derive"))]
 mod lobby_godot3;
 mod protocol;
 mod replication;
