@@ -2,4 +2,5 @@
 //! godot-serde-debugger --test suite`); a module with a filter: `-- live_godot4::`.
 
 mod game;
+mod live_godot3;
 mod live_godot4;
