@@ -97,10 +97,19 @@ impl Session {
         }
     }
 
-    /// The game closed the connection (`error`: why, when it failed).
+    /// The game closed the connection (`error`: why, when it failed). A frame cut short by
+    /// the close is reported first, as a fatal [`Event::BadFrame`].
     pub fn close(&mut self, error: Option<String>) {
         if !self.ended {
             self.ended = true;
+            let missing = self.decoder.missing_bytes();
+            if missing > 0 {
+                self.events.push_back(Event::BadFrame(wire::WireError {
+                    message: format!("the connection closed inside a frame, {missing} bytes short"),
+                    offset: None,
+                    fatal: true,
+                }));
+            }
             self.events.push_back(Event::Disconnected { error });
         }
     }
@@ -114,7 +123,12 @@ impl Session {
     fn lose(&mut self, e: wire::WireError) {
         let reason = e.to_string();
         self.events.push_back(Event::BadFrame(e));
-        self.close(Some(reason));
+        if !self.ended {
+            self.ended = true;
+            self.events.push_back(Event::Disconnected {
+                error: Some(reason),
+            });
+        }
     }
 
     /// The next event, `None` when the bytes received so far hold no more.

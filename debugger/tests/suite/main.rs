@@ -2,5 +2,6 @@
 //! godot-serde-debugger --test suite`); a module with a filter: `-- live_godot4::`.
 
 mod game;
+mod hostile;
 mod live_godot3;
 mod live_godot4;
