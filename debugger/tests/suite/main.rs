@@ -3,5 +3,6 @@
 
 mod game;
 mod hostile;
+mod live_breakpoints;
 mod live_godot3;
 mod live_godot4;
