@@ -116,6 +116,7 @@ impl Command {
                 name: name.to_owned(),
                 thread: g4.then_some(thread),
                 data,
+                size: 0,
             }])
         };
         match self {
@@ -162,6 +163,7 @@ impl Command {
                     name: "inspect_object".into(),
                     thread: None,
                     data: vec![id(n)],
+                    size: 0,
                 })
                 .collect()),
             Command::SetObjectProperty {

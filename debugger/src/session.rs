@@ -41,8 +41,8 @@ pub struct Session {
     pid: Option<i64>,
     broken: Option<Break>,
     stack: Vec<StackFrame>,
-    /// Godot 4's `stack_frame_vars` count and the `stack_frame_var`s so far.
-    variables: Option<(usize, Vec<Variable>)>,
+    /// Godot 4's `stack_frame_vars` count, the `stack_frame_var`s so far and their bytes.
+    variables: Option<(usize, Vec<Variable>, usize)>,
     errors: usize,
     warnings: usize,
     ended: bool,
@@ -159,19 +159,30 @@ impl Session {
                         .and_then(|n| it.end().map(|()| n))
                     {
                         Ok(0) => self.events.push_back(Event::Variables(Vec::new())),
-                        Ok(n) => self.variables = Some((n, Vec::new())),
+                        Ok(n) => self.variables = Some((n, Vec::new(), raw.size)),
                         Err(reason) => self.malformed(raw.name, reason),
                     }
                     return;
                 }
                 "stack_frame_var" => {
+                    let size = raw.size;
                     match (event::variable4(raw.data), self.variables.take()) {
-                        (Ok(var), Some((n, mut vars))) => {
+                        (Ok(_), Some((_, _, bytes)))
+                            if bytes.saturating_add(size) > self.limits.max_message_size =>
+                        {
+                            let reason = format!(
+                                "the frame's variables are over the limit of {} bytes; \
+                                 those gathered are dropped",
+                                self.limits.max_message_size
+                            );
+                            self.malformed(raw.name, reason);
+                        }
+                        (Ok(var), Some((n, mut vars, bytes))) => {
                             vars.push(var);
                             if vars.len() == n {
                                 self.events.push_back(Event::Variables(vars));
                             } else {
-                                self.variables = Some((n, vars));
+                                self.variables = Some((n, vars, bytes + size));
                             }
                         }
                         (Ok(_), None) => {

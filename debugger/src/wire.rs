@@ -48,9 +48,10 @@ pub const DEFAULT_MAX_FRAME_SIZE: usize = 16 * 1024 * 1024;
 /// `stack_frame_var` messages one Godot 4 `stack_frame_vars` announces: 65,536.
 pub const DEFAULT_MAX_ITEMS: usize = 65_536;
 
-/// The default largest number of messages one [`Decoder::next_message`] loop of the blocking
-/// adapter decodes before it returns to the caller: 1,024 (the per-call budget).
-pub const DEFAULT_MESSAGES_PER_CALL: usize = 1_024;
+/// The default largest size of one message made of several frames (a Godot 3 message: name,
+/// count and items; Godot 4's `stack_frame_vars` with its `stack_frame_var`s), prefixes
+/// included: 16 MiB.
+pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 16 * 1024 * 1024;
 
 /// What a game may make this side hold or do. Every bound has a default; see the README's
 /// "Security and limits".
@@ -63,9 +64,8 @@ pub struct Limits {
     pub max_depth: usize,
     /// Most items in one message ([`DEFAULT_MAX_ITEMS`]).
     pub max_items: usize,
-    /// Most messages decoded per call of the blocking adapter's event loop before control
-    /// returns ([`DEFAULT_MESSAGES_PER_CALL`]).
-    pub messages_per_call: usize,
+    /// Most bytes of frames gathered into one message ([`DEFAULT_MAX_MESSAGE_SIZE`]).
+    pub max_message_size: usize,
 }
 
 impl Default for Limits {
@@ -74,7 +74,7 @@ impl Default for Limits {
             max_frame_size: DEFAULT_MAX_FRAME_SIZE,
             max_depth: DEFAULT_MAX_DEPTH,
             max_items: DEFAULT_MAX_ITEMS,
-            messages_per_call: DEFAULT_MESSAGES_PER_CALL,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
         }
     }
 }
@@ -88,6 +88,8 @@ pub struct RawMessage {
     pub thread: Option<i64>,
     /// The data items.
     pub data: Vec<Variant>,
+    /// The bytes it arrived in, prefixes included (0 for a message built here).
+    pub size: usize,
 }
 
 /// A frame or message the game sent that could not be read.
@@ -119,8 +121,10 @@ enum Pending3 {
     Name,
     /// Have the name; waiting for the count frame.
     Count(String),
-    /// Have the name and count; `items` so far.
-    Items(String, usize, Vec<Variant>),
+    /// Have the name and count; `items` so far, and the bytes of the message so far.
+    Items(String, usize, Vec<Variant>, usize),
+    /// Dropping the rest of a message over [`Limits::max_message_size`]: the items left.
+    Skip(usize),
 }
 
 /// Bytes from the game in, [`RawMessage`]s out.
@@ -205,12 +209,13 @@ impl Decoder {
                 return Err(self.lost_error());
             }
             let at = self.offset;
-            let value = match self.frames.next_frame() {
+            let (value, size) = match self.frames.next_frame() {
                 Ok(None) => return Ok(None),
                 Ok(Some(payload)) => {
-                    self.offset += payload.len() + 4;
+                    let size = payload.len() + 4;
+                    self.offset += size;
                     let config = self.protocol.config(self.limits.max_depth);
-                    config.variant_from_bytes(payload)
+                    (config.variant_from_bytes(payload), size)
                 }
                 Err(e) => {
                     self.lost = true;
@@ -224,14 +229,22 @@ impl Decoder {
             let value = match value {
                 Ok(value) => value,
                 Err(e) => {
-                    self.pending = Pending3::Name;
+                    // An item that does not decode drops its Godot 3 message: the rest of
+                    // its items are skipped, so that none is read as a message name.
+                    self.pending = match std::mem::replace(&mut self.pending, Pending3::Name) {
+                        Pending3::Items(_, n, items, _) if n > items.len() + 1 => {
+                            Pending3::Skip(n - items.len() - 1)
+                        }
+                        Pending3::Skip(left) if left > 1 => Pending3::Skip(left - 1),
+                        _ => Pending3::Name,
+                    };
                     return Err(bad(at, format!("undecodable frame: {e}")));
                 }
             };
             match self.protocol {
-                Protocol::Godot4 => return message4(value, at).map(Some),
+                Protocol::Godot4 => return message4(value, at, size).map(Some),
                 Protocol::Godot3 => {
-                    if let Some(message) = self.step3(value, at)? {
+                    if let Some(message) = self.step3(value, at, size)? {
                         return Ok(Some(message));
                     }
                 }
@@ -240,8 +253,19 @@ impl Decoder {
     }
 
     /// One Godot 3 frame into the message being assembled.
-    fn step3(&mut self, value: Variant, at: usize) -> Result<Option<RawMessage>, WireError> {
+    fn step3(
+        &mut self,
+        value: Variant,
+        at: usize,
+        size: usize,
+    ) -> Result<Option<RawMessage>, WireError> {
         match std::mem::replace(&mut self.pending, Pending3::Name) {
+            Pending3::Skip(left) => {
+                if left > 1 {
+                    self.pending = Pending3::Skip(left - 1);
+                }
+                Ok(None)
+            }
             Pending3::Name => match value {
                 Variant::String(name) => {
                     self.pending = Pending3::Count(name.to_string());
@@ -262,9 +286,10 @@ impl Decoder {
                         name,
                         thread: None,
                         data: Vec::new(),
+                        size: 0,
                     })),
                     Some(n) if n <= self.limits.max_items => {
-                        self.pending = Pending3::Items(name, n, Vec::new());
+                        self.pending = Pending3::Items(name, n, Vec::new(), size);
                         Ok(None)
                     }
                     Some(n) => Err(bad(
@@ -280,16 +305,32 @@ impl Decoder {
                     )),
                 }
             }
-            Pending3::Items(name, n, mut items) => {
+            Pending3::Items(name, n, mut items, bytes) => {
+                let bytes = bytes.saturating_add(size);
+                if bytes > self.limits.max_message_size {
+                    let left = n - items.len() - 1;
+                    if left > 0 {
+                        self.pending = Pending3::Skip(left);
+                    }
+                    return Err(bad(
+                        at,
+                        format!(
+                            "message {name:?} is over the limit of {} bytes; its {left} \
+                             remaining items are skipped",
+                            self.limits.max_message_size
+                        ),
+                    ));
+                }
                 items.push(value);
                 if items.len() == n {
                     Ok(Some(RawMessage {
                         name,
                         thread: None,
                         data: items,
+                        size: bytes,
                     }))
                 } else {
-                    self.pending = Pending3::Items(name, n, items);
+                    self.pending = Pending3::Items(name, n, items, bytes);
                     Ok(None)
                 }
             }
@@ -306,7 +347,7 @@ fn bad(offset: usize, message: String) -> WireError {
 }
 
 /// A Godot 4 frame's value as a message: `[String name, int thread, Array data]`.
-fn message4(value: Variant, at: usize) -> Result<RawMessage, WireError> {
+fn message4(value: Variant, at: usize, size: usize) -> Result<RawMessage, WireError> {
     let Variant::Array(array) = value else {
         return Err(bad(
             at,
@@ -324,6 +365,7 @@ fn message4(value: Variant, at: usize) -> Result<RawMessage, WireError> {
             name: name.to_string(),
             thread: Some(thread),
             data: data.items,
+            size,
         }),
         _ => Err(bad(
             at,

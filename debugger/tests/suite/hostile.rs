@@ -212,3 +212,92 @@ fn a_first_frame_of_neither_dialect_ends_the_connection() {
         "{got:?}"
     );
 }
+
+/// A Godot 3 message of `n` items, each a 1,000-byte String (1,012 bytes framed: the 4-byte
+/// prefix, the 4-byte type, the 4-byte length and the 1,000 bytes).
+fn big3(name: &str, n: i64) -> Vec<u8> {
+    let mut bytes = frame3(&name.into());
+    bytes.extend(frame3(&Variant::Int(n)));
+    for _ in 0..n {
+        bytes.extend(frame3(&Variant::from("x".repeat(1000))));
+    }
+    bytes
+}
+
+#[test]
+fn godot3_message_over_the_size_limit_is_skipped_whole() {
+    // 10 items of 1,012 bytes (prefix 4 + header 4 + length 4 + 1,000) and the 12-byte
+    // count frame: 10,132 bytes, over a limit of 5,000; the next message reads normally.
+    assert_eq!(frame3(&Variant::from("x".repeat(1000))).len(), 1012);
+    let limits = Limits {
+        max_message_size: 5_000,
+        ..Limits::default()
+    };
+    let mut session = Session::new(Protocol::Godot3, limits);
+    let mut bytes = big3("output", 10);
+    bytes.extend(frame3(&"debug_exit".into()));
+    bytes.extend(frame3(&Variant::Int(0)));
+    session.receive(&bytes);
+    let got = events(&mut session);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(
+        matches!(&got[0], Event::BadFrame(e) if !e.fatal
+            && e.message.contains("over the limit of 5000 bytes; its 5 remaining items")),
+        "{:?}",
+        got[0]
+    );
+    assert_eq!(got[1], Event::DebugExit);
+    // Under the limit, the same message is read.
+    let mut session = Session::new(Protocol::Godot3, Limits::default());
+    session.receive(&big3("mygame:blob", 10));
+    assert!(matches!(session.poll_event(), Some(Event::Other(m)) if m.data.len() == 10));
+}
+
+#[test]
+fn godot3_undecodable_item_drops_its_message_only() {
+    let mut session = Session::new(Protocol::Godot3, Limits::default());
+    let mut bytes = frame3(&"mygame:three".into());
+    bytes.extend(frame3(&Variant::Int(3)));
+    bytes.extend(frame3(&"a".into()));
+    bytes.extend([8, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0]); // type 255: does not decode
+    bytes.extend(frame3(&"c".into())); // the third item: skipped, not read as a name
+    bytes.extend(frame3(&"debug_exit".into()));
+    bytes.extend(frame3(&Variant::Int(0)));
+    session.receive(&bytes);
+    let got = events(&mut session);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(matches!(&got[0], Event::BadFrame(e) if !e.fatal));
+    assert_eq!(got[1], Event::DebugExit);
+}
+
+#[test]
+fn godot4_stack_variables_over_the_size_limit_are_dropped() {
+    let limits = Limits {
+        max_message_size: 5_000,
+        ..Limits::default()
+    };
+    let mut session = Session::new(Protocol::Godot4, limits);
+    session.receive(&msg4("stack_frame_vars", vec![Variant::Int(10)]));
+    for i in 0..10 {
+        session.receive(&msg4(
+            "stack_frame_var",
+            vec![
+                format!("v{i}").into(),
+                0.into(),
+                4.into(),
+                "x".repeat(1000).into(),
+            ],
+        ));
+    }
+    let got = events(&mut session);
+    // Each stack_frame_var frame is over 1,000 bytes: the fifth passes 5,000.
+    assert!(
+        matches!(&got[0], Event::Malformed { name, reason } if name == "stack_frame_var"
+            && reason.contains("over the limit of 5000 bytes")),
+        "{got:?}"
+    );
+    assert!(
+        !got.iter().any(|e| matches!(e, Event::Variables(_))),
+        "{got:?}"
+    );
+}
