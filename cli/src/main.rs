@@ -4,6 +4,7 @@
 
 mod commands;
 mod containers;
+mod debug;
 mod escape;
 mod input;
 mod json;
@@ -26,6 +27,7 @@ Examples:
   godot-serde inspect save.bin --password secret --json # an open_encrypted_with_pass save
   godot-serde decompress save_c.bin -o save.dat         # an open_compressed file
   godot-serde pck list game.pck                         # a resource pack's files
+  godot-serde debug run --fail-on-error -- godot --headless --path game  # a CI gate
 
 Exit codes: 0 ok, 1 bad input (or I/O error), 2 usage error.";
 
@@ -148,6 +150,22 @@ pack (the same layout unless --format) through a temporary file.")]
     Pck {
         #[command(subcommand)]
         command: pck::PckCommand,
+    },
+    /// Run a Godot debug build under its remote debugger (output, errors, script errors
+    /// continued; the game's exit status, or 1 with --fail-on-error after a script error).
+    #[command(after_help = "\
+Examples:
+  godot-serde debug run -- godot --headless --path game
+  godot-serde debug run --json --fail-on-error -- godot --headless --path game -s res://test.gd
+  godot-serde debug run --godot3 -- godot3-server --no-window --path game
+
+`--remote-debug tcp://127.0.0.1:PORT` (Godot 3: `127.0.0.1:PORT`) is added in front of the
+engine's arguments, PORT a free port. Exit codes: the game's status; 1 with --fail-on-error
+after a script error in a game that exited 0; 124 after --timeout; 1 when the game cannot be
+started or never connects (30 s).")]
+    Debug {
+        #[command(subcommand)]
+        command: debug::DebugCommand,
     },
 }
 
@@ -588,6 +606,17 @@ fn run() -> ExitCode {
             pck::PckCommand::Pack(args) => pck::pack(args, &ui),
             pck::PckCommand::Add(args) => pck::add(args, &ui),
             pck::PckCommand::Remove(args) => pck::remove(args, &ui),
+        },
+        Command::Debug { command } => match command {
+            debug::DebugCommand::Run(args) => match debug::run(args, &mut out) {
+                Ok(0) => Ok(()),
+                Ok(code) => Err(input::Failure {
+                    code,
+                    message: String::new(),
+                    details: Vec::new(),
+                }),
+                Err(f) => Err(f),
+            },
         },
     };
     let flushed = out.flush();

@@ -10,6 +10,7 @@ use godot_serde_test_support::engine;
 
 mod cli;
 mod containers;
+mod debug_run;
 mod godot3_engine;
 mod json_mapping;
 mod malformed;

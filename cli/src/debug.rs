@@ -1,0 +1,366 @@
+//! `godot-serde debug run`: runs a Godot debug build with its remote debugger pointed at us,
+//! prints what the game prints and every error as it arrives (text or JSON Lines), continues
+//! after script errors, and exits with the game's status (or 1 with `--fail-on-error` when a
+//! script error occurred in a game that exited 0).
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::{Child, Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use godot_serde_debugger::{
+    Command, Connection, Debugger, Event, OutputKind, ScriptError, StackFrame,
+};
+use serde_json::json;
+
+use crate::input::Failure;
+
+/// `godot-serde debug ...`
+#[derive(Subcommand, Debug)]
+pub enum DebugCommand {
+    /// Run a Godot debug build under the remote debugger: print its output and errors, continue
+    /// after script errors, exit with its status.
+    Run(RunArgs),
+}
+
+/// `godot-serde debug run`
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Print one JSON object per event (JSON Lines) on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Exit with 1 when a script error occurred (a runtime error, push_error) and the game
+    /// exited with 0.
+    #[arg(long)]
+    pub fail_on_error: bool,
+    /// The engine is Godot 3 (its flag is `--remote-debug HOST:PORT`, without `tcp://`).
+    #[arg(long)]
+    pub godot3: bool,
+    /// Also pass the engine's own stdout and stderr through (they repeat what the debugger
+    /// reports, and show what happens before it connects).
+    #[arg(long)]
+    pub engine_output: bool,
+    /// Kill the game after this many seconds (exit code 124); 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    pub timeout: u64,
+    /// The Godot command and its arguments (after `--`), e.g. `godot --headless --path game`.
+    #[arg(required = true, last = true, value_name = "GODOT_COMMAND")]
+    pub command: Vec<OsString>,
+}
+
+/// How long to wait for the game to connect after it started: 30 s.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The poll interval of the event loop (the game's exit and the timeout are checked in it).
+const POLL: Duration = Duration::from_millis(100);
+
+struct Report<'a, W: Write> {
+    out: &'a mut W,
+    json: bool,
+    /// Script errors seen (breaks, and errors raised from a script).
+    script_errors: usize,
+    warnings: usize,
+    /// The reason of the last break, so that Godot 4's `error` message repeating it is not
+    /// printed twice in text mode.
+    last_break: Option<String>,
+}
+
+fn io(e: std::io::Error) -> Failure {
+    Failure::input(format!("cannot write the output: {e}"))
+}
+
+fn frame_json(f: &StackFrame) -> serde_json::Value {
+    json!({"file": f.file, "function": f.function, "line": f.line})
+}
+
+fn frame_text(f: &StackFrame) -> String {
+    format!("{} ({}:{})", f.function, f.file, f.line)
+}
+
+impl<W: Write> Report<'_, W> {
+    fn line(&mut self, value: &serde_json::Value) -> Result<(), Failure> {
+        writeln!(self.out, "{value}").map_err(io)?;
+        self.out.flush().map_err(io)
+    }
+
+    fn output(&mut self, text: &str, kind: OutputKind) -> Result<(), Failure> {
+        if self.json {
+            return self.line(&json!({"event": "output", "kind": kind.name(), "text": text}));
+        }
+        if kind == OutputKind::Error {
+            eprintln!("{text}");
+            Ok(())
+        } else {
+            writeln!(self.out, "{text}").map_err(io)?;
+            self.out.flush().map_err(io)
+        }
+    }
+
+    fn error(&mut self, e: &ScriptError) -> Result<(), Failure> {
+        let from_script = !e.callstack.is_empty();
+        let repeat = self.last_break.as_deref() == Some(e.message.as_str());
+        if e.warning {
+            self.warnings += 1;
+        } else if from_script && !repeat {
+            self.script_errors += 1;
+        }
+        if self.json {
+            return self.line(&json!({
+                "event": "error",
+                "warning": e.warning,
+                "message": e.message,
+                "description": e.description,
+                "source": {"file": e.source_file, "function": e.source_function, "line": e.source_line},
+                "callstack": e.callstack.iter().map(frame_json).collect::<Vec<_>>(),
+            }));
+        }
+        if repeat {
+            self.last_break = None;
+            return Ok(());
+        }
+        let label = if e.warning { "WARNING" } else { "ERROR" };
+        let text = if e.description.is_empty() {
+            &e.message
+        } else {
+            &e.description
+        };
+        eprintln!("{label}: {text}");
+        eprintln!(
+            "   at: {} ({}:{})",
+            e.source_function, e.source_file, e.source_line
+        );
+        for (i, f) in e.callstack.iter().enumerate() {
+            eprintln!("   [{i}] {}", frame_text(f));
+        }
+        Ok(())
+    }
+
+    /// A break begins: counted, and remembered so that Godot 4's `error` message repeating
+    /// it (sent during the break, before the stack dump) is neither counted nor printed twice.
+    fn enter_break(&mut self, reason: &str) {
+        self.script_errors += 1;
+        self.last_break = Some(reason.to_owned());
+    }
+
+    fn script_break(&mut self, reason: &str, stack: &[StackFrame]) -> Result<(), Failure> {
+        if self.json {
+            return self.line(&json!({
+                "event": "break",
+                "reason": reason,
+                "stack": stack.iter().map(frame_json).collect::<Vec<_>>(),
+            }));
+        }
+        eprintln!("SCRIPT ERROR: {reason}");
+        for (i, f) in stack.iter().enumerate() {
+            eprintln!("   [{i}] {}", frame_text(f));
+        }
+        Ok(())
+    }
+
+    fn note(&mut self, event: &str, message: &str) -> Result<(), Failure> {
+        if self.json {
+            return self.line(&json!({"event": event, "message": message}));
+        }
+        eprintln!("debugger: {message}");
+        Ok(())
+    }
+}
+
+/// The engine's arguments with `--remote-debug` inserted first (before any `--`).
+fn engine_process(args: &RunArgs, port: u16) -> Result<Process, Failure> {
+    let (program, rest) = args
+        .command
+        .split_first()
+        .ok_or_else(|| Failure::input("no Godot command given after --"))?;
+    let target = if args.godot3 {
+        format!("127.0.0.1:{port}")
+    } else {
+        format!("tcp://127.0.0.1:{port}")
+    };
+    let mut process = Process::new(program);
+    process.arg("--remote-debug").arg(target).args(rest);
+    process.stdin(Stdio::null());
+    if !args.engine_output {
+        process.stdout(Stdio::null()).stderr(Stdio::null());
+    }
+    Ok(process)
+}
+
+/// The exit code for the game's status.
+fn status_code(child: &mut Child) -> Result<u8, Failure> {
+    let status = child
+        .wait()
+        .map_err(|e| Failure::input(format!("cannot wait for the game: {e}")))?;
+    Ok(match status.code() {
+        Some(code) => u8::try_from(code & 0xff).unwrap_or(1),
+        // Killed by a signal: 128 + the signal, as shells report it.
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::ExitStatusExt as _;
+                status
+                    .signal()
+                    .and_then(|s| u8::try_from(128 + s).ok())
+                    .unwrap_or(1)
+            }
+            #[cfg(not(unix))]
+            {
+                1
+            }
+        }
+    })
+}
+
+/// Runs the game; `Ok(code)` is the process exit code.
+pub fn run<W: Write>(args: &RunArgs, out: &mut W) -> Result<u8, Failure> {
+    let debugger = Debugger::listen("127.0.0.1:0")
+        .map_err(|e| Failure::input(format!("cannot listen on 127.0.0.1: {e}")))?;
+    let port = debugger
+        .local_addr()
+        .map_err(|e| Failure::input(format!("cannot read the listening port: {e}")))?
+        .port();
+    let mut child = engine_process(args, port)?.spawn().map_err(|e| {
+        Failure::input(format!(
+            "cannot start {}: {e}",
+            args.command
+                .first()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        ))
+    })?;
+    let deadline = (args.timeout > 0).then(|| Instant::now() + Duration::from_secs(args.timeout));
+    let mut report = Report {
+        out,
+        json: args.json,
+        script_errors: 0,
+        warnings: 0,
+        last_break: None,
+    };
+    let result = serve(&debugger, &mut child, deadline, &mut report);
+    let code = match result {
+        Ok(()) => status_code(&mut child)?,
+        Err(Stop::TimedOut) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            report.note(
+                "timeout",
+                &format!("killed the game after {} s", args.timeout),
+            )?;
+            124
+        }
+        Err(Stop::Failed(f)) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(f);
+        }
+    };
+    let failed = args.fail_on_error && report.script_errors > 0 && code == 0;
+    let exit = if failed { 1 } else { code };
+    if report.json {
+        report.line(&json!({
+            "event": "exit",
+            "status": code,
+            "script_errors": report.script_errors,
+            "warnings": report.warnings,
+            "exit_code": exit,
+        }))?;
+    } else if failed {
+        eprintln!(
+            "debugger: {} script error(s); exiting with 1 (--fail-on-error)",
+            report.script_errors
+        );
+    }
+    Ok(exit)
+}
+
+enum Stop {
+    TimedOut,
+    Failed(Failure),
+}
+
+impl From<Failure> for Stop {
+    fn from(f: Failure) -> Self {
+        Stop::Failed(f)
+    }
+}
+
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// Accepts the game and reports its events until it disconnects.
+fn serve<W: Write>(
+    debugger: &Debugger,
+    child: &mut Child,
+    deadline: Option<Instant>,
+    report: &mut Report<'_, W>,
+) -> Result<(), Stop> {
+    let connect_by = Instant::now() + CONNECT_TIMEOUT;
+    let mut game: Connection = loop {
+        match debugger.accept(POLL) {
+            Ok(game) => break game,
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => return Err(Failure::input(format!("cannot accept the game: {e}")).into()),
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(Failure::input(format!(
+                "the game exited ({status}) without connecting to the debugger: is it a \
+                 debug build, and is the command a Godot engine?"
+            ))
+            .into());
+        }
+        if past(deadline) {
+            return Err(Stop::TimedOut);
+        }
+        if Instant::now() >= connect_by {
+            return Err(Failure::input(format!(
+                "the game did not connect to the debugger within {CONNECT_TIMEOUT:?}"
+            ))
+            .into());
+        }
+    };
+    // The break waiting for its stack dump before it is reported and continued.
+    let mut pending_break: Option<String> = None;
+    loop {
+        if past(deadline) {
+            return Err(Stop::TimedOut);
+        }
+        let Some(event) = game.next_event(POLL) else {
+            continue;
+        };
+        match event {
+            Event::Output(lines) => {
+                for line in lines {
+                    report.output(&line.text, line.kind)?;
+                }
+            }
+            Event::Error(e) => report.error(&e)?,
+            Event::DebugEnter(b) => {
+                report.enter_break(&b.reason);
+                if b.has_stack && game.send(Command::GetStackDump).is_ok() {
+                    pending_break = Some(b.reason);
+                } else {
+                    report.script_break(&b.reason, &[])?;
+                    let _ = game.send(Command::Continue);
+                }
+            }
+            Event::StackDump(stack) => {
+                if let Some(reason) = pending_break.take() {
+                    report.script_break(&reason, &stack)?;
+                    let _ = game.send(Command::Continue);
+                }
+            }
+            Event::BadFrame(e) => report.note("bad_frame", &e.to_string())?,
+            Event::Malformed { name, reason } => {
+                report.note("malformed", &format!("message {name:?}: {reason}"))?;
+            }
+            Event::Disconnected { error } => {
+                if let Some(error) = error {
+                    report.note("disconnected", &error)?;
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! `godot-serde debug run` against live Godot 4.6 and 3.2.3 games: output as it is printed,
+//! errors with their script stack, a runtime error continued, the game's exit status, and
+//! `--fail-on-error` as a CI gate. Expected lines are hand-written from the scripts below.
+
+use crate::common::run;
+use crate::engine::{self, Engine};
+use std::path::{Path, PathBuf};
+
+/// Godot 4: prints, warns, push_errors, a runtime error in boom() (line 5), then quits from
+/// `_process` with the code given after `--` (output printed after `quit()` in `_init` never
+/// reaches the debugger: the engine stops before flushing it).
+const GAME4: &str = "extends SceneTree
+var frames := 0
+func boom(x):
+\tvar d = {}
+\treturn d.missing_key + x
+func _initialize():
+\tprint(\"hello \", 42)
+\tpush_warning(\"careful\")
+\tif \"--clean\" not in OS.get_cmdline_user_args():
+\t\tpush_error(\"bad thing\")
+func _process(_delta):
+\tframes += 1
+\tif frames == 2 and \"--clean\" not in OS.get_cmdline_user_args():
+\t\tboom(1)
+\t\tprint(\"after the error\")
+\tif frames == 4:
+\t\tprinterr(\"to stderr\")
+\t\tquit(int(OS.get_cmdline_user_args()[0]))
+\treturn false
+";
+
+/// The same for Godot 3.2 (`_idle`, its error text, `OS.get_cmdline_args`).
+const GAME3: &str = "extends SceneTree
+var frames = 0
+func boom(x):
+\tvar d = {}
+\treturn d.missing_key + x
+func _initialize():
+\tprint(\"hello \", 42)
+\tpush_error(\"bad thing\")
+func _idle(_delta):
+\tframes += 1
+\tif frames == 2:
+\t\tboom(1)
+\t\tprint(\"after the error\")
+\tif frames == 4:
+\t\tquit(int(OS.get_cmdline_args()[-1]))
+\treturn false
+";
+
+fn project(engine: Engine, script: &str) -> PathBuf {
+    let settings = match engine {
+        Engine::Godot4 => "config_version=5\n\n[application]\n\nconfig/name=\"cli_debug\"\n",
+        Engine::Godot3 => {
+            "config_version=4\n\n[logging]\n\nfile_logging/enable_file_logging=false\n\
+             file_logging/enable_file_logging.pc=false\n"
+        }
+    };
+    let dir = engine::project_dir::<&Path>("cli_debug", settings, &[]);
+    std::fs::write(dir.join("main.gd"), script).unwrap();
+    dir
+}
+
+fn godot4(engine: &Path, dir: &Path, user_args: &[&str], flags: &[&str]) -> crate::common::Run {
+    let mut args = vec!["debug", "run", "--timeout", "60"];
+    args.extend_from_slice(flags);
+    let (engine, dir) = (engine.to_str().unwrap(), dir.to_str().unwrap());
+    args.extend([
+        "--",
+        engine,
+        "--headless",
+        "--path",
+        dir,
+        "-s",
+        "res://main.gd",
+        "--",
+    ]);
+    args.extend_from_slice(user_args);
+    run(&args, b"")
+}
+
+const RUNTIME_ERROR4: &str =
+    "Invalid access to property or key 'missing_key' on a base object of type 'Dictionary'.";
+
+#[test]
+fn godot4_text_output_errors_and_exit_status() {
+    let Some(engine) = Engine::Godot4.find_or_skip("cli::debug_run::godot4_text") else {
+        return;
+    };
+    let dir = project(Engine::Godot4, GAME4);
+    let r = godot4(&engine, &dir, &["5"], &[]);
+    assert_eq!(r.code, Some(5), "{}", r.transcript());
+    let out = r.out();
+    // print() lines on stdout in order; the runtime error was continued.
+    let hello = out.find("hello 42\n").expect("hello");
+    let after = out.find("after the error\n").expect("after");
+    assert!(hello < after, "{out}");
+    assert!(!out.contains("to stderr"));
+    let err = &r.stderr;
+    assert!(err.contains("to stderr\n"), "{err}");
+    assert!(
+        err.contains("WARNING: careful\n   at: push_warning (core/variant/variant_utility.cpp:"),
+        "{err}"
+    );
+    assert!(
+        err.contains("   [0] _initialize (res://main.gd:8)\n"),
+        "{err}"
+    );
+    assert!(err.contains("ERROR: bad thing\n"), "{err}");
+    assert!(
+        err.contains("   [0] _initialize (res://main.gd:10)\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "SCRIPT ERROR: {RUNTIME_ERROR4}\n   [0] boom (res://main.gd:5)\n   [1] _process (res://main.gd:14)\n"
+        )),
+        "{err}"
+    );
+    // Godot 4 also sends the runtime error as an `error` message: shown once.
+    assert_eq!(err.matches(RUNTIME_ERROR4).count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn godot4_json_fail_on_error_is_a_ci_gate() {
+    let Some(engine) = Engine::Godot4.find_or_skip("cli::debug_run::godot4_json") else {
+        return;
+    };
+    let dir = project(Engine::Godot4, GAME4);
+    // The game exits 0, but had script errors: 1.
+    let r = godot4(&engine, &dir, &["0"], &["--json", "--fail-on-error"]);
+    assert_eq!(r.code, Some(1), "{}", r.transcript());
+    let events: Vec<serde_json::Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(events.contains(&serde_json::json!(
+        {"event": "output", "kind": "log", "text": "after the error"}
+    )));
+    assert!(events.contains(&serde_json::json!({
+        "event": "break",
+        "reason": RUNTIME_ERROR4,
+        "stack": [
+            {"file": "res://main.gd", "function": "boom", "line": 5},
+            {"file": "res://main.gd", "function": "_process", "line": 14},
+        ],
+    })));
+    let bad = events
+        .iter()
+        .find(|e| e["event"] == "error" && e["message"] == "bad thing")
+        .expect("the push_error");
+    assert_eq!(bad["warning"], false);
+    assert_eq!(
+        bad["callstack"],
+        serde_json::json!([{"file": "res://main.gd", "function": "_initialize", "line": 10}])
+    );
+    assert_eq!(
+        events.last().unwrap(),
+        &serde_json::json!({"event": "exit", "status": 0, "script_errors": 2, "warnings": 3, "exit_code": 1})
+    );
+
+    // Without script errors (a warning is not one) it passes.
+    let r = godot4(&engine, &dir, &["0", "--clean"], &["--fail-on-error"]);
+    assert_eq!(r.code, Some(0), "{}", r.transcript());
+    assert!(r.stderr.contains("WARNING: careful"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn godot3_text_output_and_exit_status() {
+    let Some(engine) = Engine::Godot3.find_or_skip("cli::debug_run::godot3") else {
+        return;
+    };
+    let dir = project(Engine::Godot3, GAME3);
+    let (engine, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
+    let r = run(
+        &[
+            "debug",
+            "run",
+            "--godot3",
+            "--fail-on-error",
+            "--timeout",
+            "60",
+            "--",
+            engine,
+            "--no-window",
+            "--path",
+            d,
+            "-s",
+            "res://main.gd",
+            "--",
+            "6",
+        ],
+        b"",
+    );
+    // The game's own non-zero status wins over --fail-on-error's 1.
+    assert_eq!(r.code, Some(6), "{}", r.transcript());
+    assert!(r.out().contains("hello 42\n"), "{}", r.transcript());
+    assert!(r.out().contains("after the error\n"), "{}", r.transcript());
+    assert!(
+        r.stderr.contains(
+            "SCRIPT ERROR: Invalid get index 'missing_key' (on base: 'Dictionary').\n   \
+             [0] boom (res://main.gd:5)\n   [1] _idle (res://main.gd:12)\n"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("ERROR: bad thing\n"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_command_that_never_connects_is_an_error() {
+    // `true` exits at once without connecting (as a release build would).
+    let r = run(&["debug", "run", "--", "true"], b"");
+    assert_eq!(r.code, Some(1), "{}", r.transcript());
+    assert!(
+        r.stderr.contains("without connecting to the debugger"),
+        "{}",
+        r.stderr
+    );
+}

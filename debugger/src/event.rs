@@ -1,0 +1,564 @@
+//! Typed messages from the game. Each known message is read into its own type; any other
+//! message is kept whole as [`Event::Other`], and a known message of the wrong shape becomes
+//! [`Event::Malformed`]: neither is fatal.
+
+use crate::scene::{InspectedObject, Property, SceneTree};
+use crate::wire::{Protocol, RawMessage, WireError};
+use godot_serde::Variant;
+
+/// Something that happened on a debugging connection.
+#[derive(Debug, PartialEq)]
+pub enum Event {
+    /// The game's process id (Godot 4's `set_pid`, its first message).
+    Pid(i64),
+    /// Printed lines (`print`, `print_rich`, `printerr`), in order.
+    Output(Vec<OutputLine>),
+    /// An engine or script error or warning (`push_error`, `push_warning`, runtime errors,
+    /// engine `ERR_*` macros).
+    Error(ScriptError),
+    /// The game stopped in the debugger (a script error, a breakpoint, `breakpoint` or a
+    /// `break` command) and waits for [`Command::Continue`](crate::Command::Continue) or a step.
+    DebugEnter(Break),
+    /// The game left the break and runs again.
+    DebugExit,
+    /// The call stack of the break (answer to `get_stack_dump`), innermost frame first.
+    StackDump(Vec<StackFrame>),
+    /// The variables of one stack frame (answer to `get_stack_frame_vars`): locals, then
+    /// members, then globals.
+    Variables(Vec<Variable>),
+    /// The result of an `evaluate` command (Godot 4).
+    Evaluation(Variable),
+    /// The game's scene tree (answer to `request_scene_tree`).
+    SceneTree(SceneTree),
+    /// Objects and their properties (answer to `inspect_objects` / `inspect_object`).
+    Objects(Vec<InspectedObject>),
+    /// A message this crate has no type for (profilers, `window:title`, ...), whole.
+    Other(RawMessage),
+    /// A known message whose data has the wrong shape; `reason` says what was wrong.
+    Malformed {
+        /// The message name.
+        name: String,
+        /// What did not match.
+        reason: String,
+    },
+    /// A frame that could not be read. Not fatal unless [`WireError::fatal`], after which
+    /// [`Event::Disconnected`] follows.
+    BadFrame(WireError),
+    /// The game closed the connection (or it failed, with the reason). The last event.
+    Disconnected {
+        /// Why, when the connection failed rather than closed.
+        error: Option<String>,
+    },
+}
+
+/// What kind of printed line an [`OutputLine`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutputKind {
+    /// `print` (type 0).
+    Log,
+    /// `printerr` and other standard-error output (type 1).
+    Error,
+    /// `print_rich` (Godot 4, type 2), BBCode kept. Godot 4 also gives this kind to plain
+    /// lines it joined in front of a rich one in the same flush.
+    Rich,
+    /// A type this crate does not know.
+    Other(i64),
+}
+
+impl OutputKind {
+    fn from_code(code: i64) -> Self {
+        match code {
+            0 => OutputKind::Log,
+            1 => OutputKind::Error,
+            2 => OutputKind::Rich,
+            other => OutputKind::Other(other),
+        }
+    }
+
+    /// A lowercase name: `log`, `error`, `rich` or `other`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputKind::Log => "log",
+            OutputKind::Error => "error",
+            OutputKind::Rich => "rich",
+            OutputKind::Other(_) => "other",
+        }
+    }
+}
+
+/// One printed text. Godot 4 joins consecutive `print` lines of one frame with `\n`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputLine {
+    /// The text, without a trailing newline.
+    pub text: String,
+    /// Its kind.
+    pub kind: OutputKind,
+}
+
+/// One frame of a call stack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StackFrame {
+    /// The script, e.g. `res://main.gd`.
+    pub file: String,
+    /// The function.
+    pub function: String,
+    /// The line (1-based).
+    pub line: i64,
+}
+
+/// An `error` message: an error or warning with where it was raised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    /// When, since the engine started: hours, minutes, seconds, milliseconds.
+    pub time: [i64; 4],
+    /// The error text, e.g. `"bad thing"` for `push_error("bad thing")`, or a warning code
+    /// such as `UNUSED_VARIABLE` for GDScript's parser warnings.
+    pub message: String,
+    /// The longer description (may be empty).
+    pub description: String,
+    /// Whether this is a warning (`push_warning`, parser warnings) rather than an error.
+    pub warning: bool,
+    /// The C++ (or script) source that raised it: for `push_error` the engine's own
+    /// `variant_utility.cpp`, for a runtime script error the script.
+    pub source_file: String,
+    /// The function in [`source_file`](Self::source_file).
+    pub source_function: String,
+    /// The line in [`source_file`](Self::source_file).
+    pub source_line: i64,
+    /// The script call stack when it was raised, innermost first (empty outside scripts).
+    pub callstack: Vec<StackFrame>,
+}
+
+impl ScriptError {
+    /// The innermost script frame, where a script raised it: `callstack[0]`, if any.
+    #[must_use]
+    pub fn script_frame(&self) -> Option<&StackFrame> {
+        self.callstack.first()
+    }
+}
+
+/// A `debug_enter`: why the game stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Break {
+    /// Whether the game can go on from here (false after a script error).
+    pub can_continue: bool,
+    /// The reason: the script error's text, or `"Breakpoint"`.
+    pub reason: String,
+    /// Whether a script stack is available (Godot 4; always true for Godot 3).
+    pub has_stack: bool,
+    /// The thread that stopped (Godot 4); commands during the break go to it.
+    pub thread: Option<i64>,
+}
+
+/// Where a [`Variable`] lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// A local of the frame (0).
+    Local,
+    /// A member of `self` (1).
+    Member,
+    /// A global (2).
+    Global,
+    /// An `evaluate` result (3, Godot 4).
+    Evaluation,
+    /// A code this crate does not know.
+    Other(i64),
+}
+
+impl Scope {
+    fn from_code(code: i64) -> Self {
+        match code {
+            0 => Scope::Local,
+            1 => Scope::Member,
+            2 => Scope::Global,
+            3 => Scope::Evaluation,
+            other => Scope::Other(other),
+        }
+    }
+}
+
+/// A named value of a stack frame, or an evaluation result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variable {
+    /// The name (for an evaluation, the expression).
+    pub name: String,
+    /// Where it lives.
+    pub scope: Scope,
+    /// The value; objects arrive as `EncodedObjectAsID` objects holding `object_id`, and values
+    /// the engine found too large to send as `null`.
+    pub value: Variant,
+}
+
+/// The reading of a message's data items, one after another.
+pub(crate) struct Items {
+    items: std::vec::IntoIter<Variant>,
+    at: usize,
+}
+
+impl Items {
+    pub(crate) fn new(data: Vec<Variant>) -> Self {
+        Items {
+            items: data.into_iter(),
+            at: 0,
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.items.len() == 0
+    }
+
+    pub(crate) fn any(&mut self) -> Result<Variant, String> {
+        let at = self.at;
+        self.at += 1;
+        self.items
+            .next()
+            .ok_or_else(|| format!("item {at} missing"))
+    }
+
+    fn wrong(&self, what: &str, got: &Variant) -> String {
+        format!(
+            "item {}: expected {what}, got {:?}",
+            self.at.saturating_sub(1),
+            got.variant_type()
+        )
+    }
+
+    pub(crate) fn string(&mut self) -> Result<String, String> {
+        let value = self.any()?;
+        match &value {
+            Variant::String(s) => Ok(s.to_string()),
+            Variant::StringName(_) => Ok(value.as_str().unwrap_or_default().to_owned()),
+            other => Err(self.wrong("a String", other)),
+        }
+    }
+
+    pub(crate) fn int(&mut self) -> Result<i64, String> {
+        let value = self.any()?;
+        match value {
+            Variant::Int(n) => Ok(n),
+            other => Err(self.wrong("an int", &other)),
+        }
+    }
+
+    pub(crate) fn count(&mut self, limit: usize) -> Result<usize, String> {
+        let n = self.int()?;
+        match usize::try_from(n) {
+            Ok(n) if n <= limit => Ok(n),
+            _ => Err(format!(
+                "item {}: count {n} is negative or over {limit}",
+                self.at - 1
+            )),
+        }
+    }
+
+    pub(crate) fn bool(&mut self) -> Result<bool, String> {
+        let value = self.any()?;
+        match value {
+            Variant::Bool(b) => Ok(b),
+            other => Err(self.wrong("a bool", &other)),
+        }
+    }
+
+    pub(crate) fn array(&mut self) -> Result<Vec<Variant>, String> {
+        let value = self.any()?;
+        match value {
+            Variant::Array(a) => Ok(a.items),
+            other => Err(self.wrong("an Array", &other)),
+        }
+    }
+
+    pub(crate) fn end(&self) -> Result<(), String> {
+        match self.items.len() {
+            0 => Ok(()),
+            n => Err(format!("{n} unexpected items after item {}", self.at)),
+        }
+    }
+}
+
+/// One `stack_frame_var` of Godot 4: `[name, scope, type, value]`.
+pub(crate) fn variable4(data: Vec<Variant>) -> Result<Variable, String> {
+    let mut it = Items::new(data);
+    let name = it.string()?;
+    let scope = Scope::from_code(it.int()?);
+    let _type = it.int()?;
+    let value = it.any()?;
+    it.end()?;
+    Ok(Variable { name, scope, value })
+}
+
+/// Parsing of the messages that stand alone (every one but Godot 4's `stack_frame_var`s,
+/// which the session gathers). `Ok(None)`: the name is not one of them.
+pub(crate) fn parse(protocol: Protocol, raw: RawMessage) -> Result<Event, (String, String)> {
+    let name = raw.name.clone();
+    let result = match (protocol, raw.name.as_str()) {
+        (Protocol::Godot4, "set_pid") => one_int(raw.data).map(Event::Pid),
+        (Protocol::Godot4, "output") => output4(raw.data).map(Event::Output),
+        (Protocol::Godot3, "output") => output3(raw.data).map(Event::Output),
+        (Protocol::Godot4, "error") => error4(raw.data).map(Event::Error),
+        (Protocol::Godot3, "error") => error3(raw.data).map(Event::Error),
+        (_, "debug_enter") => debug_enter(protocol, raw.data).map(Event::DebugEnter),
+        (_, "debug_exit") => Ok(Event::DebugExit),
+        (Protocol::Godot4, "stack_dump") => stack_dump4(raw.data).map(Event::StackDump),
+        (Protocol::Godot3, "stack_dump") => stack_dump3(raw.data).map(Event::StackDump),
+        (Protocol::Godot3, "stack_frame_vars") => variables3(raw.data).map(Event::Variables),
+        (Protocol::Godot4, "evaluation_return") => variable4(raw.data).map(Event::Evaluation),
+        (Protocol::Godot4, "scene:scene_tree") => {
+            SceneTree::parse(raw.data, 6).map(Event::SceneTree)
+        }
+        (Protocol::Godot3, "message:scene_tree") => {
+            SceneTree::parse(raw.data, 4).map(Event::SceneTree)
+        }
+        (Protocol::Godot4, "scene:inspect_objects") => objects(raw.data).map(Event::Objects),
+        (Protocol::Godot4, "scene:inspect_object")
+        | (Protocol::Godot3, "message:inspect_object") => {
+            InspectedObject::parse(raw.data).map(|o| Event::Objects(vec![o]))
+        }
+        _ => return Ok(Event::Other(raw)),
+    };
+    result.map_err(|reason| (name, reason))
+}
+
+fn one_int(data: Vec<Variant>) -> Result<i64, String> {
+    let mut it = Items::new(data);
+    let n = it.int()?;
+    it.end()?;
+    Ok(n)
+}
+
+fn output4(data: Vec<Variant>) -> Result<Vec<OutputLine>, String> {
+    let mut it = Items::new(data);
+    let texts = match it.any()? {
+        Variant::PackedStringArray(texts) => texts,
+        other => return Err(it.wrong("a PackedStringArray", &other)),
+    };
+    let kinds = match it.any()? {
+        Variant::PackedInt32Array(kinds) => kinds,
+        other => return Err(it.wrong("a PackedInt32Array", &other)),
+    };
+    it.end()?;
+    let texts: Vec<String> = texts.into_iter().collect();
+    let kinds: Vec<i32> = kinds.into_iter().collect();
+    if texts.len() != kinds.len() {
+        return Err(format!("{} texts but {} types", texts.len(), kinds.len()));
+    }
+    Ok(texts
+        .into_iter()
+        .zip(kinds)
+        .map(|(text, kind)| OutputLine {
+            text,
+            kind: OutputKind::from_code(i64::from(kind)),
+        })
+        .collect())
+}
+
+fn output3(data: Vec<Variant>) -> Result<Vec<OutputLine>, String> {
+    data.into_iter()
+        .map(|line| {
+            let Variant::Array(line) = line else {
+                return Err(format!(
+                    "expected [text, type], got {:?}",
+                    line.variant_type()
+                ));
+            };
+            let mut it = Items::new(line.items);
+            let text = it.string()?;
+            let kind = OutputKind::from_code(it.int()?);
+            it.end()?;
+            Ok(OutputLine { text, kind })
+        })
+        .collect()
+}
+
+/// The call stack tail of an error: `3 * n`, then `file, function, line` n times.
+fn callstack(it: &mut Items, limit: usize) -> Result<Vec<StackFrame>, String> {
+    let size = it.count(limit.saturating_mul(3))?;
+    if size % 3 != 0 {
+        return Err(format!("call stack size {size} is not a multiple of 3"));
+    }
+    let mut frames = Vec::new();
+    for _ in 0..size / 3 {
+        let file = it.string()?;
+        let function = it.string()?;
+        let line = it.int()?;
+        frames.push(StackFrame {
+            file,
+            function,
+            line,
+        });
+    }
+    Ok(frames)
+}
+
+/// Godot 4: `[hr, min, sec, msec, file, function, line, error, description, warning,
+/// 3 * n, (file, function, line) * n]`.
+fn error4(data: Vec<Variant>) -> Result<ScriptError, String> {
+    let limit = data.len();
+    let mut it = Items::new(data);
+    let time = [it.int()?, it.int()?, it.int()?, it.int()?];
+    let source_file = it.string()?;
+    let source_function = it.string()?;
+    let source_line = it.int()?;
+    let message = it.string()?;
+    let description = it.string()?;
+    let warning = it.bool()?;
+    let callstack = callstack(&mut it, limit)?;
+    it.end()?;
+    Ok(ScriptError {
+        time,
+        message,
+        description,
+        warning,
+        source_file,
+        source_function,
+        source_line,
+        callstack,
+    })
+}
+
+/// Godot 3.2: `[[hr, min, sec, msec, function, file, line, error, description, warning],
+/// 3 * n, (file, function, line) * n]` (the function before the file).
+fn error3(data: Vec<Variant>) -> Result<ScriptError, String> {
+    let limit = data.len();
+    let mut it = Items::new(data);
+    let mut head = Items::new(it.array()?);
+    let time = [head.int()?, head.int()?, head.int()?, head.int()?];
+    let source_function = head.string()?;
+    let source_file = head.string()?;
+    let source_line = head.int()?;
+    let message = head.string()?;
+    let description = head.string()?;
+    let warning = head.bool()?;
+    head.end()?;
+    let callstack = callstack(&mut it, limit)?;
+    it.end()?;
+    Ok(ScriptError {
+        time,
+        message,
+        description,
+        warning,
+        source_file,
+        source_function,
+        source_line,
+        callstack,
+    })
+}
+
+fn debug_enter(protocol: Protocol, data: Vec<Variant>) -> Result<Break, String> {
+    let mut it = Items::new(data);
+    let can_continue = it.bool()?;
+    let reason = it.string()?;
+    let (has_stack, thread) = match protocol {
+        Protocol::Godot4 => (it.bool()?, Some(it.int()?)),
+        Protocol::Godot3 => (true, None),
+    };
+    it.end()?;
+    Ok(Break {
+        can_continue,
+        reason,
+        has_stack,
+        thread,
+    })
+}
+
+/// Godot 4: `[3 * n, (file, line, function) * n]` (line before function here).
+fn stack_dump4(data: Vec<Variant>) -> Result<Vec<StackFrame>, String> {
+    let limit = data.len();
+    let mut it = Items::new(data);
+    let size = it.count(limit)?;
+    if size % 3 != 0 {
+        return Err(format!("stack size {size} is not a multiple of 3"));
+    }
+    let mut frames = Vec::new();
+    for _ in 0..size / 3 {
+        let file = it.string()?;
+        let line = it.int()?;
+        let function = it.string()?;
+        frames.push(StackFrame {
+            file,
+            function,
+            line,
+        });
+    }
+    it.end()?;
+    Ok(frames)
+}
+
+/// Godot 3.2: one Dictionary per frame, `{file, function, id, line}`.
+fn stack_dump3(data: Vec<Variant>) -> Result<Vec<StackFrame>, String> {
+    data.into_iter()
+        .map(|frame| {
+            let Variant::Dictionary(d) = frame else {
+                return Err(format!(
+                    "expected a Dictionary, got {:?}",
+                    frame.variant_type()
+                ));
+            };
+            let text = |key: &str| {
+                d.get(key)
+                    .and_then(Variant::as_str)
+                    .map(str::to_owned)
+                    .ok_or_else(|| format!("frame without a String {key:?}"))
+            };
+            Ok(StackFrame {
+                file: text("file")?,
+                function: text("function")?,
+                line: d
+                    .get("line")
+                    .and_then(Variant::as_int)
+                    .ok_or("frame without an int \"line\"")?,
+            })
+        })
+        .collect()
+}
+
+/// Godot 3.2: `[n, (name, value) * n]` for locals, then members, then globals.
+fn variables3(data: Vec<Variant>) -> Result<Vec<Variable>, String> {
+    let limit = data.len();
+    let mut it = Items::new(data);
+    let mut all = Vec::new();
+    for scope in [Scope::Local, Scope::Member, Scope::Global] {
+        let n = it.count(limit)?;
+        for _ in 0..n {
+            let name = it.string()?;
+            let value = it.any()?;
+            all.push(Variable { name, scope, value });
+        }
+    }
+    it.end()?;
+    Ok(all)
+}
+
+/// Godot 4.4+: one `[id, class, properties]` per object.
+fn objects(data: Vec<Variant>) -> Result<Vec<InspectedObject>, String> {
+    data.into_iter()
+        .map(|object| match object {
+            Variant::Array(a) => InspectedObject::parse(a.items),
+            other => Err(format!(
+                "expected an object Array, got {:?}",
+                other.variant_type()
+            )),
+        })
+        .collect()
+}
+
+/// A property entry: `[name, type, hint, hint_string, usage, value]`.
+pub(crate) fn property(entry: Variant) -> Result<Property, String> {
+    let Variant::Array(entry) = entry else {
+        return Err(format!(
+            "expected a property Array, got {:?}",
+            entry.variant_type()
+        ));
+    };
+    let mut it = Items::new(entry.items);
+    let property = Property {
+        name: it.string()?,
+        type_id: it.int()?,
+        hint: it.int()?,
+        hint_string: it.string()?,
+        usage: it.int()?,
+        value: it.any()?,
+    };
+    it.end()?;
+    Ok(property)
+}

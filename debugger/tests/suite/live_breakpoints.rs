@@ -1,0 +1,144 @@
+//! Breakpoints and stepping against live Godot 4.6 and 3.2.3 games: a breakpoint set while the
+//! game runs stops it there (`debug_enter` with the reason "Breakpoint", can continue), `next`
+//! stops at the following line, and after the breakpoint is cleared `continue` lets the game
+//! finish.
+
+use std::time::Duration;
+
+use godot_serde_debugger::{Break, Command, Connection, Event, StackFrame};
+use godot_serde_test_support::engine::Engine;
+
+use crate::game;
+
+/// Line 9 (`x += 1`) runs every frame, line 10 follows it; the game quits with 3 once the
+/// debugger sets `done` on the script's object (its id printed with "ready").
+fn script(engine: Engine) -> String {
+    let (callback, ticks) = match engine {
+        Engine::Godot4 => ("_process", "Time.get_ticks_msec()"),
+        Engine::Godot3 => ("_idle", "OS.get_ticks_msec()"),
+    };
+    format!(
+        "extends SceneTree
+var frames = 0
+var done = false
+func {callback}(_delta):
+\tframes += 1
+\tif frames == 2:
+\t\tprint(\"ready \", get_instance_id())
+\tvar x = frames
+\tx += 1
+\tif done:
+\t\tquit(3)
+\tif {ticks} > 30000:
+\t\tquit(2)
+\treturn false
+"
+    )
+}
+
+fn wait_break(game: &mut Connection) -> (Break, Vec<StackFrame>) {
+    let events = game.events_until(Duration::from_secs(30), false, |e| {
+        matches!(e, Event::DebugEnter(_))
+    });
+    let Some(Event::DebugEnter(b)) = events.last() else {
+        panic!("no break: {events:?}")
+    };
+    let b = b.clone();
+    game.send(Command::GetStackDump).unwrap();
+    let events = game.events_until(Duration::from_secs(30), false, |e| {
+        matches!(e, Event::StackDump(_))
+    });
+    let Some(Event::StackDump(stack)) = events.last() else {
+        panic!("no stack: {events:?}")
+    };
+    (b, stack.clone())
+}
+
+fn breakpoints(which: Engine) {
+    let name = match which {
+        Engine::Godot4 => "debugger::live_breakpoints::godot4",
+        Engine::Godot3 => "debugger::live_breakpoints::godot3",
+    };
+    let Some(engine) = which.find_or_skip(name) else {
+        return;
+    };
+    let dir = game::project(which, "dbg_bp", &script(which));
+    let (mut game, run) = game::start(which, &engine, &dir, Duration::from_secs(60));
+    let timeout = Duration::from_secs(30);
+    let ready = game.events_until(
+        timeout,
+        true,
+        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text.starts_with("ready "))),
+    );
+    let id: u64 = ready
+        .iter()
+        .find_map(|e| match e {
+            Event::Output(l) => l.iter().find_map(|l| l.text.strip_prefix("ready ")),
+            _ => None,
+        })
+        .expect("the ready line")
+        .parse()
+        .unwrap();
+    let callback = match which {
+        Engine::Godot4 => "_process",
+        Engine::Godot3 => "_idle",
+    };
+    let at = |line| StackFrame {
+        file: "res://main.gd".into(),
+        function: callback.into(),
+        line,
+    };
+    game.send(Command::Breakpoint {
+        file: "res://main.gd".into(),
+        line: 9,
+        enabled: true,
+    })
+    .unwrap();
+    let (b, stack) = wait_break(&mut game);
+    assert!(b.can_continue, "{b:?}");
+    assert_eq!(b.reason, "Breakpoint");
+    assert_eq!(stack, [at(9)]);
+    // `next` runs line 9 and stops at line 10.
+    game.send(Command::Next).unwrap();
+    let (b, stack) = wait_break(&mut game);
+    assert!(b.can_continue);
+    assert_eq!(stack, [at(10)]);
+    game.send(Command::Breakpoint {
+        file: "res://main.gd".into(),
+        line: 9,
+        enabled: false,
+    })
+    .unwrap();
+    game.send(Command::Continue).unwrap();
+    game.send(Command::SetObjectProperty {
+        id,
+        property: "done".into(),
+        value: true.into(),
+    })
+    .unwrap();
+    let end = game.events_until(timeout, false, |_| false);
+    assert!(
+        !end.iter().any(|e| matches!(e, Event::DebugEnter(_))),
+        "stopped again after the breakpoint was cleared: {end:?}"
+    );
+    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
+    let (out, killed) = run.join().unwrap();
+    assert!(!killed);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn godot4_breakpoint_next_and_clear() {
+    breakpoints(Engine::Godot4);
+}
+
+#[test]
+fn godot3_breakpoint_next_and_clear() {
+    breakpoints(Engine::Godot3);
+}

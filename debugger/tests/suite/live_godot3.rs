@@ -1,0 +1,199 @@
+//! Against a live Godot 3.2.3 game: the same as `live_godot4` in Godot 3's dialect (name,
+//! count and items as separate frames; `message:` scene replies; no thread ids).
+
+use std::time::Duration;
+
+use godot_serde::{Variant, Vector2};
+use godot_serde_debugger::{Break, Command, Event, OutputKind, Protocol, Scope, StackFrame};
+use godot_serde_test_support::engine::Engine;
+
+use crate::game;
+
+/// Line numbers below are this script's (1-based).
+const SCRIPT: &str = "extends SceneTree
+
+var frames = 0
+var player
+
+func boom(x):
+\tvar d = {}
+\treturn d.missing_key + x
+
+func _initialize():
+\tprint(\"hello \", 42)
+\tpush_warning(\"careful\")
+\tpush_error(\"bad thing\")
+\tprinterr(\"to stderr\")
+\tplayer = Node2D.new()
+\tplayer.name = \"Player\"
+\tplayer.position = Vector2(3, 4)
+\tvar gun = Node.new()
+\tgun.name = \"Gun\"
+\tplayer.add_child(gun)
+\troot.add_child(player)
+
+func _idle(_delta):
+\tframes += 1
+\tif frames == 3:
+\t\tboom(1)
+\t\tprint(\"after the error\")
+\tif player.position == Vector2(10, 20):
+\t\tprint(\"position set \", player.position)
+\t\tquit(7)
+\tif OS.get_ticks_msec() > 30000:
+\t\tquit(2)
+\treturn false
+";
+
+fn frame(function: &str, line: i64) -> StackFrame {
+    StackFrame {
+        file: "res://main.gd".into(),
+        function: function.into(),
+        line,
+    }
+}
+
+fn printed(events: &[Event]) -> Vec<(String, OutputKind)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Output(lines) => Some(lines.clone()),
+            _ => None,
+        })
+        .flatten()
+        .map(|l| (l.text, l.kind))
+        .collect()
+}
+
+#[test]
+fn godot3_game_under_the_debugger() {
+    let Some(engine) = Engine::Godot3.find_or_skip("debugger::live_godot3") else {
+        return;
+    };
+    let dir = game::project(Engine::Godot3, "dbg3", SCRIPT);
+    let (mut game, run) = game::start(Engine::Godot3, &engine, &dir, Duration::from_secs(60));
+    let timeout = Duration::from_secs(30);
+
+    let before = game.events_until(timeout, false, |e| matches!(e, Event::DebugEnter(_)));
+    assert_eq!(game.protocol(), Some(Protocol::Godot3));
+    let lines = printed(&before);
+    assert!(
+        lines.contains(&("hello 42".into(), OutputKind::Log)),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&("to stderr".into(), OutputKind::Error)),
+        "{lines:?}"
+    );
+    let errors: Vec<_> = before
+        .iter()
+        .filter_map(|e| match e {
+            Event::Error(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(errors.len(), 2, "{before:#?}");
+    assert_eq!(
+        (errors[0].message.as_str(), errors[0].warning),
+        ("careful", true)
+    );
+    assert_eq!(errors[0].source_function, "call");
+    assert_eq!(errors[0].callstack, vec![frame("_initialize", 12)]);
+    assert_eq!(
+        (errors[1].message.as_str(), errors[1].warning),
+        ("bad thing", false)
+    );
+    assert_eq!(errors[1].callstack, vec![frame("_initialize", 13)]);
+    assert_eq!(
+        before.last(),
+        Some(&Event::DebugEnter(Break {
+            can_continue: false,
+            reason: "Invalid get index 'missing_key' (on base: 'Dictionary').".into(),
+            has_stack: true,
+            thread: None,
+        }))
+    );
+
+    game.send(Command::GetStackDump).unwrap();
+    game.send(Command::GetStackFrameVars(0)).unwrap();
+    let during = game.events_until(timeout, false, |e| matches!(e, Event::Variables(_)));
+    let stack = during.iter().find_map(|e| match e {
+        Event::StackDump(s) => Some(s.clone()),
+        _ => None,
+    });
+    assert_eq!(stack, Some(vec![frame("boom", 8), frame("_idle", 26)]));
+    assert_eq!(
+        game.session().unwrap().stack(),
+        [frame("boom", 8), frame("_idle", 26)]
+    );
+    let Some(Event::Variables(vars)) = during.last() else {
+        panic!("no variables: {during:?}")
+    };
+    let find = |name: &str| {
+        vars.iter()
+            .find(|v| v.name == name)
+            .map(|v| (v.scope, &v.value))
+    };
+    assert_eq!(find("x"), Some((Scope::Local, &Variant::Int(1))));
+    assert_eq!(find("frames"), Some((Scope::Member, &Variant::Int(3))));
+    assert!(
+        game.send(Command::Evaluate {
+            expression: "1".into(),
+            frame: 0
+        })
+        .is_err()
+    );
+    game.send(Command::Continue).unwrap();
+    let after = game.events_until(
+        timeout,
+        false,
+        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text == "after the error")),
+    );
+    assert!(after.contains(&Event::DebugExit), "{after:?}");
+    assert!(game.session().unwrap().current_break().is_none());
+
+    game.send(Command::RequestSceneTree).unwrap();
+    let tree = game.events_until(timeout, true, |e| matches!(e, Event::SceneTree(_)));
+    let Some(Event::SceneTree(tree)) = tree.last() else {
+        panic!("no scene tree: {tree:?}")
+    };
+    assert_eq!(tree.paths(), ["/root", "/root/Player", "/root/Player/Gun"]);
+    assert_eq!(tree.root().unwrap().class, "Viewport");
+    let player = tree.get("/root/Player").unwrap();
+    assert_eq!(player.class, "Node2D");
+
+    game.send(Command::InspectObjects(vec![player.id])).unwrap();
+    let objects = game.events_until(timeout, true, |e| matches!(e, Event::Objects(_)));
+    let Some(Event::Objects(objects)) = objects.last() else {
+        panic!("no objects: {objects:?}")
+    };
+    assert_eq!(
+        (objects[0].id, objects[0].class.as_str()),
+        (player.id, "Node2D")
+    );
+    assert_eq!(
+        objects[0].get("position"),
+        Some(&Variant::Vector2(Vector2::new(3.0, 4.0)))
+    );
+    game.send(Command::SetObjectProperty {
+        id: player.id,
+        property: "position".into(),
+        value: Variant::Vector2(Vector2::new(10.0, 20.0)),
+    })
+    .unwrap();
+    let end = game.events_until(timeout, true, |_| false);
+    assert!(
+        printed(&end).contains(&("position set (10, 20)".into(), OutputKind::Log)),
+        "{end:?}"
+    );
+    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
+    let (out, killed) = run.join().unwrap();
+    assert!(!killed);
+    assert_eq!(
+        out.status.code(),
+        Some(7),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,243 @@
+//! Against a live Godot 4.6 game: output, warnings, errors, a runtime script error that
+//! stops the game until the debugger continues it, the stack and variables of that break,
+//! the scene tree, an object's properties, and a property set that the game sees.
+
+use std::time::Duration;
+
+use godot_serde::{Variant, Vector2};
+use godot_serde_debugger::{
+    Break, Command, Event, OutputKind, OutputLine, Protocol, Scope, StackFrame,
+};
+use godot_serde_test_support::engine::Engine;
+
+use crate::game;
+
+/// Line numbers below are this script's (1-based).
+const SCRIPT: &str = "extends SceneTree
+
+var frames := 0
+var player: Node2D
+
+func boom(x):
+\tvar d = {}
+\treturn d.missing_key + x
+
+func _initialize():
+\tprint(\"hello \", 42)
+\tpush_warning(\"careful\")
+\tpush_error(\"bad thing\")
+\tplayer = Node2D.new()
+\tplayer.name = \"Player\"
+\tplayer.position = Vector2(3, 4)
+\tvar gun = Node.new()
+\tgun.name = \"Gun\"
+\tplayer.add_child(gun)
+\troot.add_child(player)
+
+func _process(_delta):
+\tframes += 1
+\tif frames == 3:
+\t\tboom(1)
+\t\tprint(\"after the error\")
+\tif player.position == Vector2(10, 20):
+\t\tprint(\"position set \", player.position)
+\t\tquit(7)
+\tif Time.get_ticks_msec() > 30000:
+\t\tquit(2)
+\treturn false
+";
+
+const RUNTIME_ERROR: &str =
+    "Invalid access to property or key 'missing_key' on a base object of type 'Dictionary'.";
+
+fn frame(function: &str, line: i64) -> StackFrame {
+    StackFrame {
+        file: "res://main.gd".into(),
+        function: function.into(),
+        line,
+    }
+}
+
+fn text_output(events: &[Event]) -> Vec<OutputLine> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Output(lines) => Some(lines.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn godot4_game_under_the_debugger() {
+    let Some(engine) = Engine::Godot4.find_or_skip("debugger::live_godot4") else {
+        return;
+    };
+    let dir = game::project(Engine::Godot4, "dbg4", SCRIPT);
+    let (mut game, run) = game::start(Engine::Godot4, &engine, &dir, Duration::from_secs(60));
+    let timeout = Duration::from_secs(30);
+
+    // Up to the break of the runtime error in boom().
+    let before = game.events_until(timeout, false, |e| matches!(e, Event::DebugEnter(_)));
+    assert_eq!(game.protocol(), Some(Protocol::Godot4));
+    assert!(
+        matches!(before.first(), Some(Event::Pid(pid)) if *pid > 0),
+        "{before:?}"
+    );
+    let lines = text_output(&before);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.text == "hello 42" && l.kind == OutputKind::Log),
+        "{lines:?}"
+    );
+    let errors: Vec<_> = before
+        .iter()
+        .filter_map(|e| match e {
+            Event::Error(e)
+                if e.callstack
+                    .first()
+                    .is_some_and(|f| f.file == "res://main.gd") =>
+            {
+                Some(e)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(errors.len(), 2, "{before:#?}");
+    assert_eq!(errors[0].message, "careful");
+    assert!(errors[0].warning);
+    assert_eq!(errors[0].source_function, "push_warning");
+    assert_eq!(errors[0].callstack, vec![frame("_initialize", 12)]);
+    assert_eq!(errors[1].message, "bad thing");
+    assert!(!errors[1].warning);
+    assert_eq!(errors[1].source_function, "push_error");
+    assert_eq!(errors[1].callstack, vec![frame("_initialize", 13)]);
+    assert_eq!(
+        before.last(),
+        Some(&Event::DebugEnter(Break {
+            can_continue: false,
+            reason: RUNTIME_ERROR.into(),
+            has_stack: true,
+            thread: Some(1),
+        }))
+    );
+    assert!(game.session().unwrap().current_break().is_some());
+
+    // The game waits: read its stack, variables and an expression, then continue.
+    game.send(Command::GetStackDump).unwrap();
+    game.send(Command::GetStackFrameVars(0)).unwrap();
+    game.send(Command::Evaluate {
+        expression: "x + 1".into(),
+        frame: 0,
+    })
+    .unwrap();
+    let during = game.events_until(timeout, false, |e| matches!(e, Event::Evaluation(_)));
+    let stack = during.iter().find_map(|e| match e {
+        Event::StackDump(s) => Some(s.clone()),
+        _ => None,
+    });
+    assert_eq!(stack, Some(vec![frame("boom", 8), frame("_process", 25)]));
+    let vars = during
+        .iter()
+        .find_map(|e| match e {
+            Event::Variables(v) => Some(v.clone()),
+            _ => None,
+        })
+        .expect("the frame's variables");
+    let find = |name: &str| {
+        vars.iter()
+            .find(|v| v.name == name)
+            .map(|v| (v.scope, &v.value))
+    };
+    assert_eq!(find("x"), Some((Scope::Local, &Variant::Int(1))));
+    assert_eq!(find("frames"), Some((Scope::Member, &Variant::Int(3))));
+    match during.last() {
+        Some(Event::Evaluation(v)) => {
+            assert_eq!((v.name.as_str(), v.scope), ("x + 1", Scope::Evaluation));
+            assert_eq!(v.value, Variant::Int(2));
+        }
+        other => panic!("expected the evaluation, got {other:?}"),
+    }
+    // The runtime error itself, with its script stack.
+    let runtime = during.iter().chain(before.iter()).find_map(|e| match e {
+        Event::Error(e) if e.message == RUNTIME_ERROR => Some(e.clone()),
+        _ => None,
+    });
+    game.send(Command::Continue).unwrap();
+    let after = game.events_until(
+        timeout,
+        false,
+        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text == "after the error")),
+    );
+    assert!(after.contains(&Event::DebugExit), "{after:?}");
+    let runtime = runtime
+        .or_else(|| {
+            after.iter().find_map(|e| match e {
+                Event::Error(e) if e.message == RUNTIME_ERROR => Some(e.clone()),
+                _ => None,
+            })
+        })
+        .expect("the runtime error's error message");
+    assert_eq!(runtime.source_file, "res://main.gd");
+    assert_eq!(
+        (runtime.source_function.as_str(), runtime.source_line),
+        ("boom", 8)
+    );
+    assert_eq!(
+        runtime.callstack,
+        vec![frame("boom", 8), frame("_process", 25)]
+    );
+
+    // The tree: /root with Player (Node2D) holding Gun (Node).
+    game.send(Command::RequestSceneTree).unwrap();
+    let tree = game.events_until(timeout, true, |e| matches!(e, Event::SceneTree(_)));
+    let Some(Event::SceneTree(tree)) = tree.last() else {
+        panic!("no scene tree: {tree:?}")
+    };
+    assert_eq!(tree.paths(), ["/root", "/root/Player", "/root/Player/Gun"]);
+    assert_eq!(tree.root().unwrap().class, "Window");
+    let player = tree.get("/root/Player").unwrap();
+    assert_eq!(player.class, "Node2D");
+    assert_eq!(tree.get("/root/Player/Gun").unwrap().class, "Node");
+
+    // Its properties, then a property set the game sees (it prints it and quits with 7).
+    game.send(Command::InspectObjects(vec![player.id])).unwrap();
+    let objects = game.events_until(timeout, true, |e| matches!(e, Event::Objects(_)));
+    let Some(Event::Objects(objects)) = objects.last() else {
+        panic!("no objects: {objects:?}")
+    };
+    assert_eq!(objects.len(), 1);
+    assert_eq!(
+        (objects[0].id, objects[0].class.as_str()),
+        (player.id, "Node2D")
+    );
+    assert_eq!(
+        objects[0].get("position"),
+        Some(&Variant::Vector2(Vector2::new(3.0, 4.0)))
+    );
+    game.send(Command::SetObjectProperty {
+        id: player.id,
+        property: "position".into(),
+        value: Variant::Vector2(Vector2::new(10.0, 20.0)),
+    })
+    .unwrap();
+    let end = game.events_until(timeout, true, |_| false);
+    assert!(
+        text_output(&end)
+            .iter()
+            .any(|l| l.text == "position set (10.0, 20.0)"),
+        "{end:?}"
+    );
+    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
+    let (out, killed) = run.join().unwrap();
+    assert!(!killed);
+    assert_eq!(
+        out.status.code(),
+        Some(7),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
