@@ -98,6 +98,11 @@ fn assert_chat_outcome(ok: usize, cases: usize, errors: &[String], chats: &[Chat
     );
 }
 
+/// What the generated-script clients of Godot 4 extend (`lobby_client4.gd`).
+fn lobby_client4() -> PathBuf {
+    dir("godot", "lobby_client4.gd")
+}
+
 /// A Rust ENet server for up to 4 clients on a free port of 127.0.0.1, declaring `table`.
 fn server4(table: RpcTable) -> (EnetPeer, u16) {
     let mut server =
@@ -168,8 +173,14 @@ fn generated_godot4_script_talks_to_the_rust_server() {
         .godot4(&table4())
         .unwrap();
     let (tmp, generated) = write_generated("gen4", "generated4.gd", &script);
-    let project =
-        engine::Godot4Project::new("gdscript4", &[&dir("godot", "gen_client4.gd"), &generated]);
+    let project = engine::Godot4Project::new(
+        "gdscript4",
+        &[
+            &dir("godot", "gen_client4.gd"),
+            &lobby_client4(),
+            &generated,
+        ],
+    );
     let (mut server, port) = server4(table4());
     let client = spawn4(&engine, project, "gen_client4.gd", port);
     let mut chats = Vec::new();
@@ -297,8 +308,14 @@ mod typed {
         };
         let script = Stubs::new().typed4::<Typed>().unwrap();
         let (tmp, generated) = write_generated("typed4", "typed4.gd", &script);
-        let project =
-            engine::Godot4Project::new("typed4", &[&dir("godot", "typed_client4.gd"), &generated]);
+        let project = engine::Godot4Project::new(
+            "typed4",
+            &[
+                &dir("godot", "typed_client4.gd"),
+                &lobby_client4(),
+                &generated,
+            ],
+        );
         let (mut server, port) = server4(Typed::table());
         let client = spawn4(&engine, project, "typed_client4.gd", port);
         let mut calls = Vec::new();

@@ -173,7 +173,13 @@ fn godot4_client_follows_the_rust_servers_spawns_and_syncs() {
         EnetPeer::server("127.0.0.1:0".parse().unwrap(), 8, Settings::default()).unwrap();
     let port = server.local_addr().unwrap().port();
     server.session().declare_spawner(spawner());
-    let project = engine::Godot4Project::new("mp_replication", &[&script("replication_client.gd")]);
+    let project = engine::Godot4Project::new(
+        "mp_replication",
+        &[
+            &script("replication_client.gd"),
+            &script("replication_world.gd"),
+        ],
+    );
     let generated = gdscript::script(
         &[("players", &spawner())],
         &[("player", &player_sync()), ("input", &input_sync(0))],
@@ -346,7 +352,13 @@ fn godot_server_and_client(
         .local_addr()
         .unwrap()
         .port();
-    let project = engine::Godot4Project::new(name, &[&script("replication_server.gd")]);
+    let project = engine::Godot4Project::new(
+        name,
+        &[
+            &script("replication_server.gd"),
+            &script("replication_world.gd"),
+        ],
+    );
     let generated = gdscript::script(
         &[("players", &spawner())],
         &[("player", &player_sync()), ("input", &input_sync(0))],
