@@ -428,12 +428,8 @@ impl Session {
         if self.settings.relay && self.is_server() {
             let existing: Vec<i32> = self.paths.ids().collect();
             for other in existing {
-                let mut to_other = Vec::with_capacity(wire::SYS_CMD_SIZE);
-                wire::write_sys(&mut to_other, wire::SYS_ADD_PEER, peer);
-                self.push_packet(other, 0, TransferMode::Reliable, to_other);
-                let mut to_new = Vec::with_capacity(wire::SYS_CMD_SIZE);
-                wire::write_sys(&mut to_new, wire::SYS_ADD_PEER, other);
-                self.push_packet(peer, 0, TransferMode::Reliable, to_new);
+                self.push_sys(other, wire::SYS_ADD_PEER, peer);
+                self.push_sys(peer, wire::SYS_ADD_PEER, other);
             }
         }
         self.paths.add_peer(peer);
@@ -453,9 +449,7 @@ impl Session {
         if self.settings.relay && self.is_server() {
             let others: Vec<i32> = self.paths.ids().collect();
             for other in others {
-                let mut data = Vec::with_capacity(wire::SYS_CMD_SIZE);
-                wire::write_sys(&mut data, wire::SYS_DEL_PEER, peer);
-                self.push_packet(other, 0, TransferMode::Reliable, data);
+                self.push_sys(other, wire::SYS_DEL_PEER, peer);
             }
         }
         if signal {
@@ -498,6 +492,14 @@ impl Session {
         for target in targets {
             self.push_packet(target, channel, mode, packet.clone());
         }
+    }
+
+    /// Queues a one-command SYS packet for `to` (`sub`: `SYS_ADD_PEER`, `SYS_DEL_PEER`) about
+    /// `peer`, reliable on channel 0, as the server tells its clients of each other.
+    fn push_sys(&mut self, to: i32, sub: u8, peer: i32) {
+        let mut data = Vec::with_capacity(wire::SYS_CMD_SIZE);
+        wire::write_sys(&mut data, sub, peer);
+        self.push_packet(to, 0, TransferMode::Reliable, data);
     }
 
     fn push_packet(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {

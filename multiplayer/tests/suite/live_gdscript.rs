@@ -98,9 +98,24 @@ fn assert_chat_outcome(ok: usize, cases: usize, errors: &[String], chats: &[Chat
     );
 }
 
-/// What the generated-script clients of Godot 4 extend (`lobby_client4.gd`).
-fn lobby_client4() -> PathBuf {
-    dir("godot", "lobby_client4.gd")
+/// The Godot 4 project `tag` of a client of a generated script: `client` (of `tests/godot`,
+/// which extends `lobby_client4.gd`, copied beside it) and the generated `script` as
+/// `res://{name}`. Returns the temporary directory of the generated file (the caller removes
+/// it) and the project.
+fn client_project4(
+    tag: &str,
+    client: &str,
+    name: &str,
+    script: &str,
+) -> (PathBuf, engine::Godot4Project) {
+    let (tmp, generated) = write_generated(tag, name, script);
+    let scripts = [
+        dir("godot", client),
+        dir("godot", "lobby_client4.gd"),
+        generated,
+    ];
+    let scripts: Vec<&Path> = scripts.iter().map(PathBuf::as_path).collect();
+    (tmp, engine::Godot4Project::new(tag, &scripts))
 }
 
 /// A Rust ENet server for up to 4 clients on a free port of 127.0.0.1, declaring `table`.
@@ -172,15 +187,7 @@ fn generated_godot4_script_talks_to_the_rust_server() {
         )
         .godot4(&table4())
         .unwrap();
-    let (tmp, generated) = write_generated("gen4", "generated4.gd", &script);
-    let project = engine::Godot4Project::new(
-        "gdscript4",
-        &[
-            &dir("godot", "gen_client4.gd"),
-            &lobby_client4(),
-            &generated,
-        ],
-    );
+    let (tmp, project) = client_project4("gen4", "gen_client4.gd", "generated4.gd", &script);
     let (mut server, port) = server4(table4());
     let client = spawn4(&engine, project, "gen_client4.gd", port);
     let mut chats = Vec::new();
@@ -307,15 +314,7 @@ mod typed {
             return;
         };
         let script = Stubs::new().typed4::<Typed>().unwrap();
-        let (tmp, generated) = write_generated("typed4", "typed4.gd", &script);
-        let project = engine::Godot4Project::new(
-            "typed4",
-            &[
-                &dir("godot", "typed_client4.gd"),
-                &lobby_client4(),
-                &generated,
-            ],
-        );
+        let (tmp, project) = client_project4("typed4", "typed_client4.gd", "typed4.gd", &script);
         let (mut server, port) = server4(Typed::table());
         let client = spawn4(&engine, project, "typed_client4.gd", port);
         let mut calls = Vec::new();
