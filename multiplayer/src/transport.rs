@@ -25,6 +25,9 @@
 //! `MultiplayerAPI` target (0 for everyone, `-n` for everyone but `n`) and which relay as
 //! the engine's transport peers do: within each transport.
 //!
+//! With one transport, `Peer<T, S>` is a host that keeps its transport typed: `EnetPeer`,
+//! `WsPeer` (Godot 4), `Enet3Peer` and `Ws3Peer` (Godot 3) are its kinds.
+//!
 //! What a peer does is an event of that peer, never the end of [`Host::service`]: a transport
 //! reports its bounds ([`Limits`](crate::Limits)' `enet` and `websocket`) as
 //! [`TransportEvent::Error`] and [`TransportEvent::Disconnected`]; `service` fails only when a
@@ -286,7 +289,7 @@ impl<S: Dialect> Host<S> {
 }
 
 /// The session and which transport each peer is on: the work of [`Host`], also run by the
-/// single-transport conveniences (`EnetPeer`, `WsPeer`) over a transport they keep typed.
+/// single-transport [`Peer`] over a transport it keeps typed.
 pub(crate) struct Router<S> {
     pub(crate) session: S,
     /// Peer id → index of its transport.
