@@ -19,16 +19,17 @@
 //! of received data waiting and 1 MiB queued out per peer; 512 datagrams, 128 KiB and
 //! 8,192 events per call, by default. A peer that breaks a bound is dropped with an
 //! [`Event::Error`] naming it, then its [`Event::PeerDisconnected`].
+//!
+//! [`Event::Error`]: crate::Event::Error
+//! [`Event::PeerDisconnected`]: crate::Event::PeerDisconnected
 
 use std::net::SocketAddr;
 
 use rusty_enet as enet;
 
 use crate::enet_core::{HostEvent, Hosts, Sent};
-use crate::transport::{
-    Events, Router, Transport, TransportEvent, enet_channel, from_enet_channel,
-};
-use crate::{Event, Limits, ProtocolError, Session, Settings, TransferMode};
+use crate::transport::{Events, Peer, Transport, TransportEvent, enet_channel, from_enet_channel};
+use crate::{Limits, ProtocolError, Session, Settings, TransferMode};
 
 /// Godot connects with every channel ENet allows when no channel count is given.
 const CHANNELS: usize = 255;
@@ -122,7 +123,7 @@ impl EnetTransport {
         Self {
             hosts,
             id,
-            events: Events::new(),
+            events: Events::default(),
             capture: None,
             connecting: false,
         }
@@ -166,30 +167,24 @@ impl Transport for EnetTransport {
     /// bounds, not acknowledging, an unreachable address) is that peer's event.
     fn service(&mut self) -> std::io::Result<()> {
         self.hosts.begin();
-        loop {
-            let event = match self.hosts.next() {
-                Ok(Some(event)) => event,
-                Ok(None) => return Ok(()),
-                Err(EnetError::Io(e)) => return Err(e),
-                Err(EnetError::Enet(e)) => return Err(std::io::Error::other(e)),
-            };
+        while let Some(event) = self.hosts.next()? {
             match event {
                 // A server's client passed ENetMultiplayerPeer's id check; a client's server.
                 HostEvent::Joined(id) => {
                     self.connecting = false;
-                    self.events.push_back(TransportEvent::Connected(id));
+                    self.events.push(TransportEvent::Connected(id));
                 }
                 HostEvent::Disconnect(id) => {
                     if std::mem::take(&mut self.connecting) {
-                        self.events.push_back(TransportEvent::Error {
-                            peer: id,
-                            error: ProtocolError::State {
+                        self.events.error(
+                            id,
+                            ProtocolError::State {
                                 peer: id,
                                 detail: "did not answer the connection (ENet timed out)",
                             },
-                        });
+                        );
                     }
-                    self.events.push_back(TransportEvent::Disconnected(id));
+                    self.events.push(TransportEvent::Disconnected(id));
                 }
                 HostEvent::Receive {
                     from,
@@ -204,7 +199,7 @@ impl Transport for EnetTransport {
                             data: data.clone(),
                         });
                     }
-                    self.events.push_back(TransportEvent::Packet {
+                    self.events.push(TransportEvent::Packet {
                         from,
                         channel,
                         mode,
@@ -213,10 +208,11 @@ impl Transport for EnetTransport {
                 }
             }
         }
+        Ok(())
     }
 
     fn poll_event(&mut self) -> Option<TransportEvent> {
-        self.events.pop_front()
+        self.events.pop()
     }
 
     fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
@@ -236,20 +232,17 @@ impl Transport for EnetTransport {
             },
             Sent::Refused => ProtocolError::Channel { channel, mode },
             Sent::Dropped { limit } => {
-                self.events.push_back(TransportEvent::Error {
-                    peer: to,
-                    error: ProtocolError::OutboundFull { peer: to, limit },
-                });
-                self.events.push_back(TransportEvent::Disconnected(to));
+                self.events
+                    .error(to, ProtocolError::OutboundFull { peer: to, limit });
+                self.events.push(TransportEvent::Disconnected(to));
                 return;
             }
         };
-        self.events
-            .push_back(TransportEvent::Error { peer: to, error });
+        self.events.error(to, error);
     }
 
     fn disconnect(&mut self, peer: i32) {
-        crate::transport::forget_packets(&mut self.events, peer);
+        self.events.forget(peer);
         self.hosts.forget_and_disconnect(peer);
     }
 
@@ -264,22 +257,8 @@ impl Transport for EnetTransport {
 
 /// A Godot-compatible ENet multiplayer peer, the server (peer 1) or a client: a [`Session`]
 /// over one [`EnetTransport`] (a [`Host`](crate::transport::Host) with one transport, kept
-/// typed).
-pub struct EnetPeer {
-    router: Router<Session>,
-    transport: EnetTransport,
-}
-
-impl std::fmt::Debug for EnetPeer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(
-            f,
-            "EnetPeer",
-            &self.router.session,
-            self.transport.hosts.map.len(),
-        )
-    }
-}
+/// typed). Its session, transport, `service` and the rest are [`Peer`]'s.
+pub type EnetPeer = Peer<EnetTransport>;
 
 impl EnetPeer {
     /// A server on `addr` (`create_server`) for up to `max_clients` clients.
@@ -292,14 +271,12 @@ impl EnetPeer {
         max_clients: usize,
         settings: Settings,
     ) -> Result<Self, EnetError> {
-        Ok(Self {
-            transport: EnetTransport::server(addr, max_clients, &settings.limits)?,
-            router: Router::new(Session::server(settings)),
-        })
+        let transport = EnetTransport::server(addr, max_clients, &settings.limits)?;
+        Ok(Self::new(transport, Session::server(settings)))
     }
 
     /// A client that joins the server at `addr` (`create_client`) with a random id; returns
-    /// at once, the connection completes (or fails) in [`service`](Self::service).
+    /// at once, the connection completes (or fails) in [`service`](Peer::service).
     ///
     /// # Errors
     ///
@@ -318,61 +295,24 @@ impl EnetPeer {
         id: i32,
         settings: Settings,
     ) -> Result<Self, EnetError> {
-        Ok(Self {
-            transport: EnetTransport::client(addr, id, &settings.limits)?,
-            router: Router::new(Session::client(id, settings)),
-        })
-    }
-
-    /// The protocol session, to declare RPC tables, call RPCs, authenticate, send bytes.
-    pub fn session(&mut self) -> &mut Session {
-        &mut self.router.session
-    }
-
-    /// The transport under the session.
-    pub fn transport(&mut self) -> &mut EnetTransport {
-        &mut self.transport
-    }
-
-    /// The bound address.
-    ///
-    /// # Errors
-    ///
-    /// The socket's error.
-    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.transport.local_addr()
+        let transport = EnetTransport::client(addr, id, &settings.limits)?;
+        Ok(Self::new(transport, Session::client(id, settings)))
     }
 
     /// Keeps (or stops keeping) a copy of every received packet, for tests and debugging.
     pub fn set_capture(&mut self, on: bool) {
-        self.transport.set_capture(on);
+        self.transport().set_capture(on);
     }
 
     /// The packets kept since the last call (see [`set_capture`](Self::set_capture)).
     pub fn take_captured(&mut self) -> Vec<Captured> {
-        self.transport.take_captured()
+        self.transport().take_captured()
     }
+}
 
-    /// The next event of the session.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.router.session.poll_event()
-    }
-
-    /// Sends what the session queued, receives what arrived (within the call's budget of
-    /// [`EnetLimits`](crate::EnetLimits); the rest waits for the next call), and sends the
-    /// answers. What one peer does (a flood, a packet above the bounds, not acknowledging,
-    /// an unreachable address) is that peer's [`Event::Error`] or disconnection, never this
-    /// call's error.
-    ///
-    /// # Errors
-    ///
-    /// [`EnetError::Io`] when the socket itself fails (is gone).
-    pub fn service(&mut self) -> Result<(), EnetError> {
-        Ok(self.router.service(&mut [&mut self.transport])?)
-    }
-
-    /// Disconnects every peer now and sends the notices (as dropping it does).
-    pub fn close(&mut self) {
-        self.transport.close();
+impl crate::transport::SocketTransport for EnetTransport {
+    type Error = EnetError;
+    fn address(&self) -> std::io::Result<SocketAddr> {
+        self.hosts.local_addr()
     }
 }

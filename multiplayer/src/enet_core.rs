@@ -308,7 +308,7 @@ impl Hosts {
     /// as both engines' ENet peers refuse them) are reset, and the disconnects and packets of
     /// unknown slots passed over (each counts toward the budget). `Err` only when the socket
     /// is gone.
-    pub(crate) fn next(&mut self) -> Result<Option<HostEvent>, EnetError> {
+    pub(crate) fn next(&mut self) -> io::Result<Option<HostEvent>> {
         while self.events_left > 0 {
             self.events_left -= 1;
             let Some(event) = self.host.service()? else {

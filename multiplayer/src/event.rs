@@ -59,6 +59,27 @@ pub(crate) enum Godot3Args {
     Set,
 }
 
+impl Godot3Args {
+    /// A list of Variants as Godot 3 writes a call's arguments (`_send_rpc`): the count (at
+    /// most 255) and the values one after the other, in Godot 3's layout.
+    ///
+    /// # Errors
+    ///
+    /// [`ProtocolError::TooManyArguments`], [`ProtocolError::EncodeValue`] for a value Godot 3
+    /// cannot hold.
+    pub(crate) fn encode(args: &[Variant]) -> Result<(u8, Vec<u8>), ProtocolError> {
+        let count =
+            u8::try_from(args.len()).map_err(|_| ProtocolError::TooManyArguments(args.len()))?;
+        let mut bytes = Vec::new();
+        for arg in args {
+            crate::godot3::wire::config()
+                .to_bytes_into(arg, &mut bytes)
+                .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
+        }
+        Ok((count, bytes))
+    }
+}
+
 impl RemoteCall {
     /// A Godot 4 call; the argument region is copied.
     pub(crate) fn godot4(
@@ -143,14 +164,7 @@ impl RemoteCall {
         method: &str,
         args: &[Variant],
     ) -> Result<Self, ProtocolError> {
-        let count =
-            u8::try_from(args.len()).map_err(|_| ProtocolError::TooManyArguments(args.len()))?;
-        let mut bytes = Vec::new();
-        for arg in args {
-            crate::godot3::wire::config()
-                .to_bytes_into(arg, &mut bytes)
-                .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
-        }
+        let (count, bytes) = Godot3Args::encode(args)?;
         let names = (from, path.to_owned(), method.to_owned());
         let kind = Godot3Args::Call(count);
         Ok(Self::godot3(

@@ -93,17 +93,3 @@ pub fn generate_unique_id() -> i32 {
         }
     }
 }
-
-/// The `Debug` form of every transport peer: its session and how many peers it has.
-#[cfg(any(feature = "enet", feature = "websocket"))]
-pub(crate) fn debug_peer(
-    f: &mut std::fmt::Formatter<'_>,
-    name: &str,
-    session: &dyn std::fmt::Debug,
-    peers: usize,
-) -> std::fmt::Result {
-    f.debug_struct(name)
-        .field("session", session)
-        .field("peers", &peers)
-        .finish()
-}

@@ -25,6 +25,9 @@
 //! `MultiplayerAPI` target (0 for everyone, `-n` for everyone but `n`) and which relay as
 //! the engine's transport peers do: within each transport.
 //!
+//! With one transport, `Peer<T, S>` is a host that keeps its transport typed: `EnetPeer`,
+//! `WsPeer` (Godot 4), `Enet3Peer` and `Ws3Peer` (Godot 3) are its kinds.
+//!
 //! What a peer does is an event of that peer, never the end of [`Host::service`]: a transport
 //! reports its bounds ([`Limits`](crate::Limits)' `enet` and `websocket`) as
 //! [`TransportEvent::Error`] and [`TransportEvent::Disconnected`]; `service` fails only when a
@@ -33,7 +36,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use crate::{Event, Output, ProtocolError, Session, TransferMode};
+use crate::{Event, Output, ProtocolError, Session, SessionCommon, TransferMode};
 
 /// What a transport reports to the session, in order.
 #[derive(Debug, Clone, PartialEq)]
@@ -286,7 +289,7 @@ impl<S: Dialect> Host<S> {
 }
 
 /// The session and which transport each peer is on: the work of [`Host`], also run by the
-/// single-transport conveniences (`EnetPeer`, `WsPeer`) over a transport they keep typed.
+/// single-transport [`Peer`] over a transport it keeps typed.
 pub(crate) struct Router<S> {
     pub(crate) session: S,
     /// Peer id → index of its transport.
@@ -437,17 +440,28 @@ impl<S: Dialect> Router<S> {
 
 /// A protocol session a [`Host`] runs: Godot 4's [`Session`] or Godot 3's
 /// [`godot3::Session`](crate::godot3::Session). Sealed: its methods are the host's, not for
-/// calling (use the sessions' own methods).
-pub trait Dialect: sealed::Sealed + std::fmt::Debug {
+/// calling (use the sessions' own methods). What both sessions do alike (the id, the queues,
+/// errors) is their [`SessionCommon`]'s, written once here; the rest is each dialect's.
+pub trait Dialect:
+    sealed::Sealed + std::fmt::Debug + std::ops::DerefMut<Target = SessionCommon>
+{
     /// The next event for the application.
-    fn next_event(&mut self) -> Option<Event>;
+    fn next_event(&mut self) -> Option<Event> {
+        self.poll_event()
+    }
     /// The next thing for the transports to do, as Godot 4's [`Output`] (Godot 3: user channel
     /// 0, the target as `to`, which may be 0 or `-n`).
-    fn next_output(&mut self) -> Option<Output>;
+    fn next_output(&mut self) -> Option<Output> {
+        self.poll_output()
+    }
     /// Our id (0: a client that does not know it yet).
-    fn id(&self) -> i32;
+    fn id(&self) -> i32 {
+        self.unique_id()
+    }
     /// Sets our id once the transport knows it.
-    fn set_id(&mut self, id: i32);
+    fn set_id(&mut self, id: i32) {
+        self.set_unique_id(id);
+    }
     /// A transport connected `peer`.
     fn peer_connected(&mut self, peer: i32, now: Instant);
     /// A transport lost `peer`.
@@ -455,7 +469,9 @@ pub trait Dialect: sealed::Sealed + std::fmt::Debug {
     /// A packet of `from`.
     fn packet(&mut self, from: i32, channel: u8, mode: TransferMode, data: &[u8]);
     /// An error of `peer`.
-    fn peer_error(&mut self, peer: i32, error: ProtocolError);
+    fn peer_error(&mut self, peer: i32, error: ProtocolError) {
+        self.report(peer, error);
+    }
     /// The time, for the session's timeouts (run when its `poll_timeout` is due).
     fn on_timeout(&mut self, now: Instant);
 }
@@ -465,21 +481,22 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for crate::Session {}
     impl Sealed for crate::godot3::Session {}
+
+    /// Only this crate's socket transports are
+    /// [`SocketTransport`](super::SocketTransport)s.
+    #[cfg(any(feature = "enet", feature = "websocket"))]
+    pub trait Socket {}
+    #[cfg(feature = "enet")]
+    impl Socket for crate::enet::EnetTransport {}
+    #[cfg(feature = "enet")]
+    impl Socket for crate::godot3::enet::Enet3Transport {}
+    #[cfg(feature = "websocket")]
+    impl Socket for crate::websocket::WsTransport {}
+    #[cfg(feature = "websocket")]
+    impl Socket for crate::godot3::websocket::Ws3Transport {}
 }
 
 impl Dialect for Session {
-    fn next_event(&mut self) -> Option<Event> {
-        self.poll_event()
-    }
-    fn next_output(&mut self) -> Option<Output> {
-        self.poll_output()
-    }
-    fn id(&self) -> i32 {
-        self.unique_id()
-    }
-    fn set_id(&mut self, id: i32) {
-        self.set_unique_id(id);
-    }
     fn peer_connected(&mut self, peer: i32, now: Instant) {
         self.connected(peer, now);
     }
@@ -489,9 +506,6 @@ impl Dialect for Session {
     fn packet(&mut self, from: i32, channel: u8, mode: TransferMode, data: &[u8]) {
         self.receive(from, channel, mode, data);
     }
-    fn peer_error(&mut self, peer: i32, error: ProtocolError) {
-        self.report(peer, error);
-    }
     fn on_timeout(&mut self, now: Instant) {
         if self.poll_timeout().is_some_and(|due| due <= now) {
             self.handle_timeout(now);
@@ -500,18 +514,6 @@ impl Dialect for Session {
 }
 
 impl Dialect for crate::godot3::Session {
-    fn next_event(&mut self) -> Option<Event> {
-        self.poll_event()
-    }
-    fn next_output(&mut self) -> Option<Output> {
-        self.poll_output()
-    }
-    fn id(&self) -> i32 {
-        self.unique_id()
-    }
-    fn set_id(&mut self, id: i32) {
-        self.set_unique_id(id);
-    }
     fn peer_connected(&mut self, peer: i32, _now: Instant) {
         self.connected(peer);
     }
@@ -521,19 +523,135 @@ impl Dialect for crate::godot3::Session {
     fn packet(&mut self, from: i32, _channel: u8, mode: TransferMode, data: &[u8]) {
         self.receive(from, mode != TransferMode::Reliable, data);
     }
-    fn peer_error(&mut self, peer: i32, error: ProtocolError) {
-        self.report(peer, error);
-    }
     fn on_timeout(&mut self, _now: Instant) {}
+}
+
+/// One of the crate's socket transports (Godot 4's [`EnetTransport`](crate::enet::EnetTransport)
+/// and [`WsTransport`](crate::websocket::WsTransport), Godot 3's
+/// [`Enet3Transport`](crate::godot3::enet::Enet3Transport) and
+/// [`Ws3Transport`](crate::godot3::websocket::Ws3Transport)): what a [`Peer`] needs of its
+/// transport beyond [`Transport`]. Sealed.
+#[cfg(any(feature = "enet", feature = "websocket"))]
+pub trait SocketTransport: Transport + std::fmt::Debug + sealed::Socket {
+    /// The error of [`Peer::service`] (and of the constructors):
+    /// [`EnetError`](crate::enet::EnetError) or [`WsError`](crate::websocket::WsError).
+    type Error: std::error::Error + From<std::io::Error>;
+    /// The bound address (a WebSocket client: `NotConnected`): the transport's `local_addr`.
+    ///
+    /// # Errors
+    ///
+    /// The socket's error.
+    fn address(&self) -> std::io::Result<std::net::SocketAddr>;
+}
+
+/// A [`Session`] (or Godot 3's [`godot3::Session`](crate::godot3::Session)) over one of the
+/// crate's socket transports, kept typed: what a [`Host`] with one transport does, with the
+/// transport at hand. Its four kinds are [`EnetPeer`](crate::enet::EnetPeer) and
+/// [`WsPeer`](crate::websocket::WsPeer) (Godot 4),
+/// [`Enet3Peer`](crate::godot3::enet::Enet3Peer) and
+/// [`Ws3Peer`](crate::godot3::websocket::Ws3Peer) (Godot 3), each with its constructors
+/// (`server`, `client`) and what its transport adds. Call [`service`](Self::service) often
+/// (each frame, or every few milliseconds), then drain [`poll_event`](Self::poll_event).
+#[cfg(any(feature = "enet", feature = "websocket"))]
+pub struct Peer<T, S = Session> {
+    router: Router<S>,
+    transport: T,
+}
+
+#[cfg(any(feature = "enet", feature = "websocket"))]
+impl<T: SocketTransport, S: Dialect> std::fmt::Debug for Peer<T, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Peer")
+            .field("session", &self.router.session)
+            .field("transport", &self.transport)
+            .finish()
+    }
+}
+
+#[cfg(any(feature = "enet", feature = "websocket"))]
+impl<T: SocketTransport, S: Dialect> Peer<T, S> {
+    /// `session` over `transport` (the kinds' constructors make both from one address and
+    /// one set of limits).
+    pub(crate) fn new(transport: T, session: S) -> Self {
+        Self {
+            router: Router::new(session),
+            transport,
+        }
+    }
+
+    /// The protocol session, to declare RPC tables (Godot 3: nodes), call RPCs,
+    /// authenticate, send bytes.
+    pub fn session(&mut self) -> &mut S {
+        &mut self.router.session
+    }
+
+    /// The transport under the session.
+    pub fn transport(&mut self) -> &mut T {
+        &mut self.transport
+    }
+
+    /// The bound address (a server's; a WebSocket client has none).
+    ///
+    /// # Errors
+    ///
+    /// The socket's error, or `NotConnected` for a WebSocket client.
+    pub fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
+        self.transport.address()
+    }
+
+    /// The next event of the session.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.router.session.next_event()
+    }
+
+    /// Sends what the session queued, does the transport's work ([`Transport::service`]:
+    /// accepts, handshakes, reads within the call's budget of [`EnetLimits`](crate::EnetLimits)
+    /// or [`WsLimits`](crate::WsLimits), the rest waiting for the next call; a Godot 3 server
+    /// relays), and sends the answers. What one peer does (a flood, a packet above the
+    /// bounds, not acknowledging, an unreachable address, a failed connection) is that
+    /// peer's [`Event::Error`] or disconnection, never this call's error.
+    ///
+    /// # Errors
+    ///
+    /// The transport's, when its socket itself fails (is gone):
+    /// [`EnetError::Io`](crate::enet::EnetError::Io); the WebSocket transports have none
+    /// today (the signature leaves room for one).
+    pub fn service(&mut self) -> Result<(), T::Error> {
+        Ok(self.router.service(&mut [&mut self.transport])?)
+    }
+
+    /// Disconnects every peer now and sends the notices (as dropping it does).
+    pub fn close(&mut self) {
+        self.transport.close();
+    }
 }
 
 /// A queue of transport events, bounded by what the transport's own bounds let in: the
 /// transports of this crate fill it in `service` and `send`.
 #[cfg(any(feature = "enet", feature = "websocket"))]
-pub(crate) type Events = std::collections::VecDeque<TransportEvent>;
+#[derive(Debug, Default)]
+pub(crate) struct Events(std::collections::VecDeque<TransportEvent>);
 
-/// Forgets the queued packets of `peer` (the host disconnected it).
 #[cfg(any(feature = "enet", feature = "websocket"))]
-pub(crate) fn forget_packets(events: &mut Events, peer: i32) {
-    events.retain(|event| !matches!(event, TransportEvent::Packet { from, .. } if *from == peer));
+impl Events {
+    /// Queues `event`.
+    pub(crate) fn push(&mut self, event: TransportEvent) {
+        self.0.push_back(event);
+    }
+
+    /// Queues `error` as `peer`'s [`TransportEvent::Error`].
+    pub(crate) fn error(&mut self, peer: i32, error: ProtocolError) {
+        self.push(TransportEvent::Error { peer, error });
+    }
+
+    /// The next event ([`Transport::poll_event`]).
+    pub(crate) fn pop(&mut self) -> Option<TransportEvent> {
+        self.0.pop_front()
+    }
+
+    /// Forgets the queued packets of `peer` (the host disconnected it).
+    pub(crate) fn forget(&mut self, peer: i32) {
+        self.0
+            .retain(|event| !matches!(event, TransportEvent::Packet { from, .. } if *from == peer));
+    }
 }

@@ -42,8 +42,9 @@
 //!
 //! A received call is decoded with [`RemoteCall::decode`] (straight from the argument bytes
 //! into the enum, serde's `deserialize_enum` with the method as the variant) and dispatched
-//! with a `match`; in a serve loop [`Session::call_of`] reports a call that does not fit
-//! as the caller's [`Event::Error`](crate::Event::Error) instead.
+//! with a `match`; in a serve loop [`call_of`](SessionCommon::call_of) (either session's)
+//! reports a call that does not fit as the caller's [`Event::Error`](crate::Event::Error)
+//! instead.
 //!
 //! Variant names are serde's (so `#[serde(rename_all = "snake_case")]` gives GDScript's
 //! usual method names); a unit variant takes no argument, a newtype variant one (whatever
@@ -98,7 +99,9 @@ use crate::args::{self, Args, Encoded};
 use crate::gdscript::TypedParam;
 use crate::godot3::{self, NodeTable, RemoteMode};
 use crate::rpc::relative_path;
-use crate::{ProtocolError, RemoteCall, RpcMethod, RpcMode, RpcTable, Session, TransferMode};
+use crate::{
+    ProtocolError, RemoteCall, RpcMethod, RpcMode, RpcTable, Session, SessionCommon, TransferMode,
+};
 
 /// One method as an [`RpcSet`] declares it, before serde names it: who may call it, how it
 /// travels, and its typed parameters (what `#[rpc(...)]` and the variant's fields say).
@@ -397,19 +400,6 @@ impl Session {
         let (method, encoded) = call.encode()?;
         self.rpc_with(to, R::NODE, method, || Ok(encoded))
     }
-
-    /// [`RemoteCall::decode`] in a serve loop: the call as a value of `R`, or `None` when it is
-    /// not one, with the error queued as the caller's [`Event::Error`](crate::Event::Error)
-    /// (as [`args_of`](Self::args_of)).
-    pub fn call_of<R: RpcSet>(&mut self, call: &RemoteCall) -> Option<R> {
-        match call.decode() {
-            Ok(value) => Some(value),
-            Err(error) => {
-                self.report(call.from, error);
-                None
-            }
-        }
-    }
 }
 
 impl godot3::Session {
@@ -425,16 +415,14 @@ impl godot3::Session {
         let (method, count, bytes) = call.encode3()?;
         self.rpc_encoded(to, (R::NODE, method), count, bytes)
     }
+}
 
-    /// [`RemoteCall::decode`] in a serve loop: `None` when the call is not one of `R`'s,
-    /// the error queued as the caller's [`Event::Error`](crate::Event::Error).
+impl SessionCommon {
+    /// [`RemoteCall::decode`] in a serve loop, on either dialect's session (through its
+    /// [`SessionCommon`]): the call as a value of `R`, or `None` when it is not one, with the
+    /// error queued as the caller's [`Event::Error`](crate::Event::Error) (as
+    /// [`Session::args_of`] does).
     pub fn call_of<R: RpcSet>(&mut self, call: &RemoteCall) -> Option<R> {
-        match call.decode() {
-            Ok(value) => Some(value),
-            Err(error) => {
-                self.report(call.from, error);
-                None
-            }
-        }
+        self.or_report(call.from, call.decode())
     }
 }

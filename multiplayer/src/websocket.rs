@@ -18,14 +18,16 @@
 //! `max_queued_packets`), what may be queued for it (`outbound_buffer_size`), how long it may
 //! stay silent, and how many connections and handshakes there may be. A peer that breaks a
 //! bound gets an [`Event::Error`] and is disconnected; `service` goes on.
+//!
+//! [`Event::Error`]: crate::Event::Error
 
 use std::net::SocketAddr;
 
 use crate::transport::{
-    Events, Router, Transport, TransportEvent, parse_ws_id_message, ws_id_message,
+    Events, Peer, Transport, TransportEvent, parse_ws_id_message, ws_id_message,
 };
 use crate::ws_core::{Notice, Read, Sockets};
-use crate::{Event, Limits, ProtocolError, Session, Settings, TransferMode};
+use crate::{Limits, ProtocolError, Session, Settings, TransferMode};
 
 /// A transport error.
 #[derive(Debug, thiserror::Error)]
@@ -67,7 +69,7 @@ impl WsTransport {
         Ok(Self {
             sockets: Sockets::server(addr, limits.websocket)?,
             id: Some(1),
-            events: Events::new(),
+            events: Events::default(),
         })
     }
 
@@ -84,7 +86,7 @@ impl WsTransport {
         Ok(Self {
             sockets: Sockets::client(addr, url, limits.websocket)?,
             id: None,
-            events: Events::new(),
+            events: Events::default(),
         })
     }
 
@@ -106,20 +108,16 @@ impl WsTransport {
         self.sockets.server_side()
     }
 
-    fn error(&mut self, peer: i32, error: ProtocolError) {
-        self.events.push_back(TransportEvent::Error { peer, error });
-    }
-
     /// What happened to the connections, as events.
     fn take_notices(&mut self) {
         for notice in self.sockets.take_notices() {
             match notice {
-                Notice::Report(id, error) => self.error(id, error),
+                Notice::Report(id, error) => self.events.error(id, error),
                 Notice::Lost(id, error) => {
                     if let Some(error) = error {
-                        self.error(id, error);
+                        self.events.error(id, error);
                     } else if self.id.is_none() {
-                        self.error(
+                        self.events.error(
                             id,
                             ProtocolError::State {
                                 peer: id,
@@ -127,7 +125,7 @@ impl WsTransport {
                             },
                         );
                     }
-                    self.events.push_back(TransportEvent::Disconnected(id));
+                    self.events.push(TransportEvent::Disconnected(id));
                 }
             }
         }
@@ -143,7 +141,7 @@ impl WsTransport {
                     Read::Idle => break,
                 };
                 if self.id.is_some() {
-                    self.events.push_back(TransportEvent::Packet {
+                    self.events.push(TransportEvent::Packet {
                         from: id,
                         channel: 0,
                         mode: TransferMode::Reliable,
@@ -154,11 +152,11 @@ impl WsTransport {
                 match parse_ws_id_message(&data) {
                     Ok(mine) => {
                         self.id = Some(mine);
-                        self.events.push_back(TransportEvent::Connected(1));
+                        self.events.push(TransportEvent::Connected(1));
                     }
                     Err(error) => {
                         // The engine closes the connection.
-                        self.error(id, error);
+                        self.events.error(id, error);
                         self.sockets.close_one(id);
                         break;
                     }
@@ -179,21 +177,15 @@ impl Transport for WsTransport {
     /// (its socket, a bound of [`WsLimits`](crate::WsLimits)) disconnect that peer only, and an
     /// accept error (no file descriptor left) pauses accepting for a moment: this never fails.
     fn service(&mut self) -> std::io::Result<()> {
-        self.sockets.begin();
-        match self.sockets.advance_client() {
-            Ok(true) => {}
-            Ok(false) => return Ok(()),
-            Err(detail) => {
-                self.error(1, ProtocolError::WebSocket { peer: 1, detail });
-                return Ok(());
-            }
+        if !self.sockets.start(&mut self.events) {
+            return Ok(());
         }
         for ws in self.sockets.accept() {
             let id = self.sockets.fresh_id();
             self.sockets.insert(id, ws);
             // The id first (a full 4-byte binary message); WouldBlock keeps it queued.
             self.sockets.send(id, ws_id_message(id).to_vec());
-            self.events.push_back(TransportEvent::Connected(id));
+            self.events.push(TransportEvent::Connected(id));
         }
         self.read_all();
         self.take_notices();
@@ -201,7 +193,7 @@ impl Transport for WsTransport {
     }
 
     fn poll_event(&mut self) -> Option<TransportEvent> {
-        self.events.pop_front()
+        self.events.pop()
     }
 
     /// Sent at once as far as the socket takes it, the rest queued and flushed by
@@ -213,7 +205,7 @@ impl Transport for WsTransport {
     }
 
     fn disconnect(&mut self, peer: i32) {
-        crate::transport::forget_packets(&mut self.events, peer);
+        self.events.forget(peer);
         self.sockets.close_one(peer);
     }
 
@@ -230,22 +222,9 @@ impl Transport for WsTransport {
 }
 
 /// A Godot-compatible WebSocket multiplayer peer, the server (peer 1) or a client: a
-/// [`Session`] over one [`WsTransport`].
-pub struct WsPeer {
-    router: Router<Session>,
-    transport: WsTransport,
-}
-
-impl std::fmt::Debug for WsPeer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(
-            f,
-            "WsPeer",
-            &self.router.session,
-            self.transport.sockets.len(),
-        )
-    }
-}
+/// [`Session`] over one [`WsTransport`]. Its session, transport, `service` (bounded as
+/// [`WsTransport`]'s `service` is) and the rest are [`Peer`]'s.
+pub type WsPeer = Peer<WsTransport>;
 
 impl WsPeer {
     /// A server listening on `addr` (`create_server`).
@@ -254,63 +233,27 @@ impl WsPeer {
     ///
     /// [`WsError::Io`] when the address cannot be bound.
     pub fn server(addr: SocketAddr, settings: Settings) -> Result<Self, WsError> {
-        Ok(Self {
-            transport: WsTransport::server(addr, &settings.limits)?,
-            router: Router::new(Session::server(settings)),
-        })
+        let transport = WsTransport::server(addr, &settings.limits)?;
+        Ok(Self::new(transport, Session::server(settings)))
     }
 
     /// A client of the server at `url` (`ws://host:port/...`, `create_client`); returns at
-    /// once, the connection, handshake and peer id come with [`service`](Self::service) (or
-    /// their failure, an [`Event::Error`] for peer 1).
+    /// once, the connection, handshake and peer id come with [`service`](Peer::service) (or
+    /// their failure, an [`Event::Error`](crate::Event::Error) for peer 1).
     ///
     /// # Errors
     ///
     /// As [`WsTransport::client`].
     pub fn client(addr: SocketAddr, url: &str, settings: Settings) -> Result<Self, WsError> {
-        Ok(Self {
-            transport: WsTransport::client(addr, url, &settings.limits)?,
-            router: Router::new(Session::client(0, settings)),
-        })
+        let transport = WsTransport::client(addr, url, &settings.limits)?;
+        // The id comes with the server's first message; 0 until then.
+        Ok(Self::new(transport, Session::client(0, settings)))
     }
+}
 
-    /// The protocol session.
-    pub fn session(&mut self) -> &mut Session {
-        &mut self.router.session
-    }
-
-    /// The transport under the session.
-    pub fn transport(&mut self) -> &mut WsTransport {
-        &mut self.transport
-    }
-
-    /// The listening address (server).
-    ///
-    /// # Errors
-    ///
-    /// The socket's error, or `NotConnected` for a client.
-    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.transport.local_addr()
-    }
-
-    /// The next event of the session.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.router.session.poll_event()
-    }
-
-    /// Accepts, reads, and writes what the session queued; the work of one call is bounded
-    /// as [`WsTransport`]'s `service` says.
-    ///
-    /// # Errors
-    ///
-    /// None today (the signature leaves room for a transport error): what one peer does, and
-    /// a client's failed connection, are events.
-    pub fn service(&mut self) -> Result<(), WsError> {
-        Ok(self.router.service(&mut [&mut self.transport])?)
-    }
-
-    /// Closes every connection.
-    pub fn close(&mut self) {
-        self.transport.close();
+impl crate::transport::SocketTransport for WsTransport {
+    type Error = WsError;
+    fn address(&self) -> std::io::Result<SocketAddr> {
+        self.sockets.local_addr()
     }
 }

@@ -38,6 +38,7 @@ use tungstenite::protocol::frame::CloseFrame;
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Bytes, Message, Utf8Bytes, WebSocket};
 
+use crate::transport::Events;
 use crate::websocket::WsError;
 use crate::{ProtocolError, WsLimits};
 
@@ -419,6 +420,21 @@ impl Sockets {
         };
         self.insert(1, ws);
         Ok(true)
+    }
+
+    /// Starts a transport's `service` call ([`begin`](Self::begin)) and advances a client's
+    /// connection ([`advance_client`](Self::advance_client)): whether the connections are
+    /// open for accepting and reading (a server's always, a client's once connected). A
+    /// client's failed connection is peer 1's [`TransportEvent::Error`] in `events`.
+    pub(crate) fn start(&mut self, events: &mut Events) -> bool {
+        self.begin();
+        match self.advance_client() {
+            Ok(open) => open,
+            Err(detail) => {
+                events.error(1, ProtocolError::WebSocket { peer: 1, detail });
+                false
+            }
+        }
     }
 
     /// Whether this is the server's side.

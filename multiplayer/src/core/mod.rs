@@ -61,6 +61,17 @@ impl SessionCommon {
     pub fn report(&mut self, peer: i32, error: ProtocolError) {
         self.queues.report(peer, error);
     }
+
+    /// The value of `result`, or `None` with its error queued as `peer`'s [`Event::Error`]:
+    /// how a serve loop takes a typed call (`args_of`, `value_of`, `call_of`) and goes on,
+    /// as the engine logs a call its method refuses.
+    pub(crate) fn or_report<T>(
+        &mut self,
+        peer: i32,
+        result: Result<T, ProtocolError>,
+    ) -> Option<T> {
+        result.map_err(|error| self.report(peer, error)).ok()
+    }
 }
 
 /// Both sessions dereference to their [`SessionCommon`].

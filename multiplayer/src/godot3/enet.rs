@@ -18,6 +18,9 @@
 //! packets count toward their receiver's outbound bound. A peer that breaks a bound is
 //! dropped with an [`Event::Error`] naming it, then its [`Event::PeerDisconnected`] (and the
 //! other clients are told, `SYSMSG_REMOVE_PEER`).
+//!
+//! [`Event::Error`]: crate::Event::Error
+//! [`Event::PeerDisconnected`]: crate::Event::PeerDisconnected
 
 use std::net::SocketAddr;
 
@@ -26,10 +29,9 @@ use rusty_enet as enet;
 use super::Session;
 use super::relay::{Announce, Link, Relay};
 use super::wire::{self, EnetHeader, SysMsg};
-use crate::Event;
 use crate::enet::EnetError;
 use crate::enet_core::{HostEvent, Hosts, Sent};
-use crate::transport::{Events, Router, Transport, TransportEvent};
+use crate::transport::{Events, Peer, Transport, TransportEvent};
 use crate::{Limits, ProtocolError, TransferMode};
 
 /// Godot 3.2.3's ENet transport (`NetworkedMultiplayerENet`): a server's socket and clients
@@ -85,7 +87,7 @@ impl Enet3Transport {
             hosts,
             id,
             relay: Relay::new(Link::Enet),
-            events: Events::new(),
+            events: Events::default(),
         }
     }
 
@@ -109,10 +111,6 @@ impl Enet3Transport {
         self.hosts.close();
     }
 
-    fn error(&mut self, peer: i32, error: ProtocolError) {
-        self.events.push_back(TransportEvent::Error { peer, error });
-    }
-
     fn send_raw(&mut self, to: i32, channel: u8, data: Vec<u8>, unreliable: bool) {
         let kind = if unreliable {
             enet::PacketKind::Unreliable { sequenced: false }
@@ -121,7 +119,7 @@ impl Enet3Transport {
         };
         match self.hosts.send(to, channel, data, kind) {
             Sent::Queued | Sent::NoPeer | Sent::Refused => {}
-            Sent::TooLarge { size, limit } => self.error(
+            Sent::TooLarge { size, limit } => self.events.error(
                 to,
                 ProtocolError::SendTooLarge {
                     peer: to,
@@ -130,7 +128,8 @@ impl Enet3Transport {
                 },
             ),
             Sent::Dropped { limit } => {
-                self.error(to, ProtocolError::OutboundFull { peer: to, limit });
+                self.events
+                    .error(to, ProtocolError::OutboundFull { peer: to, limit });
                 self.gone(to);
             }
         }
@@ -142,7 +141,7 @@ impl Enet3Transport {
             let announcements = self.relay.left(id, &self.hosts.map.peer_ids());
             self.announce(announcements);
         }
-        self.events.push_back(TransportEvent::Disconnected(id));
+        self.events.push(TransportEvent::Disconnected(id));
     }
 
     /// Sends the relay's announcements as system messages.
@@ -160,7 +159,7 @@ impl Enet3Transport {
         if channel == wire::SYSCH_CONFIG {
             // Only the server sends system messages.
             if self.hosts.server {
-                return self.error(
+                return self.events.error(
                     id,
                     ProtocolError::State {
                         peer: id,
@@ -169,11 +168,11 @@ impl Enet3Transport {
                 );
             }
             match SysMsg::parse(data) {
-                Ok(SysMsg::AddPeer(p)) => self.events.push_back(TransportEvent::Connected(p)),
+                Ok(SysMsg::AddPeer(p)) => self.events.push(TransportEvent::Connected(p)),
                 Ok(SysMsg::RemovePeer(p)) => {
-                    self.events.push_back(TransportEvent::Disconnected(p));
+                    self.events.push(TransportEvent::Disconnected(p));
                 }
-                Err(e) => self.error(id, e),
+                Err(e) => self.events.error(id, e),
             }
             return;
         }
@@ -185,7 +184,7 @@ impl Enet3Transport {
         };
         let (header, payload) = match EnetHeader::split(data) {
             Ok(split) => split,
-            Err(e) => return self.error(id, e),
+            Err(e) => return self.events.error(id, e),
         };
         let packet = |from: i32| TransportEvent::Packet {
             from,
@@ -194,7 +193,7 @@ impl Enet3Transport {
             data: payload.to_vec(),
         };
         if !self.hosts.server {
-            self.events.push_back(packet(header.source));
+            self.events.push(packet(header.source));
             return;
         }
         let peers = self.hosts.map.peer_ids();
@@ -204,11 +203,11 @@ impl Enet3Transport {
                     self.send_raw(to, channel, data.to_vec(), unreliable);
                 }
                 if route.local {
-                    self.events.push_back(packet(id));
+                    self.events.push(packet(id));
                 }
             }
             Ok(None) => {}
-            Err(e) => self.error(id, e),
+            Err(e) => self.events.error(id, e),
         }
     }
 }
@@ -223,22 +222,16 @@ impl Transport for Enet3Transport {
     /// above the bounds, not acknowledging, an unreachable address) is that peer's event.
     fn service(&mut self) -> std::io::Result<()> {
         self.hosts.begin();
-        loop {
-            let event = match self.hosts.next() {
-                Ok(Some(event)) => event,
-                Ok(None) => return Ok(()),
-                Err(EnetError::Io(e)) => return Err(e),
-                Err(EnetError::Enet(e)) => return Err(std::io::Error::other(e)),
-            };
+        while let Some(event) = self.hosts.next()? {
             match event {
                 HostEvent::Joined(id) if !self.hosts.server => {
-                    self.events.push_back(TransportEvent::Connected(id));
+                    self.events.push(TransportEvent::Connected(id));
                 }
                 // Past the id check (`ERR_CONTINUE` for ids below 2 and ids in use).
                 HostEvent::Joined(id) => {
                     let announcements = self.relay.joined(id, &self.hosts.map.peer_ids());
                     self.announce(announcements);
-                    self.events.push_back(TransportEvent::Connected(id));
+                    self.events.push(TransportEvent::Connected(id));
                 }
                 HostEvent::Disconnect(id) => self.gone(id),
                 HostEvent::Receive {
@@ -248,10 +241,11 @@ impl Transport for Enet3Transport {
                 } => self.receive(from, channel, &data),
             }
         }
+        Ok(())
     }
 
     fn poll_event(&mut self) -> Option<TransportEvent> {
-        self.events.pop_front()
+        self.events.pop()
     }
 
     /// Frames `data` (source: our id, target: `to`) and sends it: a client to the server, a
@@ -277,7 +271,7 @@ impl Transport for Enet3Transport {
     }
 
     fn disconnect(&mut self, peer: i32) {
-        crate::transport::forget_packets(&mut self.events, peer);
+        self.events.forget(peer);
         if let Some(p) = self.hosts.peer_mut(peer) {
             p.disconnect(0);
         }
@@ -293,22 +287,9 @@ impl Transport for Enet3Transport {
 }
 
 /// A Godot 3.2.3-compatible ENet multiplayer peer, the server (peer 1) or a client: a
-/// [`Session`] over one [`Enet3Transport`].
-pub struct Enet3Peer {
-    router: Router<Session>,
-    transport: Enet3Transport,
-}
-
-impl std::fmt::Debug for Enet3Peer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(
-            f,
-            "Enet3Peer",
-            &self.router.session,
-            self.transport.hosts.map.len(),
-        )
-    }
-}
+/// [`Session`] over one [`Enet3Transport`]. Its session, transport, `service` and the rest
+/// are [`Peer`]'s.
+pub type Enet3Peer = Peer<Enet3Transport, Session>;
 
 impl Enet3Peer {
     /// A server on `addr` (`create_server`) for up to `max_clients` clients, relaying
@@ -318,14 +299,12 @@ impl Enet3Peer {
     ///
     /// [`EnetError`] when the socket cannot be bound or ENet refuses the settings.
     pub fn server(addr: SocketAddr, max_clients: usize, limits: Limits) -> Result<Self, EnetError> {
-        Ok(Self {
-            transport: Enet3Transport::server(addr, max_clients, &limits)?,
-            router: Router::new(Session::server(limits)),
-        })
+        let transport = Enet3Transport::server(addr, max_clients, &limits)?;
+        Ok(Self::new(transport, Session::server(limits)))
     }
 
     /// A client that joins the Godot 3 server at `addr` (`create_client`) with a random id;
-    /// returns at once, the connection completes (or fails) in [`service`](Self::service).
+    /// returns at once, the connection completes (or fails) in [`service`](Peer::service).
     ///
     /// # Errors
     ///
@@ -340,62 +319,25 @@ impl Enet3Peer {
     ///
     /// As [`server`](Self::server).
     pub fn client_with_id(addr: SocketAddr, id: i32, limits: Limits) -> Result<Self, EnetError> {
-        Ok(Self {
-            transport: Enet3Transport::client(addr, id, &limits)?,
-            router: Router::new(Session::client(id, limits)),
-        })
+        let transport = Enet3Transport::client(addr, id, &limits)?;
+        Ok(Self::new(transport, Session::client(id, limits)))
     }
 
     /// Turns the server's relay off (`server_relay = false`): clients then only reach the
     /// server and learn of no other client.
     pub fn set_relay(&mut self, on: bool) {
-        self.transport.set_relay(on);
-    }
-
-    /// The protocol session, to declare nodes, call and set remotely, send bytes.
-    pub fn session(&mut self) -> &mut Session {
-        &mut self.router.session
-    }
-
-    /// The transport under the session.
-    pub fn transport(&mut self) -> &mut Enet3Transport {
-        &mut self.transport
-    }
-
-    /// The bound address.
-    ///
-    /// # Errors
-    ///
-    /// The socket's error.
-    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.transport.local_addr()
-    }
-
-    /// The next event of the session.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.router.session.poll_event()
-    }
-
-    /// Sends what the session queued, receives what arrived (within the call's budget of
-    /// [`EnetLimits`](crate::EnetLimits); the rest waits for the next call), relays, and
-    /// sends the answers. What one peer does (a flood, a packet above the bounds, not
-    /// acknowledging, an unreachable address) is that peer's [`Event::Error`] or
-    /// disconnection, never this call's error.
-    ///
-    /// # Errors
-    ///
-    /// [`EnetError::Io`] when the socket itself fails (is gone).
-    pub fn service(&mut self) -> Result<(), EnetError> {
-        Ok(self.router.service(&mut [&mut self.transport])?)
+        self.transport().set_relay(on);
     }
 
     /// Disconnects `peer` (server) or from the server (client).
     pub fn disconnect_peer(&mut self, peer: i32) {
-        Transport::disconnect(&mut self.transport, peer);
+        Transport::disconnect(self.transport(), peer);
     }
+}
 
-    /// Disconnects every peer now and sends the notices (as dropping it does).
-    pub fn close(&mut self) {
-        self.transport.close();
+impl crate::transport::SocketTransport for Enet3Transport {
+    type Error = EnetError;
+    fn address(&self) -> std::io::Result<SocketAddr> {
+        self.hosts.local_addr()
     }
 }

@@ -71,13 +71,8 @@ impl Relay {
     /// among them or not): with relay on, `new` learns of each other client and each of them
     /// of `new` (in that order per client, as `_send_add` and ENet's connect handler do).
     pub fn joined(&self, new: i32, peers: &[i32]) -> Vec<Announce> {
-        if !self.on {
-            return Vec::new();
-        }
-        peers
-            .iter()
-            .filter(|&&p| p != new)
-            .flat_map(|&other| {
+        self.others(new, peers)
+            .flat_map(|other| {
                 [
                     Announce::Add {
                         to: new,
@@ -94,14 +89,16 @@ impl Relay {
 
     /// Who is told that client `gone` left, `peers` being the clients still connected.
     pub fn left(&self, gone: i32, peers: &[i32]) -> Vec<Announce> {
-        if !self.on {
-            return Vec::new();
-        }
-        peers
-            .iter()
-            .filter(|&&p| p != gone)
-            .map(|&to| Announce::Remove { to, peer: gone })
+        self.others(gone, peers)
+            .map(|to| Announce::Remove { to, peer: gone })
             .collect()
+    }
+
+    /// The clients of `peers` but `peer` that relay announces `peer`'s arrival or departure
+    /// to: none with relay off.
+    fn others(&self, peer: i32, peers: &[i32]) -> impl Iterator<Item = i32> {
+        let on = self.on;
+        peers.iter().copied().filter(move |&p| on && p != peer)
     }
 
     /// Where a data packet of client `from` goes, its header saying `source` and `target`,

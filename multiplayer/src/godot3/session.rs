@@ -130,17 +130,13 @@ impl Session {
     /// on. A serve loop skips the call with
     /// `let Some(args) = session.args_of::<T>(&call) else { continue };`.
     pub fn args_of<T: DeserializeOwned>(&mut self, call: &RemoteCall) -> Option<T> {
-        self.typed_or_report(call.from, call.args_as())
+        self.common.or_report(call.from, call.args_as())
     }
 
     /// The value of a remote set as `T`, or `None` when it does not fit (queued as the
     /// sender's [`Event::Error`], as with [`args_of`](Self::args_of)).
     pub fn value_of<T: DeserializeOwned>(&mut self, set: &RemoteCall) -> Option<T> {
-        self.typed_or_report(set.from, set.value_as())
-    }
-
-    fn typed_or_report<T>(&mut self, from: i32, typed: Result<T, ProtocolError>) -> Option<T> {
-        typed.map_err(|e| self.report(from, e)).ok()
+        self.common.or_report(set.from, set.value_as())
     }
 
     /// A packet from `from` (`MultiplayerAPI::_process_packet`).
@@ -374,14 +370,7 @@ impl Session {
         unreliable: bool,
         args: &[Variant],
     ) -> Result<bool, ProtocolError> {
-        let count =
-            u8::try_from(args.len()).map_err(|_| ProtocolError::TooManyArguments(args.len()))?;
-        let mut bytes = Vec::new();
-        for arg in args {
-            wire::config()
-                .to_bytes_into(arg, &mut bytes)
-                .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
-        }
+        let (count, bytes) = Godot3Args::encode(args)?;
         let body = Body::Call(count, bytes);
         self.send(to, (path, method, MemberKind::Method), unreliable, body)
     }

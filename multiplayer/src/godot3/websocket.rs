@@ -20,6 +20,8 @@
 //! One quirk kept from the engine: a packet "for everyone but `n`" (target `-n`) from a client
 //! is also delivered to the server even when `n` is 1 (3.2.3 compares its own id with `-sender`,
 //! which never matches).
+//!
+//! [`Event::Error`]: crate::Event::Error
 
 use std::net::SocketAddr;
 
@@ -27,8 +29,7 @@ use super::Session;
 use super::relay::{Announce, Link, Relay};
 use super::wire::{WS_SYS_NONE, WsMessage};
 use super::ws_frame::{Ws3Frame, announcement, welcome};
-use crate::Event;
-use crate::transport::{Events, Router, Transport, TransportEvent};
+use crate::transport::{Events, Peer, Transport, TransportEvent};
 use crate::websocket::WsError;
 use crate::ws_core::{Notice, Read, Sockets};
 use crate::{Limits, ProtocolError, TransferMode};
@@ -88,7 +89,7 @@ impl Ws3Transport {
             sockets,
             id,
             relay: Relay::new(Link::WebSocket),
-            events: Events::new(),
+            events: Events::default(),
         }
     }
 
@@ -117,10 +118,6 @@ impl Ws3Transport {
         self.sockets.server_side()
     }
 
-    fn error(&mut self, peer: i32, error: ProtocolError) {
-        self.events.push_back(TransportEvent::Error { peer, error });
-    }
-
     /// `_send_add`: the id, the server, then (relay on) every other client both ways.
     fn open(&mut self, ws: tungstenite::WebSocket<crate::ws_core::Conn>) {
         let id = self.sockets.fresh_id();
@@ -128,7 +125,7 @@ impl Ws3Transport {
         for (to, message) in welcome(id, &self.relay, &self.sockets.ids()) {
             self.sockets.send(to, message);
         }
-        self.events.push_back(TransportEvent::Connected(id));
+        self.events.push(TransportEvent::Connected(id));
     }
 
     /// Sends the relay's announcements as system messages.
@@ -162,16 +159,16 @@ impl Ws3Transport {
             }
             for notice in notices {
                 match notice {
-                    Notice::Report(id, error) => self.error(id, error),
+                    Notice::Report(id, error) => self.events.error(id, error),
                     Notice::Lost(id, error) => {
                         if let Some(error) = error {
-                            self.error(id, error);
+                            self.events.error(id, error);
                         }
                         if self.server_side() {
                             let announcements = self.relay.left(id, &self.sockets.ids());
                             self.announce(announcements);
                         }
-                        self.events.push_back(TransportEvent::Disconnected(id));
+                        self.events.push(TransportEvent::Disconnected(id));
                     }
                 }
             }
@@ -188,7 +185,7 @@ impl Ws3Transport {
         if !self.server_side() {
             let frame = match Ws3Frame::parse(data) {
                 Ok(frame) => frame,
-                Err(e) => return self.error(id, e),
+                Err(e) => return self.events.error(id, e),
             };
             let event = match frame {
                 Ws3Frame::Data {
@@ -201,7 +198,7 @@ impl Ws3Transport {
                 Ws3Frame::Add(peer) => TransportEvent::Connected(peer),
                 Ws3Frame::Del(peer) => TransportEvent::Disconnected(peer),
                 Ws3Frame::Id(peer) => {
-                    return self.error(
+                    return self.events.error(
                         id,
                         ProtocolError::Invalid {
                             what: "WebSocket system message",
@@ -211,16 +208,16 @@ impl Ws3Transport {
                     );
                 }
             };
-            self.events.push_back(event);
+            self.events.push(event);
             return;
         }
         let message = match WsMessage::parse(data) {
             Ok(m) => m,
-            Err(e) => return self.error(id, e),
+            Err(e) => return self.events.error(id, e),
         };
         // "Only server sends sys messages".
         if message.kind != WS_SYS_NONE {
-            return self.error(
+            return self.events.error(
                 id,
                 ProtocolError::Invalid {
                     what: "WebSocket header",
@@ -236,14 +233,14 @@ impl Ws3Transport {
         match self.relay.route(id, message.source, message.target, &peers) {
             Ok(Some(route)) => {
                 if route.local {
-                    self.events.push_back(packet(id, message.payload));
+                    self.events.push(packet(id, message.payload));
                 }
                 for to in route.forward {
                     self.sockets.send(to, data.to_vec());
                 }
             }
             Ok(None) => {}
-            Err(e) => self.error(id, e),
+            Err(e) => self.events.error(id, e),
         }
     }
 }
@@ -256,14 +253,8 @@ impl Transport for Ws3Transport {
     /// Accepts (and welcomes), advances the handshakes, reads and relays; bounded as
     /// [`WsTransport`](crate::websocket::WsTransport)'s is. Never fails.
     fn service(&mut self) -> std::io::Result<()> {
-        self.sockets.begin();
-        match self.sockets.advance_client() {
-            Ok(true) => {}
-            Ok(false) => return Ok(()),
-            Err(detail) => {
-                self.error(1, ProtocolError::WebSocket { peer: 1, detail });
-                return Ok(());
-            }
+        if !self.sockets.start(&mut self.events) {
+            return Ok(());
         }
         for ws in self.sockets.accept() {
             self.open(ws);
@@ -273,7 +264,7 @@ impl Transport for Ws3Transport {
     }
 
     fn poll_event(&mut self) -> Option<TransportEvent> {
-        self.events.pop_front()
+        self.events.pop()
     }
 
     /// Frames `data` (source: our id, target: `to`) and sends it: a client to the server, a
@@ -297,7 +288,7 @@ impl Transport for Ws3Transport {
     }
 
     fn disconnect(&mut self, peer: i32) {
-        crate::transport::forget_packets(&mut self.events, peer);
+        self.events.forget(peer);
         self.sockets.close_one(peer);
         if self.server_side() {
             let announcements = self.relay.left(peer, &self.sockets.ids());
@@ -316,22 +307,10 @@ impl Transport for Ws3Transport {
 }
 
 /// A Godot 3.2.3-compatible WebSocket multiplayer peer, the server (peer 1) or a client: a
-/// [`Session`] over one [`Ws3Transport`].
-pub struct Ws3Peer {
-    router: Router<Session>,
-    transport: Ws3Transport,
-}
-
-impl std::fmt::Debug for Ws3Peer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        crate::debug_peer(
-            f,
-            "Ws3Peer",
-            &self.router.session,
-            self.transport.sockets.len(),
-        )
-    }
-}
+/// [`Session`] over one [`Ws3Transport`]. Its session, transport, `service` (bounded as
+/// [`WsTransport`](crate::websocket::WsTransport)'s `service` is) and the rest are
+/// [`Peer`]'s.
+pub type Ws3Peer = Peer<Ws3Transport, Session>;
 
 impl Ws3Peer {
     /// A server listening on `addr`.
@@ -340,70 +319,33 @@ impl Ws3Peer {
     ///
     /// [`WsError::Io`] when the address cannot be bound.
     pub fn server(addr: SocketAddr, limits: Limits) -> Result<Self, WsError> {
-        Ok(Self {
-            transport: Ws3Transport::server(addr, &limits)?,
-            router: Router::new(Session::server(limits)),
-        })
+        let transport = Ws3Transport::server(addr, &limits)?;
+        Ok(Self::new(transport, Session::server(limits)))
     }
 
     /// A client of the Godot 3 server at `url` (`ws://host:port/`); returns at once: the
-    /// connection, the handshake, the id and `connected` come with [`service`](Self::service),
-    /// or their failure (an [`Event::Error`] for peer 1).
+    /// connection, the handshake, the id and `connected` come with
+    /// [`service`](Peer::service), or their failure (an
+    /// [`Event::Error`](crate::Event::Error) for peer 1).
     ///
     /// # Errors
     ///
     /// As [`Ws3Transport::client`].
     pub fn client(addr: SocketAddr, url: &str, limits: Limits) -> Result<Self, WsError> {
-        Ok(Self {
-            transport: Ws3Transport::client(addr, url, &limits)?,
-            // The id comes with SYS_ID; 0 until then.
-            router: Router::new(Session::client(0, limits)),
-        })
+        let transport = Ws3Transport::client(addr, url, &limits)?;
+        // The id comes with SYS_ID; 0 until then.
+        Ok(Self::new(transport, Session::client(0, limits)))
     }
 
     /// Turns the server's relay off (see [`Ws3Transport::set_relay`]).
     pub fn set_relay(&mut self, on: bool) {
-        self.transport.set_relay(on);
+        self.transport().set_relay(on);
     }
+}
 
-    /// The protocol session.
-    pub fn session(&mut self) -> &mut Session {
-        &mut self.router.session
-    }
-
-    /// The transport under the session.
-    pub fn transport(&mut self) -> &mut Ws3Transport {
-        &mut self.transport
-    }
-
-    /// The listening address (server).
-    ///
-    /// # Errors
-    ///
-    /// The socket's error, or `NotConnected` for a client.
-    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.transport.local_addr()
-    }
-
-    /// The next event of the session.
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.router.session.poll_event()
-    }
-
-    /// Accepts, reads, relays, and writes what the session queued. The work of one call is
-    /// bounded as [`WsPeer::service`](crate::websocket::WsPeer::service)'s is.
-    ///
-    /// # Errors
-    ///
-    /// None today (the signature leaves room for a transport error): errors of one peer (its
-    /// socket, a bound of [`WsLimits`](crate::WsLimits)) disconnect that peer only, and an
-    /// accept error (no file descriptor left) pauses accepting for a moment.
-    pub fn service(&mut self) -> Result<(), WsError> {
-        Ok(self.router.service(&mut [&mut self.transport])?)
-    }
-
-    /// Closes every connection.
-    pub fn close(&mut self) {
-        self.transport.close();
+impl crate::transport::SocketTransport for Ws3Transport {
+    type Error = WsError;
+    fn address(&self) -> std::io::Result<SocketAddr> {
+        self.sockets.local_addr()
     }
 }

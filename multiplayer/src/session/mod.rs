@@ -49,6 +49,14 @@ use crate::rpc::relative_path;
 use crate::wire::{self, Packet};
 use crate::{ProtocolError, RpcTable, Settings, TransferMode};
 
+/// Where a packet came from: its sender, and the channel and transfer mode it came on.
+#[derive(Debug, Clone, Copy)]
+struct Came {
+    from: i32,
+    channel: u8,
+    mode: TransferMode,
+}
+
 /// The SceneMultiplayer state of one side, sans IO: the transport reports connections and
 /// packets; the session answers with [`Event`]s and [`Output`](crate::Output)s.
 ///
@@ -227,18 +235,20 @@ impl Session {
 
     /// A packet from the transport peer `from` (`SceneMultiplayer::poll`'s loop body).
     pub fn receive(&mut self, from: i32, channel: u8, mode: TransferMode, packet: &[u8]) {
-        if let Err(error) = self.receive_inner(from, channel, mode, packet) {
+        if let Err(error) = self.receive_inner(
+            Came {
+                from,
+                channel,
+                mode,
+            },
+            packet,
+        ) {
             self.common.queues.report(from, error);
         }
     }
 
-    fn receive_inner(
-        &mut self,
-        from: i32,
-        channel: u8,
-        mode: TransferMode,
-        packet: &[u8],
-    ) -> Result<(), ProtocolError> {
+    fn receive_inner(&mut self, came: Came, packet: &[u8]) -> Result<(), ProtocolError> {
+        let from = came.from;
         if !self.receive_pending(from, packet)? {
             return Ok(());
         }
@@ -252,18 +262,13 @@ impl Session {
             .first()
             .is_some_and(|b| b & wire::CMD_MASK == wire::COMMAND_SYS)
         {
-            return self.process_sys(from, channel, mode, packet);
+            return self.process_sys(came, packet);
         }
-        self.process_packet(from, channel, mode, packet)
+        self.process_packet(came, packet)
     }
 
-    fn process_sys(
-        &mut self,
-        from: i32,
-        channel: u8,
-        mode: TransferMode,
-        packet: &[u8],
-    ) -> Result<(), ProtocolError> {
+    fn process_sys(&mut self, came: Came, packet: &[u8]) -> Result<(), ProtocolError> {
+        let (from, channel, mode) = (came.from, came.channel, came.mode);
         match wire::parse(packet)? {
             Packet::Auth(data) => {
                 if data.is_empty() {
@@ -313,7 +318,7 @@ impl Session {
                     }
                     if local && target != Target::Peer(1) {
                         // The server is one of the targets.
-                        return self.process_packet(from, channel, mode, inner);
+                        return self.process_packet(came, inner);
                     }
                     Ok(())
                 } else {
@@ -326,7 +331,7 @@ impl Session {
                     if !self.paths.is_connected(peer) {
                         return Err(ProtocolError::NoSuchPeer(peer));
                     }
-                    self.process_packet(peer, channel, mode, inner)
+                    self.process_packet(Came { from: peer, ..came }, inner)
                 }
             }
             _ => Err(ProtocolError::UnknownSys(
@@ -335,13 +340,8 @@ impl Session {
         }
     }
 
-    fn process_packet(
-        &mut self,
-        from: i32,
-        channel: u8,
-        mode: TransferMode,
-        packet: &[u8],
-    ) -> Result<(), ProtocolError> {
+    fn process_packet(&mut self, came: Came, packet: &[u8]) -> Result<(), ProtocolError> {
+        let (from, channel, mode) = (came.from, came.channel, came.mode);
         match wire::parse(packet)? {
             Packet::RemoteCall { node, method, args } => {
                 self.receive_call(from, (channel, mode), (node, method, args))
@@ -428,12 +428,8 @@ impl Session {
         if self.settings.relay && self.is_server() {
             let existing: Vec<i32> = self.paths.ids().collect();
             for other in existing {
-                let mut to_other = Vec::with_capacity(wire::SYS_CMD_SIZE);
-                wire::write_sys(&mut to_other, wire::SYS_ADD_PEER, peer);
-                self.push_packet(other, 0, TransferMode::Reliable, to_other);
-                let mut to_new = Vec::with_capacity(wire::SYS_CMD_SIZE);
-                wire::write_sys(&mut to_new, wire::SYS_ADD_PEER, other);
-                self.push_packet(peer, 0, TransferMode::Reliable, to_new);
+                self.push_sys(other, wire::SYS_ADD_PEER, peer);
+                self.push_sys(peer, wire::SYS_ADD_PEER, other);
             }
         }
         self.paths.add_peer(peer);
@@ -453,9 +449,7 @@ impl Session {
         if self.settings.relay && self.is_server() {
             let others: Vec<i32> = self.paths.ids().collect();
             for other in others {
-                let mut data = Vec::with_capacity(wire::SYS_CMD_SIZE);
-                wire::write_sys(&mut data, wire::SYS_DEL_PEER, peer);
-                self.push_packet(other, 0, TransferMode::Reliable, data);
+                self.push_sys(other, wire::SYS_DEL_PEER, peer);
             }
         }
         if signal {
@@ -498,6 +492,14 @@ impl Session {
         for target in targets {
             self.push_packet(target, channel, mode, packet.clone());
         }
+    }
+
+    /// Queues a one-command SYS packet for `to` (`sub`: `SYS_ADD_PEER`, `SYS_DEL_PEER`) about
+    /// `peer`, reliable on channel 0, as the server tells its clients of each other.
+    fn push_sys(&mut self, to: i32, sub: u8, peer: i32) {
+        let mut data = Vec::with_capacity(wire::SYS_CMD_SIZE);
+        wire::write_sys(&mut data, sub, peer);
+        self.push_packet(to, 0, TransferMode::Reliable, data);
     }
 
     fn push_packet(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {

@@ -20,13 +20,7 @@ impl Session {
     /// `let Some(args) = session.args_of::<T>(&call) else { continue };`, or answers with a
     /// kick: `else { session.disconnect_peer(call.from); continue };`.
     pub fn args_of<T: serde::de::DeserializeOwned>(&mut self, call: &RemoteCall) -> Option<T> {
-        match call.args_as() {
-            Ok(args) => Some(args),
-            Err(error) => {
-                self.report(call.from, error);
-                None
-            }
-        }
+        self.common.or_report(call.from, call.args_as())
     }
 
     /// Sends RAW bytes (`send_bytes`): `to` is a peer, 0 for all, or `-id` for all but one. A

@@ -7,6 +7,8 @@ extends SceneTree
 #   a, b: two clients that greet each other through the server's relay; a leaves, b sees it.
 #   bad:  a wrong secret, refused by the server.
 
+const H = preload("res://harness.gd")
+
 var mp := SceneMultiplayer.new()
 var lobby: Node
 var role := ""
@@ -18,9 +20,6 @@ var pending := {}
 var frames := 0
 var partner := 0
 var resend_at := -1
-
-func case(name: String, ok: bool, detail := "") -> void:
-	print("CASE ", name, " ", "ok" if ok else "FAIL " + detail)
 
 func _initialize() -> void:
 	var args := OS.get_cmdline_user_args()
@@ -45,32 +44,19 @@ func _initialize() -> void:
 		PackedVector2Array([Vector2(1, 2)]), PackedVector3Array([Vector3(1, 2, 3)]),
 		PackedColorArray([Color(1, 0, 0, 1)]), PackedVector4Array([Vector4(1, 2, 3, 4)]),
 	]
-	lobby = preload("res://lobby.gd").new()
-	lobby.name = "Lobby"
-	root.add_child(lobby)
+	lobby = H.add_node(root, "res://lobby.gd", "Lobby")
 	lobby.called.connect(_on_called)
 	mp.auth_callback = _on_auth
 	mp.auth_timeout = 10
 	mp.peer_authenticating.connect(_on_authenticating)
-	mp.peer_authentication_failed.connect(func(id): case("auth_failed_" + str(id), true); _finish_if("bad"))
+	mp.peer_authentication_failed.connect(func(id): H.case("auth_failed_" + str(id), true); _finish_if("bad"))
 	mp.peer_connected.connect(_on_peer_connected)
 	mp.peer_disconnected.connect(_on_peer_disconnected)
 	mp.server_disconnected.connect(func(): print("SERVER_DISCONNECTED"); _finish_if("bad"))
 	mp.peer_packet.connect(_on_packet)
 	set_multiplayer(mp)
-	var peer: MultiplayerPeer
-	var err := OK
-	if args.size() > 3 and args[3] == "ws":
-		peer = WebSocketMultiplayerPeer.new()
-		err = peer.create_client("ws://127.0.0.1:%d" % port)
-	else:
-		peer = ENetMultiplayerPeer.new()
-		err = peer.create_client("127.0.0.1", port)
-	if err != OK:
-		case("create_client", false, str(err))
+	if not H.start_peer(mp, port, args[3] if args.size() > 3 else "enet"):
 		quit(1)
-		return
-	mp.multiplayer_peer = peer
 
 func _process(_delta: float) -> bool:
 	frames += 1
@@ -92,7 +78,7 @@ func _finish_if(r: String) -> void:
 
 func _on_auth(id: int, data: PackedByteArray) -> void:
 	# The server answers a good secret with "welcome?": then we complete too.
-	case("auth_data_from_server", id == 1 and data.get_string_from_utf8() == "welcome?", data.get_string_from_utf8())
+	H.case("auth_data_from_server", id == 1 and data.get_string_from_utf8() == "welcome?", data.get_string_from_utf8())
 	mp.complete_auth(id)
 
 func _on_authenticating(id: int) -> void:
@@ -101,7 +87,7 @@ func _on_authenticating(id: int) -> void:
 func _on_peer_connected(id: int) -> void:
 	print("PEER_CONNECTED ", id)
 	if id == 1:
-		case("connected_to_server", true)
+		H.case("connected_to_server", true)
 		if role == "main":
 			_main_start()
 		return
@@ -112,7 +98,7 @@ func _on_peer_connected(id: int) -> void:
 func _on_peer_disconnected(id: int) -> void:
 	print("PEER_DISCONNECTED ", id)
 	if role == "b" and id == partner:
-		case("relay_peer_left", true)
+		H.case("relay_peer_left", true)
 		quit(0)
 
 func _main_start() -> void:
@@ -147,13 +133,13 @@ func _done(key: String) -> void:
 func _on_called(method: String, args: Array) -> void:
 	match method:
 		"welcome":
-			case("welcome", args[0] == "Rusty" and args[1] == mp.get_unique_id(), str(args))
+			H.case("welcome", args[0] == "Rusty" and args[1] == mp.get_unique_id(), str(args))
 			_done("welcome")
 		"echo":
 			var i: int = args[0]
 			var want = values[i]
-			var ok: bool = typeof(args[1]) == typeof(want) and args[1] == want
-			case("echo_%d_%s" % [i, type_string(typeof(want))], ok, "%s != %s" % [var_to_str(args[1]), var_to_str(want)])
+			var ok := H.same(args[1], want)
+			H.case("echo_%d_%s" % [i, type_string(typeof(want))], ok, "%s != %s" % [var_to_str(args[1]), var_to_str(want)])
 			echoed += 1
 			if echoed == values.size():
 				_after_echoes()
@@ -161,14 +147,14 @@ func _on_called(method: String, args: Array) -> void:
 		"unrel", "ordered", "chan":
 			if not pending.has(method):
 				return
-			case("server_" + method, args[0] == {"unrel": 11, "ordered": 22, "chan": 33}[method] + 1, str(args))
+			H.case("server_" + method, args[0] == {"unrel": 11, "ordered": 22, "chan": 33}[method] + 1, str(args))
 			_done(method)
 		"hello":
 			var want := "hi from b" if role == "a" else "hi from a"
 			if args[1] != want:
 				return
 			partner = args[0]
-			case("relay_hello_" + role, others.has(args[0]) and mp.get_remote_sender_id() == args[0], str(args))
+			H.case("relay_hello_" + role, others.has(args[0]) and mp.get_remote_sender_id() == args[0], str(args))
 			if role == "a":
 				# Leave once greeted: b must see it.
 				await create_timer(0.5).timeout
@@ -177,5 +163,5 @@ func _on_called(method: String, args: Array) -> void:
 				quit(0)
 
 func _on_packet(id: int, data: PackedByteArray) -> void:
-	case("raw_echo", id == 1 and data == PackedByteArray([7, 8, 9]), str(data))
+	H.case("raw_echo", id == 1 and data == PackedByteArray([7, 8, 9]), str(data))
 	_done("raw")

@@ -5,8 +5,7 @@ extends SceneTree
 # the declared config, the same properties in another order, and another mode. Prints a CASE
 # line per check result; the errors the checks push go to stderr.
 
-func case(name: String, ok: bool, detail := "") -> void:
-	print("CASE ", name, " ", "ok" if ok else "FAIL " + detail)
+const H = preload("res://harness.gd")
 
 func synchronizer(name: String, config: SceneReplicationConfig) -> MultiplayerSynchronizer:
 	var sync: MultiplayerSynchronizer = load("res://checked_sync.gd").new()
@@ -18,7 +17,7 @@ func synchronizer(name: String, config: SceneReplicationConfig) -> MultiplayerSy
 func _initialize() -> void:
 	var decl = load("res://decl.gd")
 	var good := synchronizer("Good", decl.player_config())
-	case("declared accepted", decl.check_player(good))
+	H.case("declared accepted", decl.check_player(good))
 	var swapped_config := SceneReplicationConfig.new()
 	swapped_config.add_property(^".:position")
 	swapped_config.add_property(^".:name")
@@ -28,5 +27,5 @@ func _initialize() -> void:
 	mode_config.property_set_replication_mode(^".:name", SceneReplicationConfig.REPLICATION_MODE_ON_CHANGE)
 	mode_config.add_property(^".:position")
 	synchronizer("Mode", mode_config)
-	case("done", true)
+	H.case("done", true)
 	quit(0)

@@ -7,62 +7,29 @@ extends SceneTree
 # Prints "SPAWNED", "STATE", "DESPAWNED", "COUNT" lines for the test; quits 0 after the server's
 # "done" RAW packet (1 on timeout).
 
-const Rep = preload("res://replication.gd")
+const H = preload("res://harness.gd")
+const World = preload("res://replication_world.gd")
 
 var mp := SceneMultiplayer.new()
-var world: Node
 var players: Node
 var frames := 0
 var last := {}
 var syncs := 0
 var deltas := 0
 
-func make_player() -> Node2D:
-	var p := Node2D.new()
-	var sync := MultiplayerSynchronizer.new()
-	sync.name = "Sync"
-	Rep.configure_player(sync)
-	p.add_child(sync)
-	sync.owner = p
-	sync.root_path = NodePath("..")
-	return p
-
 func _initialize() -> void:
-	var port := int(OS.get_cmdline_user_args()[0])
-	# The spawnable scene, saved into the project so the spawner can list it.
-	var packed := PackedScene.new()
-	packed.pack(make_player())
-	ResourceSaver.save(packed, "res://player.tscn")
-
-	world = Node.new()
-	world.name = "World"
-	root.add_child(world)
-	players = Node.new()
-	players.name = "Players"
-	world.add_child(players)
-	var spawner := MultiplayerSpawner.new()
-	spawner.name = "Spawner"
-	world.add_child(spawner)
-	spawner.spawn_path = NodePath("../Players")
-	Rep.configure_players(spawner)
-	spawner.spawn_function = func(data):
-		var p := make_player()
+	var spawner := World.build(root, func(data):
+		var p := World.make_custom(int(data["owner"]))
 		p.set_meta("custom", data)
-		var input := MultiplayerSynchronizer.new()
-		input.name = "Input"
-		Rep.configure_input(input)
-		input.set_multiplayer_authority(int(data["owner"]))
-		p.add_child(input)
-		input.root_path = NodePath("..")
-		return p
+		return p)
+	players = spawner.get_node(spawner.spawn_path)
 	spawner.spawned.connect(_on_spawned)
 	spawner.despawned.connect(func(n): print("DESPAWNED ", n.name))
 
-	var peer := ENetMultiplayerPeer.new()
-	peer.create_client("127.0.0.1", port)
-	mp.multiplayer_peer = peer
 	mp.peer_packet.connect(_on_packet)
 	set_multiplayer(mp)
+	if not H.start_peer(mp, H.int_arg(0)):
+		quit(1)
 
 func _on_spawned(n: Node) -> void:
 	var how := "custom " + JSON.stringify(n.get_meta("custom")) if n.has_meta("custom") else "scene"

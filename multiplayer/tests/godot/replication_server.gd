@@ -4,60 +4,32 @@ extends SceneTree
 # Bob (a custom spawn with {"owner": id}); then per frame f: Alice moves for f <= 3, turns at
 # f == 2; Bob is freed at f == 5, Alice at f == 7; RAW "done" at f == 9. Argument: port.
 
-const Rep = preload("res://replication.gd")
+const H = preload("res://harness.gd")
+const World = preload("res://replication_world.gd")
 
 var mp := SceneMultiplayer.new()
 var players: Node
 var spawner: MultiplayerSpawner
-var packed := PackedScene.new()
+var packed: PackedScene
 var alice: Node2D
 var bob: Node2D
 var client := 0
 var f := -1
 
-func make_player() -> Node2D:
-	var p := Node2D.new()
-	var sync := MultiplayerSynchronizer.new()
-	sync.name = "Sync"
-	Rep.configure_player(sync)
-	p.add_child(sync)
-	sync.owner = p
-	sync.root_path = NodePath("..")
-	return p
-
 func _initialize() -> void:
-	var port := int(OS.get_cmdline_user_args()[0])
-	packed.pack(make_player())
-	ResourceSaver.save(packed, "res://player.tscn")
-	packed = load("res://player.tscn")
-	var world := Node.new()
-	world.name = "World"
-	root.add_child(world)
-	players = Node.new()
-	players.name = "Players"
-	world.add_child(players)
-	spawner = MultiplayerSpawner.new()
-	spawner.name = "Spawner"
-	world.add_child(spawner)
-	spawner.spawn_path = NodePath("../Players")
-	Rep.configure_players(spawner)
-	spawner.spawn_function = func(data):
-		var p := make_player()
+	spawner = World.build(root, func(data):
+		var p := World.make_custom(int(data["owner"]))
 		p.name = "Bob"
 		p.position = Vector2(3, 4)
 		p.z_index = 1
-		var input := MultiplayerSynchronizer.new()
-		input.name = "Input"
-		Rep.configure_input(input)
-		input.set_multiplayer_authority(int(data["owner"]))
-		p.add_child(input)
-		input.root_path = NodePath("..")
-		return p
-	var peer := ENetMultiplayerPeer.new()
-	peer.create_server(port, 4)
-	mp.multiplayer_peer = peer
+		return p)
+	players = spawner.get_node(spawner.spawn_path)
+	packed = load("res://player.tscn")
 	mp.peer_connected.connect(_on_peer_connected)
 	set_multiplayer(mp)
+	if not H.start_peer(mp, H.int_arg(0), "enet", 4):
+		quit(1)
+		return
 	print("LISTENING")
 
 func _on_peer_connected(id: int) -> void:

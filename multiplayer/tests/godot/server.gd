@@ -3,6 +3,8 @@ extends SceneTree
 # relay on) that the Rust clients join. Arguments: port secret clients [enet|ws]. Prints "CASE <name> ok|FAIL <detail>"; quits 0
 # once `clients` authenticated peers came and left (1 on timeout).
 
+const H = preload("res://harness.gd")
+
 var mp := SceneMultiplayer.new()
 var lobby: Node
 var secret := ""
@@ -11,38 +13,23 @@ var seen := 0
 var left := 0
 var frames := 0
 
-func case(name: String, ok: bool, detail := "") -> void:
-	print("CASE ", name, " ", "ok" if ok else "FAIL " + detail)
-
 func _initialize() -> void:
 	var args := OS.get_cmdline_user_args()
 	var port := int(args[0])
 	secret = args[1]
 	expected = int(args[2])
-	lobby = preload("res://lobby.gd").new()
-	lobby.name = "Lobby"
-	root.add_child(lobby)
+	lobby = H.add_node(root, "res://lobby.gd", "Lobby")
 	lobby.called.connect(_on_called)
 	mp.auth_callback = _on_auth
 	mp.auth_timeout = 10
 	mp.peer_connected.connect(_on_peer_connected)
 	mp.peer_disconnected.connect(_on_peer_disconnected)
 	mp.peer_packet.connect(_on_packet)
-	mp.peer_authentication_failed.connect(func(id): case("auth_failed", true))
+	mp.peer_authentication_failed.connect(func(id): H.case("auth_failed", true))
 	set_multiplayer(mp)
-	var peer: MultiplayerPeer
-	var err := OK
-	if args.size() > 3 and args[3] == "ws":
-		peer = WebSocketMultiplayerPeer.new()
-		err = peer.create_server(port, "127.0.0.1")
-	else:
-		peer = ENetMultiplayerPeer.new()
-		err = peer.create_server(port, 8)
-	if err != OK:
-		case("create_server", false, str(err))
+	if not H.start_peer(mp, port, args[3] if args.size() > 3 else "enet", 8):
 		quit(1)
 		return
-	mp.multiplayer_peer = peer
 	print("READY")
 
 func _process(_delta: float) -> bool:
@@ -54,11 +41,11 @@ func _process(_delta: float) -> bool:
 
 func _on_auth(id: int, data: PackedByteArray) -> void:
 	if data.get_string_from_utf8() == secret:
-		case("auth_secret", true)
+		H.case("auth_secret", true)
 		mp.send_auth(id, "welcome?".to_utf8_buffer())
 		mp.complete_auth(id)
 	else:
-		case("auth_refused", true)
+		H.case("auth_refused", true)
 		mp.disconnect_peer(id)
 
 func _on_peer_connected(id: int) -> void:
@@ -78,19 +65,19 @@ func _on_called(method: String, args: Array) -> void:
 	match method:
 		"take":
 			var want = str_to_var(args[2])
-			var ok: bool = typeof(args[1]) == typeof(want) and args[1] == want
-			case("take_%d_%s" % [args[0], type_string(typeof(want))], ok, "%s != %s" % [var_to_str(args[1]), args[2]])
+			var ok := H.same(args[1], want)
+			H.case("take_%d_%s" % [args[0], type_string(typeof(want))], ok, "%s != %s" % [var_to_str(args[1]), args[2]])
 			lobby.rpc_id(from, "echo", args[0], args[1])
 		"ping":
-			case("ping", args == [5, true], str(args))
+			H.case("ping", args == [5, true], str(args))
 		"unrel", "ordered", "chan":
-			case("client_" + method, true)
+			H.case("client_" + method, true)
 			lobby.rpc_id(from, method, args[0] + 1)
 		"done":
-			case("done", true)
+			H.case("done", true)
 
 func _on_packet(id: int, data: PackedByteArray) -> void:
-	case("raw", data == PackedByteArray([9, 8, 7]), str(data))
+	H.case("raw", data == PackedByteArray([9, 8, 7]), str(data))
 	var back := data.duplicate()
 	back.reverse()
 	mp.send_bytes(back, id, MultiplayerPeer.TRANSFER_MODE_RELIABLE, 0)

@@ -6,6 +6,8 @@
 use crate::engine;
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use godot_serde::{Variant, Vector2};
@@ -13,6 +15,7 @@ use godot_serde_multiplayer::enet::EnetPeer;
 use godot_serde_multiplayer::gdscript::{Signature, Stubs};
 use godot_serde_multiplayer::godot3::enet::Enet3Peer;
 use godot_serde_multiplayer::godot3::{NodeTable, RemoteMode};
+use godot_serde_multiplayer::transport::{Dialect, Peer, SocketTransport};
 use godot_serde_multiplayer::{Event, Limits, RpcMethod, RpcTable, Settings, TransferMode};
 use serde::{Deserialize, Serialize};
 
@@ -20,14 +23,6 @@ use serde::{Deserialize, Serialize};
 struct Chat {
     text: String,
     volume: i64,
-}
-
-fn free_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn dir(sub: &str, name: &str) -> PathBuf {
@@ -103,6 +98,81 @@ fn assert_chat_outcome(ok: usize, cases: usize, errors: &[String], chats: &[Chat
     );
 }
 
+/// The Godot 4 project `tag` of a client of a generated script: `client` (of `tests/godot`,
+/// which extends `lobby_client4.gd`, copied beside it) and the generated `script` as
+/// `res://{name}`. Returns the temporary directory of the generated file (the caller removes
+/// it) and the project.
+fn client_project4(
+    tag: &str,
+    client: &str,
+    name: &str,
+    script: &str,
+) -> (PathBuf, engine::Godot4Project) {
+    let (tmp, generated) = write_generated(tag, name, script);
+    let scripts = [
+        dir("godot", client),
+        dir("godot", "lobby_client4.gd"),
+        generated,
+    ];
+    let scripts: Vec<&Path> = scripts.iter().map(PathBuf::as_path).collect();
+    (tmp, engine::Godot4Project::new(tag, &scripts))
+}
+
+/// A Rust ENet server for up to 4 clients on a free port of 127.0.0.1, declaring `table`.
+fn server4(table: RpcTable) -> (EnetPeer, u16) {
+    let mut server =
+        EnetPeer::server("127.0.0.1:0".parse().unwrap(), 4, Settings::default()).unwrap();
+    server.session().declare(table);
+    let port = server.local_addr().unwrap().port();
+    (server, port)
+}
+
+/// Runs `script` of `project` in Godot 4 (its one argument the server's `port`) on a thread.
+fn spawn4(
+    engine: &Path,
+    project: engine::Godot4Project,
+    script: &'static str,
+    port: u16,
+) -> JoinHandle<Output> {
+    let engine = engine.to_owned();
+    std::thread::spawn(move || {
+        project.run(
+            &engine,
+            script,
+            &[&port.to_string()],
+            Duration::from_secs(60),
+        )
+    })
+}
+
+/// Services `server` until the engine's `client` has exited (at most 70 s), handing each
+/// event but the errors to `on_event`, then 20 times more so that the last answers go out;
+/// returns the engine cases passed ([`check`] of `name`) and the errors' text.
+fn serve<T: SocketTransport, S: Dialect>(
+    name: &str,
+    server: &mut Peer<T, S>,
+    client: JoinHandle<Output>,
+    mut on_event: impl FnMut(&mut Peer<T, S>, Event),
+) -> (usize, Vec<String>) {
+    let mut errors = Vec::new();
+    let start = Instant::now();
+    while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
+        server.service().unwrap();
+        while let Some(event) = server.poll_event() {
+            match event {
+                Event::Error { error, .. } => errors.push(error.to_string()),
+                event => on_event(server, event),
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for _ in 0..20 {
+        server.service().unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    (check(name, &client.join().unwrap()), errors)
+}
+
 #[test]
 fn generated_godot4_script_talks_to_the_rust_server() {
     let Some(engine) = engine::godot4_or_skip("generated_godot4_script_talks_to_the_rust_server")
@@ -117,56 +187,26 @@ fn generated_godot4_script_talks_to_the_rust_server() {
         )
         .godot4(&table4())
         .unwrap();
-    let (tmp, generated) = write_generated("gen4", "generated4.gd", &script);
-    let project =
-        engine::Godot4Project::new("gdscript4", &[&dir("godot", "gen_client4.gd"), &generated]);
-    let port = free_port();
-    let mut server = EnetPeer::server(
-        format!("127.0.0.1:{port}").parse().unwrap(),
-        4,
-        Settings::default(),
-    )
-    .unwrap();
-    server.session().declare(table4());
-    let engine2 = engine.clone();
-    let client = std::thread::spawn(move || {
-        project.run(
-            &engine2,
-            "gen_client4.gd",
-            &[&port.to_string()],
-            Duration::from_secs(60),
-        )
-    });
+    let (tmp, project) = client_project4("gen4", "gen_client4.gd", "generated4.gd", &script);
+    let (mut server, port) = server4(table4());
+    let client = spawn4(&engine, project, "gen_client4.gd", port);
     let mut chats = Vec::new();
     let mut moves = Vec::new();
-    let mut errors = Vec::new();
-    let start = Instant::now();
-    while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
-        server.service().unwrap();
-        while let Some(event) = server.poll_event() {
-            match event {
-                Event::Rpc(call) if call.method == "chat" => {
-                    chats.push(call.args_as::<Chat>().unwrap());
-                    let id = i64::from(call.from);
-                    server
-                        .session()
-                        .rpc(call.from, "Lobby", "said", &(id, "hi back"))
-                        .unwrap();
-                }
-                Event::Rpc(call) if call.method == "move" => {
-                    moves.push((call.variants().unwrap(), call.channel))
-                }
-                Event::Error { error, .. } => errors.push(error.to_string()),
-                _ => {}
-            }
+    let on_event = |server: &mut EnetPeer, event| match event {
+        Event::Rpc(call) if call.method == "chat" => {
+            chats.push(call.args_as::<Chat>().unwrap());
+            let id = i64::from(call.from);
+            server
+                .session()
+                .rpc(call.from, "Lobby", "said", &(id, "hi back"))
+                .unwrap();
         }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    for _ in 0..20 {
-        server.service().unwrap();
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let ok = check("gen_client4", &client.join().unwrap());
+        Event::Rpc(call) if call.method == "move" => {
+            moves.push((call.variants().unwrap(), call.channel))
+        }
+        _ => {}
+    };
+    let (ok, errors) = serve("gen_client4", &mut server, client, on_event);
     let _ = std::fs::remove_dir_all(&tmp);
     println!(
         "Godot 4 with the generated script: {ok} engine cases ok, {} chat, {} move",
@@ -196,14 +236,10 @@ fn generated_godot3_script_talks_to_the_rust_server() {
     let (tmp, generated) = write_generated("gen3", "generated3.gd", &script);
     let project =
         engine::Godot3Project::new("gdscript3", &[dir("godot3", "gen_client3.gd"), generated]);
-    let port = free_port();
-    let mut server = Enet3Peer::server(
-        format!("127.0.0.1:{port}").parse().unwrap(),
-        4,
-        Limits::default(),
-    )
-    .unwrap();
+    let mut server =
+        Enet3Peer::server("127.0.0.1:0".parse().unwrap(), 4, Limits::default()).unwrap();
     server.session().declare(table3());
+    let port = server.local_addr().unwrap().port();
     let client = project.spawn(
         &engine,
         "gen_client3.gd",
@@ -212,36 +248,18 @@ fn generated_godot3_script_talks_to_the_rust_server() {
     );
     let mut chats = Vec::new();
     let mut scores = Vec::new();
-    let mut errors = Vec::new();
-    let start = Instant::now();
-    while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
-        server.service().unwrap();
-        while let Some(event) = server.poll_event() {
-            match event {
-                godot_serde_multiplayer::Event::Rpc(call) if call.method == "chat" => {
-                    chats.push(call.args_as::<Chat>().unwrap());
-                    let s = server.session();
-                    s.rpc(
-                        call.from,
-                        "Lobby",
-                        "said",
-                        &(i64::from(call.from), "hi back"),
-                    )
-                    .unwrap();
-                    s.rset(call.from, "Lobby", "hp", &77).unwrap();
-                }
-                godot_serde_multiplayer::Event::Rset(set) => {
-                    scores.push((set.method.clone(), set.value_as::<i64>().unwrap()))
-                }
-                godot_serde_multiplayer::Event::Error { error, .. } => {
-                    errors.push(error.to_string())
-                }
-                _ => {}
-            }
+    let on_event = |server: &mut Enet3Peer, event| match event {
+        Event::Rpc(call) if call.method == "chat" => {
+            chats.push(call.args_as::<Chat>().unwrap());
+            let s = server.session();
+            let said = (i64::from(call.from), "hi back");
+            s.rpc(call.from, "Lobby", "said", &said).unwrap();
+            s.rset(call.from, "Lobby", "hp", &77).unwrap();
         }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let ok = check("gen_client3", &client.join().unwrap());
+        Event::Rset(set) => scores.push((set.method.clone(), set.value_as::<i64>().unwrap())),
+        _ => {}
+    };
+    let (ok, errors) = serve("gen_client3", &mut server, client, on_event);
     let _ = std::fs::remove_dir_all(&tmp);
     println!(
         "Godot 3 with the generated script: {ok} engine cases ok, {} chat, {} rset",
@@ -296,62 +314,30 @@ mod typed {
             return;
         };
         let script = Stubs::new().typed4::<Typed>().unwrap();
-        let (tmp, generated) = write_generated("typed4", "typed4.gd", &script);
-        let project =
-            engine::Godot4Project::new("typed4", &[&dir("godot", "typed_client4.gd"), &generated]);
-        let port = free_port();
-        let mut server = EnetPeer::server(
-            format!("127.0.0.1:{port}").parse().unwrap(),
-            4,
-            Settings::default(),
-        )
-        .unwrap();
-        server.session().declare(Typed::table());
-        let engine2 = engine.clone();
-        let client = std::thread::spawn(move || {
-            project.run(
-                &engine2,
-                "typed_client4.gd",
-                &[&port.to_string()],
-                Duration::from_secs(60),
-            )
-        });
+        let (tmp, project) = client_project4("typed4", "typed_client4.gd", "typed4.gd", &script);
+        let (mut server, port) = server4(Typed::table());
+        let client = spawn4(&engine, project, "typed_client4.gd", port);
         let mut calls = Vec::new();
-        let mut errors = Vec::new();
-        let start = Instant::now();
-        while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
-            server.service().unwrap();
-            while let Some(event) = server.poll_event() {
-                match event {
-                    Event::Rpc(call) => {
-                        let Some(value) = server.session().call_of::<Typed>(&call) else {
-                            continue;
-                        };
-                        if let Typed::Hello { .. } = value {
-                            let s = server.session();
-                            let welcome = Typed::Welcome {
-                                players: vec!["Ann".into(), "Bo".into()],
-                                seed: 1 << 40,
-                                spawn: Vector2::new(3.0, 4.0),
-                            };
-                            s.rpc_to(call.from, &welcome).unwrap();
-                            s.rpc_to(call.from, &Typed::Empty { keys: vec![] }).unwrap();
-                            s.rpc_to(call.from, &Typed::Tick).unwrap();
-                        }
-                        calls.push((value, call.channel));
-                    }
-                    Event::Error { error, .. } => errors.push(error.to_string()),
-                    _ => {}
+        let on_event = |server: &mut EnetPeer, event| {
+            if let Event::Rpc(call) = event {
+                let Some(value) = server.session().call_of::<Typed>(&call) else {
+                    return;
+                };
+                if let Typed::Hello { .. } = value {
+                    let s = server.session();
+                    let welcome = Typed::Welcome {
+                        players: vec!["Ann".into(), "Bo".into()],
+                        seed: 1 << 40,
+                        spawn: Vector2::new(3.0, 4.0),
+                    };
+                    s.rpc_to(call.from, &welcome).unwrap();
+                    s.rpc_to(call.from, &Typed::Empty { keys: vec![] }).unwrap();
+                    s.rpc_to(call.from, &Typed::Tick).unwrap();
                 }
+                calls.push((value, call.channel));
             }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        for _ in 0..20 {
-            server.service().unwrap();
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        let out = client.join().unwrap();
-        let ok = check("typed_client4", &out);
+        };
+        let (ok, errors) = serve("typed_client4", &mut server, client, on_event);
         let _ = std::fs::remove_dir_all(&tmp);
         println!(
             "Godot 4 with the typed script: {ok} engine cases ok, {} calls",

@@ -173,12 +173,7 @@ fn godot4_client_follows_the_rust_servers_spawns_and_syncs() {
         EnetPeer::server("127.0.0.1:0".parse().unwrap(), 8, Settings::default()).unwrap();
     let port = server.local_addr().unwrap().port();
     server.session().declare_spawner(spawner());
-    let project = engine::Godot4Project::new("mp_replication", &[&script("replication_client.gd")]);
-    let generated = gdscript::script(
-        &[("players", &spawner())],
-        &[("player", &player_sync()), ("input", &input_sync(0))],
-    );
-    std::fs::write(project.dir.join("replication.gd"), &generated).unwrap();
+    let project = project("mp_replication", "replication_client.gd");
     let handle =
         std::thread::spawn(move || serve(server, Instant::now() + Duration::from_secs(40)));
     let out = project.run(
@@ -333,6 +328,19 @@ fn our_packets(peer: i32) -> Vec<Vec<u8>> {
     out
 }
 
+/// The Godot 4 project `name` of the replication script `main`: with `replication_world.gd`
+/// and the declarations generated from the Rust ones as `res://replication.gd`.
+fn project(name: &str, main: &str) -> engine::Godot4Project {
+    let scripts = [&script(main), &script("replication_world.gd")];
+    let project = engine::Godot4Project::new(name, &scripts.map(PathBuf::as_path));
+    let generated = gdscript::script(
+        &[("players", &spawner())],
+        &[("player", &player_sync()), ("input", &input_sync(0))],
+    );
+    std::fs::write(project.dir.join("replication.gd"), generated).unwrap();
+    project
+}
+
 /// Starts `replication_server.gd` (with the generated replication script of [`spawner`],
 /// [`player_sync`] and [`input_sync`]) in project `name` on a free port, and an ENet client of
 /// it with id `id`; returns the engine's thread and the client.
@@ -346,12 +354,7 @@ fn godot_server_and_client(
         .local_addr()
         .unwrap()
         .port();
-    let project = engine::Godot4Project::new(name, &[&script("replication_server.gd")]);
-    let generated = gdscript::script(
-        &[("players", &spawner())],
-        &[("player", &player_sync()), ("input", &input_sync(0))],
-    );
-    std::fs::write(project.dir.join("replication.gd"), &generated).unwrap();
+    let project = project(name, "replication_server.gd");
     let engine = engine.to_path_buf();
     let godot = std::thread::spawn(move || {
         project.run(

@@ -23,52 +23,68 @@ const LOBBY_MD5: &[u8; 32] = b"576fb79fa0de0e6f50dd7d79cd2b5865";
 /// Every message that went over the wires of a test: (sender's end, bytes).
 type Log = Arc<Mutex<Vec<(&'static str, Vec<u8>)>>>;
 
+/// One end of an in-memory connection, as both dialects' test transports carry it: the
+/// channels, the events for the host, and the log of what it sent under its name.
+struct End {
+    name: &'static str,
+    tx: Sender<Vec<u8>>,
+    rx: Receiver<Vec<u8>>,
+    events: VecDeque<TransportEvent>,
+    log: Log,
+}
+
+/// The server's end (named `name`) and the client's end (`client`) of one connection.
+fn ends(name: &'static str, log: &Log) -> (End, End) {
+    let (to_client, from_server) = channel();
+    let (to_server, from_client) = channel();
+    let end = |name, tx, rx| End {
+        name,
+        tx,
+        rx,
+        events: VecDeque::new(),
+        log: Arc::clone(log),
+    };
+    (
+        end(name, to_client, from_client),
+        end("client", to_server, from_server),
+    )
+}
+
+impl End {
+    /// Sends `data` to the other end, logged.
+    fn put(&mut self, data: Vec<u8>) {
+        self.log.lock().unwrap().push((self.name, data.clone()));
+        let _ = self.tx.send(data);
+    }
+}
+
 /// One end of an in-memory connection between a server and one client.
 struct Mem {
-    name: &'static str,
+    end: End,
     /// Our id: 1 (server end), or the client's once the server told it.
     id: Option<i32>,
     /// The other end's id: the client's (server end), 1 (client end).
     remote: i32,
-    tx: Sender<Vec<u8>>,
-    rx: Receiver<Vec<u8>>,
     /// Whether the other end is connected (the server end announces at its first service).
     open: bool,
     /// Whether the host disconnected the other end (for good).
     closed: bool,
-    events: VecDeque<TransportEvent>,
-    log: Log,
     /// The peers the host asked us to disconnect.
     disconnects: Arc<Mutex<Vec<i32>>>,
 }
 
 /// A server end (for client `client_id`) and the client end of one connection.
 fn pair(name: &'static str, client_id: i32, log: &Log) -> (Mem, Mem) {
-    let (to_client, from_server) = channel();
-    let (to_server, from_client) = channel();
-    let end = |name, id, remote, tx, rx| Mem {
-        name,
+    let (server, client) = ends(name, log);
+    let mem = |end, id, remote| Mem {
+        end,
         id,
         remote,
-        tx,
-        rx,
         open: false,
         closed: false,
-        events: VecDeque::new(),
-        log: Arc::clone(log),
         disconnects: Arc::default(),
     };
-    (
-        end(name, Some(1), client_id, to_client, from_client),
-        end("client", None, 1, to_server, from_server),
-    )
-}
-
-impl Mem {
-    fn put(&mut self, data: Vec<u8>) {
-        self.log.lock().unwrap().push((self.name, data.clone()));
-        let _ = self.tx.send(data);
-    }
+    (mem(server, Some(1), client_id), mem(client, None, 1))
 }
 
 impl Transport for Mem {
@@ -80,25 +96,27 @@ impl Transport for Mem {
         if self.id == Some(1) && !self.open && !self.closed {
             // The server assigns the id and says it first.
             self.open = true;
-            self.put(ws_id_message(self.remote).to_vec());
-            self.events
+            self.end.put(ws_id_message(self.remote).to_vec());
+            self.end
+                .events
                 .push_back(TransportEvent::Connected(self.remote));
         }
-        while let Ok(data) = self.rx.try_recv() {
+        while let Ok(data) = self.end.rx.try_recv() {
             if self.id.is_none() {
                 match parse_ws_id_message(&data) {
                     Ok(id) => {
                         self.id = Some(id);
                         self.open = true;
-                        self.events.push_back(TransportEvent::Connected(1));
+                        self.end.events.push_back(TransportEvent::Connected(1));
                     }
                     Err(error) => self
+                        .end
                         .events
                         .push_back(TransportEvent::Error { peer: 1, error }),
                 }
                 continue;
             }
-            self.events.push_back(TransportEvent::Packet {
+            self.end.events.push_back(TransportEvent::Packet {
                 from: self.remote,
                 channel: 0,
                 mode: TransferMode::Reliable,
@@ -109,12 +127,12 @@ impl Transport for Mem {
     }
 
     fn poll_event(&mut self) -> Option<TransportEvent> {
-        self.events.pop_front()
+        self.end.events.pop_front()
     }
 
     fn send(&mut self, to: i32, _channel: u8, _mode: TransferMode, data: Vec<u8>) {
         if to == self.remote && self.open {
-            self.put(data);
+            self.end.put(data);
         }
     }
 
@@ -528,9 +546,6 @@ mod sockets {
 /// both public (`godot3::ws_frame`, `godot3::relay`), carry a Godot 3 server and client
 /// session through `welcome`, the path cache and a call by name.
 mod godot3 {
-    use std::collections::VecDeque;
-    use std::sync::mpsc::{Receiver, Sender, channel};
-
     use godot_serde::Variant;
     use godot_serde_multiplayer::Event;
     use godot_serde_multiplayer::godot3::relay::{Link, Relay};
@@ -539,48 +554,29 @@ mod godot3 {
     use godot_serde_multiplayer::transport::{Host, Transport, TransportEvent};
     use godot_serde_multiplayer::{Limits, TransferMode};
 
-    use super::{Log, sent};
+    use super::{End, Log, ends, sent};
 
     /// One end of an in-memory connection framed as Godot 3's WebSocket peer frames it.
     struct Mem3 {
-        name: &'static str,
+        end: End,
         /// 1 for the server end; the client's once `SYS_ID` came.
         id: Option<i32>,
         /// The client's id (server end), 1 (client end).
         remote: i32,
         relay: Relay,
-        tx: Sender<Vec<u8>>,
-        rx: Receiver<Vec<u8>>,
         welcomed: bool,
-        events: VecDeque<TransportEvent>,
-        log: Log,
     }
 
     fn pair(client_id: i32, log: &Log) -> (Mem3, Mem3) {
-        let (to_client, from_server) = channel();
-        let (to_server, from_client) = channel();
-        let end = |name, id, remote, tx, rx| Mem3 {
-            name,
+        let (server, client) = ends("server", log);
+        let mem = |end, id, remote| Mem3 {
+            end,
             id,
             remote,
             relay: Relay::new(Link::WebSocket),
-            tx,
-            rx,
             welcomed: false,
-            events: VecDeque::new(),
-            log: std::sync::Arc::clone(log),
         };
-        (
-            end("server", Some(1), client_id, to_client, from_client),
-            end("client", None, 1, to_server, from_server),
-        )
-    }
-
-    impl Mem3 {
-        fn put(&mut self, data: Vec<u8>) {
-            self.log.lock().unwrap().push((self.name, data.clone()));
-            let _ = self.tx.send(data);
-        }
+        (mem(server, Some(1), client_id), mem(client, None, 1))
     }
 
     impl Transport for Mem3 {
@@ -592,12 +588,13 @@ mod godot3 {
             if self.id == Some(1) && !self.welcomed {
                 self.welcomed = true;
                 for (_, message) in welcome(self.remote, &self.relay, &[self.remote]) {
-                    self.put(message);
+                    self.end.put(message);
                 }
-                self.events
+                self.end
+                    .events
                     .push_back(TransportEvent::Connected(self.remote));
             }
-            while let Ok(data) = self.rx.try_recv() {
+            while let Ok(data) = self.end.rx.try_recv() {
                 let event = match Ws3Frame::parse(&data) {
                     Err(error) => TransportEvent::Error {
                         peer: self.remote,
@@ -622,7 +619,7 @@ mod godot3 {
                                 Ok(Some(route)) if route.local => self.remote,
                                 Ok(_) => continue,
                                 Err(error) => {
-                                    self.events.push_back(TransportEvent::Error {
+                                    self.end.events.push_back(TransportEvent::Error {
                                         peer: self.remote,
                                         error,
                                     });
@@ -640,13 +637,13 @@ mod godot3 {
                         }
                     }
                 };
-                self.events.push_back(event);
+                self.end.events.push_back(event);
             }
             Ok(())
         }
 
         fn poll_event(&mut self) -> Option<TransportEvent> {
-            self.events.pop_front()
+            self.end.events.pop_front()
         }
 
         fn send(&mut self, to: i32, _channel: u8, _mode: TransferMode, data: Vec<u8>) {
@@ -658,7 +655,7 @@ mod godot3 {
             .to_bytes();
             // One connection: the client's server, or the server's one client.
             if self.id != Some(1) || !Relay::targets(to, &[self.remote]).is_empty() {
-                self.put(framed);
+                self.end.put(framed);
             }
         }
 

@@ -84,6 +84,20 @@ fn outputs(s: &mut Session) -> Vec<Output> {
     std::iter::from_fn(|| s.poll_output()).collect()
 }
 
+/// The packets `s` queued, as (channel, mode, bytes).
+fn packets(s: &mut Session) -> Vec<(u8, TransferMode, Vec<u8>)> {
+    let packet = |out| match out {
+        Output::Packet {
+            channel,
+            mode,
+            data,
+            ..
+        } => Some((channel, mode, data)),
+        _ => None,
+    };
+    outputs(s).into_iter().filter_map(packet).collect()
+}
+
 fn events(s: &mut Session) -> Vec<Event> {
     std::iter::from_fn(|| s.poll_event()).collect()
 }
@@ -152,23 +166,15 @@ fn calls_decode_into_the_enum() {
             (&mut client, &mut server, 7)
         };
         from.rpc_to(if authority { 7 } else { 1 }, &call).unwrap();
-        for out in outputs(from) {
-            if let Output::Packet {
-                data,
-                channel,
-                mode,
-                ..
-            } = out
-            {
-                // Straight from the bytes too, for the REMOTE_CALL.
-                if let Ok(wire::Packet::RemoteCall { args, .. }) = wire::parse(&data) {
-                    assert_eq!(
-                        LobbyRpc::from_args(call.method(), &args).as_ref(),
-                        Ok(&call)
-                    );
-                }
-                to.receive(from_id, channel, mode, &data);
+        for (channel, mode, data) in packets(from) {
+            // Straight from the bytes too, for the REMOTE_CALL.
+            if let Ok(wire::Packet::RemoteCall { args, .. }) = wire::parse(&data) {
+                assert_eq!(
+                    LobbyRpc::from_args(call.method(), &args).as_ref(),
+                    Ok(&call)
+                );
             }
+            to.receive(from_id, channel, mode, &data);
         }
         let got: Vec<LobbyRpc> = events(to)
             .into_iter()
@@ -179,16 +185,8 @@ fn calls_decode_into_the_enum() {
             .collect();
         assert_eq!(got, std::slice::from_ref(&call));
         // The confirmations back, so that both sides keep the path cache in step.
-        for out in outputs(to) {
-            if let Output::Packet {
-                data,
-                channel,
-                mode,
-                ..
-            } = out
-            {
-                from.receive(if authority { 7 } else { 1 }, channel, mode, &data);
-            }
+        for (channel, mode, data) in packets(to) {
+            from.receive(if authority { 7 } else { 1 }, channel, mode, &data);
         }
         let _ = events(from);
     }

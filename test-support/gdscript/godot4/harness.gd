@@ -161,3 +161,53 @@ static func same(a, b) -> bool:
 		TYPE_NODE_PATH, TYPE_CALLABLE, TYPE_SIGNAL:
 			return a == b
 	return var_to_bytes(a) == var_to_bytes(b)
+
+
+# ---------------------------------------------------------------- cases, nodes and peers
+
+# Prints a case line for the Rust test to count: "CASE <name> ok", or "CASE <name> FAIL
+# <detail>" (the multiplayer crate's scripts report so).
+static func case(name: String, ok: bool, detail := "") -> void:
+	print("CASE ", name, " ", "ok" if ok else "FAIL " + detail)
+
+
+# The argument after `--` at `index` as an int (the multiplayer scripts' first is the port).
+static func int_arg(index: int) -> int:
+	return int(OS.get_cmdline_user_args()[index])
+
+
+# A new node of `script` (a Script, or the path of one) named `name`, added under `parent`.
+static func add_node(parent: Node, script: Variant, name: String) -> Node:
+	var node: Node = (load(script) if script is String else script).new()
+	node.name = name
+	parent.add_child(node)
+	return node
+
+
+# Gives `api` (a SceneMultiplayer) a multiplayer peer on 127.0.0.1 port `port`, ENet or
+# (`transport` "ws") WebSocket: a client, or with `max_clients` above 0 a server (for that many
+# ENet clients) bound to 127.0.0.1 only. False, after a failed "create_client" /
+# "create_server" case, when the engine refuses (the script then quits 1).
+static func start_peer(api: MultiplayerAPI, port: int, transport := "enet", max_clients := 0) -> bool:
+	var peer: MultiplayerPeer
+	var err := OK
+	if transport == "ws":
+		var ws := WebSocketMultiplayerPeer.new()
+		if max_clients > 0:
+			err = ws.create_server(port, "127.0.0.1")
+		else:
+			err = ws.create_client("ws://127.0.0.1:%d" % port)
+		peer = ws
+	else:
+		var enet := ENetMultiplayerPeer.new()
+		if max_clients > 0:
+			enet.set_bind_ip("127.0.0.1")
+			err = enet.create_server(port, max_clients)
+		else:
+			err = enet.create_client("127.0.0.1", port)
+		peer = enet
+	if err != OK:
+		case("create_server" if max_clients > 0 else "create_client", false, str(err))
+		return false
+	api.multiplayer_peer = peer
+	return true
