@@ -405,15 +405,20 @@ impl Session {
 impl godot3::Session {
     /// Calls `call`'s method on `R`'s node (declared with
     /// [`declare`](godot3::Session::declare)`(R::node_table())`) of peer `to`, with its fields
-    /// as the arguments: [`rpc`](godot3::Session::rpc) for the set's value. Returns what
-    /// `rpc` returns.
+    /// as the arguments: [`rpc`](godot3::Session::rpc) for the set's value, or
+    /// [`rpc_unreliable`](godot3::Session::rpc_unreliable) when the method's transfer mode is
+    /// not reliable (Godot 3 has no ordered unreliable mode: `unreliable_ordered` goes
+    /// unreliable). Returns what `rpc` returns.
     ///
     /// # Errors
     ///
     /// As [`rpc`](godot3::Session::rpc).
     pub fn rpc_to<R: RpcSet>(&mut self, to: i32, call: &R) -> Result<bool, ProtocolError> {
         let (method, count, bytes) = call.encode3()?;
-        self.rpc_encoded(to, (R::NODE, method), count, bytes)
+        let unreliable = R::declared()
+            .get(call.variant_index())
+            .is_some_and(|d| d.transfer_mode != crate::TransferMode::Reliable);
+        self.rpc_encoded(to, (R::NODE, method), unreliable, (count, bytes))
     }
 }
 

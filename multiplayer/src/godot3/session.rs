@@ -346,13 +346,13 @@ impl Session {
         &mut self,
         to: i32,
         (path, method): (&str, &str),
-        count: u8,
-        bytes: Vec<u8>,
+        unreliable: bool,
+        (count, bytes): (u8, Vec<u8>),
     ) -> Result<bool, ProtocolError> {
         self.send(
             to,
             (path, method, MemberKind::Method),
-            false,
+            unreliable,
             Body::Call(count, bytes),
         )
     }

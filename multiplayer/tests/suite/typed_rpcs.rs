@@ -277,6 +277,9 @@ mod godot3_set {
         Order(String, i64),
         #[rpc(any_peer, call_local)]
         Shout(String),
+        // Unreliable: sent as rpc_unreliable_id (Godot 3 has no ordered unreliable mode).
+        #[rpc(unreliable)]
+        Ping(i64),
     }
 
     fn samples() -> Vec<Lobby3> {
@@ -285,6 +288,7 @@ mod godot3_set {
             Lobby3::Moved(Vector2::new(1.0, -1.0)),
             Lobby3::Order("attack".into(), 1 << 33),
             Lobby3::Shout("HEY".into()),
+            Lobby3::Ping(7),
         ]
     }
 
@@ -294,6 +298,7 @@ mod godot3_set {
             Lobby3::Moved(v) => s.rpc(to, "Lobby", "moved", &(v,)),
             Lobby3::Order(what, n) => s.rpc(to, "Lobby", "order", &(what, n)),
             Lobby3::Shout(text) => s.rpc(to, "Lobby", "shout", &(text,)),
+            Lobby3::Ping(n) => s.rpc_unreliable(to, "Lobby", "ping", &(n,)),
         }
     }
 
@@ -305,7 +310,8 @@ mod godot3_set {
             .method("chat", RemoteMode::Remote)
             .method("moved", RemoteMode::Puppet)
             .method("order", RemoteMode::Master)
-            .method("shout", RemoteMode::RemoteSync);
+            .method("shout", RemoteMode::RemoteSync)
+            .method("ping", RemoteMode::Puppet);
         assert_eq!(Lobby3::node_table(), want);
     }
 
