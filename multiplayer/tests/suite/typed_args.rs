@@ -63,7 +63,9 @@ fn same_decode<T: DeserializeOwned + PartialEq + Debug>(p: &[u8], shape: Shape) 
         (Err(_), Err(_)) => {}
         _ => panic!("packet {p:?}: Variant path {old:?}, direct path {new:?}"),
     }
-    let old = old_decode::<Variant>(&args).ok();
+    // As one Variant: the list itself (the oracle's round trip through the wire would narrow a
+    // double-precision build's f64 components to f32 and fail where no narrowing is asked).
+    let old = args.decode().ok().map(Variant::from);
     let new = args::decode::<Variant>(&args).ok();
     assert_eq!(
         format!("{old:?}"),
