@@ -51,9 +51,18 @@ impl Dialect {
     }
 }
 
-/// A [`ProtocolError`] carried through serde (which needs its own error trait).
+/// A [`ProtocolError`] carried through serde (which needs its own error trait), boxed: every
+/// value read returns a `Result` with it, and a one-pointer error keeps those small (an
+/// unboxed one was copied through memory after each argument).
 #[derive(Debug)]
-pub(crate) struct DeError(pub(crate) ProtocolError);
+pub(crate) struct DeError(Box<ProtocolError>);
+
+impl From<ProtocolError> for DeError {
+    #[cold]
+    fn from(e: ProtocolError) -> Self {
+        DeError(Box::new(e))
+    }
+}
 
 impl fmt::Display for DeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -65,7 +74,7 @@ impl std::error::Error for DeError {}
 
 impl de::Error for DeError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        DeError(ProtocolError::ArgumentType {
+        DeError::from(ProtocolError::ArgumentType {
             method: String::new(),
             source: FormatError::custom(&msg.to_string()),
         })
@@ -75,7 +84,7 @@ impl de::Error for DeError {
 impl DeError {
     /// The error with `method` named, when the message was made without it.
     pub(crate) fn into_protocol(self, method: &str) -> ProtocolError {
-        match self.0 {
+        match *self.0 {
             ProtocolError::ArgumentType { method: m, source } if m.is_empty() => {
                 ProtocolError::ArgumentType {
                     method: method.to_owned(),
@@ -161,7 +170,7 @@ impl<'a> List<'a> {
 
     #[cold]
     fn malformed(&self, detail: impl fmt::Display) -> DeError {
-        DeError(ProtocolError::Argument {
+        DeError::from(ProtocolError::Argument {
             index: self.index,
             offset: self.at(),
             source: FormatError::custom(&detail.to_string()),
@@ -188,7 +197,7 @@ impl<'a> List<'a> {
         }
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         if rest.len() < self.dialect.min_size() {
-            return Err(DeError(ProtocolError::truncated(
+            return Err(DeError::from(ProtocolError::truncated(
                 "REMOTE_CALL",
                 self.at(),
                 self.dialect.min_size() - rest.len(),
@@ -252,12 +261,12 @@ impl<'a> List<'a> {
                 | ErrorKind::F32Overflow { .. }
         );
         if mismatch {
-            DeError(ProtocolError::ArgumentType {
+            DeError::from(ProtocolError::ArgumentType {
                 method: String::new(),
                 source: FormatError::custom(&format!("argument {index} (byte {at}): {kind}{path}")),
             })
         } else {
-            DeError(ProtocolError::Argument {
+            DeError::from(ProtocolError::Argument {
                 index,
                 offset: start,
                 source: e.into(),
@@ -363,7 +372,6 @@ macro_rules! arg_method {
         fn $name<V: Visitor<'a>>(self, $($p: $t,)* visitor: V) -> Result<V::Value, DeError> {
             let list = self.list;
             let (index, start) = (list.index, list.at());
-            let config = list.dialect.config();
             match list.next()? {
                 Next::Int(v) => Small { int: Some(v), bool: false }
                     .$name($($p,)* visitor)
@@ -372,7 +380,7 @@ macro_rules! arg_method {
                     .$name($($p,)* visitor)
                     .map_err(|e| list.fail(e, index, start)),
                 Next::Slice(bytes) => {
-                    let mut de = GdDe::from_slice(bytes, config);
+                    let mut de = GdDe::from_slice(bytes, list.dialect.config());
                     let value = (&mut de).$name($($p,)* visitor)
                         .map_err(|e| list.fail(e, index, start))?;
                     let used = bytes.len() - de.rest().len();
@@ -380,7 +388,7 @@ macro_rules! arg_method {
                     Ok(value)
                 }
                 Next::Raw(buf) => {
-                    let mut de = GdDe::from_reader(buf.as_slice(), config);
+                    let mut de = GdDe::from_reader(buf.as_slice(), list.dialect.config());
                     // A bare PackedByteArray always decodes: only a mismatch with `T` (at
                     // its start) can fail here.
                     let value = (&mut de).$name($($p,)* visitor)
