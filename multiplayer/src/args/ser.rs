@@ -12,11 +12,10 @@
 
 use core::fmt;
 
-use godot_serde::{Serializer as GdSer, VariantType};
+use godot_serde::Serializer as GdSer;
 use serde::ser::{self, Serialize};
 
 use super::de::Dialect;
-use super::{BOOL_TRUE, MODE_SHIFT};
 
 /// The root crate's names of a typed Array and a typed Dictionary: as the whole list, the
 /// `Variant` path takes their elements (values) as the arguments.
@@ -24,9 +23,14 @@ const TYPED_ARRAY: &str = "$godot_serde::TypedArray";
 const TYPED_DICTIONARY: &str = "$godot_serde::TypedDictionary";
 const MARKER_PREFIX: &str = "$godot_serde::";
 
-/// Why the direct path stopped.
+/// Why the direct path stopped, boxed: every argument returns a `Result` with it, and a
+/// one-pointer error keeps that in a register (an unboxed one came back through memory and
+/// the caller's wide load of it stalled on the narrow stores).
 #[derive(Debug)]
-pub(crate) enum EncError {
+pub(crate) struct EncError(Box<EncKind>);
+
+#[derive(Debug)]
+enum EncKind {
     /// The root serializer's error for an argument.
     Value(godot_serde::Error),
     /// A shape the `Variant` path handles (see the module doc).
@@ -38,23 +42,41 @@ pub(crate) enum EncError {
     Argument(String),
 }
 
+impl EncError {
+    #[cold]
+    fn new(kind: EncKind) -> Self {
+        EncError(Box::new(kind))
+    }
+
+    /// A shape left to the `Variant` path.
+    #[cold]
+    fn fallback() -> Self {
+        Self::new(EncKind::Fallback)
+    }
+
+    /// Whether the direct path left the value to the `Variant` path.
+    pub(crate) fn is_fallback(&self) -> bool {
+        matches!(*self.0, EncKind::Fallback)
+    }
+}
+
 impl From<EncError> for crate::ProtocolError {
     fn from(e: EncError) -> Self {
-        match e {
-            EncError::Value(e) => Self::EncodeValue(e.into()),
-            EncError::Custom(m) => Self::Encode(m),
-            EncError::Argument(m) => Self::EncodeValue(crate::FormatError::custom(&m)),
-            EncError::Fallback => Self::Encode(e.to_string()),
+        match *e.0 {
+            EncKind::Value(e) => Self::EncodeValue(e.into()),
+            EncKind::Custom(m) => Self::Encode(m),
+            EncKind::Argument(m) => Self::EncodeValue(crate::FormatError::custom(&m)),
+            EncKind::Fallback => Self::Encode(e.to_string()),
         }
     }
 }
 
 impl fmt::Display for EncError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EncError::Value(e) => e.fmt(f),
-            EncError::Fallback => f.write_str("shape left to the Variant path"),
-            EncError::Custom(m) | EncError::Argument(m) => f.write_str(m),
+        match &*self.0 {
+            EncKind::Value(e) => e.fmt(f),
+            EncKind::Fallback => f.write_str("shape left to the Variant path"),
+            EncKind::Custom(m) | EncKind::Argument(m) => f.write_str(m),
         }
     }
 }
@@ -63,13 +85,14 @@ impl std::error::Error for EncError {}
 
 impl ser::Error for EncError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        EncError::Custom(msg.to_string())
+        Self::new(EncKind::Custom(msg.to_string()))
     }
 }
 
 impl From<godot_serde::Error> for EncError {
+    #[cold]
     fn from(e: godot_serde::Error) -> Self {
-        EncError::Value(e)
+        Self::new(EncKind::Value(e))
     }
 }
 
@@ -98,6 +121,11 @@ impl Encoder {
         value.serialize(List { enc: self })
     }
 
+    /// The count of arguments written, at most 255.
+    pub(crate) fn checked_count(&self) -> Result<u8, crate::ProtocolError> {
+        u8::try_from(self.count).map_err(|_| crate::ProtocolError::TooManyArguments(self.count))
+    }
+
     /// The bytes written.
     #[inline]
     pub(crate) fn into_inner(self) -> Vec<u8> {
@@ -121,23 +149,9 @@ impl Arg<'_> {
         self.enc.dialect == Dialect::Godot4
     }
 
-    /// `encode_and_compress_variant`'s int: the smallest of 8, 16, 32, 64 bits.
     #[inline]
     fn int(self, v: i64) {
-        let out = self.enc.ser.output_mut();
-        let ty = VariantType::Int as u8;
-        if let Ok(v) = i8::try_from(v) {
-            out.extend_from_slice(&[ty, v as u8]);
-        } else if let Ok(v) = i16::try_from(v) {
-            out.push(ty | 1 << MODE_SHIFT);
-            out.extend_from_slice(&v.to_le_bytes());
-        } else if let Ok(v) = i32::try_from(v) {
-            out.push(ty | 2 << MODE_SHIFT);
-            out.extend_from_slice(&v.to_le_bytes());
-        } else {
-            out.push(ty | 3 << MODE_SHIFT);
-            out.extend_from_slice(&v.to_le_bytes());
-        }
+        super::put_int(self.enc.ser.output_mut(), v);
     }
 }
 
@@ -182,8 +196,7 @@ impl<'a> ser::Serializer for Arg<'a> {
         if !self.compressed() {
             return ser::Serializer::serialize_bool(&mut self.enc.ser, v);
         }
-        let meta = VariantType::Bool as u8 | if v { BOOL_TRUE } else { 0 };
-        self.enc.ser.output_mut().push(meta);
+        self.enc.ser.output_mut().push(super::bool_meta(v));
         Ok(())
     }
 
@@ -404,7 +417,7 @@ impl<'a> ser::Serializer for List<'a> {
         _: &'static str,
         _: &T,
     ) -> Result<(), EncError> {
-        Err(EncError::Fallback)
+        Err(EncError::fallback())
     }
 
     fn serialize_seq(self, _: Option<usize>) -> Result<Elements<'a>, EncError> {
@@ -421,7 +434,7 @@ impl<'a> ser::Serializer for List<'a> {
         len: usize,
     ) -> Result<TupleStruct<'a>, EncError> {
         if name == TYPED_ARRAY || name == TYPED_DICTIONARY {
-            return Err(EncError::Fallback);
+            return Err(EncError::fallback());
         }
         if name.starts_with(MARKER_PREFIX) {
             let inner = ser::Serializer::serialize_tuple_struct(self.enc.arg(), name, len)?;
@@ -437,11 +450,11 @@ impl<'a> ser::Serializer for List<'a> {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleVariant, EncError> {
-        Err(EncError::Fallback)
+        Err(EncError::fallback())
     }
 
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, EncError> {
-        Err(EncError::Fallback)
+        Err(EncError::fallback())
     }
 
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Elements<'a>, EncError> {
@@ -455,7 +468,7 @@ impl<'a> ser::Serializer for List<'a> {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeStructVariant, EncError> {
-        Err(EncError::Fallback)
+        Err(EncError::fallback())
     }
 
     fn is_human_readable(&self) -> bool {
@@ -478,7 +491,7 @@ impl Elements<'_> {
 /// caller's).
 #[cold]
 fn argument_error(index: usize, e: &godot_serde::Error) -> EncError {
-    EncError::Argument(format!("argument {index}: {}", e.kind()))
+    EncError::new(EncKind::Argument(format!("argument {index}: {}", e.kind())))
 }
 
 impl ser::SerializeSeq for Elements<'_> {
@@ -584,10 +597,10 @@ macro_rules! not_a_call {
     ($($name:ident($($p:ident: $t:ty),*) -> $r:ty;)*) => {$(
         fn $name(self, $($p: $t),*) -> Result<$r, EncError> {
             $(let _ = $p;)*
-            Err(EncError::Custom(
+            Err(EncError::new(EncKind::Custom(
                 "an RPC set's value is an enum variant (the method) with the arguments as fields"
                     .into(),
-            ))
+            )))
         }
     )*};
 }
