@@ -14,7 +14,8 @@
 //! Prints the medians of the samples and `ratio = ours / baseline` per metric (below 1:
 //! faster), the median of the rounds' ratios (`benches/timing.rs`, shared with the root's
 //! `ratios`), and whether the ratio is within its target (receive: 1.3× `from_bytes`, send:
-//! 1.2× `to_bytes`). An argument selects the calls by name (`input`, `ping`, `chat`);
+//! 1.2× `to_bytes`). An argument selects the metrics whose name contains it (`input`, `ping`,
+//! `chat`, `send`, `receive`, `send ping`);
 //! `GODOT_SERDE_BENCH_PROFILE=N` runs only our side of each, N times, for a profiler.
 
 #![allow(clippy::unwrap_used, clippy::cast_precision_loss, missing_docs)]
@@ -27,7 +28,6 @@ use godot_serde_multiplayer::args::{self, Encoded};
 use godot_serde_multiplayer::wire;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 struct Input {
@@ -68,6 +68,9 @@ const PROFILE_ITERS: u32 = 2_000_000;
 /// `target`: the baseline our time is held to and the ratio it may reach.
 /// With `GODOT_SERDE_BENCH_PROFILE` set, runs only our side, for a profiler.
 fn metric(name: &str, mut contenders: Vec<Contender<'_>>, target: (&str, f64)) {
+    if !selected(name) {
+        return;
+    }
     if std::env::var_os("GODOT_SERDE_BENCH_PROFILE").is_some() {
         profile_run(&mut contenders[0].run, profile_iters(PROFILE_ITERS));
         return;
@@ -191,9 +194,16 @@ fn send<T: Serialize>(name: &str, value: &T) {
     );
 }
 
-fn main() {
+/// Whether the metric's name contains the command line's filter (`send`, `ping`, `send ping`,
+/// ...), or there is none.
+fn selected(name: &str) -> bool {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let run = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+    filter.is_none_or(|f| name.contains(&f))
+}
+
+fn main() {
+    let run =
+        |call: &str| selected(&format!("receive {call}")) || selected(&format!("send {call}"));
     let input = Input {
         name: "player_one".into(),
         dir: Vector2::new(0.70710677, -0.70710677),

@@ -658,3 +658,17 @@ impl<'a> VariantAccess<'a> for Whole<'_, 'a> {
         self.seq(visitor)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::DeError;
+
+    /// Every argument read returns a `Result` with this error: one pointer keeps those small
+    /// (a `Result<i64, _>` of the unboxed `ProtocolError` it replaced was copied through
+    /// memory).
+    #[test]
+    fn the_error_is_one_pointer() {
+        assert_eq!(size_of::<DeError>(), size_of::<usize>());
+        assert_eq!(size_of::<Result<i64, DeError>>(), 2 * size_of::<usize>());
+    }
+}
