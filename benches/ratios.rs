@@ -284,11 +284,7 @@ fn main() {
     for l in &b.lines {
         println!(
             "{{\"metric\": \"{}\", \"ours_ns\": {:.1}, \"baseline\": \"{}\", \"baseline_ns\": {:.1}, \"ratio\": {:.4}}}",
-            l.metric,
-            l.ours_ns,
-            l.baseline,
-            l.baseline_ns,
-            l.ratio
+            l.metric, l.ours_ns, l.baseline, l.baseline_ns, l.ratio
         );
     }
     for a in &b.allocs {

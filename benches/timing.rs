@@ -83,8 +83,7 @@ pub fn interleave(all: &mut [Contender<'_>], plan: &Plan) -> usize {
     }
     let start = Instant::now();
     let mut rounds = 0;
-    while rounds < plan.max_rounds && (rounds < plan.min_rounds || start.elapsed() < plan.budget)
-    {
+    while rounds < plan.max_rounds && (rounds < plan.min_rounds || start.elapsed() < plan.budget) {
         for c in all.iter_mut() {
             c.sample();
         }
