@@ -56,10 +56,10 @@ use timing::{Contender, Plan, fmt_ns, interleave, profile_iters, profile_run, ra
 
 const PLAN: Plan = Plan {
     budget: Duration::from_millis(1_500),
-    sample: Duration::from_millis(2),
+    sample: Duration::from_micros(500),
     max_iters: 1_000_000,
     min_rounds: 5,
-    max_rounds: 501,
+    max_rounds: 2_001,
 };
 /// Calls of our side per metric under a profiler (`GODOT_SERDE_BENCH_PROFILE=1`).
 const PROFILE_ITERS: u32 = 2_000_000;
