@@ -29,14 +29,9 @@ use godot_serde_multiplayer::wire;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Input {
-    name: String,
-    dir: Vector2,
-    seq: i64,
-    jump: bool,
-    keys: Vec<i64>,
-}
+#[path = "../tests/common/input.rs"]
+mod input;
+use input::Input;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 struct Ping(i64);

@@ -376,8 +376,7 @@ pub fn decode<T: DeserializeOwned>(args: &Args<'_>) -> Result<T, ProtocolError> 
 ///
 /// As [`decode`].
 pub fn decode_call<T: DeserializeOwned>(method: &str, args: &Args<'_>) -> Result<T, ProtocolError> {
-    let mut list = args.serde_list();
-    T::deserialize(de::Whole { list: &mut list }).map_err(|e| e.into_protocol(method))
+    de::read(args.serde_list(), method, false)
 }
 
 /// Reads a call as a value of the enum `T` whose variants are the methods: `method` is the
@@ -411,12 +410,7 @@ pub fn decode_method<T: DeserializeOwned>(
     method: &str,
     args: &Args<'_>,
 ) -> Result<T, ProtocolError> {
-    let mut list = args.serde_list();
-    T::deserialize(de::Call {
-        method,
-        list: &mut list,
-    })
-    .map_err(|e| e.into_protocol(method))
+    de::read(args.serde_list(), method, true)
 }
 
 /// Writes `args` straight into the argument layout of a REMOTE_CALL, as

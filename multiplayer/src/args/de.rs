@@ -13,7 +13,8 @@ use core::fmt;
 
 use godot_serde::{Config, Deserializer as GdDe, ErrorKind, VariantType};
 use serde::de::{
-    self, DeserializeSeed, EnumAccess, IntoDeserializer, SeqAccess, VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, EnumAccess, IntoDeserializer, SeqAccess,
+    VariantAccess, Visitor,
 };
 
 use super::{BOOL_TRUE, MODE_SHIFT, TYPE_MASK, VARIANT_MAX};
@@ -450,6 +451,23 @@ impl<'a> SeqAccess<'a> for List<'a> {
     }
 }
 
+/// `T` read from `list`: as the whole list (`T`'s shape says how the arguments map onto it:
+/// [`Whole`]), or with `as_call` as an enum whose variant is `method` ([`Call`]); `method` is
+/// named in an [`ProtocolError::ArgumentType`].
+pub(crate) fn read<T: DeserializeOwned>(
+    mut list: List<'_>,
+    method: &str,
+    as_call: bool,
+) -> Result<T, ProtocolError> {
+    let list = &mut list;
+    let value = if as_call {
+        T::deserialize(Call { method, list })
+    } else {
+        T::deserialize(Whole { list })
+    };
+    value.map_err(|e| e.into_protocol(method))
+}
+
 /// The whole list as the value: `T`'s shape says how the arguments map onto it.
 pub(crate) struct Whole<'s, 'a> {
     pub(crate) list: &'s mut List<'a>,
@@ -495,6 +513,25 @@ macro_rules! single_method {
     )*};
 }
 
+/// A struct named by the root crate's marker types is one Godot value, so the call's single
+/// argument; any other is read from the list as the closure says.
+macro_rules! marker_or_list {
+    ($($name:ident($($p:ident: $t:ty),*) => |$whole:ident, $visitor:ident| $list:expr;)*) => {$(
+        fn $name<V: Visitor<'a>>(
+            self,
+            name: &'static str,
+            $($p: $t,)*
+            visitor: V,
+        ) -> Result<V::Value, DeError> {
+            if name.starts_with(MARKER_PREFIX) {
+                return de::Deserializer::$name(self.single()?, name, $($p,)* visitor);
+            }
+            let ($whole, $visitor) = (self, visitor);
+            $list
+        }
+    )*};
+}
+
 impl<'a> de::Deserializer<'a> for Whole<'_, 'a> {
     type Error = DeError;
 
@@ -525,18 +562,6 @@ impl<'a> de::Deserializer<'a> for Whole<'_, 'a> {
         self.seq(visitor)
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        if name.starts_with(MARKER_PREFIX) {
-            return de::Deserializer::deserialize_tuple_struct(self.single()?, name, len, visitor);
-        }
-        self.seq(visitor)
-    }
-
     fn deserialize_struct<V: Visitor<'a>>(
         self,
         _: &'static str,
@@ -546,30 +571,14 @@ impl<'a> de::Deserializer<'a> for Whole<'_, 'a> {
         self.seq(visitor)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        if name.starts_with(MARKER_PREFIX) {
-            return de::Deserializer::deserialize_newtype_struct(self.single()?, name, visitor);
-        }
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        if name.starts_with(MARKER_PREFIX) {
-            return de::Deserializer::deserialize_unit_struct(self.single()?, name, visitor);
-        }
-        self.none(visitor)
-    }
-
     fn deserialize_unit<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
         self.none(visitor)
+    }
+
+    marker_or_list! {
+        deserialize_tuple_struct(len: usize) => |whole, visitor| whole.seq(visitor);
+        deserialize_newtype_struct() => |whole, visitor| visitor.visit_newtype_struct(whole);
+        deserialize_unit_struct() => |whole, visitor| whole.none(visitor);
     }
 
     fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {

@@ -171,9 +171,9 @@ macro_rules! arg_int {
 }
 
 macro_rules! arg_forward {
-    ($($name:ident($($p:ident: $t:ty),*))*) => {$(
+    ($($name:ident($($p:ident: $t:ty),*) -> $r:ty;)*) => {$(
         #[inline]
-        fn $name(self, $($p: $t),*) -> Result<(), godot_serde::Error> {
+        fn $name(self, $($p: $t),*) -> Result<$r, godot_serde::Error> {
             ser::Serializer::$name(&mut self.enc.ser, $($p),*)
         }
     )*};
@@ -207,10 +207,24 @@ impl<'a> ser::Serializer for Arg<'a> {
     }
 
     arg_forward! {
-        serialize_f32(v: f32) serialize_f64(v: f64) serialize_char(v: char)
-        serialize_str(v: &str) serialize_bytes(v: &[u8]) serialize_none() serialize_unit()
-        serialize_unit_struct(name: &'static str)
-        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str)
+        serialize_f32(v: f32) -> ();
+        serialize_f64(v: f64) -> ();
+        serialize_char(v: char) -> ();
+        serialize_str(v: &str) -> ();
+        serialize_bytes(v: &[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(name: &'static str) -> ();
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
+        serialize_seq(len: Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(len: usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(name: &'static str, len: usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(name: &'static str, index: u32, variant: &'static str, len: usize)
+            -> Self::SerializeTupleVariant;
+        serialize_map(len: Option<usize>) -> Self::SerializeMap;
+        serialize_struct(name: &'static str, len: usize) -> Self::SerializeStruct;
+        serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize)
+            -> Self::SerializeStructVariant;
     }
 
     #[inline]
@@ -240,87 +254,6 @@ impl<'a> ser::Serializer for Arg<'a> {
         value: &T,
     ) -> Result<(), godot_serde::Error> {
         ser::Serializer::serialize_newtype_variant(&mut self.enc.ser, name, index, variant, value)
-    }
-
-    #[inline]
-    fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, godot_serde::Error> {
-        ser::Serializer::serialize_seq(&mut self.enc.ser, len)
-    }
-
-    #[inline]
-    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, godot_serde::Error> {
-        ser::Serializer::serialize_tuple(&mut self.enc.ser, len)
-    }
-
-    #[inline]
-    fn serialize_tuple_struct(
-        self,
-        name: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeTupleStruct, godot_serde::Error> {
-        ser::Serializer::serialize_tuple_struct(&mut self.enc.ser, name, len)
-    }
-
-    #[inline]
-    fn serialize_tuple_variant(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeTupleVariant, godot_serde::Error> {
-        ser::Serializer::serialize_tuple_variant(&mut self.enc.ser, name, index, variant, len)
-    }
-
-    #[inline]
-    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, godot_serde::Error> {
-        ser::Serializer::serialize_map(&mut self.enc.ser, len)
-    }
-
-    #[inline]
-    fn serialize_struct(
-        self,
-        name: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeStruct, godot_serde::Error> {
-        ser::Serializer::serialize_struct(&mut self.enc.ser, name, len)
-    }
-
-    #[inline]
-    fn serialize_struct_variant(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeStructVariant, godot_serde::Error> {
-        ser::Serializer::serialize_struct_variant(&mut self.enc.ser, name, index, variant, len)
-    }
-
-    // The root serializer's own fast paths for whole sequences and maps (an Array of ints
-    // written in one pass, say): serde's default `collect_*` would go element by element.
-    #[inline]
-    fn collect_seq<I>(self, iter: I) -> Result<(), godot_serde::Error>
-    where
-        I: IntoIterator,
-        I::Item: Serialize,
-    {
-        ser::Serializer::collect_seq(&mut self.enc.ser, iter)
-    }
-
-    #[inline]
-    fn collect_map<K, V, I>(self, iter: I) -> Result<(), godot_serde::Error>
-    where
-        K: Serialize,
-        V: Serialize,
-        I: IntoIterator<Item = (K, V)>,
-    {
-        ser::Serializer::collect_map(&mut self.enc.ser, iter)
-    }
-
-    #[inline]
-    fn collect_str<T: ?Sized + fmt::Display>(self, value: &T) -> Result<(), godot_serde::Error> {
-        ser::Serializer::collect_str(&mut self.enc.ser, value)
     }
 
     fn is_human_readable(&self) -> bool {
@@ -494,45 +427,35 @@ fn argument_error(index: usize, e: &godot_serde::Error) -> EncError {
     EncError::new(EncKind::Argument(format!("argument {index}: {}", e.kind())))
 }
 
-impl ser::SerializeSeq for Elements<'_> {
-    type Ok = ();
-    type Error = EncError;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), EncError> {
-        Ok(())
-    }
+/// Serde's compounds whose elements or fields are one argument each (`|this| elements` names
+/// the [`Elements`] of `this`; `end` is the value `end` returns).
+macro_rules! one_argument_each {
+    ($ty:ident -> $ok:ty, |$this:ident| $elements:expr, $end:expr;
+     $($tr:ident::$method:ident $(($name:ty))?)*) => {$(
+        impl ser::$tr for $ty<'_> {
+            type Ok = $ok;
+            type Error = EncError;
+            #[inline]
+            fn $method<T: ?Sized + Serialize>(
+                &mut self,
+                $(_: $name,)?
+                value: &T,
+            ) -> Result<(), EncError> {
+                let $this = self;
+                $elements.element(value)
+            }
+            fn end(self) -> Result<$ok, EncError> {
+                let $this = self;
+                let _ = &$this;
+                Ok($end)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Elements<'_> {
-    type Ok = ();
-    type Error = EncError;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), EncError> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for Elements<'_> {
-    type Ok = ();
-    type Error = EncError;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<(), EncError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), EncError> {
-        Ok(())
-    }
-}
+one_argument_each!(Elements -> (), |list| list, ();
+    SerializeSeq::serialize_element SerializeTuple::serialize_element
+    SerializeStruct::serialize_field(&'static str));
 
 impl ser::SerializeTupleStruct for TupleStruct<'_> {
     type Ok = ();
@@ -565,33 +488,8 @@ pub(crate) struct VariantFields<'a> {
     variant: &'static str,
 }
 
-impl ser::SerializeTupleVariant for VariantFields<'_> {
-    type Ok = &'static str;
-    type Error = EncError;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncError> {
-        self.fields.element(value)
-    }
-    fn end(self) -> Result<&'static str, EncError> {
-        Ok(self.variant)
-    }
-}
-
-impl ser::SerializeStructVariant for VariantFields<'_> {
-    type Ok = &'static str;
-    type Error = EncError;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<(), EncError> {
-        self.fields.element(value)
-    }
-    fn end(self) -> Result<&'static str, EncError> {
-        Ok(self.variant)
-    }
-}
+one_argument_each!(VariantFields -> &'static str, |call| call.fields, call.variant;
+    SerializeTupleVariant::serialize_field SerializeStructVariant::serialize_field(&'static str));
 
 macro_rules! not_a_call {
     ($($name:ident($($p:ident: $t:ty),*) -> $r:ty;)*) => {$(

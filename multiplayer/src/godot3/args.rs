@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::ProtocolError;
-use crate::args::de::{Call, Dialect, List, Whole};
+use crate::args::de::{Dialect, List, read};
 use crate::args::ser::{CallSer, Encoder};
 
 /// Reads the `count` arguments in `bytes` (where `offset` is their start in the packet:
@@ -39,8 +39,12 @@ pub fn decode<T: DeserializeOwned>(
     bytes: &[u8],
     offset: usize,
 ) -> Result<T, ProtocolError> {
-    let mut list = List::new(Dialect::Godot3, usize::from(count), false, bytes, offset);
-    T::deserialize(Whole { list: &mut list }).map_err(|e| e.into_protocol(method))
+    read(list(count, bytes, offset), method, false)
+}
+
+/// The `count` arguments in `bytes`, which start at `offset` in the packet.
+fn list(count: u8, bytes: &[u8], offset: usize) -> List<'_> {
+    List::new(Dialect::Godot3, usize::from(count), false, bytes, offset)
 }
 
 /// Appends the arguments of `args` to `out` (the values only, without the count byte) and
@@ -81,12 +85,7 @@ pub fn decode_method<T: DeserializeOwned>(
     bytes: &[u8],
     offset: usize,
 ) -> Result<T, ProtocolError> {
-    let mut list = List::new(Dialect::Godot3, usize::from(count), false, bytes, offset);
-    T::deserialize(Call {
-        method,
-        list: &mut list,
-    })
-    .map_err(|e| e.into_protocol(method))
+    read(list(count, bytes, offset), method, true)
 }
 
 /// Writes an enum value as a Godot 3 call (see
