@@ -627,3 +627,69 @@ fn bare_array(bytes: &mut Vec<u8>, from: usize, at: usize) -> bool {
     bytes.drain(from..at + 8);
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use core::fmt;
+
+    use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
+    use serde::ser::{SerializeTupleStruct, Serializer};
+
+    use super::*;
+
+    /// A name that starts like the root crate's marker names and is none of them.
+    const NAME: &str = "$godot_serde::NotAType";
+
+    /// A tuple struct under [`NAME`]: to the root crate a plain struct (an Array of its
+    /// fields), so two arguments, as for the `Variant` path.
+    #[derive(Debug, PartialEq)]
+    struct NotAMarker(i64, i64);
+
+    impl Serialize for NotAMarker {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut t = s.serialize_tuple_struct(NAME, 2)?;
+            t.serialize_field(&self.0)?;
+            t.serialize_field(&self.1)?;
+            t.end()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for NotAMarker {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Two;
+            impl<'de> Visitor<'de> for Two {
+                type Value = NotAMarker;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("two ints")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<NotAMarker, A::Error> {
+                    let mut next = || -> Result<i64, A::Error> {
+                        seq.next_element()?
+                            .ok_or_else(|| de::Error::custom("two ints"))
+                    };
+                    Ok(NotAMarker(next()?, next()?))
+                }
+            }
+            d.deserialize_tuple_struct(NAME, 2, Two)
+        }
+    }
+
+    #[test]
+    fn a_name_that_is_no_marker_is_a_list_of_arguments() {
+        // Two ints as `encode_and_compress_variant` writes them: meta 0x02 (int, 8 bits),
+        // then the byte.
+        let encoded = encode(&NotAMarker(1, 2)).unwrap();
+        assert_eq!(encoded.count, 2);
+        assert!(!encoded.byte_only_or_none);
+        assert_eq!(encoded.bytes, [2, 1, 2, 2]);
+        let variants = to_arguments(&NotAMarker(1, 2)).unwrap();
+        assert_eq!(encoded, encode_variants(&variants).unwrap());
+
+        let args = Args::list(2, &encoded.bytes, 4);
+        assert_eq!(decode::<NotAMarker>(&args).unwrap(), NotAMarker(1, 2));
+        assert_eq!(
+            from_arguments::<NotAMarker>("m", &variants).unwrap(),
+            NotAMarker(1, 2)
+        );
+    }
+}

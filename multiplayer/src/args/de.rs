@@ -20,9 +20,6 @@ use serde::de::{
 use super::{BOOL_TRUE, MODE_SHIFT, TYPE_MASK, VARIANT_MAX};
 use crate::{FormatError, ProtocolError};
 
-/// The prefix of the root crate's marker names (`$godot_serde::Vector2`, ...): a tuple,
-/// newtype or unit struct with such a name is one Godot value, so one argument.
-const MARKER_PREFIX: &str = "$godot_serde::";
 /// `ENCODE_FLAG_64` in a Variant header: a 64-bit int.
 const FLAG_64: u32 = 1 << 16;
 
@@ -523,7 +520,7 @@ macro_rules! marker_or_list {
             $($p: $t,)*
             visitor: V,
         ) -> Result<V::Value, DeError> {
-            if name.starts_with(MARKER_PREFIX) {
+            if godot_serde::marker_type(name).is_some() {
                 return de::Deserializer::$name(self.single()?, name, $($p,)* visitor);
             }
             let ($whole, $visitor) = (self, visitor);

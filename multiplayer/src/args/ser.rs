@@ -12,16 +12,10 @@
 
 use core::fmt;
 
-use godot_serde::Serializer as GdSer;
+use godot_serde::{Serializer as GdSer, VariantType};
 use serde::ser::{self, Serialize};
 
 use super::de::Dialect;
-
-/// The root crate's names of a typed Array and a typed Dictionary: as the whole list, the
-/// `Variant` path takes their elements (values) as the arguments.
-const TYPED_ARRAY: &str = "$godot_serde::TypedArray";
-const TYPED_DICTIONARY: &str = "$godot_serde::TypedDictionary";
-const MARKER_PREFIX: &str = "$godot_serde::";
 
 /// Why the direct path stopped, boxed: every argument returns a `Result` with it, and a
 /// one-pointer error keeps that in a register (an unboxed one came back through memory and
@@ -239,7 +233,7 @@ impl<'a> ser::Serializer for Arg<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<(), godot_serde::Error> {
-        if name.starts_with(MARKER_PREFIX) {
+        if godot_serde::marker_type(name).is_some() {
             return ser::Serializer::serialize_newtype_struct(&mut self.enc.ser, name, value);
         }
         value.serialize(self)
@@ -315,7 +309,7 @@ impl<'a> ser::Serializer for List<'a> {
     }
 
     fn serialize_unit_struct(self, name: &'static str) -> Result<(), EncError> {
-        if name.starts_with(MARKER_PREFIX) {
+        if godot_serde::marker_type(name).is_some() {
             return Ok(ser::Serializer::serialize_unit_struct(
                 self.enc.arg(),
                 name,
@@ -333,7 +327,7 @@ impl<'a> ser::Serializer for List<'a> {
         name: &'static str,
         value: &T,
     ) -> Result<(), EncError> {
-        if name.starts_with(MARKER_PREFIX) {
+        if godot_serde::marker_type(name).is_some() {
             return Ok(ser::Serializer::serialize_newtype_struct(
                 self.enc.arg(),
                 name,
@@ -366,14 +360,16 @@ impl<'a> ser::Serializer for List<'a> {
         name: &'static str,
         len: usize,
     ) -> Result<TupleStruct<'a>, EncError> {
-        if name == TYPED_ARRAY || name == TYPED_DICTIONARY {
-            return Err(EncError::fallback());
+        match godot_serde::marker_type(name) {
+            // A typed Array or Dictionary as the whole list: the `Variant` path takes its
+            // elements (values) as the arguments.
+            Some(VariantType::Array | VariantType::Dictionary) => Err(EncError::fallback()),
+            Some(_) => {
+                let inner = ser::Serializer::serialize_tuple_struct(self.enc.arg(), name, len)?;
+                Ok(TupleStruct::Single(inner))
+            }
+            None => Ok(TupleStruct::List(Elements { enc: self.enc })),
         }
-        if name.starts_with(MARKER_PREFIX) {
-            let inner = ser::Serializer::serialize_tuple_struct(self.enc.arg(), name, len)?;
-            return Ok(TupleStruct::Single(inner));
-        }
-        Ok(TupleStruct::List(Elements { enc: self.enc }))
     }
 
     fn serialize_tuple_variant(
