@@ -584,15 +584,13 @@ impl<'a> ser::Serializer for CallSer<'a> {
 
     fn serialize_struct_variant(
         self,
-        _: &'static str,
-        _: u32,
+        name: &'static str,
+        index: u32,
         variant: &'static str,
-        _: usize,
+        len: usize,
     ) -> Result<VariantFields<'a>, EncError> {
-        Ok(VariantFields {
-            fields: Elements { enc: self.enc },
-            variant,
-        })
+        // The fields in order, as a tuple variant's: their names play no part.
+        self.serialize_tuple_variant(name, index, variant, len)
     }
 
     fn is_human_readable(&self) -> bool {
