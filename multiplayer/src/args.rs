@@ -604,12 +604,17 @@ pub fn write_call<T: ?Sized + Serialize>(
 /// When the bytes from `at` on are one PackedByteArray as `encode_variant` writes it, keeps
 /// only the array's bytes, from `from` (the bytes between, the Variant header and the
 /// padding go), and says so.
+#[inline]
 fn bare_array(bytes: &mut Vec<u8>, from: usize, at: usize) -> bool {
+    // Shorter than an array's header (a compressed bool, or int up to 32 bits: the usual one
+    // argument): no need to read back the bytes just written, whose loads wait on the stores.
+    if bytes.len() < at + 8 {
+        return false;
+    }
     let Some(arg) = bytes.get(at..) else {
         return false;
     };
-    // The type byte alone first: it was just written byte by byte, and a 4-byte load of it
-    // would wait for the stores (a compressed int or bool, the usual one argument, stops here).
+    // Then the type byte alone: a 4-byte load of it would wait for the stores.
     if arg.first() != Some(&(VariantType::PackedByteArray as u8)) {
         return false;
     }
