@@ -2,15 +2,17 @@
 //!
 //! Shared machines drift by ±25 % between runs, but ratios measured in one process with the
 //! samples interleaved (ours, baseline 1, baseline 2, ..., ours, ...) hold within a few per
-//! cent. Each metric runs for a fixed time budget; the medians of the samples are compared.
-//! At the end, one JSON object per line and per (metric, baseline):
+//! cent (`timing.rs`). Each metric runs for a fixed time budget. At the end, one JSON object
+//! per line and per (metric, baseline):
 //! `{"metric": "...", "ours_ns": ..., "baseline": "...", "baseline_ns": ..., "ratio": ...}`
-//! with `ratio = ours / baseline`, then `{"alloc": ...}` lines with allocation counts.
+//! with the medians of the samples and `ratio = ours / baseline`, the median of the rounds'
+//! ratios, then `{"alloc": ...}` lines with allocation counts.
 
 #![allow(clippy::unwrap_used, clippy::cast_precision_loss, missing_docs)]
 
 mod data;
 mod plain;
+mod timing;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -25,6 +27,7 @@ use godot_binary_serialization::types::primitive::{
 };
 use godot_binary_serialization::types::structures::{GodotDictionary, GodotVector2, GodotVector3};
 use godot_serde::{PackedByteArray, PackedFloat32Array, PackedVector3Array};
+use timing::{Contender, Plan, fmt_ns, interleave, profile_iters, profile_run, ratio};
 
 // ---------------------------------------------------------------------------------------------
 // Allocation counting.
@@ -68,64 +71,23 @@ fn allocations(mut f: impl FnMut()) -> usize {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Interleaved timing.
+// Interleaved timing (`timing.rs`, shared with the multiplayer crate's `typed_rpc`).
 
-/// Time per metric (all its contenders together).
-const BUDGET: Duration = Duration::from_millis(2_500);
-/// Target length of one sample; fast operations repeat within a sample.
-const SAMPLE: Duration = Duration::from_millis(4);
-const MIN_ROUNDS: usize = 5;
-const MAX_ROUNDS: usize = 201;
+const PLAN: Plan = Plan {
+    budget: Duration::from_millis(2_500),
+    sample: Duration::from_millis(4),
+    max_iters: 100_000,
+    min_rounds: 5,
+    max_rounds: 201,
+};
 const PROFILE_ITERS: u32 = 20;
-
-struct Contender<'a> {
-    name: &'static str,
-    run: Box<dyn FnMut() + 'a>,
-    iters: u32,
-    samples: Vec<f64>,
-}
-
-impl<'a> Contender<'a> {
-    fn new(name: &'static str, run: impl FnMut() + 'a) -> Self {
-        Contender {
-            name,
-            run: Box::new(run),
-            iters: 1,
-            samples: Vec::new(),
-        }
-    }
-
-    fn calibrate(&mut self) {
-        // Warm up (page faults, caches, allocator state), then size the sample.
-        (self.run)();
-        let start = Instant::now();
-        (self.run)();
-        let once = start.elapsed().max(Duration::from_nanos(20));
-        let iters = SAMPLE.as_nanos() / once.as_nanos();
-        self.iters = u32::try_from(iters).unwrap_or(u32::MAX).clamp(1, 100_000);
-    }
-
-    fn sample(&mut self) {
-        let start = Instant::now();
-        for _ in 0..self.iters {
-            (self.run)();
-        }
-        let ns = start.elapsed().as_nanos() as f64 / f64::from(self.iters);
-        self.samples.push(ns);
-    }
-
-    fn median(&self) -> f64 {
-        let mut s = self.samples.clone();
-        s.sort_by(f64::total_cmp);
-        s[s.len() / 2]
-    }
-}
 
 struct Line {
     metric: String,
     ours_ns: f64,
     baseline: &'static str,
     baseline_ns: f64,
+    ratio: f64,
 }
 
 struct Bench {
@@ -169,41 +131,29 @@ impl Bench {
             match std::env::var("GODOT_SERDE_BENCH_PROFILE_BASELINE") {
                 Ok(name) if !name.is_empty() => {
                     for mut c in baselines.into_iter().filter(|c| c.name == name) {
-                        profile_run(&mut c.run);
+                        profile_run(&mut c.run, profile_iters(PROFILE_ITERS));
                     }
                 }
-                _ => profile_run(&mut { ours }),
+                _ => profile_run(&mut { ours }, profile_iters(PROFILE_ITERS)),
             }
             return;
         }
         let mut all = vec![Contender::new("ours", ours)];
         all.extend(baselines);
-        for c in &mut all {
-            c.calibrate();
-        }
-        let start = Instant::now();
-        let mut rounds = 0;
-        while rounds < MAX_ROUNDS && (rounds < MIN_ROUNDS || start.elapsed() < BUDGET) {
-            for c in &mut all {
-                c.sample();
-            }
-            rounds += 1;
-        }
-        let ours = all[0].median();
-        eprintln!("{metric}: ours {} ({rounds} rounds)", fmt_ns(ours));
+        let rounds = interleave(&mut all, &PLAN);
+        let ours = &all[0];
+        let ours_ns = ours.median();
+        eprintln!("{metric}: ours {} ({rounds} rounds)", fmt_ns(ours_ns));
         for c in &all[1..] {
             let base = c.median();
-            eprintln!(
-                "    {:<40} {:>12}  ratio {:.3}",
-                c.name,
-                fmt_ns(base),
-                ours / base
-            );
+            let ratio = ratio(ours, c);
+            eprintln!("    {:<40} {:>12}  ratio {ratio:.3}", c.name, fmt_ns(base));
             self.lines.push(Line {
                 metric: metric.to_owned(),
-                ours_ns: ours,
+                ours_ns,
                 baseline: c.name,
                 baseline_ns: base,
+                ratio,
             });
         }
     }
@@ -215,35 +165,6 @@ impl Bench {
         self.allocs.push(format!(
             "{{\"alloc\": \"{what}\", \"ours\": {ours}, \"baseline\": \"{baseline}\", \"baseline_allocs\": {theirs}}}"
         ));
-    }
-}
-
-/// Our side of a metric under a profiler: `valgrind --tool=callgrind --collect-atstart=no
-/// --toggle-collect='*profile_run*'` records only this.
-#[inline(never)]
-fn profile_run(ours: &mut dyn FnMut()) {
-    let iters = std::env::var("GODOT_SERDE_BENCH_PROFILE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&n: &u32| n > 1)
-        .unwrap_or(PROFILE_ITERS);
-    let start = Instant::now();
-    for _ in 0..iters {
-        ours();
-    }
-    eprintln!(
-        "profile: {iters} runs, {} per run",
-        fmt_ns(start.elapsed().as_nanos() as f64 / f64::from(iters))
-    );
-}
-
-fn fmt_ns(ns: f64) -> String {
-    if ns >= 1e6 {
-        format!("{:.3} ms", ns / 1e6)
-    } else if ns >= 1e3 {
-        format!("{:.3} µs", ns / 1e3)
-    } else {
-        format!("{ns:.1} ns")
     }
 }
 
@@ -363,11 +284,7 @@ fn main() {
     for l in &b.lines {
         println!(
             "{{\"metric\": \"{}\", \"ours_ns\": {:.1}, \"baseline\": \"{}\", \"baseline_ns\": {:.1}, \"ratio\": {:.4}}}",
-            l.metric,
-            l.ours_ns,
-            l.baseline,
-            l.baseline_ns,
-            l.ours_ns / l.baseline_ns
+            l.metric, l.ours_ns, l.baseline, l.baseline_ns, l.ratio
         );
     }
     for a in &b.allocs {

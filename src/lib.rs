@@ -49,7 +49,7 @@ mod wire;
 pub use config::{Config, DEFAULT_MAX_DEPTH, EnumRepr, GODOT_MAX_DEPTH, GodotVersion};
 pub use de::Deserializer;
 pub use error::{Error, ErrorKind, Result};
-pub use ser::Serializer;
+pub use ser::{Serializer, marker_type};
 pub use types::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
     PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,

@@ -11,12 +11,17 @@
 //!   `godot_serde::to_bytes(&T)`, and against the `Variant` path (`to_arguments` +
 //!   `encode_variants` + `write_remote_call`).
 //!
-//! Prints the medians and `ratio = ours / baseline` per metric (below 1: faster).
+//! Prints the medians of the samples and `ratio = ours / baseline` per metric (below 1:
+//! faster), the median of the rounds' ratios (`benches/timing.rs`, shared with the root's
+//! `ratios`), and whether the ratio is within its target (receive: 1.3× `from_bytes`, send:
+//! 1.2× `to_bytes`). An argument selects the metrics whose name contains it (`input`, `ping`,
+//! `chat`, `send`, `receive`, `send ping`);
+//! `GODOT_SERDE_BENCH_PROFILE=N` runs only our side of each, N times, for a profiler.
 
 #![allow(clippy::unwrap_used, clippy::cast_precision_loss, missing_docs)]
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use godot_serde::Vector2;
 use godot_serde_multiplayer::args::{self, Encoded};
@@ -24,19 +29,9 @@ use godot_serde_multiplayer::wire;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-/// Time per metric, all contenders together.
-const BUDGET: Duration = Duration::from_millis(1_500);
-/// Target length of one sample: fast operations repeat within it.
-const SAMPLE: Duration = Duration::from_millis(3);
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-struct Input {
-    name: String,
-    dir: Vector2,
-    seq: i64,
-    jump: bool,
-    keys: Vec<i64>,
-}
+#[path = "../tests/common/input.rs"]
+mod input;
+use input::Input;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 struct Ping(i64);
@@ -49,76 +44,56 @@ struct Chat {
     mentions: Vec<String>,
 }
 
-struct Contender<'a> {
-    name: &'static str,
-    run: Box<dyn FnMut() + 'a>,
-    iters: u32,
-    samples: Vec<f64>,
-}
+#[path = "../../benches/timing.rs"]
+mod timing;
 
-impl<'a> Contender<'a> {
-    fn new(name: &'static str, run: impl FnMut() + 'a) -> Self {
-        Contender {
-            name,
-            run: Box::new(run),
-            iters: 1,
-            samples: Vec::new(),
-        }
-    }
+use timing::{Contender, Plan, fmt_ns, interleave, profile_iters, profile_run, ratio};
 
-    fn calibrate(&mut self) {
-        for _ in 0..100 {
-            (self.run)();
-        }
-        let start = Instant::now();
-        for _ in 0..100 {
-            (self.run)();
-        }
-        let once = (start.elapsed() / 100).max(Duration::from_nanos(5));
-        self.iters = u32::try_from(SAMPLE.as_nanos() / once.as_nanos())
-            .unwrap_or(u32::MAX)
-            .clamp(1, 1_000_000);
-    }
-
-    fn sample(&mut self) {
-        let start = Instant::now();
-        for _ in 0..self.iters {
-            (self.run)();
-        }
-        self.samples
-            .push(start.elapsed().as_nanos() as f64 / f64::from(self.iters));
-    }
-
-    fn median(&self) -> f64 {
-        let mut s = self.samples.clone();
-        s.sort_by(f64::total_cmp);
-        s[s.len() / 2]
-    }
-}
+const PLAN: Plan = Plan {
+    budget: Duration::from_millis(1_500),
+    sample: Duration::from_micros(500),
+    max_iters: 1_000_000,
+    min_rounds: 5,
+    max_rounds: 2_001,
+};
+/// Calls of our side per metric under a profiler (`GODOT_SERDE_BENCH_PROFILE=1`).
+const PROFILE_ITERS: u32 = 2_000_000;
 
 /// Runs the contenders interleaved; the first is ours, the ratios are against the others.
-fn metric(name: &str, mut contenders: Vec<Contender<'_>>) {
-    for c in &mut contenders {
-        c.calibrate();
+/// `target`: the baseline our time is held to and the ratio it may reach.
+/// With `GODOT_SERDE_BENCH_PROFILE` set, runs only our side, for a profiler.
+fn metric(name: &str, mut contenders: Vec<Contender<'_>>, target: (&str, f64)) {
+    if !selected(name) {
+        return;
     }
-    let start = Instant::now();
-    let mut rounds = 0;
-    while rounds < 5 || (start.elapsed() < BUDGET && rounds < 301) {
-        for c in &mut contenders {
-            c.sample();
-        }
-        rounds += 1;
+    if std::env::var_os("GODOT_SERDE_BENCH_PROFILE").is_some() {
+        profile_run(&mut contenders[0].run, profile_iters(PROFILE_ITERS));
+        return;
     }
-    let ours = contenders[0].median();
+    let rounds = interleave(&mut contenders, &PLAN);
+    let ours = &contenders[0];
+    let ours_ns = ours.median();
     for c in &contenders[1..] {
-        let theirs = c.median();
+        let r = ratio(ours, c);
+        let verdict = match target {
+            (base, at_most) if base == c.name && r <= at_most => format!("  (target {at_most})"),
+            (base, at_most) if base == c.name => format!("  (target {at_most}: MISSED)"),
+            _ => String::new(),
+        };
         println!(
-            "{name:<22} ours {ours:>8.1} ns  {:<26} {theirs:>8.1} ns  ratio {:.2}",
+            "{name:<22} ours {:>9}  {:<26} {:>9}  ratio {r:.2}{verdict}",
+            fmt_ns(ours_ns),
             c.name,
-            ours / theirs
+            fmt_ns(c.median()),
         );
     }
+    println!("{name:<22} ({rounds} rounds)");
 }
+
+/// Receiving a typed call: at most this many times `from_bytes::<T>` of the same values.
+const RECEIVE_TARGET: f64 = 1.3;
+/// Sending a typed call: at most this many times `to_bytes(&T)`.
+const SEND_TARGET: f64 = 1.2;
 
 fn call_packet(encoded: &Encoded) -> Vec<u8> {
     let mut p = Vec::with_capacity(encoded.bytes.len() + 8);
@@ -177,6 +152,7 @@ fn receive<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(
                 black_box(variants(black_box(&packet)));
             }),
         ],
+        ("from_bytes::<T> (Array)", RECEIVE_TARGET),
     );
 }
 
@@ -209,12 +185,20 @@ fn send<T: Serialize>(name: &str, value: &T) {
                 black_box(variants(black_box(value)));
             }),
         ],
+        ("to_bytes(T) (Array)", SEND_TARGET),
     );
 }
 
-fn main() {
+/// Whether the metric's name contains the command line's filter (`send`, `ping`, `send ping`,
+/// ...), or there is none.
+fn selected(name: &str) -> bool {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let run = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+    filter.is_none_or(|f| name.contains(&f))
+}
+
+fn main() {
+    let run =
+        |call: &str| selected(&format!("receive {call}")) || selected(&format!("send {call}"));
     let input = Input {
         name: "player_one".into(),
         dir: Vector2::new(0.70710677, -0.70710677),

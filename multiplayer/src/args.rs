@@ -214,26 +214,36 @@ pub fn decode_one(bytes: &[u8]) -> Result<(Variant, usize), godot_serde::Error> 
 /// A [`godot_serde::Error`] when the value cannot be encoded for Godot 4.
 pub fn encode_one(value: &Variant, out: &mut Vec<u8>) -> Result<(), godot_serde::Error> {
     match *value {
-        Variant::Bool(b) => out.push(VariantType::Bool as u8 | if b { BOOL_TRUE } else { 0 }),
-        Variant::Int(v) => {
-            let ty = VariantType::Int as u8;
-            if let Ok(v) = i8::try_from(v) {
-                out.push(ty);
-                out.push(v as u8);
-            } else if let Ok(v) = i16::try_from(v) {
-                out.push(ty | 1 << MODE_SHIFT);
-                out.extend_from_slice(&v.to_le_bytes());
-            } else if let Ok(v) = i32::try_from(v) {
-                out.push(ty | 2 << MODE_SHIFT);
-                out.extend_from_slice(&v.to_le_bytes());
-            } else {
-                out.push(ty | 3 << MODE_SHIFT);
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-        }
+        Variant::Bool(b) => out.push(bool_meta(b)),
+        Variant::Int(v) => put_int(out, v),
         _ => Config::godot4().to_bytes_into(value, out)?,
     }
     Ok(())
+}
+
+/// `encode_and_compress_variant`'s bool: the meta byte alone, the value in bit 7.
+#[inline]
+pub(crate) fn bool_meta(b: bool) -> u8 {
+    VariantType::Bool as u8 | if b { BOOL_TRUE } else { 0 }
+}
+
+/// `encode_and_compress_variant`'s int: the meta byte with the smallest of 8, 16, 32, 64
+/// bits that holds it, then the value in that many little-endian bytes.
+#[inline]
+pub(crate) fn put_int(out: &mut Vec<u8>, v: i64) {
+    let ty = VariantType::Int as u8;
+    if let Ok(v) = i8::try_from(v) {
+        out.extend_from_slice(&[ty, v as u8]);
+    } else if let Ok(v) = i16::try_from(v) {
+        out.push(ty | 1 << MODE_SHIFT);
+        out.extend_from_slice(&v.to_le_bytes());
+    } else if let Ok(v) = i32::try_from(v) {
+        out.push(ty | 2 << MODE_SHIFT);
+        out.extend_from_slice(&v.to_le_bytes());
+    } else {
+        out.push(ty | 3 << MODE_SHIFT);
+        out.extend_from_slice(&v.to_le_bytes());
+    }
 }
 
 /// Encoded arguments, ready for a REMOTE_CALL.
@@ -257,11 +267,6 @@ pub fn encode_variants(values: &[Variant]) -> Result<Encoded, ProtocolError> {
     let count =
         u8::try_from(values.len()).map_err(|_| ProtocolError::TooManyArguments(values.len()))?;
     match values {
-        [] => Ok(Encoded {
-            bytes: Vec::new(),
-            count: 0,
-            byte_only_or_none: true,
-        }),
         [Variant::PackedByteArray(bytes)] => Ok(Encoded {
             bytes: bytes.0.clone(),
             count: 1,
@@ -272,11 +277,7 @@ pub fn encode_variants(values: &[Variant]) -> Result<Encoded, ProtocolError> {
             for value in values {
                 encode_one(value, &mut bytes).map_err(|e| ProtocolError::EncodeValue(e.into()))?;
             }
-            Ok(Encoded {
-                bytes,
-                count,
-                byte_only_or_none: false,
-            })
+            Ok(shaped(bytes, count))
         }
     }
 }
@@ -375,8 +376,7 @@ pub fn decode<T: DeserializeOwned>(args: &Args<'_>) -> Result<T, ProtocolError> 
 ///
 /// As [`decode`].
 pub fn decode_call<T: DeserializeOwned>(method: &str, args: &Args<'_>) -> Result<T, ProtocolError> {
-    let mut list = args.serde_list();
-    T::deserialize(de::Whole { list: &mut list }).map_err(|e| e.into_protocol(method))
+    de::read(args.serde_list(), method, false)
 }
 
 /// Reads a call as a value of the enum `T` whose variants are the methods: `method` is the
@@ -410,12 +410,7 @@ pub fn decode_method<T: DeserializeOwned>(
     method: &str,
     args: &Args<'_>,
 ) -> Result<T, ProtocolError> {
-    let mut list = args.serde_list();
-    T::deserialize(de::Call {
-        method,
-        list: &mut list,
-    })
-    .map_err(|e| e.into_protocol(method))
+    de::read(args.serde_list(), method, true)
 }
 
 /// Writes `args` straight into the argument layout of a REMOTE_CALL, as
@@ -442,42 +437,74 @@ pub fn decode_method<T: DeserializeOwned>(
 /// cannot hold.
 pub fn encode<T: ?Sized + Serialize>(args: &T) -> Result<Encoded, ProtocolError> {
     // Most calls' arguments fit: one allocation instead of growing from 8 bytes.
-    let mut enc = ser::Encoder::new(Dialect::Godot4, Vec::with_capacity(ENCODE_CAPACITY));
-    match enc.list(args) {
-        Ok(()) => {}
-        Err(ser::EncError::Fallback) => return encode_variants(&to_arguments(args)?),
-        Err(e) => return Err(e.into()),
-    }
-    finish(enc)
+    let mut bytes = Vec::with_capacity(ENCODE_CAPACITY);
+    let count = write_list(Dialect::Godot4, &mut bytes, args)?;
+    Ok(shaped(bytes, count))
 }
 
-/// The arguments `enc` wrote, with the "byte only or no args" shape where it applies.
-fn finish(enc: ser::Encoder) -> Result<Encoded, ProtocolError> {
+/// Appends the argument list of `args` in `dialect`'s layout to `out` and returns its count:
+/// written straight by the encoder, or for the shapes it leaves to the `Variant` path (see
+/// [`ser`]) from that path's `Variant`s. On an error `out` keeps what it held before.
+pub(crate) fn write_list<T: ?Sized + Serialize>(
+    dialect: Dialect,
+    out: &mut Vec<u8>,
+    args: &T,
+) -> Result<u8, ProtocolError> {
+    let start = out.len();
+    let mut enc = ser::Encoder::new(dialect, core::mem::take(out));
+    let result = enc.list(args);
     let count = enc.count;
-    let count = u8::try_from(count).map_err(|_| ProtocolError::TooManyArguments(count))?;
-    let bytes = enc.into_inner();
-    if count == 0 {
-        return Ok(Encoded {
-            bytes,
-            count: 0,
-            byte_only_or_none: true,
-        });
-    }
-    // One PackedByteArray goes bare: no count, no Variant header, no padding.
-    if count == 1 {
-        if let Some(raw) = bare_bytes(&bytes) {
-            return Ok(Encoded {
-                bytes: raw.to_vec(),
-                count: 1,
-                byte_only_or_none: true,
-            });
+    *out = enc.into_inner();
+    let written = match result {
+        Ok(()) => Ok(count),
+        Err(e) if e.is_fallback() => {
+            out.truncate(start);
+            write_variants(dialect, out, args)
         }
+        Err(e) => Err(e.into()),
+    };
+    let checked =
+        written.and_then(|n| u8::try_from(n).map_err(|_| ProtocolError::TooManyArguments(n)));
+    if checked.is_err() {
+        out.truncate(start);
     }
-    Ok(Encoded {
+    checked
+}
+
+/// The `Variant` path's argument list of `args` ([`arguments_in`]), appended in `dialect`'s
+/// layout; returns the count.
+#[cold]
+fn write_variants<T: ?Sized + Serialize>(
+    dialect: Dialect,
+    out: &mut Vec<u8>,
+    args: &T,
+) -> Result<usize, ProtocolError> {
+    let config = dialect.config();
+    let list = arguments_in(&config, args)?;
+    for arg in &list {
+        match dialect {
+            Dialect::Godot4 => encode_one(arg, out),
+            Dialect::Godot3 => config.to_bytes_into(arg, out),
+        }
+        .map_err(|e| ProtocolError::EncodeValue(e.into()))?;
+    }
+    Ok(list.len())
+}
+
+/// `count` arguments written in `bytes`, with the "byte only or no args" shape where it
+/// applies: none, or one PackedByteArray, which goes bare (no count, no Variant header, no
+/// padding).
+fn shaped(mut bytes: Vec<u8>, count: u8) -> Encoded {
+    let bare = match count {
+        0 => true,
+        1 => bare_array(&mut bytes, 0, 0),
+        _ => false,
+    };
+    Encoded {
         bytes,
         count,
-        byte_only_or_none: false,
-    })
+        byte_only_or_none: bare,
+    }
 }
 
 /// Encodes a value of an enum whose variants are the methods as a call: returns the
@@ -509,7 +536,8 @@ pub fn encode_method<T: ?Sized + Serialize>(
     let method = call
         .serialize(ser::CallSer { enc: &mut enc })
         .map_err(ProtocolError::from)?;
-    Ok((method, finish(enc)?))
+    let count = enc.checked_count()?;
+    Ok((method, shaped(enc.into_inner(), count)))
 }
 
 /// Appends a whole REMOTE_CALL of `method` on node `node_id` with `args` written straight
@@ -547,47 +575,23 @@ pub fn write_call<T: ?Sized + Serialize>(
     // The header and a count byte of 0; the arguments follow, then the count is set.
     crate::wire::write_remote_call(out, node_id, None, method, &Encoded::default());
     let count_at = out.len() - 1;
-    let mut enc = ser::Encoder::new(Dialect::Godot4, core::mem::take(out));
-    let result = enc.list(args);
-    let count = enc.count;
-    *out = enc.into_inner();
-    let fail = |out: &mut Vec<u8>, e: ProtocolError| {
-        out.truncate(start);
-        Err(e)
-    };
-    match result {
-        Ok(()) => {}
-        Err(ser::EncError::Fallback) => {
+    let count = match write_list(Dialect::Godot4, out, args) {
+        Ok(count) => count,
+        Err(e) => {
             out.truncate(start);
-            let encoded = encode_variants(&to_arguments(args)?)?;
-            crate::wire::write_remote_call(out, node_id, None, method, &encoded);
-            return Ok(());
+            return Err(e);
         }
-        Err(e) => return fail(out, e.into()),
-    }
-    let Ok(count) = u8::try_from(count) else {
-        return fail(out, ProtocolError::TooManyArguments(count));
     };
-    let byte_only = match count {
+    let bare = match count {
         0 => {
             out.truncate(count_at);
             true
         }
-        1 => match out
-            .get(count_at + 1..)
-            .and_then(bare_bytes)
-            .map(<[u8]>::to_vec)
-        {
-            Some(raw) => {
-                out.truncate(count_at);
-                out.extend_from_slice(&raw);
-                true
-            }
-            None => false,
-        },
+        // The array's bytes replace the count byte and the Variant.
+        1 => bare_array(out, count_at, count_at + 1),
         _ => false,
     };
-    if byte_only {
+    if bare {
         if let Some(meta) = out.get_mut(start) {
             *meta |= crate::wire::BYTE_ONLY_OR_NO_ARGS;
         }
@@ -597,17 +601,100 @@ pub fn write_call<T: ?Sized + Serialize>(
     Ok(())
 }
 
-/// The array's bytes when `arg` is one PackedByteArray as `encode_variant` writes it.
-fn bare_bytes(arg: &[u8]) -> Option<&[u8]> {
-    // The type byte alone first: it was just written byte by byte, and a 4-byte load of it
-    // would wait for the stores (a compressed int or bool, the usual one argument, stops here).
+/// When the bytes from `at` on are one PackedByteArray as `encode_variant` writes it, keeps
+/// only the array's bytes, from `from` (the bytes between, the Variant header and the
+/// padding go), and says so.
+#[inline]
+fn bare_array(bytes: &mut Vec<u8>, from: usize, at: usize) -> bool {
+    // Shorter than an array's header (a compressed bool, or int up to 32 bits: the usual one
+    // argument): no need to read back the bytes just written, whose loads wait on the stores.
+    if bytes.len() < at + 8 {
+        return false;
+    }
+    let Some(arg) = bytes.get(at..) else {
+        return false;
+    };
+    // Then the type byte alone: a 4-byte load of it would wait for the stores.
     if arg.first() != Some(&(VariantType::PackedByteArray as u8)) {
-        return None;
+        return false;
     }
-    let header = arg.get(..4)?;
-    if header != (VariantType::PackedByteArray as u32).to_le_bytes() {
-        return None;
+    let word = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(arg.get(at..at + 4)?.try_into().ok()?))
+    };
+    let len = match (word(0), word(4)) {
+        (Some(header), Some(len)) if header == VariantType::PackedByteArray as u32 => len as usize,
+        _ => return false,
+    };
+    if arg.len() < 8 + len {
+        return false;
     }
-    let len = u32::from_le_bytes(arg.get(4..8)?.try_into().ok()?) as usize;
-    arg.get(8..8 + len)
+    bytes.truncate(at + 8 + len);
+    bytes.drain(from..at + 8);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use core::fmt;
+
+    use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
+    use serde::ser::{SerializeTupleStruct, Serializer};
+
+    use super::*;
+
+    /// A name that starts like the root crate's marker names and is none of them.
+    const NAME: &str = "$godot_serde::NotAType";
+
+    /// A tuple struct under [`NAME`]: to the root crate a plain struct (an Array of its
+    /// fields), so two arguments, as for the `Variant` path.
+    #[derive(Debug, PartialEq)]
+    struct NotAMarker(i64, i64);
+
+    impl Serialize for NotAMarker {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut t = s.serialize_tuple_struct(NAME, 2)?;
+            t.serialize_field(&self.0)?;
+            t.serialize_field(&self.1)?;
+            t.end()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for NotAMarker {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Two;
+            impl<'de> Visitor<'de> for Two {
+                type Value = NotAMarker;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("two ints")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<NotAMarker, A::Error> {
+                    let mut next = || -> Result<i64, A::Error> {
+                        seq.next_element()?
+                            .ok_or_else(|| de::Error::custom("two ints"))
+                    };
+                    Ok(NotAMarker(next()?, next()?))
+                }
+            }
+            d.deserialize_tuple_struct(NAME, 2, Two)
+        }
+    }
+
+    #[test]
+    fn a_name_that_is_no_marker_is_a_list_of_arguments() {
+        // Two ints as `encode_and_compress_variant` writes them: meta 0x02 (int, 8 bits),
+        // then the byte.
+        let encoded = encode(&NotAMarker(1, 2)).unwrap();
+        assert_eq!(encoded.count, 2);
+        assert!(!encoded.byte_only_or_none);
+        assert_eq!(encoded.bytes, [2, 1, 2, 2]);
+        let variants = to_arguments(&NotAMarker(1, 2)).unwrap();
+        assert_eq!(encoded, encode_variants(&variants).unwrap());
+
+        let args = Args::list(2, &encoded.bytes, 4);
+        assert_eq!(decode::<NotAMarker>(&args).unwrap(), NotAMarker(1, 2));
+        assert_eq!(
+            from_arguments::<NotAMarker>("m", &variants).unwrap(),
+            NotAMarker(1, 2)
+        );
+    }
 }

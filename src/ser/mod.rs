@@ -69,6 +69,27 @@ impl Drop for Lend<'_> {
     }
 }
 
+/// The Godot type that `name` stands for when a `Serialize` impl passes it to
+/// `serialize_newtype_struct`, `serialize_tuple_struct` or `serialize_unit_struct`: the marker
+/// types' names (this crate's [`Vector2`](crate::Vector2), [`StringName`](crate::StringName),
+/// typed Arrays, ...), each one Godot value, or `None` for any other name (a struct of the
+/// caller's, written as a Dictionary or an Array of its fields). For formats that frame
+/// Variants in a layout of their own and must tell one value from a list of fields, such as
+/// the RPC arguments of `godot-serde-multiplayer`; the lookup is the serializer's own.
+///
+/// ```
+/// use godot_serde::{VariantType, marker_type};
+///
+/// assert_eq!(marker_type("$godot_serde::Vector2"), Some(VariantType::Vector2));
+/// assert_eq!(marker_type("$godot_serde::NotAType"), None);
+/// assert_eq!(marker_type("Player"), None);
+/// ```
+#[inline]
+#[must_use]
+pub fn marker_type(name: &str) -> Option<VariantType> {
+    marker(name).map(|m| m.ty)
+}
+
 /// Writes serde values as Godot Variant bytes.
 ///
 /// Most users call [`to_bytes`](crate::to_bytes) or [`Config::to_bytes`]; use this type to

@@ -13,15 +13,13 @@ use core::fmt;
 
 use godot_serde::{Config, Deserializer as GdDe, ErrorKind, VariantType};
 use serde::de::{
-    self, DeserializeSeed, EnumAccess, IntoDeserializer, SeqAccess, VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, EnumAccess, IntoDeserializer, SeqAccess,
+    VariantAccess, Visitor,
 };
 
 use super::{BOOL_TRUE, MODE_SHIFT, TYPE_MASK, VARIANT_MAX};
 use crate::{FormatError, ProtocolError};
 
-/// The prefix of the root crate's marker names (`$godot_serde::Vector2`, ...): a tuple,
-/// newtype or unit struct with such a name is one Godot value, so one argument.
-const MARKER_PREFIX: &str = "$godot_serde::";
 /// `ENCODE_FLAG_64` in a Variant header: a 64-bit int.
 const FLAG_64: u32 = 1 << 16;
 
@@ -51,9 +49,18 @@ impl Dialect {
     }
 }
 
-/// A [`ProtocolError`] carried through serde (which needs its own error trait).
+/// A [`ProtocolError`] carried through serde (which needs its own error trait), boxed: every
+/// value read returns a `Result` with it, and a one-pointer error keeps those small (an
+/// unboxed one was copied through memory after each argument).
 #[derive(Debug)]
-pub(crate) struct DeError(pub(crate) ProtocolError);
+pub(crate) struct DeError(Box<ProtocolError>);
+
+impl From<ProtocolError> for DeError {
+    #[cold]
+    fn from(e: ProtocolError) -> Self {
+        DeError(Box::new(e))
+    }
+}
 
 impl fmt::Display for DeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -65,7 +72,7 @@ impl std::error::Error for DeError {}
 
 impl de::Error for DeError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        DeError(ProtocolError::ArgumentType {
+        DeError::from(ProtocolError::ArgumentType {
             method: String::new(),
             source: FormatError::custom(&msg.to_string()),
         })
@@ -75,7 +82,7 @@ impl de::Error for DeError {
 impl DeError {
     /// The error with `method` named, when the message was made without it.
     pub(crate) fn into_protocol(self, method: &str) -> ProtocolError {
-        match self.0 {
+        match *self.0 {
             ProtocolError::ArgumentType { method: m, source } if m.is_empty() => {
                 ProtocolError::ArgumentType {
                     method: method.to_owned(),
@@ -161,7 +168,7 @@ impl<'a> List<'a> {
 
     #[cold]
     fn malformed(&self, detail: impl fmt::Display) -> DeError {
-        DeError(ProtocolError::Argument {
+        DeError::from(ProtocolError::Argument {
             index: self.index,
             offset: self.at(),
             source: FormatError::custom(&detail.to_string()),
@@ -188,7 +195,7 @@ impl<'a> List<'a> {
         }
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         if rest.len() < self.dialect.min_size() {
-            return Err(DeError(ProtocolError::truncated(
+            return Err(DeError::from(ProtocolError::truncated(
                 "REMOTE_CALL",
                 self.at(),
                 self.dialect.min_size() - rest.len(),
@@ -252,12 +259,12 @@ impl<'a> List<'a> {
                 | ErrorKind::F32Overflow { .. }
         );
         if mismatch {
-            DeError(ProtocolError::ArgumentType {
+            DeError::from(ProtocolError::ArgumentType {
                 method: String::new(),
                 source: FormatError::custom(&format!("argument {index} (byte {at}): {kind}{path}")),
             })
         } else {
-            DeError(ProtocolError::Argument {
+            DeError::from(ProtocolError::Argument {
                 index,
                 offset: start,
                 source: e.into(),
@@ -363,7 +370,6 @@ macro_rules! arg_method {
         fn $name<V: Visitor<'a>>(self, $($p: $t,)* visitor: V) -> Result<V::Value, DeError> {
             let list = self.list;
             let (index, start) = (list.index, list.at());
-            let config = list.dialect.config();
             match list.next()? {
                 Next::Int(v) => Small { int: Some(v), bool: false }
                     .$name($($p,)* visitor)
@@ -372,7 +378,7 @@ macro_rules! arg_method {
                     .$name($($p,)* visitor)
                     .map_err(|e| list.fail(e, index, start)),
                 Next::Slice(bytes) => {
-                    let mut de = GdDe::from_slice(bytes, config);
+                    let mut de = GdDe::from_slice(bytes, list.dialect.config());
                     let value = (&mut de).$name($($p,)* visitor)
                         .map_err(|e| list.fail(e, index, start))?;
                     let used = bytes.len() - de.rest().len();
@@ -380,7 +386,7 @@ macro_rules! arg_method {
                     Ok(value)
                 }
                 Next::Raw(buf) => {
-                    let mut de = GdDe::from_reader(buf.as_slice(), config);
+                    let mut de = GdDe::from_reader(buf.as_slice(), list.dialect.config());
                     // A bare PackedByteArray always decodes: only a mismatch with `T` (at
                     // its start) can fail here.
                     let value = (&mut de).$name($($p,)* visitor)
@@ -442,6 +448,23 @@ impl<'a> SeqAccess<'a> for List<'a> {
     }
 }
 
+/// `T` read from `list`: as the whole list (`T`'s shape says how the arguments map onto it:
+/// [`Whole`]), or with `as_call` as an enum whose variant is `method` ([`Call`]); `method` is
+/// named in an [`ProtocolError::ArgumentType`].
+pub(crate) fn read<T: DeserializeOwned>(
+    mut list: List<'_>,
+    method: &str,
+    as_call: bool,
+) -> Result<T, ProtocolError> {
+    let list = &mut list;
+    let value = if as_call {
+        T::deserialize(Call { method, list })
+    } else {
+        T::deserialize(Whole { list })
+    };
+    value.map_err(|e| e.into_protocol(method))
+}
+
 /// The whole list as the value: `T`'s shape says how the arguments map onto it.
 pub(crate) struct Whole<'s, 'a> {
     pub(crate) list: &'s mut List<'a>,
@@ -487,6 +510,25 @@ macro_rules! single_method {
     )*};
 }
 
+/// A struct named by the root crate's marker types is one Godot value, so the call's single
+/// argument; any other is read from the list as the closure says.
+macro_rules! marker_or_list {
+    ($($name:ident($($p:ident: $t:ty),*) => |$whole:ident, $visitor:ident| $list:expr;)*) => {$(
+        fn $name<V: Visitor<'a>>(
+            self,
+            name: &'static str,
+            $($p: $t,)*
+            visitor: V,
+        ) -> Result<V::Value, DeError> {
+            if godot_serde::marker_type(name).is_some() {
+                return de::Deserializer::$name(self.single()?, name, $($p,)* visitor);
+            }
+            let ($whole, $visitor) = (self, visitor);
+            $list
+        }
+    )*};
+}
+
 impl<'a> de::Deserializer<'a> for Whole<'_, 'a> {
     type Error = DeError;
 
@@ -517,18 +559,6 @@ impl<'a> de::Deserializer<'a> for Whole<'_, 'a> {
         self.seq(visitor)
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        if name.starts_with(MARKER_PREFIX) {
-            return de::Deserializer::deserialize_tuple_struct(self.single()?, name, len, visitor);
-        }
-        self.seq(visitor)
-    }
-
     fn deserialize_struct<V: Visitor<'a>>(
         self,
         _: &'static str,
@@ -538,30 +568,14 @@ impl<'a> de::Deserializer<'a> for Whole<'_, 'a> {
         self.seq(visitor)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        if name.starts_with(MARKER_PREFIX) {
-            return de::Deserializer::deserialize_newtype_struct(self.single()?, name, visitor);
-        }
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'a>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, DeError> {
-        if name.starts_with(MARKER_PREFIX) {
-            return de::Deserializer::deserialize_unit_struct(self.single()?, name, visitor);
-        }
-        self.none(visitor)
-    }
-
     fn deserialize_unit<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
         self.none(visitor)
+    }
+
+    marker_or_list! {
+        deserialize_tuple_struct(len: usize) => |whole, visitor| whole.seq(visitor);
+        deserialize_newtype_struct() => |whole, visitor| visitor.visit_newtype_struct(whole);
+        deserialize_unit_struct() => |whole, visitor| whole.none(visitor);
     }
 
     fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DeError> {
@@ -648,5 +662,19 @@ impl<'a> VariantAccess<'a> for Whole<'_, 'a> {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         self.seq(visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DeError;
+
+    /// Every argument read returns a `Result` with this error: one pointer keeps those small
+    /// (a `Result<i64, _>` of the unboxed `ProtocolError` it replaced was copied through
+    /// memory).
+    #[test]
+    fn the_error_is_one_pointer() {
+        assert_eq!(size_of::<DeError>(), size_of::<usize>());
+        assert_eq!(size_of::<Result<i64, DeError>>(), 2 * size_of::<usize>());
     }
 }

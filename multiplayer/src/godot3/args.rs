@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::ProtocolError;
-use crate::args::de::{Call, Dialect, List, Whole};
-use crate::args::ser::{CallSer, EncError, Encoder};
+use crate::args::de::{Dialect, List, read};
+use crate::args::ser::{CallSer, Encoder};
 
 /// Reads the `count` arguments in `bytes` (where `offset` is their start in the packet:
 /// [`wire::Packet::RemoteCall`](super::wire::Packet::RemoteCall)'s `args` and
@@ -39,8 +39,12 @@ pub fn decode<T: DeserializeOwned>(
     bytes: &[u8],
     offset: usize,
 ) -> Result<T, ProtocolError> {
-    let mut list = List::new(Dialect::Godot3, usize::from(count), false, bytes, offset);
-    T::deserialize(Whole { list: &mut list }).map_err(|e| e.into_protocol(method))
+    read(list(count, bytes, offset), method, false)
+}
+
+/// The `count` arguments in `bytes`, which start at `offset` in the packet.
+fn list(count: u8, bytes: &[u8], offset: usize) -> List<'_> {
+    List::new(Dialect::Godot3, usize::from(count), false, bytes, offset)
 }
 
 /// Appends the arguments of `args` to `out` (the values only, without the count byte) and
@@ -64,36 +68,7 @@ pub fn encode_into<T: ?Sized + Serialize>(
     args: &T,
     out: &mut Vec<u8>,
 ) -> Result<u8, ProtocolError> {
-    let start = out.len();
-    let mut enc = Encoder::new(Dialect::Godot3, core::mem::take(out));
-    let result = enc.list(args);
-    let count = enc.count;
-    *out = enc.into_inner();
-    match result {
-        Ok(()) => {}
-        Err(EncError::Fallback) => {
-            out.truncate(start);
-            let list = crate::args::arguments_in(&super::wire::config(), args)?;
-            for arg in &list {
-                if let Err(e) = super::wire::config().to_bytes_into(arg, out) {
-                    out.truncate(start);
-                    return Err(ProtocolError::EncodeValue(e.into()));
-                }
-            }
-            return u8::try_from(list.len()).map_err(|_| {
-                out.truncate(start);
-                ProtocolError::TooManyArguments(list.len())
-            });
-        }
-        Err(e) => {
-            out.truncate(start);
-            return Err(e.into());
-        }
-    }
-    u8::try_from(count).map_err(|_| {
-        out.truncate(start);
-        ProtocolError::TooManyArguments(count)
-    })
+    crate::args::write_list(Dialect::Godot3, out, args)
 }
 
 /// Reads a Godot 3 call as a value of the enum `T` whose variants are the methods (see
@@ -110,12 +85,7 @@ pub fn decode_method<T: DeserializeOwned>(
     bytes: &[u8],
     offset: usize,
 ) -> Result<T, ProtocolError> {
-    let mut list = List::new(Dialect::Godot3, usize::from(count), false, bytes, offset);
-    T::deserialize(Call {
-        method,
-        list: &mut list,
-    })
-    .map_err(|e| e.into_protocol(method))
+    read(list(count, bytes, offset), method, true)
 }
 
 /// Writes an enum value as a Godot 3 call (see
@@ -132,7 +102,6 @@ pub fn encode_method<T: ?Sized + Serialize>(
     let method = call
         .serialize(CallSer { enc: &mut enc })
         .map_err(ProtocolError::from)?;
-    let count = enc.count;
-    let count = u8::try_from(count).map_err(|_| ProtocolError::TooManyArguments(count))?;
+    let count = enc.checked_count()?;
     Ok((method, count, enc.into_inner()))
 }

@@ -12,4 +12,5 @@ mod ws;
 #[path = "../common/raw_enet.rs"]
 mod raw_enet;
 
+mod args;
 mod memory;

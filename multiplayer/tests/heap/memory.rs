@@ -15,7 +15,7 @@ static HEAP: PeakAlloc = PeakAlloc;
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-fn alone() -> MutexGuard<'static, ()> {
+pub(crate) fn alone() -> MutexGuard<'static, ()> {
     ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)

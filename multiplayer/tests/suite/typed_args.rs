@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
-use godot_serde::{PackedByteArray, Variant, Vector2};
+use godot_serde::{PackedByteArray, Variant};
 use godot_serde_multiplayer::args::{self, Args, Encoded};
 use godot_serde_multiplayer::godot3;
 use godot_serde_multiplayer::{ProtocolError, wire};
@@ -174,14 +174,9 @@ fn check3<T: Serialize + DeserializeOwned + PartialEq + Debug>(value: &T, rng: &
     }
 }
 
-#[derive(Debug, PartialEq, Serialize, serde::Deserialize)]
-struct Input {
-    name: String,
-    dir: Vector2,
-    seq: i64,
-    jump: bool,
-    keys: Vec<i64>,
-}
+#[path = "../common/input.rs"]
+mod input;
+use input::Input;
 
 #[derive(Debug, PartialEq, Serialize, serde::Deserialize)]
 struct Mixed(Option<i32>, f64, Vec<String>, BTreeMap<String, i64>, u16);
