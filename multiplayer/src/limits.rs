@@ -202,7 +202,7 @@ impl WsLimits {
 /// defaults: packets up to 32 MiB, 32 MiB of received data waiting per peer, no bound on what
 /// is queued for a peer, and a poll that services until ENet has no event left. Ours are
 /// lower. What one peer can make the process hold, by default (measured in
-/// `tests/heap/memory.rs`): 64 KiB of waiting data plus one packet of 1 MiB; ENet's records of
+/// `tests/heap/enet.rs`): 64 KiB of waiting data plus one packet of 1 MiB; ENet's records of
 /// the waiting packets, about 9 MiB when all 64 KiB are one-byte packets; 1 MiB queued out;
 /// and ENet's records of empty packets held out of order, which ENet does not count, about
 /// 3 MiB per channel (see `max_waiting_data`): about 21 MiB for a Godot 3 peer (3

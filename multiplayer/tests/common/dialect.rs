@@ -1,0 +1,77 @@
+//! What the hostile transport tests share across the two dialects and the two transports:
+//! which Godot a peer speaks, what a server reported (the same for both), and a well-behaved
+//! client's wait for its server.
+#![allow(dead_code)]
+
+use std::time::{Duration, Instant};
+
+use godot_serde_multiplayer::transport::{self, Peer, SocketTransport};
+use godot_serde_multiplayer::{Event, ProtocolError};
+
+/// Which Godot a server or client speaks: Godot 4 (`WsPeer`, `EnetPeer`) or Godot 3
+/// (`Ws3Peer`, `Enet3Peer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Godot4,
+    Godot3,
+}
+
+pub const BOTH: [Dialect; 2] = [Dialect::Godot4, Dialect::Godot3];
+
+/// What a server reported, the same for both dialects.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Seen {
+    Connected(i32),
+    Disconnected(i32),
+    Raw { from: i32, len: usize },
+    Error { peer: i32, error: ProtocolError },
+    Other,
+}
+
+impl From<Event> for Seen {
+    /// Both dialects report the crate's one `Event`.
+    fn from(event: Event) -> Seen {
+        match event {
+            Event::PeerConnected(id) => Seen::Connected(id),
+            Event::PeerDisconnected(id) => Seen::Disconnected(id),
+            Event::Raw { from, data, .. } => Seen::Raw {
+                from,
+                len: data.len(),
+            },
+            Event::Error { peer, error } => Seen::Error { peer, error },
+            _ => Seen::Other,
+        }
+    }
+}
+
+/// Services a well-behaved `client` (its server serviced by another thread) until the server
+/// (peer 1) connects, calls `joined` with the session then, and returns the client's id as
+/// soon as `done()` holds after that; `Err` when a call fails or `patience` runs out.
+pub fn serve_client<T: SocketTransport, S: transport::Dialect>(
+    client: &mut Peer<T, S>,
+    patience: Duration,
+    mut joined: impl FnMut(&mut S) -> Result<(), String>,
+    done: impl Fn() -> bool,
+) -> Result<i32, String> {
+    let start = Instant::now();
+    let mut connected = false;
+    while start.elapsed() < patience {
+        client.service().map_err(|e| e.to_string())?;
+        while let Some(e) = client.poll_event() {
+            if e == Event::PeerConnected(1) {
+                joined(client.session())?;
+                connected = true;
+            }
+        }
+        if connected && done() {
+            return Ok(client.session().unique_id());
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Err(if connected {
+        "not done"
+    } else {
+        "never connected"
+    }
+    .into())
+}
