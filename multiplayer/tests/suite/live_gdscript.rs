@@ -234,8 +234,14 @@ fn generated_godot3_script_talks_to_the_rust_server() {
         .godot3(&table3())
         .unwrap();
     let (tmp, generated) = write_generated("gen3", "generated3.gd", &script);
-    let project =
-        engine::Godot3Project::new("gdscript3", &[dir("godot3", "gen_client3.gd"), generated]);
+    let project = engine::Godot3Project::new(
+        "gdscript3",
+        &[
+            dir("godot3", "gen_client3.gd"),
+            dir("godot3", "lobby_client3.gd"),
+            generated,
+        ],
+    );
     let mut server =
         Enet3Peer::server("127.0.0.1:0".parse().unwrap(), 4, Limits::default()).unwrap();
     server.session().declare(table3());

@@ -558,7 +558,11 @@ mod typed3 {
         };
         let project = Godot3Project::new(
             "typed3",
-            &[script("typed_client3.gd"), script("typed_room3.gd")],
+            &[
+                script("typed_client3.gd"),
+                script("lobby_client3.gd"),
+                script("typed_room3.gd"),
+            ],
         );
         std::fs::write(
             project.dir.join("generated_typed3.gd"),
