@@ -19,6 +19,19 @@ pub fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Runs `f` on a thread with 2 MiB of stack, the size of spawned threads (Rust's, tokio's
+/// workers), and returns what it returns: decoding hostile input at the default depth limit
+/// must fit it, even in a debug build (see docs/security.md). A panic or a stack overflow in
+/// `f` fails the test.
+pub fn on_2_mib_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("no panic, no stack overflow")
+}
+
 /// Lower-case hex without spaces.
 pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
