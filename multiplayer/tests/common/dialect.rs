@@ -1,6 +1,6 @@
-//! What the hostile transport tests share across the two dialects and the two transports:
-//! which Godot a peer speaks, what a server reported (the same for both), and a well-behaved
-//! client's wait for its server.
+//! What the transport tests share across the two dialects and the two transports: which
+//! Godot a peer speaks, what a server reported (the same for both), a well-behaved client's
+//! wait for its server, the polling of one peer, and a free port on 127.0.0.1.
 #![allow(dead_code)]
 
 use std::time::{Duration, Instant};
@@ -74,4 +74,33 @@ pub fn serve_client<T: SocketTransport, S: transport::Dialect>(
         "never connected"
     }
     .into())
+}
+
+/// Services `peer` and drains its events until `until` holds for one (true) or `limit`
+/// passes (false).
+pub fn pump<T: SocketTransport, S: transport::Dialect>(
+    peer: &mut Peer<T, S>,
+    limit: Duration,
+    mut until: impl FnMut(&Event) -> bool,
+) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        peer.service().unwrap();
+        while let Some(event) = peer.poll_event() {
+            if until(&event) {
+                return true;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    false
+}
+
+/// A UDP port on 127.0.0.1 that was free a moment ago (for a server started by port number).
+pub fn free_udp_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }

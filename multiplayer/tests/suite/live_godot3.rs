@@ -3,6 +3,7 @@
 //! server. Both exchange remote calls with every Variant type, `rset`, RAW and unreliable
 //! packets; the modes are enforced on both sides; peers leave.
 
+use crate::dialect::free_udp_port;
 use crate::engine;
 
 use std::path::{Path, PathBuf};
@@ -50,14 +51,6 @@ fn lobby() -> NodeTable {
         .property("score", RemoteMode::Remote)
         .property("hp", RemoteMode::Puppet)
         .property("color", RemoteMode::Puppet)
-}
-
-fn free_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn engine_args(port: u16, role: &str, transport: &str) -> Vec<String> {
@@ -127,7 +120,7 @@ fn godot3_clients_join_the_rust_server() {
     let Some(engine) = engine::godot3_or_skip("godot3_clients_join_the_rust_server") else {
         return;
     };
-    let port = free_port();
+    let port = free_udp_port();
     let server = Enet3Peer::server(
         format!("127.0.0.1:{port}").parse().unwrap(),
         8,
@@ -334,7 +327,7 @@ fn rust_websocket_client_joins_a_godot3_server() {
 }
 
 fn join(engine: &Path, transport: &str) {
-    let port = free_port();
+    let port = free_udp_port();
     let project = project(&format!("client_{transport}"));
     let timeout = Duration::from_secs(60);
     let godot = project.spawn(
@@ -569,7 +562,7 @@ mod typed3 {
             Stubs::new().typed3::<RoomRpc>().unwrap(),
         )
         .unwrap();
-        let port = free_port();
+        let port = free_udp_port();
         let mut server = Enet3Peer::server(
             format!("127.0.0.1:{port}").parse().unwrap(),
             4,
