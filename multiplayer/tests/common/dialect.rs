@@ -1,6 +1,7 @@
 //! What the transport tests share across the two dialects and the two transports: which
 //! Godot a peer speaks, what a server reported (the same for both), a well-behaved client's
-//! wait for its server, the polling of one peer, and a free port on 127.0.0.1.
+//! wait for its server, the polling of one peer, a server serving an engine's script until it
+//! exits, and a free port on 127.0.0.1.
 #![allow(dead_code)]
 
 use std::time::{Duration, Instant};
@@ -103,4 +104,31 @@ pub fn free_udp_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// Services `server` until the engine's `client` has exited (at most 70 s), handing each
+/// event but the errors to `on_event`, then 20 times more so that the last answers go out;
+/// returns the engine's output and the errors' text.
+pub fn serve_engine<T: SocketTransport, S: transport::Dialect>(
+    server: &mut Peer<T, S>,
+    client: std::thread::JoinHandle<std::process::Output>,
+    mut on_event: impl FnMut(&mut Peer<T, S>, Event),
+) -> (std::process::Output, Vec<String>) {
+    let mut errors = Vec::new();
+    let start = Instant::now();
+    while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
+        server.service().unwrap();
+        while let Some(event) = server.poll_event() {
+            match event {
+                Event::Error { error, .. } => errors.push(error.to_string()),
+                event => on_event(server, event),
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for _ in 0..20 {
+        server.service().unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    (client.join().unwrap(), errors)
 }

@@ -3,7 +3,7 @@
 //! server. Both exchange remote calls with every Variant type, `rset`, RAW and unreliable
 //! packets; the modes are enforced on both sides; peers leave.
 
-use crate::dialect::free_udp_port;
+use crate::dialect::{free_udp_port, serve_engine};
 use crate::engine;
 
 use std::path::{Path, PathBuf};
@@ -577,39 +577,28 @@ mod typed3 {
             Duration::from_secs(60),
         );
         let mut calls = Vec::new();
-        let mut errors = Vec::new();
-        let start = Instant::now();
-        while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
-            server.service().unwrap();
-            while let Some(event) = server.poll_event() {
-                match event {
-                    Event::Rpc(call) => {
-                        let s = server.session();
-                        if let Some(value) = s.call_of::<RoomRpc>(&call) {
-                            if matches!(value, RoomRpc::Shout { .. }) {
-                                let reply = RoomRpc::Reply {
-                                    id: call.from,
-                                    tags: vec!["x".into(), "y".into()],
-                                    turn: Quaternion {
-                                        x: 0.0,
-                                        y: 1.0,
-                                        z: 0.0,
-                                        w: 0.0,
-                                    },
-                                    blob: PackedByteArray(vec![9, 8]),
-                                };
-                                s.rpc_to(call.from, &reply).unwrap();
-                            }
-                            calls.push(value);
-                        }
-                    }
-                    Event::Error { error, .. } => errors.push(error.to_string()),
-                    _ => {}
+        let on_event = |server: &mut Enet3Peer, event| {
+            let Event::Rpc(call) = event else { return };
+            let s = server.session();
+            if let Some(value) = s.call_of::<RoomRpc>(&call) {
+                if matches!(value, RoomRpc::Shout { .. }) {
+                    let reply = RoomRpc::Reply {
+                        id: call.from,
+                        tags: vec!["x".into(), "y".into()],
+                        turn: Quaternion {
+                            x: 0.0,
+                            y: 1.0,
+                            z: 0.0,
+                            w: 0.0,
+                        },
+                        blob: PackedByteArray(vec![9, 8]),
+                    };
+                    s.rpc_to(call.from, &reply).unwrap();
                 }
+                calls.push(value);
             }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        let out = client.join().unwrap();
+        };
+        let (out, errors) = serve_engine(&mut server, client, on_event);
         let cases = report("typed_client3", &out);
         let names: Vec<&str> = cases.iter().map(|c| c.0.as_str()).collect();
         assert_eq!(
