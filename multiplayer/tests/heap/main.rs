@@ -30,7 +30,8 @@ mod websocket;
 #[global_allocator]
 static HEAP: PeakAlloc = PeakAlloc;
 
-/// A mebibyte, the unit of the bounds.
+/// A mebibyte, the unit of the transports' bounds.
+#[cfg(any(feature = "enet", feature = "websocket"))]
 const MIB: usize = 1 << 20;
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());

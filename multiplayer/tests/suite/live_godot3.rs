@@ -3,7 +3,7 @@
 //! server. Both exchange remote calls with every Variant type, `rset`, RAW and unreliable
 //! packets; the modes are enforced on both sides; peers leave.
 
-use crate::dialect::{free_udp_port, serve_engine};
+use crate::dialect::free_udp_port;
 use crate::engine;
 
 use std::path::{Path, PathBuf};
@@ -510,6 +510,7 @@ fn cases(out: &std::process::Output) -> Vec<(String, bool, String)> {
 #[cfg(feature = "derive")]
 mod typed3 {
     use super::*;
+    use crate::dialect::serve_engine;
     use godot_serde::{PackedByteArray, Quaternion, Vector2};
     use godot_serde_multiplayer::Rpcs;
     use godot_serde_multiplayer::gdscript::Stubs;
