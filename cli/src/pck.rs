@@ -90,20 +90,8 @@ pub struct WriteArgs {
     /// pack's own unless given.
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
-    /// The engine version recorded, MAJOR.MINOR.PATCH (an engine refuses packs of a newer
-    /// minor version). Default: the oldest engine of the format (3.0.0, 4.0.0, 4.5.0), or
-    /// the pack's own for `add` and `remove`.
-    #[arg(long, value_name = "VERSION", value_parser = parse_version)]
-    pub engine: Option<EngineVersion>,
-    /// Align files to this many bytes (default: v1 none, v2 and v3 32, as PCKPacker).
-    #[arg(long, value_name = "BYTES")]
-    pub alignment: Option<u32>,
-    /// Encrypt the files written (needs --key; v2 and v3).
-    #[arg(long)]
-    pub encrypt: bool,
-    /// Encrypt the directory (needs --key; v2 and v3).
-    #[arg(long)]
-    pub encrypt_directory: bool,
+    #[command(flatten)]
+    pub options: WriteOptions,
 }
 
 /// `pck pack` options.
@@ -123,20 +111,22 @@ pub struct PackArgs {
     #[arg(long, value_name = "HEX")]
     pub key: Option<String>,
     #[command(flatten)]
-    pub write: PackWriteOnly,
+    pub write: WriteOptions,
 }
 
-/// The options of [`WriteArgs`] but the format (required by `pack`).
+/// How the files of a new pack are written, whatever its format (`pack`, `add`, `remove`).
 #[derive(Args, Debug)]
-pub struct PackWriteOnly {
-    /// The engine version recorded, MAJOR.MINOR.PATCH. Default: the oldest engine of the
-    /// format (3.0.0, 4.0.0, 4.5.0), which every engine reading the format accepts.
+pub struct WriteOptions {
+    /// The engine version recorded, MAJOR.MINOR.PATCH (an engine refuses packs of a newer
+    /// minor version). Default: the oldest engine of the format (3.0.0, 4.0.0, 4.5.0), which
+    /// every engine reading the format accepts; `add` and `remove` keep the pack's own unless
+    /// --format changes it.
     #[arg(long, value_name = "VERSION", value_parser = parse_version)]
     pub engine: Option<EngineVersion>,
     /// Align files to this many bytes (default: v1 none, v2 and v3 32, as PCKPacker).
     #[arg(long, value_name = "BYTES")]
     pub alignment: Option<u32>,
-    /// Encrypt the files (needs --key; v2 and v3).
+    /// Encrypt the files written (needs --key; v2 and v3).
     #[arg(long)]
     pub encrypt: bool,
     /// Encrypt the directory (needs --key; v2 and v3).
@@ -487,13 +477,13 @@ fn settings_of(reader: &PackReader<BufReader<std::fs::File>>, write: &WriteArgs)
     let format = write.format.map_or(h.format, PackFormat::from);
     Settings {
         format,
-        version: write.engine.unwrap_or(if format == h.format {
+        version: write.options.engine.unwrap_or(if format == h.format {
             h.version
         } else {
             default_version(format)
         }),
-        alignment: write.alignment,
-        encrypt_directory: write.encrypt_directory
+        alignment: write.options.alignment,
+        encrypt_directory: write.options.encrypt_directory
             || (h.directory_encrypted() && format != PackFormat::V1),
     }
 }
@@ -536,7 +526,7 @@ pub fn add(args: &AddArgs, ui: &Ui) -> Result<(), Failure> {
                 .map(|f| Change::PutFile {
                     path: f.clone(),
                     from: base.join(f),
-                    encrypt: args.write.encrypt,
+                    encrypt: args.write.options.encrypt,
                 })
                 .collect())
         },

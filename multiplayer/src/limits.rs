@@ -2,6 +2,23 @@
 //! properties), [`Limits`] (what a peer can make the session hold), [`WsLimits`] and
 //! [`EnetLimits`] (what a connection can make a transport hold or do).
 
+/// The builder methods of a settings struct, each with its doc: `with_<field>(value)` sets
+/// `field`, raised to `at least` where one is given (a bound of 0 would refuse everything).
+macro_rules! builders {
+    ($ty:ident { $($(#[$doc:meta])* $name:ident($arg:ident: $t:ty) => $field:ident $(, at least $min:expr)?;)* }) => {
+        impl $ty {
+            $(
+                $(#[$doc])*
+                #[must_use]
+                pub fn $name(mut self, $arg: $t) -> Self {
+                    self.$field = $arg $(.max($min))?;
+                    self
+                }
+            )*
+        }
+    };
+}
+
 /// Limits that bound what a peer can make the session hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -27,26 +44,16 @@ impl Default for Limits {
     }
 }
 
-impl Limits {
-    /// With another path-cache limit per peer.
-    #[must_use]
-    pub fn with_max_cached_paths(mut self, n: usize) -> Self {
-        self.max_cached_paths = n;
-        self
-    }
+builders! {
+    Limits {
+        /// With another path-cache limit per peer.
+        with_max_cached_paths(n: usize) => max_cached_paths;
 
-    /// With other WebSocket bounds.
-    #[must_use]
-    pub fn with_websocket(mut self, websocket: WsLimits) -> Self {
-        self.websocket = websocket;
-        self
-    }
+        /// With other WebSocket bounds.
+        with_websocket(websocket: WsLimits) => websocket;
 
-    /// With other ENet bounds.
-    #[must_use]
-    pub fn with_enet(mut self, enet: EnetLimits) -> Self {
-        self.enet = enet;
-        self
+        /// With other ENet bounds.
+        with_enet(enet: EnetLimits) => enet;
     }
 }
 
@@ -123,75 +130,37 @@ impl Default for WsLimits {
     }
 }
 
-impl WsLimits {
-    /// With another largest inbound message and read budget per call (at least 1 byte).
-    #[must_use]
-    pub fn with_inbound_buffer_size(mut self, bytes: usize) -> Self {
-        self.inbound_buffer_size = bytes.max(1);
-        self
-    }
+builders! {
+    WsLimits {
+        /// With another largest inbound message and read budget per call (at least 1 byte).
+        with_inbound_buffer_size(bytes: usize) => inbound_buffer_size, at least 1;
 
-    /// With another outbound queue per peer (at least 1 byte).
-    #[must_use]
-    pub fn with_outbound_buffer_size(mut self, bytes: usize) -> Self {
-        self.outbound_buffer_size = bytes.max(1);
-        self
-    }
+        /// With another outbound queue per peer (at least 1 byte).
+        with_outbound_buffer_size(bytes: usize) => outbound_buffer_size, at least 1;
 
-    /// With another count of messages read per peer and call (at least 1).
-    #[must_use]
-    pub fn with_max_queued_packets(mut self, n: usize) -> Self {
-        self.max_queued_packets = n.max(1);
-        self
-    }
+        /// With another count of messages read per peer and call (at least 1).
+        with_max_queued_packets(n: usize) => max_queued_packets, at least 1;
 
-    /// With another bound on the bytes read from all peers in one call (at least 1).
-    #[must_use]
-    pub fn with_inbound_bytes_per_call(mut self, bytes: usize) -> Self {
-        self.inbound_bytes_per_call = bytes.max(1);
-        self
-    }
+        /// With another bound on the bytes read from all peers in one call (at least 1).
+        with_inbound_bytes_per_call(bytes: usize) => inbound_bytes_per_call, at least 1;
 
-    /// With another bound on the messages read from all peers in one call (at least 1).
-    #[must_use]
-    pub fn with_packets_per_call(mut self, n: usize) -> Self {
-        self.packets_per_call = n.max(1);
-        self
-    }
+        /// With another bound on the messages read from all peers in one call (at least 1).
+        with_packets_per_call(n: usize) => packets_per_call, at least 1;
 
-    /// With another connection cap.
-    #[must_use]
-    pub fn with_max_peers(mut self, n: usize) -> Self {
-        self.max_peers = n;
-        self
-    }
+        /// With another connection cap.
+        with_max_peers(n: usize) => max_peers;
 
-    /// With another cap on handshakes in progress.
-    #[must_use]
-    pub fn with_max_pending(mut self, n: usize) -> Self {
-        self.max_pending = n;
-        self
-    }
+        /// With another cap on handshakes in progress.
+        with_max_pending(n: usize) => max_pending;
 
-    /// With another cap on handshakes in progress from one IP address.
-    #[must_use]
-    pub fn with_max_pending_per_address(mut self, n: usize) -> Self {
-        self.max_pending_per_address = n;
-        self
-    }
+        /// With another cap on handshakes in progress from one IP address.
+        with_max_pending_per_address(n: usize) => max_pending_per_address;
 
-    /// With another handshake timeout (milliseconds, at least 1).
-    #[must_use]
-    pub fn with_handshake_timeout_ms(mut self, ms: u64) -> Self {
-        self.handshake_timeout_ms = ms.max(1);
-        self
-    }
+        /// With another handshake timeout (milliseconds, at least 1).
+        with_handshake_timeout_ms(ms: u64) => handshake_timeout_ms, at least 1;
 
-    /// With another idle timeout (milliseconds, 0 = never).
-    #[must_use]
-    pub fn with_idle_timeout_ms(mut self, ms: u64) -> Self {
-        self.idle_timeout_ms = ms;
-        self
+        /// With another idle timeout (milliseconds, 0 = never).
+        with_idle_timeout_ms(ms: u64) => idle_timeout_ms;
     }
 }
 
@@ -202,7 +171,7 @@ impl WsLimits {
 /// defaults: packets up to 32 MiB, 32 MiB of received data waiting per peer, no bound on what
 /// is queued for a peer, and a poll that services until ENet has no event left. Ours are
 /// lower. What one peer can make the process hold, by default (measured in
-/// `tests/heap/memory.rs`): 64 KiB of waiting data plus one packet of 1 MiB; ENet's records of
+/// `tests/heap/enet.rs`): 64 KiB of waiting data plus one packet of 1 MiB; ENet's records of
 /// the waiting packets, about 9 MiB when all 64 KiB are one-byte packets; 1 MiB queued out;
 /// and ENet's records of empty packets held out of order, which ENet does not count, about
 /// 3 MiB per channel (see `max_waiting_data`): about 21 MiB for a Godot 3 peer (3
@@ -282,54 +251,28 @@ impl Default for EnetLimits {
     }
 }
 
-impl EnetLimits {
-    /// With another largest packet (at least 1 byte).
-    #[must_use]
-    pub fn with_max_packet_size(mut self, bytes: usize) -> Self {
-        self.max_packet_size = bytes.max(1);
-        self
-    }
+builders! {
+    EnetLimits {
+        /// With another largest packet (at least 1 byte).
+        with_max_packet_size(bytes: usize) => max_packet_size, at least 1;
 
-    /// With another bound on the received data waiting per peer (at least 1 byte).
-    #[must_use]
-    pub fn with_max_waiting_data(mut self, bytes: usize) -> Self {
-        self.max_waiting_data = bytes.max(1);
-        self
-    }
+        /// With another bound on the received data waiting per peer (at least 1 byte).
+        with_max_waiting_data(bytes: usize) => max_waiting_data, at least 1;
 
-    /// With another count of user channels (Godot 4; 0 = every channel ENet allows).
-    #[must_use]
-    pub fn with_user_channels(mut self, n: usize) -> Self {
-        self.user_channels = n;
-        self
-    }
+        /// With another count of user channels (Godot 4; 0 = every channel ENet allows).
+        with_user_channels(n: usize) => user_channels;
 
-    /// With another outbound bound per peer (at least 1 byte).
-    #[must_use]
-    pub fn with_outbound_buffer_size(mut self, bytes: usize) -> Self {
-        self.outbound_buffer_size = bytes.max(1);
-        self
-    }
+        /// With another outbound bound per peer (at least 1 byte).
+        with_outbound_buffer_size(bytes: usize) => outbound_buffer_size, at least 1;
 
-    /// With another count of datagrams read per call (at least 1).
-    #[must_use]
-    pub fn with_datagrams_per_call(mut self, n: usize) -> Self {
-        self.datagrams_per_call = n.max(1);
-        self
-    }
+        /// With another count of datagrams read per call (at least 1).
+        with_datagrams_per_call(n: usize) => datagrams_per_call, at least 1;
 
-    /// With another bound on the bytes read per call (at least 1).
-    #[must_use]
-    pub fn with_inbound_bytes_per_call(mut self, bytes: usize) -> Self {
-        self.inbound_bytes_per_call = bytes.max(1);
-        self
-    }
+        /// With another bound on the bytes read per call (at least 1).
+        with_inbound_bytes_per_call(bytes: usize) => inbound_bytes_per_call, at least 1;
 
-    /// With another count of events taken per call (at least 1).
-    #[must_use]
-    pub fn with_packets_per_call(mut self, n: usize) -> Self {
-        self.packets_per_call = n.max(1);
-        self
+        /// With another count of events taken per call (at least 1).
+        with_packets_per_call(n: usize) => packets_per_call, at least 1;
     }
 }
 
@@ -368,32 +311,98 @@ impl Settings {
     pub fn authoritative() -> Self {
         Self::default().with_relay(false)
     }
+}
 
-    /// With authentication on or off.
-    #[must_use]
-    pub fn with_auth(mut self, on: bool) -> Self {
-        self.auth = on;
-        self
+builders! {
+    Settings {
+        /// With authentication on or off.
+        with_auth(on: bool) => auth;
+
+        /// With another authentication timeout (milliseconds, 0 = none).
+        with_auth_timeout_ms(ms: u64) => auth_timeout_ms;
+
+        /// With server relay on or off.
+        with_relay(on: bool) => relay;
+
+        /// With other limits.
+        with_limits(limits: Limits) => limits;
     }
+}
 
-    /// With another authentication timeout (milliseconds, 0 = none).
-    #[must_use]
-    pub fn with_auth_timeout_ms(mut self, ms: u64) -> Self {
-        self.auth_timeout_ms = ms;
-        self
-    }
+#[cfg(test)]
+mod tests {
+    use super::{EnetLimits, Limits, Settings, WsLimits};
 
-    /// With server relay on or off.
-    #[must_use]
-    pub fn with_relay(mut self, on: bool) -> Self {
-        self.relay = on;
-        self
-    }
-
-    /// With other limits.
-    #[must_use]
-    pub fn with_limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
-        self
+    /// Each builder sets its own field: a bound that would refuse everything at 0 is raised
+    /// to 1, a cap or a timeout where 0 means "none" or "every" keeps 0.
+    #[test]
+    fn builders_set_their_field_and_raise_zero_bounds_to_one() {
+        let ws = WsLimits::default()
+            .with_inbound_buffer_size(0)
+            .with_outbound_buffer_size(0)
+            .with_max_queued_packets(0)
+            .with_inbound_bytes_per_call(0)
+            .with_packets_per_call(0)
+            .with_max_peers(0)
+            .with_max_pending(0)
+            .with_max_pending_per_address(0)
+            .with_handshake_timeout_ms(0)
+            .with_idle_timeout_ms(0);
+        assert_eq!(
+            (
+                ws.inbound_buffer_size,
+                ws.outbound_buffer_size,
+                ws.max_queued_packets
+            ),
+            (1, 1, 1)
+        );
+        assert_eq!((ws.inbound_bytes_per_call, ws.packets_per_call), (1, 1));
+        assert_eq!(
+            (ws.max_peers, ws.max_pending, ws.max_pending_per_address),
+            (0, 0, 0)
+        );
+        assert_eq!((ws.handshake_timeout_ms, ws.idle_timeout_ms), (1, 0));
+        let enet = EnetLimits::default()
+            .with_max_packet_size(0)
+            .with_max_waiting_data(0)
+            .with_user_channels(0)
+            .with_outbound_buffer_size(0)
+            .with_datagrams_per_call(0)
+            .with_inbound_bytes_per_call(0)
+            .with_packets_per_call(0);
+        assert_eq!(
+            (
+                enet.max_packet_size,
+                enet.max_waiting_data,
+                enet.user_channels
+            ),
+            (1, 1, 0)
+        );
+        assert_eq!(
+            (
+                enet.outbound_buffer_size,
+                enet.datagrams_per_call,
+                enet.inbound_bytes_per_call,
+                enet.packets_per_call
+            ),
+            (1, 1, 1, 1)
+        );
+        let enet = EnetLimits::default()
+            .with_max_packet_size(5_000)
+            .with_user_channels(2);
+        assert_eq!((enet.max_packet_size, enet.user_channels), (5_000, 2));
+        let limits = Limits::default()
+            .with_max_cached_paths(0)
+            .with_websocket(ws)
+            .with_enet(enet);
+        assert_eq!(limits.max_cached_paths, 0);
+        assert_eq!((limits.websocket, limits.enet), (ws, enet));
+        let settings = Settings::default()
+            .with_auth(true)
+            .with_auth_timeout_ms(0)
+            .with_relay(false)
+            .with_limits(limits);
+        assert!(settings.auth && !settings.relay);
+        assert_eq!((settings.auth_timeout_ms, settings.limits), (0, limits));
     }
 }

@@ -3,6 +3,16 @@
 
 use godot_serde::*;
 
+/// A game's action, the enum the property tests generate: a unit, a newtype, a struct and a
+/// tuple variant.
+#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq, Clone)]
+pub enum Action {
+    Idle,
+    Move(Vector2),
+    Hit { target: u32, damage: f32 },
+    Chat(String, u8),
+}
+
 /// xorshift64*: small, fast, reproducible.
 pub struct Rng(u64);
 
@@ -17,6 +27,18 @@ impl Rng {
         x ^= x >> 27;
         self.0 = x;
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// One of the four kinds of [`Action`], its fields random.
+    pub fn action(&mut self) -> Action {
+        match self.below(4) {
+            0 => Action::Idle,
+            1 => Action::Move(self.v2()),
+            2 => Action::Hit {
+                target: self.next() as u32,
+                damage: self.f32(),
+            },
+            _ => Action::Chat(self.string(), self.next() as u8),
+        }
     }
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)

@@ -19,6 +19,38 @@ pub fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Runs `f` on a thread with 2 MiB of stack, the size of spawned threads (Rust's, tokio's
+/// workers), and returns what it returns: decoding hostile input at the default depth limit
+/// must fit it, even in a debug build (see docs/security.md). A panic or a stack overflow in
+/// `f` fails the test.
+pub fn on_2_mib_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("no panic, no stack overflow")
+}
+
+/// A fresh, empty temporary directory for one test (named after it and this process).
+pub fn temp_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("godot_serde_{test}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The 32-byte key the engine scripts of the container and pack tests use
+/// (`container_write.gd`'s `key()`, `pck_write.gd`'s `key_hex()`): byte i is (7i + 1) mod 256.
+#[cfg(feature = "crypto")]
+pub fn script_key() -> godot_serde::container::Key {
+    let mut k = [0u8; 32];
+    for (i, b) in k.iter_mut().enumerate() {
+        *b = (i * 7 + 1) as u8;
+    }
+    godot_serde::container::Key::from_bytes(k)
+}
+
 /// Lower-case hex without spaces.
 pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -45,6 +45,28 @@ pub fn oracle<T: Serialize + ?Sized, U: DeserializeOwned + core::fmt::Debug>(
     shown(config.with_allow_objects(true).from_bytes::<U>(&bytes))
 }
 
+/// Asserts that `config.from_variant::<U>(v)` gives what the bytes give: the same value, or
+/// an error of the same kind.
+#[track_caller]
+pub fn agrees<U: DeserializeOwned + core::fmt::Debug>(config: Config, v: &godot_serde::Variant) {
+    assert_eq!(
+        shown(config.from_variant::<U>(v)),
+        oracle::<_, U>(config, v),
+        "{config:?} {v:?}"
+    );
+}
+
+/// Asserts that `config.to_variant(value)` gives what the bytes give: the same Variant, or
+/// an error of the same kind.
+#[track_caller]
+pub fn to_variant_agrees<T: Serialize + ?Sized + core::fmt::Debug>(config: Config, value: &T) {
+    assert_eq!(
+        shown(config.to_variant(value)),
+        oracle::<_, godot_serde::Variant>(config, value),
+        "{config:?} {value:?}"
+    );
+}
+
 /// A value as text (NaN-safe through `Debug`), or the kind of the error without its details
 /// (a message names types as the path that found the mismatch does).
 pub fn shown<U: core::fmt::Debug>(r: Result<U>) -> core::result::Result<String, String> {

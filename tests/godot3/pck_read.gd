@@ -3,30 +3,12 @@
 # The manifest is pck_read.gd's of tests/godot4 (LOAD, PRESENT, ABSENT lines).
 extends SceneTree
 
-func bytes_of(path):
-	var f = File.new()
-	if f.open(path, File.READ) != OK:
-		return null
-	var b = f.get_buffer(f.get_len())
-	f.close()
-	return b
-
-# The arguments after `--` (Godot 3.2 has no OS.get_cmdline_user_args).
-func user_args():
-	var out = []
-	var seen = false
-	for a in OS.get_cmdline_args():
-		if seen:
-			out.append(a)
-		elif a == "--":
-			seen = true
-	return out
+# The shared harness, copied into the project (user_args, read_bytes, read_text).
+const H = preload("res://harness.gd")
 
 func _init():
-	var m = File.new()
-	m.open(user_args()[0], File.READ)
-	var manifest = m.get_as_text()
-	m.close()
+	var h = H.new()
+	var manifest = h.read_text(H.user_args()[0])
 	var file = File.new()
 	for line in manifest.split("\n", false):
 		var f = line.split("\t")
@@ -34,8 +16,8 @@ func _init():
 			"LOAD":
 				print("LOAD ", f[1], " ", ProjectSettings.load_resource_pack(f[1]))
 			"PRESENT":
-				var want = bytes_of(f[2])
-				var got = bytes_of(f[1]) if file.file_exists(f[1]) else null
+				var want = h.read_bytes(f[2])
+				var got = h.read_bytes(f[1]) if file.file_exists(f[1]) else null
 				print("OK " if got != null and Marshalls.raw_to_base64(got) == Marshalls.raw_to_base64(want) else "BAD ", line, " ", -1 if got == null else got.size())
 			"ABSENT":
 				print("OK " if not file.file_exists(f[1]) else "BAD ", line)

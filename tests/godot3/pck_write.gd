@@ -2,6 +2,9 @@
 # tests/suite/pck_live.rs. Usage: godot3-server --no-window -s pck_write.gd -- OUT_DIR
 extends SceneTree
 
+# The shared harness, copied into the project (user_args).
+const H = preload("res://harness.gd")
+
 const NAMES = ["hello.txt", "data/level.bin", "empty.txt", "données/é.txt", "big.bin"]
 
 func content(i):
@@ -29,19 +32,8 @@ func pack(out, name, alignment):
 	err = err | p.flush()
 	print("PACK ", name, " ", err)
 
-# The arguments after `--` (Godot 3.2 has no OS.get_cmdline_user_args).
-func user_args():
-	var out = []
-	var seen = false
-	for a in OS.get_cmdline_args():
-		if seen:
-			out.append(a)
-		elif a == "--":
-			seen = true
-	return out
-
 func _init():
-	var out = user_args()[0]
+	var out = H.user_args()[0]
 	for i in NAMES.size():
 		var f = File.new()
 		f.open(out + "/src_%d" % i, File.WRITE)

@@ -2,6 +2,7 @@
 //! is bounded by `Config::max_depth` and fits a 2 MiB thread at Godot's 1 024 levels; the heap
 //! held while reading stays within 64 KiB + 2 `Variant`s per input byte (the text form's budget); time is linear.
 
+use crate::common::on_2_mib_thread;
 use crate::heap;
 
 // main.rs's allocator counts the heap so each read is held to its budget.
@@ -44,15 +45,6 @@ fn alone() -> std::sync::MutexGuard<'static, ()> {
     ALONE
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn on_2_mib_thread(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no stack overflow");
 }
 
 #[test]

@@ -204,16 +204,55 @@ enum Tree {
     Node(Box<Tree>),
 }
 
+/// The layout a shape is written in (Godot 3's or Godot 4's), objects allowed.
+fn shape_config(godot3: bool) -> Config {
+    if godot3 {
+        Config::godot3()
+    } else {
+        Config::godot4()
+    }
+    .with_allow_objects(true)
+}
+
+/// `bytes` read each way the decoder recurses in its own code: into a `Variant` through serde
+/// from a slice and from a reader, skipped as `IgnoredAny` from both, and the direct
+/// `variant_from_bytes` / `variant_from_reader`; each outcome with its name.
+fn every_path(config: Config, bytes: &[u8]) -> [(&'static str, godot_serde::Result<()>); 6] {
+    [
+        (
+            "Variant",
+            config.from_bytes::<godot_serde::Variant>(bytes).map(drop),
+        ),
+        (
+            "from_reader",
+            config
+                .from_reader::<_, godot_serde::Variant>(bytes)
+                .map(drop),
+        ),
+        (
+            "IgnoredAny",
+            config.from_bytes::<IgnoredAny>(bytes).map(drop),
+        ),
+        (
+            "IgnoredAny from_reader",
+            config.from_reader::<_, IgnoredAny>(bytes).map(drop),
+        ),
+        (
+            "variant_from_bytes",
+            config.variant_from_bytes(bytes).map(drop),
+        ),
+        (
+            "variant_from_reader",
+            config.variant_from_reader(bytes).map(drop),
+        ),
+    ]
+}
+
 #[test]
 fn a_hundred_thousand_levels_of_every_shape_fail_cleanly_in_every_config() {
     // The limit stops the recursion before the stack runs out, whatever recurses; deep levels
     // run on stack segments the decoder adds (see every_shape_at_the_default_limit_fits_a_2_mib_thread).
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(every_shape_100_000_deep)
-        .expect("spawn")
-        .join()
-        .expect("no panic");
+    on_2_mib_thread(every_shape_100_000_deep);
 }
 
 fn every_shape_100_000_deep() {
@@ -225,21 +264,10 @@ fn every_shape_100_000_deep() {
             .filter(|c| c.version().is_godot4() != godot3)
         {
             let what = format!("{name} in {config:?}");
-            let any: godot_serde::Result<IgnoredAny> = config.from_bytes(&bytes);
-            let variant: godot_serde::Result<godot_serde::Variant> = config.from_bytes(&bytes);
-            let reader: godot_serde::Result<godot_serde::Variant> = config.from_reader(&bytes[..]);
-            let direct = config.variant_from_bytes(&bytes);
-            let direct_reader = config.variant_from_reader(&bytes[..]);
             let json: godot_serde::Result<serde_json::Value> = config.from_bytes(&bytes);
             let tree: godot_serde::Result<Tree> = config.from_bytes(&bytes);
             let objects_refused = name.starts_with("Object") && !config.allow_objects();
-            for (path, r) in [
-                ("IgnoredAny", any.map(|_| ())),
-                ("Variant", variant.map(|_| ())),
-                ("from_reader", reader.map(|_| ())),
-                ("variant_from_bytes", direct.map(|_| ())),
-                ("variant_from_reader", direct_reader.map(|_| ())),
-            ] {
+            for (path, r) in every_path(config, &bytes) {
                 let e = r.expect_err(&what);
                 if objects_refused {
                     assert!(
@@ -273,13 +301,7 @@ fn every_shape_100_000_deep() {
 fn every_shape_decodes_at_the_limit_and_fails_one_past_it() {
     for shape in &SHAPES {
         let (name, godot3) = (shape.name, shape.godot3);
-        let config = if godot3 {
-            Config::godot3()
-        } else {
-            Config::godot4()
-        }
-        .with_allow_objects(true)
-        .with_max_depth(64);
+        let config = shape_config(godot3).with_max_depth(64);
         // `levels` openings put the leaf at depth `levels` (the top level is 0).
         let ok = nest(shape, 64);
         let bad = nest(shape, 65);
@@ -293,27 +315,12 @@ fn every_shape_decodes_at_the_limit_and_fails_one_past_it() {
             );
             continue;
         }
-        let r: godot_serde::Result<godot_serde::Variant> = config.from_bytes(&ok);
-        assert!(r.is_ok(), "{name} at the limit: {r:?}");
-        let r: godot_serde::Result<godot_serde::Variant> = config.from_reader(&ok[..]);
-        assert!(r.is_ok(), "{name} at the limit, reader: {r:?}");
-        let r = config.variant_from_bytes(&ok);
-        assert!(r.is_ok(), "{name} at the limit, direct: {r:?}");
-        assert_eq!(
-            depth_error(config.variant_from_bytes(&bad)),
-            Some(64),
-            "{name}, direct"
-        );
-        assert_eq!(
-            depth_error(config.from_bytes::<IgnoredAny>(&bad)),
-            Some(64),
-            "{name}"
-        );
-        assert_eq!(
-            depth_error(config.from_reader::<_, IgnoredAny>(&bad[..])),
-            Some(64),
-            "{name}, reader"
-        );
+        for (path, r) in every_path(config, &ok) {
+            assert!(r.is_ok(), "{name} at the limit via {path}: {r:?}");
+        }
+        for (path, r) in every_path(config, &bad) {
+            assert_eq!(depth_error(r), Some(64), "{name} via {path}");
+        }
     }
 }
 
@@ -382,25 +389,20 @@ fn recursion_through_option_counts_against_the_depth_limit() {
     // int 5: not nil, so each `Chain` is `Some` of the next, reading the same header.
     let bytes = hex("02000000 05000000");
     // A 2 MiB thread: before the fix this overflowed the stack at any limit.
-    let outcome = std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(move || {
-            let mut out = Vec::new();
-            for config in [
-                Config::default(),
-                Config::godot3(),
-                Config::default().with_max_depth(GODOT_MAX_DEPTH),
-            ] {
-                let limit = config.max_depth();
-                let e = config.from_bytes::<Chain>(&bytes).unwrap_err();
-                let r = config.from_reader::<_, Chain>(&bytes[..]).unwrap_err();
-                out.push((limit, e, r));
-            }
-            out
-        })
-        .unwrap()
-        .join()
-        .expect("no stack overflow");
+    let outcome = on_2_mib_thread(move || {
+        let mut out = Vec::new();
+        for config in [
+            Config::default(),
+            Config::godot3(),
+            Config::default().with_max_depth(GODOT_MAX_DEPTH),
+        ] {
+            let limit = config.max_depth();
+            let e = config.from_bytes::<Chain>(&bytes).unwrap_err();
+            let r = config.from_reader::<_, Chain>(&bytes[..]).unwrap_err();
+            out.push((limit, e, r));
+        }
+        out
+    });
     for (limit, e, r) in outcome {
         for e in [e, r] {
             assert!(
@@ -431,23 +433,13 @@ fn recursion_through_option_counts_against_the_depth_limit() {
 /// reader), `IgnoredAny`, `serde_json::Value` (untyped) and a recursive enum (typed).
 #[test]
 fn every_shape_at_the_default_limit_fits_a_2_mib_thread() {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(every_shape_at_the_default_limit)
-        .expect("spawn")
-        .join()
-        .expect("no stack overflow");
+    on_2_mib_thread(every_shape_at_the_default_limit);
 }
 
 fn every_shape_at_the_default_limit() {
     for shape in &SHAPES {
         let (name, godot3) = (shape.name, shape.godot3);
-        let config = if godot3 {
-            Config::godot3()
-        } else {
-            Config::godot4()
-        }
-        .with_allow_objects(true);
+        let config = shape_config(godot3);
         let bytes = nest(shape, DEFAULT_MAX_DEPTH);
         let bad = nest(shape, DEFAULT_MAX_DEPTH + 1);
         if name == "enum payload" {
@@ -459,28 +451,13 @@ fn every_shape_at_the_default_limit() {
                 "{name}"
             );
         }
-        let v: godot_serde::Result<godot_serde::Variant> = config.from_bytes(&bytes);
-        assert!(v.is_ok(), "{name}: {v:?}");
-        let v: godot_serde::Result<godot_serde::Variant> = config.from_reader(&bytes[..]);
-        assert!(v.is_ok(), "{name}, reader: {v:?}");
-        let v = config.variant_from_bytes(&bytes);
-        assert!(v.is_ok(), "{name}, direct: {v:?}");
-        let v = config.variant_from_reader(&bytes[..]);
-        assert!(v.is_ok(), "{name}, direct from a reader: {v:?}");
-        let r: godot_serde::Result<IgnoredAny> = config.from_bytes(&bytes);
-        assert!(r.is_ok(), "{name}: {r:?}");
+        for (path, r) in every_path(config, &bytes) {
+            assert!(r.is_ok(), "{name} via {path}: {r:?}");
+        }
         // JSON has only string keys: a Dictionary key fails, after the whole nesting.
         let _ = config.from_bytes::<serde_json::Value>(&bytes);
-        for r in [
-            config.from_bytes::<godot_serde::Variant>(&bad).map(drop),
-            config
-                .from_reader::<_, godot_serde::Variant>(&bad[..])
-                .map(drop),
-            config.from_bytes::<IgnoredAny>(&bad).map(drop),
-            config.variant_from_bytes(&bad).map(drop),
-            config.variant_from_reader(&bad[..]).map(drop),
-        ] {
-            assert_eq!(depth_error(r), Some(DEFAULT_MAX_DEPTH), "{name}");
+        for (path, r) in every_path(config, &bad) {
+            assert_eq!(depth_error(r), Some(DEFAULT_MAX_DEPTH), "{name} via {path}");
         }
         // Godot's own limit, 1024, fits too: deeper levels run on added stack segments.
         let deep = config.with_max_depth(GODOT_MAX_DEPTH);
@@ -592,12 +569,7 @@ fn text_depth_error(r: godot_serde::Result<impl Sized>) -> Option<String> {
 
 #[test]
 fn text_form_at_godot_limit_fits_a_2_mib_thread() {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(text_form_at_godot_limit)
-        .expect("spawn")
-        .join()
-        .expect("no stack overflow");
+    on_2_mib_thread(text_form_at_godot_limit);
 }
 
 fn text_form_at_godot_limit() {

@@ -12,6 +12,7 @@
 //!   verdict (an error code) and ours agree.
 
 use crate::common;
+use common::{script_key, temp_dir};
 
 use common::engine::{Godot4Project, godot3_or_skip, godot4_or_skip, godot4_version};
 use godot_serde::container::{self, CompressionMode, Key, Layout, Limits, Wrapping};
@@ -45,22 +46,6 @@ fn values() -> Vec<Variant> {
 /// `"godot_serde "` 1000 times.
 fn big() -> String {
     "godot_serde ".repeat(1000)
-}
-
-/// `container_write.gd`'s `key()`: byte i is (7i + 1) mod 256.
-fn key() -> Key {
-    let mut k = [0u8; 32];
-    for (i, b) in k.iter_mut().enumerate() {
-        *b = (i * 7 + 1) as u8;
-    }
-    Key::from_bytes(k)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("godot_serde_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn scripts(engine: u8) -> (PathBuf, PathBuf) {
@@ -120,7 +105,7 @@ fn read_engine_files(dir: &Path, config: Config, layout: Layout) -> usize {
         ("save_c2.bin", None),
         ("save_c3.bin", None),
         ("save_pw.bin", Some(Key::from_password("secret"))),
-        ("save_key.bin", Some(key())),
+        ("save_key.bin", Some(script_key())),
     ];
     for (i, (name, key)) in saves.iter().enumerate() {
         let file = std::fs::read(dir.join(name)).unwrap();
@@ -148,7 +133,7 @@ fn read_engine_files(dir: &Path, config: Config, layout: Layout) -> usize {
     }
     for (name, key) in [
         ("cfg_pw.cfg", Key::from_password("secret")),
-        ("cfg_key.cfg", key()),
+        ("cfg_key.cfg", script_key()),
     ] {
         let file = std::fs::read(dir.join(name)).unwrap();
         let doc = container::load_config_file(&file, Some(&key), config).unwrap();
@@ -184,7 +169,7 @@ fn write_our_files(dir: &Path, config: Config, layout: Layout) {
     std::fs::write(dir.join("save_pw.bin"), &enc).unwrap();
     std::fs::write(
         dir.join("save_key.bin"),
-        container::encrypt(&plain, &key(), layout).unwrap(),
+        container::encrypt(&plain, &script_key(), layout).unwrap(),
     )
     .unwrap();
     let mut doc = godot_serde::config_file::Document::new(config);
@@ -200,7 +185,7 @@ fn write_our_files(dir: &Path, config: Config, layout: Layout) {
     .unwrap();
     std::fs::write(
         dir.join("cfg_key.cfg"),
-        container::save_config_file(&doc, &wrapping, Some(&key())).unwrap(),
+        container::save_config_file(&doc, &wrapping, Some(&script_key())).unwrap(),
     )
     .unwrap();
     // Corrupt copies: the first ciphertext byte flipped (not the last: in Godot 4's CFB the

@@ -5,7 +5,7 @@ use crate::common;
 use crate::fuzz_checks;
 
 // main.rs's allocator counts the heap: each replayed decode is held to its budget (`fuzz_checks::heap`).
-use common::hex;
+use common::{hex, on_2_mib_thread};
 use fuzz_checks::{SELECTORS, config_for};
 use godot_serde::{Config, GodotVersion, Variant};
 use serde::de::IgnoredAny;
@@ -81,7 +81,7 @@ fn seed_files(target: &str) -> Vec<PathBuf> {
 
 #[test]
 fn seed_corpus_and_past_crashes_replay_clean() {
-    on_main_thread_stack(seed_corpus_and_past_crashes_replay_clean_body);
+    on_2_mib_thread(seed_corpus_and_past_crashes_replay_clean_body);
 }
 
 fn seed_corpus_and_past_crashes_replay_clean_body() {
@@ -106,7 +106,7 @@ fn seed_corpus_and_past_crashes_replay_clean_body() {
 /// ("Every" is every cut of all fixtures up to 1 KiB; the deep-nesting ones are sampled.)
 #[test]
 fn every_prefix_of_every_fixture_is_an_error() {
-    on_main_thread_stack(every_prefix_of_every_fixture_is_an_error_body);
+    on_2_mib_thread(every_prefix_of_every_fixture_is_an_error_body);
 }
 
 fn every_prefix_of_every_fixture_is_an_error_body() {
@@ -154,17 +154,6 @@ fn every_prefix_of_every_fixture_is_an_error_body() {
         errors > prefixes * 9 / 10,
         "{errors} errors in {prefixes} prefixes"
     );
-}
-
-/// Runs `f` on a thread with 2 MiB of stack, the size of spawned threads: decoding hostile
-/// input at the default depth limit must fit it, even in a debug build (see docs/security.md).
-fn on_main_thread_stack(f: fn()) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no panic");
 }
 
 /// xorshift64*: deterministic, so a failure here reproduces.
@@ -244,7 +233,7 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
 
 #[test]
 fn random_mutations_of_the_fixtures_never_panic() {
-    on_main_thread_stack(random_mutations_of_the_fixtures_never_panic_body);
+    on_2_mib_thread(random_mutations_of_the_fixtures_never_panic_body);
 }
 
 fn random_mutations_of_the_fixtures_never_panic_body() {
@@ -271,7 +260,7 @@ fn random_mutations_of_the_fixtures_never_panic_body() {
 
 #[test]
 fn generated_variants_round_trip() {
-    on_main_thread_stack(generated_variants_round_trip_body);
+    on_2_mib_thread(generated_variants_round_trip_body);
 }
 
 fn generated_variants_round_trip_body() {

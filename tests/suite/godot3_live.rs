@@ -15,8 +15,9 @@
 
 use crate::common;
 use crate::conformance;
+use common::temp_dir;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use conformance::godot3_values::{BAD_INPUT_VERDICT_DIFFERS, vector_value};
@@ -30,14 +31,6 @@ const G3: Config = Config::godot3();
 /// skip when it is missing, a failure when it is required.
 fn engine_available(test: &str) -> bool {
     common::engine::godot3_or_skip(test).is_some()
-}
-
-/// A fresh, empty temporary directory for one test.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("godot_serde_{test}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Runs one harness script; returns its `CASE` lines split into words and the `SUMMARY`.

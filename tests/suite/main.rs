@@ -40,6 +40,8 @@ mod replay;
 mod text_fuzz;
 #[path = "../common/text_roundtrip.rs"]
 mod text_roundtrip;
+#[path = "../common/tokens.rs"]
+mod tokens;
 #[path = "../common/value_oracle.rs"]
 mod value_oracle;
 

@@ -4,6 +4,7 @@
 //! Expected component orders come from the wire-format spec §4.6 (e.g. Basis rows, Transform2D
 //! columns); expected bytes are the IEEE-754 / two's-complement encodings written out by hand.
 
+use crate::tokens::{ints, marker_map, r, reals, seq, seq_of, tuple_struct, tuple_struct_of};
 use godot_serde::{
     Aabb, Basis, Callable, Color, NodePath, ObjectId, PackedByteArray, PackedColorArray,
     PackedFloat32Array, PackedFloat64Array, PackedInt32Array, PackedInt64Array, PackedStringArray,
@@ -14,59 +15,6 @@ use godot_serde::{
 use serde::{Deserialize, Serialize};
 use serde_test::{Configure, Token, assert_de_tokens, assert_de_tokens_error, assert_tokens};
 use std::fmt::Debug;
-
-/// The token of one `Real` component: `F32`, or `F64` with `double-precision`.
-#[cfg(not(feature = "double-precision"))]
-fn r(x: f32) -> Token {
-    Token::F32(x)
-}
-#[cfg(feature = "double-precision")]
-fn r(x: f32) -> Token {
-    Token::F64(f64::from(x))
-}
-
-fn reals(xs: &[f32]) -> Vec<Token> {
-    xs.iter().map(|&x| r(x)).collect()
-}
-
-fn ints(xs: &[i32]) -> Vec<Token> {
-    xs.iter().map(|&x| Token::I32(x)).collect()
-}
-
-/// `TupleStruct{name, len}, fields.., TupleStructEnd` with one token per field: what a
-/// marker serializes as.
-fn tuple_struct(name: &'static str, fields: Vec<Token>) -> Vec<Token> {
-    tuple_struct_of(name, fields.len(), fields)
-}
-
-/// A tuple struct of `len` fields given as `tokens`.
-fn tuple_struct_of(name: &'static str, len: usize, tokens: Vec<Token>) -> Vec<Token> {
-    let mut t = vec![Token::TupleStruct { name, len }];
-    t.extend(tokens);
-    t.push(Token::TupleStructEnd);
-    t
-}
-
-/// `Map{1}, Str(name), payload.., MapEnd`: how our deserializer presents a Godot value.
-fn marker_map(name: &'static str, payload: Vec<Token>) -> Vec<Token> {
-    let mut t = vec![Token::Map { len: Some(1) }, Token::Str(name)];
-    t.extend(payload);
-    t.push(Token::MapEnd);
-    t
-}
-
-/// A seq of scalar tokens (one token per element).
-fn seq(items: Vec<Token>) -> Vec<Token> {
-    seq_of(items.len(), items)
-}
-
-/// A seq of `len` elements given as `tokens`.
-fn seq_of(len: usize, tokens: Vec<Token>) -> Vec<Token> {
-    let mut t = vec![Token::Seq { len: Some(len) }];
-    t.extend(tokens);
-    t.push(Token::SeqEnd);
-    t
-}
 
 /// Checks a flat marker: serializes as a tuple struct of `fields`, deserializes from that and
 /// from the one-entry map with a seq payload.

@@ -7,6 +7,7 @@ use godot_serde::frame::Framing;
 use godot_serde::migrate::{Problem, migrate};
 use godot_serde::save::{SaveReader, SaveWriter};
 use godot_serde::{Config, Variant};
+use godot_serde_test_support::inputs::long_key_over_rids;
 
 // main.rs's allocator counts the heap each test thread holds (`heap::within`).
 const GODOT3_SAVE: &[u8] = include_bytes!("../../examples/data/godot3_save.dat");
@@ -141,29 +142,6 @@ fn one_value_migrates_in_place_with_paths() {
     assert_eq!(*key, Variant::from(ObjectId(5)));
     assert_eq!(items[1], Variant::Nil);
     assert_eq!(items[0], Variant::Int(1));
-}
-
-/// A Godot 3 `store_var` file of one value, `{"kkk…": [RID, RID, …]}`: a String key of
-/// `key_len` bytes (a multiple of 4, so no padding) over an Array of `rids` RIDs. Godot 3's
-/// layout (docs/wire-format.md): Dictionary is type 18 with its entry count, String 4 with
-/// its byte length, Array 19 with its count, RID 16 with no payload at all.
-fn long_key_over_rids(key_len: usize, rids: usize) -> Vec<u8> {
-    assert_eq!(key_len % 4, 0);
-    let u32le = |n: usize| u32::try_from(n).unwrap().to_le_bytes();
-    let mut payload = Vec::new();
-    payload.extend([18, 0, 0, 0]);
-    payload.extend(u32le(1));
-    payload.extend([4, 0, 0, 0]);
-    payload.extend(u32le(key_len));
-    payload.resize(payload.len() + key_len, b'k');
-    payload.extend([19, 0, 0, 0]);
-    payload.extend(u32le(rids));
-    for _ in 0..rids {
-        payload.extend([16, 0, 0, 0]);
-    }
-    let mut file = u32le(payload.len()).to_vec();
-    file.extend(payload);
-    file
 }
 
 /// Heap per input byte a migration of [`long_key_over_rids`] (`migrate`, its results

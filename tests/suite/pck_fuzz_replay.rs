@@ -113,14 +113,9 @@ fn every_prefix_of_every_pack_fixture_replays_clean() {
 
 #[test]
 fn random_mutations_replay_clean() {
-    // xorshift64*: deterministic, so a failure reproduces.
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    };
+    // The shared seeded generator: deterministic, so a failure reproduces.
+    let mut rng = crate::generate::Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next();
     let mut seeds = fixtures();
     seeds.extend(generated());
     let mut runs = 0;

@@ -16,6 +16,7 @@
 //! the packs it writes use any key (`pck_start`'s `key`), which we read with that key.
 
 use crate::common;
+use common::{script_key, temp_dir};
 
 use common::engine::{
     Godot3Project, Godot4Project, godot3_or_skip, godot4_or_skip, godot4_version,
@@ -37,22 +38,6 @@ const NAMES: [&str; 5] = [
     "données/é.txt",
     "big.bin",
 ];
-
-/// `pck_write.gd`'s `key_hex()`: byte i is (7i + 1) mod 256.
-fn key() -> Key {
-    let mut k = [0u8; 32];
-    for (i, b) in k.iter_mut().enumerate() {
-        *b = (i * 7 + 1) as u8;
-    }
-    Key::from_bytes(k)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("godot_serde_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn script(engine: u8, name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/godot{engine}/{name}"))
@@ -168,7 +153,7 @@ fn godot4_packer_packs_read_and_rewritten_exactly() {
             theirs.len()
         );
     }
-    let keyed = ReadOptions::new().with_key(key());
+    let keyed = ReadOptions::new().with_key(script_key());
     let pack = check_engine_pack(&dir.join("enc_dir.pck"), &keyed, &sources, true, true);
     assert!(pack.header().directory_encrypted());
     check_engine_pack(&dir.join("enc_files.pck"), &keyed, &sources, false, true);

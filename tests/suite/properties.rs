@@ -1,6 +1,6 @@
 //! Property tests: random Variants and random derived structs round-trip for every engine.
 use crate::generate;
-use generate::Rng;
+use generate::{Action, Rng};
 use godot_serde::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -58,14 +58,6 @@ fn double_precision_variants_round_trip() {
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
-enum Action {
-    Idle,
-    Move(Vector2),
-    Hit { target: u32, damage: f32 },
-    Chat(String, u8),
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
 struct Inner {
     a: i16,
     b: Option<String>,
@@ -120,17 +112,7 @@ fn record(rng: &mut Rng) -> Record {
             b: None,
             c: vec![],
         }),
-        actions: (0..n)
-            .map(|_| match rng.below(4) {
-                0 => Action::Idle,
-                1 => Action::Move(rng.v2()),
-                2 => Action::Hit {
-                    target: rng.next() as u32,
-                    damage: rng.f32(),
-                },
-                _ => Action::Chat(rng.string(), rng.next() as u8),
-            })
-            .collect(),
+        actions: (0..n).map(|_| rng.action()).collect(),
         scores: (0..n).map(|_| (rng.string(), rng.next() as i32)).collect(),
         by_id: (0..n)
             .map(|_| (rng.next() as u32, (rng.bool(), 'ß')))

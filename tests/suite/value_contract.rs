@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use generate::Rng;
 use godot_serde::*;
 use serde::{Deserialize, Serialize};
-use value_oracle::{configs, oracle, shown};
+use value_oracle::{agrees, configs, oracle, shown, to_variant_agrees};
 
 /// A random Variant of any engine, with leaves the wire changes or refuses mixed in.
 fn variant(rng: &mut Rng, depth: usize) -> Variant {
@@ -73,16 +73,8 @@ fn to_variant_is_the_byte_round_trip() {
             extra: [("v".to_owned(), v.clone())].into(),
         };
         for config in configs() {
-            assert_eq!(
-                shown(config.to_variant(&v)),
-                oracle::<_, Variant>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.to_variant(&record)),
-                oracle::<_, Variant>(config, &record),
-                "{config:?} {record:?}"
-            );
+            to_variant_agrees(config, &v);
+            to_variant_agrees(config, &record);
             cases += 2;
         }
     }
@@ -96,26 +88,10 @@ fn from_variant_is_the_byte_round_trip() {
     for _ in 0..300 {
         let v = variant(&mut rng, 3);
         for config in configs() {
-            assert_eq!(
-                shown(config.from_variant::<Variant>(&v)),
-                oracle::<_, Variant>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<Vec<Variant>>(&v)),
-                oracle::<_, Vec<Variant>>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<BTreeMap<String, Variant>>(&v)),
-                oracle::<_, BTreeMap<String, Variant>>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<String>(&v)),
-                oracle::<_, String>(config, &v),
-                "{config:?} {v:?}"
-            );
+            agrees::<Variant>(config, &v);
+            agrees::<Vec<Variant>>(config, &v);
+            agrees::<BTreeMap<String, Variant>>(config, &v);
+            agrees::<String>(config, &v);
             cases += 4;
         }
     }
@@ -556,11 +532,7 @@ fn from_variant_decides_as_the_tree_compare() {
             alone += usize::from(decides_as_the_bytes(config, &v));
             cases += 1;
             // And what it then reads is what the bytes give.
-            assert_eq!(
-                shown(config.from_variant::<Variant>(&v)),
-                oracle::<_, Variant>(config, &v),
-                "{config:?} {v:?}"
-            );
+            agrees::<Variant>(config, &v);
         }
         // Inside containers too, where the depth, the keys and inference apply.
         let wrapped = Variant::from(vec![Variant::from(vec![v.clone()]), 1.into()]);

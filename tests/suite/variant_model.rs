@@ -7,10 +7,10 @@ use crate::value_oracle;
 
 use std::collections::BTreeMap;
 
-use generate::Rng;
+use generate::{Action, Rng};
 use godot_serde::*;
 use serde::{Deserialize, Serialize};
-use value_oracle::{configs, oracle, shown};
+use value_oracle::{agrees, configs, oracle, shown, to_variant_agrees};
 
 /// A random Variant, with the types the shared generator leaves out mixed in.
 fn variant(rng: &mut Rng, version: GodotVersion, depth: usize) -> Variant {
@@ -35,14 +35,6 @@ fn variant(rng: &mut Rng, version: GodotVersion, depth: usize) -> Variant {
         }
         _ => rng.variant(version, depth),
     }
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
-enum Action {
-    Idle,
-    Move(Vector2),
-    Hit { target: u32, damage: f32 },
-    Chat(String, u8),
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
@@ -112,17 +104,7 @@ fn record(rng: &mut Rng, version: GodotVersion, depth: usize) -> Record {
         heights: PackedFloat32Array((0..n).map(|_| rng.f32()).collect()),
         points: PackedVector2Array((0..n).map(|_| rng.v2()).collect()),
         blob: (0..rng.below(9)).map(|_| rng.next() as u8).collect(),
-        actions: (0..n)
-            .map(|_| match rng.below(4) {
-                0 => Action::Idle,
-                1 => Action::Move(rng.v2()),
-                2 => Action::Hit {
-                    target: rng.next() as u32,
-                    damage: rng.f32(),
-                },
-                _ => Action::Chat(rng.string(), rng.next() as u8),
-            })
-            .collect(),
+        actions: (0..n).map(|_| rng.action()).collect(),
         tagged: if rng.bool() {
             Tagged::A { x: rng.i32() }
         } else {
@@ -162,44 +144,16 @@ fn from_variant_gives_what_the_bytes_give() {
                 continue;
             };
             let v: Variant = config.with_allow_objects(true).from_bytes(&bytes).unwrap();
-            assert_eq!(
-                shown(config.from_variant::<Record>(&v)),
-                oracle::<_, Record>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<Variant>(&v)),
-                oracle::<_, Variant>(config, &v),
-                "{config:?} {v:?}"
-            );
+            agrees::<Record>(config, &v);
+            agrees::<Variant>(config, &v);
             cases += 2;
             // Any Variant, read as a Variant and as a few shapes that may or may not fit.
             let v = variant(&mut rng, version, 3);
-            assert_eq!(
-                shown(config.from_variant::<Variant>(&v)),
-                oracle::<_, Variant>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<Vec<Untagged>>(&v)),
-                oracle::<_, Vec<Untagged>>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<BTreeMap<String, Variant>>(&v)),
-                oracle::<_, BTreeMap<String, Variant>>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<Option<Action>>(&v)),
-                oracle::<_, Option<Action>>(config, &v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<(Vector2, f32)>(&v)),
-                oracle::<_, (Vector2, f32)>(config, &v),
-                "{config:?} {v:?}"
-            );
+            agrees::<Variant>(config, &v);
+            agrees::<Vec<Untagged>>(config, &v);
+            agrees::<BTreeMap<String, Variant>>(config, &v);
+            agrees::<Option<Action>>(config, &v);
+            agrees::<(Vector2, f32)>(config, &v);
             cases += 5;
         }
     }
@@ -280,17 +234,9 @@ fn to_variant_gives_what_the_bytes_give() {
         let mut rng = Rng::new(2000 + i as u64);
         for _ in 0..150 {
             let r = record(&mut rng, version, 1);
-            assert_eq!(
-                shown(config.to_variant(&r)),
-                oracle::<_, Variant>(config, &r),
-                "{config:?} {r:?}"
-            );
+            to_variant_agrees(config, &r);
             let v = variant(&mut rng, version, 3);
-            assert_eq!(
-                shown(config.to_variant(&v)),
-                oracle::<_, Variant>(config, &v),
-                "{config:?} {v:?}"
-            );
+            to_variant_agrees(config, &v);
             // Text the wire changes or refuses, integers it cannot hold, repeated keys.
             let odd: Vec<(String, u64)> = vec![
                 ("a\0b".into(), 1),
@@ -298,17 +244,10 @@ fn to_variant_gives_what_the_bytes_give() {
                 ("big".into(), u64::MAX),
             ];
             let pick = &odd[rng.below(3) as usize];
-            assert_eq!(
-                shown(config.to_variant(pick)),
-                oracle::<_, Variant>(config, pick),
-                "{config:?} {pick:?}"
-            );
+            to_variant_agrees(config, pick);
             let pairs = vec![(1, "x"), (2, "y"), (1, "z")];
             let map: Vec<(i32, &str)> = pairs;
-            assert_eq!(
-                shown(config.to_variant(&map)),
-                oracle::<_, Variant>(config, &map),
-            );
+            to_variant_agrees(config, &map);
             cases += 4;
         }
     }
@@ -512,16 +451,8 @@ fn depth_limit_agrees_with_the_bytes() {
                     properties: vec![("deep".into(), nested(n.saturating_sub(2)))],
                 }));
                 once(config, vec![object]);
-                assert_eq!(
-                    shown(config.from_variant::<Variant>(&v)),
-                    oracle::<_, Variant>(config, &v),
-                    "{config:?} {n}"
-                );
-                assert_eq!(
-                    shown(config.from_variant::<Vec<Variant>>(&v)),
-                    oracle::<_, Vec<Variant>>(config, &v),
-                    "{config:?} {n}"
-                );
+                agrees::<Variant>(config, &v);
+                agrees::<Vec<Variant>>(config, &v);
             }
         }
     }
@@ -568,21 +499,9 @@ fn from_variant_text_and_objects_agree_with_the_bytes() {
         .chain([Config::godot3().with_double_precision(true)])
     {
         for v in cases.iter().chain([&Variant::from(Vector2::new(1.0, 2.0))]) {
-            assert_eq!(
-                shown(config.from_variant::<Variant>(v)),
-                oracle::<_, Variant>(config, v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<String>(v)),
-                oracle::<_, String>(config, v),
-                "{config:?} {v:?}"
-            );
-            assert_eq!(
-                shown(config.from_variant::<BTreeMap<String, Variant>>(v)),
-                oracle::<_, BTreeMap<String, Variant>>(config, v),
-                "{config:?} {v:?}"
-            );
+            agrees::<Variant>(config, v);
+            agrees::<String>(config, v);
+            agrees::<BTreeMap<String, Variant>>(config, v);
         }
     }
 }
@@ -670,11 +589,7 @@ fn from_variant_lends_in_godot3_and_typed_configs() {
         "o": object,
     });
     for config in configs() {
-        assert_eq!(
-            shown(config.from_variant::<Variant>(&v)),
-            oracle::<_, Variant>(config, &v),
-            "{config:?}"
-        );
+        agrees::<Variant>(config, &v);
         // Godot 4 keeps the RID's id: the Variant is read in place and lends.
         if config.version().is_godot4() {
             let m: BTreeMap<&str, Variant> = config

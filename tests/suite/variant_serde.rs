@@ -2,6 +2,7 @@
 //! variant serializes as, and that the one-entry marker maps our deserializer presents come
 //! back as the same variant.
 
+use crate::tokens::{marker_map, reals, seq_of, tuple_struct_of};
 use godot_serde::{
     Aabb, Array, Basis, Callable, Color, ContainerType, Dictionary, NodePath, Object, ObjectId,
     PackedByteArray, PackedColorArray, PackedFloat32Array, PackedFloat64Array, PackedInt32Array,
@@ -14,43 +15,6 @@ use serde_test::{
     Configure, Token, assert_de_tokens, assert_de_tokens_error, assert_ser_tokens, assert_tokens,
 };
 
-#[cfg(not(feature = "double-precision"))]
-fn r(x: f32) -> Token {
-    Token::F32(x)
-}
-#[cfg(feature = "double-precision")]
-fn r(x: f32) -> Token {
-    Token::F64(f64::from(x))
-}
-
-fn reals(xs: &[f32]) -> Vec<Token> {
-    xs.iter().map(|&x| r(x)).collect()
-}
-
-/// A tuple struct `name` of `len` fields given as `tokens`.
-fn tuple_struct(name: &'static str, len: usize, tokens: Vec<Token>) -> Vec<Token> {
-    let mut t = vec![Token::TupleStruct { name, len }];
-    t.extend(tokens);
-    t.push(Token::TupleStructEnd);
-    t
-}
-
-/// A seq of `len` elements given as `tokens`.
-fn seq(len: usize, tokens: Vec<Token>) -> Vec<Token> {
-    let mut t = vec![Token::Seq { len: Some(len) }];
-    t.extend(tokens);
-    t.push(Token::SeqEnd);
-    t
-}
-
-/// `{name: payload}`, as our deserializer presents a Godot value.
-fn marker_map(name: &'static str, payload: Vec<Token>) -> Vec<Token> {
-    let mut t = vec![Token::Map { len: Some(1) }, Token::Str(name)];
-    t.extend(payload);
-    t.push(Token::MapEnd);
-    t
-}
-
 /// Serializes as `ser`, and comes back from `de` (the marker map).
 fn check(v: Variant, ser: &[Token], de: &[Token]) {
     assert_ser_tokens(&v.clone().compact(), ser);
@@ -62,8 +26,8 @@ fn check_flat(v: Variant, name: &'static str, fields: Vec<Token>) {
     let n = fields.len();
     check(
         v,
-        &tuple_struct(name, n, fields.clone()),
-        &marker_map(name, seq(n, fields)),
+        &tuple_struct_of(name, n, fields.clone()),
+        &marker_map(name, seq_of(n, fields)),
     );
 }
 
@@ -207,7 +171,7 @@ fn float_math_payloads_in_f64() {
         &Variant::Vector3(Vector3::new(0.5, -1.0, 2.0)),
         &marker_map(
             "$godot_serde::Vector3",
-            seq(3, vec![Token::F64(0.5), Token::F64(-1.0), Token::F64(2.0)]),
+            seq_of(3, vec![Token::F64(0.5), Token::F64(-1.0), Token::F64(2.0)]),
         ),
     );
 }
@@ -235,8 +199,8 @@ fn string_and_handle_variants() {
     ];
     check(
         Variant::NodePath(Box::new(NodePath::from("a:b"))),
-        &tuple_struct("$godot_serde::NodePath", 3, path_fields.clone()),
-        &marker_map("$godot_serde::NodePath", seq(3, path_fields)),
+        &tuple_struct_of("$godot_serde::NodePath", 3, path_fields.clone()),
+        &marker_map("$godot_serde::NodePath", seq_of(3, path_fields)),
     );
     // Human-readable formats get the text.
     assert_ser_tokens(
@@ -273,8 +237,8 @@ fn string_and_handle_variants() {
     let signal_fields = vec![Token::Str("hit"), Token::U64(3)];
     check(
         Variant::Signal(Box::new(Signal::new("hit", ObjectId(3)))),
-        &tuple_struct("$godot_serde::Signal", 2, signal_fields.clone()),
-        &marker_map("$godot_serde::Signal", seq(2, signal_fields)),
+        &tuple_struct_of("$godot_serde::Signal", 2, signal_fields.clone()),
+        &marker_map("$godot_serde::Signal", seq_of(2, signal_fields)),
     );
 }
 
@@ -325,11 +289,11 @@ fn packed_variants() {
     let mut ser = vec![Token::NewtypeStruct {
         name: "$godot_serde::PackedStringArray",
     }];
-    ser.extend(seq(1, strings.clone()));
+    ser.extend(seq_of(1, strings.clone()));
     check(
         Variant::PackedStringArray(PackedStringArray(vec!["x".into()])),
         &ser,
-        &marker_map("$godot_serde::PackedStringArray", seq(1, strings)),
+        &marker_map("$godot_serde::PackedStringArray", seq_of(1, strings)),
     );
     #[cfg(not(feature = "double-precision"))]
     {
@@ -386,7 +350,7 @@ fn untyped_containers() {
     }));
     assert_tokens(
         &array.clone().compact(),
-        &seq(2, vec![Token::I64(1), Token::Str("a")]),
+        &seq_of(2, vec![Token::I64(1), Token::Str("a")]),
     );
 
     let mut dict = Dictionary::new();
@@ -437,7 +401,7 @@ fn a_marker_map_with_more_entries_is_an_error() {
         Token::Map { len: Some(2) },
         Token::Str("$godot_serde::Vector2"),
     ];
-    tokens.extend(seq(2, reals(&[1.0, 2.0])));
+    tokens.extend(seq_of(2, reals(&[1.0, 2.0])));
     tokens.push(Token::Str("x"));
     assert_de_tokens_error::<serde_test::Compact<Variant>>(
         &tokens,
@@ -464,9 +428,9 @@ fn typed_array() {
         items: vec![Variant::Int(1), Variant::Int(2)],
     };
     let mut fields = container_type(1, 2, "");
-    fields.extend(seq(2, vec![Token::I64(1), Token::I64(2)]));
-    let ser = tuple_struct("$godot_serde::TypedArray", 2, fields.clone());
-    let de = marker_map("$godot_serde::TypedArray", seq(2, fields));
+    fields.extend(seq_of(2, vec![Token::I64(1), Token::I64(2)]));
+    let ser = tuple_struct_of("$godot_serde::TypedArray", 2, fields.clone());
+    let de = marker_map("$godot_serde::TypedArray", seq_of(2, fields));
     check(Variant::Array(Box::new(array.clone())), &ser, &de);
     assert_ser_tokens(&array.clone().compact(), &ser);
     assert_de_tokens(&array.clone().compact(), &de);
@@ -490,14 +454,14 @@ fn typed_dictionary() {
         Token::U64(5),
         Token::MapEnd,
     ]);
-    let ser = tuple_struct("$godot_serde::TypedDictionary", 3, fields);
+    let ser = tuple_struct_of("$godot_serde::TypedDictionary", 3, fields);
     assert_ser_tokens(&Variant::Dictionary(dict.clone()), &ser);
     let mut payload = container_type(1, 4, "");
     payload.extend(container_type(2, 0, "Node"));
     payload.extend([Token::Map { len: Some(1) }, Token::Str("k")]);
     payload.extend(marker_map("$godot_serde::ObjectId", vec![Token::U64(5)]));
     payload.push(Token::MapEnd);
-    let de = marker_map("$godot_serde::TypedDictionary", seq(3, payload));
+    let de = marker_map("$godot_serde::TypedDictionary", seq_of(3, payload));
     assert_de_tokens(&Variant::Dictionary(dict.clone()), &de);
     assert_de_tokens(&dict.clone().compact(), &de);
 }
@@ -539,7 +503,11 @@ fn full_object() {
         ],
     };
     let mut props = vec![Token::Map { len: Some(2) }, Token::Str("position")];
-    props.extend(tuple_struct("$godot_serde::Vector2", 2, reals(&[1.0, 2.0])));
+    props.extend(tuple_struct_of(
+        "$godot_serde::Vector2",
+        2,
+        reals(&[1.0, 2.0]),
+    ));
     props.extend([
         Token::Str("name"),
         Token::NewtypeStruct {
@@ -550,7 +518,7 @@ fn full_object() {
     ]);
     let mut fields = vec![Token::Str("Node2D")];
     fields.extend(props);
-    let ser = tuple_struct("$godot_serde::Object", 2, fields);
+    let ser = tuple_struct_of("$godot_serde::Object", 2, fields);
     assert_ser_tokens(&Variant::Object(Box::new(object.clone())), &ser);
 
     let mut payload = vec![
@@ -560,7 +528,7 @@ fn full_object() {
     ];
     payload.extend(marker_map(
         "$godot_serde::Vector2",
-        seq(2, reals(&[1.0, 2.0])),
+        seq_of(2, reals(&[1.0, 2.0])),
     ));
     payload.push(Token::Str("name"));
     payload.extend(marker_map(
@@ -568,7 +536,7 @@ fn full_object() {
         vec![Token::Str("N")],
     ));
     payload.push(Token::MapEnd);
-    let de = marker_map("$godot_serde::Object", seq(2, payload));
+    let de = marker_map("$godot_serde::Object", seq_of(2, payload));
     assert_de_tokens(&Variant::Object(Box::new(object.clone())), &de);
     assert_de_tokens(&object.clone().compact(), &de);
 }
@@ -578,7 +546,7 @@ fn standalone_containers_reject_other_markers() {
     assert_de_tokens_error::<serde_test::Compact<Dictionary>>(
         &marker_map(
             "$godot_serde::Vector2i",
-            seq(2, vec![Token::I32(1), Token::I32(2)]),
+            seq_of(2, vec![Token::I32(1), Token::I32(2)]),
         ),
         "invalid type: another Godot type, expected a Dictionary",
     );

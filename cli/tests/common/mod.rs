@@ -20,6 +20,20 @@ impl Run {
         String::from_utf8_lossy(&self.stdout).into_owned()
     }
 
+    /// Asserts the run failed (exit code 1) with `text` in its messages.
+    #[track_caller]
+    pub fn fails_with(&self, text: &str) {
+        assert_eq!(self.code, Some(1), "{}", self.stderr);
+        assert!(self.stderr.contains(text), "{}", self.stderr);
+    }
+
+    /// Asserts the run failed (exit code 1) with messages that start with `text`.
+    #[track_caller]
+    pub fn fails_starting_with(&self, text: &str) {
+        assert_eq!(self.code, Some(1), "{}", self.stderr);
+        assert!(self.stderr.starts_with(text), "{}", self.stderr);
+    }
+
     /// Stdout and stderr together, with the exit code, for a snapshot.
     pub fn transcript(&self) -> String {
         format!(

@@ -217,28 +217,15 @@ fn bad_input_exits_1_with_offset_and_bytes_around_it() {
         )
     );
     let r = run(&["inspect", "--base64", "@@@"], b"");
-    assert_eq!(r.code, Some(1));
-    assert!(r.stderr.starts_with("error: --base64: "), "{}", r.stderr);
+    r.fails_starting_with("error: --base64: ");
     let r = run(&["inspect", "no/such/file.bin"], b"");
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr
-            .starts_with("error: cannot open no/such/file.bin: "),
-        "{}",
-        r.stderr
-    );
+    r.fails_starting_with("error: cannot open no/such/file.bin: ");
     // A packet must hold exactly one value.
     let r = run(
         &["inspect", "--packet", "--hex", "02000000 07000000 00"],
         b"",
     );
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr
-            .contains("1 trailing bytes after the value at byte 8"),
-        "{}",
-        r.stderr
-    );
+    r.fails_with("1 trailing bytes after the value at byte 8");
 }
 
 #[test]
@@ -315,8 +302,7 @@ fn encode_json_to_bytes_hand_derived() {
 #[test]
 fn encode_errors() {
     let r = run(&["encode", "-e", "1 2", "--hex"], b"");
-    assert_eq!(r.code, Some(1));
-    assert!(r.stderr.contains("more than one value"), "{}", r.stderr);
+    r.fails_with("more than one value");
     let r = run(
         &[
             "encode",
@@ -337,20 +323,9 @@ fn encode_errors() {
         "error: JSON input, value 0: unknown \"$type\" \"Vector9\" at $\n"
     );
     let r = run(&["encode", "-e", "18446744073709551615", "--hex"], b"");
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr.contains("outside Godot's int (i64) range"),
-        "{}",
-        r.stderr
-    );
+    r.fails_with("outside Godot's int (i64) range");
     let r = run(&["encode", "-e", "[1,", "--hex"], b"");
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr
-            .starts_with("error: JSON input, value 0: EOF while parsing"),
-        "{}",
-        r.stderr
-    );
+    r.fails_starting_with("error: JSON input, value 0: EOF while parsing");
     let r = run(&["encode", "-e", "", "--hex"], b"");
     assert_eq!(
         (r.code, r.stderr.as_str()),
@@ -614,13 +589,7 @@ fn size_limits() {
         ],
         b"",
     );
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr
-            .contains("exceeds the maximum frame size of 16 bytes"),
-        "{}",
-        r.stderr
-    );
+    r.fails_with("exceeds the maximum frame size of 16 bytes");
     // A frame over the maximum ends a stream, checked from its prefix alone.
     let r = run(
         &["inspect", "--stream", "--max-frame-size", "16"],
@@ -912,11 +881,6 @@ fn json_native_object_ids_with_allow_objects() {
     );
     // Without --allow-objects the engine logs an error and writes null: refused, with the hint.
     let r = run(&["inspect", "--raw", "--hex", id, "--json-native"], b"");
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr.contains("no JSON.from_native form"),
-        "{}",
-        r.stderr
-    );
+    r.fails_with("no JSON.from_native form");
     assert!(r.stderr.contains("--allow-objects"), "{}", r.stderr);
 }

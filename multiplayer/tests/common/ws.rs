@@ -177,26 +177,9 @@ fn parse_header(b: &[u8]) -> Option<(u8, usize, usize)> {
 
 use godot_serde_multiplayer::godot3::websocket::Ws3Peer;
 use godot_serde_multiplayer::websocket::WsPeer;
-use godot_serde_multiplayer::{Limits, ProtocolError, Settings, TransferMode};
+use godot_serde_multiplayer::{Limits, Settings, TransferMode};
 
-/// Which transport: Godot 4's `WsPeer` or Godot 3's `Ws3Peer`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    Godot4,
-    Godot3,
-}
-
-pub const BOTH: [Dialect; 2] = [Dialect::Godot4, Dialect::Godot3];
-
-/// What a server reported, the same for both dialects.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Seen {
-    Connected(i32),
-    Disconnected(i32),
-    Raw { from: i32, len: usize },
-    Error { peer: i32, error: ProtocolError },
-    Other,
-}
+pub use crate::dialect::{BOTH, Dialect, Seen};
 
 /// A server of either dialect on 127.0.0.1 (one per test: its size does not matter).
 #[allow(clippy::large_enum_variant)]
@@ -234,9 +217,8 @@ impl Server {
         }
     }
 
-    /// The events since the last call (both dialects report the crate's one `Event`).
+    /// The events since the last call.
     pub fn events(&mut self) -> Vec<Seen> {
-        use godot_serde_multiplayer::Event;
         let mut out = Vec::new();
         loop {
             let event = match self {
@@ -244,16 +226,7 @@ impl Server {
                 Server::Godot3(p) => p.poll_event(),
             };
             let Some(e) = event else { break };
-            out.push(match e {
-                Event::PeerConnected(id) => Seen::Connected(id),
-                Event::PeerDisconnected(id) => Seen::Disconnected(id),
-                Event::Raw { from, data, .. } => Seen::Raw {
-                    from,
-                    len: data.len(),
-                },
-                Event::Error { peer, error } => Seen::Error { peer, error },
-                _ => Seen::Other,
-            });
+            out.push(Seen::from(e));
         }
         out
     }

@@ -5,6 +5,8 @@ extends SceneTree
 #   main: offers every Variant (the server echoes it), calls each mode, rset, RAW, unreliable.
 #   a, b: relay through the server; a broadcasts, b answers a alone, a leaves, b sees it.
 
+const H = preload("res://harness.gd")
+
 var lobby
 var role = ""
 var V
@@ -13,40 +15,21 @@ var echoed = 0
 var frames = 0
 var partner = 0
 
-func case(name, ok, detail = ""):
-	print("CASE ", name, " ", "ok" if ok else "FAIL " + str(detail))
-
 func _init():
-	var args = OS.get_cmdline_args()
-	var at = 0
-	for i in args.size():
-		if args[i] == "--":
-			at = i + 1
-	var port = int(args[at])
-	role = args[at + 1]
-	V = load(args[at + 2])
+	var args = H.user_args()
+	var port = int(args[0])
+	role = args[1]
+	V = load(args[2])
 	values = V.values()
-	lobby = load(args[at + 3]).new()
-	lobby.name = "Lobby"
-	get_root().add_child(lobby)
+	lobby = H.add_node(get_root(), args[3], "Lobby")
 	lobby.connect("called", self, "_on_called")
 	connect("connected_to_server", self, "_on_connected")
 	connect("network_peer_connected", self, "_on_peer_connected")
 	connect("network_peer_disconnected", self, "_on_peer_disconnected")
 	connect("server_disconnected", self, "_on_server_gone")
 	get_multiplayer().connect("network_peer_packet", self, "_on_packet")
-	var peer
-	var err
-	if args.size() > at + 4 and args[at + 4] == "ws":
-		peer = WebSocketClient.new()
-		err = peer.connect_to_url("ws://127.0.0.1:" + str(port), PoolStringArray(), true)
-	else:
-		peer = NetworkedMultiplayerENet.new()
-		err = peer.create_client("127.0.0.1", port)
-	if err != OK:
-		case("create_client", false, err)
+	if not H.start_peer(self, port, args[4] if args.size() > 4 else "enet"):
 		quit(1)
-	set_network_peer(peer)
 
 func _idle(_delta):
 	frames += 1
@@ -56,7 +39,7 @@ func _idle(_delta):
 	return false
 
 func _on_connected():
-	case("connected", true)
+	H.case("connected", true)
 	print("ID ", get_network_unique_id())
 	if role != "main":
 		return
@@ -82,7 +65,7 @@ func _on_peer_connected(id):
 
 func _on_peer_disconnected(id):
 	if role == "b" and id == partner:
-		case("peer_left", true)
+		H.case("peer_left", true)
 		quit(0)
 
 func _on_server_gone():
@@ -90,29 +73,29 @@ func _on_server_gone():
 	quit(0 if role == "main" else 1)
 
 func _on_packet(id, packet):
-	case("raw_from_server", id == 1 and packet == PoolByteArray([9, 8]), str(id) + " " + str(packet))
+	H.case("raw_from_server", id == 1 and packet == PoolByteArray([9, 8]), str(id) + " " + str(packet))
 
 func _on_called(method, sender, args):
 	match method:
 		"echo":
 			var i = args[0]
 			var ok = V.deep_eq(args[1], values[i])
-			case("echo_" + str(i), ok, str(args[1]) + " != " + str(values[i]))
+			H.case("echo_" + str(i), ok, str(args[1]) + " != " + str(values[i]))
 			if ok:
 				echoed += 1
 		"finish":
-			case("finish", args[0] == values.size() and echoed == values.size(), str(args[0]) + " " + str(echoed))
-			case("rset_color", lobby.color == Color(0.5, 0.25, 1, 1), str(lobby.color))
+			H.case("finish", args[0] == values.size() and echoed == values.size(), str(args[0]) + " " + str(echoed))
+			H.case("rset_color", lobby.color == Color(0.5, 0.25, 1, 1), str(lobby.color))
 			print("DONE")
 			quit(0)
 		"hello":
-			case("hello_" + role, sender > 1, str(sender) + " " + str(args))
+			H.case("hello_" + role, sender > 1, str(sender) + " " + str(args))
 			if role == "b":
 				partner = sender
 				lobby.rpc_id(sender, "hello", "reply from b")
 			else:
 				quit(0)
 		"both":
-			case("both", true)
+			H.case("both", true)
 		_:
-			case("unexpected_" + method, false, str(args))
+			H.case("unexpected_" + method, false, str(args))

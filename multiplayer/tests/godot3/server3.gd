@@ -6,6 +6,8 @@ extends SceneTree
 # calls `master_only` on it (refused by the client), sends RAW; checks the client's rset of
 # `score`, its `both` (remotesync) call; quits 0 once the client left.
 
+const H = preload("res://harness.gd")
+
 var V
 var lobby
 var values = []
@@ -13,37 +15,19 @@ var taken = 0
 var frames = 0
 var client = 0
 
-func case(name, ok, detail = ""):
-	print("CASE ", name, " ", "ok" if ok else "FAIL " + str(detail))
-
 func _init():
-	var args = OS.get_cmdline_args()
-	var at = 0
-	for i in args.size():
-		if args[i] == "--":
-			at = i + 1
-	var port = int(args[at])
-	V = load(args[at + 2])
+	var args = H.user_args()
+	var port = int(args[0])
+	V = load(args[2])
 	values = V.values()
-	lobby = load(args[at + 3]).new()
-	lobby.name = "Lobby"
-	get_root().add_child(lobby)
+	lobby = H.add_node(get_root(), args[3], "Lobby")
 	lobby.connect("called", self, "_on_called")
 	connect("network_peer_connected", self, "_on_peer_connected")
 	connect("network_peer_disconnected", self, "_on_peer_disconnected")
 	get_multiplayer().connect("network_peer_packet", self, "_on_packet")
-	var peer
-	var err
-	if args.size() > at + 4 and args[at + 4] == "ws":
-		peer = WebSocketServer.new()
-		err = peer.listen(port, PoolStringArray(), true)
-	else:
-		peer = NetworkedMultiplayerENet.new()
-		err = peer.create_server(port, 4)
-	if err != OK:
-		case("create_server", false, err)
+	if not H.start_peer(self, port, args[4] if args.size() > 4 else "enet", 4):
 		quit(1)
-	set_network_peer(peer)
+		return
 	print("LISTENING")
 
 func _idle(_delta):
@@ -54,7 +38,7 @@ func _idle(_delta):
 	return false
 
 func _on_peer_connected(id):
-	case("client_joined", id > 1, id)
+	H.case("client_joined", id > 1, id)
 	client = id
 	for i in values.size():
 		lobby.rpc_id(id, "offer", i, values[i])
@@ -64,29 +48,29 @@ func _on_peer_connected(id):
 	get_multiplayer().send_bytes(PoolByteArray([9, 8]), id)
 
 func _on_peer_disconnected(id):
-	case("client_left", id == client, id)
+	H.case("client_left", id == client, id)
 	print("DONE")
 	quit(0)
 
 func _on_packet(id, packet):
-	case("raw_from_client", id == client and packet == PoolByteArray([1, 2, 3]), str(id) + " " + str(packet))
+	H.case("raw_from_client", id == client and packet == PoolByteArray([1, 2, 3]), str(id) + " " + str(packet))
 
 func _on_called(method, sender, args):
 	match method:
 		"take":
 			var i = args[0]
 			var ok = V.deep_eq(args[1], values[i])
-			case("take_" + str(i), ok, str(args[1]) + " != " + str(values[i]))
+			H.case("take_" + str(i), ok, str(args[1]) + " != " + str(values[i]))
 			if ok:
 				taken += 1
 		"both":
-			case("both", sender == client and args[0] == 11, str(sender) + " " + str(args))
+			H.case("both", sender == client and args[0] == 11, str(sender) + " " + str(args))
 		"unrel":
-			case("unrel", sender == client and args[0] == 6, str(args))
+			H.case("unrel", sender == client and args[0] == 6, str(args))
 		"done":
-			case("done", args[0] == values.size() and taken == values.size(), str(args[0]) + " " + str(taken))
-			case("rset_score", lobby.score == 42, lobby.score)
-			case("hp_untouched", lobby.hp == 100, lobby.hp)
+			H.case("done", args[0] == values.size() and taken == values.size(), str(args[0]) + " " + str(taken))
+			H.case("rset_score", lobby.score == 42, lobby.score)
+			H.case("hp_untouched", lobby.hp == 100, lobby.hp)
 			lobby.rpc_id(sender, "finish", taken)
 		_:
-			case("unexpected_" + method, false, str(args))
+			H.case("unexpected_" + method, false, str(args))

@@ -18,7 +18,7 @@ fn peak_during(f: impl FnOnce()) -> usize {
 
 #[test]
 fn one_byte_array_goes_bare_without_a_copy() {
-    let _alone = crate::memory::alone();
+    let _alone = crate::alone();
     let value = (PackedByteArray(vec![7; LEN]),);
     // The packet's buffer is there before: the header (3 bytes) and the Variant (8 + LEN)
     // fit, so writing the call allocates nothing of the array's size. A copy of the bare

@@ -2,6 +2,7 @@
 //! authentication, RPCs both ways with every Variant type, modes and a user channel, RAW,
 //! peers joining and leaving, and a call from one Rust client to the other through Godot's relay.
 
+use crate::dialect::free_udp_port;
 use crate::engine;
 use crate::lobby;
 use crate::peer;
@@ -106,11 +107,7 @@ fn free_port(ws: bool) -> u16 {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         return l.local_addr().unwrap().port();
     }
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    free_udp_port()
 }
 
 /// Polls `client` until `done` says so or `timeout` passes; returns the events seen.

@@ -3,12 +3,13 @@
 //! Godot 3, remote sets) with a Rust server that declares the same tables. A wrong name, mode
 //! or (Godot 4) checksum would show as a refused call or a `ChecksumMismatch`.
 
+use crate::dialect::serve_engine;
 use crate::engine;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use godot_serde::{Variant, Vector2};
 use godot_serde_multiplayer::enet::EnetPeer;
@@ -152,25 +153,10 @@ fn serve<T: SocketTransport, S: Dialect>(
     name: &str,
     server: &mut Peer<T, S>,
     client: JoinHandle<Output>,
-    mut on_event: impl FnMut(&mut Peer<T, S>, Event),
+    on_event: impl FnMut(&mut Peer<T, S>, Event),
 ) -> (usize, Vec<String>) {
-    let mut errors = Vec::new();
-    let start = Instant::now();
-    while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
-        server.service().unwrap();
-        while let Some(event) = server.poll_event() {
-            match event {
-                Event::Error { error, .. } => errors.push(error.to_string()),
-                event => on_event(server, event),
-            }
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    for _ in 0..20 {
-        server.service().unwrap();
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    (check(name, &client.join().unwrap()), errors)
+    let (out, errors) = serve_engine(server, client, on_event);
+    (check(name, &out), errors)
 }
 
 #[test]
@@ -234,8 +220,14 @@ fn generated_godot3_script_talks_to_the_rust_server() {
         .godot3(&table3())
         .unwrap();
     let (tmp, generated) = write_generated("gen3", "generated3.gd", &script);
-    let project =
-        engine::Godot3Project::new("gdscript3", &[dir("godot3", "gen_client3.gd"), generated]);
+    let project = engine::Godot3Project::new(
+        "gdscript3",
+        &[
+            dir("godot3", "gen_client3.gd"),
+            dir("godot3", "lobby_client3.gd"),
+            generated,
+        ],
+    );
     let mut server =
         Enet3Peer::server("127.0.0.1:0".parse().unwrap(), 4, Limits::default()).unwrap();
     server.session().declare(table3());

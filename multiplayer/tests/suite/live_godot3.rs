@@ -3,6 +3,7 @@
 //! server. Both exchange remote calls with every Variant type, `rset`, RAW and unreliable
 //! packets; the modes are enforced on both sides; peers leave.
 
+use crate::dialect::free_udp_port;
 use crate::engine;
 
 use std::path::{Path, PathBuf};
@@ -50,14 +51,6 @@ fn lobby() -> NodeTable {
         .property("score", RemoteMode::Remote)
         .property("hp", RemoteMode::Puppet)
         .property("color", RemoteMode::Puppet)
-}
-
-fn free_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn engine_args(port: u16, role: &str, transport: &str) -> Vec<String> {
@@ -127,7 +120,7 @@ fn godot3_clients_join_the_rust_server() {
     let Some(engine) = engine::godot3_or_skip("godot3_clients_join_the_rust_server") else {
         return;
     };
-    let port = free_port();
+    let port = free_udp_port();
     let server = Enet3Peer::server(
         format!("127.0.0.1:{port}").parse().unwrap(),
         8,
@@ -334,7 +327,7 @@ fn rust_websocket_client_joins_a_godot3_server() {
 }
 
 fn join(engine: &Path, transport: &str) {
-    let port = free_port();
+    let port = free_udp_port();
     let project = project(&format!("client_{transport}"));
     let timeout = Duration::from_secs(60);
     let godot = project.spawn(
@@ -517,6 +510,7 @@ fn cases(out: &std::process::Output) -> Vec<(String, bool, String)> {
 #[cfg(feature = "derive")]
 mod typed3 {
     use super::*;
+    use crate::dialect::serve_engine;
     use godot_serde::{PackedByteArray, Quaternion, Vector2};
     use godot_serde_multiplayer::Rpcs;
     use godot_serde_multiplayer::gdscript::Stubs;
@@ -558,14 +552,18 @@ mod typed3 {
         };
         let project = Godot3Project::new(
             "typed3",
-            &[script("typed_client3.gd"), script("typed_room3.gd")],
+            &[
+                script("typed_client3.gd"),
+                script("lobby_client3.gd"),
+                script("typed_room3.gd"),
+            ],
         );
         std::fs::write(
             project.dir.join("generated_typed3.gd"),
             Stubs::new().typed3::<RoomRpc>().unwrap(),
         )
         .unwrap();
-        let port = free_port();
+        let port = free_udp_port();
         let mut server = Enet3Peer::server(
             format!("127.0.0.1:{port}").parse().unwrap(),
             4,
@@ -580,39 +578,28 @@ mod typed3 {
             Duration::from_secs(60),
         );
         let mut calls = Vec::new();
-        let mut errors = Vec::new();
-        let start = Instant::now();
-        while !client.is_finished() && start.elapsed() < Duration::from_secs(70) {
-            server.service().unwrap();
-            while let Some(event) = server.poll_event() {
-                match event {
-                    Event::Rpc(call) => {
-                        let s = server.session();
-                        if let Some(value) = s.call_of::<RoomRpc>(&call) {
-                            if matches!(value, RoomRpc::Shout { .. }) {
-                                let reply = RoomRpc::Reply {
-                                    id: call.from,
-                                    tags: vec!["x".into(), "y".into()],
-                                    turn: Quaternion {
-                                        x: 0.0,
-                                        y: 1.0,
-                                        z: 0.0,
-                                        w: 0.0,
-                                    },
-                                    blob: PackedByteArray(vec![9, 8]),
-                                };
-                                s.rpc_to(call.from, &reply).unwrap();
-                            }
-                            calls.push(value);
-                        }
-                    }
-                    Event::Error { error, .. } => errors.push(error.to_string()),
-                    _ => {}
+        let on_event = |server: &mut Enet3Peer, event| {
+            let Event::Rpc(call) = event else { return };
+            let s = server.session();
+            if let Some(value) = s.call_of::<RoomRpc>(&call) {
+                if matches!(value, RoomRpc::Shout { .. }) {
+                    let reply = RoomRpc::Reply {
+                        id: call.from,
+                        tags: vec!["x".into(), "y".into()],
+                        turn: Quaternion {
+                            x: 0.0,
+                            y: 1.0,
+                            z: 0.0,
+                            w: 0.0,
+                        },
+                        blob: PackedByteArray(vec![9, 8]),
+                    };
+                    s.rpc_to(call.from, &reply).unwrap();
                 }
+                calls.push(value);
             }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        let out = client.join().unwrap();
+        };
+        let (out, errors) = serve_engine(&mut server, client, on_event);
         let cases = report("typed_client3", &out);
         let names: Vec<&str> = cases.iter().map(|c| c.0.as_str()).collect();
         assert_eq!(

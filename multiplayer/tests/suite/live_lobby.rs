@@ -3,6 +3,7 @@
 //! other's synchronized position follow its moves, and the other despawned when it leaves.
 //! And against hostile Rust clients (no engine needed): the example keeps serving.
 
+use crate::dialect::pump;
 use crate::engine;
 
 #[path = "../../examples/lobby_server.rs"]
@@ -314,21 +315,6 @@ impl Lobby {
         let log = self.log.lock().unwrap();
         log.iter().filter(|l| l.contains(pattern)).count()
     }
-}
-
-/// Services `client` until `until` holds for an event (true) or `limit` passes (false).
-fn pump(client: &mut EnetPeer, limit: Duration, mut until: impl FnMut(&Event) -> bool) -> bool {
-    let start = std::time::Instant::now();
-    while start.elapsed() < limit {
-        client.service().unwrap();
-        while let Some(event) = client.poll_event() {
-            if until(&event) {
-                return true;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    false
 }
 
 /// A Rust client with `table` as its `/root/Lobby` that authenticates with `auth` and waits

@@ -5,6 +5,7 @@
 //! properties follow the server's full and delta syncs, a client-owned synchronizer's state
 //! reaches the server, and the despawns remove the nodes.
 
+use crate::dialect::free_udp_port;
 use crate::engine;
 
 use std::path::{Path, PathBuf};
@@ -349,11 +350,7 @@ fn godot_server_and_client(
     name: &str,
     id: i32,
 ) -> (std::thread::JoinHandle<std::process::Output>, EnetPeer) {
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_udp_port();
     let project = project(name, "replication_server.gd");
     let engine = engine.to_path_buf();
     let godot = std::thread::spawn(move || {

@@ -3,6 +3,7 @@
 //! register, see each other, chat, move and leave on the example's server. And hostile Rust
 //! clients (no engine needed): the example keeps serving.
 
+use crate::dialect::{free_udp_port, pump};
 use crate::engine;
 #[path = "../../examples/godot3_lobby_server.rs"]
 #[allow(dead_code)]
@@ -11,7 +12,7 @@ use crate::raw_enet;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use example::LobbyRpc;
 use godot_serde::Vector2;
@@ -42,11 +43,7 @@ fn two_godot3_players_meet_in_the_lobby() {
     let Some(engine) = engine::godot3_or_skip("two_godot3_players_meet_in_the_lobby") else {
         return;
     };
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_udp_port();
     let (tx, rx) = mpsc::channel();
     let server = std::thread::spawn(move || {
         let addr = format!("127.0.0.1:{port}").parse().unwrap();
@@ -141,21 +138,6 @@ fn two_godot3_players_meet_in_the_lobby() {
 
 // ---- hostile clients ------------------------------------------------------------------------
 
-/// Services `client` until `until` holds for an event (true) or `limit` passes (false).
-fn pump(client: &mut Enet3Peer, limit: Duration, mut until: impl FnMut(&Event) -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        client.service().unwrap();
-        while let Some(event) = client.poll_event() {
-            if until(&event) {
-                return true;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    false
-}
-
 /// A Rust Godot 3 client with `table` as its `/root/Lobby`, connected.
 fn connect(addr: std::net::SocketAddr, id: i32, table: NodeTable) -> Enet3Peer {
     let mut c = Enet3Peer::client_with_id(addr, id, Limits::default()).unwrap();
@@ -173,11 +155,7 @@ fn connect(addr: std::net::SocketAddr, id: i32, table: NodeTable) -> Enet3Peer {
 /// ones that never did, in one run: after all of them the good client's chat is still relayed.
 #[test]
 fn godot3_lobby_keeps_serving_through_hostile_clients() {
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_udp_port();
     let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let log = Arc::new(Mutex::new(Vec::<String>::new()));
     let sink = log.clone();

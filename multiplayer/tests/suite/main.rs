@@ -1,13 +1,16 @@
 //! godot-serde-multiplayer's integration tests, one test binary (`cargo test --test suite`):
 //! each former `tests/<name>.rs` is the module `<name>` here, so
-//! `cargo test --test suite -- <name>::` runs one of them. `tests/heap/` holds `memory`, whose
-//! process-wide heap counter needs a binary of its own.
+//! `cargo test --test suite -- <name>::` runs one of them. `tests/heap/` holds the memory tests,
+//! whose process-wide heap counter needs a binary of its own.
 
 // Unused without the transports (`--no-default-features`): the live tests compile to nothing.
 #[allow(unused_imports)]
 use godot_serde_test_support::engine;
 #[path = "../common/clock.rs"]
 mod clock;
+#[cfg(any(feature = "enet", feature = "websocket"))]
+#[path = "../common/dialect.rs"]
+mod dialect;
 #[path = "../common/fuzz_body.rs"]
 mod fuzz_body;
 #[path = "../common/fuzz_godot3.rs"]

@@ -274,7 +274,7 @@ func zero_at(bytes, offsets):
 	return b
 
 # Arguments given after `--` on the command line.
-func user_args():
+static func user_args():
 	var all = OS.get_cmdline_args()
 	var i = 0
 	while i < all.size() and all[i] != "--":
@@ -338,3 +338,48 @@ func list_files(dir, ext):
 
 func engine_version():
 	return Engine.get_version_info()["string"]
+
+# ---------------------------------------------------------------- multiplayer scripts
+# Static, for the multiplayer crate's scripts (`H.case(...)` with
+# `const H = preload("res://harness.gd")`), as the Godot 4 harness's.
+
+# Prints `CASE <name> ok` or `CASE <name> FAIL <detail>`, the line the multiplayer tests count.
+static func case(name, ok, detail = ""):
+	print("CASE ", name, " ", "ok" if ok else "FAIL " + str(detail))
+
+# The `i`-th argument after `--` as an int (the multiplayer scripts' port); 0 when missing.
+static func int_arg(i):
+	var args = user_args()
+	return int(args[i]) if i < args.size() else 0
+
+# A new node of `script` (a script or its path) named `name`, added under `parent`.
+static func add_node(parent, script, name):
+	var node = (load(script) if script is String else script).new()
+	node.name = name
+	parent.add_child(node)
+	return node
+
+# Gives `tree` an ENet or (`transport` "ws") WebSocket peer on 127.0.0.1 and `port`: a client,
+# or with `max_clients` above 0 a server for that many clients (WebSocket: any number).
+# False after a failed `create_client` / `create_server` case.
+static func start_peer(tree, port, transport = "enet", max_clients = 0):
+	var peer
+	var err
+	if transport == "ws" and max_clients > 0:
+		peer = WebSocketServer.new()
+		err = peer.listen(port, PoolStringArray(), true)
+	elif transport == "ws":
+		peer = WebSocketClient.new()
+		err = peer.connect_to_url("ws://127.0.0.1:" + str(port), PoolStringArray(), true)
+	elif max_clients > 0:
+		peer = NetworkedMultiplayerENet.new()
+		peer.set_bind_ip("127.0.0.1")
+		err = peer.create_server(port, max_clients)
+	else:
+		peer = NetworkedMultiplayerENet.new()
+		err = peer.create_client("127.0.0.1", port)
+	if err != OK:
+		case("create_server" if max_clients > 0 else "create_client", false, err)
+		return false
+	tree.set_network_peer(peer)
+	return true
