@@ -44,7 +44,7 @@ mod hostile;
 mod live_client;
 #[cfg(feature = "enet")]
 mod live_gdscript;
-#[cfg(feature = "enet")]
+#[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_godot3;
 #[cfg(all(feature = "enet", feature = "derive"))]
 mod live_lobby;
