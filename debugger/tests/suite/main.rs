@@ -6,3 +6,4 @@ mod hostile;
 mod live_breakpoints;
 mod live_godot3;
 mod live_godot4;
+mod live_stepping;
