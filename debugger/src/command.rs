@@ -66,12 +66,40 @@ pub enum Command {
     /// Scale the game's time by this factor on top of its own `Engine.time_scale` (Godot
     /// 4.5+'s `scene:speed_changed`, the editor's game speed; 1.0 is normal speed).
     TimeScale(f64),
+    /// Start (true) or stop (false) a profiler. Its samples arrive as events
+    /// ([`Event::Bandwidth`](crate::Event::Bandwidth), ...).
+    Profile {
+        /// Which.
+        profiler: Profiler,
+        /// Start or stop.
+        enable: bool,
+    },
     /// Any other message, by its name and data.
     Raw {
         /// The message name, e.g. `"profiler:servers"`.
         name: String,
         /// The data items.
         data: Vec<Variant>,
+    },
+}
+
+/// A profiler of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Profiler {
+    /// The network profiler: bandwidth and remote calls per node
+    /// ([`Event::Bandwidth`](crate::Event::Bandwidth),
+    /// [`Event::RpcProfile`](crate::Event::RpcProfile)), on Godot 4 also synchronizer traffic
+    /// ([`Event::SyncProfile`](crate::Event::SyncProfile)). Godot 4: `profiler:multiplayer:bandwidth`,
+    /// `profiler:multiplayer:rpc` and `profiler:multiplayer:replication`; Godot 3.2:
+    /// `start_network_profiling` / `stop_network_profiling`.
+    Network,
+    /// A Godot 4 profiler by name (`profiler:<name>`, e.g. `"scripts"`, `"servers"`,
+    /// `"visual"`), with its options; its samples arrive as [`Event::Other`](crate::Event::Other).
+    Named {
+        /// The name after `profiler:`.
+        name: String,
+        /// The options array (empty: none sent).
+        options: Vec<Variant>,
     },
 }
 
@@ -197,6 +225,40 @@ impl Command {
                 one("scene:speed_changed", vec![Variant::Float(scale)])
             }
             Command::TimeScale(_) => unsupported("TimeScale"),
+            Command::Profile {
+                profiler: Profiler::Network,
+                enable,
+            } if g4 => Ok(["bandwidth", "rpc", "replication"]
+                .into_iter()
+                .map(|p| RawMessage {
+                    name: format!("profiler:multiplayer:{p}"),
+                    thread: Some(thread),
+                    data: vec![Variant::Bool(enable)],
+                    size: 0,
+                })
+                .collect()),
+            Command::Profile {
+                profiler: Profiler::Network,
+                enable,
+            } => one(
+                if enable {
+                    "start_network_profiling"
+                } else {
+                    "stop_network_profiling"
+                },
+                vec![],
+            ),
+            Command::Profile {
+                profiler: Profiler::Named { name, options },
+                enable,
+            } if g4 => {
+                let mut data = vec![Variant::Bool(enable)];
+                if !options.is_empty() {
+                    data.push(Variant::from(options));
+                }
+                one(&format!("profiler:{name}"), data)
+            }
+            Command::Profile { .. } => unsupported("Profile"),
             Command::Raw { name, data } => one(&name, data),
         }
     }

@@ -40,13 +40,15 @@
 pub mod blocking;
 mod command;
 mod event;
+mod profiler;
 mod scene;
 mod session;
 pub mod wire;
 
 pub use blocking::{Connection, Debugger};
-pub use command::{Command, Unsupported};
+pub use command::{Command, Profiler, Unsupported};
 pub use event::{Break, Event, OutputKind, OutputLine, Scope, ScriptError, StackFrame, Variable};
+pub use profiler::{Bandwidth, Monitors, RpcNodeStats, SyncStats};
 pub use scene::{InspectedObject, Property, SceneNode, SceneTree};
 pub use session::{SendError, Session};
 pub use wire::{Limits, Protocol, RawMessage, WireError};

@@ -6,4 +6,5 @@ mod hostile;
 mod live_breakpoints;
 mod live_godot3;
 mod live_godot4;
+mod live_profilers;
 mod live_stepping;
