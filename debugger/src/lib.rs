@@ -7,6 +7,8 @@
 //!   and the connection's state (break, stack, counts).
 //! - [`Debugger`] / [`Connection`]: a blocking TCP adapter that accepts one game.
 //! - [`wire`]: the framing of both dialects, [`Limits`] and their defaults.
+//! - `tokio::AsyncConnection` (feature `tokio`): the same connection with `async` reads and
+//!   writes.
 //!
 //! ```no_run
 //! use godot_serde_debugger::{Command, Debugger, Event};
@@ -43,6 +45,8 @@ mod event;
 mod profiler;
 mod scene;
 mod session;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 pub mod wire;
 
 pub use blocking::{Connection, Debugger};
