@@ -1,5 +1,6 @@
 //! Stepping and the main loop against live games: `break` stops a running game, `step` enters a
-//! call and comes back out of it, `reload_scripts` is taken while running; on Godot 4.6 the
+//! call and comes back out of it, a script changed on disk is re-read on `reload_scripts`
+//! (Godot 4 by path and all at once, Godot 3.2 all at once); on Godot 4.6 the
 //! game is suspended, advanced frame by frame (exactly one `_process` per `next_frame`) and its
 //! time scale changed (`scene:speed_changed`), seen in `_process`'s `delta` against real time.
 
@@ -342,4 +343,110 @@ fn godot4_suspend_next_frame_time_scale() {
     assert!(!killed);
     assert_eq!(out.status.code(), Some(4));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The main script prints what `res://greeter.gd` says whenever it changes.
+fn reload_main(engine: Engine) -> String {
+    let (callback, ticks) = match engine {
+        Engine::Godot4 => ("_process", "Time.get_ticks_msec()"),
+        Engine::Godot3 => ("_idle", "OS.get_ticks_msec()"),
+    };
+    format!(
+        "extends SceneTree
+var greeter
+var last = \"\"
+var done = false
+func _initialize():
+\tgreeter = load(\"res://greeter.gd\").new()
+\troot.add_child(greeter)
+func {callback}(_delta):
+\tvar g = greeter.greet()
+\tif g != last:
+\t\tlast = g
+\t\tprint(\"greeting \", g, \" \", get_instance_id())
+\tif done:
+\t\tquit(6)
+\tif {ticks} > 40000:
+\t\tquit(2)
+\treturn false
+"
+    )
+}
+
+fn greeter(version: &str) -> String {
+    format!("extends Node\nfunc greet():\n\treturn \"{version}\"\n")
+}
+
+fn wait_greeting(game: &mut Connection, version: &str) -> u64 {
+    let prefix = format!("greeting {version} ");
+    let events = game.events_until(Duration::from_secs(30), true, |e| {
+        matches!(e, Event::Output(l) if l.iter().any(|l| l.text.lines().any(|t| t.starts_with(&prefix))))
+    });
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Output(l) => l
+                .iter()
+                .find_map(|l| l.text.lines().find_map(|t| t.strip_prefix(prefix.as_str()))),
+            _ => None,
+        })
+        .unwrap_or_else(|| {
+            let printed: Vec<_> = events
+                .iter()
+                .filter(|e| matches!(e, Event::Output(_)))
+                .collect();
+            panic!("no {prefix:?}: {printed:?}")
+        })
+        .parse()
+        .unwrap()
+}
+
+/// A script changed on disk is re-read by `reload_scripts`: Godot 4 by path, and every
+/// script with an empty list (`reload_all_scripts`); Godot 3.2 every script.
+fn reload(which: Engine) {
+    let name = match which {
+        Engine::Godot4 => "debugger::live_stepping::reload4",
+        Engine::Godot3 => "debugger::live_stepping::reload3",
+    };
+    let Some(engine) = which.find_or_skip(name) else {
+        return;
+    };
+    let dir = game::project(which, "dbg_reload", &reload_main(which));
+    std::fs::write(dir.join("greeter.gd"), greeter("v1")).unwrap();
+    let (mut game, run) = game::start(which, &engine, &dir, Duration::from_secs(60));
+    let main = wait_greeting(&mut game, "v1");
+    std::fs::write(dir.join("greeter.gd"), greeter("v2")).unwrap();
+    let paths = match which {
+        Engine::Godot4 => vec!["res://greeter.gd".to_owned()],
+        Engine::Godot3 => vec![],
+    };
+    game.send(Command::ReloadScripts(paths)).unwrap();
+    wait_greeting(&mut game, "v2");
+    if which == Engine::Godot4 {
+        std::fs::write(dir.join("greeter.gd"), greeter("v3")).unwrap();
+        game.send(Command::ReloadScripts(vec![])).unwrap();
+        wait_greeting(&mut game, "v3");
+    }
+    game.send(Command::SetObjectProperty {
+        id: main,
+        property: "done".into(),
+        value: true.into(),
+    })
+    .unwrap();
+    let end = game.events_until(Duration::from_secs(30), true, |_| false);
+    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
+    let (out, killed) = run.join().unwrap();
+    assert!(!killed);
+    assert_eq!(out.status.code(), Some(6));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn godot4_reload_scripts() {
+    reload(Engine::Godot4);
+}
+
+#[test]
+fn godot3_reload_scripts() {
+    reload(Engine::Godot3);
 }
