@@ -1,7 +1,8 @@
 //! `godot-serde debug run`: runs a Godot debug build with its remote debugger pointed at us,
 //! prints what the game prints and every error as it arrives (text or JSON Lines), continues
 //! after script errors, and exits with the game's status (or 1 with `--fail-on-error` when a
-//! script error occurred in a game that exited 0).
+//! script error occurred in a game that exited 0); with `--repl`, commands on stdin (tree,
+//! inspect, set, monitors, wait) are applied to the running game (`repl`).
 
 use std::ffi::OsString;
 use std::io::Write;
