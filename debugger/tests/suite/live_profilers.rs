@@ -152,7 +152,23 @@ fn profile(which: Engine) {
         enable: true,
     })
     .unwrap();
+    // A Godot 4 profiler by name: the servers profiler's frames arrive untyped.
+    let servers = game.send(Command::Profile {
+        profiler: Profiler::Named {
+            name: "servers".into(),
+            options: vec![],
+        },
+        enable: true,
+    });
+    assert_eq!(servers.is_ok(), which == Engine::Godot4);
     let seen = collect(&mut game, which, timeout);
+    if which == Engine::Godot4 {
+        assert!(
+            seen.iter()
+                .any(|e| matches!(e, Event::Other(m) if m.name == "servers:profile_frame")),
+            "no servers:profile_frame"
+        );
+    }
     let said = seen
         .iter()
         .find_map(|e| match e {
@@ -261,7 +277,8 @@ fn profile(which: Engine) {
 
 /// Events until every kind the test looks for arrived, after the game said its node count:
 /// a monitors sample, and on Godot 4 incoming bandwidth, the server's incoming and the
-/// client's outgoing calls and a synchronizer sample (on Godot 3.2, a second of samples).
+/// client's outgoing calls, a synchronizer sample and a servers profiler frame (on Godot 3.2,
+/// a second of samples).
 fn collect(game: &mut Connection, which: Engine, timeout: Duration) -> Vec<Event> {
     let mut said = false;
     let mut monitors = false;
@@ -270,6 +287,7 @@ fn collect(game: &mut Connection, which: Engine, timeout: Duration) -> Vec<Event
     let mut client = which == Engine::Godot3;
     let mut samples3 = 0;
     let mut syncs = which == Engine::Godot3;
+    let mut servers = which == Engine::Godot3;
     game.events_until(timeout, true, |e| {
         match e {
             Event::Output(l) => said |= l.iter().any(|l| l.text.contains("nodes ")),
@@ -285,13 +303,14 @@ fn collect(game: &mut Connection, which: Engine, timeout: Duration) -> Vec<Event
                     .any(|n| n.path == "/root/client/Game" && n.outgoing_rpc > 0);
             }
             Event::SyncProfile(_) => syncs = true,
+            Event::Other(m) if m.name == "servers:profile_frame" => servers = true,
             _ => {}
         }
         if matches!(e, Event::RpcProfile(_)) {
             samples3 += 1;
         }
         let godot3_second = which == Engine::Godot4 || samples3 >= 10;
-        said && monitors && bandwidth && server && client && syncs && godot3_second
+        said && monitors && bandwidth && server && client && syncs && servers && godot3_second
     })
 }
 
