@@ -411,3 +411,73 @@ set /root/Player position Vector2(10, 20)
     assert!(object < set && set < seen, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--repl --json`: each answer is one JSON object, among the game's events.
+#[test]
+fn godot4_repl_json() {
+    let Some(engine) = Engine::Godot4.find_or_skip("cli::debug_run::godot4_repl_json") else {
+        return;
+    };
+    let dir = project(Engine::Godot4, GAME4_REPL);
+    let (e, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
+    let args = [
+        "debug",
+        "run",
+        "--json",
+        "--timeout",
+        "60",
+        "--repl",
+        "--",
+        e,
+        "--headless",
+        "--path",
+        d,
+        "-s",
+        "res://main.gd",
+    ];
+    let stdin: &[u8] = b"wait ready
+tree
+inspect /root/Player
+monitors
+set /root/Player position Vector2(10, 20)
+";
+    let r = run(&args, stdin);
+    assert_eq!(r.code, Some(7), "{}", r.transcript());
+    let events: Vec<serde_json::Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let find = |name: &str| {
+        events
+            .iter()
+            .find(|e| e["event"] == name)
+            .unwrap_or_else(|| panic!("no {name}: {events:?}"))
+    };
+    let tree = find("tree");
+    let nodes = tree["nodes"].as_array().unwrap();
+    let player = nodes
+        .iter()
+        .find(|n| n["path"] == "/root/Player")
+        .unwrap_or_else(|| panic!("{tree}"));
+    assert_eq!(player["class"], "Node2D");
+    let id = player["id"].as_u64().unwrap();
+    let object = find("object");
+    assert_eq!(
+        (object["id"].as_u64(), &object["class"]),
+        (Some(id), &"Node2D".into())
+    );
+    // The JSON mapping of a Vector2 (cli/README.md's table: `{"$type", "value"}`).
+    assert_eq!(
+        object["properties"]["position"],
+        serde_json::json!({"$type": "Vector2", "value": [3.0, 4.0]})
+    );
+    assert_eq!(find("monitors")["values"]["OBJECT_NODE_COUNT"], 2.0);
+    let set = find("set");
+    assert_eq!(
+        (set["id"].as_u64(), &set["property"]),
+        (Some(id), &"position".into())
+    );
+    assert_eq!(find("exit")["status"], 7);
+    let _ = std::fs::remove_dir_all(&dir);
+}
