@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of fuzz/, litebyte/fuzz/ and multiplayer/fuzz/ for N executions each,
+# Runs every fuzz target of fuzz/, litebyte/fuzz/, multiplayer/fuzz/ and debugger/fuzz/ for N executions each,
 # one after the other (a single libFuzzer job, under `nice`), each from a fresh corpus seeded
 # with the committed seeds, and prints executions, time and any crash per target.
 #
@@ -49,6 +49,7 @@ done
 table+=("litebyte/fuzz|litebyte/fuzz/target|decode|../tests/fixtures/fuzz_seeds|-max_len=1048576 -timeout=300 -rss_limit_mb=4096")
 table+=("multiplayer/fuzz|fuzz/target|session|seeds/session|$big")
 table+=("multiplayer/fuzz|fuzz/target|godot3|seeds/godot3|$big")
+table+=("debugger/fuzz|fuzz/target|frames|seeds/frames|$big")
 
 wanted() {
   [ ${#only[@]} -eq 0 ] && return 0

@@ -1,7 +1,8 @@
 //! `godot-serde debug run`: runs a Godot debug build with its remote debugger pointed at us,
 //! prints what the game prints and every error as it arrives (text or JSON Lines), continues
 //! after script errors, and exits with the game's status (or 1 with `--fail-on-error` when a
-//! script error occurred in a game that exited 0).
+//! script error occurred in a game that exited 0); with `--repl`, commands on stdin (tree,
+//! inspect, set, monitors, wait) are applied to the running game (`repl`).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -15,6 +16,8 @@ use godot_serde_debugger::{
 use serde_json::json;
 
 use crate::input::Failure;
+
+mod repl;
 
 /// `godot-serde debug ...`
 #[derive(Subcommand, Debug)]
@@ -41,6 +44,12 @@ pub struct RunArgs {
     /// reports, and show what happens before it connects).
     #[arg(long)]
     pub engine_output: bool,
+    /// Read commands from stdin, one a line, and apply them to the running game in order:
+    /// `tree`, `inspect TARGET`, `set TARGET PROPERTY VALUE`, `monitors` (TARGET: an instance
+    /// id or a node path such as `/root/Player`; VALUE in Godot's text form, e.g.
+    /// `Vector2(10, 20)`). Their answers go to stdout.
+    #[arg(long)]
+    pub repl: bool,
     /// Kill the game after this many seconds (exit code 124); 0: no limit.
     #[arg(long, value_name = "SECONDS", default_value_t = 0)]
     pub timeout: u64,
@@ -157,6 +166,12 @@ impl<W: Write> Report<'_, W> {
         Ok(())
     }
 
+    /// An answer to a `--repl` command: text lines or one JSON line, on stdout.
+    fn repl_line(&mut self, text: &str) -> Result<(), Failure> {
+        writeln!(self.out, "{text}").map_err(io)?;
+        self.out.flush().map_err(io)
+    }
+
     fn note(&mut self, event: &str, message: &str) -> Result<(), Failure> {
         if self.json {
             return self.line(&json!({"event": event, "message": message}));
@@ -236,7 +251,8 @@ pub fn run<W: Write>(args: &RunArgs, out: &mut W) -> Result<u8, Failure> {
         warnings: 0,
         last_break: None,
     };
-    let result = serve(&debugger, &mut child, deadline, &mut report);
+    let mut repl = args.repl.then(repl::Repl::start);
+    let result = serve(&debugger, &mut child, deadline, &mut report, repl.as_mut());
     let code = match result {
         Ok(()) => status_code(&mut child)?,
         Err(Stop::TimedOut) => {
@@ -294,6 +310,7 @@ fn serve<W: Write>(
     child: &mut Child,
     deadline: Option<Instant>,
     report: &mut Report<'_, W>,
+    mut repl: Option<&mut repl::Repl>,
 ) -> Result<(), Stop> {
     let connect_by = Instant::now() + CONNECT_TIMEOUT;
     let mut game: Connection = loop {
@@ -325,9 +342,15 @@ fn serve<W: Write>(
         if past(deadline) {
             return Err(Stop::TimedOut);
         }
+        if let Some(repl) = repl.as_deref_mut() {
+            repl.poll(&mut game, report)?;
+        }
         let Some(event) = game.next_event(POLL) else {
             continue;
         };
+        if let Some(repl) = repl.as_deref_mut() {
+            repl.event(&event, &mut game, report)?;
+        }
         match event {
             Event::Output(lines) => {
                 for line in lines {

@@ -2,6 +2,7 @@
 //! message is kept whole as [`Event::Other`], and a known message of the wrong shape becomes
 //! [`Event::Malformed`]: neither is fatal.
 
+use crate::profiler::{self, Bandwidth, Monitors, RpcNodeStats, SyncStats};
 use crate::scene::{InspectedObject, Property, SceneTree};
 use crate::wire::{Protocol, RawMessage, WireError};
 use godot_serde::Variant;
@@ -32,7 +33,20 @@ pub enum Event {
     SceneTree(SceneTree),
     /// Objects and their properties (answer to `inspect_objects` / `inspect_object`).
     Objects(Vec<InspectedObject>),
-    /// A message this crate has no type for (profilers, `window:title`, ...), whole.
+    /// A sample of the performance monitors (about once a second while the game runs).
+    Monitors(Monitors),
+    /// The custom monitors' names changed (Godot 4's `performance:profile_names`); later
+    /// [`Event::Monitors`] carry them.
+    MonitorNames(Vec<String>),
+    /// Multiplayer bandwidth over the last second (network profiler).
+    Bandwidth(Bandwidth),
+    /// Remote calls per node since the previous sample (network profiler); empty when none.
+    RpcProfile(Vec<RpcNodeStats>),
+    /// `MultiplayerSynchronizer` traffic since the previous sample (Godot 4's replication
+    /// profiler); empty when none.
+    SyncProfile(Vec<SyncStats>),
+    /// A message this crate has no type for (the script and servers profilers'
+    /// frames, `window:title`, ...), whole.
     Other(RawMessage),
     /// A known message whose data has the wrong shape; `reason` says what was wrong.
     Malformed {
@@ -289,7 +303,11 @@ pub(crate) fn variable4(data: Vec<Variant>) -> Result<Variable, String> {
 
 /// Parsing of the messages that stand alone (every one but Godot 4's `stack_frame_var`s,
 /// which the session gathers). `Ok(None)`: the name is not one of them.
-pub(crate) fn parse(protocol: Protocol, raw: RawMessage) -> Result<Event, (String, String)> {
+pub(crate) fn parse(
+    protocol: Protocol,
+    raw: RawMessage,
+    custom_monitors: &[String],
+) -> Result<Event, (String, String)> {
     let name = raw.name.clone();
     let result = match (protocol, raw.name.as_str()) {
         (Protocol::Godot4, "set_pid") => one_int(raw.data).map(Event::Pid),
@@ -313,6 +331,21 @@ pub(crate) fn parse(protocol: Protocol, raw: RawMessage) -> Result<Event, (Strin
         (Protocol::Godot4, "scene:inspect_object")
         | (Protocol::Godot3, "message:inspect_object") => {
             InspectedObject::parse(raw.data).map(|o| Event::Objects(vec![o]))
+        }
+        (Protocol::Godot4, "performance:profile_frame") | (Protocol::Godot3, "performance") => {
+            profiler::monitors(protocol, raw.data, custom_monitors).map(Event::Monitors)
+        }
+        (Protocol::Godot4, "performance:profile_names") => {
+            profiler::monitor_names(raw.data).map(Event::MonitorNames)
+        }
+        (Protocol::Godot4, "multiplayer:bandwidth") | (Protocol::Godot3, "network_bandwidth") => {
+            profiler::bandwidth(raw.data).map(Event::Bandwidth)
+        }
+        (Protocol::Godot4, "multiplayer:rpc") | (Protocol::Godot3, "network_profile") => {
+            profiler::rpc_profile(protocol, raw.data).map(Event::RpcProfile)
+        }
+        (Protocol::Godot4, "multiplayer:syncs") => {
+            profiler::sync_profile(raw.data).map(Event::SyncProfile)
         }
         _ => return Ok(Event::Other(raw)),
     };

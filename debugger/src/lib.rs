@@ -7,6 +7,8 @@
 //!   and the connection's state (break, stack, counts).
 //! - [`Debugger`] / [`Connection`]: a blocking TCP adapter that accepts one game.
 //! - [`wire`]: the framing of both dialects, [`Limits`] and their defaults.
+//! - `tokio::AsyncConnection` (feature `tokio`): the same connection with `async` reads and
+//!   writes.
 //!
 //! ```no_run
 //! use godot_serde_debugger::{Command, Debugger, Event};
@@ -40,13 +42,17 @@
 pub mod blocking;
 mod command;
 mod event;
+mod profiler;
 mod scene;
 mod session;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 pub mod wire;
 
 pub use blocking::{Connection, Debugger};
-pub use command::{Command, Unsupported};
+pub use command::{Command, Profiler, Unsupported};
 pub use event::{Break, Event, OutputKind, OutputLine, Scope, ScriptError, StackFrame, Variable};
+pub use profiler::{Bandwidth, Monitors, RpcNodeStats, SyncStats};
 pub use scene::{InspectedObject, Property, SceneNode, SceneTree};
 pub use session::{SendError, Session};
 pub use wire::{Limits, Protocol, RawMessage, WireError};

@@ -45,6 +45,8 @@ pub struct Session {
     variables: Option<(usize, Vec<Variable>, usize)>,
     errors: usize,
     warnings: usize,
+    /// Godot 4's custom monitor names, as last announced.
+    custom_monitors: Vec<String>,
     ended: bool,
 }
 
@@ -64,6 +66,7 @@ impl Session {
             variables: None,
             errors: 0,
             warnings: 0,
+            custom_monitors: Vec::new(),
             ended: false,
         }
     }
@@ -195,7 +198,7 @@ impl Session {
                 _ => {}
             }
         }
-        match event::parse(self.protocol, raw) {
+        match event::parse(self.protocol, raw, &self.custom_monitors) {
             Ok(event) => {
                 match &event {
                     Event::Pid(pid) => self.pid = Some(*pid),
@@ -208,6 +211,7 @@ impl Session {
                         self.stack.clear();
                     }
                     Event::StackDump(frames) => self.stack.clone_from(frames),
+                    Event::MonitorNames(names) => self.custom_monitors.clone_from(names),
                     Event::Error(e) if e.warning => self.warnings += 1,
                     Event::Error(_) => self.errors += 1,
                     _ => {}

@@ -223,3 +223,261 @@ fn a_command_that_never_connects_is_an_error() {
         r.stderr
     );
 }
+
+/// Godot 4: a Player (Node2D at (3, 4)) under the root; the game prints "ready" in its first
+/// frame (the debugger may ask for the tree before `_initialize` ran), then the position the
+/// debugger sets, and quits with 7 once it is (10, 20).
+const GAME4_REPL: &str = "extends SceneTree
+var player
+var frames = 0
+func _initialize():
+\tplayer = Node2D.new()
+\tplayer.name = \"Player\"
+\tplayer.position = Vector2(3, 4)
+\troot.add_child(player)
+func _process(_delta):
+\tframes += 1
+\tif frames == 1:
+\t\tprint(\"ready\")
+\tif player.position == Vector2(10, 20):
+\t\tprint(\"position set \", player.position)
+\t\tquit(7)
+\treturn false
+";
+
+/// `--repl`: the commands piped on stdin run in order against the running game, each after
+/// the previous one's answer.
+#[test]
+fn godot4_repl_tree_inspect_monitors_set() {
+    let Some(engine) = Engine::Godot4.find_or_skip("cli::debug_run::godot4_repl") else {
+        return;
+    };
+    let dir = project(Engine::Godot4, GAME4_REPL);
+    let (e, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
+    let args = [
+        "debug",
+        "run",
+        "--timeout",
+        "60",
+        "--repl",
+        "--",
+        e,
+        "--headless",
+        "--path",
+        d,
+        "-s",
+        "res://main.gd",
+    ];
+    let stdin: &[u8] = b"wait ready
+tree
+inspect /root/Player
+monitors
+bogus
+set /root/Player position Vector2(10, 20)
+";
+    let r = run(&args, stdin);
+    assert_eq!(r.code, Some(7), "{}", r.transcript());
+    let out = r.out();
+    let lines: Vec<&str> = out.lines().collect();
+    // The tree: the root Window and the Player, each `path class id`.
+    let player = lines
+        .iter()
+        .find(|l| l.starts_with("/root/Player Node2D "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let id = player.rsplit(' ').next().unwrap();
+    assert!(
+        lines.iter().any(|l| l.starts_with("/root Window ")),
+        "{out}"
+    );
+    // Its properties, in Godot's text form, before the set.
+    let object = lines
+        .iter()
+        .position(|l| *l == format!("object {id} Node2D"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        lines[object..].contains(&"  position = Vector2(3, 4)"),
+        "{out}"
+    );
+    assert!(
+        lines[object..].contains(&"  Node/path = NodePath(\"/root/Player\")"),
+        "{out}"
+    );
+    // A monitors sample: the node count is the root and the Player.
+    let nodes = lines
+        .iter()
+        .position(|l| *l == "OBJECT_NODE_COUNT 2")
+        .unwrap_or_else(|| panic!("{out}"));
+    let set = lines
+        .iter()
+        .position(|l| *l == format!("set {id} position = Vector2(10, 20)"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let seen = lines
+        .iter()
+        .position(|l| *l == "position set (10.0, 20.0)")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(object < nodes && nodes < set && set < seen, "{out}");
+    assert!(
+        r.stderr.contains("debugger: unknown command \"bogus\""),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same on Godot 3.2 (`_idle`; its first output lines, "ready" among them, arrive in the
+/// game's first message, which `wait` must see).
+const GAME3_REPL: &str = "extends SceneTree
+var player
+var frames = 0
+func _initialize():
+\tplayer = Node2D.new()
+\tplayer.name = \"Player\"
+\tplayer.position = Vector2(3, 4)
+\troot.add_child(player)
+func _idle(_delta):
+\tframes += 1
+\tif frames == 1:
+\t\tprint(\"ready\")
+\tif player.position == Vector2(10, 20):
+\t\tprint(\"position set \", player.position)
+\t\tquit(7)
+\treturn false
+";
+
+#[test]
+fn godot3_repl_tree_inspect_monitors_set() {
+    let Some(engine) = Engine::Godot3.find_or_skip("cli::debug_run::godot3_repl") else {
+        return;
+    };
+    let dir = project(Engine::Godot3, GAME3_REPL);
+    let (e, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
+    let args = [
+        "debug",
+        "run",
+        "--godot3",
+        "--timeout",
+        "60",
+        "--repl",
+        "--",
+        e,
+        "--no-window",
+        "--path",
+        d,
+        "-s",
+        "res://main.gd",
+    ];
+    let stdin: &[u8] = b"wait ready
+tree
+inspect /root/Player
+monitors
+set /root/Player position Vector2(10, 20)
+";
+    let r = run(&args, stdin);
+    assert_eq!(r.code, Some(7), "{}", r.transcript());
+    let out = r.out();
+    let lines: Vec<&str> = out.lines().collect();
+    let player = lines
+        .iter()
+        .find(|l| l.starts_with("/root/Player Node2D "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let id = player.rsplit(' ').next().unwrap();
+    assert!(
+        lines.iter().any(|l| l.starts_with("/root Viewport ")),
+        "{out}"
+    );
+    let object = lines
+        .iter()
+        .position(|l| *l == format!("object {id} Node2D"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        lines[object..].contains(&"  position = Vector2(3, 4)"),
+        "{out}"
+    );
+    // Godot 3.2's monitors: dynamic memory too; the root and the Player.
+    assert!(
+        lines.iter().any(|l| l.starts_with("MEMORY_DYNAMIC ")),
+        "{out}"
+    );
+    assert!(lines.contains(&"OBJECT_NODE_COUNT 2"), "{out}");
+    let set = lines
+        .iter()
+        .position(|l| *l == format!("set {id} position = Vector2(10, 20)"))
+        .unwrap_or_else(|| panic!("{out}"));
+    // Godot 3.2 prints a Vector2 without decimals.
+    let seen = lines
+        .iter()
+        .position(|l| *l == "position set (10, 20)")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(object < set && set < seen, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--repl --json`: each answer is one JSON object, among the game's events.
+#[test]
+fn godot4_repl_json() {
+    let Some(engine) = Engine::Godot4.find_or_skip("cli::debug_run::godot4_repl_json") else {
+        return;
+    };
+    let dir = project(Engine::Godot4, GAME4_REPL);
+    let (e, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
+    let args = [
+        "debug",
+        "run",
+        "--json",
+        "--timeout",
+        "60",
+        "--repl",
+        "--",
+        e,
+        "--headless",
+        "--path",
+        d,
+        "-s",
+        "res://main.gd",
+    ];
+    let stdin: &[u8] = b"wait ready
+tree
+inspect /root/Player
+monitors
+set /root/Player position Vector2(10, 20)
+";
+    let r = run(&args, stdin);
+    assert_eq!(r.code, Some(7), "{}", r.transcript());
+    let events: Vec<serde_json::Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let find = |name: &str| {
+        events
+            .iter()
+            .find(|e| e["event"] == name)
+            .unwrap_or_else(|| panic!("no {name}: {events:?}"))
+    };
+    let tree = find("tree");
+    let nodes = tree["nodes"].as_array().unwrap();
+    let player = nodes
+        .iter()
+        .find(|n| n["path"] == "/root/Player")
+        .unwrap_or_else(|| panic!("{tree}"));
+    assert_eq!(player["class"], "Node2D");
+    let id = player["id"].as_u64().unwrap();
+    let object = find("object");
+    assert_eq!(
+        (object["id"].as_u64(), &object["class"]),
+        (Some(id), &"Node2D".into())
+    );
+    // The JSON mapping of a Vector2 (cli/README.md's table: `{"$type", "value"}`).
+    assert_eq!(
+        object["properties"]["position"],
+        serde_json::json!({"$type": "Vector2", "value": [3.0, 4.0]})
+    );
+    assert_eq!(find("monitors")["values"]["OBJECT_NODE_COUNT"], 2.0);
+    let set = find("set");
+    assert_eq!(
+        (set["id"].as_u64(), &set["property"]),
+        (Some(id), &"position".into())
+    );
+    assert_eq!(find("exit")["status"], 7);
+    let _ = std::fs::remove_dir_all(&dir);
+}

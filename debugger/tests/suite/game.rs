@@ -35,7 +35,23 @@ pub fn spawn(
     debugger: &Debugger,
     timeout: Duration,
 ) -> JoinHandle<(Output, bool)> {
-    let port = debugger.local_addr().unwrap().port();
+    spawn_port(
+        which,
+        engine,
+        dir,
+        debugger.local_addr().unwrap().port(),
+        timeout,
+    )
+}
+
+/// [`spawn`] with the debugger's port.
+pub fn spawn_port(
+    which: Engine,
+    engine: &Path,
+    dir: &Path,
+    port: u16,
+    timeout: Duration,
+) -> JoinHandle<(Output, bool)> {
     let (display, target) = match which {
         Engine::Godot4 => ("--headless", format!("tcp://127.0.0.1:{port}")),
         Engine::Godot3 => ("--no-window", format!("127.0.0.1:{port}")),
