@@ -112,6 +112,7 @@ mod snapshot_frames;
 mod sorted_maps;
 mod tee;
 mod text_fixtures;
+mod text_float_versions;
 mod text_fuzz_replay;
 mod text_godot3_live;
 mod text_godot4_live;
