@@ -110,7 +110,7 @@
 //! in the engines (checked by the `roundtrip_text` fuzz target): the sign of zero is not kept
 //! (both engines print `-0.0` as `0.0`; `==` and key identity treat the zeros as one); a
 //! `float` that is exactly an `f32` prints its shortest `f32` text, and the engine's `strtod`
-//! may miss the last bits of a 17-digit double; Godot 3 prints six digits. A NUL cannot be
+//! may miss the last bits of a 17-digit double; Godot 3 and Godot 4.0 – 4.4 print six digits. A NUL cannot be
 //! read from text: Godot 4 reads `\u0000` as U+FFFD (as 4.6 does), Godot 3 mode refuses it
 //! (Godot 3 keeps it but then cannot write it back). A String holding a NUL can only be built
 //! by hand; the writer prints it as `\u0000`, and [`to_string`] refuses it, as the byte
