@@ -58,6 +58,7 @@ mod config_file_linear;
 mod config_file_live;
 mod config_file_properties;
 mod config_file_serde;
+mod container_decoders;
 #[cfg(all(feature = "crypto", feature = "compression"))]
 mod container_fuzz_replay;
 #[cfg(any(feature = "crypto", feature = "compression"))]
