@@ -139,13 +139,19 @@ fn run(
             make_room(out, base, room, *op, len, max)?;
             let at = base + *op;
             // A whole block of WILD bytes when the input has them (the room's slack takes
-            // the excess), else exactly the run.
-            let run = input
-                .get(ip..ip + WILD)
-                .or_else(|| input.get(ip..ip + len))
-                .ok_or_else(|| corrupt("ends inside a literal run"))?;
-            if let Some(dst) = out.get_mut(at..at + run.len()) {
-                dst.copy_from_slice(run);
+            // the excess): one fixed-size copy. Else exactly the run.
+            let wild = input.get(ip..ip + WILD).zip(out.get_mut(at..at + WILD));
+            if let Some((src, dst)) = wild {
+                let src: &[u8; WILD] = src.try_into().map_err(|_| corrupt("literal run"))?;
+                let dst: &mut [u8; WILD] = dst.try_into().map_err(|_| corrupt("literal run"))?;
+                *dst = *src;
+            } else {
+                let run = input
+                    .get(ip..ip + len)
+                    .ok_or_else(|| corrupt("ends inside a literal run"))?;
+                out.get_mut(at..at + len)
+                    .ok_or_else(|| corrupt("literal run"))?
+                    .copy_from_slice(run);
             }
             *op += len;
             ip += len;
@@ -185,8 +191,18 @@ fn make_room(
 fn copy_match(out: &mut [u8], at: usize, distance: usize, len: usize) -> Result<()> {
     let src = at - distance;
     if distance >= WILD && len <= WILD {
-        // Source and destination do not overlap within WILD bytes.
-        copy_within(out, src, WILD, at)
+        // Source and destination do not overlap within WILD bytes: one fixed-size copy.
+        let (before, after) = out.split_at_mut(at);
+        let from: &[u8; WILD] = before
+            .get(src..src + WILD)
+            .and_then(|s| s.try_into().ok())
+            .ok_or_else(|| corrupt("match"))?;
+        let to: &mut [u8; WILD] = after
+            .get_mut(..WILD)
+            .and_then(|s| s.try_into().ok())
+            .ok_or_else(|| corrupt("match"))?;
+        *to = *from;
+        Ok(())
     } else if distance >= len {
         copy_within(out, src, len, at)
     } else if distance == 1 {
