@@ -220,3 +220,76 @@ fn the_binary_layout_of_4_5_is_the_one_of_4_4() {
     assert_eq!(GodotVersion::V4_4.to_string(), "4.4");
     assert_eq!(GodotVersion::V4_5.to_string(), "4.5+");
 }
+
+/// Godot 3.2.3's `var2str` writes a vector's `float` components with the same `rtosfix` →
+/// `String::num_scientific` → `snprintf("%lg")` of the widened `f32` as Godot 4.0 – 4.4
+/// (`core/variant_parser.cpp`, `core/ustring.cpp` at 3.2.3), so the live 3.2.3 engine checks
+/// our `%lg` digits, exact ties included (the C library's rounding: `1234565` and `123456.5`
+/// are exact `f32` halfway cases). The engine prints each vector's `var2str` and `var2bytes`;
+/// the bytes give the exact components, whose 4.0 – 4.4 text must carry the engine's numbers.
+#[test]
+fn godot3_engine_prints_the_same_lg_digits() {
+    use crate::common::engine::{Godot3Project, godot3_or_skip};
+    let Some(engine) = godot3_or_skip("godot3_engine_prints_the_same_lg_digits") else {
+        return;
+    };
+    let vectors = [
+        "0.70710677, 0.33333334, 0.00001",
+        "123456789.0, 3.4028235e38, 0.1",
+        "1234565.0, 123456.5, 0.0001",
+        "100.0, -2.5, 8.4765625",
+        "1e20, 3e-39, 16777216.0",
+        "0.123456789, 999999.5, 0.000099999",
+    ];
+    let mut script = String::from("extends SceneTree\nfunc _init():\n\tvar v\n");
+    for v in vectors {
+        script += &format!(
+            "\tv = Vector3({v})\n\tprint(\"T \", var2str(v))\n\
+             \tprint(\"B \", var2bytes(v).hex_encode())\n"
+        );
+    }
+    script += "\tquit(0)\n";
+    let dir = std::env::temp_dir().join(format!("godot_serde_lg_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("lg.gd");
+    std::fs::write(&path, script).unwrap();
+    let project = Godot3Project::new("lg_digits", &[&path]);
+    let out = project
+        .spawn(
+            &engine,
+            "lg.gd",
+            &[] as &[&str],
+            std::time::Duration::from_secs(60),
+        )
+        .join()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let texts: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("T "))
+        .collect();
+    let bytes: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("B "))
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(texts.len(), vectors.len(), "{stdout}{stderr}");
+    assert_eq!(bytes.len(), vectors.len(), "{stdout}");
+    let no_spaces = |s: &str| s.replace(' ', "");
+    for (text, hex) in texts.iter().zip(&bytes) {
+        let raw: Vec<u8> = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+            .collect();
+        let v: Variant = Config::godot3().from_bytes(&raw).unwrap();
+        for version in OLD {
+            assert_eq!(
+                no_spaces(&text_of(&v, version)),
+                no_spaces(text),
+                "{version}"
+            );
+        }
+    }
+    // The hand-derived cases agree: the third vector is `Vector3( 1.23456e+06, 123456, 0.0001 )`.
+    assert_eq!(texts[2], "Vector3( 1.23456e+06, 123456, 0.0001 )");
+}
