@@ -32,8 +32,9 @@
 //! | `V4_0`, `V4_3`, `V4_4` (4.0 – 4.4) | `0.707107` | `0.333333` | `1.23457e+08` | `1e-05` |
 //! | `V3` (3.x) | `0.707107` | `0.333333` | `1.23457e+08` | `1e-05` |
 //!
-//! - **4.0 – 4.4** (the source at those tags): `rtos_fix` in `core/variant/variant_parser.cpp` writes `0` for both zeros,
-//!   `nan`, `inf`, `inf_neg`, and otherwise `rtoss`, i.e. `String::num_scientific` in
+//! - **4.0 – 4.4** (the source at those tags): `rtos_fix` in `core/variant/variant_parser.cpp`
+//!   writes `0` for both zeros, `nan`, `inf`, `inf_neg`, and otherwise `rtoss`, i.e.
+//!   `String::num_scientific` in
 //!   `core/string/ustring.cpp`, which is `snprintf(buf, 256, "%lg", p_num)` of the value as a
 //!   `double` (an `f32` component is widened exactly first): six significant digits,
 //!   scientific below 10⁻⁴ and from 10⁶ up, trailing zeros dropped. A `float` gets `.0`
