@@ -13,6 +13,12 @@ pub const DEFAULT_MAX_DEPTH: usize = 128;
 /// The layout is always chosen explicitly, never guessed from the bytes: Godot 3 and Godot 4
 /// streams share only nil, bool, int, float, String and Vector2, so a guess would silently
 /// misread everything else.
+///
+/// The binary layouts of [`V4_4`](Self::V4_4) and [`V4_5`](Self::V4_5) are identical; they
+/// differ in the text form only (`var_to_str`, ConfigFile, `.tscn` / `.tres`), where Godot 4.5
+/// changed how floats are written: 4.0 – 4.4 print six significant digits with C's `%lg`
+/// (`0.707107`), 4.5 and later the shortest digits that read back to the same value
+/// (`0.70710677`). See [`crate::text`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[non_exhaustive]
 pub enum GodotVersion {
@@ -23,22 +29,36 @@ pub enum GodotVersion {
     V4_0,
     /// Godot 4.3: adds PackedVector4Array and typed Array headers.
     V4_3,
-    /// Godot 4.4 and later (4.6 at the time of writing): adds typed Dictionary headers.
-    #[default]
+    /// Godot 4.4: adds typed Dictionary headers. Text floats as 4.0 – 4.3 (`%lg`, six
+    /// significant digits).
     V4_4,
+    /// Godot 4.5 and later (4.6 at the time of writing): the binary layout of 4.4; text floats
+    /// in their shortest round-trip form (Grisu2).
+    #[default]
+    V4_5,
 }
 
 impl GodotVersion {
     /// Whether this engine reads and writes the typed-Array descriptor (4.3+).
     #[must_use]
     pub const fn has_typed_arrays(self) -> bool {
-        matches!(self, GodotVersion::V4_3 | GodotVersion::V4_4)
+        matches!(
+            self,
+            GodotVersion::V4_3 | GodotVersion::V4_4 | GodotVersion::V4_5
+        )
     }
 
     /// Whether this engine reads and writes the typed-Dictionary descriptors (4.4+).
     #[must_use]
     pub const fn has_typed_dictionaries(self) -> bool {
-        matches!(self, GodotVersion::V4_4)
+        matches!(self, GodotVersion::V4_4 | GodotVersion::V4_5)
+    }
+
+    /// Whether this engine's text form writes floats in their shortest round-trip form
+    /// (4.5+), rather than with C's `%lg` (4.0 – 4.4) or `%g` of an `f32` (3.x).
+    #[must_use]
+    pub const fn has_shortest_float_text(self) -> bool {
+        matches!(self, GodotVersion::V4_5)
     }
 
     /// Whether this is a Godot 4 layout.
@@ -54,7 +74,8 @@ impl core::fmt::Display for GodotVersion {
             GodotVersion::V3 => "3.x",
             GodotVersion::V4_0 => "4.0-4.2",
             GodotVersion::V4_3 => "4.3",
-            GodotVersion::V4_4 => "4.4+",
+            GodotVersion::V4_4 => "4.4",
+            GodotVersion::V4_5 => "4.5+",
         })
     }
 }
@@ -75,7 +96,7 @@ pub enum EnumRepr {
 /// and limits.
 ///
 /// `Config` is a small `Copy` value; the crate-root functions use [`Config::default()`]
-/// (Godot 4.4+). Every entry point exists as a method here too:
+/// (Godot 4.5+). Every entry point exists as a method here too:
 ///
 /// ```
 /// # #[derive(serde::Serialize)] struct Player { hp: u32 }
@@ -97,7 +118,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Self::new(GodotVersion::V4_4)
+        Self::new(GodotVersion::V4_5)
     }
 }
 
@@ -123,10 +144,11 @@ impl Config {
         Self::new(GodotVersion::V3)
     }
 
-    /// Godot 4.x, latest layout (4.4 and later). Same as [`Config::default()`].
+    /// Godot 4.x, latest engine (4.5 and later; binary layout of 4.4). Same as
+    /// [`Config::default()`].
     #[must_use]
     pub const fn godot4() -> Self {
-        Self::new(GodotVersion::V4_4)
+        Self::new(GodotVersion::V4_5)
     }
 
     /// Returns this config targeting `version`.

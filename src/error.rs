@@ -467,6 +467,10 @@ impl fmt::Display for Error {
             Some(GodotVersion::V3) => {
                 f.write_str("; these bytes decode as Godot 3.x: use Config::godot3()")
             }
+            // 4.4 and 4.5+ share one binary layout.
+            Some(GodotVersion::V4_4 | GodotVersion::V4_5) => {
+                f.write_str("; these bytes decode as Godot 4.4+: use Config::godot4()")
+            }
             Some(version) => write!(
                 f,
                 "; these bytes decode as Godot {version}: use Config::godot4()"

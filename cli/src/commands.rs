@@ -133,7 +133,7 @@ pub enum Engine {
     Given,
     /// Fixed by the command (`convert` reads Godot 3): never changed, no hint.
     Fixed,
-    /// The default (Godot 4.4+): input that reads exactly in another engine only is read in
+    /// The default (Godot 4.5+): input that reads exactly in another engine only is read in
     /// that one, with a note.
     Default,
 }
@@ -142,7 +142,7 @@ pub enum Engine {
 fn other_engines(version: GodotVersion) -> impl Iterator<Item = (GodotVersion, &'static str)> {
     [
         (GodotVersion::V3, "--godot3"),
-        (GodotVersion::V4_4, "--godot4"),
+        (GodotVersion::V4_5, "--godot4"),
         (GodotVersion::V4_3, "--godot4.3"),
         (GodotVersion::V4_0, "--godot4.0"),
     ]

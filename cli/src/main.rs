@@ -253,14 +253,14 @@ pub struct SourceArgs {
     pub base64: Option<String>,
 }
 
-/// The engine whose layout is read or written (default 4.4+).
+/// The engine whose layout is read or written (default 4.5+).
 #[derive(Args, Debug, Default)]
 #[command(group(ArgGroup::new("engine_choice").multiple(false)))]
 pub struct EngineArgs {
     /// Godot 3.x (var2bytes / bytes2var).
     #[arg(long, group = "engine_choice")]
     pub godot3: bool,
-    /// Godot 4, latest layout (4.4 and later); the default.
+    /// Godot 4, latest engine (4.5 and later); the default.
     #[arg(long, group = "engine_choice")]
     pub godot4: bool,
     /// Godot 4.0 (4.0 to 4.2 share one layout).
@@ -275,7 +275,7 @@ pub struct EngineArgs {
     /// Godot 4.3 (typed Arrays, PackedVector4Array).
     #[arg(long = "godot4.3", group = "engine_choice")]
     pub godot4_3: bool,
-    /// Godot 4.4 and later (typed Dictionaries).
+    /// Godot 4.4 (typed Dictionaries).
     #[arg(long = "godot4.4", group = "engine_choice")]
     pub godot4_4: bool,
     /// The engine as a version number: 3, 3.x, 4, 4.0 ... 4.6.
@@ -287,7 +287,8 @@ fn parse_engine(s: &str) -> Result<GodotVersion, String> {
     let (major, minor) = s.split_once('.').unwrap_or((s, ""));
     match (major, minor) {
         ("3", _) => Ok(GodotVersion::V3),
-        ("4", "" | "4" | "5" | "6" | "7" | "8" | "9") => Ok(GodotVersion::V4_4),
+        ("4", "" | "5" | "6" | "7" | "8" | "9") => Ok(GodotVersion::V4_5),
+        ("4", "4") => Ok(GodotVersion::V4_4),
         ("4", "0" | "1" | "2") => Ok(GodotVersion::V4_0),
         ("4", "3") => Ok(GodotVersion::V4_3),
         _ => Err(format!(
@@ -305,12 +306,14 @@ impl EngineArgs {
             GodotVersion::V4_0
         } else if self.godot4_3 {
             GodotVersion::V4_3
+        } else if self.godot4_4 {
+            GodotVersion::V4_4
         } else {
-            self.engine.unwrap_or(GodotVersion::V4_4)
+            self.engine.unwrap_or(GodotVersion::V4_5)
         }
     }
 
-    /// Whether an engine was given (else the default, Godot 4.4+, is used).
+    /// Whether an engine was given (else the default, Godot 4.5+, is used).
     pub fn given(&self) -> bool {
         self.godot3
             || self.godot4
@@ -479,8 +482,8 @@ pub struct ConvertArgs {
     pub key: KeyArgs,
     #[command(flatten)]
     pub kind: KindArgs,
-    /// The Godot 4 version to write for (default 4.4+).
-    #[arg(long, value_name = "VERSION", value_parser = parse_engine, default_value = "4.4")]
+    /// The Godot 4 version to write for (default 4.5+).
+    #[arg(long, value_name = "VERSION", value_parser = parse_engine, default_value = "4")]
     pub to: GodotVersion,
     /// Write to FILE instead of stdout.
     #[arg(short, long, value_name = "FILE")]

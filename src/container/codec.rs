@@ -2,6 +2,7 @@
 //! and of each block of a compressed file (`core/io/compression.cpp`): raw streams, no header
 //! of Godot's own.
 
+use super::decoders::Decoders;
 use super::fastlz;
 use crate::error::{Error, ErrorKind, Result};
 use std::io::Read;
@@ -151,46 +152,51 @@ pub fn compress(data: &[u8], mode: CompressionMode) -> Result<Vec<u8>> {
 /// [`ErrorKind::DecompressedTooLarge`] past `max_size`; [`ErrorKind::InvalidContainer`] for a
 /// corrupt stream; an end-of-input error ([`Error::is_eof`]) for a cut one.
 pub fn decompress(data: &[u8], mode: CompressionMode, max_size: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    decompress_into(data, mode, max_size, &mut out, &mut Decoders::default())?;
+    Ok(out)
+}
+
+/// [`decompress`] onto the end of `out` (the blocks of a compressed file go straight into the
+/// file's buffer), with `decoders` kept from one stream to the next. Appends at most
+/// `max_size` bytes; `out` may hold part of the output after an error.
+pub(crate) fn decompress_into(
+    data: &[u8],
+    mode: CompressionMode,
+    max_size: usize,
+    out: &mut Vec<u8>,
+    decoders: &mut Decoders,
+) -> Result<()> {
     match mode {
         CompressionMode::FastLz if max_size < 16 => {
-            let mut out = fastlz::decompress(data, 16)?;
-            out.truncate(max_size);
-            Ok(out)
+            let base = out.len();
+            fastlz::decompress_into(data, 16, out)?;
+            out.truncate(base + max_size);
+            Ok(())
         }
-        CompressionMode::FastLz => fastlz::decompress(data, max_size),
-        CompressionMode::Deflate => {
-            read_bounded(flate2::read::ZlibDecoder::new(data), mode, max_size)
-        }
-        CompressionMode::GZip => read_bounded(flate2::read::GzDecoder::new(data), mode, max_size),
+        CompressionMode::FastLz => fastlz::decompress_into(data, max_size, out),
+        CompressionMode::Deflate => decoders.zlib_into(data, max_size, out),
+        CompressionMode::GZip => decoders.gzip_into(data, max_size, out),
         CompressionMode::Zstd => {
-            let window = zstd_check(data, max_size)?;
-            let (head, rest) = match window {
-                // The frame header as it is, up to its Window_Descriptor, then the smaller one.
-                Some(descriptor) => (
-                    data.get(..ZSTD_WINDOW_AT)
-                        .into_iter()
-                        .flatten()
-                        .copied()
-                        .chain([descriptor])
-                        .collect(),
-                    data.get(ZSTD_WINDOW_AT + 1..).unwrap_or_default(),
-                ),
-                None => (Vec::new(), data),
-            };
-            let decoder = ruzstd::decoding::StreamingDecoder::new(head.as_slice().chain(rest))
-                .map_err(|e| corrupt(mode, &e.to_string()))?;
-            read_bounded(decoder, mode, max_size)
+            let declared = zstd_safe::get_frame_content_size(data).ok().flatten();
+            // Refuses what the frame declares past `max_size` before anything is decoded.
+            // Its window needs no cutting: decoding in one pass, libzstd keeps no window
+            // beside the output buffer (nor does the engine, nor does either refuse a large
+            // one there: `ZSTD_d_windowLogMax` is checked in streaming mode only).
+            zstd_check(data, max_size)?;
+            decoders.zstd_into(data, declared, max_size, out)
         }
         CompressionMode::Brotli => {
             // The stream with its first byte (and window size) as `brotli_window` says.
             let first = data.first().map(|&b| brotli_window(b, max_size));
             let head = first.as_slice();
             let rest = data.get(1..).unwrap_or_default();
-            read_bounded(
+            out.extend(read_bounded(
                 brotli_decompressor::Decompressor::new(head.chain(rest), 4096),
                 mode,
                 max_size,
-            )
+            )?);
+            Ok(())
         }
     }
 }
@@ -200,19 +206,10 @@ const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 /// Where a Zstandard frame's Window_Descriptor is, when it has one: right after the magic
 /// and the Frame_Header_Descriptor.
 const ZSTD_WINDOW_AT: usize = 5;
-/// The smallest window a Window_Descriptor gives (exponent and mantissa 0): 1 KiB.
-const ZSTD_MIN_WINDOW: u64 = 1 << 10;
-
 /// Checks a Zstandard frame against `max_size` before anything is decoded (RFC 8878,
-/// 3.1.1), and returns the Window_Descriptor to decode it with when the frame's own would make
-/// the decoder hold more than can come out.
+/// 3.1.1). Its Window_Size needs no check: the frame is decoded in one pass into the output
+/// buffer, which holds at most `max_size` bytes and serves as the window.
 ///
-/// - The decoder keeps a window of the frame's Window_Size (ruzstd reserves it at once, up to
-///   100 MiB) and returns nothing before it has decoded that much. No back-reference reaches
-///   further back than the output so far, which never exceeds `max_size` (nor a declared
-///   Frame_Content_Size), so a larger window is cut to the smallest Window_Size of at least
-///   that much (1 KiB at least, the format's smallest): the same bytes come out, as from
-///   Godot, which decompresses straight into its `max_size` buffer.
 /// - A declared Frame_Content_Size over `max_size` is refused.
 /// - The block headers are walked (3 bytes each, the blocks skipped by their sizes): Raw and
 ///   RLE blocks state what they decompress to, and once those sizes add up past `max_size`
@@ -223,12 +220,12 @@ const ZSTD_MIN_WINDOW: u64 = 1 << 10;
 /// # Errors
 ///
 /// [`ErrorKind::DecompressedTooLarge`] when the frame declares more than `max_size` bytes.
-fn zstd_check(data: &[u8], max_size: usize) -> Result<Option<u8>> {
+fn zstd_check(data: &[u8], max_size: usize) -> Result<()> {
     let (Some(magic), Some(&descriptor)) = (data.get(..4), data.get(4)) else {
-        return Ok(None);
+        return Ok(());
     };
     if magic != ZSTD_MAGIC {
-        return Ok(None);
+        return Ok(());
     }
     let single_segment = descriptor & 0x20 != 0;
     let dictionary_id_len = match descriptor & 3 {
@@ -247,7 +244,7 @@ fn zstd_check(data: &[u8], max_size: usize) -> Result<Option<u8>> {
     let content_size_at = ZSTD_WINDOW_AT + window_len + dictionary_id_len;
     let header_end = content_size_at + content_size_len;
     let Some(field) = data.get(content_size_at..header_end) else {
-        return Ok(None);
+        return Ok(());
     };
     let mut le = [0u8; 8];
     if let Some(low) = le.get_mut(..field.len()) {
@@ -263,18 +260,7 @@ fn zstd_check(data: &[u8], max_size: usize) -> Result<Option<u8>> {
     if let Some(len) = content_size.filter(|&len| len > max) {
         return Err(too_large(len, max_size, content_size_at));
     }
-    zstd_check_blocks(data, header_end, max_size)?;
-    // With Single_Segment_flag the window is the content size, just checked.
-    let Some(&window) = data.get(ZSTD_WINDOW_AT).filter(|_| !single_segment) else {
-        return Ok(None);
-    };
-    let needed = content_size.unwrap_or(max).min(max).max(ZSTD_MIN_WINDOW);
-    if zstd_window_size(window) <= needed {
-        return Ok(None);
-    }
-    // Window sizes grow with the descriptor's value (exponent above mantissa): the first
-    // that holds `needed` is below `window`, which holds more.
-    Ok((0..window).find(|&d| zstd_window_size(d) >= needed))
+    zstd_check_blocks(data, header_end, max_size)
 }
 
 /// Adds up what the Raw and RLE blocks of the frame from `at` decompress to (RFC 8878,
@@ -328,12 +314,6 @@ fn brotli_window(first: u8, max_size: usize) -> u8 {
 
 fn too_large(len: u64, max: usize, at: usize) -> Error {
     Error::at(ErrorKind::DecompressedTooLarge { len, max }, at)
-}
-
-/// The Window_Size a Window_Descriptor gives: 2^(10 + exponent) plus mantissa eighths of it.
-fn zstd_window_size(descriptor: u8) -> u64 {
-    let base = 1u64 << (10 + (descriptor >> 3));
-    base + base / 8 * u64::from(descriptor & 7)
 }
 
 /// Reads `reader` to its end, failing past `max` bytes (the output grows as it is produced).

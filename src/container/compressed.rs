@@ -12,6 +12,7 @@
 //! `total % block_size` (an empty block when `total` is a multiple of the block size), or
 //! `total` when there is one block.
 
+use super::decoders::Decoders;
 use super::{CompressionMode, Limits, codec, read_u32};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -137,6 +138,7 @@ pub fn read_compressed(file: &[u8], limits: &Limits) -> Result<Vec<u8>> {
         })?;
     let mut out = Vec::with_capacity((header.total as usize).min(file.len().saturating_mul(8)));
     let mut at = HEADER + table.len();
+    let mut decoders = Decoders::default();
     for (i, size) in table.chunks_exact(4).enumerate() {
         let entry = HEADER + 4 * i;
         let csize = read_u32(size, 0).unwrap_or(0) as usize;
@@ -155,32 +157,36 @@ pub fn read_compressed(file: &[u8], limits: &Limits) -> Result<Vec<u8>> {
             })?;
         let expected = header.block_len(i as u32);
         // An offset in the block becomes one in the file.
-        let data =
-            decompress_block(block, header.mode, expected).map_err(|e| match e.offset() {
+        decompress_block(block, header.mode, expected, &mut out, &mut decoders).map_err(
+            |e| match e.offset() {
                 Some(offset) => Error::at(e.into_kind(), at + offset),
                 None => e.or_at(at),
-            })?;
-        out.extend_from_slice(&data);
+            },
+        )?;
         at += csize;
     }
     Ok(out)
 }
 
-/// One block, which must give exactly `expected` bytes (FastLZ blocks under 16 bytes come
-/// back cut from their padding, see [`codec::decompress`]).
-fn decompress_block(block: &[u8], mode: CompressionMode, expected: usize) -> Result<Vec<u8>> {
-    let data = codec::decompress(block, mode, expected)?;
-    if data.len() != expected {
+/// One block onto the end of `out`, which must give exactly `expected` bytes (FastLZ blocks
+/// under 16 bytes come back cut from their padding, see [`codec::decompress`]).
+fn decompress_block(
+    block: &[u8],
+    mode: CompressionMode,
+    expected: usize,
+    out: &mut Vec<u8>,
+    decoders: &mut Decoders,
+) -> Result<()> {
+    let base = out.len();
+    codec::decompress_into(block, mode, expected, out, decoders)?;
+    let got = out.len() - base;
+    if got != expected {
         return Err(ErrorKind::InvalidContainer(
-            format!(
-                "{mode} block decompressed to {} bytes, expected {expected}",
-                data.len()
-            )
-            .into(),
+            format!("{mode} block decompressed to {got} bytes, expected {expected}").into(),
         )
         .into());
     }
-    Ok(data)
+    Ok(())
 }
 
 /// Writes `data` as a compressed file with `block_size`-byte blocks (Godot writes

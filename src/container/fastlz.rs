@@ -35,21 +35,66 @@ fn corrupt(what: &str) -> crate::Error {
 ///
 /// # Errors
 ///
-/// [`ErrorKind::InvalidContainer`] for a stream that reads past its end or refers back
-/// before the start of the output; [`ErrorKind::DecompressedTooLarge`] when the output would
-/// exceed `max`.
+/// As [`decompress_into`].
+#[cfg(test)]
 pub(crate) fn decompress(input: &[u8], max: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    decompress_into(input, max, &mut out)?;
+    Ok(out)
+}
+
+/// Decompresses a FastLZ stream (level 1 or 2) onto the end of `out`, appending at most `max`
+/// bytes; matches reach back into what this stream wrote only.
+///
+/// The output is written into room made in `out` beforehand: four times the input (at most
+/// `max`), doubled as the stream needs more, never past `max`, plus [`WILD`] bytes of slack,
+/// cut off at the end. The slack lets short literal runs and matches be copied as one
+/// fixed-size block of [`WILD`] bytes (whose tail the next instruction overwrites), as the
+/// engine's C decoder does with its own unaligned copies, instead of a copy sized at run time
+/// or a loop of single bytes. A match that overlaps its own output (distance below its
+/// length, a repeated pattern) is copied in rounds that double, each a whole number of
+/// periods.
+///
+/// # Errors
+///
+/// [`ErrorKind::InvalidContainer`] for a stream that reads past its end or refers back
+/// before the start of its output; [`ErrorKind::DecompressedTooLarge`] when the output would
+/// exceed `max`. `out` may hold part of the output after an error.
+pub(crate) fn decompress_into(input: &[u8], max: usize, out: &mut Vec<u8>) -> Result<()> {
     let Some(&first) = input.first() else {
-        return Ok(Vec::new());
+        return Ok(());
     };
     let level2 = match first >> 5 {
         0 => false,
         1 => true,
         n => return Err(corrupt(&format!("unknown level {}", n + 1))),
     };
-    let mut out: Vec<u8> = Vec::with_capacity(max.min(input.len().saturating_mul(4)));
+    let base = out.len();
+    let mut room = max.min(input.len().saturating_mul(4));
+    out.resize(base + room + WILD, 0);
+    let mut op = 0usize;
+    let result = run(input, level2, max, out, base, &mut room, &mut op);
+    out.truncate(base + op);
+    result
+}
+
+/// Bytes copied at once by the fixed-size copies, and the slack kept after the room for them.
+const WILD: usize = 32;
+
+/// The decoding loop of [`decompress_into`]: `op` bytes written at `out[base..]`, room for
+/// `room` (plus the slack).
+#[allow(clippy::too_many_arguments)]
+fn run(
+    input: &[u8],
+    level2: bool,
+    max: usize,
+    out: &mut Vec<u8>,
+    base: usize,
+    room: &mut usize,
+    op: &mut usize,
+) -> Result<()> {
     let mut ip = 1usize;
-    let mut ctrl = usize::from(first & 31);
+    let mut ctrl = usize::from(input.first().copied().unwrap_or(0) & 31);
     let byte = |ip: &mut usize| -> Result<usize> {
         let b = input
             .get(*ip)
@@ -82,22 +127,33 @@ pub(crate) fn decompress(input: &[u8], max: usize) -> Result<Vec<u8>> {
                 let far = (byte(&mut ip)? << 8) + byte(&mut ip)?;
                 distance = far + MAX_L2_DISTANCE + 1;
             }
-            let Some(start) = out.len().checked_sub(distance) else {
+            if distance > *op {
                 return Err(corrupt("match refers before the start of the output"));
-            };
-            grow_check(out.len(), len, max)?;
-            // Overlapping copies repeat the last `distance` bytes, as the C loop does.
-            for i in start..start + len {
-                let b = out.get(i).copied().ok_or_else(|| corrupt("match"))?;
-                out.push(b);
             }
+            make_room(out, base, room, *op, len, max)?;
+            let at = base + *op;
+            copy_match(out, at, distance, len)?;
+            *op += len;
         } else {
             let len = ctrl + 1;
-            let run = input
-                .get(ip..ip + len)
-                .ok_or_else(|| corrupt("ends inside a literal run"))?;
-            grow_check(out.len(), len, max)?;
-            out.extend_from_slice(run);
+            make_room(out, base, room, *op, len, max)?;
+            let at = base + *op;
+            // A whole block of WILD bytes when the input has them (the room's slack takes
+            // the excess): one fixed-size copy. Else exactly the run.
+            let wild = input.get(ip..ip + WILD).zip(out.get_mut(at..at + WILD));
+            if let Some((src, dst)) = wild {
+                let src: &[u8; WILD] = src.try_into().map_err(|_| corrupt("literal run"))?;
+                let dst: &mut [u8; WILD] = dst.try_into().map_err(|_| corrupt("literal run"))?;
+                *dst = *src;
+            } else {
+                let run = input
+                    .get(ip..ip + len)
+                    .ok_or_else(|| corrupt("ends inside a literal run"))?;
+                out.get_mut(at..at + len)
+                    .ok_or_else(|| corrupt("literal run"))?
+                    .copy_from_slice(run);
+            }
+            *op += len;
             ip += len;
         }
         match input.get(ip) {
@@ -105,9 +161,75 @@ pub(crate) fn decompress(input: &[u8], max: usize) -> Result<Vec<u8>> {
                 ctrl = usize::from(c);
                 ip += 1;
             }
-            None => return Ok(out),
+            None => return Ok(()),
         }
     }
+}
+
+/// Makes room for `len` more bytes after `op` (of at most `max`), growing the room by
+/// doubling (plus the slack).
+fn make_room(
+    out: &mut Vec<u8>,
+    base: usize,
+    room: &mut usize,
+    op: usize,
+    len: usize,
+    max: usize,
+) -> Result<()> {
+    let need = op + len;
+    if need > *room {
+        grow_check(op, len, max)?;
+        *room = need.max(room.saturating_mul(2)).min(max);
+        out.resize(base + *room + WILD, 0);
+    }
+    Ok(())
+}
+
+/// Writes at `at` the `len` bytes found `distance` bytes back (`1 <= distance`, `at -
+/// distance` within the stream's output; room and slack made): an overlapping match repeats
+/// the last `distance` bytes, as the C loop copying byte by byte does.
+fn copy_match(out: &mut [u8], at: usize, distance: usize, len: usize) -> Result<()> {
+    let src = at - distance;
+    if distance >= WILD && len <= WILD {
+        // Source and destination do not overlap within WILD bytes: one fixed-size copy.
+        let (before, after) = out.split_at_mut(at);
+        let from: &[u8; WILD] = before
+            .get(src..src + WILD)
+            .and_then(|s| s.try_into().ok())
+            .ok_or_else(|| corrupt("match"))?;
+        let to: &mut [u8; WILD] = after
+            .get_mut(..WILD)
+            .and_then(|s| s.try_into().ok())
+            .ok_or_else(|| corrupt("match"))?;
+        *to = *from;
+        Ok(())
+    } else if distance >= len {
+        copy_within(out, src, len, at)
+    } else if distance == 1 {
+        let b = out.get(src).copied().unwrap_or(0);
+        let dst = out.get_mut(at..at + len).ok_or_else(|| corrupt("match"))?;
+        dst.fill(b);
+        Ok(())
+    } else {
+        // Each round copies every byte written since `src`: a whole number of periods.
+        let mut done = 0;
+        while done < len {
+            let n = (distance + done).min(len - done);
+            copy_within(out, src, n, at + done)?;
+            done += n;
+        }
+        Ok(())
+    }
+}
+
+/// `out.copy_within(src..src + len, dst)`, an error instead of a panic out of bounds (which
+/// the callers' room rules out).
+fn copy_within(out: &mut [u8], src: usize, len: usize, dst: usize) -> Result<()> {
+    if src.max(dst) + len > out.len() {
+        return Err(corrupt("match"));
+    }
+    out.copy_within(src..src + len, dst);
+    Ok(())
 }
 
 /// Fails when `len` more bytes after `have` exceed `max`.

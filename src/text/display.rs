@@ -68,7 +68,8 @@ impl Variant {
 /// use [`Variant::to_godot3_string`] or [`crate::text::to_string_with`] for the exact
 /// engine text of either engine.
 ///
-/// The rules (Godot 4.4 – 4.6):
+/// The rules (Godot 4.5 – 4.6; 4.0 – 4.4 differ only in the floats, see
+/// [the text module](crate::text#floats-per-engine-version)):
 ///
 /// - Floats go through `rtos_fix`: `0` for both zeros, `inf`, `inf_neg` (negative infinity),
 ///   `nan`, and otherwise the engine's Grisu2 digits, which read back to the same value (of

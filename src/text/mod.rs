@@ -21,6 +21,40 @@
 //! # Ok::<(), godot_serde::Error>(())
 //! ```
 //!
+//! # Floats per engine version
+//!
+//! Godot 4.5 changed how text floats are written (godot PR #98750), so the version is chosen
+//! as explicitly as the binary layout, never guessed:
+//!
+//! | [`GodotVersion`](crate::GodotVersion) | `FRAC_1_SQRT_2` as `f32` | `1.0 / 3.0` | `123456789.0` | `1e-5` |
+//! |---|---|---|---|---|
+//! | `V4_5` (4.5+, the default, [`Config::godot4`]) | `0.70710677` | `0.3333333333333333` | `123456789.0` | `1e-05` |
+//! | `V4_0`, `V4_3`, `V4_4` (4.0 – 4.4) | `0.707107` | `0.333333` | `1.23457e+08` | `1e-05` |
+//! | `V3` (3.x) | `0.707107` | `0.333333` | `1.23457e+08` | `1e-05` |
+//!
+//! - **4.0 – 4.4** (the source at those tags): `rtos_fix` in `core/variant/variant_parser.cpp`
+//!   writes `0` for both zeros, `nan`, `inf`, `inf_neg`, and otherwise `rtoss`, i.e.
+//!   `String::num_scientific` in
+//!   `core/string/ustring.cpp`, which is `snprintf(buf, 256, "%lg", p_num)` of the value as a
+//!   `double` (an `f32` component is widened exactly first): six significant digits,
+//!   scientific below 10⁻⁴ and from 10⁶ up, trailing zeros dropped. A `float` gets `.0`
+//!   when the text has no `.` or `e`, so `123456.5` is written `123456.0` (round half to
+//!   even). Precision is lost: reading the text back gives a nearby value, not the same one.
+//!   The digits are the C library's: written here as glibc's `printf` writes them (the
+//!   engine's Linux builds: the exact binary value correctly rounded, exact ties to even),
+//!   and checked against the live Godot 3.2.3 engine, whose `var2str` prints vector
+//!   components with the same `snprintf("%lg")` (test `text_float_versions`). The engine's
+//!   Windows and macOS builds use their own C library, which may round an exact tie
+//!   (`1234565.0`) differently; that is not reproduced.
+//! - **4.5+** (PR #98750 on): `rtos_fix(double, bool)` prints `String::num_scientific` of the value, or of
+//!   the `f32` when the value is exactly one, and `num_scientific` is Grisu2's shortest
+//!   round-trip digits (`thirdparty/grisu2`), plain for 10⁻⁴ ≤ |x| < 10¹⁵. No C library is
+//!   involved. See [`Variant`]'s `Display` for the rules.
+//!
+//! The same writer serves ConfigFile ([`crate::config_file`]: `project.godot`, `.cfg`) and
+//! the values of `.tscn` / `.tres` files, as in the engine. `Display` always prints the 4.5+
+//! form. The binary layouts of `V4_4` and `V4_5` are identical.
+//!
 //! # Writing
 //!
 //! One writer serves [`Variant`]'s `Display`, [`Variant::to_godot3_string`] and
@@ -78,7 +112,7 @@
 //! in the engines (checked by the `roundtrip_text` fuzz target): the sign of zero is not kept
 //! (both engines print `-0.0` as `0.0`; `==` and key identity treat the zeros as one); a
 //! `float` that is exactly an `f32` prints its shortest `f32` text, and the engine's `strtod`
-//! may miss the last bits of a 17-digit double; Godot 3 prints six digits. A NUL cannot be
+//! may miss the last bits of a 17-digit double; Godot 3 and Godot 4.0 – 4.4 print six digits. A NUL cannot be
 //! read from text: Godot 4 reads `\u0000` as U+FFFD (as 4.6 does), Godot 3 mode refuses it
 //! (Godot 3 keeps it but then cannot write it back). A String holding a NUL can only be built
 //! by hand; the writer prints it as `\u0000`, and [`to_string`] refuses it, as the byte

@@ -14,11 +14,15 @@ use crate::wire::depth::grow;
 /// Which engine's text syntax to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
-    /// Godot 4 `var_to_str`.
+    /// Godot 4.5+ `var_to_str`: floats in their shortest round-trip form.
     Godot4,
-    /// Godot 4 `var_to_str` on one line: dictionaries as `{k: v, k: v}` and no newline after
-    /// an object (the default `Display` of a Variant). `str_to_var` reads it back the same.
+    /// Godot 4.5+ `var_to_str` on one line: dictionaries as `{k: v, k: v}` and no newline
+    /// after an object (the default `Display` of a Variant). `str_to_var` reads it back the
+    /// same.
     Godot4Compact,
+    /// Godot 4.0 – 4.4 `var_to_str`: the syntax of [`Dialect::Godot4`], floats printed with
+    /// C's `%lg` (six significant digits).
+    Godot4Lg,
     /// Godot 3 `var2str`.
     Godot3,
 }
@@ -26,10 +30,12 @@ pub(crate) enum Dialect {
 impl Dialect {
     /// The dialect of an engine version.
     pub(crate) fn of(version: GodotVersion) -> Self {
-        if version.is_godot4() {
+        if !version.is_godot4() {
+            Dialect::Godot3
+        } else if version.has_shortest_float_text() {
             Dialect::Godot4
         } else {
-            Dialect::Godot3
+            Dialect::Godot4Lg
         }
     }
 
@@ -37,11 +43,21 @@ impl Dialect {
     fn is_godot4(self) -> bool {
         self != Dialect::Godot3
     }
+
+    /// The dialect for a value only Godot 4 has (`Vector4`, `StringName`, ...): Godot 4
+    /// syntax, with this dialect's floats when it is a Godot 4 one.
+    fn g4(self) -> Self {
+        if self == Dialect::Godot3 {
+            Dialect::Godot4
+        } else {
+            self
+        }
+    }
 }
 // ---------------------------------------------------------------------------------------------
 // Numbers
 
-/// Godot 4's `rtos_fix` (compat mode, as `var_to_str` uses it).
+/// Godot 4.5+'s `rtos_fix` (compat mode, as `var_to_str` uses it).
 fn real4(v: f64) -> String {
     if v == 0.0 {
         return "0".to_owned();
@@ -111,6 +127,24 @@ fn push_exponent(out: &mut String, e: i32) {
     let _ = write!(out, "{:02}", e.unsigned_abs());
 }
 
+/// Godot 4.0 – 4.4's `rtos_fix` (`core/variant/variant_parser.cpp`): `0` for both zeros,
+/// `nan`, `inf`, `inf_neg`, and otherwise `rtoss`, i.e. `String::num_scientific`
+/// (`core/string/ustring.cpp`), which is `snprintf(buf, 256, "%lg", p_num)` of the value as a
+/// `double`: six significant digits, trailing zeros dropped, scientific notation for exponents
+/// below -4 or from 6 up. An `f32` component (`real_t`) is widened to `double` first, exactly.
+fn real4_lg(v: f64) -> String {
+    if v == 0.0 {
+        return "0".to_owned();
+    }
+    if v.is_nan() {
+        return "nan".to_owned();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf" } else { "inf_neg" }.to_owned();
+    }
+    printf_g6(v)
+}
+
 /// Godot 3's `rtosfix`: the value as `real_t` (f32), printed with `%g` (six significant
 /// digits); `inf` / `-inf` / `nan` / `-nan` as such.
 fn real3(v: f64) -> String {
@@ -161,6 +195,7 @@ fn trim_fraction(s: &str) -> &str {
 fn real(v: f64, d: Dialect) -> String {
     match d {
         Dialect::Godot4 | Dialect::Godot4Compact => real4(v),
+        Dialect::Godot4Lg => real4_lg(v),
         Dialect::Godot3 => real3(v),
     }
 }
@@ -169,7 +204,9 @@ fn real(v: f64, d: Dialect) -> String {
 fn float_literal(v: f64, d: Dialect) -> String {
     let mut s = real(v, d);
     let special = match d {
-        Dialect::Godot4 | Dialect::Godot4Compact => s == "inf" || s == "-inf" || s == "nan",
+        Dialect::Godot4 | Dialect::Godot4Compact | Dialect::Godot4Lg => {
+            s == "inf" || s == "-inf" || s == "nan"
+        }
         Dialect::Godot3 => s == "inf" || s == "inf_neg" || s == "nan",
     };
     if !special && !s.contains('.') && !s.contains('e') && !s.contains('E') {
@@ -293,9 +330,6 @@ fn color(c: &Color) -> [f64; 4] {
     [c.r.into(), c.g.into(), c.b.into(), c.a.into()]
 }
 
-/// A Godot 4-only value: always in Godot 4 syntax.
-const G4: Dialect = Dialect::Godot4;
-
 /// Writes `v`. Containers recurse through here: each level may run on a new stack segment,
 /// as in the parser, so whatever it parsed (up to Godot's 1024 levels) prints on a 2 MiB thread.
 pub(crate) fn write_variant<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> fmt::Result {
@@ -325,7 +359,7 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
             w.write_char('"')
         }
         Variant::Vector2(x) => write_ctor(w, ctor(T::Vector2, d), reals(v2(x), d), d),
-        Variant::Vector2i(x) => write_ctor(w, ctor(T::Vector2i, d), ints([x.x, x.y]), G4),
+        Variant::Vector2i(x) => write_ctor(w, ctor(T::Vector2i, d), ints([x.x, x.y]), d.g4()),
         Variant::Rect2(r) => {
             let [px, py] = v2(&r.position);
             let [sx, sy] = v2(&r.size);
@@ -335,18 +369,20 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
             w,
             ctor(T::Rect2i, d),
             ints([r.position.x, r.position.y, r.size.x, r.size.y]),
-            G4,
+            d.g4(),
         ),
         Variant::Vector3(x) => write_ctor(w, ctor(T::Vector3, d), reals(v3(x), d), d),
-        Variant::Vector3i(x) => write_ctor(w, ctor(T::Vector3i, d), ints([x.x, x.y, x.z]), G4),
+        Variant::Vector3i(x) => write_ctor(w, ctor(T::Vector3i, d), ints([x.x, x.y, x.z]), d.g4()),
         Variant::Transform2D(t) => {
             let [a, b] = v2(&t.x);
             let [c, e] = v2(&t.y);
             let [f, g] = v2(&t.origin);
             write_ctor(w, ctor(T::Transform2D, d), reals([a, b, c, e, f, g], d), d)
         }
-        Variant::Vector4(x) => write_ctor(w, ctor(T::Vector4, d), reals(v4(x), G4), G4),
-        Variant::Vector4i(x) => write_ctor(w, ctor(T::Vector4i, d), ints([x.x, x.y, x.z, x.w]), G4),
+        Variant::Vector4(x) => write_ctor(w, ctor(T::Vector4, d), reals(v4(x), d.g4()), d.g4()),
+        Variant::Vector4i(x) => {
+            write_ctor(w, ctor(T::Vector4i, d), ints([x.x, x.y, x.z, x.w]), d.g4())
+        }
         Variant::Plane(p) => {
             let [a, b, c] = v3(&p.normal);
             write_ctor(w, ctor(T::Plane, d), reals([a, b, c, p.d.into()], d), d)
@@ -372,13 +408,13 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
             write_ctor(w, name, items, d)
         }
         Variant::Projection(p) => {
-            let items = p.columns.iter().flat_map(|c| reals(v4(c), G4));
-            write_ctor(w, ctor(T::Projection, d), items, G4)
+            let items = p.columns.iter().flat_map(|c| reals(v4(c), d.g4()));
+            write_ctor(w, ctor(T::Projection, d), items, d.g4())
         }
         Variant::Color(c) => write_ctor(w, ctor(T::Color, d), reals(color(c), d), d),
         Variant::StringName(s) => {
             w.write_str("&\"")?;
-            write_c_escaped(w, &s.0, G4)?;
+            write_c_escaped(w, &s.0, d.g4())?;
             w.write_char('"')
         }
         Variant::NodePath(p) => {
@@ -401,8 +437,8 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
             )?;
             end_object(w, d)
         }
-        Variant::Callable(_) => write!(w, "{}()", ctor(T::Callable, G4)),
-        Variant::Signal(_) => write!(w, "{}()", ctor(T::Signal, G4)),
+        Variant::Callable(_) => write!(w, "{}()", ctor(T::Callable, d.g4())),
+        Variant::Signal(_) => write!(w, "{}()", ctor(T::Signal, d.g4())),
         Variant::Dictionary(dict) => write_dictionary(w, dict, d),
         Variant::Array(a) => write_array(w, a, d),
         Variant::PackedByteArray(a) => {
@@ -414,7 +450,7 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
             write_ctor(w, name, ints(a.0.iter()), d)
         }
         Variant::PackedInt64Array(a) => {
-            write_ctor(w, ctor(T::PackedInt64Array, d), ints(a.0.iter()), G4)
+            write_ctor(w, ctor(T::PackedInt64Array, d), ints(a.0.iter()), d.g4())
         }
         Variant::PackedFloat32Array(a) => {
             let name = ctor(T::PackedFloat32Array, d);
@@ -423,8 +459,8 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
         Variant::PackedFloat64Array(a) => write_ctor(
             w,
             ctor(T::PackedFloat64Array, d),
-            a.0.iter().map(|x| real(*x, G4)),
-            G4,
+            a.0.iter().map(|x| real(*x, d.g4())),
+            d.g4(),
         ),
         Variant::PackedStringArray(a) => {
             let name = ctor(T::PackedStringArray, d);
@@ -451,8 +487,8 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
         Variant::PackedVector4Array(a) => write_ctor(
             w,
             ctor(T::PackedVector4Array, d),
-            a.0.iter().flat_map(|x| reals(v4(x), G4)),
-            G4,
+            a.0.iter().flat_map(|x| reals(v4(x), d.g4())),
+            d.g4(),
         ),
     }
 }
@@ -640,7 +676,7 @@ where
 fn type_rank(v: &Variant, d: Dialect) -> u32 {
     let ty = v.variant_type();
     match d {
-        Dialect::Godot4 | Dialect::Godot4Compact => u32::from(ty as u8),
+        Dialect::Godot4 | Dialect::Godot4Compact | Dialect::Godot4Lg => u32::from(ty as u8),
         Dialect::Godot3 => ty
             .id(GodotVersion::V3)
             .map_or(100 + u32::from(ty as u8), u32::from),

@@ -415,7 +415,7 @@ impl VariantType {
         match version {
             GodotVersion::V3 => GODOT3_COUNT as u32,
             GodotVersion::V4_0 => GODOT4_0_COUNT,
-            GodotVersion::V4_3 | GodotVersion::V4_4 => GODOT4_3_COUNT,
+            GodotVersion::V4_3 | GodotVersion::V4_4 | GodotVersion::V4_5 => GODOT4_3_COUNT,
         }
     }
 

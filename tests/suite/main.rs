@@ -60,6 +60,7 @@ mod config_file_linear;
 mod config_file_live;
 mod config_file_properties;
 mod config_file_serde;
+mod container_decoders;
 #[cfg(all(feature = "crypto", feature = "compression"))]
 mod container_fuzz_replay;
 #[cfg(any(feature = "crypto", feature = "compression"))]
@@ -114,6 +115,7 @@ mod snapshot_frames;
 mod sorted_maps;
 mod tee;
 mod text_fixtures;
+mod text_float_versions;
 mod text_fuzz_replay;
 mod text_godot3_live;
 mod text_godot4_live;

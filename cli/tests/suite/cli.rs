@@ -192,7 +192,7 @@ fn bad_input_exits_1_with_offset_and_bytes_around_it() {
     let r = run(&["inspect", "--raw", "--hex", "63000000 01000000"], b"");
     assert_eq!(r.code, Some(1));
     insta::assert_snapshot!(r.stderr, @r"
-    error: value: unknown type id 99 for Godot 4.4+ at byte 0
+    error: value: unknown type id 99 for Godot 4.5+ at byte 0
       00000000  63 00 00 00 01 00 00 00
                 ^^
     ");
@@ -236,7 +236,7 @@ fn streams_report_each_bad_frame_and_go_on() {
     assert_eq!(r.code, Some(1));
     assert_eq!(r.out(), "1\n\"hi\"\n");
     insta::assert_snapshot!(r.stderr, @r"
-    error: frame 1: unknown type id 99 for Godot 4.4+ at byte 16
+    error: frame 1: unknown type id 99 for Godot 4.5+ at byte 16
       00000010  63 00 00 00 00 00 00 00
                 ^^
     error: frame 3 at byte 40: unexpected end of input, 2 more bytes needed at byte 42
@@ -348,7 +348,7 @@ fn convert_godot3_save_to_godot4() {
     insta::assert_snapshot!(r.stderr, @r#"
     warning: value 2["navmesh"]: RID (Godot 3 stores no id; resource ids are per process): replaced by null
     warning: value 2["owner"]: object stored as instance id 1288 (ids are per process): replaced by null
-    note: 4 values converted from Godot 3 (772 bytes) to Godot 4.4+ (764 bytes); 2 replaced by null, 0 skipped
+    note: 4 values converted from Godot 3 (772 bytes) to Godot 4.5+ (764 bytes); 2 replaced by null, 0 skipped
     "#);
     let godot4 = std::fs::read(&out).unwrap();
     let _ = std::fs::remove_file(&out);
@@ -394,7 +394,7 @@ fn convert_reports_unreadable_values_and_truncation() {
       00000014  63 00 00 00 00 00 00 00
                 ^^
     error: value 2 at byte 28: unexpected end of input, 2 more bytes needed at byte 30; the rest of the input is skipped
-    note: 1 value converted from Godot 3 (28 bytes) to Godot 4.4+ (16 bytes); 0 replaced by null, 2 skipped
+    note: 1 value converted from Godot 3 (28 bytes) to Godot 4.5+ (16 bytes); 0 replaced by null, 2 skipped
     ");
 }
 
@@ -610,7 +610,7 @@ fn hint_names_the_godot4_version_that_reads_the_bytes() {
     assert_eq!(r.code, Some(1));
     assert!(
         r.stderr
-            .ends_with("hint: these bytes decode as Godot 4.4+: try --godot4\n"),
+            .ends_with("hint: these bytes decode as Godot 4.5+: try --godot4\n"),
         "{}",
         r.stderr
     );
@@ -623,7 +623,7 @@ fn hint_names_the_godot4_version_that_reads_the_bytes() {
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert!(
         r.stderr
-            .ends_with("hint: these bytes decode as Godot 4.4+: try --godot4\n"),
+            .ends_with("hint: these bytes decode as Godot 4.5+: try --godot4\n"),
         "{}",
         r.stderr
     );

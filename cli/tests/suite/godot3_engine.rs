@@ -128,7 +128,7 @@ fn engine_files_inspect_and_encode_back() {
     assert_eq!(r.code, Some(0));
     assert!(
         r.stderr.starts_with(
-            "note: read as Godot 3.x (--godot3): the bytes do not decode as Godot 4.4+"
+            "note: read as Godot 3.x (--godot3): the bytes do not decode as Godot 4.5+"
         ),
         "{}",
         r.stderr

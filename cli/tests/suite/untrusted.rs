@@ -271,7 +271,7 @@ fn default_engine_reads_godot3_input_as_godot3() {
     );
     assert!(
         guessed.stderr.starts_with(
-            "note: read as Godot 3.x (--godot3): the bytes do not decode as Godot 4.4+"
+            "note: read as Godot 3.x (--godot3): the bytes do not decode as Godot 4.5+"
         ),
         "{}",
         guessed.stderr
@@ -307,7 +307,7 @@ fn given_engine_shows_the_hint_and_no_misread_dump() {
     assert_eq!(r.out(), "");
     assert_eq!(
         r.stderr,
-        "error: the bytes do not decode as Godot 4.4+, and read exactly as Godot 3.x\n\
+        "error: the bytes do not decode as Godot 4.5+, and read exactly as Godot 3.x\n\
          hint: these bytes decode as Godot 3.x: try --godot3\n"
     );
     // A file read as a stream: the hint comes first, then each frame's error; frames that
