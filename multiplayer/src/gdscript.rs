@@ -245,7 +245,7 @@ impl Stubs {
         for m in table.methods() {
             check_name(&m.name)?;
             let annotation = rpc_annotation(m)?;
-            let (decl, list) = self.params(&m.name, GodotVersion::V4_4)?;
+            let (decl, list) = self.params(&m.name, GodotVersion::V4_5)?;
             let _ = write!(
                 out,
                 "\n{annotation}\nfunc {}({decl}) -> void:\n\
@@ -584,7 +584,7 @@ fn typed_array_element(ty: &str) -> Option<u8> {
     VariantType::ALL
         .iter()
         .find(|t| t.name() == inner)
-        .and_then(|t| t.id(GodotVersion::V4_4))
+        .and_then(|t| t.id(GodotVersion::V4_5))
 }
 
 /// `@rpc(mode, sync, transfer, channel)` for a method, every option written out.
