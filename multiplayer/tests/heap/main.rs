@@ -20,9 +20,9 @@ mod raw_enet;
 #[path = "../common/ws.rs"]
 mod ws;
 
+mod args;
 #[cfg(feature = "enet")]
 mod enet;
-mod args;
 mod session;
 mod typed_args;
 #[cfg(feature = "websocket")]
