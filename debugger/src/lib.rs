@@ -52,10 +52,10 @@ pub mod tokio;
 pub mod wire;
 
 pub use blocking::{Connection, Debugger};
-pub use proxy::{ProxyConnection, ProxyEvent, ProxyListener, ProxySession, Side};
 pub use command::{Command, Profiler, Unsupported};
 pub use event::{Break, Event, OutputKind, OutputLine, Scope, ScriptError, StackFrame, Variable};
 pub use profiler::{Bandwidth, Monitors, RpcNodeStats, SyncStats};
+pub use proxy::{ProxyConnection, ProxyEvent, ProxyListener, ProxySession, Side};
 pub use scene::{InspectedObject, Property, SceneNode, SceneTree};
 pub use session::{SendError, Session};
 pub use wire::{Limits, Protocol, RawMessage, WireError};

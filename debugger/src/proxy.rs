@@ -225,17 +225,11 @@ impl ProxySession {
             let held = std::mem::take(&mut self.held);
             self.forward(&held);
         }
-        loop {
-            let frame = match self.game_frames.next_frame() {
-                Ok(Some(payload)) => {
-                    let mut frame = Vec::with_capacity(payload.len() + 4);
-                    let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
-                    frame.extend_from_slice(&len.to_le_bytes());
-                    frame.extend_from_slice(payload);
-                    frame
-                }
-                Ok(None) | Err(_) => break,
-            };
+        while let Ok(Some(payload)) = self.game_frames.next_frame() {
+            let mut frame = Vec::with_capacity(payload.len() + 4);
+            let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
+            frame.extend_from_slice(&len.to_le_bytes());
+            frame.extend_from_slice(payload);
             self.route_frame(&frame);
         }
         self.drain_session();
@@ -273,9 +267,7 @@ impl ProxySession {
             }
             Err(_) => Side::Editor,
             Ok(Some(message)) => match message.name.as_str() {
-                "stack_frame_var" if route.session.protocol() == Protocol::Godot4 => {
-                    self.vars_to
-                }
+                "stack_frame_var" if route.session.protocol() == Protocol::Godot4 => self.vars_to,
                 name => {
                     let to = self
                         .pending
@@ -604,7 +596,8 @@ impl ProxyConnection {
             Ok(n) => {
                 let bytes = self.buf.get(..n).unwrap_or_default();
                 let room = self.tap_limit.saturating_sub(self.tap.len()).min(n);
-                self.tap.extend_from_slice(bytes.get(..room).unwrap_or_default());
+                self.tap
+                    .extend_from_slice(bytes.get(..room).unwrap_or_default());
                 self.core.receive_game(bytes);
                 if self.core.game_ended() {
                     self.game_closed = true;
