@@ -158,6 +158,7 @@ Examples:
   godot-serde debug run -- godot --headless --path game
   godot-serde debug run --json --fail-on-error -- godot --headless --path game -s res://test.gd
   godot-serde debug run --godot3 -- godot3-server --no-window --path game
+  godot-serde debug run --proxy 127.0.0.1:6007 -- godot --headless --path game  # with the editor
 
 `--remote-debug tcp://127.0.0.1:PORT` (Godot 3: `127.0.0.1:PORT`) is added in front of the
 engine's arguments, PORT a free port. Exit codes: the game's status; 1 with --fail-on-error

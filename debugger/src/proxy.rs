@@ -19,6 +19,25 @@
 //!
 //! [`ProxySession`] is the sans-IO core; [`ProxyListener`] / [`ProxyConnection`] the blocking
 //! TCP adapter.
+//!
+//! ```no_run
+//! use godot_serde_debugger::{Command, Event, ProxyEvent, ProxyListener};
+//! use std::time::Duration;
+//!
+//! let proxy = ProxyListener::listen("127.0.0.1:0", "127.0.0.1:6007")?;
+//! // start: godot --path game --remote-debug tcp://127.0.0.1:<proxy port>
+//! let mut game = proxy.accept(Duration::from_secs(30))?;
+//! while let Some(event) = game.next_event(Duration::from_secs(30)) {
+//!     match event {
+//!         ProxyEvent::Game(Event::Output(lines)) => lines.iter().for_each(|l| println!("{}", l.text)),
+//!         ProxyEvent::Game(Event::SceneTree(tree)) => println!("{} nodes", tree.nodes.len()),
+//!         ProxyEvent::Game(Event::Pid(_)) => game.send(Command::RequestSceneTree)?,
+//!         ProxyEvent::Game(Event::Disconnected { .. }) => break,
+//!         _ => {}
+//!     }
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::collections::VecDeque;
 use std::io::{ErrorKind, Read, Write};
