@@ -278,7 +278,9 @@ impl ProxySession {
         let _ = route.names.feed(frame);
         let to = match route.names.next_message() {
             Ok(None) => {
-                if self.held.len() > self.limits.max_message_size {
+                // The end of a skipped message, or a part over the limit: forwarded now.
+                if route.names.between_messages() || self.held.len() > self.limits.max_message_size
+                {
                     let held = std::mem::take(&mut self.held);
                     self.forward(&held);
                 }

@@ -160,3 +160,38 @@ fn an_oversized_editor_frame_closes_only_the_editor() {
     proxy.send(Command::Continue).unwrap();
     assert_eq!(proxy.take_to_game(), message4("continue", vec![]));
 }
+
+#[test]
+fn a_godot3_message_over_the_limit_is_forwarded_in_parts_not_held() {
+    let limits = Limits {
+        max_message_size: 256,
+        ..Limits::default()
+    };
+    let framing = Framing::new(Protocol::Godot3.config(64));
+    let frame = |v: Variant| framing.to_bytes(&v).unwrap();
+    let mut proxy = ProxySession::new(limits);
+    // "output" announcing 1,000 items, each a 12-byte frame (prefix 4, int header 4, value 4).
+    proxy.receive_game(&frame(Variant::from("output")));
+    proxy.receive_game(&frame(Variant::Int(1000)));
+    let item = frame(Variant::Int(7));
+    assert_eq!(item.len(), 12);
+    let mut forwarded = proxy.take_to_editor().len();
+    for _ in 0..1000 {
+        proxy.receive_game(&item);
+        forwarded += proxy.take_to_editor().len();
+    }
+    // 20 (name) + 12 (count) + 12,000 (items): everything reached the editor, and before the
+    // message ended at most 256 bytes plus one frame were held at any time.
+    assert_eq!(forwarded, 20 + 12 + 12_000);
+    let mut proxy = ProxySession::new(limits);
+    proxy.receive_game(&frame(Variant::from("output")));
+    proxy.receive_game(&frame(Variant::Int(1000)));
+    let mut held_most = 0;
+    let mut total = 0;
+    for i in 1..=1000 {
+        proxy.receive_game(&item);
+        total += proxy.take_to_editor().len();
+        held_most = held_most.max(20 + 12 + 12 * i - total);
+    }
+    assert!(held_most <= 256 + 12, "{held_most}");
+}
