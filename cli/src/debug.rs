@@ -29,6 +29,69 @@ pub enum DebugCommand {
     /// Run a Godot debug build under the remote debugger: print its output and errors, continue
     /// after script errors, exit with its status.
     Run(RunArgs),
+    /// Join a game started elsewhere (`--remote-debug tcp://127.0.0.1:PORT`) to the Godot
+    /// editor's debugger, and report its output and errors as `debug run` does.
+    Proxy(ProxyArgs),
+}
+
+/// `godot-serde debug proxy`
+#[derive(Args, Debug)]
+pub struct ProxyArgs {
+    /// The port on 127.0.0.1 the game connects to.
+    #[arg(long, value_name = "PORT")]
+    pub listen: u16,
+    /// The editor's debugger address.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:6007")]
+    pub editor: String,
+    /// Print one JSON object per event (JSON Lines) on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Exit with 1 when a script error occurred.
+    #[arg(long)]
+    pub fail_on_error: bool,
+    /// Give up after this many seconds (exit code 124); 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    pub timeout: u64,
+}
+
+/// Serves one game started by someone else through the proxy; `Ok(code)` is the exit code:
+/// 0, or 1 with `--fail-on-error` after a script error.
+pub fn proxy<W: Write>(args: &ProxyArgs, out: &mut W) -> Result<u8, Failure> {
+    let listener = Listener::Proxy(
+        ProxyListener::listen(("127.0.0.1", args.listen), args.editor.as_str()).map_err(|e| {
+            Failure::input(format!(
+                "cannot listen on 127.0.0.1:{}, or resolve the editor {:?}: {e}",
+                args.listen, args.editor
+            ))
+        })?,
+    );
+    let deadline = (args.timeout > 0).then(|| Instant::now() + Duration::from_secs(args.timeout));
+    let mut report = Report {
+        out,
+        json: args.json,
+        script_errors: 0,
+        warnings: 0,
+        last_break: None,
+    };
+    let code = match serve(&listener, None, deadline, &mut report, None) {
+        Ok(()) => 0,
+        Err(Stop::TimedOut) => {
+            report.note("timeout", &format!("gave up after {} s", args.timeout))?;
+            124
+        }
+        Err(Stop::Failed(f)) => return Err(f),
+    };
+    let failed = args.fail_on_error && report.script_errors > 0 && code == 0;
+    let exit = if failed { 1 } else { code };
+    if report.json {
+        report.line(&json!({
+            "event": "exit",
+            "script_errors": report.script_errors,
+            "warnings": report.warnings,
+            "exit_code": exit,
+        }))?;
+    }
+    Ok(exit)
 }
 
 /// `godot-serde debug run`
@@ -327,7 +390,13 @@ pub fn run<W: Write>(args: &RunArgs, out: &mut W) -> Result<u8, Failure> {
         last_break: None,
     };
     let mut repl = args.repl.then(repl::Repl::start);
-    let result = serve(&listener, &mut child, deadline, &mut report, repl.as_mut());
+    let result = serve(
+        &listener,
+        Some(&mut child),
+        deadline,
+        &mut report,
+        repl.as_mut(),
+    );
     let code = match result {
         Ok(()) => status_code(&mut child)?,
         Err(Stop::TimedOut) => {
@@ -404,7 +473,7 @@ impl Listener {
 /// Accepts the game and reports its events until it disconnects.
 fn serve<W: Write>(
     debugger: &Listener,
-    child: &mut Child,
+    mut child: Option<&mut Child>,
     deadline: Option<Instant>,
     report: &mut Report<'_, W>,
     mut repl: Option<&mut repl::Repl>,
@@ -416,7 +485,7 @@ fn serve<W: Write>(
             Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
             Err(e) => return Err(Failure::input(format!("cannot accept the game: {e}")).into()),
         }
-        if let Ok(Some(status)) = child.try_wait() {
+        if let Some(Ok(Some(status))) = child.as_mut().map(|c| c.try_wait()) {
             return Err(Failure::input(format!(
                 "the game exited ({status}) without connecting to the debugger: is it a \
                  debug build, and is the command a Godot engine?"
@@ -426,7 +495,7 @@ fn serve<W: Write>(
         if past(deadline) {
             return Err(Stop::TimedOut);
         }
-        if Instant::now() >= connect_by {
+        if child.is_some() && Instant::now() >= connect_by {
             return Err(Failure::input(format!(
                 "the game did not connect to the debugger within {CONNECT_TIMEOUT:?}"
             ))

@@ -567,3 +567,69 @@ fn godot3_proxy_to_an_editor() {
         "SCRIPT ERROR: Invalid get index 'missing_key' (on base: 'Dictionary').\n   [0] boom (res://main.gd:5)\n",
     );
 }
+
+/// `debug proxy`: the game is started by someone else (here the test, after the proxy) and
+/// connects to `--listen`; the editor (a `Debugger` again) continues its break.
+#[test]
+fn godot4_debug_proxy_for_a_game_started_elsewhere() {
+    use godot_serde_debugger::{Debugger, Event};
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let Some(godot) = Engine::Godot4.find_or_skip("cli::debug_run::debug_proxy") else {
+        return;
+    };
+    let dir = project(Engine::Godot4, GAME4);
+    let editor = Debugger::listen("127.0.0.1:0").unwrap();
+    let addr = editor.local_addr().unwrap().to_string();
+    let editor = std::thread::spawn(move || {
+        let mut game = editor.accept(Duration::from_secs(60)).unwrap();
+        game.events_until(Duration::from_secs(60), true, |_| false)
+    });
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let proxy = Command::new(env!("CARGO_BIN_EXE_godot-serde"))
+        .args(["debug", "proxy", "--listen", &port, "--editor", &addr])
+        .args(["--timeout", "60"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The engine retries its connection for a few seconds, so it may start at once.
+    let game = Command::new(&godot)
+        .arg("--remote-debug")
+        .arg(format!("tcp://127.0.0.1:{port}"))
+        .args(["--headless", "--path", dir.to_str().unwrap()])
+        .args(["-s", "res://main.gd", "--", "3"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let out = proxy.wait_with_output().unwrap();
+    let seen = editor.join().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(game.code(), Some(3));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("hello 42\n") && stdout.contains("after the error\n"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("SCRIPT ERROR: "), "{stderr}");
+    assert!(
+        seen.iter().any(|e| matches!(e, Event::DebugEnter(_))),
+        "{seen:?}"
+    );
+    assert!(
+        !seen.iter().any(|e| matches!(e, Event::StackDump(_))),
+        "{seen:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
