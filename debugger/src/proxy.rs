@@ -15,7 +15,8 @@
 //!   oldest is forgotten past that (its answer then goes to the editor).
 //! - The editor closing is [`ProxyEvent::EditorClosed`]: the game keeps running with our side
 //!   alone (a break the editor left open waits for our `Continue`). The game closing is
-//!   [`Event::Disconnected`]; the editor's connection is then closed too.
+//!   [`Event::Disconnected`]; the adapter then closes the editor's connection too
+//!   ([`ProxyEvent::EditorClosed`] follows).
 //!
 //! [`ProxySession`] is the sans-IO core; [`ProxyListener`] / [`ProxyConnection`] the blocking
 //! TCP adapter.
