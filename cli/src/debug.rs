@@ -2,7 +2,10 @@
 //! prints what the game prints and every error as it arrives (text or JSON Lines), continues
 //! after script errors, and exits with the game's status (or 1 with `--fail-on-error` when a
 //! script error occurred in a game that exited 0); with `--repl`, commands on stdin (tree,
-//! inspect, set, monitors, wait) are applied to the running game (`repl`).
+//! inspect, set, monitors, wait) are applied to the running game (`repl`). With `--proxy
+//! HOST:PORT` the game is joined to the Godot editor's debugger at that address as well
+//! (`godot_serde_debugger::proxy`): the editor sees and drives the game as usual, and breaks
+//! are left to it while it is connected.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -11,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use godot_serde_debugger::{
-    Command, Connection, Debugger, Event, OutputKind, ScriptError, StackFrame,
+    Command, Connection, Debugger, Event, OutputKind, Protocol, ProxyConnection, ProxyEvent,
+    ProxyListener, ScriptError, SendError, StackFrame,
 };
 use serde_json::json;
 
@@ -25,6 +29,69 @@ pub enum DebugCommand {
     /// Run a Godot debug build under the remote debugger: print its output and errors, continue
     /// after script errors, exit with its status.
     Run(RunArgs),
+    /// Join a game started elsewhere (`--remote-debug tcp://127.0.0.1:PORT`) to the Godot
+    /// editor's debugger, and report its output and errors as `debug run` does.
+    Proxy(ProxyArgs),
+}
+
+/// `godot-serde debug proxy`
+#[derive(Args, Debug)]
+pub struct ProxyArgs {
+    /// The port on 127.0.0.1 the game connects to.
+    #[arg(long, value_name = "PORT")]
+    pub listen: u16,
+    /// The editor's debugger address.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:6007")]
+    pub editor: String,
+    /// Print one JSON object per event (JSON Lines) on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Exit with 1 when a script error occurred.
+    #[arg(long)]
+    pub fail_on_error: bool,
+    /// Give up after this many seconds (exit code 124); 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    pub timeout: u64,
+}
+
+/// Serves one game started by someone else through the proxy; `Ok(code)` is the exit code:
+/// 0, or 1 with `--fail-on-error` after a script error.
+pub fn proxy<W: Write>(args: &ProxyArgs, out: &mut W) -> Result<u8, Failure> {
+    let listener = Listener::Proxy(
+        ProxyListener::listen(("127.0.0.1", args.listen), args.editor.as_str()).map_err(|e| {
+            Failure::input(format!(
+                "cannot listen on 127.0.0.1:{}, or resolve the editor {:?}: {e}",
+                args.listen, args.editor
+            ))
+        })?,
+    );
+    let deadline = (args.timeout > 0).then(|| Instant::now() + Duration::from_secs(args.timeout));
+    let mut report = Report {
+        out,
+        json: args.json,
+        script_errors: 0,
+        warnings: 0,
+        last_break: None,
+    };
+    let code = match serve(&listener, None, deadline, &mut report, None) {
+        Ok(()) => 0,
+        Err(Stop::TimedOut) => {
+            report.note("timeout", &format!("gave up after {} s", args.timeout))?;
+            124
+        }
+        Err(Stop::Failed(f)) => return Err(f),
+    };
+    let failed = args.fail_on_error && report.script_errors > 0 && code == 0;
+    let exit = if failed { 1 } else { code };
+    if report.json {
+        report.line(&json!({
+            "event": "exit",
+            "script_errors": report.script_errors,
+            "warnings": report.warnings,
+            "exit_code": exit,
+        }))?;
+    }
+    Ok(exit)
 }
 
 /// `godot-serde debug run`
@@ -50,12 +117,72 @@ pub struct RunArgs {
     /// `Vector2(10, 20)`). Their answers go to stdout.
     #[arg(long)]
     pub repl: bool,
+    /// Also join the game to the Godot editor's debugger listening at HOST:PORT (the editor's
+    /// default is 127.0.0.1:6007): both see its output and errors, the editor continues its
+    /// breaks while connected (we do once it is gone), and answers go to the side that asked.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub proxy: Option<String>,
     /// Kill the game after this many seconds (exit code 124); 0: no limit.
     #[arg(long, value_name = "SECONDS", default_value_t = 0)]
     pub timeout: u64,
     /// The Godot command and its arguments (after `--`), e.g. `godot --headless --path game`.
     #[arg(required = true, last = true, value_name = "GODOT_COMMAND")]
     pub command: Vec<OsString>,
+}
+
+/// What the event loop and the REPL need of a game's connection: direct, or through the
+/// proxy to the editor.
+pub(crate) trait Game {
+    /// The dialect, once known.
+    fn protocol(&self) -> Option<Protocol>;
+    /// Sends a command of ours.
+    fn send(&mut self, command: Command) -> Result<(), SendError>;
+    /// The next event, or a note (`event`, `message`) about the editor's side.
+    fn next(&mut self, timeout: Duration) -> Option<Result<Event, (&'static str, String)>>;
+    /// Whether we answer breaks (false while an editor is connected and does).
+    fn continues_breaks(&self) -> bool;
+}
+
+impl Game for Connection {
+    fn protocol(&self) -> Option<Protocol> {
+        Connection::protocol(self)
+    }
+    fn send(&mut self, command: Command) -> Result<(), SendError> {
+        Connection::send(self, command)
+    }
+    fn next(&mut self, timeout: Duration) -> Option<Result<Event, (&'static str, String)>> {
+        self.next_event(timeout).map(Ok)
+    }
+    fn continues_breaks(&self) -> bool {
+        true
+    }
+}
+
+impl Game for ProxyConnection {
+    fn protocol(&self) -> Option<Protocol> {
+        self.core().protocol()
+    }
+    fn send(&mut self, command: Command) -> Result<(), SendError> {
+        ProxyConnection::send(self, command)
+    }
+    fn next(&mut self, timeout: Duration) -> Option<Result<Event, (&'static str, String)>> {
+        loop {
+            match self.next_event(timeout)? {
+                ProxyEvent::Game(event) => return Some(Ok(event)),
+                ProxyEvent::EditorClosed { error } if !self.core().game_ended() => {
+                    let why = error.map(|e| format!(": {e}")).unwrap_or_default();
+                    return Some(Err((
+                        "editor_closed",
+                        format!("the editor's debugger is gone{why}; the game runs on with us"),
+                    )));
+                }
+                ProxyEvent::EditorClosed { .. } | ProxyEvent::Withheld { .. } => {}
+            }
+        }
+    }
+    fn continues_breaks(&self) -> bool {
+        !self.core().editor_open()
+    }
 }
 
 /// How long to wait for the game to connect after it started: 30 s.
@@ -228,9 +355,20 @@ fn status_code(child: &mut Child) -> Result<u8, Failure> {
 
 /// Runs the game; `Ok(code)` is the process exit code.
 pub fn run<W: Write>(args: &RunArgs, out: &mut W) -> Result<u8, Failure> {
-    let debugger = Debugger::listen("127.0.0.1:0")
-        .map_err(|e| Failure::input(format!("cannot listen on 127.0.0.1: {e}")))?;
-    let port = debugger
+    let listener = match &args.proxy {
+        None => Listener::Direct(
+            Debugger::listen("127.0.0.1:0")
+                .map_err(|e| Failure::input(format!("cannot listen on 127.0.0.1: {e}")))?,
+        ),
+        Some(editor) => Listener::Proxy(
+            ProxyListener::listen("127.0.0.1:0", editor.as_str()).map_err(|e| {
+                Failure::input(format!(
+                    "cannot listen, or resolve the editor {editor:?}: {e}"
+                ))
+            })?,
+        ),
+    };
+    let port = listener
         .local_addr()
         .map_err(|e| Failure::input(format!("cannot read the listening port: {e}")))?
         .port();
@@ -252,7 +390,13 @@ pub fn run<W: Write>(args: &RunArgs, out: &mut W) -> Result<u8, Failure> {
         last_break: None,
     };
     let mut repl = args.repl.then(repl::Repl::start);
-    let result = serve(&debugger, &mut child, deadline, &mut report, repl.as_mut());
+    let result = serve(
+        &listener,
+        Some(&mut child),
+        deadline,
+        &mut report,
+        repl.as_mut(),
+    );
     let code = match result {
         Ok(()) => status_code(&mut child)?,
         Err(Stop::TimedOut) => {
@@ -304,22 +448,44 @@ fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
 
+/// Where the game connects: to us, or to the proxy to the editor.
+enum Listener {
+    Direct(Debugger),
+    Proxy(ProxyListener),
+}
+
+impl Listener {
+    fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
+        match self {
+            Listener::Direct(d) => d.local_addr(),
+            Listener::Proxy(p) => p.local_addr(),
+        }
+    }
+
+    fn accept(&self, timeout: Duration) -> std::io::Result<Box<dyn Game>> {
+        Ok(match self {
+            Listener::Direct(d) => Box::new(d.accept(timeout)?),
+            Listener::Proxy(p) => Box::new(p.accept(timeout)?),
+        })
+    }
+}
+
 /// Accepts the game and reports its events until it disconnects.
 fn serve<W: Write>(
-    debugger: &Debugger,
-    child: &mut Child,
+    debugger: &Listener,
+    mut child: Option<&mut Child>,
     deadline: Option<Instant>,
     report: &mut Report<'_, W>,
     mut repl: Option<&mut repl::Repl>,
 ) -> Result<(), Stop> {
     let connect_by = Instant::now() + CONNECT_TIMEOUT;
-    let mut game: Connection = loop {
+    let mut game: Box<dyn Game> = loop {
         match debugger.accept(POLL) {
             Ok(game) => break game,
             Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
             Err(e) => return Err(Failure::input(format!("cannot accept the game: {e}")).into()),
         }
-        if let Ok(Some(status)) = child.try_wait() {
+        if let Some(Ok(Some(status))) = child.as_mut().map(|c| c.try_wait()) {
             return Err(Failure::input(format!(
                 "the game exited ({status}) without connecting to the debugger: is it a \
                  debug build, and is the command a Godot engine?"
@@ -329,7 +495,7 @@ fn serve<W: Write>(
         if past(deadline) {
             return Err(Stop::TimedOut);
         }
-        if Instant::now() >= connect_by {
+        if child.is_some() && Instant::now() >= connect_by {
             return Err(Failure::input(format!(
                 "the game did not connect to the debugger within {CONNECT_TIMEOUT:?}"
             ))
@@ -343,13 +509,18 @@ fn serve<W: Write>(
             return Err(Stop::TimedOut);
         }
         if let Some(repl) = repl.as_deref_mut() {
-            repl.poll(&mut game, report)?;
+            repl.poll(game.as_mut(), report)?;
         }
-        let Some(event) = game.next_event(POLL) else {
-            continue;
+        let event = match game.next(POLL) {
+            None => continue,
+            Some(Ok(event)) => event,
+            Some(Err((event, message))) => {
+                report.note(event, &message)?;
+                continue;
+            }
         };
         if let Some(repl) = repl.as_deref_mut() {
-            repl.event(&event, &mut game, report)?;
+            repl.event(&event, game.as_mut(), report)?;
         }
         match event {
             Event::Output(lines) => {
@@ -364,13 +535,17 @@ fn serve<W: Write>(
                     pending_break = Some(b.reason);
                 } else {
                     report.script_break(&b.reason, &[])?;
-                    let _ = game.send(Command::Continue);
+                    if game.continues_breaks() {
+                        let _ = game.send(Command::Continue);
+                    }
                 }
             }
             Event::StackDump(stack) => {
                 if let Some(reason) = pending_break.take() {
                     report.script_break(&reason, &stack)?;
-                    let _ = game.send(Command::Continue);
+                    if game.continues_breaks() {
+                        let _ = game.send(Command::Continue);
+                    }
                 }
             }
             Event::BadFrame(e) => report.note("bad_frame", &e.to_string())?,

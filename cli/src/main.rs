@@ -158,6 +158,8 @@ Examples:
   godot-serde debug run -- godot --headless --path game
   godot-serde debug run --json --fail-on-error -- godot --headless --path game -s res://test.gd
   godot-serde debug run --godot3 -- godot3-server --no-window --path game
+  godot-serde debug run --proxy 127.0.0.1:6007 -- godot --headless --path game  # with the editor
+  godot-serde debug proxy --listen 6010 --editor 127.0.0.1:6007  # a game started elsewhere
 
 `--remote-debug tcp://127.0.0.1:PORT` (Godot 3: `127.0.0.1:PORT`) is added in front of the
 engine's arguments, PORT a free port. Exit codes: the game's status; 1 with --fail-on-error
@@ -612,6 +614,15 @@ fn run() -> ExitCode {
         },
         Command::Debug { command } => match command {
             debug::DebugCommand::Run(args) => match debug::run(args, &mut out) {
+                Ok(0) => Ok(()),
+                Ok(code) => Err(input::Failure {
+                    code,
+                    message: String::new(),
+                    details: Vec::new(),
+                }),
+                Err(f) => Err(f),
+            },
+            debug::DebugCommand::Proxy(args) => match debug::proxy(args, &mut out) {
                 Ok(0) => Ok(()),
                 Ok(code) => Err(input::Failure {
                     code,

@@ -6,6 +6,7 @@
 //! - [`Session`]: the protocol core, sans IO (bytes in, events out; commands in, bytes out)
 //!   and the connection's state (break, stack, counts).
 //! - [`Debugger`] / [`Connection`]: a blocking TCP adapter that accepts one game.
+//! - [`proxy`]: a proxy between a game and the Godot editor, so that both debug it at once.
 //! - [`wire`]: the framing of both dialects, [`Limits`] and their defaults.
 //! - `tokio::AsyncConnection` (feature `tokio`): the same connection with `async` reads and
 //!   writes.
@@ -43,6 +44,7 @@ pub mod blocking;
 mod command;
 mod event;
 mod profiler;
+pub mod proxy;
 mod scene;
 mod session;
 #[cfg(feature = "tokio")]
@@ -53,6 +55,7 @@ pub use blocking::{Connection, Debugger};
 pub use command::{Command, Profiler, Unsupported};
 pub use event::{Break, Event, OutputKind, OutputLine, Scope, ScriptError, StackFrame, Variable};
 pub use profiler::{Bandwidth, Monitors, RpcNodeStats, SyncStats};
+pub use proxy::{ProxyConnection, ProxyEvent, ProxyListener, ProxySession, Side};
 pub use scene::{InspectedObject, Property, SceneNode, SceneTree};
 pub use session::{SendError, Session};
 pub use wire::{Limits, Protocol, RawMessage, WireError};

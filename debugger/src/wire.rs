@@ -162,6 +162,13 @@ impl Decoder {
         self.protocol
     }
 
+    /// Whether the frames taken so far end a message (or a skipped one): no Godot 3 message
+    /// is part-way gathered or skipped.
+    #[must_use]
+    pub fn between_messages(&self) -> bool {
+        matches!(self.pending, Pending3::Name)
+    }
+
     /// Bytes still needed for the frame at the front (0 when none is started).
     #[must_use]
     pub fn missing_bytes(&self) -> usize {

@@ -10,10 +10,10 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
 use godot_serde::Variant;
-use godot_serde_debugger::{Command, Connection, Event, InspectedObject, Monitors, SceneTree};
+use godot_serde_debugger::{Command, Event, InspectedObject, Monitors, SceneTree};
 use serde_json::json;
 
-use super::Report;
+use super::{Game, Report};
 use crate::input::Failure;
 
 /// How long a command waits for the game's answer before it is given up: 10 s (`wait` has
@@ -117,7 +117,7 @@ impl Repl {
     /// Takes the lines typed so far and runs the commands that can run.
     pub(super) fn poll<W: Write>(
         &mut self,
-        game: &mut Connection,
+        game: &mut dyn Game,
         report: &mut Report<'_, W>,
     ) -> Result<(), Failure> {
         while self.stdin_open {
@@ -155,7 +155,7 @@ impl Repl {
     /// Sends what the head command needs, while nothing is awaited.
     fn start_next<W: Write>(
         &mut self,
-        game: &mut Connection,
+        game: &mut dyn Game,
         report: &mut Report<'_, W>,
     ) -> Result<(), Failure> {
         while self.waiting == Waiting::Nothing {
@@ -202,7 +202,7 @@ impl Repl {
 
     fn set_done<W: Write>(
         &mut self,
-        game: &mut Connection,
+        game: &mut dyn Game,
         report: &mut Report<'_, W>,
         command: Command,
     ) -> Result<(), Failure> {
@@ -232,7 +232,7 @@ impl Repl {
     pub(super) fn event<W: Write>(
         &mut self,
         event: &Event,
-        game: &mut Connection,
+        game: &mut dyn Game,
         report: &mut Report<'_, W>,
     ) -> Result<(), Failure> {
         // The first event tells the dialect: commands typed before it start now, so that a

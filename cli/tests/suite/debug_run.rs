@@ -481,3 +481,155 @@ set /root/Player position Vector2(10, 20)
     assert_eq!(find("exit")["status"], 7);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--proxy`: the "editor" is this crate's own `Debugger` listening on another port (standing
+/// in for the Godot editor, which cannot run here). It sees the game's output and break and
+/// continues it; `debug run` leaves the break to it, still reports the break with its stack
+/// (its own `get_stack_dump`, answered to it and not to the editor) and exits with the game.
+fn behind_the_proxy(engine: Engine, args: &[&str], code: i32, error_line: &str) {
+    use godot_serde_debugger::{Debugger, Event};
+    use std::time::Duration;
+    let Some(godot) = engine.find_or_skip("cli::debug_run::proxy") else {
+        return;
+    };
+    let dir = project(
+        engine,
+        if engine == Engine::Godot4 {
+            GAME4
+        } else {
+            GAME3
+        },
+    );
+    let editor = Debugger::listen("127.0.0.1:0").unwrap();
+    let addr = editor.local_addr().unwrap().to_string();
+    let editor = std::thread::spawn(move || {
+        let mut game = editor.accept(Duration::from_secs(60)).unwrap();
+        // Continues each break, as the editor's user would.
+        game.events_until(Duration::from_secs(60), true, |_| false)
+    });
+    let (godot, d) = (godot.to_str().unwrap(), dir.to_str().unwrap());
+    let mut all = vec!["debug", "run", "--proxy", &addr, "--timeout", "60"];
+    if engine == Engine::Godot3 {
+        all.push("--godot3");
+    }
+    all.extend(["--", godot]);
+    all.extend_from_slice(args);
+    all.extend(["--path", d, "-s", "res://main.gd", "--", "3"]);
+    let r = run(&all, b"");
+    let seen = editor.join().unwrap();
+    assert_eq!(r.code, Some(code), "{}", r.transcript());
+    // Our side: the output, and the break with the stack it asked for.
+    assert!(r.out().contains("hello 42\n"), "{}", r.transcript());
+    assert!(r.out().contains("after the error\n"), "{}", r.transcript());
+    assert!(r.stderr.contains(error_line), "{}", r.stderr);
+    assert!(!r.stderr.contains("editor"), "{}", r.stderr);
+    // The editor's side: the same output and the break (which it continued), none of our
+    // answers, then the game's end.
+    let printed = |text: &str| {
+        seen.iter()
+            .any(|e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text.contains(text))))
+    };
+    assert!(
+        printed("hello 42") && printed("after the error"),
+        "{seen:?}"
+    );
+    assert!(
+        seen.iter().any(|e| matches!(e, Event::DebugEnter(_))),
+        "{seen:?}"
+    );
+    assert!(
+        !seen.iter().any(|e| matches!(e, Event::StackDump(_))),
+        "the editor got our stack dump: {seen:?}"
+    );
+    assert!(
+        matches!(seen.last(), Some(Event::Disconnected { .. })),
+        "{seen:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn godot4_proxy_to_an_editor() {
+    behind_the_proxy(
+        Engine::Godot4,
+        &["--headless"],
+        3,
+        "SCRIPT ERROR: Invalid access to property or key 'missing_key' on a base object of type 'Dictionary'.\n   [0] boom (res://main.gd:5)\n",
+    );
+}
+
+#[test]
+fn godot3_proxy_to_an_editor() {
+    behind_the_proxy(
+        Engine::Godot3,
+        &["--no-window"],
+        3,
+        "SCRIPT ERROR: Invalid get index 'missing_key' (on base: 'Dictionary').\n   [0] boom (res://main.gd:5)\n",
+    );
+}
+
+/// `debug proxy`: the game is started by someone else (here the test, after the proxy) and
+/// connects to `--listen`; the editor (a `Debugger` again) continues its break.
+#[test]
+fn godot4_debug_proxy_for_a_game_started_elsewhere() {
+    use godot_serde_debugger::{Debugger, Event};
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let Some(godot) = Engine::Godot4.find_or_skip("cli::debug_run::debug_proxy") else {
+        return;
+    };
+    let dir = project(Engine::Godot4, GAME4);
+    let editor = Debugger::listen("127.0.0.1:0").unwrap();
+    let addr = editor.local_addr().unwrap().to_string();
+    let editor = std::thread::spawn(move || {
+        let mut game = editor.accept(Duration::from_secs(60)).unwrap();
+        game.events_until(Duration::from_secs(60), true, |_| false)
+    });
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let proxy = Command::new(env!("CARGO_BIN_EXE_godot-serde"))
+        .args(["debug", "proxy", "--listen", &port, "--editor", &addr])
+        .args(["--timeout", "60"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The engine retries its connection for a few seconds, so it may start at once.
+    let game = Command::new(&godot)
+        .arg("--remote-debug")
+        .arg(format!("tcp://127.0.0.1:{port}"))
+        .args(["--headless", "--path", dir.to_str().unwrap()])
+        .args(["-s", "res://main.gd", "--", "3"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let out = proxy.wait_with_output().unwrap();
+    let seen = editor.join().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(game.code(), Some(3));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("hello 42\n") && stdout.contains("after the error\n"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("SCRIPT ERROR: "), "{stderr}");
+    assert!(
+        seen.iter().any(|e| matches!(e, Event::DebugEnter(_))),
+        "{seen:?}"
+    );
+    assert!(
+        !seen.iter().any(|e| matches!(e, Event::StackDump(_))),
+        "{seen:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

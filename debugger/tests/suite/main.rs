@@ -8,6 +8,8 @@ mod live_breakpoints;
 mod live_godot3;
 mod live_godot4;
 mod live_profilers;
+mod live_proxy;
 mod live_stepping;
+mod proxy;
 #[cfg(feature = "tokio")]
 mod tokio_adapter;
