@@ -68,6 +68,7 @@ enum Shape {
 }
 
 impl<'a> Args<'a> {
+    #[inline]
     pub(crate) fn raw_or_none(bytes: &'a [u8], offset: usize) -> Self {
         let shape = if bytes.is_empty() {
             Shape::None
@@ -81,6 +82,7 @@ impl<'a> Args<'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn list(count: u8, bytes: &'a [u8], offset: usize) -> Self {
         Self {
             shape: Shape::List(count),
@@ -100,6 +102,7 @@ impl<'a> Args<'a> {
     }
 
     /// The arguments as the serde list that [`decode`] reads.
+    #[inline]
     pub(crate) fn serde_list(&self) -> List<'a> {
         let (count, raw) = match self.shape {
             Shape::None => (0, false),
@@ -573,7 +576,7 @@ pub fn write_call<T: ?Sized + Serialize>(
     }
     let start = out.len();
     // The header and a count byte of 0; the arguments follow, then the count is set.
-    crate::wire::write_remote_call(out, node_id, None, method, &Encoded::default());
+    crate::wire::put_call_header(out, node_id, false, method, Some(0));
     let count_at = out.len() - 1;
     let count = match write_list(Dialect::Godot4, out, args) {
         Ok(count) => count,
