@@ -14,3 +14,4 @@ mod raw_enet;
 
 mod args;
 mod memory;
+mod peer_record;
