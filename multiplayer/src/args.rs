@@ -458,6 +458,29 @@ pub(crate) fn write_list<T: ?Sized + Serialize>(
     let result = enc.list(args);
     let count = enc.count;
     *out = enc.into_inner();
+    // Written, and at most 255: only the count goes back. (Merged with the other outcomes,
+    // the whole `Result` was assembled on the stack and copied out, its wide loads waiting
+    // on the narrow stores: a twentieth of a five-argument send.)
+    if result.is_ok()
+        && let Ok(n) = u8::try_from(count)
+    {
+        return Ok(n);
+    }
+    list_not_written(dialect, out, args, start, result, count)
+}
+
+/// [`write_list`] when the encoder left the list to the `Variant` path, failed, or wrote
+/// more than 255 arguments.
+#[cold]
+#[inline(never)]
+fn list_not_written<T: ?Sized + Serialize>(
+    dialect: Dialect,
+    out: &mut Vec<u8>,
+    args: &T,
+    start: usize,
+    result: Result<(), ser::EncError>,
+    count: usize,
+) -> Result<u8, ProtocolError> {
     let written = match result {
         Ok(()) => Ok(count),
         Err(e) if e.is_fallback() => {
