@@ -50,7 +50,9 @@ fn a_peer_pays_32_bytes_for_a_cached_node() {
     let _alone = crate::memory::alone();
     let bare = held(false, false);
     let cached = held(false, true);
-    let per_peer = cached.saturating_sub(bare) / PEERS;
+    // Rounded: the test harness's own allocations on other threads move the totals by a
+    // hundred bytes or so (over 1,000 peers, a tenth of a byte each).
+    let per_peer = (cached.saturating_sub(bare) + PEERS / 2) / PEERS;
     println!("path cache of one node: {per_peer} bytes per peer");
     assert_eq!(per_peer, 16 + 16);
 }
