@@ -33,10 +33,16 @@ pub(crate) enum Dialect {
 }
 
 impl Dialect {
+    /// The root crate's configuration for the dialect's values. Constants, inlined: built by a
+    /// call, the `Config` came back through memory and the encoder's wide copy of it waited on
+    /// the call's narrow stores (a tenth of a five-argument send).
+    #[inline]
     pub(crate) fn config(self) -> Config {
+        const GODOT4: Config = Config::godot4();
+        const GODOT3: Config = Config::godot3();
         match self {
-            Dialect::Godot4 => Config::godot4(),
-            Dialect::Godot3 => crate::godot3::wire::config(),
+            Dialect::Godot4 => GODOT4,
+            Dialect::Godot3 => GODOT3,
         }
     }
 

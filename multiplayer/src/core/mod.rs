@@ -128,11 +128,31 @@ impl Queues {
 
     /// The next event.
     pub(crate) fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        let next = self.events.pop_front();
+        if next.is_none() {
+            release(&mut self.events);
+        }
+        next
     }
 
     /// The next output.
     pub(crate) fn poll_output(&mut self) -> Option<Output> {
-        self.out.pop_front()
+        let next = self.out.pop_front();
+        if next.is_none() {
+            release(&mut self.out);
+        }
+        next
+    }
+}
+
+/// The entries a drained queue keeps room for ([`release`]).
+const QUEUE_KEEP: usize = 64;
+
+/// Gives back the room of a drained queue above [`QUEUE_KEEP`] entries: a burst (a server's
+/// ADD_PEER notices, 2 × (peers − 1) per join; a broadcast) grew it, and a `VecDeque` keeps its
+/// largest size (32 bytes an output: 64 KiB after a join at 1,000 peers) for good.
+fn release<T>(queue: &mut VecDeque<T>) {
+    if queue.capacity() > QUEUE_KEEP {
+        queue.shrink_to(QUEUE_KEEP);
     }
 }

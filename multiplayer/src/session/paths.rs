@@ -3,7 +3,7 @@
 //! the nodes whose RPC checksum it disagrees with. Private state; the session reaches it
 //! through the methods here.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::core::cache::{self, HasPaths, PathCache, PeerPaths, Repeat};
 use crate::rpc::relative_path;
@@ -16,8 +16,33 @@ struct Peer {
     /// The ids it announced (→ table slot) and which of ours it confirmed.
     paths: PeerPaths<usize>,
     /// Table slots whose checksum differs between us, with its checksum (empty when it only
-    /// told us through CONFIRM_PATH that ours differs).
-    mismatched: HashMap<usize, String>,
+    /// told us through CONFIRM_PATH that ours differs). A vector: usually empty, at most one
+    /// entry per declared table, and 24 bytes in every peer's record where a hash map took 48.
+    mismatched: Vec<(usize, String)>,
+}
+
+impl Peer {
+    /// The peer's checksum of the table in slot `index`, when it differs from ours.
+    fn mismatch(&self, index: usize) -> Option<&String> {
+        self.mismatched
+            .iter()
+            .find_map(|(i, md5)| (*i == index).then_some(md5))
+    }
+
+    /// Records that the checksums of slot `index` differ; `theirs` replaces a checksum known
+    /// before unless it is `None`.
+    fn set_mismatch(&mut self, index: usize, theirs: Option<&str>) {
+        match self.mismatched.iter_mut().find(|(i, _)| *i == index) {
+            Some((_, md5)) => {
+                if let Some(theirs) = theirs {
+                    theirs.clone_into(md5);
+                }
+            }
+            None => self
+                .mismatched
+                .push((index, theirs.map(str::to_owned).unwrap_or_default())),
+        }
+    }
 }
 
 impl HasPaths<usize> for Peer {
@@ -117,7 +142,7 @@ impl Paths {
                     }
                 })?,
             };
-        if let Some(theirs) = peer.mismatched.get(&index) {
+        if let Some(theirs) = peer.mismatch(index) {
             let table = self.cache.table(index);
             return Err(ProtocolError::MismatchedCall {
                 peer: from,
@@ -165,7 +190,7 @@ impl Paths {
         peer.paths
             .remember(from, id, index, limit, Repeat::Refuse)?;
         if !valid {
-            peer.mismatched.insert(index, md5.to_owned());
+            peer.set_mismatch(index, Some(md5));
         }
         Ok((valid, mismatch))
     }
@@ -193,7 +218,7 @@ impl Paths {
         if valid {
             return Ok(());
         }
-        peer.mismatched.entry(index).or_default();
+        peer.set_mismatch(index, None);
         let table = self.cache.table(index);
         Err(ProtocolError::ChecksumMismatch {
             peer: from,
@@ -243,7 +268,7 @@ impl Paths {
         if let Some(index) = self.cache.forget(path) {
             for peer in self.peers.values_mut() {
                 peer.paths.forget(index, index);
-                peer.mismatched.remove(&index);
+                peer.mismatched.retain(|(i, _)| *i != index);
             }
         }
     }
