@@ -45,6 +45,11 @@ pub enum Event {
     /// `MultiplayerSynchronizer` traffic since the previous sample (Godot 4's replication
     /// profiler); empty when none.
     SyncProfile(Vec<SyncStats>),
+    /// The engine stopped sending errors or warnings for up to a second because the game
+    /// raised more than its per-second limit, or dropped messages its queue could not hold
+    /// (the engine's `TOO_MANY_*` notices, sent as `error` messages; never counted as a
+    /// script error). See [`OutputKind::Overflow`] for printed text.
+    Dropped(Dropped),
     /// A message this crate has no type for (the script and servers profilers'
     /// frames, `window:title`, ...), whole.
     Other(RawMessage),
@@ -77,9 +82,68 @@ pub enum OutputKind {
     Rich,
     /// A type this crate does not know.
     Other(i64),
+    /// The engine's notice `[output overflow, print less text!]`: the game printed more
+    /// than the engine's per-second character limit; the line before it was cut (the
+    /// engine ends it with `[...]`) and the rest of that second's output is dropped.
+    Overflow,
+}
+
+/// The engine's text for [`OutputKind::Overflow`] (both engines).
+pub const OUTPUT_OVERFLOW: &str = "[output overflow, print less text!]";
+
+/// What the engine dropped, in an [`Event::Dropped`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DroppedKind {
+    /// Errors beyond `max_errors_per_second` (`TOO_MANY_ERRORS`).
+    Errors,
+    /// Warnings beyond `max_warnings_per_second` (`TOO_MANY_WARNINGS`).
+    Warnings,
+    /// Messages the engine could not queue (Godot 4's `TOO_MANY_MESSAGES`, beyond
+    /// `max_queued_messages`).
+    Messages,
+}
+
+/// An engine notice that it dropped errors, warnings or messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dropped {
+    /// What was dropped.
+    pub what: DroppedKind,
+    /// The engine's text, e.g. `"Too many errors! Ignoring errors for up to 1 second."`
+    /// (Godot 4's `TOO_MANY_MESSAGES` says how many were dropped).
+    pub description: String,
+    /// When, since the engine started: hours, minutes, seconds, milliseconds.
+    pub time: [i64; 4],
+}
+
+impl Dropped {
+    /// The notice an `error` message is, if it is one: a `TOO_MANY_*` code with no source
+    /// and no call stack (what the engine's own notices carry; a script's `push_error`
+    /// always has a source).
+    fn from_error(e: &ScriptError) -> Option<Dropped> {
+        let what = match e.message.as_str() {
+            "TOO_MANY_ERRORS" => DroppedKind::Errors,
+            "TOO_MANY_WARNINGS" => DroppedKind::Warnings,
+            "TOO_MANY_MESSAGES" => DroppedKind::Messages,
+            _ => return None,
+        };
+        let bare = e.source_file.is_empty() && e.source_function.is_empty();
+        (bare && e.callstack.is_empty()).then(|| Dropped {
+            what,
+            description: e.description.clone(),
+            time: e.time,
+        })
+    }
 }
 
 impl OutputKind {
+    fn of_line(text: &str, code: i64) -> Self {
+        if text == OUTPUT_OVERFLOW && (code == 0 || code == 1) {
+            OutputKind::Overflow
+        } else {
+            OutputKind::from_code(code)
+        }
+    }
+
     fn from_code(code: i64) -> Self {
         match code {
             0 => OutputKind::Log,
@@ -89,7 +153,7 @@ impl OutputKind {
         }
     }
 
-    /// A lowercase name: `log`, `error`, `rich` or `other`.
+    /// A lowercase name: `log`, `error`, `rich`, `other` or `overflow`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -97,6 +161,7 @@ impl OutputKind {
             OutputKind::Error => "error",
             OutputKind::Rich => "rich",
             OutputKind::Other(_) => "other",
+            OutputKind::Overflow => "overflow",
         }
     }
 }
@@ -313,8 +378,8 @@ pub(crate) fn parse(
         (Protocol::Godot4, "set_pid") => one_int(raw.data).map(Event::Pid),
         (Protocol::Godot4, "output") => output4(raw.data).map(Event::Output),
         (Protocol::Godot3, "output") => output3(raw.data).map(Event::Output),
-        (Protocol::Godot4, "error") => error4(raw.data).map(Event::Error),
-        (Protocol::Godot3, "error") => error3(raw.data).map(Event::Error),
+        (Protocol::Godot4, "error") => error4(raw.data).map(error_event),
+        (Protocol::Godot3, "error") => error3(raw.data).map(error_event),
         (_, "debug_enter") => debug_enter(protocol, raw.data).map(Event::DebugEnter),
         (_, "debug_exit") => Ok(Event::DebugExit),
         (Protocol::Godot4, "stack_dump") => stack_dump4(raw.data).map(Event::StackDump),
@@ -327,10 +392,12 @@ pub(crate) fn parse(
         (Protocol::Godot3, "message:scene_tree") => {
             SceneTree::parse(raw.data, 4).map(Event::SceneTree)
         }
-        (Protocol::Godot4, "scene:inspect_objects") => objects(raw.data).map(Event::Objects),
+        (Protocol::Godot4, "scene:inspect_objects") => {
+            objects(protocol, raw.data).map(Event::Objects)
+        }
         (Protocol::Godot4, "scene:inspect_object")
         | (Protocol::Godot3, "message:inspect_object") => {
-            InspectedObject::parse(raw.data).map(|o| Event::Objects(vec![o]))
+            InspectedObject::parse(protocol, raw.data).map(|o| Event::Objects(vec![o]))
         }
         (Protocol::Godot4, "performance:profile_frame") | (Protocol::Godot3, "performance") => {
             profiler::monitors(protocol, raw.data, custom_monitors).map(Event::Monitors)
@@ -379,8 +446,8 @@ fn output4(data: Vec<Variant>) -> Result<Vec<OutputLine>, String> {
         .into_iter()
         .zip(kinds)
         .map(|(text, kind)| OutputLine {
+            kind: OutputKind::of_line(&text, i64::from(kind)),
             text,
-            kind: OutputKind::from_code(i64::from(kind)),
         })
         .collect())
 }
@@ -396,11 +463,19 @@ fn output3(data: Vec<Variant>) -> Result<Vec<OutputLine>, String> {
             };
             let mut it = Items::new(line.items);
             let text = it.string()?;
-            let kind = OutputKind::from_code(it.int()?);
+            let kind = OutputKind::of_line(&text, it.int()?);
             it.end()?;
             Ok(OutputLine { text, kind })
         })
         .collect()
+}
+
+/// An `error` message as an event: the engine's `TOO_MANY_*` notices are [`Event::Dropped`].
+fn error_event(e: ScriptError) -> Event {
+    match Dropped::from_error(&e) {
+        Some(dropped) => Event::Dropped(dropped),
+        None => Event::Error(e),
+    }
 }
 
 /// The call stack tail of an error: `3 * n`, then `file, function, line` n times.
@@ -563,10 +638,10 @@ fn variables3(data: Vec<Variant>) -> Result<Vec<Variable>, String> {
 }
 
 /// Godot 4.4+: one `[id, class, properties]` per object.
-fn objects(data: Vec<Variant>) -> Result<Vec<InspectedObject>, String> {
+fn objects(protocol: Protocol, data: Vec<Variant>) -> Result<Vec<InspectedObject>, String> {
     data.into_iter()
         .map(|object| match object {
-            Variant::Array(a) => InspectedObject::parse(a.items),
+            Variant::Array(a) => InspectedObject::parse(protocol, a.items),
             other => Err(format!(
                 "expected an object Array, got {:?}",
                 other.variant_type()
@@ -575,8 +650,10 @@ fn objects(data: Vec<Variant>) -> Result<Vec<InspectedObject>, String> {
         .collect()
 }
 
-/// A property entry: `[name, type, hint, hint_string, usage, value]`.
-pub(crate) fn property(entry: Variant) -> Result<Property, String> {
+/// A property entry: `[name, type, hint, hint_string, usage, value]`; with the protocol's
+/// `PROPERTY_HINT_OBJECT_TOO_BIG`, an empty hint string and a `null` value it is
+/// [`Property::too_big`].
+pub(crate) fn property(protocol: Protocol, entry: Variant) -> Result<Property, String> {
     let Variant::Array(entry) = entry else {
         return Err(format!(
             "expected a property Array, got {:?}",
@@ -591,7 +668,17 @@ pub(crate) fn property(entry: Variant) -> Result<Property, String> {
         hint_string: it.string()?,
         usage: it.int()?,
         value: it.any()?,
+        too_big: false,
     };
     it.end()?;
-    Ok(property)
+    let too_big_hint = match protocol {
+        Protocol::Godot4 => crate::scene::OBJECT_TOO_BIG_4,
+        Protocol::Godot3 => crate::scene::OBJECT_TOO_BIG_3,
+    };
+    Ok(Property {
+        too_big: property.hint == too_big_hint
+            && property.hint_string.is_empty()
+            && property.value == Variant::Nil,
+        ..property
+    })
 }

@@ -53,9 +53,14 @@ pub mod wire;
 
 pub use blocking::{Connection, Debugger};
 pub use command::{Command, Profiler, Unsupported};
-pub use event::{Break, Event, OutputKind, OutputLine, Scope, ScriptError, StackFrame, Variable};
+pub use event::{
+    Break, Dropped, DroppedKind, Event, OUTPUT_OVERFLOW, OutputKind, OutputLine, Scope,
+    ScriptError, StackFrame, Variable,
+};
 pub use profiler::{Bandwidth, Monitors, RpcNodeStats, SyncStats};
 pub use proxy::{ProxyConnection, ProxyEvent, ProxyListener, ProxySession, Side};
-pub use scene::{InspectedObject, Property, SceneNode, SceneTree};
+pub use scene::{
+    InspectedObject, OBJECT_TOO_BIG_3, OBJECT_TOO_BIG_4, Property, SceneNode, SceneTree,
+};
 pub use session::{SendError, Session};
 pub use wire::{Limits, Protocol, RawMessage, WireError};

@@ -1,7 +1,14 @@
 //! The scene tree and inspected objects, as the game reports them.
 
 use crate::event::{Items, property};
+use crate::wire::Protocol;
 use godot_serde::Variant;
+
+/// Godot 4's `PROPERTY_HINT_OBJECT_TOO_BIG` (`core/object/object.h`): the hint of an
+/// inspected property whose value the engine withheld.
+pub const OBJECT_TOO_BIG_4: i64 = 25;
+/// Godot 3.2's `PROPERTY_HINT_OBJECT_TOO_BIG` (`core/object.h`).
+pub const OBJECT_TOO_BIG_3: i64 = 34;
 
 /// One node of a [`SceneTree`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,9 +151,16 @@ pub struct Property {
     pub hint_string: String,
     /// The usage flags (`PROPERTY_USAGE_*`).
     pub usage: i64,
-    /// The value; `null` where the engine found it too large to send, a resource's path for a
-    /// saved resource.
+    /// The value; a resource's path for a saved resource; `null` when
+    /// [`too_big`](Self::too_big).
     pub value: Variant,
+    /// The engine withheld the value as too big to send: its encoding exceeded the engine's
+    /// limit (Godot 4: 1 MiB, `SceneDebuggerObject::serialize`'s `p_max_size = 1 << 20`),
+    /// so it sent `null`, an empty hint string and the hint `PROPERTY_HINT_OBJECT_TOO_BIG`
+    /// ([`OBJECT_TOO_BIG_4`], [`OBJECT_TOO_BIG_3`]). [`hint`](Self::hint) and
+    /// [`hint_string`](Self::hint_string) are then the engine's replacements, not the
+    /// property's own.
+    pub too_big: bool,
 }
 
 /// An object's class and properties (answer to `inspect_objects` / `inspect_object`).
@@ -161,24 +175,28 @@ pub struct InspectedObject {
 }
 
 impl InspectedObject {
-    /// The value of the property `name`, if the object has it.
+    /// The value of the property `name`, if the object has it and the engine sent it (`None`
+    /// for a [`Property::too_big`] one: see [`property`](Self::property)).
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&Variant> {
-        self.properties
-            .iter()
-            .find(|p| p.name == name)
-            .map(|p| &p.value)
+        self.property(name).filter(|p| !p.too_big).map(|p| &p.value)
+    }
+
+    /// The property `name`, if the object has it.
+    #[must_use]
+    pub fn property(&self, name: &str) -> Option<&Property> {
+        self.properties.iter().find(|p| p.name == name)
     }
 
     /// `[id, class, [property, ...]]`.
-    pub(crate) fn parse(data: Vec<Variant>) -> Result<InspectedObject, String> {
+    pub(crate) fn parse(protocol: Protocol, data: Vec<Variant>) -> Result<InspectedObject, String> {
         let mut it = Items::new(data);
         let id = it.int()? as u64;
         let class = it.string()?;
         let properties = it
             .array()?
             .into_iter()
-            .map(property)
+            .map(|p| property(protocol, p))
             .collect::<Result<Vec<_>, _>>()?;
         it.end()?;
         Ok(InspectedObject {

@@ -301,3 +301,92 @@ fn godot4_stack_variables_over_the_size_limit_are_dropped() {
         "{got:?}"
     );
 }
+
+/// A Godot 4 `error` message: `[hr, min, sec, msec, file, function, line, error, description,
+/// warning, 0]` (no call stack).
+fn error4(file: &str, function: &str, error: &str, warning: bool) -> Vec<u8> {
+    msg4(
+        "error",
+        vec![
+            Variant::Int(0),
+            Variant::Int(0),
+            Variant::Int(2),
+            Variant::Int(5),
+            Variant::from(file),
+            Variant::from(function),
+            Variant::Int(if file.is_empty() { 0 } else { 7 }),
+            Variant::from(error),
+            Variant::from("d"),
+            Variant::Bool(warning),
+            Variant::Int(0),
+        ],
+    )
+}
+
+#[test]
+fn only_the_engines_own_notices_are_dropped_events() {
+    let mut session = Session::new(Protocol::Godot4, Limits::default());
+    // The engine's notice: a TOO_MANY_* code with no source and no stack.
+    session.receive(&error4("", "", "TOO_MANY_WARNINGS", false));
+    // The same code raised by the game's script (push_error has a source): an error.
+    session.receive(&error4(
+        "core/variant/variant_utility.cpp",
+        "push_error",
+        "TOO_MANY_ERRORS",
+        false,
+    ));
+    // An unknown code with no source stays an error too.
+    session.receive(&error4("", "", "TOO_MANY_THINGS", false));
+    let got = events(&mut session);
+    assert!(
+        matches!(&got[0], Event::Dropped(d) if d.what == godot_serde_debugger::DroppedKind::Warnings
+            && d.description == "d" && d.time == [0, 0, 2, 5]),
+        "{got:?}"
+    );
+    assert!(matches!(&got[1], Event::Error(e) if e.message == "TOO_MANY_ERRORS"));
+    assert!(matches!(&got[2], Event::Error(e) if e.message == "TOO_MANY_THINGS"));
+    assert_eq!(got.len(), 3);
+    // Notices are not script errors.
+    assert_eq!((session.error_count(), session.warning_count()), (2, 0));
+}
+
+#[test]
+fn too_big_needs_the_hint_an_empty_hint_string_and_null() {
+    // [name, type, hint, hint_string, usage, value]; Godot 4's OBJECT_TOO_BIG is 25.
+    let prop = |name: &str, hint: i64, hint_string: &str, value: Variant| {
+        Variant::from(vec![
+            Variant::from(name),
+            Variant::Int(4),
+            Variant::Int(hint),
+            Variant::from(hint_string),
+            Variant::Int(6),
+            value,
+        ])
+    };
+    let mut session = Session::new(Protocol::Godot4, Limits::default());
+    let object = |props: Vec<Variant>| {
+        Variant::from(vec![
+            Variant::Int(99),
+            Variant::from("Label"),
+            Variant::from(props),
+        ])
+    };
+    session.receive(&msg4(
+        "scene:inspect_objects",
+        vec![object(vec![
+            prop("text", 25, "", Variant::Nil),
+            prop("a", 25, "", Variant::from("kept")),
+            prop("b", 25, "x", Variant::Nil),
+            prop("c", 34, "", Variant::Nil),
+        ])],
+    ));
+    let got = events(&mut session);
+    let Some(Event::Objects(objects)) = got.first() else {
+        panic!("{got:?}")
+    };
+    let too_big: Vec<bool> = objects[0].properties.iter().map(|p| p.too_big).collect();
+    // Godot 3.2's code (34) means nothing on Godot 4.
+    assert_eq!(too_big, [true, false, false, false]);
+    assert_eq!(objects[0].get("text"), None);
+    assert_eq!(objects[0].get("c"), Some(&Variant::Nil));
+}

@@ -7,6 +7,7 @@ mod hostile;
 mod live_breakpoints;
 mod live_godot3;
 mod live_godot4;
+mod live_limits;
 mod live_profilers;
 mod live_proxy;
 mod live_stepping;
