@@ -280,13 +280,14 @@ impl Replication {
     /// frame", as the engine's process frame) add no deadline: they run on every
     /// `handle_timeout`.
     pub(crate) fn next_deadline_us(&self) -> Option<u64> {
-        let visible: BTreeSet<SyncId> = self
-            .peers
+        // Asked at every `service()`: nothing to walk without synchronizers, and no set built
+        // (a synchronizer visible to several peers counts once for the minimum anyway).
+        if self.syncs.is_empty() {
+            return None;
+        }
+        self.peers
             .values()
-            .flat_map(|p| p.sync_nodes.iter().copied())
-            .collect();
-        visible
-            .iter()
+            .flat_map(|p| p.sync_nodes.iter())
             .filter_map(|id| self.syncs.get(id))
             .flat_map(|s| {
                 let full = (s.decl.interval_us > 0)
