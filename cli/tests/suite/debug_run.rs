@@ -62,22 +62,78 @@ fn project(engine: Engine, script: &str) -> PathBuf {
     dir
 }
 
-fn godot4(engine: &Path, dir: &Path, user_args: &[&str], flags: &[&str]) -> crate::common::Run {
+/// Runs `debug run` with `flags` (plus `--godot3` for Godot 3) on the game in `dir`, the engine
+/// headless, passing `user_args` to the script after `--` and `stdin` to the command.
+fn debug_run(
+    engine: Engine,
+    godot: &Path,
+    dir: &Path,
+    flags: &[&str],
+    user_args: &[&str],
+    stdin: &[u8],
+) -> crate::common::Run {
     let mut args = vec!["debug", "run", "--timeout", "60"];
+    if engine == Engine::Godot3 {
+        args.push("--godot3");
+    }
     args.extend_from_slice(flags);
-    let (engine, dir) = (engine.to_str().unwrap(), dir.to_str().unwrap());
-    args.extend([
-        "--",
-        engine,
-        "--headless",
-        "--path",
-        dir,
-        "-s",
-        "res://main.gd",
-        "--",
-    ]);
-    args.extend_from_slice(user_args);
-    run(&args, b"")
+    let (godot, dir) = (godot.to_str().unwrap(), dir.to_str().unwrap());
+    let headless = match engine {
+        Engine::Godot4 => "--headless",
+        Engine::Godot3 => "--no-window",
+    };
+    args.extend(["--", godot, headless, "--path", dir, "-s", "res://main.gd"]);
+    if !user_args.is_empty() {
+        args.push("--");
+        args.extend_from_slice(user_args);
+    }
+    run(&args, stdin)
+}
+
+fn godot4(engine: &Path, dir: &Path, user_args: &[&str], flags: &[&str]) -> crate::common::Run {
+    debug_run(Engine::Godot4, engine, dir, flags, user_args, b"")
+}
+
+/// The index of the line equal to `want` (the whole output in the panic when there is none).
+fn line_index(lines: &[&str], want: &str, out: &str) -> usize {
+    lines
+        .iter()
+        .position(|l| *l == want)
+        .unwrap_or_else(|| panic!("no {want:?} in {out}"))
+}
+
+/// The id (last word) of the tree line of `/root/Player`, a Node2D.
+fn player_id<'a>(lines: &[&'a str], out: &str) -> &'a str {
+    let player = lines
+        .iter()
+        .find(|l| l.starts_with("/root/Player Node2D "))
+        .unwrap_or_else(|| panic!("{out}"));
+    player.rsplit(' ').next().unwrap()
+}
+
+/// Each stdout line parsed as one JSON value.
+fn json_events(r: &crate::common::Run) -> Vec<serde_json::Value> {
+    r.out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The stand-in editor: this crate's own `Debugger` listening on 127.0.0.1, which accepts one
+/// game and continues each of its breaks (as the editor's user would) until it is gone. Its
+/// address and the thread that returns every event it saw.
+fn editor() -> (
+    String,
+    std::thread::JoinHandle<Vec<godot_serde_debugger::Event>>,
+) {
+    use std::time::Duration;
+    let editor = godot_serde_debugger::Debugger::listen("127.0.0.1:0").unwrap();
+    let addr = editor.local_addr().unwrap().to_string();
+    let thread = std::thread::spawn(move || {
+        let mut game = editor.accept(Duration::from_secs(60)).unwrap();
+        game.events_until(Duration::from_secs(60), true, |_| false)
+    });
+    (addr, thread)
 }
 
 const RUNTIME_ERROR4: &str =
@@ -132,11 +188,7 @@ fn godot4_json_fail_on_error_is_a_ci_gate() {
     // The game exits 0, but had script errors: 1.
     let r = godot4(&engine, &dir, &["0"], &["--json", "--fail-on-error"]);
     assert_eq!(r.code, Some(1), "{}", r.transcript());
-    let events: Vec<serde_json::Value> = r
-        .out()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let events = json_events(&r);
     assert!(events.contains(&serde_json::json!(
         {"event": "output", "kind": "log", "text": "after the error"}
     )));
@@ -175,25 +227,12 @@ fn godot3_text_output_and_exit_status() {
         return;
     };
     let dir = project(Engine::Godot3, GAME3);
-    let (engine, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
-    let r = run(
-        &[
-            "debug",
-            "run",
-            "--godot3",
-            "--fail-on-error",
-            "--timeout",
-            "60",
-            "--",
-            engine,
-            "--no-window",
-            "--path",
-            d,
-            "-s",
-            "res://main.gd",
-            "--",
-            "6",
-        ],
+    let r = debug_run(
+        Engine::Godot3,
+        &engine,
+        &dir,
+        &["--fail-on-error"],
+        &["6"],
         b"",
     );
     // The game's own non-zero status wins over --fail-on-error's 1.
@@ -253,21 +292,6 @@ fn godot4_repl_tree_inspect_monitors_set() {
         return;
     };
     let dir = project(Engine::Godot4, GAME4_REPL);
-    let (e, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
-    let args = [
-        "debug",
-        "run",
-        "--timeout",
-        "60",
-        "--repl",
-        "--",
-        e,
-        "--headless",
-        "--path",
-        d,
-        "-s",
-        "res://main.gd",
-    ];
     let stdin: &[u8] = b"wait ready
 tree
 inspect /root/Player
@@ -275,25 +299,18 @@ monitors
 bogus
 set /root/Player position Vector2(10, 20)
 ";
-    let r = run(&args, stdin);
+    let r = debug_run(Engine::Godot4, &engine, &dir, &["--repl"], &[], stdin);
     assert_eq!(r.code, Some(7), "{}", r.transcript());
     let out = r.out();
     let lines: Vec<&str> = out.lines().collect();
     // The tree: the root Window and the Player, each `path class id`.
-    let player = lines
-        .iter()
-        .find(|l| l.starts_with("/root/Player Node2D "))
-        .unwrap_or_else(|| panic!("{out}"));
-    let id = player.rsplit(' ').next().unwrap();
+    let id = player_id(&lines, &out);
     assert!(
         lines.iter().any(|l| l.starts_with("/root Window ")),
         "{out}"
     );
     // Its properties, in Godot's text form, before the set.
-    let object = lines
-        .iter()
-        .position(|l| *l == format!("object {id} Node2D"))
-        .unwrap_or_else(|| panic!("{out}"));
+    let object = line_index(&lines, &format!("object {id} Node2D"), &out);
     assert!(
         lines[object..].contains(&"  position = Vector2(3, 4)"),
         "{out}"
@@ -303,18 +320,13 @@ set /root/Player position Vector2(10, 20)
         "{out}"
     );
     // A monitors sample: the node count is the root and the Player.
-    let nodes = lines
-        .iter()
-        .position(|l| *l == "OBJECT_NODE_COUNT 2")
-        .unwrap_or_else(|| panic!("{out}"));
-    let set = lines
-        .iter()
-        .position(|l| *l == format!("set {id} position = Vector2(10, 20)"))
-        .unwrap_or_else(|| panic!("{out}"));
-    let seen = lines
-        .iter()
-        .position(|l| *l == "position set (10.0, 20.0)")
-        .unwrap_or_else(|| panic!("{out}"));
+    let nodes = line_index(&lines, "OBJECT_NODE_COUNT 2", &out);
+    let set = line_index(
+        &lines,
+        &format!("set {id} position = Vector2(10, 20)"),
+        &out,
+    );
+    let seen = line_index(&lines, "position set (10.0, 20.0)", &out);
     assert!(object < nodes && nodes < set && set < seen, "{out}");
     assert!(
         r.stderr.contains("debugger: unknown command \"bogus\""),
@@ -350,45 +362,22 @@ fn godot3_repl_tree_inspect_monitors_set() {
         return;
     };
     let dir = project(Engine::Godot3, GAME3_REPL);
-    let (e, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
-    let args = [
-        "debug",
-        "run",
-        "--godot3",
-        "--timeout",
-        "60",
-        "--repl",
-        "--",
-        e,
-        "--no-window",
-        "--path",
-        d,
-        "-s",
-        "res://main.gd",
-    ];
     let stdin: &[u8] = b"wait ready
 tree
 inspect /root/Player
 monitors
 set /root/Player position Vector2(10, 20)
 ";
-    let r = run(&args, stdin);
+    let r = debug_run(Engine::Godot3, &engine, &dir, &["--repl"], &[], stdin);
     assert_eq!(r.code, Some(7), "{}", r.transcript());
     let out = r.out();
     let lines: Vec<&str> = out.lines().collect();
-    let player = lines
-        .iter()
-        .find(|l| l.starts_with("/root/Player Node2D "))
-        .unwrap_or_else(|| panic!("{out}"));
-    let id = player.rsplit(' ').next().unwrap();
+    let id = player_id(&lines, &out);
     assert!(
         lines.iter().any(|l| l.starts_with("/root Viewport ")),
         "{out}"
     );
-    let object = lines
-        .iter()
-        .position(|l| *l == format!("object {id} Node2D"))
-        .unwrap_or_else(|| panic!("{out}"));
+    let object = line_index(&lines, &format!("object {id} Node2D"), &out);
     assert!(
         lines[object..].contains(&"  position = Vector2(3, 4)"),
         "{out}"
@@ -399,15 +388,13 @@ set /root/Player position Vector2(10, 20)
         "{out}"
     );
     assert!(lines.contains(&"OBJECT_NODE_COUNT 2"), "{out}");
-    let set = lines
-        .iter()
-        .position(|l| *l == format!("set {id} position = Vector2(10, 20)"))
-        .unwrap_or_else(|| panic!("{out}"));
+    let set = line_index(
+        &lines,
+        &format!("set {id} position = Vector2(10, 20)"),
+        &out,
+    );
     // Godot 3.2 prints a Vector2 without decimals.
-    let seen = lines
-        .iter()
-        .position(|l| *l == "position set (10, 20)")
-        .unwrap_or_else(|| panic!("{out}"));
+    let seen = line_index(&lines, "position set (10, 20)", &out);
     assert!(object < set && set < seen, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -419,35 +406,22 @@ fn godot4_repl_json() {
         return;
     };
     let dir = project(Engine::Godot4, GAME4_REPL);
-    let (e, d) = (engine.to_str().unwrap(), dir.to_str().unwrap());
-    let args = [
-        "debug",
-        "run",
-        "--json",
-        "--timeout",
-        "60",
-        "--repl",
-        "--",
-        e,
-        "--headless",
-        "--path",
-        d,
-        "-s",
-        "res://main.gd",
-    ];
     let stdin: &[u8] = b"wait ready
 tree
 inspect /root/Player
 monitors
 set /root/Player position Vector2(10, 20)
 ";
-    let r = run(&args, stdin);
+    let r = debug_run(
+        Engine::Godot4,
+        &engine,
+        &dir,
+        &["--json", "--repl"],
+        &[],
+        stdin,
+    );
     assert_eq!(r.code, Some(7), "{}", r.transcript());
-    let events: Vec<serde_json::Value> = r
-        .out()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let events = json_events(&r);
     let find = |name: &str| {
         events
             .iter()
@@ -486,9 +460,8 @@ set /root/Player position Vector2(10, 20)
 /// in for the Godot editor, which cannot run here). It sees the game's output and break and
 /// continues it; `debug run` leaves the break to it, still reports the break with its stack
 /// (its own `get_stack_dump`, answered to it and not to the editor) and exits with the game.
-fn behind_the_proxy(engine: Engine, args: &[&str], code: i32, error_line: &str) {
-    use godot_serde_debugger::{Debugger, Event};
-    use std::time::Duration;
+fn behind_the_proxy(engine: Engine, code: i32, error_line: &str) {
+    use godot_serde_debugger::Event;
     let Some(godot) = engine.find_or_skip("cli::debug_run::proxy") else {
         return;
     };
@@ -500,22 +473,8 @@ fn behind_the_proxy(engine: Engine, args: &[&str], code: i32, error_line: &str) 
             GAME3
         },
     );
-    let editor = Debugger::listen("127.0.0.1:0").unwrap();
-    let addr = editor.local_addr().unwrap().to_string();
-    let editor = std::thread::spawn(move || {
-        let mut game = editor.accept(Duration::from_secs(60)).unwrap();
-        // Continues each break, as the editor's user would.
-        game.events_until(Duration::from_secs(60), true, |_| false)
-    });
-    let (godot, d) = (godot.to_str().unwrap(), dir.to_str().unwrap());
-    let mut all = vec!["debug", "run", "--proxy", &addr, "--timeout", "60"];
-    if engine == Engine::Godot3 {
-        all.push("--godot3");
-    }
-    all.extend(["--", godot]);
-    all.extend_from_slice(args);
-    all.extend(["--path", d, "-s", "res://main.gd", "--", "3"]);
-    let r = run(&all, b"");
+    let (addr, editor) = editor();
+    let r = debug_run(engine, &godot, &dir, &["--proxy", &addr], &["3"], b"");
     let seen = editor.join().unwrap();
     assert_eq!(r.code, Some(code), "{}", r.transcript());
     // Our side: the output, and the break with the stack it asked for.
@@ -552,7 +511,6 @@ fn behind_the_proxy(engine: Engine, args: &[&str], code: i32, error_line: &str) 
 fn godot4_proxy_to_an_editor() {
     behind_the_proxy(
         Engine::Godot4,
-        &["--headless"],
         3,
         "SCRIPT ERROR: Invalid access to property or key 'missing_key' on a base object of type 'Dictionary'.\n   [0] boom (res://main.gd:5)\n",
     );
@@ -562,7 +520,6 @@ fn godot4_proxy_to_an_editor() {
 fn godot3_proxy_to_an_editor() {
     behind_the_proxy(
         Engine::Godot3,
-        &["--no-window"],
         3,
         "SCRIPT ERROR: Invalid get index 'missing_key' (on base: 'Dictionary').\n   [0] boom (res://main.gd:5)\n",
     );
@@ -572,19 +529,13 @@ fn godot3_proxy_to_an_editor() {
 /// connects to `--listen`; the editor (a `Debugger` again) continues its break.
 #[test]
 fn godot4_debug_proxy_for_a_game_started_elsewhere() {
-    use godot_serde_debugger::{Debugger, Event};
+    use godot_serde_debugger::Event;
     use std::process::{Command, Stdio};
-    use std::time::Duration;
     let Some(godot) = Engine::Godot4.find_or_skip("cli::debug_run::debug_proxy") else {
         return;
     };
     let dir = project(Engine::Godot4, GAME4);
-    let editor = Debugger::listen("127.0.0.1:0").unwrap();
-    let addr = editor.local_addr().unwrap().to_string();
-    let editor = std::thread::spawn(move || {
-        let mut game = editor.accept(Duration::from_secs(60)).unwrap();
-        game.events_until(Duration::from_secs(60), true, |_| false)
-    });
+    let (addr, editor) = editor();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
