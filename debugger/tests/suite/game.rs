@@ -1,11 +1,15 @@
 //! Starting a headless Godot with `--remote-debug` pointed at a [`Debugger`] of the test.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use godot_serde_debugger::{Connection, Debugger};
+use godot_serde::{Variant, Vector2};
+use godot_serde_debugger::{
+    Break, Command, Connection, Debugger, Event, InspectedObject, OutputLine, SceneTree, Scope,
+    StackFrame, Variable,
+};
 use godot_serde_test_support::engine::{self, Engine};
 
 /// A throw-away project holding `main.gd` = `script`, for `engine`.
@@ -56,7 +60,7 @@ pub fn spawn_port(
         Engine::Godot4 => ("--headless", format!("tcp://127.0.0.1:{port}")),
         Engine::Godot3 => ("--no-window", format!("127.0.0.1:{port}")),
     };
-    let child = Command::new(engine)
+    let child = std::process::Command::new(engine)
         .arg(display)
         .arg("--path")
         .arg(dir)
@@ -89,4 +93,152 @@ pub fn start(
     let game = spawn(which, engine, dir, &debugger, timeout);
     let connection = debugger.accept(timeout).unwrap();
     (connection, game)
+}
+
+/// The script callback run every frame: `_process` on Godot 4, `_idle` on Godot 3.2.
+pub fn callback(which: Engine) -> &'static str {
+    match which {
+        Engine::Godot4 => "_process",
+        Engine::Godot3 => "_idle",
+    }
+}
+
+/// A stack frame of `res://main.gd`.
+pub fn frame(function: &str, line: i64) -> StackFrame {
+    StackFrame {
+        file: "res://main.gd".into(),
+        function: function.into(),
+        line,
+    }
+}
+
+/// Every output line of `events`, in order.
+pub fn output_lines(events: &[Event]) -> Vec<OutputLine> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Output(lines) => Some(lines.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// Waits for the next break, then asks for its stack: the break and the stack.
+pub fn wait_break(game: &mut Connection) -> (Break, Vec<StackFrame>) {
+    let events = game.events_until(Duration::from_secs(30), false, |e| {
+        matches!(e, Event::DebugEnter(_))
+    });
+    let Some(Event::DebugEnter(b)) = events.last() else {
+        panic!("no break: {events:?}")
+    };
+    let b = b.clone();
+    game.send(Command::GetStackDump).unwrap();
+    let events = game.events_until(Duration::from_secs(30), false, |e| {
+        matches!(e, Event::StackDump(_))
+    });
+    let Some(Event::StackDump(stack)) = events.last() else {
+        panic!("no stack: {events:?}")
+    };
+    (b, stack.clone())
+}
+
+/// Waits for the game's line `ready <id>`: the id.
+pub fn ready_id(game: &mut Connection) -> u64 {
+    let ready = game.events_until(
+        Duration::from_secs(30),
+        true,
+        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text.starts_with("ready "))),
+    );
+    ready
+        .iter()
+        .find_map(|e| match e {
+            Event::Output(l) => l.iter().find_map(|l| l.text.strip_prefix("ready ")),
+            _ => None,
+        })
+        .expect("the ready line")
+        .parse()
+        .unwrap()
+}
+
+/// Sets or clears the breakpoint at `line` of `res://main.gd`.
+pub fn breakpoint(game: &mut Connection, line: u32, enabled: bool) {
+    game.send(Command::Breakpoint {
+        file: "res://main.gd".into(),
+        line,
+        enabled,
+    })
+    .unwrap();
+}
+
+/// Sets `done` of the object `id` (the script's), on which the test games quit.
+pub fn set_done(game: &mut Connection, id: u64) {
+    game.send(Command::SetObjectProperty {
+        id,
+        property: "done".into(),
+        value: true.into(),
+    })
+    .unwrap();
+}
+
+/// Waits for the game's process: it ended by itself (not killed) with `code`.
+pub fn exited(run: JoinHandle<(Output, bool)>, code: i32) {
+    let (out, killed) = run.join().unwrap();
+    assert!(!killed);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// Asks for the scene tree and waits for it.
+pub fn scene_tree(game: &mut Connection, timeout: Duration) -> SceneTree {
+    game.send(Command::RequestSceneTree).unwrap();
+    let tree = game.events_until(timeout, true, |e| matches!(e, Event::SceneTree(_)));
+    let Some(Event::SceneTree(tree)) = tree.last() else {
+        panic!("no scene tree: {tree:?}")
+    };
+    tree.clone()
+}
+
+/// Asks for the properties of the object `id` and waits for them.
+pub fn inspect(game: &mut Connection, id: u64, timeout: Duration) -> Vec<InspectedObject> {
+    game.send(Command::InspectObjects(vec![id])).unwrap();
+    let objects = game.events_until(timeout, true, |e| matches!(e, Event::Objects(_)));
+    let Some(Event::Objects(objects)) = objects.last() else {
+        panic!("no objects: {objects:?}")
+    };
+    objects.clone()
+}
+
+/// Sets `position` of the node `id` to (10, 20), on which the live games print it and quit:
+/// every event up to the game's end.
+pub fn set_position(game: &mut Connection, id: u64, timeout: Duration) -> Vec<Event> {
+    game.send(Command::SetObjectProperty {
+        id,
+        property: "position".into(),
+        value: Variant::Vector2(Vector2::new(10.0, 20.0)),
+    })
+    .unwrap();
+    game.events_until(timeout, true, |_| false)
+}
+
+/// Continues the break of the runtime error: the events up to the game's line "after the
+/// error".
+pub fn continue_past_the_error(game: &mut Connection, timeout: Duration) -> Vec<Event> {
+    game.send(Command::Continue).unwrap();
+    game.events_until(
+        timeout,
+        false,
+        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text == "after the error")),
+    )
+}
+
+/// The scope and value of the variable `name`.
+pub fn variable<'a>(vars: &'a [Variable], name: &str) -> Option<(Scope, &'a Variant)> {
+    vars.iter()
+        .find(|v| v.name == name)
+        .map(|v| (v.scope, &v.value))
 }

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use godot_serde_debugger::{Break, Command, Connection, Event, StackFrame};
+use godot_serde_debugger::{Command, Event};
 use godot_serde_test_support::engine::Engine;
 
 use crate::game;
@@ -36,24 +36,6 @@ func {callback}(_delta):
     )
 }
 
-fn wait_break(game: &mut Connection) -> (Break, Vec<StackFrame>) {
-    let events = game.events_until(Duration::from_secs(30), false, |e| {
-        matches!(e, Event::DebugEnter(_))
-    });
-    let Some(Event::DebugEnter(b)) = events.last() else {
-        panic!("no break: {events:?}")
-    };
-    let b = b.clone();
-    game.send(Command::GetStackDump).unwrap();
-    let events = game.events_until(Duration::from_secs(30), false, |e| {
-        matches!(e, Event::StackDump(_))
-    });
-    let Some(Event::StackDump(stack)) = events.last() else {
-        panic!("no stack: {events:?}")
-    };
-    (b, stack.clone())
-}
-
 fn breakpoints(which: Engine) {
     let name = match which {
         Engine::Godot4 => "debugger::live_breakpoints::godot4",
@@ -65,71 +47,29 @@ fn breakpoints(which: Engine) {
     let dir = game::project(which, "dbg_bp", &script(which));
     let (mut game, run) = game::start(which, &engine, &dir, Duration::from_secs(60));
     let timeout = Duration::from_secs(30);
-    let ready = game.events_until(
-        timeout,
-        true,
-        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text.starts_with("ready "))),
-    );
-    let id: u64 = ready
-        .iter()
-        .find_map(|e| match e {
-            Event::Output(l) => l.iter().find_map(|l| l.text.strip_prefix("ready ")),
-            _ => None,
-        })
-        .expect("the ready line")
-        .parse()
-        .unwrap();
-    let callback = match which {
-        Engine::Godot4 => "_process",
-        Engine::Godot3 => "_idle",
-    };
-    let at = |line| StackFrame {
-        file: "res://main.gd".into(),
-        function: callback.into(),
-        line,
-    };
-    game.send(Command::Breakpoint {
-        file: "res://main.gd".into(),
-        line: 9,
-        enabled: true,
-    })
-    .unwrap();
-    let (b, stack) = wait_break(&mut game);
+    let id = game::ready_id(&mut game);
+    let callback = game::callback(which);
+    let at = |line| game::frame(callback, line);
+    game::breakpoint(&mut game, 9, true);
+    let (b, stack) = game::wait_break(&mut game);
     assert!(b.can_continue, "{b:?}");
     assert_eq!(b.reason, "Breakpoint");
     assert_eq!(stack, [at(9)]);
     // `next` runs line 9 and stops at line 10.
     game.send(Command::Next).unwrap();
-    let (b, stack) = wait_break(&mut game);
+    let (b, stack) = game::wait_break(&mut game);
     assert!(b.can_continue);
     assert_eq!(stack, [at(10)]);
-    game.send(Command::Breakpoint {
-        file: "res://main.gd".into(),
-        line: 9,
-        enabled: false,
-    })
-    .unwrap();
+    game::breakpoint(&mut game, 9, false);
     game.send(Command::Continue).unwrap();
-    game.send(Command::SetObjectProperty {
-        id,
-        property: "done".into(),
-        value: true.into(),
-    })
-    .unwrap();
+    game::set_done(&mut game, id);
     let end = game.events_until(timeout, false, |_| false);
     assert!(
         !end.iter().any(|e| matches!(e, Event::DebugEnter(_))),
         "stopped again after the breakpoint was cleared: {end:?}"
     );
     assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
-    let (out, killed) = run.join().unwrap();
-    assert!(!killed);
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    game::exited(run, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use godot_serde::{Variant, Vector2};
-use godot_serde_debugger::{Break, Command, Event, OutputKind, Protocol, Scope, StackFrame};
+use godot_serde_debugger::{Break, Command, Event, OutputKind, Protocol, Scope};
 use godot_serde_test_support::engine::Engine;
 
-use crate::game;
+use crate::game::{self, frame};
 
 /// Line numbers below are this script's (1-based).
 const SCRIPT: &str = "extends SceneTree
@@ -45,22 +45,9 @@ func _idle(_delta):
 \treturn false
 ";
 
-fn frame(function: &str, line: i64) -> StackFrame {
-    StackFrame {
-        file: "res://main.gd".into(),
-        function: function.into(),
-        line,
-    }
-}
-
 fn printed(events: &[Event]) -> Vec<(String, OutputKind)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Output(lines) => Some(lines.clone()),
-            _ => None,
-        })
-        .flatten()
+    game::output_lines(events)
+        .into_iter()
         .map(|l| (l.text, l.kind))
         .collect()
 }
@@ -129,11 +116,7 @@ fn godot3_game_under_the_debugger() {
     let Some(Event::Variables(vars)) = during.last() else {
         panic!("no variables: {during:?}")
     };
-    let find = |name: &str| {
-        vars.iter()
-            .find(|v| v.name == name)
-            .map(|v| (v.scope, &v.value))
-    };
+    let find = |name: &str| game::variable(vars, name);
     assert_eq!(find("x"), Some((Scope::Local, &Variant::Int(1))));
     assert_eq!(find("frames"), Some((Scope::Member, &Variant::Int(3))));
     assert!(
@@ -143,30 +126,17 @@ fn godot3_game_under_the_debugger() {
         })
         .is_err()
     );
-    game.send(Command::Continue).unwrap();
-    let after = game.events_until(
-        timeout,
-        false,
-        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text == "after the error")),
-    );
+    let after = game::continue_past_the_error(&mut game, timeout);
     assert!(after.contains(&Event::DebugExit), "{after:?}");
     assert!(game.session().unwrap().current_break().is_none());
 
-    game.send(Command::RequestSceneTree).unwrap();
-    let tree = game.events_until(timeout, true, |e| matches!(e, Event::SceneTree(_)));
-    let Some(Event::SceneTree(tree)) = tree.last() else {
-        panic!("no scene tree: {tree:?}")
-    };
+    let tree = game::scene_tree(&mut game, timeout);
     assert_eq!(tree.paths(), ["/root", "/root/Player", "/root/Player/Gun"]);
     assert_eq!(tree.root().unwrap().class, "Viewport");
     let player = tree.get("/root/Player").unwrap();
     assert_eq!(player.class, "Node2D");
 
-    game.send(Command::InspectObjects(vec![player.id])).unwrap();
-    let objects = game.events_until(timeout, true, |e| matches!(e, Event::Objects(_)));
-    let Some(Event::Objects(objects)) = objects.last() else {
-        panic!("no objects: {objects:?}")
-    };
+    let objects = game::inspect(&mut game, player.id, timeout);
     assert_eq!(
         (objects[0].id, objects[0].class.as_str()),
         (player.id, "Node2D")
@@ -175,25 +145,12 @@ fn godot3_game_under_the_debugger() {
         objects[0].get("position"),
         Some(&Variant::Vector2(Vector2::new(3.0, 4.0)))
     );
-    game.send(Command::SetObjectProperty {
-        id: player.id,
-        property: "position".into(),
-        value: Variant::Vector2(Vector2::new(10.0, 20.0)),
-    })
-    .unwrap();
-    let end = game.events_until(timeout, true, |_| false);
+    let end = game::set_position(&mut game, player.id, timeout);
     assert!(
         printed(&end).contains(&("position set (10, 20)".into(), OutputKind::Log)),
         "{end:?}"
     );
     assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
-    let (out, killed) = run.join().unwrap();
-    assert!(!killed);
-    assert_eq!(
-        out.status.code(),
-        Some(7),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    game::exited(run, 7);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,12 +5,10 @@
 use std::time::Duration;
 
 use godot_serde::{Variant, Vector2};
-use godot_serde_debugger::{
-    Break, Command, Event, OutputKind, OutputLine, Protocol, Scope, StackFrame,
-};
+use godot_serde_debugger::{Break, Command, Event, OutputKind, Protocol, Scope};
 use godot_serde_test_support::engine::Engine;
 
-use crate::game;
+use crate::game::{self, frame};
 
 /// Line numbers below are this script's (1-based).
 const SCRIPT: &str = "extends SceneTree
@@ -50,25 +48,6 @@ func _process(_delta):
 const RUNTIME_ERROR: &str =
     "Invalid access to property or key 'missing_key' on a base object of type 'Dictionary'.";
 
-fn frame(function: &str, line: i64) -> StackFrame {
-    StackFrame {
-        file: "res://main.gd".into(),
-        function: function.into(),
-        line,
-    }
-}
-
-fn text_output(events: &[Event]) -> Vec<OutputLine> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Output(lines) => Some(lines.clone()),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
 #[test]
 fn godot4_game_under_the_debugger() {
     let Some(engine) = Engine::Godot4.find_or_skip("debugger::live_godot4") else {
@@ -85,7 +64,7 @@ fn godot4_game_under_the_debugger() {
         matches!(before.first(), Some(Event::Pid(pid)) if *pid > 0),
         "{before:?}"
     );
-    let lines = text_output(&before);
+    let lines = game::output_lines(&before);
     assert!(
         lines
             .iter()
@@ -146,11 +125,7 @@ fn godot4_game_under_the_debugger() {
             _ => None,
         })
         .expect("the frame's variables");
-    let find = |name: &str| {
-        vars.iter()
-            .find(|v| v.name == name)
-            .map(|v| (v.scope, &v.value))
-    };
+    let find = |name: &str| game::variable(&vars, name);
     assert_eq!(find("x"), Some((Scope::Local, &Variant::Int(1))));
     assert_eq!(find("frames"), Some((Scope::Member, &Variant::Int(3))));
     match during.last() {
@@ -165,12 +140,7 @@ fn godot4_game_under_the_debugger() {
         Event::Error(e) if e.message == RUNTIME_ERROR => Some(e.clone()),
         _ => None,
     });
-    game.send(Command::Continue).unwrap();
-    let after = game.events_until(
-        timeout,
-        false,
-        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text == "after the error")),
-    );
+    let after = game::continue_past_the_error(&mut game, timeout);
     assert!(after.contains(&Event::DebugExit), "{after:?}");
     let runtime = runtime
         .or_else(|| {
@@ -191,11 +161,7 @@ fn godot4_game_under_the_debugger() {
     );
 
     // The tree: /root with Player (Node2D) holding Gun (Node).
-    game.send(Command::RequestSceneTree).unwrap();
-    let tree = game.events_until(timeout, true, |e| matches!(e, Event::SceneTree(_)));
-    let Some(Event::SceneTree(tree)) = tree.last() else {
-        panic!("no scene tree: {tree:?}")
-    };
+    let tree = game::scene_tree(&mut game, timeout);
     assert_eq!(tree.paths(), ["/root", "/root/Player", "/root/Player/Gun"]);
     assert_eq!(tree.root().unwrap().class, "Window");
     let player = tree.get("/root/Player").unwrap();
@@ -203,11 +169,7 @@ fn godot4_game_under_the_debugger() {
     assert_eq!(tree.get("/root/Player/Gun").unwrap().class, "Node");
 
     // Its properties, then a property set the game sees (it prints it and quits with 7).
-    game.send(Command::InspectObjects(vec![player.id])).unwrap();
-    let objects = game.events_until(timeout, true, |e| matches!(e, Event::Objects(_)));
-    let Some(Event::Objects(objects)) = objects.last() else {
-        panic!("no objects: {objects:?}")
-    };
+    let objects = game::inspect(&mut game, player.id, timeout);
     assert_eq!(objects.len(), 1);
     assert_eq!(
         (objects[0].id, objects[0].class.as_str()),
@@ -217,27 +179,14 @@ fn godot4_game_under_the_debugger() {
         objects[0].get("position"),
         Some(&Variant::Vector2(Vector2::new(3.0, 4.0)))
     );
-    game.send(Command::SetObjectProperty {
-        id: player.id,
-        property: "position".into(),
-        value: Variant::Vector2(Vector2::new(10.0, 20.0)),
-    })
-    .unwrap();
-    let end = game.events_until(timeout, true, |_| false);
+    let end = game::set_position(&mut game, player.id, timeout);
     assert!(
-        text_output(&end)
+        game::output_lines(&end)
             .iter()
             .any(|l| l.text == "position set (10.0, 20.0)"),
         "{end:?}"
     );
     assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
-    let (out, killed) = run.join().unwrap();
-    assert!(!killed);
-    assert_eq!(
-        out.status.code(),
-        Some(7),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    game::exited(run, 7);
     let _ = std::fs::remove_dir_all(&dir);
 }

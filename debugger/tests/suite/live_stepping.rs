@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use godot_serde::Variant;
-use godot_serde_debugger::{Command, Connection, Event, StackFrame};
+use godot_serde_debugger::{Command, Connection, Event};
 use godot_serde_test_support::engine::Engine;
 
 use crate::game;
@@ -40,41 +40,6 @@ func {callback}(_delta):
     )
 }
 
-fn wait_break(game: &mut Connection) -> (godot_serde_debugger::Break, Vec<StackFrame>) {
-    let events = game.events_until(Duration::from_secs(30), false, |e| {
-        matches!(e, Event::DebugEnter(_))
-    });
-    let Some(Event::DebugEnter(b)) = events.last() else {
-        panic!("no break: {events:?}")
-    };
-    let b = b.clone();
-    game.send(Command::GetStackDump).unwrap();
-    let events = game.events_until(Duration::from_secs(30), false, |e| {
-        matches!(e, Event::StackDump(_))
-    });
-    let Some(Event::StackDump(stack)) = events.last() else {
-        panic!("no stack: {events:?}")
-    };
-    (b, stack.clone())
-}
-
-fn ready_id(game: &mut Connection) -> u64 {
-    let ready = game.events_until(
-        Duration::from_secs(30),
-        true,
-        |e| matches!(e, Event::Output(l) if l.iter().any(|l| l.text.starts_with("ready "))),
-    );
-    ready
-        .iter()
-        .find_map(|e| match e {
-            Event::Output(l) => l.iter().find_map(|l| l.text.strip_prefix("ready ")),
-            _ => None,
-        })
-        .expect("the ready line")
-        .parse()
-        .unwrap()
-}
-
 fn step_out_break(which: Engine) {
     let name = match which {
         Engine::Godot4 => "debugger::live_stepping::godot4",
@@ -85,78 +50,49 @@ fn step_out_break(which: Engine) {
     };
     let dir = game::project(which, "dbg_step", &script(which));
     let (mut game, run) = game::start(which, &engine, &dir, Duration::from_secs(60));
-    let id = ready_id(&mut game);
-    let callback = match which {
-        Engine::Godot4 => "_process",
-        Engine::Godot3 => "_idle",
-    };
-    let at = |function: &str, line| StackFrame {
-        file: "res://main.gd".into(),
-        function: function.into(),
-        line,
-    };
+    let id = game::ready_id(&mut game);
+    let callback = game::callback(which);
+    let at = game::frame;
     // `break` stops the running game between frames, outside any script: no reason, no
     // stack (Godot 4 says `has_stack: false`; Godot 3 has no such field and sends an empty
     // stack).
     game.send(Command::Break).unwrap();
-    let (b, stack) = wait_break(&mut game);
+    let (b, stack) = game::wait_break(&mut game);
     assert!(b.can_continue, "{b:?}");
     assert_eq!(b.reason, "");
     assert_eq!(b.has_stack, which == Engine::Godot3);
     assert_eq!(stack, []);
-    game.send(Command::Breakpoint {
-        file: "res://main.gd".into(),
-        line: 11,
-        enabled: true,
-    })
-    .unwrap();
+    game::breakpoint(&mut game, 11, true);
     game.send(Command::Continue).unwrap();
-    let (b, stack) = wait_break(&mut game);
+    let (b, stack) = game::wait_break(&mut game);
     assert_eq!(b.reason, "Breakpoint");
     assert_eq!(stack, [at(callback, 11)]);
-    game.send(Command::Breakpoint {
-        file: "res://main.gd".into(),
-        line: 11,
-        enabled: false,
-    })
-    .unwrap();
+    game::breakpoint(&mut game, 11, false);
     // `step` enters inner() at its first line.
     game.send(Command::Step).unwrap();
-    let (_, stack) = wait_break(&mut game);
+    let (_, stack) = game::wait_break(&mut game);
     assert_eq!(stack, [at("inner", 5), at(callback, 11)]);
     game.send(Command::Step).unwrap();
-    let (_, stack) = wait_break(&mut game);
+    let (_, stack) = game::wait_break(&mut game);
     assert_eq!(stack, [at("inner", 6), at(callback, 11)]);
     // Stepping on out of inner() returns to the caller's next line. (Neither engine has a
     // step-out command: Godot 4.6 answers `out` with "Unknown message received from
     // debugger: out.")
     game.send(Command::Step).unwrap();
-    let (_, stack) = wait_break(&mut game);
+    let (_, stack) = game::wait_break(&mut game);
     assert_eq!(stack, [at(callback, 12)]);
     game.send(Command::Continue).unwrap();
     // Reloading the scripts while running is taken and the game goes on.
     game.send(Command::ReloadScripts(vec!["res://main.gd".into()]))
         .unwrap();
-    game.send(Command::SetObjectProperty {
-        id,
-        property: "done".into(),
-        value: true.into(),
-    })
-    .unwrap();
+    game::set_done(&mut game, id);
     let end = game.events_until(Duration::from_secs(30), true, |_| false);
     assert!(
         !end.iter().any(|e| matches!(e, Event::DebugEnter(_))),
         "{end:?}"
     );
     assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
-    let (out, killed) = run.join().unwrap();
-    assert!(!killed);
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    game::exited(run, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
