@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 
 use crate::command::Command;
 use crate::event::Event;
+use crate::link::Link;
 use crate::session::{SendError, Session};
-use crate::wire::{self, Limits, Protocol};
+use crate::wire::{Limits, Protocol};
 
 /// The size of one read from the game: 64 KiB.
 pub const READ_SIZE: usize = 64 * 1024;
@@ -58,60 +59,59 @@ impl Debugger {
     ///
     /// [`ErrorKind::TimedOut`] when none did, or the socket's error.
     pub fn accept(&self, timeout: Duration) -> std::io::Result<Connection> {
-        let deadline = Instant::now() + timeout;
-        self.listener.set_nonblocking(true)?;
-        let stream = loop {
-            match self.listener.accept() {
-                Ok((stream, _)) => break stream,
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    if Instant::now() >= deadline {
-                        return Err(std::io::Error::new(
-                            ErrorKind::TimedOut,
-                            format!("no game connected within {timeout:?}"),
-                        ));
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                Err(e) => return Err(e),
-            }
-        };
-        stream.set_nonblocking(false)?;
-        stream.set_nodelay(true)?;
-        stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
         Ok(Connection {
-            stream,
-            limits: self.limits,
-            start: Vec::new(),
-            session: None,
+            stream: accept_game(&self.listener, timeout)?,
+            link: Link::new(self.limits),
             buf: vec![0; READ_SIZE],
-            closed: false,
         })
     }
+}
+
+/// Waits up to `timeout` for a game on `listener`: its stream, blocking, without Nagle's delay
+/// and with [`WRITE_TIMEOUT`]. Polls every 10 ms.
+pub(crate) fn accept_game(listener: &TcpListener, timeout: Duration) -> std::io::Result<TcpStream> {
+    let deadline = Instant::now() + timeout;
+    listener.set_nonblocking(true)?;
+    let stream = loop {
+        match listener.accept() {
+            Ok((stream, _)) => break stream,
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                if Instant::now() >= deadline {
+                    return Err(std::io::Error::new(
+                        ErrorKind::TimedOut,
+                        format!("no game connected within {timeout:?}"),
+                    ));
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    stream.set_nonblocking(false)?;
+    stream.set_nodelay(true)?;
+    stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+    Ok(stream)
 }
 
 /// One game's connection. Its dialect is told from the first frame.
 #[derive(Debug)]
 pub struct Connection {
     stream: TcpStream,
-    limits: Limits,
-    /// The bytes before the dialect is known (at most 8).
-    start: Vec<u8>,
-    session: Option<Session>,
+    link: Link,
     buf: Vec<u8>,
-    closed: bool,
 }
 
 impl Connection {
     /// The protocol state, once the first frame told the dialect.
     #[must_use]
     pub fn session(&self) -> Option<&Session> {
-        self.session.as_ref()
+        self.link.session()
     }
 
     /// The dialect, once known.
     #[must_use]
     pub fn protocol(&self) -> Option<Protocol> {
-        self.session.as_ref().map(Session::protocol)
+        self.link.protocol()
     }
 
     /// The next event, waiting up to `timeout`; `None` on timeout, and for good after
@@ -119,10 +119,10 @@ impl Connection {
     pub fn next_event(&mut self, timeout: Duration) -> Option<Event> {
         let deadline = Instant::now() + timeout;
         loop {
-            if let Some(event) = self.session.as_mut().and_then(Session::poll_event) {
+            if let Some(event) = self.link.poll_event() {
                 return Some(event);
             }
-            if self.closed {
+            if self.link.is_closed() {
                 return None;
             }
             let left = deadline.saturating_duration_since(Instant::now());
@@ -130,57 +130,19 @@ impl Connection {
                 return None;
             }
             if self.stream.set_read_timeout(Some(left)).is_err() {
-                self.fail(Some("cannot set the read timeout".into()));
+                self.link.fail(Some("cannot set the read timeout".into()));
                 continue;
             }
-            match self.stream.read(&mut self.buf) {
-                Ok(0) => self.fail(None),
-                Ok(n) => {
-                    let bytes = self.buf.get(..n).unwrap_or_default().to_vec();
-                    self.receive(&bytes);
-                }
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                    return None;
-                }
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => self.fail(Some(e.to_string())),
+            let read = self.stream.read(&mut self.buf);
+            if let Err(e) = &read
+                && matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut)
+            {
+                return None;
             }
-        }
-    }
-
-    fn receive(&mut self, bytes: &[u8]) {
-        if let Some(session) = self.session.as_mut() {
-            session.receive(bytes);
-            return;
-        }
-        let (head, rest) = bytes.split_at(bytes.len().min(8 - self.start.len()));
-        self.start.extend_from_slice(head);
-        match wire::detect(&self.start) {
-            Ok(None) => {}
-            Ok(Some(protocol)) => {
-                let mut session = Session::new(protocol, self.limits);
-                session.receive(&std::mem::take(&mut self.start));
-                session.receive(rest);
-                self.session = Some(session);
-            }
-            Err(e) => {
-                let mut session = Session::new(Protocol::Godot4, self.limits);
-                session.close(Some(e.to_string()));
-                self.session = Some(session);
-                self.closed = true;
+            self.link
+                .read(read.map(|n| self.buf.get(..n).unwrap_or_default()));
+            if self.link.is_closed() {
                 let _ = self.stream.shutdown(std::net::Shutdown::Both);
-            }
-        }
-    }
-
-    fn fail(&mut self, error: Option<String>) {
-        self.closed = true;
-        match self.session.as_mut() {
-            Some(session) => session.close(error),
-            None => {
-                let mut session = Session::new(Protocol::Godot4, self.limits);
-                session.close(error);
-                self.session = Some(session);
             }
         }
     }
@@ -191,14 +153,7 @@ impl Connection {
     ///
     /// [`SendError`]; [`SendError::Io`] before the dialect is known (no frame arrived yet).
     pub fn send(&mut self, command: Command) -> Result<(), SendError> {
-        let Some(session) = self.session.as_mut() else {
-            return Err(SendError::Io(std::io::Error::new(
-                ErrorKind::NotConnected,
-                "the game has not sent its first message yet",
-            )));
-        };
-        session.send(command)?;
-        let bytes = session.take_outgoing();
+        let bytes = self.link.encode(command)?;
         self.stream.write_all(&bytes).map_err(SendError::Io)
     }
 

@@ -43,6 +43,7 @@
 pub mod blocking;
 mod command;
 mod event;
+mod link;
 mod profiler;
 pub mod proxy;
 mod scene;

@@ -507,26 +507,7 @@ impl ProxyListener {
     ///
     /// [`ErrorKind::TimedOut`] when no game connected, or the socket's error.
     pub fn accept(&self, timeout: Duration) -> std::io::Result<ProxyConnection> {
-        let deadline = Instant::now() + timeout;
-        self.listener.set_nonblocking(true)?;
-        let game = loop {
-            match self.listener.accept() {
-                Ok((stream, _)) => break stream,
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    if Instant::now() >= deadline {
-                        return Err(std::io::Error::new(
-                            ErrorKind::TimedOut,
-                            format!("no game connected within {timeout:?}"),
-                        ));
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                Err(e) => return Err(e),
-            }
-        };
-        game.set_nonblocking(false)?;
-        game.set_nodelay(true)?;
-        game.set_write_timeout(Some(WRITE_TIMEOUT))?;
+        let game = crate::blocking::accept_game(&self.listener, timeout)?;
         let mut core = ProxySession::new(self.limits);
         let mut failure = String::from("no editor address");
         let mut editor = None;

@@ -16,27 +16,22 @@
 //! # Ok(()) }
 //! ```
 
-use std::io::ErrorKind;
-
 use ::tokio::io::{AsyncReadExt, AsyncWriteExt};
 use ::tokio::net::{TcpListener, TcpStream};
 
 use crate::blocking::READ_SIZE;
 use crate::command::Command;
 use crate::event::Event;
+use crate::link::Link;
 use crate::session::{SendError, Session};
-use crate::wire::{self, Limits, Protocol};
+use crate::wire::{Limits, Protocol};
 
 /// One game's debugging connection over a tokio [`TcpStream`].
 #[derive(Debug)]
 pub struct AsyncConnection {
     stream: TcpStream,
-    limits: Limits,
-    /// The first bytes, until they tell the dialect.
-    start: Vec<u8>,
-    session: Option<Session>,
+    link: Link,
     buf: Vec<u8>,
-    closed: bool,
 }
 
 impl AsyncConnection {
@@ -55,24 +50,21 @@ impl AsyncConnection {
     pub fn new(stream: TcpStream, limits: Limits) -> Self {
         AsyncConnection {
             stream,
-            limits,
-            start: Vec::new(),
-            session: None,
+            link: Link::new(limits),
             buf: vec![0; READ_SIZE],
-            closed: false,
         }
     }
 
     /// The dialect, once the game's first frame told it.
     #[must_use]
     pub fn protocol(&self) -> Option<Protocol> {
-        self.session.as_ref().map(Session::protocol)
+        self.link.protocol()
     }
 
     /// The protocol state (break, stack, counts), once the dialect is known.
     #[must_use]
     pub fn session(&self) -> Option<&Session> {
-        self.session.as_ref()
+        self.link.session()
     }
 
     /// The next event; `None` after [`Event::Disconnected`]. Each read takes at most
@@ -80,48 +72,16 @@ impl AsyncConnection {
     /// the session as soon as the read returns).
     pub async fn next_event(&mut self) -> Option<Event> {
         loop {
-            if let Some(event) = self.session.as_mut().and_then(Session::poll_event) {
+            if let Some(event) = self.link.poll_event() {
                 return Some(event);
             }
-            if self.closed {
+            if self.link.is_closed() {
                 return None;
             }
-            match self.stream.read(&mut self.buf).await {
-                Ok(0) => self.fail(None),
-                Ok(n) => {
-                    let bytes = self.buf.get(..n).unwrap_or_default().to_vec();
-                    self.receive(&bytes);
-                }
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => self.fail(Some(e.to_string())),
-            }
+            let read = self.stream.read(&mut self.buf).await;
+            self.link
+                .read(read.map(|n| self.buf.get(..n).unwrap_or_default()));
         }
-    }
-
-    fn receive(&mut self, bytes: &[u8]) {
-        if let Some(session) = self.session.as_mut() {
-            session.receive(bytes);
-            return;
-        }
-        let (head, rest) = bytes.split_at(bytes.len().min(8 - self.start.len()));
-        self.start.extend_from_slice(head);
-        match wire::detect(&self.start) {
-            Ok(None) => {}
-            Ok(Some(protocol)) => {
-                let mut session = Session::new(protocol, self.limits);
-                session.receive(&std::mem::take(&mut self.start));
-                session.receive(rest);
-                self.session = Some(session);
-            }
-            Err(e) => self.fail(Some(e.to_string())),
-        }
-    }
-
-    fn fail(&mut self, error: Option<String>) {
-        self.closed = true;
-        self.session
-            .get_or_insert_with(|| Session::new(Protocol::Godot4, self.limits))
-            .close(error);
     }
 
     /// Sends a command.
@@ -130,14 +90,7 @@ impl AsyncConnection {
     ///
     /// [`SendError`]; [`SendError::Io`] before the dialect is known (no frame arrived yet).
     pub async fn send(&mut self, command: Command) -> Result<(), SendError> {
-        let Some(session) = self.session.as_mut() else {
-            return Err(SendError::Io(std::io::Error::new(
-                ErrorKind::NotConnected,
-                "the game has not sent its first message yet",
-            )));
-        };
-        session.send(command)?;
-        let bytes = session.take_outgoing();
+        let bytes = self.link.encode(command)?;
         self.stream.write_all(&bytes).await.map_err(SendError::Io)
     }
 }

@@ -1,0 +1,105 @@
+//! The sans-IO half the socket adapters ([`blocking`](crate::blocking), [`tokio`](crate::tokio))
+//! share: the game's first bytes (at most 8) tell the dialect, then every byte goes to a
+//! [`Session`]; the end of the stream, a read error or a start in no dialect closes it with
+//! [`Event::Disconnected`] and that error.
+
+use std::io::ErrorKind;
+
+use crate::command::Command;
+use crate::event::Event;
+use crate::session::{SendError, Session};
+use crate::wire::{self, Limits, Protocol};
+
+/// One game's protocol state, fed by whatever reads its socket.
+#[derive(Debug)]
+pub(crate) struct Link {
+    limits: Limits,
+    /// The bytes before the dialect is known (at most 8).
+    start: Vec<u8>,
+    session: Option<Session>,
+    closed: bool,
+}
+
+impl Link {
+    pub(crate) fn new(limits: Limits) -> Self {
+        Link {
+            limits,
+            start: Vec::new(),
+            session: None,
+            closed: false,
+        }
+    }
+
+    pub(crate) fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    pub(crate) fn protocol(&self) -> Option<Protocol> {
+        self.session.as_ref().map(Session::protocol)
+    }
+
+    /// No more bytes are taken: the events left are all there will be.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// The next event already decoded.
+    pub(crate) fn poll_event(&mut self) -> Option<Event> {
+        self.session.as_mut().and_then(Session::poll_event)
+    }
+
+    /// Takes the outcome of one read: its bytes, the end of the stream (no bytes) or an error
+    /// (an interrupted read is tried again by the caller and changes nothing).
+    pub(crate) fn read(&mut self, result: std::io::Result<&[u8]>) {
+        match result {
+            Ok([]) => self.fail(None),
+            Ok(bytes) => self.receive(bytes),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => self.fail(Some(e.to_string())),
+        }
+    }
+
+    fn receive(&mut self, bytes: &[u8]) {
+        if let Some(session) = self.session.as_mut() {
+            session.receive(bytes);
+            return;
+        }
+        let (head, rest) =
+            bytes.split_at(bytes.len().min(8_usize.saturating_sub(self.start.len())));
+        self.start.extend_from_slice(head);
+        match wire::detect(&self.start) {
+            Ok(None) => {}
+            Ok(Some(protocol)) => {
+                let mut session = Session::new(protocol, self.limits);
+                session.receive(&std::mem::take(&mut self.start));
+                session.receive(rest);
+                self.session = Some(session);
+            }
+            Err(e) => self.fail(Some(e.to_string())),
+        }
+    }
+
+    /// Closes the link: [`Event::Disconnected`] with `error` comes after the events decoded.
+    pub(crate) fn fail(&mut self, error: Option<String>) {
+        self.closed = true;
+        self.session
+            .get_or_insert_with(|| Session::new(Protocol::Godot4, self.limits))
+            .close(error);
+    }
+
+    /// The bytes that send `command`.
+    ///
+    /// # Errors
+    ///
+    /// The session's; [`SendError::Io`] before the dialect is known (no frame arrived yet).
+    pub(crate) fn encode(&mut self, command: Command) -> Result<Vec<u8>, SendError> {
+        let Some(session) = self.session.as_mut() else {
+            return Err(SendError::Io(std::io::Error::new(
+                ErrorKind::NotConnected,
+                "the game has not sent its first message yet",
+            )));
+        };
+        session.send(command)?;
+        Ok(session.take_outgoing())
+    }
+}
