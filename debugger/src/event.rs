@@ -480,15 +480,30 @@ fn error_event(e: ScriptError) -> Event {
 
 /// The call stack tail of an error: `3 * n`, then `file, function, line` n times.
 fn callstack(it: &mut Items, limit: usize) -> Result<Vec<StackFrame>, String> {
-    let size = it.count(limit.saturating_mul(3))?;
+    triples(it, limit.saturating_mul(3), "call stack", false)
+}
+
+/// A count `3 * n` (at most `limit`), then n frames of three items: `file, function, line`,
+/// or with `line_first` `file, line, function`. `what` names the list in the error.
+fn triples(
+    it: &mut Items,
+    limit: usize,
+    what: &str,
+    line_first: bool,
+) -> Result<Vec<StackFrame>, String> {
+    let size = it.count(limit)?;
     if size % 3 != 0 {
-        return Err(format!("call stack size {size} is not a multiple of 3"));
+        return Err(format!("{what} size {size} is not a multiple of 3"));
     }
     let mut frames = Vec::new();
     for _ in 0..size / 3 {
         let file = it.string()?;
-        let function = it.string()?;
-        let line = it.int()?;
+        let (function, line) = if line_first {
+            let line = it.int()?;
+            (it.string()?, line)
+        } else {
+            (it.string()?, it.int()?)
+        };
         frames.push(StackFrame {
             file,
             function,
@@ -498,30 +513,38 @@ fn callstack(it: &mut Items, limit: usize) -> Result<Vec<StackFrame>, String> {
     Ok(frames)
 }
 
+/// An error's own fields: `hr, min, sec, msec`, the source (`file, function, line`, or with
+/// `function_first` `function, file, line`), then `error, description, warning`; its call
+/// stack is left empty.
+fn error_fields(it: &mut Items, function_first: bool) -> Result<ScriptError, String> {
+    let time = [it.int()?, it.int()?, it.int()?, it.int()?];
+    let (source_file, source_function) = if function_first {
+        let function = it.string()?;
+        (it.string()?, function)
+    } else {
+        (it.string()?, it.string()?)
+    };
+    Ok(ScriptError {
+        time,
+        source_file,
+        source_function,
+        source_line: it.int()?,
+        message: it.string()?,
+        description: it.string()?,
+        warning: it.bool()?,
+        callstack: Vec::new(),
+    })
+}
+
 /// Godot 4: `[hr, min, sec, msec, file, function, line, error, description, warning,
 /// 3 * n, (file, function, line) * n]`.
 fn error4(data: Vec<Variant>) -> Result<ScriptError, String> {
     let limit = data.len();
     let mut it = Items::new(data);
-    let time = [it.int()?, it.int()?, it.int()?, it.int()?];
-    let source_file = it.string()?;
-    let source_function = it.string()?;
-    let source_line = it.int()?;
-    let message = it.string()?;
-    let description = it.string()?;
-    let warning = it.bool()?;
-    let callstack = callstack(&mut it, limit)?;
+    let mut error = error_fields(&mut it, false)?;
+    error.callstack = callstack(&mut it, limit)?;
     it.end()?;
-    Ok(ScriptError {
-        time,
-        message,
-        description,
-        warning,
-        source_file,
-        source_function,
-        source_line,
-        callstack,
-    })
+    Ok(error)
 }
 
 /// Godot 3.2: `[[hr, min, sec, msec, function, file, line, error, description, warning],
@@ -530,26 +553,11 @@ fn error3(data: Vec<Variant>) -> Result<ScriptError, String> {
     let limit = data.len();
     let mut it = Items::new(data);
     let mut head = Items::new(it.array()?);
-    let time = [head.int()?, head.int()?, head.int()?, head.int()?];
-    let source_function = head.string()?;
-    let source_file = head.string()?;
-    let source_line = head.int()?;
-    let message = head.string()?;
-    let description = head.string()?;
-    let warning = head.bool()?;
+    let mut error = error_fields(&mut head, true)?;
     head.end()?;
-    let callstack = callstack(&mut it, limit)?;
+    error.callstack = callstack(&mut it, limit)?;
     it.end()?;
-    Ok(ScriptError {
-        time,
-        message,
-        description,
-        warning,
-        source_file,
-        source_function,
-        source_line,
-        callstack,
-    })
+    Ok(error)
 }
 
 fn debug_enter(protocol: Protocol, data: Vec<Variant>) -> Result<Break, String> {
@@ -573,21 +581,7 @@ fn debug_enter(protocol: Protocol, data: Vec<Variant>) -> Result<Break, String> 
 fn stack_dump4(data: Vec<Variant>) -> Result<Vec<StackFrame>, String> {
     let limit = data.len();
     let mut it = Items::new(data);
-    let size = it.count(limit)?;
-    if size % 3 != 0 {
-        return Err(format!("stack size {size} is not a multiple of 3"));
-    }
-    let mut frames = Vec::new();
-    for _ in 0..size / 3 {
-        let file = it.string()?;
-        let line = it.int()?;
-        let function = it.string()?;
-        frames.push(StackFrame {
-            file,
-            function,
-            line,
-        });
-    }
+    let frames = triples(&mut it, limit, "stack", true)?;
     it.end()?;
     Ok(frames)
 }
