@@ -1,6 +1,6 @@
 //! Starting a headless Godot with `--remote-debug` pointed at a [`Debugger`] of the test.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -241,4 +241,46 @@ pub fn variable<'a>(vars: &'a [Variable], name: &str) -> Option<(Scope, &'a Vari
     vars.iter()
         .find(|v| v.name == name)
         .map(|v| (v.scope, &v.value))
+}
+
+/// A game started by [`launch`]: its connection, its process and its project.
+pub struct Launched {
+    /// The debugger's connection to the game.
+    pub game: Connection,
+    /// The game's process, killed after 60 s.
+    pub run: JoinHandle<(Output, bool)>,
+    /// The throw-away project.
+    pub dir: PathBuf,
+}
+
+/// Finds `which` (`None` when the test `test::godot4` or `test::godot3` is skipped), writes the
+/// project `name` with `main.gd` = `script` and the `extra` files, and starts it under a
+/// debugger of the test.
+pub fn launch(
+    which: Engine,
+    test: &str,
+    name: &str,
+    script: &str,
+    extra: &[(&str, &str)],
+) -> Option<Launched> {
+    let tag = match which {
+        Engine::Godot4 => "godot4",
+        Engine::Godot3 => "godot3",
+    };
+    let engine = which.find_or_skip(&format!("{test}::{tag}"))?;
+    let dir = project(which, name, script);
+    for (file, text) in extra {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let (game, run) = start(which, &engine, &dir, Duration::from_secs(60));
+    Some(Launched { game, run, dir })
+}
+
+/// Sets `done` on the object `id`, then takes the events up to the game's end (continuing
+/// breaks with `continue_errors`), which must be a clean disconnection: those events.
+pub fn end_on_done(game: &mut Connection, id: u64, continue_errors: bool) -> Vec<Event> {
+    set_done(game, id);
+    let end = game.events_until(Duration::from_secs(30), continue_errors, |_| false);
+    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
+    end
 }

@@ -3,8 +3,6 @@
 //! stops at the following line, and after the breakpoint is cleared `continue` lets the game
 //! finish.
 
-use std::time::Duration;
-
 use godot_serde_debugger::{Command, Event};
 use godot_serde_test_support::engine::Engine;
 
@@ -37,16 +35,15 @@ func {callback}(_delta):
 }
 
 fn breakpoints(which: Engine) {
-    let name = match which {
-        Engine::Godot4 => "debugger::live_breakpoints::godot4",
-        Engine::Godot3 => "debugger::live_breakpoints::godot3",
-    };
-    let Some(engine) = which.find_or_skip(name) else {
+    let Some(game::Launched { mut game, run, dir }) = game::launch(
+        which,
+        "debugger::live_breakpoints",
+        "dbg_bp",
+        &script(which),
+        &[],
+    ) else {
         return;
     };
-    let dir = game::project(which, "dbg_bp", &script(which));
-    let (mut game, run) = game::start(which, &engine, &dir, Duration::from_secs(60));
-    let timeout = Duration::from_secs(30);
     let id = game::ready_id(&mut game);
     let callback = game::callback(which);
     let at = |line| game::frame(callback, line);
@@ -62,13 +59,11 @@ fn breakpoints(which: Engine) {
     assert_eq!(stack, [at(10)]);
     game::breakpoint(&mut game, 9, false);
     game.send(Command::Continue).unwrap();
-    game::set_done(&mut game, id);
-    let end = game.events_until(timeout, false, |_| false);
+    let end = game::end_on_done(&mut game, id, false);
     assert!(
         !end.iter().any(|e| matches!(e, Event::DebugEnter(_))),
         "stopped again after the breakpoint was cleared: {end:?}"
     );
-    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
     game::exited(run, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -134,16 +134,15 @@ fn free_udp_port() -> u16 {
 }
 
 fn profile(which: Engine) {
-    let name = match which {
-        Engine::Godot4 => "debugger::live_profilers::godot4",
-        Engine::Godot3 => "debugger::live_profilers::godot3",
-    };
-    let Some(engine) = which.find_or_skip(name) else {
+    let Some(game::Launched { mut game, run, dir }) = game::launch(
+        which,
+        "debugger::live_profilers",
+        "dbg_prof",
+        &main_script(which, free_udp_port()),
+        &[("game.gd", game_script(which))],
+    ) else {
         return;
     };
-    let dir = game::project(which, "dbg_prof", &main_script(which, free_udp_port()));
-    std::fs::write(dir.join("game.gd"), game_script(which)).unwrap();
-    let (mut game, run) = game::start(which, &engine, &dir, Duration::from_secs(60));
     let timeout = Duration::from_secs(30);
     // Before the first frame: the profiler is on when the client connects.
     game.events_until(timeout, true, |_| true);
@@ -248,14 +247,7 @@ fn profile(which: Engine) {
         enable: false,
     })
     .unwrap();
-    game.send(Command::SetObjectProperty {
-        id: main,
-        property: "done".into(),
-        value: true.into(),
-    })
-    .unwrap();
-    let end = game.events_until(timeout, true, |_| false);
-    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
+    game::end_on_done(&mut game, main, true);
     let (out, killed) = run.join().unwrap();
     assert!(!killed);
     // Godot 4.6 aborts in its exit ("corrupted size vs. prev_size", SIGABRT) once the

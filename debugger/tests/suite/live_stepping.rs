@@ -41,15 +41,15 @@ func {callback}(_delta):
 }
 
 fn step_out_break(which: Engine) {
-    let name = match which {
-        Engine::Godot4 => "debugger::live_stepping::godot4",
-        Engine::Godot3 => "debugger::live_stepping::godot3",
-    };
-    let Some(engine) = which.find_or_skip(name) else {
+    let Some(game::Launched { mut game, run, dir }) = game::launch(
+        which,
+        "debugger::live_stepping",
+        "dbg_step",
+        &script(which),
+        &[],
+    ) else {
         return;
     };
-    let dir = game::project(which, "dbg_step", &script(which));
-    let (mut game, run) = game::start(which, &engine, &dir, Duration::from_secs(60));
     let id = game::ready_id(&mut game);
     let callback = game::callback(which);
     let at = game::frame;
@@ -85,13 +85,11 @@ fn step_out_break(which: Engine) {
     // Reloading the scripts while running is taken and the game goes on.
     game.send(Command::ReloadScripts(vec!["res://main.gd".into()]))
         .unwrap();
-    game::set_done(&mut game, id);
-    let end = game.events_until(Duration::from_secs(30), true, |_| false);
+    let end = game::end_on_done(&mut game, id, true);
     assert!(
         !end.iter().any(|e| matches!(e, Event::DebugEnter(_))),
         "{end:?}"
     );
-    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
     game::exited(run, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -340,16 +338,15 @@ fn wait_greeting(game: &mut Connection, version: &str) -> u64 {
 /// A script changed on disk is re-read by `reload_scripts`: Godot 4 by path, and every
 /// script with an empty list (`reload_all_scripts`); Godot 3.2 every script.
 fn reload(which: Engine) {
-    let name = match which {
-        Engine::Godot4 => "debugger::live_stepping::reload4",
-        Engine::Godot3 => "debugger::live_stepping::reload3",
-    };
-    let Some(engine) = which.find_or_skip(name) else {
+    let Some(game::Launched { mut game, run, dir }) = game::launch(
+        which,
+        "debugger::live_stepping::reload",
+        "dbg_reload",
+        &reload_main(which),
+        &[("greeter.gd", &greeter("v1"))],
+    ) else {
         return;
     };
-    let dir = game::project(which, "dbg_reload", &reload_main(which));
-    std::fs::write(dir.join("greeter.gd"), greeter("v1")).unwrap();
-    let (mut game, run) = game::start(which, &engine, &dir, Duration::from_secs(60));
     let main = wait_greeting(&mut game, "v1");
     std::fs::write(dir.join("greeter.gd"), greeter("v2")).unwrap();
     let paths = match which {
@@ -363,14 +360,7 @@ fn reload(which: Engine) {
         game.send(Command::ReloadScripts(vec![])).unwrap();
         wait_greeting(&mut game, "v3");
     }
-    game.send(Command::SetObjectProperty {
-        id: main,
-        property: "done".into(),
-        value: true.into(),
-    })
-    .unwrap();
-    let end = game.events_until(Duration::from_secs(30), true, |_| false);
-    assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
+    game::end_on_done(&mut game, main, true);
     let (out, killed) = run.join().unwrap();
     assert!(!killed);
     assert_eq!(out.status.code(), Some(6));
