@@ -263,10 +263,17 @@ fn a_command_that_never_connects_is_an_error() {
     );
 }
 
-/// Godot 4: a Player (Node2D at (3, 4)) under the root; the game prints "ready" in its first
-/// frame (the debugger may ask for the tree before `_initialize` ran), then the position the
-/// debugger sets, and quits with 7 once it is (10, 20).
-const GAME4_REPL: &str = "extends SceneTree
+/// A Player (Node2D at (3, 4)) under the root; the game prints "ready" in its first frame
+/// (the debugger may ask for the tree before `_initialize` ran), then the position the
+/// debugger sets, and quits with 7 once it is (10, 20). Godot 3.2's first output lines,
+/// "ready" among them, arrive in the game's first message, which `wait` must see.
+fn repl_game(engine: Engine) -> String {
+    let callback = match engine {
+        Engine::Godot4 => "_process",
+        Engine::Godot3 => "_idle",
+    };
+    format!(
+        "extends SceneTree
 var player
 var frames = 0
 func _initialize():
@@ -274,7 +281,7 @@ func _initialize():
 \tplayer.name = \"Player\"
 \tplayer.position = Vector2(3, 4)
 \troot.add_child(player)
-func _process(_delta):
+func {callback}(_delta):
 \tframes += 1
 \tif frames == 1:
 \t\tprint(\"ready\")
@@ -282,16 +289,31 @@ func _process(_delta):
 \t\tprint(\"position set \", player.position)
 \t\tquit(7)
 \treturn false
-";
+"
+    )
+}
+
+/// Runs `debug run --repl` with `flags` on [`repl_game`], `stdin` its commands; the run
+/// (which must end with the game's 7) and the project, or `None` when `test` is skipped.
+fn repl(
+    engine: Engine,
+    test: &str,
+    flags: &[&str],
+    stdin: &[u8],
+) -> Option<(crate::common::Run, PathBuf)> {
+    let godot = engine.find_or_skip(test)?;
+    let dir = project(engine, &repl_game(engine));
+    let mut all = vec!["--repl"];
+    all.extend_from_slice(flags);
+    let r = debug_run(engine, &godot, &dir, &all, &[], stdin);
+    assert_eq!(r.code, Some(7), "{}", r.transcript());
+    Some((r, dir))
+}
 
 /// `--repl`: the commands piped on stdin run in order against the running game, each after
 /// the previous one's answer.
 #[test]
 fn godot4_repl_tree_inspect_monitors_set() {
-    let Some(engine) = Engine::Godot4.find_or_skip("cli::debug_run::godot4_repl") else {
-        return;
-    };
-    let dir = project(Engine::Godot4, GAME4_REPL);
     let stdin: &[u8] = b"wait ready
 tree
 inspect /root/Player
@@ -299,8 +321,9 @@ monitors
 bogus
 set /root/Player position Vector2(10, 20)
 ";
-    let r = debug_run(Engine::Godot4, &engine, &dir, &["--repl"], &[], stdin);
-    assert_eq!(r.code, Some(7), "{}", r.transcript());
+    let Some((r, dir)) = repl(Engine::Godot4, "cli::debug_run::godot4_repl", &[], stdin) else {
+        return;
+    };
     let out = r.out();
     let lines: Vec<&str> = out.lines().collect();
     // The tree: the root Window and the Player, each `path class id`.
@@ -336,40 +359,17 @@ set /root/Player position Vector2(10, 20)
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The same on Godot 3.2 (`_idle`; its first output lines, "ready" among them, arrive in the
-/// game's first message, which `wait` must see).
-const GAME3_REPL: &str = "extends SceneTree
-var player
-var frames = 0
-func _initialize():
-\tplayer = Node2D.new()
-\tplayer.name = \"Player\"
-\tplayer.position = Vector2(3, 4)
-\troot.add_child(player)
-func _idle(_delta):
-\tframes += 1
-\tif frames == 1:
-\t\tprint(\"ready\")
-\tif player.position == Vector2(10, 20):
-\t\tprint(\"position set \", player.position)
-\t\tquit(7)
-\treturn false
-";
-
 #[test]
 fn godot3_repl_tree_inspect_monitors_set() {
-    let Some(engine) = Engine::Godot3.find_or_skip("cli::debug_run::godot3_repl") else {
-        return;
-    };
-    let dir = project(Engine::Godot3, GAME3_REPL);
     let stdin: &[u8] = b"wait ready
 tree
 inspect /root/Player
 monitors
 set /root/Player position Vector2(10, 20)
 ";
-    let r = debug_run(Engine::Godot3, &engine, &dir, &["--repl"], &[], stdin);
-    assert_eq!(r.code, Some(7), "{}", r.transcript());
+    let Some((r, dir)) = repl(Engine::Godot3, "cli::debug_run::godot3_repl", &[], stdin) else {
+        return;
+    };
     let out = r.out();
     let lines: Vec<&str> = out.lines().collect();
     let id = player_id(&lines, &out);
@@ -402,25 +402,20 @@ set /root/Player position Vector2(10, 20)
 /// `--repl --json`: each answer is one JSON object, among the game's events.
 #[test]
 fn godot4_repl_json() {
-    let Some(engine) = Engine::Godot4.find_or_skip("cli::debug_run::godot4_repl_json") else {
-        return;
-    };
-    let dir = project(Engine::Godot4, GAME4_REPL);
     let stdin: &[u8] = b"wait ready
 tree
 inspect /root/Player
 monitors
 set /root/Player position Vector2(10, 20)
 ";
-    let r = debug_run(
+    let Some((r, dir)) = repl(
         Engine::Godot4,
-        &engine,
-        &dir,
-        &["--json", "--repl"],
-        &[],
+        "cli::debug_run::godot4_repl_json",
+        &["--json"],
         stdin,
-    );
-    assert_eq!(r.code, Some(7), "{}", r.transcript());
+    ) else {
+        return;
+    };
     let events = json_events(&r);
     let find = |name: &str| {
         events
