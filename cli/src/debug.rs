@@ -65,14 +65,8 @@ pub fn proxy<W: Write>(args: &ProxyArgs, out: &mut W) -> Result<u8, Failure> {
             ))
         })?,
     );
-    let deadline = (args.timeout > 0).then(|| Instant::now() + Duration::from_secs(args.timeout));
-    let mut report = Report {
-        out,
-        json: args.json,
-        script_errors: 0,
-        warnings: 0,
-        last_break: None,
-    };
+    let deadline = deadline(args.timeout);
+    let mut report = Report::new(out, args.json);
     let code = match serve(&listener, None, deadline, &mut report, None) {
         Ok(()) => 0,
         Err(Stop::TimedOut) => {
@@ -213,7 +207,23 @@ fn frame_text(f: &StackFrame) -> String {
     format!("{} ({}:{})", f.function, f.file, f.line)
 }
 
-impl<W: Write> Report<'_, W> {
+/// When `--timeout` seconds (0: never) from now have passed.
+fn deadline(timeout: u64) -> Option<Instant> {
+    (timeout > 0).then(|| Instant::now() + Duration::from_secs(timeout))
+}
+
+impl<'a, W: Write> Report<'a, W> {
+    /// A report to `out` (`json`: one JSON object a line), with nothing counted yet.
+    fn new(out: &'a mut W, json: bool) -> Self {
+        Report {
+            out,
+            json,
+            script_errors: 0,
+            warnings: 0,
+            last_break: None,
+        }
+    }
+
     fn line(&mut self, value: &serde_json::Value) -> Result<(), Failure> {
         writeln!(self.out, "{value}").map_err(io)?;
         self.out.flush().map_err(io)
@@ -381,14 +391,8 @@ pub fn run<W: Write>(args: &RunArgs, out: &mut W) -> Result<u8, Failure> {
                 .unwrap_or_default()
         ))
     })?;
-    let deadline = (args.timeout > 0).then(|| Instant::now() + Duration::from_secs(args.timeout));
-    let mut report = Report {
-        out,
-        json: args.json,
-        script_errors: 0,
-        warnings: 0,
-        last_break: None,
-    };
+    let deadline = deadline(args.timeout);
+    let mut report = Report::new(out, args.json);
     let mut repl = args.repl.then(repl::Repl::start);
     let result = serve(
         &listener,
