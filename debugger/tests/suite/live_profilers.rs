@@ -17,26 +17,13 @@ use crate::game;
 /// every frame once connected; the game prints its node count and its ids once, and quits
 /// with 5 when the debugger sets `done`.
 fn main_script(engine: Engine, port: u16) -> String {
-    match engine {
-        Engine::Godot4 => format!(
-            "extends SceneTree
-var done = false
-var pings = 0
-var client_mp
-var client_node
-var said = false
-func _initialize():
-\tPerformance.add_custom_monitor(\"game/pings\", func(): return pings)
-\tvar server_node = load(\"res://game.gd\").new()
-\tserver_node.name = \"Game\"
-\troot.add_child(server_node)
-\tvar client_root = Node.new()
-\tclient_root.name = \"client\"
-\troot.add_child(client_root)
-\tclient_node = load(\"res://game.gd\").new()
-\tclient_node.name = \"Game\"
-\tclient_root.add_child(client_node)
-\tclient_mp = SceneMultiplayer.new()
+    // The dialects differ in the custom monitor (Godot 4 only), the multiplayer set-up, the
+    // frame callback with its connection check, and the clock.
+    let (monitor, network, ticks) = match engine {
+        Engine::Godot4 => (
+            "\tPerformance.add_custom_monitor(\"game/pings\", func(): return pings)\n",
+            format!(
+                "\tclient_mp = SceneMultiplayer.new()
 \tset_multiplayer(client_mp, NodePath(\"/root/client\"))
 \tvar sp = ENetMultiplayerPeer.new()
 \tsp.set_bind_ip(\"127.0.0.1\")
@@ -47,36 +34,14 @@ func _initialize():
 \tclient_mp.multiplayer_peer = cp
 func _process(_delta):
 \tif client_mp.multiplayer_peer.get_connection_status() == MultiplayerPeer.CONNECTION_CONNECTED:
-\t\tpings += 1
-\t\tclient_node.rpc_id(1, \"ping\", pings)
-\t\tif not said:
-\t\t\tsaid = true
-\t\t\tprint(\"nodes \", Performance.get_monitor(Performance.OBJECT_NODE_COUNT), \" ids \", get_instance_id())
-\tif done:
-\t\tquit(5)
-\tif Time.get_ticks_msec() > 40000:
-\t\tquit(2)
-\treturn false
 "
+            ),
+            "Time.get_ticks_msec()",
         ),
-        Engine::Godot3 => format!(
-            "extends SceneTree
-var done = false
-var pings = 0
-var client_mp
-var client_node
-var said = false
-func _initialize():
-\tvar server_node = load(\"res://game.gd\").new()
-\tserver_node.name = \"Game\"
-\troot.add_child(server_node)
-\tvar client_root = Node.new()
-\tclient_root.name = \"client\"
-\troot.add_child(client_root)
-\tclient_node = load(\"res://game.gd\").new()
-\tclient_node.name = \"Game\"
-\tclient_root.add_child(client_node)
-\tclient_mp = MultiplayerAPI.new()
+        Engine::Godot3 => (
+            "",
+            format!(
+                "\tclient_mp = MultiplayerAPI.new()
 \tclient_mp.set_root_node(client_root)
 \tclient_root.custom_multiplayer = client_mp
 \tvar sp = NetworkedMultiplayerENet.new()
@@ -89,19 +54,40 @@ func _initialize():
 func _idle(_delta):
 \tclient_mp.poll()
 \tif client_mp.network_peer.get_connection_status() == NetworkedMultiplayerPeer.CONNECTION_CONNECTED:
-\t\tpings += 1
+"
+            ),
+            "OS.get_ticks_msec()",
+        ),
+    };
+    format!(
+        "extends SceneTree
+var done = false
+var pings = 0
+var client_mp
+var client_node
+var said = false
+func _initialize():
+{monitor}\tvar server_node = load(\"res://game.gd\").new()
+\tserver_node.name = \"Game\"
+\troot.add_child(server_node)
+\tvar client_root = Node.new()
+\tclient_root.name = \"client\"
+\troot.add_child(client_root)
+\tclient_node = load(\"res://game.gd\").new()
+\tclient_node.name = \"Game\"
+\tclient_root.add_child(client_node)
+{network}\t\tpings += 1
 \t\tclient_node.rpc_id(1, \"ping\", pings)
 \t\tif not said:
 \t\t\tsaid = true
 \t\t\tprint(\"nodes \", Performance.get_monitor(Performance.OBJECT_NODE_COUNT), \" ids \", get_instance_id())
 \tif done:
 \t\tquit(5)
-\tif OS.get_ticks_msec() > 40000:
+\tif {ticks} > 40000:
 \t\tquit(2)
 \treturn false
 "
-        ),
-    }
+    )
 }
 
 fn game_script(engine: Engine) -> &'static str {
