@@ -284,3 +284,32 @@ pub fn end_on_done(game: &mut Connection, id: u64, continue_errors: bool) -> Vec
     assert_eq!(end.last(), Some(&Event::Disconnected { error: None }));
     end
 }
+
+/// A game that prints `ready <id>` (its own object) in its second frame, runs
+/// `var x = <value>` then `x += 1` every frame and quits with 3 once the debugger sets `done`
+/// (with 2 after 30 s). `functions` stand before the frame callback, so with `n` lines of them
+/// `var x` is line `8 + n` and `x += 1` line `9 + n`.
+pub fn ready_loop_script(which: Engine, functions: &str, value: &str) -> String {
+    let ticks = match which {
+        Engine::Godot4 => "Time.get_ticks_msec()",
+        Engine::Godot3 => "OS.get_ticks_msec()",
+    };
+    let callback = callback(which);
+    format!(
+        "extends SceneTree
+var frames = 0
+var done = false
+{functions}func {callback}(_delta):
+\tframes += 1
+\tif frames == 2:
+\t\tprint(\"ready \", get_instance_id())
+\tvar x = {value}
+\tx += 1
+\tif done:
+\t\tquit(3)
+\tif {ticks} > 30000:
+\t\tquit(2)
+\treturn false
+"
+    )
+}

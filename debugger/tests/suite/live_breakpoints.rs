@@ -11,27 +11,7 @@ use crate::game;
 /// Line 9 (`x += 1`) runs every frame, line 10 follows it; the game quits with 3 once the
 /// debugger sets `done` on the script's object (its id printed with "ready").
 fn script(engine: Engine) -> String {
-    let (callback, ticks) = match engine {
-        Engine::Godot4 => ("_process", "Time.get_ticks_msec()"),
-        Engine::Godot3 => ("_idle", "OS.get_ticks_msec()"),
-    };
-    format!(
-        "extends SceneTree
-var frames = 0
-var done = false
-func {callback}(_delta):
-\tframes += 1
-\tif frames == 2:
-\t\tprint(\"ready \", get_instance_id())
-\tvar x = frames
-\tx += 1
-\tif done:
-\t\tquit(3)
-\tif {ticks} > 30000:
-\t\tquit(2)
-\treturn false
-"
-    )
+    game::ready_loop_script(engine, "", "frames")
 }
 
 fn breakpoints(which: Engine) {

@@ -14,29 +14,10 @@ use crate::game;
 
 /// Lines (1-based): `inner` is 4-6, `_process` calls it at line 11, then line 12.
 fn script(engine: Engine) -> String {
-    let (callback, ticks) = match engine {
-        Engine::Godot4 => ("_process", "Time.get_ticks_msec()"),
-        Engine::Godot3 => ("_idle", "OS.get_ticks_msec()"),
-    };
-    format!(
-        "extends SceneTree
-var frames = 0
-var done = false
-func inner(v):
-\tvar y = v * 2
-\treturn y
-func {callback}(_delta):
-\tframes += 1
-\tif frames == 2:
-\t\tprint(\"ready \", get_instance_id())
-\tvar x = inner(frames)
-\tx += 1
-\tif done:
-\t\tquit(3)
-\tif {ticks} > 30000:
-\t\tquit(2)
-\treturn false
-"
+    game::ready_loop_script(
+        engine,
+        "func inner(v):\n\tvar y = v * 2\n\treturn y\n",
+        "inner(frames)",
     )
 }
 
