@@ -310,34 +310,50 @@ fn repl(
     Some((r, dir))
 }
 
-/// `--repl`: the commands piped on stdin run in order against the running game, each after
-/// the previous one's answer.
-#[test]
-fn godot4_repl_tree_inspect_monitors_set() {
-    let stdin: &[u8] = b"wait ready
+/// The REPL tests' commands: wait for the game, then the tree, the Player's properties, a
+/// monitors sample and the position set the game quits on.
+const REPL_COMMANDS: &str = "wait ready
 tree
 inspect /root/Player
 monitors
-bogus
 set /root/Player position Vector2(10, 20)
 ";
-    let Some((r, dir)) = repl(Engine::Godot4, "cli::debug_run::godot4_repl", &[], stdin) else {
-        return;
-    };
-    let out = r.out();
-    let lines: Vec<&str> = out.lines().collect();
-    // The tree: the root Window and the Player, each `path class id`.
-    let id = player_id(&lines, &out);
+
+/// The text REPL's tree (the root, of class `root_class`, and the Player, each `path class
+/// id`) and the Player's properties in Godot's text form, before the set: the Player's id and
+/// the index of its `object` line.
+fn tree_and_player<'a>(lines: &[&'a str], root_class: &str, out: &str) -> (&'a str, usize) {
+    let id = player_id(lines, out);
     assert!(
-        lines.iter().any(|l| l.starts_with("/root Window ")),
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("/root {root_class} "))),
         "{out}"
     );
-    // Its properties, in Godot's text form, before the set.
-    let object = line_index(&lines, &format!("object {id} Node2D"), &out);
+    let object = line_index(lines, &format!("object {id} Node2D"), out);
     assert!(
         lines[object..].contains(&"  position = Vector2(3, 4)"),
         "{out}"
     );
+    (id, object)
+}
+
+/// `--repl`: the commands piped on stdin run in order against the running game, each after
+/// the previous one's answer.
+#[test]
+fn godot4_repl_tree_inspect_monitors_set() {
+    let stdin = REPL_COMMANDS.replace("monitors\n", "monitors\nbogus\n");
+    let Some((r, dir)) = repl(
+        Engine::Godot4,
+        "cli::debug_run::godot4_repl",
+        &[],
+        stdin.as_bytes(),
+    ) else {
+        return;
+    };
+    let out = r.out();
+    let lines: Vec<&str> = out.lines().collect();
+    let (id, object) = tree_and_player(&lines, "Window", &out);
     assert!(
         lines[object..].contains(&"  Node/path = NodePath(\"/root/Player\")"),
         "{out}"
@@ -361,27 +377,17 @@ set /root/Player position Vector2(10, 20)
 
 #[test]
 fn godot3_repl_tree_inspect_monitors_set() {
-    let stdin: &[u8] = b"wait ready
-tree
-inspect /root/Player
-monitors
-set /root/Player position Vector2(10, 20)
-";
-    let Some((r, dir)) = repl(Engine::Godot3, "cli::debug_run::godot3_repl", &[], stdin) else {
+    let Some((r, dir)) = repl(
+        Engine::Godot3,
+        "cli::debug_run::godot3_repl",
+        &[],
+        REPL_COMMANDS.as_bytes(),
+    ) else {
         return;
     };
     let out = r.out();
     let lines: Vec<&str> = out.lines().collect();
-    let id = player_id(&lines, &out);
-    assert!(
-        lines.iter().any(|l| l.starts_with("/root Viewport ")),
-        "{out}"
-    );
-    let object = line_index(&lines, &format!("object {id} Node2D"), &out);
-    assert!(
-        lines[object..].contains(&"  position = Vector2(3, 4)"),
-        "{out}"
-    );
+    let (id, object) = tree_and_player(&lines, "Viewport", &out);
     // Godot 3.2's monitors: dynamic memory too; the root and the Player.
     assert!(
         lines.iter().any(|l| l.starts_with("MEMORY_DYNAMIC ")),
@@ -402,17 +408,11 @@ set /root/Player position Vector2(10, 20)
 /// `--repl --json`: each answer is one JSON object, among the game's events.
 #[test]
 fn godot4_repl_json() {
-    let stdin: &[u8] = b"wait ready
-tree
-inspect /root/Player
-monitors
-set /root/Player position Vector2(10, 20)
-";
     let Some((r, dir)) = repl(
         Engine::Godot4,
         "cli::debug_run::godot4_repl_json",
         &["--json"],
-        stdin,
+        REPL_COMMANDS.as_bytes(),
     ) else {
         return;
     };
