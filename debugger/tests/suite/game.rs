@@ -313,3 +313,56 @@ var done = false
 "
     )
 }
+
+/// The game of `live_godot4` and `live_godot3` (lines 1-based): `boom()` fails at line 8;
+/// `_initialize` prints, warns (line 12) and errs (line 13) (Godot 3.2 also prints to stderr,
+/// one line more), adds Player (a Node2D at (3, 4)) holding Gun; the frame callback calls
+/// `boom(1)` in frame 3 (Godot 4 line 25, Godot 3.2 line 26), prints "after the error", and
+/// quits with 7 once Player is at (10, 20) (with 2 after 30 s). Godot 4 types its variables.
+pub fn player_game(which: Engine) -> String {
+    let (frames, player, printerr, ticks) = match which {
+        Engine::Godot4 => ("frames := 0", "player: Node2D", "", "Time.get_ticks_msec()"),
+        Engine::Godot3 => (
+            "frames = 0",
+            "player",
+            "\tprinterr(\"to stderr\")\n",
+            "OS.get_ticks_msec()",
+        ),
+    };
+    let callback = callback(which);
+    format!(
+        "extends SceneTree
+
+var {frames}
+var {player}
+
+func boom(x):
+\tvar d = {{}}
+\treturn d.missing_key + x
+
+func _initialize():
+\tprint(\"hello \", 42)
+\tpush_warning(\"careful\")
+\tpush_error(\"bad thing\")
+{printerr}\tplayer = Node2D.new()
+\tplayer.name = \"Player\"
+\tplayer.position = Vector2(3, 4)
+\tvar gun = Node.new()
+\tgun.name = \"Gun\"
+\tplayer.add_child(gun)
+\troot.add_child(player)
+
+func {callback}(_delta):
+\tframes += 1
+\tif frames == 3:
+\t\tboom(1)
+\t\tprint(\"after the error\")
+\tif player.position == Vector2(10, 20):
+\t\tprint(\"position set \", player.position)
+\t\tquit(7)
+\tif {ticks} > 30000:
+\t\tquit(2)
+\treturn false
+"
+    )
+}

@@ -7,43 +7,8 @@ use godot_serde::{Variant, Vector2};
 use godot_serde_debugger::{Break, Command, Event, OutputKind, Protocol, Scope};
 use godot_serde_test_support::engine::Engine;
 
+// Line numbers below are those of `game::player_game`.
 use crate::game::{self, frame};
-
-/// Line numbers below are this script's (1-based).
-const SCRIPT: &str = "extends SceneTree
-
-var frames = 0
-var player
-
-func boom(x):
-\tvar d = {}
-\treturn d.missing_key + x
-
-func _initialize():
-\tprint(\"hello \", 42)
-\tpush_warning(\"careful\")
-\tpush_error(\"bad thing\")
-\tprinterr(\"to stderr\")
-\tplayer = Node2D.new()
-\tplayer.name = \"Player\"
-\tplayer.position = Vector2(3, 4)
-\tvar gun = Node.new()
-\tgun.name = \"Gun\"
-\tplayer.add_child(gun)
-\troot.add_child(player)
-
-func _idle(_delta):
-\tframes += 1
-\tif frames == 3:
-\t\tboom(1)
-\t\tprint(\"after the error\")
-\tif player.position == Vector2(10, 20):
-\t\tprint(\"position set \", player.position)
-\t\tquit(7)
-\tif OS.get_ticks_msec() > 30000:
-\t\tquit(2)
-\treturn false
-";
 
 fn printed(events: &[Event]) -> Vec<(String, OutputKind)> {
     game::output_lines(events)
@@ -57,7 +22,7 @@ fn godot3_game_under_the_debugger() {
     let Some(engine) = Engine::Godot3.find_or_skip("debugger::live_godot3") else {
         return;
     };
-    let dir = game::project(Engine::Godot3, "dbg3", SCRIPT);
+    let dir = game::project(Engine::Godot3, "dbg3", &game::player_game(Engine::Godot3));
     let (mut game, run) = game::start(Engine::Godot3, &engine, &dir, Duration::from_secs(60));
     let timeout = Duration::from_secs(30);
 

@@ -8,42 +8,8 @@ use godot_serde::{Variant, Vector2};
 use godot_serde_debugger::{Break, Command, Event, OutputKind, Protocol, Scope};
 use godot_serde_test_support::engine::Engine;
 
+// Line numbers below are those of `game::player_game`.
 use crate::game::{self, frame};
-
-/// Line numbers below are this script's (1-based).
-const SCRIPT: &str = "extends SceneTree
-
-var frames := 0
-var player: Node2D
-
-func boom(x):
-\tvar d = {}
-\treturn d.missing_key + x
-
-func _initialize():
-\tprint(\"hello \", 42)
-\tpush_warning(\"careful\")
-\tpush_error(\"bad thing\")
-\tplayer = Node2D.new()
-\tplayer.name = \"Player\"
-\tplayer.position = Vector2(3, 4)
-\tvar gun = Node.new()
-\tgun.name = \"Gun\"
-\tplayer.add_child(gun)
-\troot.add_child(player)
-
-func _process(_delta):
-\tframes += 1
-\tif frames == 3:
-\t\tboom(1)
-\t\tprint(\"after the error\")
-\tif player.position == Vector2(10, 20):
-\t\tprint(\"position set \", player.position)
-\t\tquit(7)
-\tif Time.get_ticks_msec() > 30000:
-\t\tquit(2)
-\treturn false
-";
 
 const RUNTIME_ERROR: &str =
     "Invalid access to property or key 'missing_key' on a base object of type 'Dictionary'.";
@@ -53,7 +19,7 @@ fn godot4_game_under_the_debugger() {
     let Some(engine) = Engine::Godot4.find_or_skip("debugger::live_godot4") else {
         return;
     };
-    let dir = game::project(Engine::Godot4, "dbg4", SCRIPT);
+    let dir = game::project(Engine::Godot4, "dbg4", &game::player_game(Engine::Godot4));
     let (mut game, run) = game::start(Engine::Godot4, &engine, &dir, Duration::from_secs(60));
     let timeout = Duration::from_secs(30);
 
