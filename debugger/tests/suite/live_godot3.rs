@@ -19,11 +19,13 @@ fn printed(events: &[Event]) -> Vec<(String, OutputKind)> {
 
 #[test]
 fn godot3_game_under_the_debugger() {
-    let Some(engine) = Engine::Godot3.find_or_skip("debugger::live_godot3") else {
+    let which = Engine::Godot3;
+    let script = game::player_game(which);
+    let Some(game::Launched { mut game, run, dir }) =
+        game::launch(which, "debugger::live_godot3", "dbg3", &script, &[])
+    else {
         return;
     };
-    let dir = game::project(Engine::Godot3, "dbg3", &game::player_game(Engine::Godot3));
-    let (mut game, run) = game::start(Engine::Godot3, &engine, &dir, Duration::from_secs(60));
     let timeout = Duration::from_secs(30);
 
     let before = game.events_until(timeout, false, |e| matches!(e, Event::DebugEnter(_)));

@@ -16,11 +16,13 @@ const RUNTIME_ERROR: &str =
 
 #[test]
 fn godot4_game_under_the_debugger() {
-    let Some(engine) = Engine::Godot4.find_or_skip("debugger::live_godot4") else {
+    let which = Engine::Godot4;
+    let script = game::player_game(which);
+    let Some(game::Launched { mut game, run, dir }) =
+        game::launch(which, "debugger::live_godot4", "dbg4", &script, &[])
+    else {
         return;
     };
-    let dir = game::project(Engine::Godot4, "dbg4", &game::player_game(Engine::Godot4));
-    let (mut game, run) = game::start(Engine::Godot4, &engine, &dir, Duration::from_secs(60));
     let timeout = Duration::from_secs(30);
 
     // Up to the break of the runtime error in boom().
