@@ -10,12 +10,41 @@ use crate::event::Event;
 use crate::session::{SendError, Session};
 use crate::wire::{self, Limits, Protocol};
 
+/// The first bytes of a game's stream (at most 8), until they tell its dialect.
+#[derive(Debug, Default)]
+pub(crate) struct Sniffer {
+    start: Vec<u8>,
+}
+
+/// What the bytes so far say.
+pub(crate) enum Sniffed<'a> {
+    /// Not enough yet (all were taken).
+    Pending,
+    /// The dialect, the bytes taken up to here, and the rest of this read.
+    Dialect(Protocol, Vec<u8>, &'a [u8]),
+    /// No debugger stream: why, and the bytes taken (the rest of this read is not).
+    Foreign(String, Vec<u8>),
+}
+
+impl Sniffer {
+    /// Takes what of `bytes` the dialect needs.
+    pub(crate) fn feed<'a>(&mut self, bytes: &'a [u8]) -> Sniffed<'a> {
+        let (head, rest) =
+            bytes.split_at(bytes.len().min(8_usize.saturating_sub(self.start.len())));
+        self.start.extend_from_slice(head);
+        match wire::detect(&self.start) {
+            Ok(None) => Sniffed::Pending,
+            Ok(Some(protocol)) => Sniffed::Dialect(protocol, std::mem::take(&mut self.start), rest),
+            Err(e) => Sniffed::Foreign(e.to_string(), std::mem::take(&mut self.start)),
+        }
+    }
+}
+
 /// One game's protocol state, fed by whatever reads its socket.
 #[derive(Debug)]
 pub(crate) struct Link {
     limits: Limits,
-    /// The bytes before the dialect is known (at most 8).
-    start: Vec<u8>,
+    start: Sniffer,
     session: Option<Session>,
     closed: bool,
 }
@@ -24,7 +53,7 @@ impl Link {
     pub(crate) fn new(limits: Limits) -> Self {
         Link {
             limits,
-            start: Vec::new(),
+            start: Sniffer::default(),
             session: None,
             closed: false,
         }
@@ -64,18 +93,15 @@ impl Link {
             session.receive(bytes);
             return;
         }
-        let (head, rest) =
-            bytes.split_at(bytes.len().min(8_usize.saturating_sub(self.start.len())));
-        self.start.extend_from_slice(head);
-        match wire::detect(&self.start) {
-            Ok(None) => {}
-            Ok(Some(protocol)) => {
+        match self.start.feed(bytes) {
+            Sniffed::Pending => {}
+            Sniffed::Dialect(protocol, start, rest) => {
                 let mut session = Session::new(protocol, self.limits);
-                session.receive(&std::mem::take(&mut self.start));
+                session.receive(&start);
                 session.receive(rest);
                 self.session = Some(session);
             }
-            Err(e) => self.fail(Some(e.to_string())),
+            Sniffed::Foreign(error, _) => self.fail(Some(error)),
         }
     }
 

@@ -51,6 +51,7 @@ use godot_serde::frame::{FrameDecoder, Framing};
 use crate::blocking::{READ_SIZE, WRITE_TIMEOUT};
 use crate::command::Command;
 use crate::event::Event;
+use crate::link::{Sniffed, Sniffer};
 use crate::session::{SendError, Session};
 use crate::wire::{self, Decoder, Limits, Protocol};
 
@@ -131,8 +132,8 @@ struct Route {
 #[derive(Debug)]
 pub struct ProxySession {
     limits: Limits,
-    /// The game's first bytes before the dialect is known (at most 8).
-    start: Vec<u8>,
+    /// The game's first bytes before the dialect is known.
+    start: Sniffer,
     route: Option<Route>,
     game_frames: FrameDecoder,
     game_offset: usize,
@@ -156,7 +157,7 @@ impl ProxySession {
     pub fn new(limits: Limits) -> Self {
         ProxySession {
             limits,
-            start: Vec::new(),
+            start: Sniffer::default(),
             route: None,
             game_frames: raw_frames(limits),
             game_offset: 0,
@@ -203,12 +204,9 @@ impl ProxySession {
             return;
         }
         if self.route.is_none() {
-            let (head, rest) = bytes.split_at(bytes.len().min(8 - self.start.len().min(8)));
-            self.start.extend_from_slice(head);
-            match wire::detect(&self.start) {
-                Ok(None) => return,
-                Ok(Some(protocol)) => {
-                    let start = std::mem::take(&mut self.start);
+            match self.start.feed(bytes) {
+                Sniffed::Pending => return,
+                Sniffed::Dialect(protocol, start, rest) => {
                     self.route = Some(Route {
                         session: Session::new(protocol, self.limits),
                         names: Decoder::new(protocol, self.limits),
@@ -216,12 +214,11 @@ impl ProxySession {
                     self.receive_detected(&start);
                     self.receive_detected(rest);
                 }
-                Err(e) => {
+                Sniffed::Foreign(error, start) => {
                     // Not a debugger stream: forwarded as it came, and the game's side ends.
-                    let start = std::mem::take(&mut self.start);
                     self.forward(&start);
                     let mut session = Session::new(Protocol::Godot4, self.limits);
-                    session.close(Some(e.to_string()));
+                    session.close(Some(error));
                     self.route = Some(Route {
                         session,
                         names: Decoder::new(Protocol::Godot4, self.limits),
