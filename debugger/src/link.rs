@@ -129,3 +129,42 @@ impl Link {
         Ok(session.take_outgoing())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Godot 4 frame starts with its length, then the Array type (28); split anywhere in
+    /// its first 8 bytes, the dialect is told once the 8th arrives, with all 8 bytes handed
+    /// back and the rest of that read after them.
+    #[test]
+    fn the_dialect_is_told_from_8_bytes_however_they_are_split() {
+        let stream = [12, 0, 0, 0, 28, 0, 0, 0, 1, 2, 3];
+        for cut in 1..8 {
+            let mut sniffer = Sniffer::default();
+            assert!(matches!(sniffer.feed(&stream[..cut]), Sniffed::Pending));
+            match sniffer.feed(&stream[cut..]) {
+                Sniffed::Dialect(protocol, start, rest) => {
+                    assert_eq!(protocol, Protocol::Godot4);
+                    assert_eq!(start, stream[..8]);
+                    assert_eq!(rest, [1, 2, 3]);
+                }
+                _ => panic!("no dialect at cut {cut}"),
+            }
+        }
+    }
+
+    /// An Int (type 2) first is neither dialect: the link closes with why, its session a
+    /// Godot 4 one that ends with `Disconnected` and that error.
+    #[test]
+    fn a_foreign_start_closes_the_link() {
+        let mut link = Link::new(Limits::default());
+        link.read(Ok(&[8, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0]));
+        assert!(link.is_closed());
+        assert_eq!(link.protocol(), Some(Protocol::Godot4));
+        assert!(matches!(
+            link.poll_event(),
+            Some(Event::Disconnected { error: Some(_) })
+        ));
+    }
+}
