@@ -236,17 +236,17 @@ fn profile(which: Engine) {
     game::end_on_done(&mut game, main, true);
     let (out, killed) = run.join().unwrap();
     assert!(!killed);
-    // Godot 4.6 aborts in its exit ("corrupted size vs. prev_size", SIGABRT) once the
-    // multiplayer profilers have run; without them the same game exits with 5. Godot 3.2.3
-    // exits cleanly.
-    let expected = match which {
-        Engine::Godot4 => None,
-        Engine::Godot3 => Some(5),
+    // Godot 4.6 often aborts in its exit ("corrupted size vs. prev_size", SIGABRT) once the
+    // multiplayer profilers have run, but not always (heap corruption shows or not by run);
+    // without them the same game exits with 5. Godot 3.2.3 exits cleanly with 5.
+    let code = out.status.code();
+    let accepted = match which {
+        Engine::Godot4 => code.is_none() || code == Some(5),
+        Engine::Godot3 => code == Some(5),
     };
-    assert_eq!(
-        out.status.code(),
-        expected,
-        "{}{}",
+    assert!(
+        accepted,
+        "exit {code:?}: {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
