@@ -39,6 +39,9 @@ mod mint_impls;
 #[cfg_attr(docsrs, doc(cfg(feature = "pck")))]
 pub mod pck;
 pub mod read;
+#[cfg(feature = "resource")]
+#[cfg_attr(docsrs, doc(cfg(feature = "resource")))]
+pub mod resource;
 pub mod save;
 mod ser;
 pub mod text;
