@@ -36,6 +36,9 @@ pub(crate) struct PathCache<T> {
     next_id: u32,
     /// The bits an id may use (Godot 3 keeps `0x80000000` for "path in packet").
     id_mask: u32,
+    /// A counter shared with other caches (the sessions of `rooms`, which one client meets in
+    /// turn): ids are then unique across them, `next_id` unused.
+    shared_ids: Option<std::sync::Arc<std::sync::atomic::AtomicU32>>,
 }
 
 impl<T: Named> PathCache<T> {
@@ -48,6 +51,7 @@ impl<T: Named> PathCache<T> {
             ids: Vec::new(),
             next_id: 1,
             id_mask,
+            shared_ids: None,
         }
     }
 
@@ -117,7 +121,10 @@ impl<T: Named> PathCache<T> {
     pub(crate) fn id_for(&mut self, index: usize) -> u32 {
         match self.ids.get(index).copied() {
             Some(0) | None => {
-                let id = self.next_id;
+                let id = match &self.shared_ids {
+                    Some(counter) => next_shared_id(counter, self.id_mask),
+                    None => self.next_id,
+                };
                 self.next_id = (self.next_id.wrapping_add(1) & self.id_mask).max(1);
                 if let Some(slot) = self.ids.get_mut(index) {
                     *slot = id;
@@ -128,10 +135,27 @@ impl<T: Named> PathCache<T> {
         }
     }
 
+    /// Takes the ids given from now on from `counter`, shared with other caches, so that an
+    /// id names one path in all of them (a client keeps every id it was sent for as long as
+    /// it is connected, and refuses a second announcement of one).
+    pub(crate) fn share_ids(&mut self, counter: std::sync::Arc<std::sync::atomic::AtomicU32>) {
+        self.shared_ids = Some(counter);
+    }
+
     /// The slot our cache id `id` names (a CONFIRM_PATH's).
     pub(crate) fn index_of_id(&self, id: u32) -> Option<usize> {
         self.ids.iter().position(|&c| c == id && c != 0)
     }
+}
+
+/// The next id of a shared counter (holding the next id to give), within `mask`, never 0.
+fn next_shared_id(counter: &std::sync::atomic::AtomicU32, mask: u32) -> u32 {
+    use std::sync::atomic::Ordering::Relaxed;
+    let step = |id: u32| Some((id.wrapping_add(1) & mask).max(1));
+    let previous = counter
+        .fetch_update(Relaxed, Relaxed, step)
+        .unwrap_or_else(|id| id);
+    (previous & mask).max(1)
 }
 
 /// The per-peer record of the path cache: the ids the peer announced (→ `V`, what the id

@@ -317,3 +317,21 @@ impl Replication {
         (self.syncs.len(), self.nodes.len(), per_peer)
     }
 }
+
+/// What a peer moved to another session (`rooms`) takes along and leaves: the nodes spawned on
+/// it here, and its SYNC sequence.
+impl Replication {
+    /// The nodes spawned on `peer` and its `last_sent_sync`; `None` for no such peer.
+    pub(crate) fn peer_handoff(&self, peer: i32) -> Option<(Vec<NodeId>, u16)> {
+        let p = self.peers.get(&peer)?;
+        Some((p.spawned.iter().copied().collect(), p.last_sent_sync))
+    }
+
+    /// Continues `peer`'s SYNC sequence from another session, whose synchronizers the client
+    /// may keep (a synchronizer outside any spawner refuses a time older than its last).
+    pub(crate) fn set_last_sent_sync(&mut self, peer: i32, time: u16) {
+        if let Some(p) = self.peers.get_mut(&peer) {
+            p.last_sent_sync = time;
+        }
+    }
+}

@@ -37,6 +37,7 @@
 //! ```
 
 mod auth;
+mod handoff;
 mod paths;
 mod rpc;
 

@@ -273,6 +273,17 @@ impl Paths {
         }
     }
 
+    /// Takes our ids from `counter`, shared with the sessions of other rooms.
+    pub(super) fn share_ids(&mut self, counter: std::sync::Arc<std::sync::atomic::AtomicU32>) {
+        self.cache.share_ids(counter);
+    }
+
+    /// `peer`'s checksum of the table in slot `index` when it differs from ours (empty when
+    /// only its CONFIRM_PATH told us).
+    pub(super) fn their_md5(&self, peer: i32, index: usize) -> Option<&str> {
+        self.peers.get(&peer)?.mismatch(index).map(String::as_str)
+    }
+
     // ---- read access ----------------------------------------------------------------------
 
     /// Each declared path with our id (0: never sent), by path.
