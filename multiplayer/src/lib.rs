@@ -19,6 +19,8 @@
 //!   WebSocket clients of one server), with the sans-IO pieces a transport of one's own needs.
 //! - `enet` (feature `enet`, default): the ENet transport.
 //! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
+//! - [`rooms`]: many worlds (rooms) in one process over worker threads, peers moved between
+//!   them.
 //! - [`gdscript`]: the GDScript stubs of a table, for Godot 4 and Godot 3.
 //! - [`godot3`]: Godot 3.2.3's dialect (`MultiplayerAPI` + `NetworkedMultiplayerENet`).
 //!
@@ -47,6 +49,7 @@ pub mod gdscript;
 pub mod godot3;
 mod limits;
 pub mod replication;
+pub mod rooms;
 mod rpc;
 mod session;
 pub mod transport;

@@ -32,6 +32,9 @@ pub struct Limits {
     /// The bounds of the ENet transports (Godot 4's `EnetTransport`, under `EnetPeer`, and
     /// Godot 3's `Enet3Peer`).
     pub enet: EnetLimits,
+    /// The bounds of [`Rooms`](crate::rooms::Rooms): rooms, the queues between the transport
+    /// thread and the rooms' threads, per room and per peer.
+    pub rooms: crate::rooms::RoomsLimits,
 }
 
 impl Default for Limits {
@@ -40,6 +43,7 @@ impl Default for Limits {
             max_cached_paths: 1024,
             websocket: WsLimits::default(),
             enet: EnetLimits::default(),
+            rooms: crate::rooms::RoomsLimits::default(),
         }
     }
 }
@@ -54,6 +58,9 @@ builders! {
 
         /// With other ENet bounds.
         with_enet(enet: EnetLimits) => enet;
+
+        /// With other bounds of the rooms.
+        with_rooms(rooms: crate::rooms::RoomsLimits) => rooms;
     }
 }
 

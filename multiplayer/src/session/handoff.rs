@@ -63,13 +63,16 @@ impl Session {
             .peer_entries(peer)
             .into_iter()
             .map(|(id, path)| {
-                let md5 = self.paths.by_path(&path).map_or_else(String::new, |(i, t)| {
-                    self.paths
-                        .their_md5(peer, i)
-                        .filter(|theirs| !theirs.is_empty())
-                        .unwrap_or(t.md5())
-                        .to_owned()
-                });
+                let md5 = self
+                    .paths
+                    .by_path(&path)
+                    .map_or_else(String::new, |(i, t)| {
+                        self.paths
+                            .their_md5(peer, i)
+                            .filter(|theirs| !theirs.is_empty())
+                            .unwrap_or(t.md5())
+                            .to_owned()
+                    });
                 (id, path, md5)
             })
             .collect();
@@ -105,8 +108,7 @@ impl Session {
     pub(crate) fn take_over(&mut self, handoff: &Handoff, now: Instant) {
         let peer = handoff.peer;
         self.usec(now);
-        if self.paths.is_connected(peer) || self.auth.is_pending(peer) || peer == self.common.id
-        {
+        if self.paths.is_connected(peer) || self.auth.is_pending(peer) || peer == self.common.id {
             return;
         }
         if self.settings.relay {
@@ -142,7 +144,9 @@ impl Session {
                 None => self.paths.declare(RpcTable::new(rel)),
             };
             match self.paths.receive_simplify(peer, (md5, *id, index), limit) {
-                Ok((_, Some(mismatch))) | Err(mismatch) => self.common.queues.report(peer, mismatch),
+                Ok((_, Some(mismatch))) | Err(mismatch) => {
+                    self.common.queues.report(peer, mismatch)
+                }
                 Ok((_, None)) => {}
             }
         }
@@ -205,7 +209,10 @@ mod tests {
         assert_eq!(a.cached_paths(), vec![("Chat".to_owned(), 1)]);
         assert_eq!(b.cached_paths(), vec![("Chat".to_owned(), 2)]);
         // 5 announces its own id 9 for Chat (SIMPLIFY_PATH: cmd 1, md5 + NUL, id, path + NUL).
-        let md5 = RpcTable::new("/root/Chat").with(RpcMethod::any_peer("say")).md5().to_owned();
+        let md5 = RpcTable::new("/root/Chat")
+            .with(RpcMethod::any_peer("say"))
+            .md5()
+            .to_owned();
         let mut simplify = vec![1u8];
         simplify.extend_from_slice(md5.as_bytes());
         simplify.push(0);
@@ -241,7 +248,10 @@ mod tests {
         // B's Chat (id 2) is new to 5: announced, not confirmed.
         b.rpc(5, "Chat", "say", &("x",)).unwrap();
         let sent = packets(&mut b);
-        assert_eq!(sent.first().map(|(to, d)| (*to, d[0], d[34])), Some((5, 1, 2)));
+        assert_eq!(
+            sent.first().map(|(to, d)| (*to, d[0], d[34])),
+            Some((5, 1, 2))
+        );
         // Back in A: A's id 1 is held, so no SIMPLIFY_PATH, and the call uses id 1 at once.
         let back = b.hand_off(5).unwrap();
         let mut carry = back.clone();

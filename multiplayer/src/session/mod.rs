@@ -37,7 +37,7 @@
 //! ```
 
 mod auth;
-mod handoff;
+pub(crate) mod handoff;
 mod paths;
 mod rpc;
 

@@ -56,6 +56,7 @@ mod live_server;
 mod lobby_godot3;
 mod protocol;
 mod replication;
+mod rooms;
 mod transport;
 mod typed_args;
 #[cfg(feature = "derive")]
