@@ -330,10 +330,13 @@ struct RoomEntry {
     waiting: Arc<AtomicUsize>,
 }
 
+/// A packet held for a moving peer: channel, transfer mode, bytes.
+type Held = (u8, TransferMode, Vec<u8>);
+
 struct PeerEntry {
     room: RoomId,
     /// While moving: the room it goes to, and its packets held until it is there.
-    moving: Option<(RoomId, VecDeque<(u8, TransferMode, Vec<u8>)>)>,
+    moving: Option<(RoomId, VecDeque<Held>)>,
     waiting: Arc<AtomicUsize>,
 }
 
@@ -631,14 +634,14 @@ impl Rooms {
         }
         let room = entry.room;
         let waiting = entry.waiting.clone();
-        self.to_room(room, from, (channel, mode, data), waiting);
+        self.send_packet(room, from, (channel, mode, data), waiting);
     }
 
-    fn to_room(
+    fn send_packet(
         &mut self,
         room: RoomId,
         from: i32,
-        (channel, mode, data): (u8, TransferMode, Vec<u8>),
+        (channel, mode, data): Held,
         waiting: Arc<AtomicUsize>,
     ) {
         let Some(r) = self.rooms.get(&room) else {
@@ -719,13 +722,13 @@ impl Rooms {
         // Each turn a thread sent is read once: at most `output_batches` per call.
         for _ in 0..self.limits.output_batches.max(1) {
             match self.rx.try_recv() {
-                Ok(msg) => self.from_worker(msg),
+                Ok(msg) => self.handle(msg),
                 Err(TryRecvError::Empty | TryRecvError::Disconnected) => return,
             }
         }
     }
 
-    fn from_worker(&mut self, msg: FromWorker) {
+    fn handle(&mut self, msg: FromWorker) {
         match msg {
             FromWorker::Outputs(outputs) => {
                 for output in outputs {
@@ -796,7 +799,7 @@ impl Rooms {
             }
         };
         for packet in held {
-            self.to_room(now_in, peer, packet, waiting.clone());
+            self.send_packet(now_in, peer, packet, waiting.clone());
         }
     }
 
