@@ -50,6 +50,8 @@ mod live_godot3;
 mod live_lobby;
 #[cfg(feature = "enet")]
 mod live_replication;
+#[cfg(feature = "enet")]
+mod live_rooms;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_server;
 #[cfg(all(feature = "enet", feature = "derive"))]
