@@ -239,6 +239,10 @@ impl Worker {
             return;
         }
         while let Some(output) = state.session.poll_output() {
+            if let Output::Disconnect(peer) = output {
+                // Dropped by its room (authentication, `disconnect_peer`): nothing to carry.
+                self.held.remove(&peer);
+            }
             turn.outputs.push(output);
         }
         turn.after.extend(

@@ -410,3 +410,149 @@ fn a_panicking_room_stops_alone() {
     );
     assert!(!rooms.move_peer(7, A), "no room A to move to");
 }
+
+/// The network times of the full SYNC packets (`[NETWORK_COMMAND_SYNC = 6, time as u16 LE,
+/// ...]`) in `outputs` for `peer`.
+fn sync_times(outputs: &[Output], peer: i32) -> Vec<u16> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Packet { to, data, .. } if *to == peer && data.first() == Some(&6) => {
+                Some(u16::from_le_bytes([data[1], data[2]]))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A synchronizer outside any spawner (at the same path in both rooms) keeps its last
+/// network time on the client, which refuses an older one: the room joined continues the
+/// peer's SYNC times where the room left stopped, instead of starting again at 1.
+#[test]
+fn a_moved_peers_sync_times_continue() {
+    use godot_serde_multiplayer::{ReplicationConfig, Synchronizer, Variant};
+    let state = || Synchronizer::new("State", ReplicationConfig::new().property(".:score"));
+    let mut rooms = Rooms::with_frame(Settings::default(), 2, Duration::from_millis(1));
+    for id in [A, B] {
+        rooms.add_room(id, |_: &mut Room<'_>, _: Event| {}).unwrap();
+        rooms
+            .run_in(id, move |room| {
+                room.session()
+                    .declare_synchronizer(state(), vec![Variant::Int(1)])
+                    .unwrap();
+            })
+            .unwrap();
+    }
+    let mut client = Session::client(5, Settings::default());
+    client
+        .declare_synchronizer(state(), vec![Variant::Int(0)])
+        .unwrap();
+    client.connected(1, Instant::now());
+    rooms.connected_to(5, A, Instant::now());
+    let mut outputs = Vec::new();
+    // Exchanges packets until `enough` SYNCs reached the client since `from`.
+    let mut run = |rooms: &mut Rooms, outputs: &mut Vec<Output>, from: usize, enough: usize| {
+        let end = Instant::now() + SETTLE;
+        while sync_times(&outputs[from..], 5).len() < enough {
+            assert!(Instant::now() < end, "{:?}", sync_times(outputs, 5));
+            rooms.service();
+            while let Some(o) = rooms.poll_output() {
+                if let Output::Packet {
+                    channel,
+                    mode,
+                    data,
+                    ..
+                } = &o
+                {
+                    client.receive(1, *channel, *mode, data);
+                }
+                outputs.push(o);
+            }
+            while let Some(Output::Packet {
+                channel,
+                mode,
+                data,
+                ..
+            }) = client.poll_output()
+            {
+                rooms.receive(5, channel, mode, data);
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    };
+    run(&mut rooms, &mut outputs, 0, 5);
+    assert!(rooms.move_peer(5, B));
+    let moved = outputs.len();
+    run(&mut rooms, &mut outputs, moved, 3);
+    let times = sync_times(&outputs, 5);
+    let before = sync_times(&outputs[..moved], 5);
+    let last = *before.last().unwrap();
+    let after = &times[before.len()..];
+    assert!(
+        after.iter().all(|&t| t > last),
+        "times after the move {after:?} not past {last} (before: {before:?})"
+    );
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+}
+
+/// A transport with no peers, listening in name only.
+struct Idle;
+
+impl godot_serde_multiplayer::transport::Transport for Idle {
+    fn unique_id(&self) -> Option<i32> {
+        Some(1)
+    }
+    fn service(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn poll_event(&mut self) -> Option<godot_serde_multiplayer::transport::TransportEvent> {
+        None
+    }
+    fn send(&mut self, _: i32, _: u8, _: TransferMode, _: Vec<u8>) {}
+    fn disconnect(&mut self, _: i32) {}
+}
+
+/// Ready once a transport listens; healthy while the loop services; the counts follow
+/// connections and moves.
+#[test]
+fn ready_health_and_counts_follow_the_serve_loop() {
+    use godot_serde_multiplayer::rooms::RoomsHost;
+    let mut host = RoomsHost::new(Settings::default(), 2);
+    host.rooms()
+        .add_room(A, |_: &mut Room<'_>, _: Event| {})
+        .unwrap();
+    host.rooms()
+        .add_room(B, |_: &mut Room<'_>, _: Event| {})
+        .unwrap();
+    assert!(!host.is_ready(), "no transport");
+    host.add(Idle);
+    assert!(host.is_ready());
+    let health = host.health();
+    assert_eq!(health.since_service(), None);
+    assert!(
+        !health.is_healthy(Duration::from_secs(3600)),
+        "never serviced"
+    );
+    host.service().unwrap();
+    assert!(health.is_healthy(Duration::from_secs(3600)));
+    let rooms = host.rooms();
+    rooms.connected_to(5, A, Instant::now());
+    rooms.connected_to(6, A, Instant::now());
+    rooms.connected_to(7, B, Instant::now());
+    assert!(rooms.settle(SETTLE));
+    assert!(rooms.move_peer(6, B));
+    // Counted in the room it goes to at once.
+    let counts = |rooms: &Rooms| {
+        let s = rooms.stats();
+        (s.peers, s.rooms.iter().map(|r| r.peers).collect::<Vec<_>>())
+    };
+    assert_eq!(counts(rooms), (3, vec![1, 2]));
+    assert!(rooms.settle(SETTLE));
+    assert_eq!(rooms.room_of(6), Some(B));
+    rooms.disconnected(5);
+    assert_eq!(counts(rooms), (2, vec![0, 2]));
+    assert_eq!(
+        rooms.add_room(A, |_: &mut Room<'_>, _: Event| {}),
+        Err(godot_serde_multiplayer::rooms::RoomsError::Exists(A))
+    );
+}
