@@ -861,7 +861,8 @@ impl Rooms {
             if Instant::now() >= end {
                 return false;
             }
-            std::thread::yield_now();
+            // Sleeps rather than spins: the rooms' threads need the cores.
+            std::thread::sleep(Duration::from_micros(50));
         }
     }
 }
