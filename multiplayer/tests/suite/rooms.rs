@@ -224,6 +224,21 @@ fn a_room_reaches_only_its_peers() {
     assert_eq!(clients.heard(5), [(5, "hi".to_owned())]);
     assert_eq!(clients.heard(6), [(5, "hi".to_owned())]);
     assert_eq!(clients.heard(7), [(7, "yo".to_owned())]);
+    // 5 relays a RAW packet to everyone (RELAY to target 0): its room-mate 6 gets it from 5,
+    // 7 (another room) nothing.
+    clients.clear();
+    let c5 = clients.sessions.get_mut(&5).unwrap();
+    c5.send_bytes(0, b"psst", TransferMode::Reliable, 0)
+        .unwrap();
+    clients.pump(&mut rooms);
+    let raw =
+        |id: i32| {
+            clients.events.get(&id).into_iter().flatten().any(
+                |e| matches!(e, Event::Raw { from: 5, data, .. } if data.as_slice() == b"psst"),
+            )
+        };
+    assert!(raw(6) && !raw(7), "relay stays in the room");
+    assert!(!clients.got.contains_key(&7));
     for id in [5, 6, 7] {
         assert_eq!(clients.errors(id), Vec::<String>::new(), "client {id}");
     }
@@ -555,4 +570,24 @@ fn ready_health_and_counts_follow_the_serve_loop() {
         rooms.add_room(A, |_: &mut Room<'_>, _: Event| {}),
         Err(godot_serde_multiplayer::rooms::RoomsError::Exists(A))
     );
+}
+
+/// A peer still authenticating in its room is not moved: `MoveRefused`, it stays, and the
+/// counts are back as they were.
+#[test]
+fn an_authenticating_peer_is_not_moved() {
+    let settings = Settings::default().with_auth(true);
+    let mut rooms = Rooms::new(settings, 1);
+    rooms.add_room(A, |_: &mut Room<'_>, _: Event| {}).unwrap();
+    rooms.add_room(B, |_: &mut Room<'_>, _: Event| {}).unwrap();
+    rooms.connected_to(5, A, Instant::now());
+    assert!(rooms.move_peer(5, B));
+    assert!(rooms.settle(SETTLE));
+    assert_eq!(
+        rooms.poll_event(),
+        Some(RoomsEvent::MoveRefused { peer: 5, to: B })
+    );
+    assert_eq!(rooms.room_of(5), Some(A));
+    let per_room: Vec<usize> = rooms.stats().rooms.iter().map(|r| r.peers).collect();
+    assert_eq!(per_room, [1, 0]);
 }
