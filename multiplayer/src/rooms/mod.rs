@@ -395,6 +395,7 @@ impl Rooms {
                     pending: pending.clone(),
                     rooms: HashMap::new(),
                     held: HashMap::new(),
+                    members: HashMap::new(),
                 };
                 let handle = std::thread::Builder::new()
                     .name(format!("rooms-{i}"))

@@ -78,6 +78,9 @@ pub(super) struct Worker {
     pub(super) rooms: HashMap<RoomId, RoomState>,
     /// Per peer of this thread's rooms that was moved here: the path-cache ids it holds.
     pub(super) held: HashMap<i32, Vec<(u32, String)>>,
+    /// The room of each peer of this thread's rooms (authenticating ones too), so that a
+    /// room disconnects only its own peers.
+    pub(super) members: HashMap<i32, RoomId>,
 }
 
 /// One turn's results: outputs first, then the messages that must follow them.
@@ -149,6 +152,7 @@ impl Worker {
             }
             ToWorker::Run(id, f) => self.in_room(id, turn, f),
             ToWorker::Connect(id, peer, now) => {
+                self.members.insert(peer, id);
                 self.in_room(id, turn, |room| room.session.connected(peer, now));
             }
             ToWorker::Packet {
@@ -169,11 +173,13 @@ impl Worker {
             }
             ToWorker::Disconnect(id, peer) => {
                 self.held.remove(&peer);
+                self.members.remove(&peer);
                 self.in_room(id, turn, |room| room.session.disconnected(peer));
             }
             ToWorker::Leave { room, peer, to } => self.leave(room, peer, to, turn),
             ToWorker::Join(id, handoff, now) => {
                 self.held.insert(handoff.peer, handoff.held.clone());
+                self.members.insert(handoff.peer, id);
                 self.in_room(id, turn, |room| room.session.take_over(&handoff, now));
             }
         }
@@ -183,6 +189,7 @@ impl Worker {
         let mut handoff = None;
         self.in_room(from, turn, |room| handoff = room.session.hand_off(peer));
         let handoff = handoff.map(|mut h| {
+            self.members.remove(&peer);
             for (id, path) in self.held.remove(&peer).unwrap_or_default() {
                 if !h.held.iter().any(|(held, _)| *held == id) {
                     h.held.push((id, path));
@@ -230,17 +237,29 @@ impl Worker {
         }))
         .is_ok();
         if !ok {
-            if let Some(state) = self.rooms.remove(&id) {
-                for peer in state.session.peers() {
-                    turn.outputs.push(Output::Disconnect(peer));
-                }
+            self.rooms.remove(&id);
+            let gone: Vec<i32> = self
+                .members
+                .iter()
+                .filter(|(_, room)| **room == id)
+                .map(|(&peer, _)| peer)
+                .collect();
+            for peer in gone {
+                self.members.remove(&peer);
+                self.held.remove(&peer);
+                turn.outputs.push(Output::Disconnect(peer));
             }
             turn.after.push(FromWorker::RoomStopped(id));
             return;
         }
         while let Some(output) = state.session.poll_output() {
             if let Output::Disconnect(peer) = output {
+                if self.members.get(&peer) != Some(&id) {
+                    // `disconnect_peer` of a peer of another room: not this room's to drop.
+                    continue;
+                }
                 // Dropped by its room (authentication, `disconnect_peer`): nothing to carry.
+                self.members.remove(&peer);
                 self.held.remove(&peer);
             }
             turn.outputs.push(output);

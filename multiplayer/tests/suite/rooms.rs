@@ -238,6 +238,13 @@ fn a_room_reaches_only_its_peers() {
             )
         };
     assert!(raw(6) && !raw(7), "relay stays in the room");
+    // Room A's session disconnecting 7 (room B's peer) drops no one.
+    rooms
+        .run_in(A, |room| room.session().disconnect_peer(7))
+        .unwrap();
+    assert!(rooms.settle(SETTLE));
+    assert_eq!(rooms.poll_output(), None);
+    assert_eq!(rooms.room_of(7), Some(B));
     assert!(!clients.got.contains_key(&7));
     for id in [5, 6, 7] {
         assert_eq!(clients.errors(id), Vec::<String>::new(), "client {id}");
