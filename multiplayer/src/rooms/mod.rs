@@ -213,7 +213,8 @@ impl Room<'_> {
         self.session
     }
 
-    /// Moves `peer` (one of this room's) to room `to`, after what this call does now.
+    /// Moves `peer` (one of this room's; another room's peer is not moved, and
+    /// [`RoomsEvent::MoveRefused`] says so) to room `to`, after what this call does now.
     pub fn move_peer(&mut self, peer: i32, to: RoomId) {
         self.moves.push((peer, to));
     }
@@ -747,8 +748,10 @@ impl Rooms {
                 to,
                 handoff,
             } => self.left(peer, from, to, handoff),
-            FromWorker::MoveRequest(peer, to) => {
-                if !self.move_peer(peer, to) {
+            FromWorker::MoveRequest(peer, from, to) => {
+                // A room moves its own peers only.
+                let its = self.peers.get(&peer).is_some_and(|p| p.room == from);
+                if !its || !self.move_peer(peer, to) {
                     self.events.push_back(RoomsEvent::MoveRefused { peer, to });
                 }
             }

@@ -51,8 +51,8 @@ pub(super) enum FromWorker {
         to: RoomId,
         handoff: Option<Box<Handoff>>,
     },
-    /// A room's logic asks to move a peer.
-    MoveRequest(i32, RoomId),
+    /// A room's logic asks to move a peer (the peer, the asking room, the room asked for).
+    MoveRequest(i32, RoomId, RoomId),
     /// Something of one peer's found on a rooms' thread.
     Error(i32, ProtocolError),
     /// A room's logic panicked: the room is gone, its peers were disconnected.
@@ -267,7 +267,7 @@ impl Worker {
         turn.after.extend(
             moves
                 .into_iter()
-                .map(|(peer, to)| FromWorker::MoveRequest(peer, to)),
+                .map(|(peer, to)| FromWorker::MoveRequest(peer, id, to)),
         );
     }
 }

@@ -245,6 +245,14 @@ fn a_room_reaches_only_its_peers() {
     assert!(rooms.settle(SETTLE));
     assert_eq!(rooms.poll_output(), None);
     assert_eq!(rooms.room_of(7), Some(B));
+    // Nor does it move 7.
+    rooms.run_in(A, |room| room.move_peer(7, A)).unwrap();
+    assert!(rooms.settle(SETTLE));
+    assert_eq!(
+        rooms.poll_event(),
+        Some(RoomsEvent::MoveRefused { peer: 7, to: A })
+    );
+    assert_eq!(rooms.room_of(7), Some(B));
     assert!(!clients.got.contains_key(&7));
     for id in [5, 6, 7] {
         assert_eq!(clients.errors(id), Vec::<String>::new(), "client {id}");
