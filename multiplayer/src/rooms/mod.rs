@@ -21,7 +21,9 @@
 //! [`Event::PeerConnected`]). The client's path cache stays valid: the rooms' sessions take
 //! their ids from one counter (an id names one path in every room), and the ids the client
 //! holds and announced travel with it (see `session/handoff.rs`). The peer's packets that
-//! arrive during the move wait, in order, for the room joined.
+//! arrive during the move wait, in order, for the room joined. A peer authenticates once, in
+//! the room it connects to ([`set_lobby`](Rooms::set_lobby)); one still authenticating is not
+//! moved ([`RoomsEvent::MoveRefused`]).
 //!
 //! Bounds ([`RoomsLimits`], in [`Limits::rooms`](crate::Limits)): packets waiting for one
 //! room's thread (`room_queue`, 4,096) and for one peer's room (`peer_queue`, 256, counting
