@@ -606,3 +606,45 @@ fn an_authenticating_peer_is_not_moved() {
     let per_room: Vec<usize> = rooms.stats().rooms.iter().map(|r| r.peers).collect();
     assert_eq!(per_room, [1, 0]);
 }
+
+/// The defaults as documented, and bounds that would refuse everything raised to 1.
+#[test]
+fn rooms_limits_defaults_and_builders() {
+    let d = RoomsLimits::default();
+    assert_eq!(
+        (
+            d.max_rooms,
+            d.room_queue,
+            d.peer_queue,
+            d.output_batches,
+            d.max_held_paths
+        ),
+        (1_024, 4_096, 256, 1_024, 4_096)
+    );
+    assert_eq!(Limits::default().rooms, d);
+    let z = d
+        .with_max_rooms(0)
+        .with_room_queue(0)
+        .with_peer_queue(0)
+        .with_output_batches(0)
+        .with_max_held_paths(0);
+    assert_eq!(
+        (
+            z.max_rooms,
+            z.room_queue,
+            z.peer_queue,
+            z.output_batches,
+            z.max_held_paths
+        ),
+        (0, 1, 1, 1, 0)
+    );
+    // No room may be added past max_rooms.
+    let settings =
+        Settings::default().with_limits(Limits::default().with_rooms(d.with_max_rooms(1)));
+    let mut rooms = Rooms::new(settings, 1);
+    rooms.add_room(A, |_: &mut Room<'_>, _: Event| {}).unwrap();
+    assert_eq!(
+        rooms.add_room(B, |_: &mut Room<'_>, _: Event| {}),
+        Err(godot_serde_multiplayer::rooms::RoomsError::Full(1))
+    );
+}
