@@ -18,7 +18,9 @@
 //!   [`Host`](transport::Host) that runs one session over any number of transports (ENet and
 //!   WebSocket clients of one server), with the sans-IO pieces a transport of one's own needs.
 //! - `enet` (feature `enet`, default): the ENet transport.
-//! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
+//! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports),
+//!   with a check of each upgrade request before it becomes a peer.
+//! - `tls` (feature `tls`): `wss://` for it, served and joined without a proxy.
 //! - [`gdscript`]: the GDScript stubs of a table, for Godot 4 and Godot 3.
 //! - [`godot3`]: Godot 3.2.3's dialect (`MultiplayerAPI` + `NetworkedMultiplayerENet`).
 //!
@@ -49,6 +51,8 @@ mod limits;
 pub mod replication;
 mod rpc;
 mod session;
+#[cfg(feature = "tls")]
+pub mod tls;
 pub mod transport;
 pub mod typed;
 #[cfg(feature = "websocket")]

@@ -61,3 +61,5 @@ mod typed_args;
 #[cfg(feature = "derive")]
 mod typed_rpcs;
 mod typed_sync;
+#[cfg(feature = "tls")]
+mod wss;

@@ -1,0 +1,462 @@
+//! `wss://` and the upgrade check, sans engine: Rust clients join a TLS server (the
+//! self-signed certificate of `tests/fixtures/`), an upgrade check refuses or accepts them
+//! before they become peers (`ws://` and `wss://`), and hostile TLS connections (a handshake
+//! never finished, garbage instead of a ClientHello, an oversized ClientHello, many at once, a
+//! message over the bound) are each that connection's business while `service` goes on.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use godot_serde_multiplayer::tls::{TlsClientConfig, TlsConfig};
+use godot_serde_multiplayer::websocket::{HandshakeStats, Upgrade, WsPeer};
+use godot_serde_multiplayer::{Event, Limits, ProtocolError, Settings, TransferMode, WsLimits};
+
+/// How long any wait here may last before the test fails (a loaded machine).
+const PATIENCE: Duration = Duration::from_secs(20);
+
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// The test certificate and key.
+pub fn server_tls() -> TlsConfig {
+    TlsConfig::from_pem_files(fixture("test-cert.pem"), fixture("test-key.pem")).unwrap()
+}
+
+/// A client trusting the test certificate alone.
+pub fn client_tls() -> TlsClientConfig {
+    TlsClientConfig::from_root_pem_file(fixture("test-cert.pem")).unwrap()
+}
+
+fn any_addr() -> SocketAddr {
+    "127.0.0.1:0".parse().unwrap()
+}
+
+/// The upgrade check of these tests: `?token=good` or `Authorization: Bearer good` upgrades,
+/// no token is 401, another token 403.
+fn token_check(server: WsPeer) -> WsPeer {
+    server.with_upgrade_auth(|request| {
+        let bearer = request
+            .header("authorization")
+            .and_then(|h| h.strip_prefix("Bearer "));
+        match request.query_value("token").or(bearer) {
+            Some("good") => Upgrade::Accept,
+            Some(_) => Upgrade::Forbidden,
+            None => Upgrade::Unauthorized,
+        }
+    })
+}
+
+/// What a peer's events said, drained.
+#[derive(Default, Debug)]
+struct Seen {
+    connected: Vec<i32>,
+    raw: Vec<(i32, Vec<u8>)>,
+    errors: Vec<(i32, ProtocolError)>,
+    disconnected: Vec<i32>,
+}
+
+fn drain(peer: &mut WsPeer, seen: &mut Seen) {
+    peer.service().unwrap();
+    while let Some(event) = peer.poll_event() {
+        match event {
+            Event::PeerConnected(id) => seen.connected.push(id),
+            Event::Raw { from, data, .. } => seen.raw.push((from, data)),
+            Event::Error { peer, error } => seen.errors.push((peer, error)),
+            Event::PeerDisconnected(id) => seen.disconnected.push(id),
+            _ => {}
+        }
+    }
+}
+
+/// Services `server` and `client` until `done` says so, within `PATIENCE`.
+fn pump(
+    server: &mut WsPeer,
+    s: &mut Seen,
+    client: &mut WsPeer,
+    c: &mut Seen,
+    what: &str,
+    done: impl Fn(&Seen, &Seen) -> bool,
+) {
+    let start = Instant::now();
+    while !done(s, c) {
+        drain(server, s);
+        drain(client, c);
+        assert!(
+            start.elapsed() < PATIENCE,
+            "{what}: server {s:?}, client {c:?}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// A Rust client joins the TLS server over `wss://localhost`, checking the certificate
+/// against the fixture as its only root, gets its id and trades a packet each way.
+#[test]
+fn a_wss_client_joins_and_trades_packets() {
+    let mut server = WsPeer::server_tls(any_addr(), server_tls(), Settings::default()).unwrap();
+    let addr = server.local_addr().unwrap();
+    let url = format!("wss://localhost:{}/game", addr.port());
+    let mut client = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
+    let (mut s, mut c) = (Seen::default(), Seen::default());
+    pump(&mut server, &mut s, &mut client, &mut c, "join", |s, c| {
+        !s.connected.is_empty() && c.connected.contains(&1)
+    });
+    let id = s.connected[0];
+    assert!(id > 1);
+    client
+        .session()
+        .send_bytes(1, b"over tls", TransferMode::Reliable, 0)
+        .unwrap();
+    server
+        .session()
+        .send_bytes(id, &[7; 3000], TransferMode::Reliable, 0)
+        .unwrap();
+    pump(&mut server, &mut s, &mut client, &mut c, "trade", |s, c| {
+        !s.raw.is_empty() && !c.raw.is_empty()
+    });
+    assert_eq!(s.raw, [(id, b"over tls".to_vec())]);
+    assert_eq!(c.raw, [(1, vec![7; 3000])]);
+    assert!(s.errors.is_empty() && c.errors.is_empty(), "{s:?} {c:?}");
+    assert_eq!(
+        server.transport().handshake_stats(),
+        HandshakeStats::default()
+    );
+}
+
+/// A client that trusts other roots refuses the server's certificate: its connection fails
+/// (an error for peer 1), the server counts a failed handshake and no peer.
+#[test]
+fn a_client_refuses_an_untrusted_certificate() {
+    let mut server = WsPeer::server_tls(any_addr(), server_tls(), Settings::default()).unwrap();
+    let addr = server.local_addr().unwrap();
+    // Trusts a certificate for another name: the fixture's, but asked for `example.com`.
+    let url = format!("wss://example.com:{}/", addr.port());
+    let mut client = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
+    let (mut s, mut c) = (Seen::default(), Seen::default());
+    pump(
+        &mut server,
+        &mut s,
+        &mut client,
+        &mut c,
+        "refusal",
+        |s, c| !c.errors.is_empty() && s.connected.is_empty(),
+    );
+    assert!(
+        c.errors[0].1.to_string().contains("certificate"),
+        "{:?}",
+        c.errors
+    );
+    let start = Instant::now();
+    while server.transport().handshake_stats().failed == 0 {
+        drain(&mut server, &mut s);
+        assert!(start.elapsed() < PATIENCE);
+    }
+    assert!(s.connected.is_empty());
+}
+
+/// The upgrade check over `ws://` and `wss://`: no token gets 401, a wrong one 403, each
+/// before a peer exists (no id, no `PeerConnected`, the client's connection fails); a good
+/// token, in the query or an `Authorization` header, joins. Without the check
+/// (`with_upgrade_auth`), every one of them joined.
+#[test]
+fn the_upgrade_check_refuses_before_a_peer_exists() {
+    for tls in [false, true] {
+        let settings = Settings::default().with_auth(false);
+        let server = if tls {
+            WsPeer::server_tls(any_addr(), server_tls(), settings.clone()).unwrap()
+        } else {
+            WsPeer::server(any_addr(), settings.clone()).unwrap()
+        };
+        let mut server = token_check(server);
+        let addr = server.local_addr().unwrap();
+        let scheme = if tls { "wss" } else { "ws" };
+        let client = |query: &str| {
+            let url = format!("{scheme}://localhost:{}/play{query}", addr.port());
+            if tls {
+                WsPeer::client_tls(addr, &url, &client_tls(), settings.clone()).unwrap()
+            } else {
+                WsPeer::client(addr, &url, settings.clone()).unwrap()
+            }
+        };
+        let mut s = Seen::default();
+        for (query, status) in [("", "401"), ("?token=bad", "403")] {
+            let mut c = Seen::default();
+            let mut refused = client(query);
+            pump(&mut server, &mut s, &mut refused, &mut c, status, |_, c| {
+                !c.errors.is_empty()
+            });
+            assert!(
+                c.errors[0].1.to_string().contains(status),
+                "{scheme} {query}: {:?}",
+                c.errors
+            );
+        }
+        let start = Instant::now();
+        while server.transport().handshake_stats().refused < 2 {
+            drain(&mut server, &mut s);
+            assert!(start.elapsed() < PATIENCE, "{scheme}");
+        }
+        assert!(s.connected.is_empty(), "{scheme}: {s:?}");
+        assert_eq!(server.session().peers().count(), 0);
+        let mut c = Seen::default();
+        let mut good = client("?token=good");
+        pump(&mut server, &mut s, &mut good, &mut c, "good", |s, c| {
+            !s.connected.is_empty() && c.connected.contains(&1)
+        });
+        assert_eq!(s.connected.len(), 1, "{scheme}");
+        let stats = server.transport().handshake_stats();
+        assert_eq!((stats.refused, stats.failed), (2, 0), "{scheme}");
+        // A raw request with the token in a header, the answer read by hand.
+        if !tls {
+            let mut tcp = TcpStream::connect(addr).unwrap();
+            tcp.write_all(
+                b"GET /play HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                  Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+                  Authorization: Bearer good\r\n\r\n",
+            )
+            .unwrap();
+            let head = read_head(&mut tcp, &mut server, &mut s);
+            assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+            let start = Instant::now();
+            while s.connected.len() < 2 {
+                drain(&mut server, &mut s);
+                assert!(start.elapsed() < PATIENCE);
+            }
+        }
+    }
+}
+
+/// The HTTP answer's head on `tcp`, servicing the server meanwhile.
+fn read_head(tcp: &mut TcpStream, server: &mut WsPeer, s: &mut Seen) -> String {
+    tcp.set_nonblocking(true).unwrap();
+    let mut buf = Vec::new();
+    let start = Instant::now();
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        drain(server, s);
+        let mut chunk = [0; 1024];
+        match tcp.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => panic!("{e}"),
+        }
+        assert!(start.elapsed() < PATIENCE);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Whether `tcp` (non-blocking) was closed by the server: end of stream or an error.
+fn closed(tcp: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 4096];
+    loop {
+        match tcp.read(&mut buf) {
+            Ok(0) => return true,
+            // The server's answer (a TLS alert): read on.
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+            Err(_) => return true,
+        }
+    }
+}
+
+/// Services until every connection in `tcps` is closed, within `PATIENCE`.
+fn until_closed(server: &mut WsPeer, s: &mut Seen, tcps: &mut [TcpStream], what: &str) {
+    let start = Instant::now();
+    for tcp in tcps {
+        while !closed(tcp) {
+            drain(server, s);
+            assert!(start.elapsed() < PATIENCE, "{what}: never closed");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+/// The first bytes of a TLS 1.2 ClientHello record announcing 200 bytes: a handshake begun
+/// and never finished.
+const HALF_HELLO: [u8; 9] = [0x16, 0x03, 0x01, 0x00, 0xC8, 0x01, 0x00, 0x00, 0xC4];
+
+/// Then a good client joins, whatever the hostile connections before it did.
+fn a_good_client_joins(server: &mut WsPeer, s: &mut Seen, what: &str) {
+    let addr = server.local_addr().unwrap();
+    let url = format!("wss://localhost:{}/", addr.port());
+    let mut client = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
+    let before = s.connected.len();
+    let mut c = Seen::default();
+    pump(server, s, &mut client, &mut c, what, |s, c| {
+        s.connected.len() > before && c.connected.contains(&1)
+    });
+}
+
+/// Hostile TLS connections, each closed on its own while the server goes on: garbage
+/// instead of a ClientHello (a plain-text WebSocket request, random bytes) and a ClientHello
+/// announcing 1 MiB (rustls refuses handshake messages over 64 KiB) are closed at once and
+/// counted as failed; a ClientHello begun and never finished is closed after the 800 ms
+/// handshake timeout. No peer exists for any of them; a good client joins after them.
+#[test]
+fn garbage_oversized_and_unfinished_client_hellos_are_closed() {
+    let limits =
+        Limits::default().with_websocket(WsLimits::default().with_handshake_timeout_ms(800));
+    let mut server = WsPeer::server_tls(
+        any_addr(),
+        server_tls(),
+        Settings::default().with_limits(limits),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let mut s = Seen::default();
+    let connect = |bytes: &[u8]| {
+        let mut tcp = TcpStream::connect(addr).unwrap();
+        tcp.write_all(bytes).unwrap();
+        tcp.set_nonblocking(true).unwrap();
+        tcp
+    };
+    // A plain `ws://` request and bytes that are no TLS record.
+    let plain = b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\r\n";
+    let garbage: Vec<u8> = (0..200u32).map(|i| (i * 37 + 11) as u8).collect();
+    // A ClientHello record whose handshake header announces 1 MiB, then a full record.
+    let mut oversized = vec![0x16, 0x03, 0x01, 0x40, 0x00, 0x01, 0x10, 0x00, 0x00];
+    oversized.resize(5 + 0x4000, 0);
+    let mut bad = vec![connect(plain), connect(&garbage), connect(&oversized)];
+    until_closed(&mut server, &mut s, &mut bad, "garbage");
+    let stats = server.transport().handshake_stats();
+    assert_eq!((stats.failed, stats.timed_out), (3, 0), "{stats:?}");
+
+    let mut unfinished = vec![connect(&HALF_HELLO), connect(&[])];
+    let start = Instant::now();
+    until_closed(&mut server, &mut s, &mut unfinished, "unfinished");
+    assert!(start.elapsed() >= Duration::from_millis(700));
+    let stats = server.transport().handshake_stats();
+    assert_eq!((stats.failed, stats.timed_out), (3, 2), "{stats:?}");
+    assert!(s.connected.is_empty() && s.errors.is_empty(), "{s:?}");
+    a_good_client_joins(&mut server, &mut s, "after the hostile ones");
+}
+
+/// Many TLS connections at once: 120 that start a ClientHello and stop, against
+/// `max_pending` 16. The pending handshakes never exceed 16 (each new one closes the oldest,
+/// counted as timed out), the rest time out, and a good client joins while they are there.
+#[test]
+fn many_unfinished_tls_handshakes_are_bounded() {
+    const N: usize = 120;
+    let limits = Limits::default().with_websocket(
+        WsLimits::default()
+            .with_max_pending(16)
+            .with_max_pending_per_address(1_000)
+            .with_handshake_timeout_ms(1_500),
+    );
+    let mut server = WsPeer::server_tls(
+        any_addr(),
+        server_tls(),
+        Settings::default().with_limits(limits),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let mut s = Seen::default();
+    let mut tcps: Vec<TcpStream> = (0..N)
+        .map(|_| {
+            let mut tcp = TcpStream::connect(addr).unwrap();
+            tcp.write_all(&HALF_HELLO).unwrap();
+            tcp.set_nonblocking(true).unwrap();
+            drain(&mut server, &mut s);
+            tcp
+        })
+        .collect();
+    let start = Instant::now();
+    while server.transport().handshake_stats().timed_out < (N - 16) as u64 {
+        drain(&mut server, &mut s);
+        assert!(start.elapsed() < PATIENCE);
+    }
+    // The oldest were closed, at most 16 are open.
+    let open = tcps.iter_mut().map(closed).filter(|c| !c).count();
+    assert!(open <= 16, "{open} open");
+    a_good_client_joins(&mut server, &mut s, "among the unfinished");
+    until_closed(&mut server, &mut s, &mut tcps, "the rest");
+    // Each of the N ended evicted or timed out, both counted so; the good client opened.
+    let stats = server.transport().handshake_stats();
+    assert_eq!(stats.timed_out, N as u64, "{stats:?}");
+    assert_eq!(s.connected.len(), 1);
+}
+
+/// The per-peer bounds hold over TLS: a `wss://` client sending a message over the server's
+/// `inbound_buffer_size` (4,096) is that peer's `MessageTooLarge` and its disconnection; a
+/// client that opens and then stays silent is dropped after the 600 ms idle timeout. The
+/// server goes on: a good client joins after them.
+#[test]
+fn per_peer_bounds_hold_over_tls() {
+    let limits = Limits::default().with_websocket(
+        WsLimits::default()
+            .with_inbound_buffer_size(4_096)
+            .with_idle_timeout_ms(600),
+    );
+    let mut server = WsPeer::server_tls(
+        any_addr(),
+        server_tls(),
+        Settings::default().with_limits(limits),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let url = format!("wss://localhost:{}/", addr.port());
+    let mut s = Seen::default();
+    let mut big = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
+    let mut c = Seen::default();
+    pump(&mut server, &mut s, &mut big, &mut c, "join", |s, c| {
+        !s.connected.is_empty() && c.connected.contains(&1)
+    });
+    let id = s.connected[0];
+    big.session()
+        .send_bytes(1, &[1; 5_000], TransferMode::Reliable, 0)
+        .unwrap();
+    pump(
+        &mut server,
+        &mut s,
+        &mut big,
+        &mut c,
+        "too large",
+        |s, _| s.disconnected.contains(&id),
+    );
+    assert!(
+        matches!(
+            s.errors.as_slice(),
+            [(p, ProtocolError::MessageTooLarge { limit: 4_096, .. })] if *p == id
+        ),
+        "{:?}",
+        s.errors
+    );
+    assert!(s.raw.is_empty());
+
+    // A silent TLS peer: a raw TLS client that completes the upgrade and then never reads
+    // nor writes (so it answers no ping).
+    let silent = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
+    let mut silent = Some(silent);
+    let mut sc = Seen::default();
+    let start = Instant::now();
+    while s.connected.len() < 2 {
+        drain(&mut server, &mut s);
+        if let Some(c) = silent.as_mut() {
+            drain(c, &mut sc);
+        }
+        assert!(start.elapsed() < PATIENCE);
+    }
+    let silent_id = s.connected[1];
+    let start = Instant::now();
+    while !s.disconnected.contains(&silent_id) {
+        drain(&mut server, &mut s);
+        assert!(start.elapsed() < PATIENCE);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(start.elapsed() >= Duration::from_millis(500));
+    assert!(
+        s.errors
+            .iter()
+            .any(|(p, e)| *p == silent_id && matches!(e, ProtocolError::TimedOut { .. })),
+        "{:?}",
+        s.errors
+    );
+    drop(silent.take());
+    a_good_client_joins(&mut server, &mut s, "after the bounds");
+}
