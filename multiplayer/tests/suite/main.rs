@@ -52,6 +52,8 @@ mod live_lobby;
 mod live_replication;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_server;
+#[cfg(feature = "tls")]
+mod live_wss;
 #[cfg(all(feature = "enet", feature = "derive"))]
 mod lobby_godot3;
 mod protocol;
