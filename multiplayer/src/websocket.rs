@@ -274,7 +274,7 @@ impl WsTransport {
         tls: &crate::tls::TlsClientConfig,
         limits: &Limits,
     ) -> Result<Self, WsError> {
-        let wrap = crate::ws_core::Wrap::Tls(tls.connect(url)?);
+        let wrap = crate::ws_core::Wrap::Tls(Box::new(tls.connect(url)?));
         Ok(Self {
             sockets: Sockets::client_with(addr, url, limits.websocket, wrap)?,
             id: None,

@@ -110,7 +110,7 @@ pub(crate) enum Wrap {
     Plain,
     /// `wss://`, this TLS client connection over the socket.
     #[cfg(feature = "tls")]
-    Tls(rustls::ClientConnection),
+    Tls(Box<rustls::ClientConnection>),
 }
 
 impl Wrap {
@@ -118,7 +118,7 @@ impl Wrap {
         match self {
             Wrap::Plain => Io::Plain(tcp),
             #[cfg(feature = "tls")]
-            Wrap::Tls(conn) => Io::Tls(Box::new(crate::tls::TlsIo::new(conn, tcp))),
+            Wrap::Tls(conn) => Io::Tls(Box::new(crate::tls::TlsIo::new(*conn, tcp))),
         }
     }
 }

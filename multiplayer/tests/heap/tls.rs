@@ -86,7 +86,7 @@ fn clients(addr: SocketAddr, tls: bool, count: usize, server: &mut WsPeer) -> Ch
     let exe = std::env::current_exe().unwrap();
     let module = module_path!().split_once("::").map_or("", |(_, m)| m);
     let name = format!("{module}::a_wss_connection_costs_the_server_a_bounded_heap");
-    let mut child = Command::new(exe)
+    let child = Command::new(exe)
         .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD, format!("{addr} {tls} {count}"))
         .stdout(Stdio::null())

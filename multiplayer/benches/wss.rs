@@ -1,0 +1,193 @@
+//! `wss://` against `ws://` in the same run, sans engine: Rust WebSocket clients against the
+//! Rust server (on a thread of its own, echoing each RAW packet), plain and TLS (the test
+//! certificate of `tests/fixtures/`) one after the other. Prints echo round trips per second
+//! for 1 and 16 peers (8 packets of 64 bytes in flight per peer) and joins per second (TCP,
+//! TLS handshake, upgrade, id, one after the other), with the TLS/plain ratio of each. Run:
+//! `cargo bench -p godot-serde-multiplayer --features tls --bench wss`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use godot_serde_multiplayer::tls::{TlsClientConfig, TlsConfig};
+use godot_serde_multiplayer::websocket::WsPeer;
+use godot_serde_multiplayer::{Event, Limits, Settings, TransferMode, WsLimits};
+
+/// Packets in flight per peer.
+const WINDOW: usize = 8;
+const WARMUP: Duration = Duration::from_millis(300);
+const MEASURE: Duration = Duration::from_secs(2);
+/// Joins measured, one after the other.
+const JOINS: usize = 40;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn settings() -> Settings {
+    let ws = WsLimits::default()
+        .with_max_pending_per_address(64)
+        .with_idle_timeout_ms(0);
+    Settings::default().with_limits(Limits::default().with_websocket(ws))
+}
+
+/// The echo server on its own thread until `stop`.
+fn server(tls: bool, stop: Arc<AtomicBool>) -> (SocketAddr, std::thread::JoinHandle<()>) {
+    let any = "127.0.0.1:0".parse().unwrap();
+    let mut server = if tls {
+        let config =
+            TlsConfig::from_pem_files(fixture("test-cert.pem"), fixture("test-key.pem")).unwrap();
+        WsPeer::server_tls(any, config, settings()).unwrap()
+    } else {
+        WsPeer::server(any, settings()).unwrap()
+    };
+    let addr = server.local_addr().unwrap();
+    let handle = std::thread::spawn(move || {
+        while !stop.load(Ordering::Relaxed) {
+            server.service().unwrap();
+            let mut busy = false;
+            while let Some(event) = server.poll_event() {
+                if let Event::Raw { from, data, .. } = event {
+                    busy = true;
+                    let _ = server
+                        .session()
+                        .send_bytes(from, &data, TransferMode::Reliable, 0);
+                }
+            }
+            server.service().unwrap();
+            if !busy {
+                std::thread::sleep(Duration::from_micros(50));
+            }
+        }
+        server.close();
+    });
+    (addr, handle)
+}
+
+fn client(addr: SocketAddr, tls: bool, roots: &TlsClientConfig) -> WsPeer {
+    if tls {
+        let url = format!("wss://localhost:{}/", addr.port());
+        WsPeer::client_tls(addr, &url, roots, settings()).unwrap()
+    } else {
+        WsPeer::client(addr, &format!("ws://{addr}/"), settings()).unwrap()
+    }
+}
+
+/// Services `peer` until it has joined.
+fn join(peer: &mut WsPeer) {
+    let start = Instant::now();
+    while !peer.session().peers().any(|p| p == 1) {
+        peer.service().unwrap();
+        while let Some(event) = peer.poll_event() {
+            if let Event::Error { error, .. } = event {
+                panic!("join: {error}");
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "no join");
+    }
+}
+
+/// Echo round trips per second with `peers` clients.
+fn round_trips(tls: bool, peers: usize, roots: &TlsClientConfig) -> f64 {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (addr, handle) = server(tls, stop.clone());
+    let mut clients: Vec<WsPeer> = (0..peers).map(|_| client(addr, tls, roots)).collect();
+    for c in &mut clients {
+        join(c);
+    }
+    let payload = [7u8; 64];
+    for c in &mut clients {
+        for _ in 0..WINDOW {
+            c.session()
+                .send_bytes(1, &payload, TransferMode::Reliable, 0)
+                .unwrap();
+        }
+    }
+    let start = Instant::now();
+    let mut counted = 0u64;
+    let mut measuring = None;
+    while start.elapsed() < WARMUP + MEASURE {
+        if measuring.is_none() && start.elapsed() >= WARMUP {
+            measuring = Some(Instant::now());
+            counted = 0;
+        }
+        for c in &mut clients {
+            c.service().unwrap();
+            let mut back = 0;
+            while let Some(event) = c.poll_event() {
+                if let Event::Raw { .. } = event {
+                    back += 1;
+                }
+            }
+            counted += back;
+            for _ in 0..back {
+                c.session()
+                    .send_bytes(1, &payload, TransferMode::Reliable, 0)
+                    .unwrap();
+            }
+        }
+    }
+    let secs = measuring.map_or(1.0, |t| t.elapsed().as_secs_f64());
+    stop.store(true, Ordering::Relaxed);
+    handle.join().unwrap();
+    counted as f64 / secs
+}
+
+/// Joins per second, one client after the other.
+fn joins(tls: bool, roots: &TlsClientConfig) -> f64 {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (addr, handle) = server(tls, stop.clone());
+    let start = Instant::now();
+    let mut held = Vec::new();
+    for _ in 0..JOINS {
+        let mut c = client(addr, tls, roots);
+        join(&mut c);
+        held.push(c);
+    }
+    let rate = JOINS as f64 / start.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    handle.join().unwrap();
+    rate
+}
+
+fn main() {
+    let roots = TlsClientConfig::from_root_pem_file(fixture("test-cert.pem")).unwrap();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("load average at start: {}", load.trim());
+    // Each measure twice, the order swapped the second time: the machine's load moves.
+    for peers in [1, 16] {
+        for tls_first in [false, true] {
+            let (plain, tls) = if tls_first {
+                let tls = round_trips(true, peers, &roots);
+                (round_trips(false, peers, &roots), tls)
+            } else {
+                let plain = round_trips(false, peers, &roots);
+                (plain, round_trips(true, peers, &roots))
+            };
+            println!(
+                "echo, {peers:>2} peers: ws:// {plain:>9.0} round trips/s, wss:// {tls:>9.0} \
+                 round trips/s, wss/ws {:.2}",
+                tls / plain
+            );
+        }
+    }
+    for tls_first in [false, true] {
+        let (plain, tls) = if tls_first {
+            let tls = joins(true, &roots);
+            (joins(false, &roots), tls)
+        } else {
+            let plain = joins(false, &roots);
+            (plain, joins(true, &roots))
+        };
+        println!(
+            "joins one after the other: ws:// {plain:.0}/s, wss:// {tls:.0}/s, wss/ws {:.2}",
+            tls / plain
+        );
+    }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("load average at end: {}", load.trim());
+}
