@@ -20,6 +20,39 @@
 //! the latter and is dropped as over plain `ws://`). Garbage instead of a ClientHello, a
 //! handshake never finished, a certificate the client refuses: that connection is closed,
 //! counted in [`HandshakeStats`](crate::websocket::HandshakeStats), and `service` goes on.
+//!
+//! A `wss://` server with a check of the token in each upgrade request (the README's
+//! example):
+//!
+//! ```no_run
+//! use godot_serde_multiplayer::tls::TlsConfig;
+//! use godot_serde_multiplayer::websocket::{Upgrade, WsPeer};
+//! use godot_serde_multiplayer::{Event, Settings};
+//!
+//! let tls = TlsConfig::from_pem_files(
+//!     "/etc/letsencrypt/live/game.example.com/fullchain.pem",
+//!     "/etc/letsencrypt/live/game.example.com/privkey.pem",
+//! )?;
+//! let mut server = WsPeer::server_tls("0.0.0.0:443".parse()?, tls, Settings::default())?
+//!     .with_upgrade_auth(|request| match request.query_value("token") {
+//!         Some(token) if request.path() == "/play" && valid(token) => Upgrade::Accept,
+//!         Some(_) => Upgrade::Forbidden,
+//!         None => Upgrade::Unauthorized,
+//!     });
+//! loop {
+//!     server.service()?;
+//!     while let Some(event) = server.poll_event() {
+//!         if let Event::PeerConnected(peer) = event {
+//!             println!("{peer} passed the upgrade check");
+//!         }
+//!     }
+//!     std::thread::sleep(std::time::Duration::from_millis(1));
+//! }
+//! fn valid(token: &str) -> bool {
+//!     token == "s3cret"
+//! }
+//! # #[allow(unreachable_code)] Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::TcpStream;
