@@ -2,7 +2,9 @@
 //! Rust server (on a thread of its own, echoing each RAW packet), plain and TLS (the test
 //! certificate of `tests/fixtures/`) one after the other. Prints echo round trips per second
 //! for 1 and 16 peers (8 packets of 64 bytes in flight per peer) and joins per second (TCP,
-//! TLS handshake, upgrade, id, one after the other), with the TLS/plain ratio of each. Run:
+//! TLS handshake, upgrade, id, one after the other), with the TLS/plain ratio of each, and the
+//! server thread's CPU time per echo and per join (`/proc/thread-self/schedstat`, Linux),
+//! which the machine's load moves far less than the wall-clock rates. Run:
 //! `cargo bench -p godot-serde-multiplayer --features tls --bench wss`.
 
 use std::net::SocketAddr;
@@ -35,8 +37,21 @@ fn settings() -> Settings {
     Settings::default().with_limits(Limits::default().with_websocket(ws))
 }
 
-/// The echo server on its own thread until `stop`.
-fn server(tls: bool, stop: Arc<AtomicBool>) -> (SocketAddr, std::thread::JoinHandle<()>) {
+/// The CPU time of the calling thread so far, in nanoseconds (Linux; 0 elsewhere).
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The echo server on its own thread until `stop`; the thread returns its CPU time spent
+/// once `measure` was set (nanoseconds) and the echoes it sent meanwhile.
+fn server(
+    tls: bool,
+    stop: Arc<AtomicBool>,
+    measure: Arc<AtomicBool>,
+) -> (SocketAddr, std::thread::JoinHandle<(u64, u64)>) {
     let any = "127.0.0.1:0".parse().unwrap();
     let mut server = if tls {
         let config =
@@ -47,12 +62,19 @@ fn server(tls: bool, stop: Arc<AtomicBool>) -> (SocketAddr, std::thread::JoinHan
     };
     let addr = server.local_addr().unwrap();
     let handle = std::thread::spawn(move || {
+        let mut cpu_from = None;
+        let mut echoes = 0u64;
         while !stop.load(Ordering::Relaxed) {
+            if cpu_from.is_none() && measure.load(Ordering::Relaxed) {
+                cpu_from = Some(thread_cpu_ns());
+                echoes = 0;
+            }
             server.service().unwrap();
             let mut busy = false;
             while let Some(event) = server.poll_event() {
                 if let Event::Raw { from, data, .. } = event {
                     busy = true;
+                    echoes += 1;
                     let _ = server
                         .session()
                         .send_bytes(from, &data, TransferMode::Reliable, 0);
@@ -63,7 +85,9 @@ fn server(tls: bool, stop: Arc<AtomicBool>) -> (SocketAddr, std::thread::JoinHan
                 std::thread::sleep(Duration::from_micros(50));
             }
         }
+        let cpu = cpu_from.map_or(0, |from| thread_cpu_ns().saturating_sub(from));
         server.close();
+        (cpu, echoes)
     });
     (addr, handle)
 }
@@ -91,10 +115,12 @@ fn join(peer: &mut WsPeer) {
     }
 }
 
-/// Echo round trips per second with `peers` clients.
-fn round_trips(tls: bool, peers: usize, roots: &TlsClientConfig) -> f64 {
+/// Echo round trips per second with `peers` clients, and the server's CPU nanoseconds per
+/// echo.
+fn round_trips(tls: bool, peers: usize, roots: &TlsClientConfig) -> (f64, f64) {
     let stop = Arc::new(AtomicBool::new(false));
-    let (addr, handle) = server(tls, stop.clone());
+    let measure = Arc::new(AtomicBool::new(false));
+    let (addr, handle) = server(tls, stop.clone(), measure.clone());
     let mut clients: Vec<WsPeer> = (0..peers).map(|_| client(addr, tls, roots)).collect();
     for c in &mut clients {
         join(c);
@@ -113,6 +139,7 @@ fn round_trips(tls: bool, peers: usize, roots: &TlsClientConfig) -> f64 {
     while start.elapsed() < WARMUP + MEASURE {
         if measuring.is_none() && start.elapsed() >= WARMUP {
             measuring = Some(Instant::now());
+            measure.store(true, Ordering::Relaxed);
             counted = 0;
         }
         for c in &mut clients {
@@ -133,14 +160,16 @@ fn round_trips(tls: bool, peers: usize, roots: &TlsClientConfig) -> f64 {
     }
     let secs = measuring.map_or(1.0, |t| t.elapsed().as_secs_f64());
     stop.store(true, Ordering::Relaxed);
-    handle.join().unwrap();
-    counted as f64 / secs
+    let (cpu, echoes) = handle.join().unwrap();
+    (counted as f64 / secs, cpu as f64 / echoes.max(1) as f64)
 }
 
-/// Joins per second, one client after the other.
-fn joins(tls: bool, roots: &TlsClientConfig) -> f64 {
+/// Joins per second, one client after the other, and the server's CPU microseconds per
+/// join.
+fn joins(tls: bool, roots: &TlsClientConfig) -> (f64, f64) {
     let stop = Arc::new(AtomicBool::new(false));
-    let (addr, handle) = server(tls, stop.clone());
+    let measure = Arc::new(AtomicBool::new(true));
+    let (addr, handle) = server(tls, stop.clone(), measure);
     let start = Instant::now();
     let mut held = Vec::new();
     for _ in 0..JOINS {
@@ -150,8 +179,8 @@ fn joins(tls: bool, roots: &TlsClientConfig) -> f64 {
     }
     let rate = JOINS as f64 / start.elapsed().as_secs_f64();
     stop.store(true, Ordering::Relaxed);
-    handle.join().unwrap();
-    rate
+    let (cpu, _) = handle.join().unwrap();
+    (rate, cpu as f64 / 1_000.0 / JOINS as f64)
 }
 
 fn main() {
@@ -169,9 +198,14 @@ fn main() {
                 (plain, round_trips(true, peers, &roots))
             };
             println!(
-                "echo, {peers:>2} peers: ws:// {plain:>9.0} round trips/s, wss:// {tls:>9.0} \
-                 round trips/s, wss/ws {:.2}",
-                tls / plain
+                "echo, {peers:>2} peers: ws:// {:>7.0} rt/s {:>6.0} ns CPU/echo, wss:// {:>7.0} \
+                 rt/s {:>6.0} ns CPU/echo; wss/ws rate {:.2}, CPU {:.2}",
+                plain.0,
+                plain.1,
+                tls.0,
+                tls.1,
+                tls.0 / plain.0,
+                tls.1 / plain.1
             );
         }
     }
@@ -184,8 +218,14 @@ fn main() {
             (plain, joins(true, &roots))
         };
         println!(
-            "joins one after the other: ws:// {plain:.0}/s, wss:// {tls:.0}/s, wss/ws {:.2}",
-            tls / plain
+            "joins one after the other: ws:// {:.0}/s {:.0} µs CPU/join, wss:// {:.0}/s {:.0} µs \
+             CPU/join; wss/ws rate {:.2}, CPU {:.2}",
+            plain.0,
+            plain.1,
+            tls.0,
+            tls.1,
+            tls.0 / plain.0,
+            tls.1 / plain.1
         );
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
