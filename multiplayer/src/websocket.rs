@@ -6,7 +6,7 @@
 //! web exports play online.
 //!
 //! [`WsTransport`] is the [`Transport`] over non-blocking TCP sockets, `ws://`, or `wss://`
-//! with the feature `tls` ([`WsTransport::server_tls`], [`crate::tls`]): give it to a
+//! with the feature `tls` (`WsTransport::server_tls`, the `tls` module): give it to a
 //! [`Host`](crate::transport::Host),
 //! beside other transports. [`WsPeer`] is the one-transport convenience: a [`Session`] over one
 //! `WsTransport`; call [`WsPeer::service`] often, then drain [`WsPeer::poll_event`]. Nothing
