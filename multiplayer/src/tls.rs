@@ -13,7 +13,8 @@
 //! HTTP upgrade together; a connection whose TLS handshake is unfinished holds a pending slot
 //! (`max_pending`, `max_pending_per_address`) as one whose upgrade is; the read budgets
 //! (`inbound_buffer_size` per peer, `inbound_bytes_per_call` for all) count the encrypted
-//! bytes taken from the socket, so they bound the decrypted ones too. What rustls itself holds
+//! bytes taken from the socket and, separately, the decrypted bytes delivered (a record
+//! completed in a call may hold more than was read in it: the rest waits in rustls). What rustls itself holds
 //! per connection is bounded by rustls: a handshake message of at most 64 KiB (a larger
 //! ClientHello is a TLS error), then one record (about 16 KiB) received, and out at most
 //! [`TLS_OUT_BUFFER`] bytes besides `outbound_buffer_size` (a peer that does not read fills
@@ -169,6 +170,11 @@ impl TlsConfig {
     pub fn from_rustls(server: Arc<rustls::ServerConfig>) -> Self {
         Self { server }
     }
+
+    /// The rustls configuration.
+    pub fn server_config(&self) -> Arc<rustls::ServerConfig> {
+        Arc::clone(&self.server)
+    }
 }
 
 /// What a TLS client trusts: root certificates (a self-signed server certificate, or the
@@ -231,6 +237,11 @@ impl TlsClientConfig {
     /// A rustls configuration of one's own (the system's roots, a client certificate).
     pub fn from_rustls(client: Arc<rustls::ClientConfig>) -> Self {
         Self { client }
+    }
+
+    /// The rustls configuration.
+    pub fn client_config(&self) -> Arc<rustls::ClientConfig> {
+        Arc::clone(&self.client)
     }
 
     /// A connection to the host of `url` (`wss://host:port/...`), its certificate checked

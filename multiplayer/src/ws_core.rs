@@ -128,8 +128,13 @@ impl Wrap {
 /// unfinished).
 pub(crate) struct Conn {
     io: Io,
-    /// Bytes this connection may still read in this `service` call.
+    /// Bytes this connection may still read in this `service` call (from the socket: over
+    /// TLS, the encrypted ones).
     budget: usize,
+    /// Over TLS, the decrypted bytes it may still deliver in this call (the same number as
+    /// `budget` at the start of the call: a record completed in this call may hold more than
+    /// was read in it).
+    plain: usize,
     /// The time of this `service` call.
     now: Instant,
     /// Where the bytes read stand.
@@ -141,8 +146,25 @@ impl Conn {
         Self {
             io,
             budget,
+            plain: budget,
             now,
             stream: Stream::Http { last: 0 },
+        }
+    }
+
+    /// Gives this connection `bytes` to read in this call (and as many decrypted bytes to
+    /// deliver).
+    fn give(&mut self, bytes: usize) {
+        self.budget = bytes;
+        self.plain = bytes;
+    }
+
+    /// What is left of the bytes given: the smaller of the two budgets.
+    fn left(&self) -> usize {
+        match self.io {
+            Io::Plain(_) => self.budget,
+            #[cfg(feature = "tls")]
+            Io::Tls(_) => self.budget.min(self.plain),
         }
     }
 
@@ -157,11 +179,11 @@ impl Conn {
 
 impl io::Read for Conn {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.budget == 0 {
-            return Err(ErrorKind::WouldBlock.into());
-        }
         let (got, part) = match &mut self.io {
             Io::Plain(tcp) => {
+                if self.budget == 0 {
+                    return Err(ErrorKind::WouldBlock.into());
+                }
                 let len = buf.len().min(self.budget);
                 let Some(part) = buf.get_mut(..len) else {
                     return Ok(0);
@@ -170,9 +192,21 @@ impl io::Read for Conn {
                 self.budget = self.budget.saturating_sub(got);
                 (got, part)
             }
-            // The budget counts the encrypted bytes taken from the socket.
+            // `budget` counts the encrypted bytes taken from the socket, `plain` the
+            // decrypted ones delivered.
             #[cfg(feature = "tls")]
-            Io::Tls(tls) => (tls.read(buf, &mut self.budget)?, buf),
+            Io::Tls(tls) => {
+                if self.plain == 0 {
+                    return Err(ErrorKind::WouldBlock.into());
+                }
+                let len = buf.len().min(self.plain);
+                let Some(part) = buf.get_mut(..len) else {
+                    return Ok(0);
+                };
+                let got = tls.read(part, &mut self.budget)?;
+                self.plain = self.plain.saturating_sub(got);
+                (got, part)
+            }
         };
         if let Some(bytes) = part.get(..got) {
             self.stream.feed(bytes, self.now);
@@ -467,7 +501,7 @@ impl Sockets {
                         self.limits.handshake_timeout_ms
                     ));
                 }
-                mid.get_mut().get_mut().budget = usize::MAX;
+                mid.get_mut().get_mut().give(usize::MAX);
                 match mid.handshake() {
                     Ok((ws, _)) => ws,
                     Err(HandshakeError::Interrupted(mid)) => {
@@ -559,7 +593,7 @@ impl Sockets {
         );
         // Nothing is read from it before its turn in a call.
         if let Some(open) = self.peers.get_mut(&id) {
-            open.ws.get_mut().budget = 0;
+            open.ws.get_mut().give(0);
         }
     }
 
@@ -571,7 +605,7 @@ impl Sockets {
         self.reading = None;
         self.exhausted = false;
         for open in self.peers.values_mut() {
-            open.ws.get_mut().budget = 0;
+            open.ws.get_mut().give(0);
             open.messages_left = 0;
         }
     }
@@ -598,7 +632,7 @@ impl Sockets {
             let left = self
                 .peers
                 .get(&previous)
-                .map_or(0, |open| open.ws.get_ref().budget);
+                .map_or(0, |open| open.ws.get_ref().left());
             self.call_bytes = self.call_bytes.saturating_sub(given.saturating_sub(left));
         }
         let bytes = self.limits.inbound_buffer_size.max(1).min(self.call_bytes);
@@ -614,7 +648,7 @@ impl Sockets {
             self.exhausted = true;
             self.next_first = id;
         }
-        open.ws.get_mut().budget = bytes;
+        open.ws.get_mut().give(bytes);
         open.ws.get_mut().now = self.now;
         open.messages_left = messages;
         self.reading = Some((id, bytes));
@@ -696,7 +730,7 @@ impl Sockets {
             }
             // The request is at most 64 KiB (tungstenite's own bound), a TLS handshake
             // message too (rustls's).
-            mid.get_mut().get_mut().budget = budget;
+            mid.get_mut().get_mut().give(budget);
             self.handshook(mid.handshake(), since, from, &mut open);
         }
         open

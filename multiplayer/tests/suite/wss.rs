@@ -460,3 +460,88 @@ fn per_peer_bounds_hold_over_tls() {
     drop(silent.take());
     a_good_client_joins(&mut server, &mut s, "after the bounds");
 }
+
+/// The per-call read budget bounds the decrypted bytes too, not only the encrypted ones: a
+/// raw rustls client sends 16 RAW packets of 1,000 bytes in one TLS record (16 frames of
+/// 1,008 bytes: 2 + 2 length + 4 mask + 1,000; 16,128 bytes of plaintext, under the 16 KiB
+/// record), 20 times, against `inbound_buffer_size` 4,096. One call may then complete at most
+/// 5 packets: the 4,096 bytes it reads plus at most 1,007 left over from the call before
+/// make (4,096 + 1,007) / 1,008 = 5.06. Before, the call that completed a record delivered
+/// all 16 of its packets.
+#[test]
+fn the_read_budget_bounds_decrypted_bytes_too() {
+    use godot_serde_multiplayer::tls::rustls;
+    let limits =
+        Limits::default().with_websocket(WsLimits::default().with_inbound_buffer_size(4_096));
+    let mut server = WsPeer::server_tls(
+        any_addr(),
+        server_tls(),
+        Settings::default().with_limits(limits),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let sender = std::thread::spawn(move || {
+        let config = client_tls().client_config();
+        let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+        let conn = rustls::ClientConnection::new(config, name).unwrap();
+        let tcp = TcpStream::connect(addr).unwrap();
+        let mut tls = rustls::StreamOwned::new(conn, tcp);
+        tls.write_all(
+            b"GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        )
+        .unwrap();
+        tls.flush().unwrap();
+        // The 101 answer, then the id message (2-byte header and 4 bytes).
+        let mut got = Vec::new();
+        while !got
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .is_some_and(|end| got.len() >= end + 4 + 6)
+        {
+            let mut chunk = [0; 512];
+            let n = tls.read(&mut chunk).unwrap();
+            assert!(n > 0, "closed: {}", String::from_utf8_lossy(&got));
+            got.extend_from_slice(&chunk[..n]);
+        }
+        let mut packet = vec![3u8]; // Godot 4's RAW command
+        packet.resize(1_000, 5);
+        let record: Vec<u8> = (0..16)
+            .flat_map(|_| {
+                let mut frame = vec![0x82, 0x80 | 126];
+                frame.extend_from_slice(&1_000u16.to_be_bytes());
+                frame.extend_from_slice(&[0, 0, 0, 0]);
+                frame.extend_from_slice(&packet);
+                frame
+            })
+            .collect();
+        assert_eq!(record.len(), 16_128);
+        for _ in 0..20 {
+            // One `write` is one record: rustls splits only above 16 KiB.
+            tls.write_all(&record).unwrap();
+            tls.flush().unwrap();
+        }
+        tls
+    });
+    let (mut received, mut most) = (0, 0);
+    let start = Instant::now();
+    while received < 320 {
+        server.service().unwrap();
+        let mut this_call = 0;
+        while let Some(event) = server.poll_event() {
+            match event {
+                Event::Raw { data, .. } => {
+                    assert_eq!(data.len(), 999);
+                    this_call += 1;
+                }
+                Event::Error { peer, error } => panic!("peer {peer}: {error}"),
+                _ => {}
+            }
+        }
+        received += this_call;
+        most = most.max(this_call);
+        assert!(start.elapsed() < PATIENCE, "{received} of 320");
+    }
+    let _tls = sender.join().unwrap();
+    assert!(most <= 5, "{most} packets in one call");
+}
