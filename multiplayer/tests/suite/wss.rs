@@ -494,11 +494,12 @@ fn the_read_budget_bounds_decrypted_bytes_too() {
         tls.flush().unwrap();
         // The 101 answer, then the id message (2-byte header and 4 bytes).
         let mut got = Vec::new();
-        while !got
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .is_some_and(|end| got.len() >= end + 4 + 6)
-        {
+        let answered = |got: &[u8]| {
+            got.windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .is_some_and(|end| got.len() >= end + 4 + 6)
+        };
+        while !answered(&got) {
             let mut chunk = [0; 512];
             let n = tls.read(&mut chunk).unwrap();
             assert!(n > 0, "closed: {}", String::from_utf8_lossy(&got));
