@@ -546,3 +546,102 @@ fn the_read_budget_bounds_decrypted_bytes_too() {
     let _tls = sender.join().unwrap();
     assert!(most <= 5, "{most} packets in one call");
 }
+
+/// A `wss://` peer that never reads is dropped with `OutboundFull` as a `ws://` one is: the
+/// server sends it 1,000-byte packets until what the socket, rustls (at most
+/// `TLS_OUT_BUFFER`, 16 KiB) and the WebSocket queue (`outbound_buffer_size`, 8,192 here)
+/// hold is full. The server goes on: a good client joins after it.
+#[test]
+fn a_wss_peer_that_never_reads_is_dropped() {
+    let limits =
+        Limits::default().with_websocket(WsLimits::default().with_outbound_buffer_size(8_192));
+    let mut server = WsPeer::server_tls(
+        any_addr(),
+        server_tls(),
+        Settings::default().with_limits(limits),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let url = format!("wss://localhost:{}/", addr.port());
+    let mut deaf = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
+    let (mut s, mut c) = (Seen::default(), Seen::default());
+    pump(&mut server, &mut s, &mut deaf, &mut c, "join", |s, c| {
+        !s.connected.is_empty() && c.connected.contains(&1)
+    });
+    let id = s.connected[0];
+    // From now on the client is never serviced: nothing reads its socket.
+    let start = Instant::now();
+    let mut sent = 0usize;
+    while !s.disconnected.contains(&id) {
+        if server
+            .session()
+            .send_bytes(id, &[9; 1_000], TransferMode::Reliable, 0)
+            .is_ok()
+        {
+            sent += 1_000;
+        }
+        drain(&mut server, &mut s);
+        assert!(
+            start.elapsed() < PATIENCE,
+            "{sent} bytes sent, still connected"
+        );
+    }
+    assert!(
+        s.errors.iter().any(|(p, e)| *p == id
+            && matches!(e, ProtocolError::OutboundFull { limit: 8_192, .. })),
+        "{:?}",
+        s.errors
+    );
+    drop(deaf);
+    a_good_client_joins(&mut server, &mut s, "after the deaf one");
+    println!("dropped after {sent} bytes sent to it");
+}
+
+/// `Upgrade::AcceptProtocol`: a token sent as a subprotocol (browsers cannot set headers on
+/// a WebSocket) is checked, and the answer names the subprotocol chosen, as RFC 6455
+/// section 4.2.2 asks; another token is refused with 403 before a peer exists.
+#[test]
+fn a_token_as_subprotocol_is_answered_with_the_chosen_one() {
+    let mut server = WsPeer::server(any_addr(), Settings::default())
+        .unwrap()
+        .with_upgrade_auth(|request| {
+            let offered = request.header("sec-websocket-protocol").unwrap_or("");
+            let mut protocols = offered.split(',').map(str::trim);
+            if protocols.any(|p| p == "token.good") {
+                Upgrade::AcceptProtocol("game".into())
+            } else {
+                Upgrade::Forbidden
+            }
+        });
+    let addr = server.local_addr().unwrap();
+    let mut s = Seen::default();
+    let request = |protocols: &str| {
+        format!(
+            "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+             Sec-WebSocket-Protocol: {protocols}\r\n\r\n"
+        )
+    };
+    let mut tcp = TcpStream::connect(addr).unwrap();
+    tcp.write_all(request("token.good, game").as_bytes())
+        .unwrap();
+    let head = read_head(&mut tcp, &mut server, &mut s);
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("\r\nsec-websocket-protocol: game\r\n"),
+        "{head}"
+    );
+    let mut tcp = TcpStream::connect(addr).unwrap();
+    tcp.write_all(request("token.bad, game").as_bytes())
+        .unwrap();
+    let head = read_head(&mut tcp, &mut server, &mut s);
+    assert!(head.starts_with("HTTP/1.1 403"), "{head}");
+    let start = Instant::now();
+    while s.connected.is_empty() {
+        drain(&mut server, &mut s);
+        assert!(start.elapsed() < PATIENCE);
+    }
+    assert_eq!(s.connected.len(), 1);
+    assert_eq!(server.transport().handshake_stats().refused, 1);
+}
