@@ -5,12 +5,14 @@
 
 use crate::engine;
 use crate::lobby::lobby;
-use crate::wss::{fixture, server_tls};
+use crate::wss::{client_tls, fixture, server_tls};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use std::time::Instant;
 
+use godot_serde_multiplayer::transport::Transport;
 use godot_serde_multiplayer::websocket::{HandshakeStats, Upgrade, WsPeer};
 use godot_serde_multiplayer::{Event, Settings};
 
@@ -157,4 +159,100 @@ fn godot4_joins_over_wss_and_a_bad_token_is_refused_at_the_upgrade() {
     assert!(seen.errors.is_empty(), "{seen:#?}");
     assert_eq!((stats.refused, stats.failed), (2, 0), "{stats:?}");
     println!("live wss: Godot 4 joined over TLS, two refused at the upgrade: {stats:?}");
+}
+
+/// The Rust TLS client against Godot's own `wss://` server (`TLSOptions.server` with the test
+/// certificate and key): it joins `wss://localhost`, checking the certificate against the
+/// fixture as its only root, gets its welcome, and its ping is echoed.
+#[test]
+fn the_rust_wss_client_joins_a_godot4_wss_server() {
+    let Some(engine) = engine::godot4_or_skip("the_rust_wss_client_joins_a_godot4_wss_server")
+    else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let godot = std::thread::spawn(move || {
+        let project = engine::Godot4Project::new(
+            "mp_wss_server",
+            &[&script("wss_server4.gd"), &script("lobby.gd")],
+        );
+        let cert = fixture("test-cert.pem").display().to_string();
+        let key = fixture("test-key.pem").display().to_string();
+        let args = [port.to_string(), cert, key];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = project.run(&engine, "wss_server4.gd", &args, Duration::from_secs(60));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    });
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let url = format!("wss://localhost:{port}/");
+    // The Godot server may still be starting: retry while the connection is refused.
+    let start = Instant::now();
+    let mut client = loop {
+        let mut c = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
+        c.session().declare(lobby());
+        let failed = loop {
+            c.service().unwrap();
+            if c.transport().unique_id().is_some() {
+                break None;
+            }
+            if let Some(event) = c.poll_event() {
+                break Some(event);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        match failed {
+            None => break c,
+            Some(event) => assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no connection: {event:?}"
+            ),
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let id = client.session().unique_id();
+    let (mut welcomed, mut echoed) = (false, false);
+    let start = Instant::now();
+    while !(welcomed && echoed) {
+        client.service().unwrap();
+        while let Some(event) = client.poll_event() {
+            match event {
+                Event::PeerConnected(1) => client
+                    .session()
+                    .rpc(1, "Lobby", "ping", &(41, true))
+                    .unwrap(),
+                Event::Rpc(call) if call.method == "welcome" => {
+                    let got: (String, i64) = call.args_as().unwrap();
+                    assert_eq!(got, ("Godot".to_owned(), i64::from(id)));
+                    welcomed = true;
+                }
+                Event::Rpc(call) if call.method == "echo" => {
+                    let got: (i64, String) = call.args_as().unwrap();
+                    assert_eq!(got, (42, "pong from godot".to_owned()));
+                    echoed = true;
+                }
+                Event::Error { peer, error } => panic!("peer {peer}: {error}"),
+                _ => {}
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{welcomed} {echoed}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    client.close();
+    drop(client);
+    let (code, out) = godot.join().unwrap();
+    assert_eq!(code, Some(0), "{out}");
+    for line in ["CASE ping ok", "CASE peer_left ok"] {
+        assert!(out.contains(line), "no {line:?} in\n{out}");
+    }
+    println!("live wss: the Rust TLS client joined Godot 4's wss:// server as {id}");
 }
