@@ -14,8 +14,11 @@
 //! (`max_pending`, `max_pending_per_address`) as one whose upgrade is; the read budgets
 //! (`inbound_buffer_size` per peer, `inbound_bytes_per_call` for all) count the encrypted
 //! bytes taken from the socket and, separately, the decrypted bytes delivered (a record
-//! completed in a call may hold more than was read in it: the rest waits in rustls). What rustls itself holds
-//! per connection is bounded by rustls: a handshake message of at most 64 KiB (a larger
+//! completed in a call may hold more than was read in it: the rest waits in rustls). A call
+//! advances at most `tls_handshakes_per_call` TLS handshakes that have new bytes, the oldest
+//! first, so that a burst of ClientHellos cannot make one call spend more than about 20 ms
+//! on key exchanges and signatures. What rustls itself holds per connection is bounded by
+//! rustls: a handshake message of at most 64 KiB (a larger
 //! ClientHello is a TLS error), then one record (about 16 KiB) received, and out at most
 //! [`TLS_OUT_BUFFER`] bytes besides `outbound_buffer_size` (a peer that does not read fills
 //! the latter and is dropped as over plain `ws://`). Garbage instead of a ClientHello, a
@@ -305,6 +308,14 @@ impl TlsIo {
             conn: conn.into(),
             tcp,
         }
+    }
+
+    /// Whether advancing this connection may cost a handshake's cryptography: its TLS
+    /// handshake is under way and the socket has bytes (or its end) to read.
+    pub(crate) fn handshake_work(&self) -> bool {
+        let mut byte = [0u8; 1];
+        self.conn.is_handshaking()
+            && !matches!(self.tcp.peek(&mut byte), Err(e) if e.kind() == ErrorKind::WouldBlock)
     }
 
     /// Sends what rustls has for the socket: `WouldBlock` while the socket takes no more.

@@ -168,6 +168,15 @@ impl Conn {
         }
     }
 
+    /// Whether advancing it may cost a TLS handshake's cryptography.
+    fn handshake_work(&self) -> bool {
+        match &self.io {
+            Io::Plain(_) => false,
+            #[cfg(feature = "tls")]
+            Io::Tls(tls) => tls.handshake_work(),
+        }
+    }
+
     /// Since when the peer's current data message has been unfinished, if it is.
     fn unfinished_since(&self) -> Option<Instant> {
         match &self.stream {
@@ -717,16 +726,29 @@ impl Sockets {
                 };
                 let conn = Conn::new(io, budget, self.now);
                 let gate = Gate::new(self.auth.clone(), remote, self.secure());
-                let started = ServerHandshake::start(conn, gate, Some(config)).handshake();
-                self.handshook(started, self.now, from, &mut open);
+                let mid = ServerHandshake::start(conn, gate, Some(config));
+                if self.secure() {
+                    // Advanced below, after the older handshakes (`tls_handshakes_per_call`).
+                    self.pending.push((self.now, from, mid));
+                } else {
+                    self.handshook(mid.handshake(), self.now, from, &mut open);
+                }
             }
         }
         let timeout = Duration::from_millis(self.limits.handshake_timeout_ms.max(1));
         let pending = std::mem::take(&mut self.pending);
+        let mut tls_left = self.limits.tls_handshakes_per_call.max(1);
         for (since, from, mut mid) in pending {
             if self.now.saturating_duration_since(since) > timeout {
                 self.stats.timed_out += 1;
                 continue;
+            }
+            if mid.get_ref().get_ref().handshake_work() {
+                if tls_left == 0 {
+                    self.pending.push((since, from, mid));
+                    continue;
+                }
+                tls_left -= 1;
             }
             // The request is at most 64 KiB (tungstenite's own bound), a TLS handshake
             // message too (rustls's).

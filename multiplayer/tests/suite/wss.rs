@@ -645,3 +645,60 @@ fn a_token_as_subprotocol_is_answered_with_the_chosen_one() {
     assert_eq!(s.connected.len(), 1);
     assert_eq!(server.transport().handshake_stats().refused, 1);
 }
+
+/// The cryptography of one `service` call is bounded: 10 connections each send a real
+/// ClientHello at once against `tls_handshakes_per_call` 3. The first call answers (a
+/// ServerHello, so a key exchange and a signature made) at most 3 of them, each later call
+/// at most 3 more, and all are answered in the end. Before, the first call answered all 10,
+/// and 128 at once cost one call about 100 ms of CPU.
+#[test]
+fn tls_handshakes_per_call_are_bounded() {
+    use godot_serde_multiplayer::tls::rustls;
+    const N: usize = 10;
+    let limits = Limits::default().with_websocket(
+        WsLimits::default()
+            .with_tls_handshakes_per_call(3)
+            .with_max_pending_per_address(N),
+    );
+    let mut server = WsPeer::server_tls(
+        any_addr(),
+        server_tls(),
+        Settings::default().with_limits(limits),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let config = client_tls().client_config();
+    let mut tcps: Vec<TcpStream> = (0..N)
+        .map(|_| {
+            let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+            let mut conn = rustls::ClientConnection::new(config.clone(), name).unwrap();
+            let mut hello = Vec::new();
+            conn.write_tls(&mut hello).unwrap();
+            let mut tcp = TcpStream::connect(addr).unwrap();
+            tcp.write_all(&hello).unwrap();
+            tcp.set_nonblocking(true).unwrap();
+            tcp
+        })
+        .collect();
+    // Every ClientHello is in the server's socket buffers before its first call.
+    std::thread::sleep(Duration::from_millis(100));
+    let mut answered = vec![false; N];
+    let mut calls = 0;
+    while answered.iter().any(|a| !a) {
+        let before = answered.iter().filter(|a| **a).count();
+        server.service().unwrap();
+        calls += 1;
+        std::thread::sleep(Duration::from_millis(20));
+        for (tcp, answered) in tcps.iter_mut().zip(&mut answered) {
+            let mut byte = [0u8; 1];
+            if tcp.peek(&mut byte).is_ok_and(|n| n > 0) {
+                *answered = true;
+            }
+        }
+        let now = answered.iter().filter(|a| **a).count();
+        assert!(now - before <= 3, "call {calls}: {} answered", now - before);
+        assert!(calls < 50, "{now} of {N} answered after {calls} calls");
+    }
+    // 10 hellos at 3 per call: at least 4 calls.
+    assert!(calls >= 4, "{calls}");
+}
