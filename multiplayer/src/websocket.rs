@@ -72,7 +72,8 @@ pub enum Upgrade {
     Accept,
     /// The connection upgrades, and the answer names this subprotocol
     /// (`Sec-WebSocket-Protocol`): it must be one the client offered, or browsers and Godot
-    /// close the connection. For a token sent as a subprotocol.
+    /// close the connection. For a token sent as a subprotocol. A name that cannot be a
+    /// header value (a control character) refuses the upgrade with HTTP 500 instead.
     AcceptProtocol(String),
     /// Refused with HTTP 401 Unauthorized (no credentials, or wrong ones).
     Unauthorized,
