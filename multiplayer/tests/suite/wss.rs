@@ -702,3 +702,50 @@ fn tls_handshakes_per_call_are_bounded() {
     // 10 hellos at 3 per call: at least 4 calls.
     assert!(calls >= 4, "{calls}");
 }
+
+/// A `Host` runs a `wss://` transport like any other: a TLS client joins it, with the
+/// upgrade check of the transport in force, and its packet reaches the host's session.
+#[test]
+fn a_host_runs_a_wss_transport() {
+    use godot_serde_multiplayer::transport::Host;
+    use godot_serde_multiplayer::websocket::WsTransport;
+    let settings = Settings::default();
+    let transport = WsTransport::server_tls(any_addr(), server_tls(), &settings.limits)
+        .unwrap()
+        .with_upgrade_auth(|request| {
+            if request.query_value("token") == Some("good") {
+                Upgrade::Accept
+            } else {
+                Upgrade::Unauthorized
+            }
+        });
+    let addr = transport.local_addr().unwrap();
+    let mut host = Host::server(settings.clone());
+    host.add(transport);
+    let url = format!("wss://localhost:{}/?token=good", addr.port());
+    let mut client = WsPeer::client_tls(addr, &url, &client_tls(), settings).unwrap();
+    let mut c = Seen::default();
+    let (mut joined, mut got, mut sent) = (None, None, false);
+    let start = Instant::now();
+    while got.is_none() {
+        host.service().unwrap();
+        while let Some(event) = host.poll_event() {
+            match event {
+                Event::PeerConnected(id) => joined = Some(id),
+                Event::Raw { from, data, .. } => got = Some((from, data)),
+                Event::Error { peer, error } => panic!("peer {peer}: {error}"),
+                _ => {}
+            }
+        }
+        drain(&mut client, &mut c);
+        if c.connected.contains(&1) && joined.is_some() && !sent {
+            client
+                .session()
+                .send_bytes(1, b"via host", TransferMode::Reliable, 0)
+                .unwrap();
+            sent = true;
+        }
+        assert!(start.elapsed() < PATIENCE, "{joined:?} {c:?}");
+    }
+    assert_eq!(got, Some((joined.unwrap(), b"via host".to_vec())));
+}
