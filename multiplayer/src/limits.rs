@@ -113,10 +113,10 @@ pub struct WsLimits {
     pub idle_timeout_ms: u64,
     /// `wss://` only (feature `tls`): TLS handshakes with new bytes to process that one
     /// `service` call advances, all connections together (Godot has no such bound): default
-    /// 16. Each costs the server a key exchange and a signature (0.6 to 1.2 ms of CPU
-    /// measured, `benches/wss.rs`), so a call spends at most about 20 ms on them whatever the
-    /// number of ClientHellos arriving; the others wait, oldest first, within their
-    /// `handshake_timeout_ms`.
+    /// 16. Each costs the server a key exchange and a signature: 98 µs of CPU with an ECDSA
+    /// P-256 certificate (`benches/wss.rs`, more with an RSA one), so a call spends about
+    /// 1.6 ms on them at most whatever the number of ClientHellos arriving; the others wait,
+    /// oldest first, within their `handshake_timeout_ms`.
     pub tls_handshakes_per_call: usize,
 }
 
