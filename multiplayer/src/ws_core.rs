@@ -24,6 +24,11 @@
 //!
 //! Whatever goes wrong with one connection becomes a [`Notice`] for the dialect, which tells
 //! the application (an `Event::Error`, then the disconnection) and goes on.
+//!
+//! With the feature `tls` a connection's bytes may be TLS (`crate::tls`): the same bounds
+//! hold, the byte budgets counting the encrypted bytes read and the decrypted ones delivered,
+//! and `tls_handshakes_per_call` bounds the handshakes' cryptography. A server may check each
+//! upgrade request (`Gate`); what became of the connections that never opened is counted.
 
 use std::collections::HashMap;
 use std::io::{self, ErrorKind, Write};
