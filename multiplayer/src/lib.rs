@@ -18,7 +18,9 @@
 //!   [`Host`](transport::Host) that runs one session over any number of transports (ENet and
 //!   WebSocket clients of one server), with the sans-IO pieces a transport of one's own needs.
 //! - `enet` (feature `enet`, default): the ENet transport.
-//! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports).
+//! - `websocket` (feature `websocket`, default): the WebSocket transport (Godot web exports),
+//!   with a check of each upgrade request before it becomes a peer.
+//! - `tls` (feature `tls`): `wss://` for it, served and joined without a proxy.
 //! - [`rooms`]: many worlds (rooms) in one process over worker threads, peers moved between
 //!   them.
 //! - [`gdscript`]: the GDScript stubs of a table, for Godot 4 and Godot 3.
@@ -52,6 +54,8 @@ pub mod replication;
 pub mod rooms;
 mod rpc;
 mod session;
+#[cfg(feature = "tls")]
+pub mod tls;
 pub mod transport;
 pub mod typed;
 #[cfg(feature = "websocket")]

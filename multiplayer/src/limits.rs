@@ -118,6 +118,13 @@ pub struct WsLimits {
     /// drops an unresponsive peer after 5 to 30 s); 0 = never. A peer silent for half of it
     /// is sent a ping, which every WebSocket client (browsers, Godot) answers by itself.
     pub idle_timeout_ms: u64,
+    /// `wss://` only (feature `tls`): TLS handshakes with new bytes to process that one
+    /// `service` call advances, all connections together (Godot has no such bound): default
+    /// 16. Each costs the server a key exchange and a signature: 98 µs of CPU with an ECDSA
+    /// P-256 certificate (`benches/wss.rs`, more with an RSA one), so a call spends about
+    /// 1.6 ms on them at most whatever the number of ClientHellos arriving; the others wait,
+    /// oldest first, within their `handshake_timeout_ms`.
+    pub tls_handshakes_per_call: usize,
 }
 
 impl Default for WsLimits {
@@ -133,6 +140,7 @@ impl Default for WsLimits {
             max_pending_per_address: 8,
             handshake_timeout_ms: 3_000,
             idle_timeout_ms: 10_000,
+            tls_handshakes_per_call: 16,
         }
     }
 }
@@ -168,6 +176,9 @@ builders! {
 
         /// With another idle timeout (milliseconds, 0 = never).
         with_idle_timeout_ms(ms: u64) => idle_timeout_ms;
+
+        /// With another count of TLS handshakes advanced per call (at least 1).
+        with_tls_handshakes_per_call(n: usize) => tls_handshakes_per_call, at least 1;
     }
 }
 

@@ -5,8 +5,9 @@
 //! transfer mode is sent reliably and channels are not used, as in Godot. This is how Godot
 //! web exports play online.
 //!
-//! [`WsTransport`] is the [`Transport`] over non-blocking TCP sockets (no TLS here: put a
-//! terminating proxy in front for `wss://`): give it to a [`Host`](crate::transport::Host),
+//! [`WsTransport`] is the [`Transport`] over non-blocking TCP sockets, `ws://`, or `wss://`
+//! with the feature `tls` (`WsTransport::server_tls`, the `tls` module): give it to a
+//! [`Host`](crate::transport::Host),
 //! beside other transports. [`WsPeer`] is the one-transport convenience: a [`Session`] over one
 //! `WsTransport`; call [`WsPeer::service`] often, then drain [`WsPeer::poll_event`]. Nothing
 //! blocks: a client's TCP connection and handshake advance in `service`, and their failure
@@ -19,9 +20,21 @@
 //! stay silent, and how many connections and handshakes there may be. A peer that breaks a
 //! bound gets an [`Event::Error`] and is disconnected; `service` goes on.
 //!
+//! A server may check each upgrade request before the connection becomes a peer
+//! ([`WsTransport::with_upgrade_auth`]): its path, query string and headers (a token in
+//! `?token=`, an `Authorization` or `Sec-WebSocket-Protocol` header) decide between the
+//! upgrade and an HTTP 401 or 403, and a refused connection never has a peer id, a
+//! `peer_connected` or any session state. SceneMultiplayer's own authentication
+//! ([`Settings::auth`]) comes after it, unchanged. What became of the connections that never
+//! opened is counted in [`HandshakeStats`] ([`WsTransport::handshake_stats`]).
+//!
 //! [`Event::Error`]: crate::Event::Error
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tungstenite::handshake::server::{Callback, ErrorResponse, Request, Response};
+use tungstenite::http::{HeaderValue, StatusCode};
 
 use crate::transport::{
     Events, Peer, Transport, TransportEvent, parse_ws_id_message, ws_id_message,
@@ -39,6 +52,163 @@ pub enum WsError {
     /// The WebSocket request could not be made (a URL that is not `ws://...`).
     #[error("WebSocket: {0}")]
     WebSocket(#[from] tungstenite::Error),
+    /// The TLS client could not be made (feature `tls`: a URL without a host name).
+    #[cfg(feature = "tls")]
+    #[error("{0}")]
+    Tls(#[from] crate::tls::TlsError),
+}
+
+/// The check of a server's upgrade requests: given each request (bounded: at most 64 KiB
+/// and 124 headers, tungstenite's bounds, read within `handshake_timeout_ms`), it accepts or
+/// refuses it before the connection becomes a peer. It runs inside `service`, so it should
+/// decide at once (a token compared, a signature checked), never wait for IO.
+pub type UpgradeAuth = Arc<dyn Fn(&UpgradeRequest<'_>) -> Upgrade + Send + Sync>;
+
+/// What the upgrade check decides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Upgrade {
+    /// The connection upgrades and becomes a peer.
+    Accept,
+    /// The connection upgrades, and the answer names this subprotocol
+    /// (`Sec-WebSocket-Protocol`): it must be one the client offered, or browsers and Godot
+    /// close the connection. For a token sent as a subprotocol. A name that cannot be a
+    /// header value (a control character) refuses the upgrade with HTTP 500 instead.
+    AcceptProtocol(String),
+    /// Refused with HTTP 401 Unauthorized (no credentials, or wrong ones).
+    Unauthorized,
+    /// Refused with HTTP 403 Forbidden (credentials that are not allowed in).
+    Forbidden,
+}
+
+/// One upgrade request, as the upgrade check sees it.
+#[derive(Debug)]
+pub struct UpgradeRequest<'a> {
+    request: &'a Request,
+    remote: SocketAddr,
+    secure: bool,
+}
+
+impl UpgradeRequest<'_> {
+    /// The path of the request's target, `/game` of `wss://host/game?token=x`.
+    pub fn path(&self) -> &str {
+        self.request.uri().path()
+    }
+
+    /// The query string, `token=x` of `wss://host/game?token=x`, as sent (not decoded).
+    pub fn query(&self) -> Option<&str> {
+        self.request.uri().query()
+    }
+
+    /// The value of the first `name=value` pair of the query string with this name, as sent
+    /// (percent-escapes not decoded).
+    pub fn query_value(&self, name: &str) -> Option<&str> {
+        self.query()?.split('&').find_map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (key == name).then_some(value)
+        })
+    }
+
+    /// The first value of a header (the name in any case), if it is visible ASCII.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.request.headers().get(name)?.to_str().ok()
+    }
+
+    /// Every header, names in lower case, in the order sent.
+    pub fn headers(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.request
+            .headers()
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_bytes()))
+    }
+
+    /// The client's address.
+    pub fn remote_addr(&self) -> SocketAddr {
+        self.remote
+    }
+
+    /// Whether the request came over TLS (`wss://`).
+    pub fn is_tls(&self) -> bool {
+        self.secure
+    }
+}
+
+/// What became of a server's connections that did not become peers, counted since it
+/// started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HandshakeStats {
+    /// Refused by the upgrade check (HTTP 401 or 403 sent).
+    pub refused: u64,
+    /// Failed: not a WebSocket upgrade, a TLS error (garbage instead of a ClientHello, a
+    /// handshake message over 64 KiB), or closed by the client before opening.
+    pub failed: u64,
+    /// Dropped unfinished: older than `handshake_timeout_ms`, or the oldest when
+    /// `max_pending` handshakes were under way.
+    pub timed_out: u64,
+    /// Closed at once: `max_peers` connections open or `max_pending_per_address` handshakes
+    /// under way from that address.
+    pub capped: u64,
+}
+
+/// The tungstenite callback of one server handshake: the upgrade check, if any.
+pub(crate) struct Gate {
+    auth: Option<UpgradeAuth>,
+    remote: SocketAddr,
+    secure: bool,
+}
+
+impl Gate {
+    pub(crate) fn new(auth: Option<UpgradeAuth>, remote: SocketAddr, secure: bool) -> Self {
+        Self {
+            auth,
+            remote,
+            secure,
+        }
+    }
+}
+
+impl Callback for Gate {
+    fn on_request(
+        self,
+        request: &Request,
+        mut response: Response,
+    ) -> Result<Response, ErrorResponse> {
+        let Some(auth) = self.auth else {
+            return Ok(response);
+        };
+        let seen = UpgradeRequest {
+            request,
+            remote: self.remote,
+            secure: self.secure,
+        };
+        let status = match auth(&seen) {
+            Upgrade::Accept => return Ok(response),
+            Upgrade::AcceptProtocol(protocol) => {
+                // A value that is not a valid header is refused rather than sent.
+                let Ok(value) = HeaderValue::from_str(&protocol) else {
+                    return Err(refusal(StatusCode::INTERNAL_SERVER_ERROR));
+                };
+                response
+                    .headers_mut()
+                    .insert("Sec-WebSocket-Protocol", value);
+                return Ok(response);
+            }
+            Upgrade::Unauthorized => StatusCode::UNAUTHORIZED,
+            Upgrade::Forbidden => StatusCode::FORBIDDEN,
+        };
+        Err(refusal(status))
+    }
+}
+
+/// An HTTP answer refusing the upgrade, without a body.
+fn refusal(status: StatusCode) -> ErrorResponse {
+    let mut response = ErrorResponse::new(None);
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert("Connection", HeaderValue::from_static("close"));
+    response
 }
 
 /// Godot 4's WebSocket transport (`WebSocketMultiplayerPeer`): a server's listener and
@@ -71,6 +241,68 @@ impl WsTransport {
             id: Some(1),
             events: Events::default(),
         })
+    }
+
+    /// A `wss://` server listening on `addr` (`create_server` with `TLSOptions.server`), its
+    /// certificate and key in `tls` (feature `tls`).
+    ///
+    /// # Errors
+    ///
+    /// [`WsError::Io`] when the address cannot be bound.
+    #[cfg(feature = "tls")]
+    pub fn server_tls(
+        addr: SocketAddr,
+        tls: crate::tls::TlsConfig,
+        limits: &Limits,
+    ) -> Result<Self, WsError> {
+        let mut transport = Self::server(addr, limits)?;
+        transport.sockets.set_tls(tls);
+        Ok(transport)
+    }
+
+    /// A `wss://` client of the server at `addr`, requesting `url` (`wss://host:port/...`,
+    /// its host the name the server's certificate is checked against), trusting what `tls`
+    /// says (feature `tls`). As [`client`](Self::client) otherwise: the TLS handshake too
+    /// advances in `service`, within `handshake_timeout_ms`.
+    ///
+    /// # Errors
+    ///
+    /// As [`client`](Self::client); [`WsError::Tls`] for a URL without a host name.
+    #[cfg(feature = "tls")]
+    pub fn client_tls(
+        addr: SocketAddr,
+        url: &str,
+        tls: &crate::tls::TlsClientConfig,
+        limits: &Limits,
+    ) -> Result<Self, WsError> {
+        let wrap = crate::ws_core::Wrap::Tls(Box::new(tls.connect(url)?));
+        Ok(Self {
+            sockets: Sockets::client_with(addr, url, limits.websocket, wrap)?,
+            id: None,
+            events: Events::default(),
+        })
+    }
+
+    /// With a check of every upgrade request (a server's): see [`UpgradeAuth`]. A refused
+    /// connection gets HTTP 401 or 403 and is closed; it never becomes a peer.
+    #[must_use]
+    pub fn with_upgrade_auth(
+        mut self,
+        auth: impl Fn(&UpgradeRequest<'_>) -> Upgrade + Send + Sync + 'static,
+    ) -> Self {
+        self.sockets.set_auth(Some(Arc::new(auth)));
+        self
+    }
+
+    /// Replaces the upgrade check (`None`: every upgrade is accepted); connections whose
+    /// request was already read keep the check they had.
+    pub fn set_upgrade_auth(&mut self, auth: Option<UpgradeAuth>) {
+        self.sockets.set_auth(auth);
+    }
+
+    /// What became of the connections that did not become peers, so far.
+    pub fn handshake_stats(&self) -> HandshakeStats {
+        self.sockets.stats()
     }
 
     /// A client of the server at `addr`, requesting `url` (`ws://host:port/...`,
@@ -248,6 +480,47 @@ impl WsPeer {
         let transport = WsTransport::client(addr, url, &settings.limits)?;
         // The id comes with the server's first message; 0 until then.
         Ok(Self::new(transport, Session::client(0, settings)))
+    }
+
+    /// A `wss://` server listening on `addr` (feature `tls`): see [`WsTransport::server_tls`].
+    ///
+    /// # Errors
+    ///
+    /// [`WsError::Io`] when the address cannot be bound.
+    #[cfg(feature = "tls")]
+    pub fn server_tls(
+        addr: SocketAddr,
+        tls: crate::tls::TlsConfig,
+        settings: Settings,
+    ) -> Result<Self, WsError> {
+        let transport = WsTransport::server_tls(addr, tls, &settings.limits)?;
+        Ok(Self::new(transport, Session::server(settings)))
+    }
+
+    /// A `wss://` client (feature `tls`): see [`WsTransport::client_tls`].
+    ///
+    /// # Errors
+    ///
+    /// As [`WsTransport::client_tls`].
+    #[cfg(feature = "tls")]
+    pub fn client_tls(
+        addr: SocketAddr,
+        url: &str,
+        tls: &crate::tls::TlsClientConfig,
+        settings: Settings,
+    ) -> Result<Self, WsError> {
+        let transport = WsTransport::client_tls(addr, url, tls, &settings.limits)?;
+        Ok(Self::new(transport, Session::client(0, settings)))
+    }
+
+    /// With a check of every upgrade request: see [`WsTransport::with_upgrade_auth`].
+    #[must_use]
+    pub fn with_upgrade_auth(
+        mut self,
+        auth: impl Fn(&UpgradeRequest<'_>) -> Upgrade + Send + Sync + 'static,
+    ) -> Self {
+        self.transport().set_upgrade_auth(Some(Arc::new(auth)));
+        self
     }
 }
 

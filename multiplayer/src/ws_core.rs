@@ -24,6 +24,11 @@
 //!
 //! Whatever goes wrong with one connection becomes a [`Notice`] for the dialect, which tells
 //! the application (an `Event::Error`, then the disconnection) and goes on.
+//!
+//! With the feature `tls` a connection's bytes may be TLS (`crate::tls`): the same bounds
+//! hold, the byte budgets counting the encrypted bytes read and the decrypted ones delivered,
+//! and `tls_handshakes_per_call` bounds the handshakes' cryptography. A server may check each
+//! upgrade request (`Gate`); what became of the connections that never opened is counted.
 
 use std::collections::HashMap;
 use std::io::{self, ErrorKind, Write};
@@ -32,14 +37,14 @@ use std::time::{Duration, Instant};
 
 use tungstenite::handshake::HandshakeError;
 use tungstenite::handshake::client::ClientHandshake;
-use tungstenite::handshake::server::{NoCallback, ServerHandshake};
+use tungstenite::handshake::server::ServerHandshake;
 use tungstenite::protocol::WebSocketConfig;
 use tungstenite::protocol::frame::CloseFrame;
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::{Bytes, Message, Utf8Bytes, WebSocket};
 
 use crate::transport::Events;
-use crate::websocket::WsError;
+use crate::websocket::{Gate, HandshakeStats, UpgradeAuth, WsError};
 use crate::{ProtocolError, WsLimits};
 
 /// Connections accepted (or refused) in one `service` call at most (Godot accepts one per
@@ -54,7 +59,7 @@ const FRAME_HEADER_MAX: usize = 14;
 /// connection, whether it sends anything or not).
 const READ_CHUNK: usize = 4096;
 
-type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<Conn, NoCallback>>;
+type Mid = tungstenite::handshake::MidHandshake<ServerHandshake<Conn, Gate>>;
 type ClientMid = tungstenite::handshake::MidHandshake<ClientHandshake<Conn>>;
 
 /// A client's connection to its server while it is not open yet.
@@ -95,13 +100,46 @@ fn connect_nonblocking(addr: SocketAddr) -> io::Result<TcpStream> {
     Ok(tcp)
 }
 
+/// The bytes under the WebSocket: the TCP socket itself, or TLS over it.
+pub(crate) enum Io {
+    /// `ws://`.
+    Plain(TcpStream),
+    /// `wss://` (boxed: rustls's state is large beside a socket).
+    #[cfg(feature = "tls")]
+    Tls(Box<crate::tls::TlsIo>),
+}
+
+/// How a client's connection is made.
+pub(crate) enum Wrap {
+    /// `ws://`.
+    Plain,
+    /// `wss://`, this TLS client connection over the socket.
+    #[cfg(feature = "tls")]
+    Tls(Box<rustls::ClientConnection>),
+}
+
+impl Wrap {
+    fn io(self, tcp: TcpStream) -> Io {
+        match self {
+            Wrap::Plain => Io::Plain(tcp),
+            #[cfg(feature = "tls")]
+            Wrap::Tls(conn) => Io::Tls(Box::new(crate::tls::TlsIo::new(*conn, tcp))),
+        }
+    }
+}
+
 /// A TCP connection whose reads stop (`WouldBlock`) once this call's byte budget is spent,
 /// and which follows the peer's frames as they pass (to know how long a message has been
 /// unfinished).
 pub(crate) struct Conn {
-    tcp: TcpStream,
-    /// Bytes this connection may still read in this `service` call.
+    io: Io,
+    /// Bytes this connection may still read in this `service` call (from the socket: over
+    /// TLS, the encrypted ones).
     budget: usize,
+    /// Over TLS, the decrypted bytes it may still deliver in this call (the same number as
+    /// `budget` at the start of the call: a record completed in this call may hold more than
+    /// was read in it).
+    plain: usize,
     /// The time of this `service` call.
     now: Instant,
     /// Where the bytes read stand.
@@ -109,12 +147,38 @@ pub(crate) struct Conn {
 }
 
 impl Conn {
-    fn new(tcp: TcpStream, budget: usize, now: Instant) -> Self {
+    fn new(io: Io, budget: usize, now: Instant) -> Self {
         Self {
-            tcp,
+            io,
             budget,
+            plain: budget,
             now,
             stream: Stream::Http { last: 0 },
+        }
+    }
+
+    /// Gives this connection `bytes` to read in this call (and as many decrypted bytes to
+    /// deliver).
+    fn give(&mut self, bytes: usize) {
+        self.budget = bytes;
+        self.plain = bytes;
+    }
+
+    /// What is left of the bytes given: the smaller of the two budgets.
+    fn left(&self) -> usize {
+        match self.io {
+            Io::Plain(_) => self.budget,
+            #[cfg(feature = "tls")]
+            Io::Tls(_) => self.budget.min(self.plain),
+        }
+    }
+
+    /// Whether advancing it may cost a TLS handshake's cryptography.
+    fn handshake_work(&self) -> bool {
+        match &self.io {
+            Io::Plain(_) => false,
+            #[cfg(feature = "tls")]
+            Io::Tls(tls) => tls.handshake_work(),
         }
     }
 
@@ -129,15 +193,35 @@ impl Conn {
 
 impl io::Read for Conn {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.budget == 0 {
-            return Err(ErrorKind::WouldBlock.into());
-        }
-        let len = buf.len().min(self.budget);
-        let Some(part) = buf.get_mut(..len) else {
-            return Ok(0);
+        let (got, part) = match &mut self.io {
+            Io::Plain(tcp) => {
+                if self.budget == 0 {
+                    return Err(ErrorKind::WouldBlock.into());
+                }
+                let len = buf.len().min(self.budget);
+                let Some(part) = buf.get_mut(..len) else {
+                    return Ok(0);
+                };
+                let got = io::Read::read(tcp, part)?;
+                self.budget = self.budget.saturating_sub(got);
+                (got, part)
+            }
+            // `budget` counts the encrypted bytes taken from the socket, `plain` the
+            // decrypted ones delivered.
+            #[cfg(feature = "tls")]
+            Io::Tls(tls) => {
+                if self.plain == 0 {
+                    return Err(ErrorKind::WouldBlock.into());
+                }
+                let len = buf.len().min(self.plain);
+                let Some(part) = buf.get_mut(..len) else {
+                    return Ok(0);
+                };
+                let got = tls.read(part, &mut self.budget)?;
+                self.plain = self.plain.saturating_sub(got);
+                (got, part)
+            }
         };
-        let got = io::Read::read(&mut self.tcp, part)?;
-        self.budget = self.budget.saturating_sub(got);
         if let Some(bytes) = part.get(..got) {
             self.stream.feed(bytes, self.now);
         }
@@ -244,11 +328,19 @@ impl Frames {
 
 impl Write for Conn {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.tcp.write(buf)
+        match &mut self.io {
+            Io::Plain(tcp) => tcp.write(buf),
+            #[cfg(feature = "tls")]
+            Io::Tls(tls) => tls.write(buf),
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.tcp.flush()
+        match &mut self.io {
+            Io::Plain(tcp) => tcp.flush(),
+            #[cfg(feature = "tls")]
+            Io::Tls(tls) => tls.flush(),
+        }
     }
 }
 
@@ -326,6 +418,13 @@ pub(crate) struct Sockets {
     exhausted: bool,
     /// The first peer the next call reads (the first id at or after it).
     next_first: i32,
+    /// A server's TLS settings (`wss://`), if it has them.
+    #[cfg(feature = "tls")]
+    tls: Option<crate::tls::TlsConfig>,
+    /// A server's check of each upgrade request, if it has one.
+    auth: Option<UpgradeAuth>,
+    /// What became of the connections that did not open.
+    stats: HandshakeStats,
 }
 
 impl Sockets {
@@ -344,6 +443,10 @@ impl Sockets {
             connecting: None,
             exhausted: false,
             next_first: 0,
+            #[cfg(feature = "tls")]
+            tls: None,
+            auth: None,
+            stats: HandshakeStats::default(),
         }
     }
 
@@ -358,6 +461,16 @@ impl Sockets {
     /// connection and the handshake advance in [`advance_client`](Self::advance_client).
     /// Fails here only for a URL tungstenite refuses or a socket that cannot be made.
     pub(crate) fn client(addr: SocketAddr, url: &str, limits: WsLimits) -> Result<Self, WsError> {
+        Self::client_with(addr, url, limits, Wrap::Plain)
+    }
+
+    /// A client as [`client`](Self::client), its connection made as `wrap` says (TLS).
+    pub(crate) fn client_with(
+        addr: SocketAddr,
+        url: &str,
+        limits: WsLimits,
+        wrap: Wrap,
+    ) -> Result<Self, WsError> {
         let mut sockets = Self::new(None, limits);
         let tcp = match connect_nonblocking(addr) {
             Ok(tcp) => tcp,
@@ -367,12 +480,7 @@ impl Sockets {
                 return Ok(sockets);
             }
         };
-        let conn = Conn {
-            tcp,
-            budget: usize::MAX,
-            now: Instant::now(),
-            stream: Stream::Http { last: 0 },
-        };
+        let conn = Conn::new(wrap.io(tcp), usize::MAX, Instant::now());
         sockets.connecting = Some(Box::new(
             match tungstenite::client::client_with_config(url, conn, Some(config(&limits))) {
                 Ok((ws, _)) => Connecting::Open(ws),
@@ -407,7 +515,7 @@ impl Sockets {
                         self.limits.handshake_timeout_ms
                     ));
                 }
-                mid.get_mut().get_mut().budget = usize::MAX;
+                mid.get_mut().get_mut().give(usize::MAX);
                 match mid.handshake() {
                     Ok((ws, _)) => ws,
                     Err(HandshakeError::Interrupted(mid)) => {
@@ -435,6 +543,22 @@ impl Sockets {
                 false
             }
         }
+    }
+
+    /// Serves `wss://` with these settings (a server's sockets).
+    #[cfg(feature = "tls")]
+    pub(crate) fn set_tls(&mut self, tls: crate::tls::TlsConfig) {
+        self.tls = Some(tls);
+    }
+
+    /// Checks every upgrade request with `auth` from now on (a server's sockets).
+    pub(crate) fn set_auth(&mut self, auth: Option<UpgradeAuth>) {
+        self.auth = auth;
+    }
+
+    /// What became of the connections that did not open, so far.
+    pub(crate) fn stats(&self) -> HandshakeStats {
+        self.stats
     }
 
     /// Whether this is the server's side.
@@ -483,7 +607,7 @@ impl Sockets {
         );
         // Nothing is read from it before its turn in a call.
         if let Some(open) = self.peers.get_mut(&id) {
-            open.ws.get_mut().budget = 0;
+            open.ws.get_mut().give(0);
         }
     }
 
@@ -495,7 +619,7 @@ impl Sockets {
         self.reading = None;
         self.exhausted = false;
         for open in self.peers.values_mut() {
-            open.ws.get_mut().budget = 0;
+            open.ws.get_mut().give(0);
             open.messages_left = 0;
         }
     }
@@ -522,7 +646,7 @@ impl Sockets {
             let left = self
                 .peers
                 .get(&previous)
-                .map_or(0, |open| open.ws.get_ref().budget);
+                .map_or(0, |open| open.ws.get_ref().left());
             self.call_bytes = self.call_bytes.saturating_sub(given.saturating_sub(left));
         }
         let bytes = self.limits.inbound_buffer_size.max(1).min(self.call_bytes);
@@ -538,7 +662,7 @@ impl Sockets {
             self.exhausted = true;
             self.next_first = id;
         }
-        open.ws.get_mut().budget = bytes;
+        open.ws.get_mut().give(bytes);
         open.ws.get_mut().now = self.now;
         open.messages_left = messages;
         self.reading = Some((id, bytes));
@@ -550,17 +674,20 @@ impl Sockets {
     /// at once. Never fails: an accept error pauses accepting for a moment.
     pub(crate) fn accept(&mut self) -> Vec<WebSocket<Conn>> {
         let mut open = Vec::new();
-        let Some(listener) = &self.listener else {
+        if self.listener.is_none() {
             return open;
-        };
+        }
         let config = config(&self.limits);
         let budget = self.limits.inbound_buffer_size.max(1);
         let paused = self.accept_paused_until.is_some_and(|t| self.now < t);
         if !paused {
             self.accept_paused_until = None;
             for _ in 0..ACCEPTS_PER_CALL {
-                let (tcp, from) = match listener.accept() {
-                    Ok((tcp, from)) => (tcp, from.ip()),
+                let Some(listener) = &self.listener else {
+                    break;
+                };
+                let (tcp, remote) = match listener.accept() {
+                    Ok((tcp, remote)) => (tcp, remote),
                     Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                     // The connection failed before we took it: its own business.
                     Err(e)
@@ -579,47 +706,100 @@ impl Sockets {
                         break;
                     }
                 };
+                let from = remote.ip();
                 let count = self.peers.len() + self.pending.len() + open.len();
                 let from_there = self.pending.iter().filter(|p| p.1 == from).count();
                 if count >= self.limits.max_peers
                     || from_there >= self.limits.max_pending_per_address
                 {
                     // Refused: closed at once.
+                    self.stats.capped += 1;
                     continue;
                 }
                 if self.pending.len() >= self.limits.max_pending.max(1) {
                     // The oldest handshake makes room (closed as it is dropped).
                     self.pending.remove(0);
+                    self.stats.timed_out += 1;
                 }
                 if tcp.set_nonblocking(true).is_err() {
                     continue;
                 }
                 let _ = tcp.set_nodelay(true);
-                let conn = Conn::new(tcp, budget, self.now);
-                match tungstenite::accept_with_config(conn, Some(config)) {
-                    Ok(ws) => open.push(ws),
-                    Err(HandshakeError::Interrupted(mid)) => {
-                        self.pending.push((self.now, from, mid));
-                    }
-                    Err(HandshakeError::Failure(_)) => {}
+                let io = match self.wrap_accepted(tcp) {
+                    Some(io) => io,
+                    None => continue,
+                };
+                let conn = Conn::new(io, budget, self.now);
+                let gate = Gate::new(self.auth.clone(), remote, self.secure());
+                let mid = ServerHandshake::start(conn, gate, Some(config));
+                if self.secure() {
+                    // Advanced below, after the older handshakes (`tls_handshakes_per_call`).
+                    self.pending.push((self.now, from, mid));
+                } else {
+                    self.handshook(mid.handshake(), self.now, from, &mut open);
                 }
             }
         }
         let timeout = Duration::from_millis(self.limits.handshake_timeout_ms.max(1));
         let pending = std::mem::take(&mut self.pending);
+        let mut tls_left = self.limits.tls_handshakes_per_call.max(1);
         for (since, from, mut mid) in pending {
             if self.now.saturating_duration_since(since) > timeout {
+                self.stats.timed_out += 1;
                 continue;
             }
-            // The request is at most 64 KiB (tungstenite's own bound).
-            mid.get_mut().get_mut().budget = budget;
-            match mid.handshake() {
-                Ok(ws) => open.push(ws),
-                Err(HandshakeError::Interrupted(mid)) => self.pending.push((since, from, mid)),
-                Err(HandshakeError::Failure(_)) => {}
+            if mid.get_ref().get_ref().handshake_work() {
+                if tls_left == 0 {
+                    self.pending.push((since, from, mid));
+                    continue;
+                }
+                tls_left -= 1;
             }
+            // The request is at most 64 KiB (tungstenite's own bound), a TLS handshake
+            // message too (rustls's).
+            mid.get_mut().get_mut().give(budget);
+            self.handshook(mid.handshake(), since, from, &mut open);
         }
         open
+    }
+
+    /// Whether this server serves `wss://`.
+    fn secure(&self) -> bool {
+        #[cfg(feature = "tls")]
+        return self.tls.is_some();
+        #[cfg(not(feature = "tls"))]
+        false
+    }
+
+    /// An accepted socket as the connection's bytes: TLS over it for `wss://` (`None` when
+    /// rustls cannot start one).
+    fn wrap_accepted(&mut self, tcp: TcpStream) -> Option<Io> {
+        #[cfg(feature = "tls")]
+        if let Some(tls) = &self.tls {
+            let Some(conn) = crate::tls::accept(tls) else {
+                self.stats.failed += 1;
+                return None;
+            };
+            return Some(Io::Tls(Box::new(crate::tls::TlsIo::new(conn, tcp))));
+        }
+        Some(Io::Plain(tcp))
+    }
+
+    /// Where a handshake stands after it was advanced: open, still pending (since `since`),
+    /// or gone and counted (refused at the upgrade, or failed).
+    fn handshook(
+        &mut self,
+        result: Result<WebSocket<Conn>, HandshakeError<ServerHandshake<Conn, Gate>>>,
+        since: Instant,
+        from: IpAddr,
+        open: &mut Vec<WebSocket<Conn>>,
+    ) {
+        match result {
+            Ok(ws) => open.push(ws),
+            Err(HandshakeError::Interrupted(mid)) => self.pending.push((since, from, mid)),
+            Err(HandshakeError::Failure(tungstenite::Error::Http(_))) => self.stats.refused += 1,
+            Err(HandshakeError::Failure(_)) => self.stats.failed += 1,
+        }
     }
 
     /// The next message of peer `id` in this call (read each peer's messages one after the

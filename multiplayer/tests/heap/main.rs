@@ -25,6 +25,8 @@ mod args;
 mod enet;
 mod peer_record;
 mod session;
+#[cfg(feature = "tls")]
+mod tls;
 mod typed_args;
 #[cfg(feature = "websocket")]
 mod websocket;

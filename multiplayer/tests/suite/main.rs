@@ -54,6 +54,8 @@ mod live_replication;
 mod live_rooms;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_server;
+#[cfg(feature = "tls")]
+mod live_wss;
 #[cfg(all(feature = "enet", feature = "derive"))]
 mod lobby_godot3;
 mod protocol;
@@ -64,3 +66,5 @@ mod typed_args;
 #[cfg(feature = "derive")]
 mod typed_rpcs;
 mod typed_sync;
+#[cfg(feature = "tls")]
+mod wss;
