@@ -66,7 +66,7 @@ pub use godot_serde::Variant;
 pub use godot_serde_multiplayer_derive::Rpcs;
 pub use limits::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};
 pub use replication::{
-    NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,
+    InterestRule, NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,
     Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};

@@ -32,6 +32,14 @@ pub struct Limits {
     /// The bounds of the ENet transports (Godot 4's `EnetTransport`, under `EnetPeer`, and
     /// Godot 3's `Enet3Peer`).
     pub enet: EnetLimits,
+    /// Spawned nodes an interest rule may give one peer at once
+    /// ([`replication::interest`](crate::replication::interest); Godot has no interest
+    /// management): default 1,024. Under a radius rule a peer sees the nearest this many, under
+    /// the other rules those of the lowest node ids. It bounds what interest makes the session
+    /// hold and send for a peer: its interest set (8 bytes a node) and, through them, its
+    /// spawned nodes, visible synchronizers and delta times (plus its focus node and the nodes
+    /// whose synchronizers it owns, which it always sees).
+    pub max_interest_per_peer: usize,
 }
 
 impl Default for Limits {
@@ -40,6 +48,7 @@ impl Default for Limits {
             max_cached_paths: 1024,
             websocket: WsLimits::default(),
             enet: EnetLimits::default(),
+            max_interest_per_peer: 1_024,
         }
     }
 }
@@ -54,6 +63,9 @@ builders! {
 
         /// With other ENet bounds.
         with_enet(enet: EnetLimits) => enet;
+
+        /// With another bound on the nodes an interest rule gives one peer.
+        with_max_interest_per_peer(n: usize) => max_interest_per_peer;
     }
 }
 

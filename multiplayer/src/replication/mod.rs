@@ -44,6 +44,7 @@
 
 mod config;
 pub mod gdscript;
+pub mod interest;
 mod recv;
 mod send;
 pub mod typed;
@@ -55,6 +56,7 @@ pub use config::{
     ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncProperty, Synchronizer,
 };
 use godot_serde::Variant;
+pub use interest::{InterestRule, Position};
 
 /// `sync_mtu`'s default: full SYNC packets are split above this size.
 pub const SYNC_MTU: usize = 1350;
@@ -126,6 +128,7 @@ pub(crate) struct Replication {
     last_net_id: u32,
     sync_mtu: usize,
     delta_mtu: usize,
+    interest: interest::Interest,
 }
 
 impl Default for Replication {
@@ -140,6 +143,7 @@ impl Default for Replication {
             last_net_id: 0,
             sync_mtu: SYNC_MTU,
             delta_mtu: DELTA_MTU,
+            interest: interest::Interest::default(),
         }
     }
 }
@@ -282,8 +286,9 @@ impl Replication {
     pub(crate) fn next_deadline_us(&self) -> Option<u64> {
         // Asked at every `service()`: nothing to walk without synchronizers, and no set built
         // (a synchronizer visible to several peers counts once for the minimum anyway).
+        let interest = self.interest.deadline_us();
         if self.syncs.is_empty() {
-            return None;
+            return interest;
         }
         self.peers
             .values()
@@ -298,10 +303,12 @@ impl Replication {
                 [full, delta]
             })
             .flatten()
+            .chain(interest)
             .min()
     }
 
-    /// Memory held, for the bounds tests: synchronizers, nodes, per-peer entries.
+    /// Memory held, for the bounds tests: synchronizers, nodes, per-peer entries (interest
+    /// entries included).
     pub(crate) fn counts(&self) -> (usize, usize, usize) {
         let per_peer = self
             .peers
@@ -313,7 +320,8 @@ impl Replication {
                     + p.recv_nodes.len()
                     + p.recv_syncs.len()
             })
-            .sum();
+            .sum::<usize>()
+            + self.interest.count();
         (self.syncs.len(), self.nodes.len(), per_peer)
     }
 }

@@ -210,6 +210,9 @@ impl Session {
         let Some(n) = self.rep().nodes.get(&node) else {
             return false;
         };
+        if !self.interest_allows(peer, node) {
+            return false;
+        }
         let mut visible = true;
         for sid in &n.syncs {
             let Some(s) = self.rep().syncs.get(sid) else {
@@ -330,6 +333,7 @@ impl Session {
             .map(|(&id, _)| id)
             .collect();
         self.send_despawn(node, &peers);
+        self.rep_mut().interest.forget_node(node);
         if let Some(n) = self.rep_mut().nodes.remove(&node) {
             for sid in n.syncs {
                 self.remove_sync(sid);
@@ -462,7 +466,7 @@ impl Session {
         Ok(())
     }
 
-    fn update_spawn_visibility(&mut self, peer: i32, node: NodeId) -> Result<(), ProtocolError> {
+    pub(crate) fn update_spawn_visibility(&mut self, peer: i32, node: NodeId) -> Result<(), ProtocolError> {
         let visible = self.spawn_visible(node, peer);
         let has = self
             .rep_mut()
@@ -485,7 +489,8 @@ impl Session {
         if s.decl.authority != me || peer == me {
             return;
         }
-        let visible = s.decl.is_visible_to(peer);
+        let (node, visible) = (s.node, s.decl.is_visible_to(peer));
+        let visible = visible && node.is_none_or(|n| self.interest_allows(peer, n));
         let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
             return;
         };
@@ -520,8 +525,10 @@ impl Session {
 
     pub(crate) fn replication_peer_removed(&mut self, peer: i32) {
         // `_free_remotes`: what the peer spawned here goes with it (no despawn event).
+        self.rep_mut().interest.forget_peer(peer);
         if let Some(p) = self.rep_mut().peers.remove(&peer) {
             for node in p.recv_nodes.into_values() {
+                self.rep_mut().interest.forget_node(node);
                 if let Some(n) = self.rep_mut().nodes.remove(&node) {
                     for sid in n.syncs {
                         self.remove_sync(sid);
@@ -539,6 +546,9 @@ impl Session {
     /// since the peer's last delta (reliable). `now_us` is the session clock's microseconds
     /// (the engine's `get_ticks_usec`); [`Session::handle_timeout`] runs it.
     pub(crate) fn replicate(&mut self, now_us: u64) {
+        // Interest first, so a node that entered a peer's interest is spawned before its
+        // state is sent.
+        self.interest_tick(now_us);
         let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
         for peer in peers {
             let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
