@@ -40,6 +40,7 @@ mod gdscript;
 mod godot3_enet_hostile;
 mod godot3_protocol;
 mod hostile;
+mod interest;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_client;
 #[cfg(feature = "enet")]
