@@ -66,8 +66,8 @@ pub use godot_serde::Variant;
 pub use godot_serde_multiplayer_derive::Rpcs;
 pub use limits::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};
 pub use replication::{
-    InterestRule, NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,
-    Synchronizer,
+    InterestRule, NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId,
+    SyncProperty, Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
 pub use session::Session;

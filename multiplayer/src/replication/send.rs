@@ -466,7 +466,11 @@ impl Session {
         Ok(())
     }
 
-    pub(crate) fn update_spawn_visibility(&mut self, peer: i32, node: NodeId) -> Result<(), ProtocolError> {
+    pub(crate) fn update_spawn_visibility(
+        &mut self,
+        peer: i32,
+        node: NodeId,
+    ) -> Result<(), ProtocolError> {
         let visible = self.spawn_visible(node, peer);
         let has = self
             .rep_mut()

@@ -46,9 +46,11 @@ fn le(v: u32) -> [u8; 4] {
 fn unit() -> Synchronizer {
     Synchronizer::new(
         "Sync",
-        ReplicationConfig::new()
-            .property(".:position")
-            .with(".:rotation", false, ReplicationMode::OnChange),
+        ReplicationConfig::new().property(".:position").with(
+            ".:rotation",
+            false,
+            ReplicationMode::OnChange,
+        ),
     )
 }
 
@@ -262,13 +264,19 @@ fn a_peer_sees_its_nearest_up_to_the_limit_and_its_focus() {
     s.set_peer_position(2, [0.0, 0.0, 0.0]);
     s.update_interest();
     assert_eq!(s.interest_of(2), [nodes[1], nodes[3]]);
-    let seen: Vec<_> = nodes.iter().map(|&n| s.spawned_on(n).contains(&2)).collect();
+    let seen: Vec<_> = nodes
+        .iter()
+        .map(|&n| s.spawned_on(n).contains(&2))
+        .collect();
     assert_eq!(seen, [false, true, false, true, false]);
     // Focus on the farthest: it is seen at once, and it is where the peer is now (z = 50).
     s.set_peer_focus(2, Some(nodes[0]));
     assert!(s.spawned_on(nodes[0]).contains(&2));
     s.update_interest();
-    let seen: Vec<_> = nodes.iter().map(|&n| s.spawned_on(n).contains(&2)).collect();
+    let seen: Vec<_> = nodes
+        .iter()
+        .map(|&n| s.spawned_on(n).contains(&2))
+        .collect();
     assert_eq!(seen, [true, false, true, false, false]);
     // From z = 50 the nearest two are the focus itself (distance 0) and the one at 40 (10).
     assert_eq!(s.interest_of(2), [nodes[0], nodes[2]]);
@@ -300,7 +308,10 @@ fn groups_and_callback_rules() {
     s.add_peer_to_group(3, "red");
     s.add_peer_to_group(3, "blue");
     s.update_interest();
-    assert_eq!(s.spawned_on(nodes[0]).into_iter().collect::<Vec<_>>(), [2, 3]);
+    assert_eq!(
+        s.spawned_on(nodes[0]).into_iter().collect::<Vec<_>>(),
+        [2, 3]
+    );
     assert_eq!(s.spawned_on(nodes[1]).into_iter().collect::<Vec<_>>(), [3]);
     s.remove_peer_from_group(3, "red");
     s.update_interest();

@@ -47,6 +47,8 @@ mod live_client;
 mod live_gdscript;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_godot3;
+#[cfg(feature = "enet")]
+mod live_interest;
 #[cfg(all(feature = "enet", feature = "derive"))]
 mod live_lobby;
 #[cfg(feature = "enet")]
