@@ -194,7 +194,8 @@ pub(crate) struct Interest {
     rule: Option<InterestRule>,
     last_us: u64,
     nodes: HashMap<NodeId, NodeInterest>,
-    cells: HashMap<Cell, Vec<NodeId>>,
+    /// The placed nodes of each cell, with their positions (no lookup per candidate).
+    cells: HashMap<Cell, Vec<(NodeId, [f32; 3])>>,
     peers: HashMap<i32, PeerInterest>,
     groups: HashMap<String, BTreeSet<NodeId>>,
 }
@@ -267,14 +268,14 @@ impl Interest {
             if let (Some((side, three_d)), Some(pos)) = (grid, n.pos) {
                 let cell = cell_of(pos, side, three_d);
                 n.cell = Some(cell);
-                self.cells.entry(cell).or_default().push(id);
+                self.cells.entry(cell).or_default().push((id, pos));
             }
         }
     }
 
     fn unplace(&mut self, node: NodeId, cell: Cell) {
         if let Some(list) = self.cells.get_mut(&cell) {
-            list.retain(|&n| n != node);
+            list.retain(|&(n, _)| n != node);
             if list.is_empty() {
                 self.cells.remove(&cell);
             }
@@ -291,12 +292,20 @@ impl Interest {
         let cell = cell_of(pos, side, three_d);
         let old = n.cell.replace(cell);
         if old == Some(cell) {
+            // Same cell: its entry moves (a cell holds a few nodes at the radius' density).
+            if let Some(e) = self
+                .cells
+                .get_mut(&cell)
+                .and_then(|list| list.iter_mut().find(|(n, _)| *n == node))
+            {
+                e.1 = pos;
+            }
             return;
         }
         if let Some(old) = old {
             self.unplace(node, old);
         }
-        self.cells.entry(cell).or_default().push(node);
+        self.cells.entry(cell).or_default().push((node, pos));
     }
 
     pub(crate) fn forget_node(&mut self, node: NodeId) {
@@ -349,13 +358,10 @@ impl Interest {
                             let Some(list) = self.cells.get(&cell) else {
                                 continue;
                             };
-                            for id in list {
-                                let Some(np) = self.nodes.get(id).and_then(|n| n.pos) else {
-                                    continue;
-                                };
+                            for &(id, np) in list {
                                 let d = dist2(pos, np, *three_d);
                                 if d <= r2 {
-                                    near.push((d, *id));
+                                    near.push((d, id));
                                 }
                             }
                         }
@@ -406,13 +412,21 @@ impl Interest {
             self.last_us = now;
         }
         let mut changes = Vec::new();
+        let none = PeerInterest::default();
         for &peer in peers {
-            let p = self.peers.remove(&peer).unwrap_or_default();
-            let new = self.compute(peer, &p, all, limit);
+            let p = self.peers.get(&peer).unwrap_or(&none);
+            let new = self.compute(peer, p, all, limit);
             diff(&p.sees, &new, |n| changes.push((peer, n)));
-            let keep = p.pos.is_some() || p.focus.is_some() || !p.groups.is_empty();
-            if keep || !new.is_empty() {
-                self.peers.insert(peer, PeerInterest { sees: new, ..p });
+            match self.peers.get_mut(&peer) {
+                Some(p) => p.sees = new,
+                None if !new.is_empty() => {
+                    let p = PeerInterest {
+                        sees: new,
+                        ..PeerInterest::default()
+                    };
+                    self.peers.insert(peer, p);
+                }
+                None => {}
             }
         }
         changes

@@ -81,6 +81,8 @@ pub(crate) struct SyncObj {
     values: Vec<Variant>,
     /// The full-SYNC properties' indexes (the config does not change).
     sync_idx: Vec<usize>,
+    /// The watched (delta) properties' indexes.
+    watch_idx: Vec<usize>,
     /// The full-SYNC state encoded at this time: shared by every peer in one network frame
     /// (cleared when the state changes).
     encoded_sync: Option<(u64, Vec<u8>)>,
@@ -157,6 +159,7 @@ impl SyncObj {
     ) -> Self {
         Self {
             sync_idx: decl.config.sync_indexes(),
+            watch_idx: decl.config.watch_indexes(),
             encoded_sync: None,
             decl,
             full_path,
@@ -203,9 +206,8 @@ impl SyncObj {
         } else if cur < last_usec.saturating_add(self.decl.delta_interval_us) {
             return (0, Vec::new());
         } else {
-            let watch = self.decl.config.watch_indexes();
-            self.watchers.resize(watch.len(), None);
-            for (w, &i) in self.watchers.iter_mut().zip(&watch) {
+            self.watchers.resize(self.watch_idx.len(), None);
+            for (w, &i) in self.watchers.iter_mut().zip(&self.watch_idx) {
                 let Some(v) = self.values.get(i) else {
                     continue;
                 };
@@ -297,7 +299,7 @@ impl Replication {
             .flat_map(|s| {
                 let full = (s.decl.interval_us > 0)
                     .then(|| s.last_sync_usec.saturating_add(s.decl.interval_us));
-                let watches = !s.decl.config.watch_indexes().is_empty();
+                let watches = !s.watch_idx.is_empty();
                 let delta = (watches && s.decl.delta_interval_us > 0)
                     .then(|| s.last_watch_usec.saturating_add(s.decl.delta_interval_us));
                 [full, delta]

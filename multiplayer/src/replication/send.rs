@@ -593,15 +593,21 @@ impl Session {
         let mut packet = Vec::new();
         wire::start_sync(&mut packet, time);
         for &sid in syncs {
+            // One lookup in the common case (a spawned synchronizer, room in the packet): the
+            // path-based ids and a full packet need the session between two lookups.
             let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
                 continue;
             };
             if !s.update_outbound_sync_time(usec) {
                 continue;
             }
-            let Some(net_id) = self.verify_synchronizer(peer, sid) else {
-                continue;
-            };
+            let mut net_id = s.net_id;
+            if net_id == 0 || net_id & 0x8000_0000 != 0 {
+                let Some(id) = self.verify_synchronizer(peer, sid) else {
+                    continue;
+                };
+                net_id = id;
+            }
             let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
                 continue;
             };
@@ -639,18 +645,35 @@ impl Session {
 
     fn send_delta(&mut self, peer: i32, syncs: &[SyncId], usec: u64) {
         let mtu = self.rep_mut().delta_mtu;
+        // The peer's delta times, out of the peer for the walk (one lookup, not one a
+        // synchronizer), put back after.
+        let Some(mut last_watch) = self
+            .rep_mut()
+            .peers
+            .get_mut(&peer)
+            .map(|p| std::mem::take(&mut p.last_watch))
+        else {
+            return;
+        };
         let mut packet = Vec::new();
         wire::start_delta(&mut packet);
         for &sid in syncs {
+            // A spawned synchronizer without watched properties has no delta (and no path to
+            // announce): skipped at once. Path-based ones go through the check, which may
+            // announce their path as the engine's does.
+            let spawned_id = |s: &super::SyncObj| s.net_id != 0 && s.net_id & 0x8000_0000 == 0;
+            if self
+                .rep()
+                .syncs
+                .get(&sid)
+                .is_none_or(|s| s.watch_idx.is_empty() && spawned_id(s))
+            {
+                continue;
+            }
             let Some(net_id) = self.verify_synchronizer(peer, sid) else {
                 continue;
             };
-            let last = self
-                .rep_mut()
-                .peers
-                .get(&peer)
-                .and_then(|p| p.last_watch.get(&sid).copied())
-                .unwrap_or(0);
+            let last = last_watch.get(&sid).copied().unwrap_or(0);
             let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
                 continue;
             };
@@ -670,9 +693,10 @@ impl Session {
             if !state.is_empty() {
                 wire::write_delta_entry(&mut packet, net_id, indexes, &state);
             }
-            if let Some(p) = self.rep_mut().peers.get_mut(&peer) {
-                p.last_watch.insert(sid, usec);
-            }
+            last_watch.insert(sid, usec);
+        }
+        if let Some(p) = self.rep_mut().peers.get_mut(&peer) {
+            p.last_watch = last_watch;
         }
         if packet.len() > 1 {
             self.send_command(peer, 0, TransferMode::Reliable, packet);
