@@ -51,7 +51,13 @@ impl Session {
         state: Vec<Variant>,
     ) -> Result<SyncId, ProtocolError> {
         let path = sync.path.clone();
-        self.add_sync(sync, path, None, state)
+        let id = self.add_sync(sync, path, None, state)?;
+        // `on_replication_start`: the synchronizer's visibility for every peer.
+        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
+        for peer in peers {
+            self.update_sync_visibility(peer, id);
+        }
+        Ok(id)
     }
 
     fn add_sync(
@@ -78,11 +84,6 @@ impl Session {
         self.rep_mut()
             .syncs
             .insert(id, SyncObj::new(sync, full_path, node, state));
-        // `on_replication_start`: the synchronizer's visibility for every peer.
-        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
-        for peer in peers {
-            self.update_sync_visibility(peer, id);
-        }
         Ok(id)
     }
 
@@ -194,8 +195,29 @@ impl Session {
                 n.syncs.push(sid);
             }
         }
-        // `_node_ready`: spawn to every peer that may see it.
-        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
+        // `on_replication_start` of its synchronizers (their visibility, once the node has all
+        // of them: interest lets the owner of any see the node), then `_node_ready`: spawn to
+        // every peer that may see it. Under an interest rule a new node is in nobody's
+        // interest yet: only its synchronizers' authorities can see it.
+        let peers: Vec<i32> = if self.rep().interest.active() {
+            let syncs = self.node_synchronizers(id);
+            let mut owners: Vec<i32> = syncs
+                .iter()
+                .filter_map(|s| self.rep().sync(*s).map(|s| s.decl.authority))
+                .filter(|p| self.rep().peers.contains_key(p))
+                .collect();
+            owners.sort_unstable();
+            owners.dedup();
+            owners
+        } else {
+            self.rep_mut().peers.keys().copied().collect()
+        };
+        let syncs = self.node_synchronizers(id).to_vec();
+        for &peer in &peers {
+            for &sid in &syncs {
+                self.update_sync_visibility(peer, sid);
+            }
+        }
         let visible: Vec<i32> = peers
             .into_iter()
             .filter(|&p| self.spawn_visible(id, p))
@@ -602,14 +624,17 @@ impl Session {
                 continue;
             }
             let mut net_id = s.net_id;
-            if net_id == 0 || net_id & 0x8000_0000 != 0 {
+            let s = if net_id == 0 || net_id & 0x8000_0000 != 0 {
                 let Some(id) = self.verify_synchronizer(peer, sid) else {
                     continue;
                 };
                 net_id = id;
-            }
-            let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
-                continue;
+                let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
+                    continue;
+                };
+                s
+            } else {
+                s
             };
             // Encoded once per frame, whatever the number of peers.
             if s.encoded_sync.as_ref().is_none_or(|(t, _)| *t != usec) {
@@ -618,15 +643,22 @@ impl Session {
                 };
                 s.encoded_sync = Some((usec, bytes));
             }
-            let size = s.encoded_sync.as_ref().map_or(0, |(_, b)| b.len());
-            if size > mtu {
+            let Some((_, state)) = s.encoded_sync.as_ref() else {
+                continue;
+            };
+            if state.len() > mtu {
                 continue; // "Node states bigger than MTU will not be sent".
             }
-            if packet.len() + 8 + size > mtu {
-                let full = std::mem::take(&mut packet);
-                self.send_command(peer, 0, TransferMode::Unreliable, full);
-                wire::start_sync(&mut packet, time);
+            if packet.len() + 8 + state.len() <= mtu {
+                if !state.is_empty() {
+                    wire::write_sync_entry(&mut packet, net_id, state);
+                }
+                continue;
             }
+            // The packet is full: sent, and the entry starts the next one.
+            let full = std::mem::take(&mut packet);
+            self.send_command(peer, 0, TransferMode::Unreliable, full);
+            wire::start_sync(&mut packet, time);
             let cached = self
                 .rep_mut()
                 .syncs

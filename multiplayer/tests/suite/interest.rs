@@ -227,6 +227,18 @@ fn the_engines_visibility_still_gates_and_the_authority_always_sees() {
     s.update_interest();
     assert!(s.spawned_on(hidden).is_empty());
     assert_eq!(s.spawned_on(owned).into_iter().collect::<Vec<_>>(), [3]);
+    // ... and gets its state: the server's synchronizer of the node (net id 2: the node is 1),
+    // position (0, 2) as spawned, in peer 3's first SYNC (time 1).
+    outputs(&mut s);
+    s.handle_timeout(crate::clock::at_ms(10));
+    let syncs: Vec<_> = outputs(&mut s)
+        .into_iter()
+        .filter(|(_, mode, _)| *mode == TransferMode::Unreliable)
+        .collect();
+    assert_eq!(
+        syncs,
+        [(3, TransferMode::Unreliable, sync_packet(1, &[(2, 0.0)]))]
+    );
     // `set_visibility_for(2)`: now both the engine and the interest agree for 2 only.
     let sid = s.node_synchronizers(hidden)[0];
     s.set_visibility_for(sid, 2, true).unwrap();
