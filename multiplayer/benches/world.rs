@@ -81,6 +81,8 @@ struct World {
 struct Report {
     tick_ms: Vec<f64>,
     bytes: usize,
+    /// SPAWN and DESPAWN packets (nodes entering and leaving interest).
+    churn: usize,
     latency_ticks: Vec<u64>,
     heap_per_peer: usize,
 }
@@ -181,6 +183,7 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool) -> Report {
     let mut report = Report {
         tick_ms: Vec::new(),
         bytes: 0,
+        churn: 0,
         latency_ticks: Vec::new(),
         heap_per_peer: 0,
     };
@@ -263,6 +266,7 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool) -> Report {
         }
         for (to, data) in &outs {
             report.bytes += data.len();
+            report.churn += usize::from(matches!(data.first(), Some(4 | 5)));
             // SYNC entries: net id, size, state.
             if data.first() != Some(&6) {
                 continue;
@@ -309,9 +313,10 @@ fn show(label: &str, n: usize, r: &mut Report) -> f64 {
     let mut lat: Vec<f64> = r.latency_ticks.iter().map(|&t| t as f64).collect();
     let (l50, l99) = (pct(&mut lat, 0.5), pct(&mut lat, 0.99));
     println!(
-        "{label:<9} N={n:>5}: {p50:>8.2} ms/tick p50 ({mean:.2} mean, {ticks} ticks), {:>7.0} B/peer/tick, \
+        "{label:<9} N={n:>5}: {p50:>8.2} ms/tick p50 ({mean:.2} mean, {ticks} ticks), {:>7.0} B/peer/tick ({:.2} spawns+despawns), \
          input→neighbours' SYNC p50 {l50} / p99 {l99} ticks ({:.0} / {:.0} ms at 20 Hz, {} samples), {:.1} KiB/peer",
         r.bytes as f64 / (n * ticks) as f64,
+        r.churn as f64 / (n * ticks) as f64,
         l50 * 50.0,
         l99 * 50.0,
         lat.len(),

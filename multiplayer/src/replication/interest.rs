@@ -630,9 +630,45 @@ impl Session {
         } else {
             Vec::new()
         };
-        let changes = rep.interest.update(&peers, &all, limit, now_us);
-        for (peer, node) in changes {
-            self.apply_interest_change(peer, node);
+        let mut changes = rep.interest.update(&peers, &all, limit, now_us);
+        // Node by node, so that a node entering several peers' interest is encoded once (as
+        // the engine's `_update_spawn_visibility` makes one packet for all its peers). Each
+        // peer's packets keep the node order either way.
+        changes.sort_unstable_by_key(|&(peer, node)| (node, peer));
+        for group in changes.chunk_by(|a, b| a.1 == b.1) {
+            let Some(&(_, node)) = group.first() else {
+                continue;
+            };
+            let peers: Vec<i32> = group.iter().map(|&(peer, _)| peer).collect();
+            self.apply_interest_changes(node, &peers);
+        }
+    }
+
+    /// `_visibility_changed` of one node for several peers: its spawn visibility (one SPAWN
+    /// encoding for all the peers it enters), then each of its synchronizers' visibility.
+    fn apply_interest_changes(&mut self, node: NodeId, peers: &[i32]) {
+        let (mut spawn, mut despawn) = (Vec::new(), Vec::new());
+        for &peer in peers {
+            let Some(p) = self.rep().peers.get(&peer) else {
+                continue;
+            };
+            let has = p.spawned.contains(&node);
+            match (self.spawn_visible(node, peer), has) {
+                (true, false) => spawn.push(peer),
+                (false, true) => despawn.push(peer),
+                _ => {}
+            }
+        }
+        if self.rep().node(node).is_some() {
+            // A node whose custom argument no longer encodes was refused at spawn.
+            let _ = self.send_spawn(node, &spawn);
+            self.send_despawn(node, &despawn);
+        }
+        let syncs: Vec<SyncId> = self.node_synchronizers(node).to_vec();
+        for &peer in peers {
+            for &sid in &syncs {
+                self.update_sync_visibility(peer, sid);
+            }
         }
     }
 

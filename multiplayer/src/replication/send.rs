@@ -228,7 +228,7 @@ impl Session {
 
     /// Whether a spawned node is visible to `peer`: OR over its synchronizers we own
     /// (`_update_spawn_visibility`); visible when it has none.
-    fn spawn_visible(&self, node: NodeId, peer: i32) -> bool {
+    pub(crate) fn spawn_visible(&self, node: NodeId, peer: i32) -> bool {
         let Some(n) = self.rep().nodes.get(&node) else {
             return false;
         };
@@ -252,7 +252,7 @@ impl Session {
     }
 
     /// `_make_spawn_packet` (net ids given on first use) and its sending to `peers`.
-    fn send_spawn(&mut self, node: NodeId, peers: &[i32]) -> Result<(), ProtocolError> {
+    pub(crate) fn send_spawn(&mut self, node: NodeId, peers: &[i32]) -> Result<(), ProtocolError> {
         if peers.is_empty() {
             return Ok(());
         }
@@ -325,7 +325,7 @@ impl Session {
         Ok(())
     }
 
-    fn send_despawn(&mut self, node: NodeId, peers: &[i32]) {
+    pub(crate) fn send_despawn(&mut self, node: NodeId, peers: &[i32]) {
         let net_id = self.rep_mut().nodes.get(&node).map_or(0, |n| n.net_id);
         for &peer in peers {
             let mut packet = Vec::with_capacity(5);

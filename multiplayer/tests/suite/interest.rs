@@ -14,6 +14,8 @@ use godot_serde_multiplayer::{
 /// MD5 of no RPC names (a spawner or synchronizer without `@rpc` methods).
 const EMPTY_MD5: &[u8] = b"d41d8cd98f00b204e9800998ecf8427e";
 
+/// The packets queued, peer by peer (each peer's in their order: what reaches a peer; the
+/// order between two peers' queues is not on any wire).
 fn outputs(s: &mut Session) -> Vec<(i32, TransferMode, Vec<u8>)> {
     let mut v = Vec::new();
     while let Some(o) = s.poll_output() {
@@ -24,6 +26,7 @@ fn outputs(s: &mut Session) -> Vec<(i32, TransferMode, Vec<u8>)> {
             }
         }
     }
+    v.sort_by_key(|(to, _, _)| *to);
     v
 }
 
