@@ -15,7 +15,9 @@
 //! The same-run baseline is the same world with Godot's visibility-filter semantics: a filter
 //! (`InterestRule::callback`, the distance test) evaluated for every peer-node pair on every
 //! tick, as `MultiplayerSynchronizer::update_visibility(0)` runs its filters each frame.
-//! Grid and baseline at N and N/4 give the scaling ratios. Run:
+//! Grid and baseline at N and N/4 give the scaling ratios; `grid+5` is the grid with a margin
+//! of 5 (a node seen stays seen until 55 away), which damps the spawn/despawn churn at the
+//! border. Run:
 //! `cargo bench -p godot-serde-multiplayer --bench world` (`-- quick` for N = 1,000 only, `-- grid` without the
 //! baseline).
 
@@ -91,7 +93,7 @@ fn peer_id(i: usize) -> i32 {
     i as i32 + 2
 }
 
-fn setup(n: usize, baseline: bool) -> (World, usize) {
+fn setup(n: usize, baseline: bool, margin: f32) -> (World, usize) {
     let before = HEAP.current_usage();
     let side = (n as f32 * std::f32::consts::PI * RADIUS * RADIUS / NEIGHBOURS).sqrt();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -113,7 +115,7 @@ fn setup(n: usize, baseline: bool) -> (World, usize) {
             dx * dx + dy * dy <= r2
         }));
     } else {
-        session.set_interest(InterestRule::radius_2d(RADIUS));
+        session.set_interest(InterestRule::radius_2d(RADIUS).with_margin(margin));
     }
     let t0 = Instant::now();
     let mut simplify = Vec::new();
@@ -177,8 +179,8 @@ fn trailing_seq(state: &[u8]) -> Option<i64> {
     })
 }
 
-fn run(n: usize, warmup: usize, ticks: usize, baseline: bool) -> Report {
-    let (mut w, before) = setup(n, baseline);
+fn run(n: usize, warmup: usize, ticks: usize, baseline: bool, margin: f32) -> Report {
+    let (mut w, before) = setup(n, baseline, margin);
     let t0 = Instant::now();
     let mut report = Report {
         tick_ms: Vec::new(),
@@ -332,12 +334,14 @@ fn main() {
     let mut grid_ms = Vec::new();
     let mut base_ms = Vec::new();
     for &n in sizes {
-        let mut r = run(n, 10, 60, false);
+        let mut r = run(n, 10, 60, false, 0.0);
         grid_ms.push(show("grid", n, &mut r));
+        let mut m = run(n, 10, 60, false, 5.0);
+        show("grid+5", n, &mut m);
         if grid_only {
             continue;
         }
-        let mut b = run(n, 2, 4, true);
+        let mut b = run(n, 2, 4, true, 0.0);
         base_ms.push(show("baseline", n, &mut b));
         println!(
             "  baseline / grid CPU per tick at N={n}: {:.1}×",

@@ -107,6 +107,7 @@ enum Kind {
 pub struct InterestRule {
     kind: Kind,
     interval_us: u64,
+    margin: f32,
 }
 
 impl std::fmt::Debug for InterestRule {
@@ -119,6 +120,7 @@ impl std::fmt::Debug for InterestRule {
         f.debug_struct("InterestRule")
             .field("kind", &kind)
             .field("interval_us", &self.interval_us)
+            .field("margin", &self.margin)
             .finish()
     }
 }
@@ -128,6 +130,7 @@ impl InterestRule {
         Self {
             kind,
             interval_us: 0,
+            margin: 0.0,
         }
     }
 
@@ -159,6 +162,16 @@ impl InterestRule {
     /// keep it cheap or the interval long.
     pub fn callback(f: impl Fn(i32, NodeId) -> bool + Send + Sync + 'static) -> Self {
         Self::new(Kind::Callback(Box::new(f)))
+    }
+
+    /// Radius rules: a node a peer sees stays seen until it is farther than `radius + margin`
+    /// (it enters within `radius`), so that a node moving to and fro across the radius is not
+    /// despawned and spawned again each update. 0 (the default) is the exact radius; a
+    /// negative or NaN margin counts as 0.
+    #[must_use]
+    pub fn with_margin(mut self, margin: f32) -> Self {
+        self.margin = if margin > 0.0 { margin } else { 0.0 };
+        self
     }
 
     /// Evaluated every `seconds` (0, the default: on every `handle_timeout`, each network
@@ -232,10 +245,15 @@ impl Interest {
         self.rule.is_some()
     }
 
+    /// The cell side (the radius and its margin: the 3 × 3 (× 3) cells around a peer hold
+    /// every node it may keep) and the dimensions of a radius rule.
     fn grid(&self) -> Option<(f32, bool)> {
-        match self.rule.as_ref().map(|r| &r.kind) {
-            Some(Kind::Radius { radius, three_d }) if valid_radius(*radius) => {
-                Some((*radius, *three_d))
+        let rule = self.rule.as_ref()?;
+        match &rule.kind {
+            Kind::Radius { radius, three_d }
+                if valid_radius(*radius) && valid_radius(*radius + rule.margin) =>
+            {
+                Some((*radius + rule.margin, *three_d))
             }
             _ => None,
         }
@@ -340,11 +358,11 @@ impl Interest {
                     .and_then(|f| self.nodes.get(&f))
                     .and_then(|n| n.pos)
                     .or(p.pos);
-                let (Some(pos), true) = (pos, valid_radius(*radius)) else {
+                let (Some(pos), Some((side, _))) = (pos, self.grid()) else {
                     return Vec::new();
                 };
-                let r2 = radius * radius;
-                let (cx, cy, cz) = cell_of(pos, *radius, *three_d);
+                let (r2, keep2) = (radius * radius, side * side);
+                let (cx, cy, cz) = cell_of(pos, side, *three_d);
                 let zs = if *three_d { -1..=1 } else { 0..=0 };
                 let mut near: Vec<(f32, NodeId)> = Vec::new();
                 for dz in zs {
@@ -360,7 +378,8 @@ impl Interest {
                             };
                             for &(id, np) in list {
                                 let d = dist2(pos, np, *three_d);
-                                if d <= r2 {
+                                // Within the radius, or within its margin and seen already.
+                                if d <= r2 || (d <= keep2 && p.sees.binary_search(&id).is_ok()) {
                                     near.push((d, id));
                                 }
                             }
@@ -753,6 +772,27 @@ mod tests {
         // NaN is nowhere.
         i.set_node_position(NodeId(2), [f32::NAN, 0.0, 0.0]);
         assert_eq!(i.compute(2, &p, &[], 100), ids(&[1, 3, 5]));
+    }
+
+    #[test]
+    fn the_margin_keeps_what_is_seen_and_lets_nothing_new_in() {
+        let mut i = Interest {
+            rule: Some(InterestRule::radius_2d(10.0).with_margin(2.0)),
+            ..Interest::default()
+        };
+        // Node 1 at 11 (in the margin), node 2 at 11.5 (in the margin), node 3 at 12.5.
+        for (n, x) in [(1, 11.0), (2, 11.5), (3, 12.5)] {
+            i.set_node_position(NodeId(n), [x, 0.0, 0.0]);
+        }
+        let mut p = PeerInterest {
+            pos: Some([0.0; 3]),
+            ..PeerInterest::default()
+        };
+        // Nothing within 10: nothing new comes in through the margin.
+        assert_eq!(i.compute(2, &p, &[], 100), ids(&[]));
+        // Seen before (1 and 3): 1 stays (11 <= 12), 3 goes (12.5 > 12).
+        p.sees = ids(&[1, 3]);
+        assert_eq!(i.compute(2, &p, &[], 100), ids(&[1]));
     }
 
     #[test]
