@@ -89,6 +89,12 @@ struct Report {
     heap_per_peer: usize,
 }
 
+/// `Real` is `f32`, or `f64` with `godot-serde`'s `double-precision` feature.
+#[allow(clippy::useless_conversion)]
+fn vec2(p: [f32; 2]) -> Variant {
+    Variant::Vector2(godot_serde::Vector2::new(p[0].into(), p[1].into()))
+}
+
 fn peer_id(i: usize) -> i32 {
     i as i32 + 2
 }
@@ -129,10 +135,7 @@ fn setup(n: usize, baseline: bool, margin: f32) -> (World, usize) {
     for i in 0..n {
         let p = [rng.next() * side, rng.next() * side];
         pos.write().unwrap().push(p);
-        let state = vec![
-            Variant::Vector2(godot_serde::Vector2::new(p[0].into(), p[1].into())),
-            Variant::Int(0),
-        ];
+        let state = vec![vec2(p), Variant::Int(0)];
         let node = session
             .spawn(
                 "World/Spawner",
@@ -220,7 +223,7 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool, margin: f32) -> Re
                 let i = (call.from - 2) as usize;
                 w.vel[i] = [dx * 4.0, dy * 4.0];
                 w.seq[i] = seq;
-                if measured && i % SAMPLE == 0 {
+                if measured && i.is_multiple_of(SAMPLE) {
                     sent_at.insert((i, seq), tick);
                 }
             }
@@ -231,10 +234,7 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool, margin: f32) -> Re
                 let p = &mut pos[i];
                 p[0] = (p[0] + w.vel[i][0]).rem_euclid(w.side);
                 p[1] = (p[1] + w.vel[i][1]).rem_euclid(w.side);
-                let state = vec![
-                    Variant::Vector2(godot_serde::Vector2::new(p[0].into(), p[1].into())),
-                    Variant::Int(w.seq[i]),
-                ];
+                let state = vec![vec2(*p), Variant::Int(w.seq[i])];
                 w.session.set_state(w.syncs[i], state).unwrap();
                 w.session.set_node_position(w.nodes[i], *p).unwrap();
             }
@@ -282,7 +282,7 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool, margin: f32) -> Re
                 let Some(&i) = w.net_ids.get(&id) else {
                     continue;
                 };
-                if i % SAMPLE != 0 || *to == peer_id(i) {
+                if !i.is_multiple_of(SAMPLE) || *to == peer_id(i) {
                     continue;
                 }
                 let Some(seq) = trailing_seq(state) else {

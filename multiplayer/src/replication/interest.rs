@@ -82,15 +82,21 @@ impl From<[f32; 3]> for Position {
     }
 }
 
+/// `Real` is `f32`, or `f64` with the `double-precision` feature of `godot-serde`.
+#[allow(clippy::unnecessary_cast)]
+fn single(v: godot_serde::Real) -> f32 {
+    v as f32
+}
+
 impl From<godot_serde::Vector2> for Position {
     fn from(v: godot_serde::Vector2) -> Self {
-        Self([v.x as f32, v.y as f32, 0.0])
+        Self([single(v.x), single(v.y), 0.0])
     }
 }
 
 impl From<godot_serde::Vector3> for Position {
     fn from(v: godot_serde::Vector3) -> Self {
-        Self([v.x as f32, v.y as f32, v.z as f32])
+        Self([single(v.x), single(v.y), single(v.z)])
     }
 }
 

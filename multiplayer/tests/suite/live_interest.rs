@@ -70,7 +70,7 @@ fn project(name: &str) -> engine::Godot4Project {
 
 fn at(x: f32) -> Vec<Variant> {
     let p = Player {
-        position: Vector2::new(x.into(), 0.0),
+        position: Vector2::new(godot_serde::Real::from(x), 0.0),
         rotation: 0.0,
         z_index: 0,
     };
