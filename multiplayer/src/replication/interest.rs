@@ -421,6 +421,9 @@ impl Interest {
         out.sort_unstable();
         out.dedup();
         out.truncate(limit);
+        // The candidates' buffer may be reused by the collect (a radius rule's can hold every
+        // node of a crowded cell): what a peer keeps is sized by what it sees.
+        out.shrink_to_fit();
         out
     }
 
