@@ -495,7 +495,8 @@ fn diff(old: &[NodeId], new: &[NodeId], mut f: impl FnMut(NodeId)) {
 impl Session {
     /// Sets the interest rule (replacing any): from the next update (at once with
     /// [`update_interest`](Self::update_interest)), each peer sees the spawned nodes the rule
-    /// gives it. Setting or replacing a rule re-evaluates every peer and node once.
+    /// gives it. Setting or replacing a rule re-evaluates every peer and node once. A server's
+    /// matter: on a client it changes nothing (its own synchronizers still reach the server).
     pub fn set_interest(&mut self, rule: InterestRule) {
         let interest = &mut self.rep_mut().interest;
         interest.rule = Some(rule);
@@ -714,10 +715,11 @@ impl Session {
         }
     }
 
-    /// Whether interest lets `peer` see `node` (always without a rule).
+    /// Whether interest lets `peer` see `node` (always without a rule, and on a client: the
+    /// server decides who sees what).
     pub(crate) fn interest_allows(&self, peer: i32, node: NodeId) -> bool {
         let rep = self.rep();
-        if !rep.interest.active() || rep.interest.gives(peer, node) {
+        if !self.is_server() || !rep.interest.active() || rep.interest.gives(peer, node) {
             return true;
         }
         rep.nodes.get(&node).is_some_and(|n| {

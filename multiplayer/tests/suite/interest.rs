@@ -393,3 +393,39 @@ fn interest_state_goes_with_its_peer_and_its_node() {
     s.set_peer_focus(99, Some(node));
     assert_eq!(s.interest_of(99), []);
 }
+
+/// Interest is the server's: a rule set on a client changes nothing, so a client's own
+/// synchronizer in a node the server spawned (here the node's only one) still reaches the
+/// server: its path is announced (SIMPLIFY_PATH, then the state once confirmed).
+#[test]
+fn a_rule_on_a_client_leaves_its_own_state_alone() {
+    let input =
+        Synchronizer::new("Input", ReplicationConfig::new().property(".:skew")).with_authority(5);
+    let mut c = Session::client(5, Settings::default());
+    c.declare_spawner(
+        Spawner::new("World/Spawner", "World/Units")
+            .scene("res://u.tscn")
+            .synchronizer(input),
+    );
+    c.set_interest(InterestRule::radius_2d(10.0));
+    c.connected(1, crate::clock::at_ms(0));
+    c.receive(1, 0, TransferMode::Reliable, &simplify(1, "World/Spawner"));
+    // SPAWN of "A" (net id 1) with no synchronizer of the server's and no spawn state.
+    let mut spawn = vec![4, 0];
+    spawn.extend(le(1));
+    spawn.extend(le(1));
+    spawn.extend(le(0));
+    spawn.extend(le(2));
+    spawn.extend(b"A\0");
+    c.receive(1, 0, TransferMode::Reliable, &spawn);
+    outputs(&mut c);
+    c.handle_timeout(crate::clock::at_ms(10));
+    assert_eq!(
+        outputs(&mut c),
+        [(
+            1,
+            TransferMode::Reliable,
+            simplify(1, "World/Units/A/Input")
+        )]
+    );
+}
