@@ -4,8 +4,9 @@
 //! gives each peer the nodes within a radius (about 30 neighbours: the world's side grows
 //! with √N so that the density stays the same). Prints, per configuration:
 //!
-//! - server CPU per tick (ms, p50 and mean): receiving the inputs, moving the nodes, the
-//!   interest update and the replication step (`handle_timeout`), draining the outputs;
+//! - server CPU per tick (ms, p50 and mean; the thread's CPU time where Linux gives it, wall
+//!   time elsewhere): receiving the inputs, moving the nodes, the interest update and the
+//!   replication step (`handle_timeout`), draining the outputs;
 //! - bytes per peer per tick (every packet the server queues: SPAWN, DESPAWN, SYNC);
 //! - latency from an input to the neighbours' SYNC carrying it (in ticks, from the tick the
 //!   input was received; × 50 ms at 20 Hz), p50 and p99, over a sample of the nodes;
@@ -87,12 +88,22 @@ struct Report {
     churn: usize,
     latency_ticks: Vec<u64>,
     heap_per_peer: usize,
+    /// Nodes in a peer's interest after the last tick, on average.
+    neighbours: f64,
 }
 
 /// `Real` is `f32`, or `f64` with `godot-serde`'s `double-precision` feature.
 #[allow(clippy::useless_conversion)]
 fn vec2(p: [f32; 2]) -> Variant {
     Variant::Vector2(godot_serde::Vector2::new(p[0].into(), p[1].into()))
+}
+
+/// This thread's CPU time in nanoseconds (Linux's `/proc/thread-self/schedstat`), so that the
+/// figures do not count the time the other processes of a loaded machine take; `None`
+/// elsewhere (wall time then).
+fn cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
 }
 
 fn peer_id(i: usize) -> i32 {
@@ -191,6 +202,7 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool, margin: f32) -> Re
         churn: 0,
         latency_ticks: Vec::new(),
         heap_per_peer: 0,
+        neighbours: 0.0,
     };
     // (node index, seq) → the tick its input was received; per (peer, node) the last seq seen.
     let mut sent_at: HashMap<(usize, i64), usize> = HashMap::new();
@@ -210,7 +222,7 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool, margin: f32) -> Re
                 packet.clone()
             })
             .collect();
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), cpu_ns());
         for (i, input) in inputs.iter().enumerate() {
             w.session
                 .receive(peer_id(i), 0, TransferMode::Reliable, input);
@@ -246,7 +258,10 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool, margin: f32) -> Re
                 outs.push((to, data));
             }
         }
-        let spent = start.elapsed();
+        let spent = match (cpu_start, cpu_ns()) {
+            (Some(a), Some(b)) => Duration::from_nanos(b.saturating_sub(a)),
+            _ => start.elapsed(),
+        };
         if tick + 1 == warmup {
             // The session's heap once every peer sees its neighbours (the bench's own
             // per-peer vectors, about 60 bytes a peer, included).
@@ -298,6 +313,10 @@ fn run(n: usize, warmup: usize, ticks: usize, baseline: bool, margin: f32) -> Re
         }
     }
 
+    let seen: usize = (0..n)
+        .map(|i| w.session.interest_of(peer_id(i)).len())
+        .sum();
+    report.neighbours = seen as f64 / n as f64;
     report
 }
 
@@ -316,9 +335,10 @@ fn show(label: &str, n: usize, r: &mut Report) -> f64 {
     let (l50, l99) = (pct(&mut lat, 0.5), pct(&mut lat, 0.99));
     println!(
         "{label:<9} N={n:>5}: {p50:>8.2} ms/tick p50 ({mean:.2} mean, {ticks} ticks), {:>7.0} B/peer/tick ({:.2} spawns+despawns), \
-         input→neighbours' SYNC p50 {l50} / p99 {l99} ticks ({:.0} / {:.0} ms at 20 Hz, {} samples), {:.1} KiB/peer",
+         {:.1} nodes seen, input→neighbours' SYNC p50 {l50} / p99 {l99} ticks ({:.0} / {:.0} ms at 20 Hz, {} samples), {:.1} KiB/peer",
         r.bytes as f64 / (n * ticks) as f64,
         r.churn as f64 / (n * ticks) as f64,
+        r.neighbours,
         l50 * 50.0,
         l99 * 50.0,
         lat.len(),
