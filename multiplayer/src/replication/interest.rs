@@ -212,7 +212,7 @@ struct PeerInterest {
 pub(crate) struct Interest {
     rule: Option<InterestRule>,
     last_us: u64,
-    nodes: HashMap<NodeId, NodeInterest>,
+    nodes: HashMap<NodeId, NodeInterest, super::IdHash>,
     /// The placed nodes of each cell, with their positions (no lookup per candidate).
     cells: HashMap<Cell, Vec<(NodeId, [f32; 3])>>,
     peers: HashMap<i32, PeerInterest>,

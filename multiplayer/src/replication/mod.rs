@@ -122,7 +122,8 @@ pub(crate) struct PeerRep {
 #[derive(Debug)]
 pub(crate) struct Replication {
     spawners: Vec<Spawner>,
-    syncs: BTreeMap<SyncId, SyncObj>,
+    /// By handle, hashed by [`IdHasher`] (handles are ours, never a peer's).
+    syncs: HashMap<SyncId, SyncObj, IdHash>,
     nodes: BTreeMap<NodeId, NodeObj>,
     sync_by_path: HashMap<String, SyncId>,
     peers: BTreeMap<i32, PeerRep>,
@@ -137,7 +138,7 @@ impl Default for Replication {
     fn default() -> Self {
         Self {
             spawners: Vec::new(),
-            syncs: BTreeMap::new(),
+            syncs: HashMap::default(),
             nodes: BTreeMap::new(),
             sync_by_path: HashMap::new(),
             peers: BTreeMap::new(),
@@ -238,6 +239,30 @@ impl SyncObj {
             .collect()
     }
 }
+
+/// The hasher of the maps keyed by the session's own handles ([`SyncId`], [`NodeId`]): one multiply
+/// (the handles count up from 1, chosen by us, so no peer can make them collide); the
+/// synchronizer map is read once per peer and visible synchronizer each network frame.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type IdHash = std::hash::BuildHasherDefault<IdHasher>;
 
 /// `Variant::hash_compare`: equality where NaN equals NaN (the encoded bytes compare so).
 fn same(a: &Variant, b: &Variant) -> bool {
