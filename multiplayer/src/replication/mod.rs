@@ -10,7 +10,8 @@
 //! path-cache id`, announced with SIMPLIFY_PATH and used once the peer confirmed it.
 //!
 //! The entry points are methods of [`Session`](crate::Session): `declare_spawner`, `spawn`,
-//! `despawn`, `declare_synchronizer`, `set_state`, `handle_timeout` (the network process), and
+//! `despawn`, `declare_synchronizer`, `set_state`, `handle_timeout` (the network process),
+//! `set_interest` and the positions and groups of [`interest`] (who sees which node), and
 //! [`Event::Synchronized`](crate::Event::Synchronized) for received state. On a client,
 //! a Godot server's spawns, syncs and despawns arrive as `Event::Spawned`, `Synchronized` and
 //! `Despawned` for the spawners declared with their scenes' synchronizers.
