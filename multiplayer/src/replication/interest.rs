@@ -217,6 +217,8 @@ pub(crate) struct Interest {
     cells: HashMap<Cell, Vec<(NodeId, [f32; 3])>>,
     peers: HashMap<i32, PeerInterest>,
     groups: HashMap<String, BTreeSet<NodeId>>,
+    /// Nodes a radius rule looked at in the last update (for the tests of its cost).
+    examined: usize,
 }
 
 impl std::fmt::Debug for Interest {
@@ -352,8 +354,16 @@ impl Interest {
         self.peers.remove(&peer);
     }
 
-    /// The rule's nodes for `peer`, sorted, at most `limit`.
-    fn compute(&self, peer: i32, p: &PeerInterest, all: &[NodeId], limit: usize) -> Vec<NodeId> {
+    /// The rule's nodes for `peer`, sorted, at most `limit`; `examined` counts the nodes a
+    /// radius rule looked at.
+    fn compute(
+        &self,
+        peer: i32,
+        p: &PeerInterest,
+        all: &[NodeId],
+        limit: usize,
+        examined: &mut usize,
+    ) -> Vec<NodeId> {
         let Some(rule) = &self.rule else {
             return Vec::new();
         };
@@ -382,6 +392,7 @@ impl Interest {
                             let Some(list) = self.cells.get(&cell) else {
                                 continue;
                             };
+                            *examined += list.len();
                             for &(id, np) in list {
                                 let d = dist2(pos, np, *three_d);
                                 // Within the radius, or within its margin and seen already.
@@ -439,11 +450,12 @@ impl Interest {
         if let Some(now) = now_us {
             self.last_us = now;
         }
+        let mut examined = 0;
         let mut changes = Vec::new();
         let none = PeerInterest::default();
         for &peer in peers {
             let p = self.peers.get(&peer).unwrap_or(&none);
-            let new = self.compute(peer, p, all, limit);
+            let new = self.compute(peer, p, all, limit, &mut examined);
             diff(&p.sees, &new, |n| changes.push((peer, n)));
             match self.peers.get_mut(&peer) {
                 Some(p) => p.sees = new,
@@ -457,6 +469,7 @@ impl Interest {
                 None => {}
             }
         }
+        self.examined = examined;
         changes
     }
 
@@ -777,12 +790,12 @@ mod tests {
             ..PeerInterest::default()
         };
         // Within 10: 1 (9), 2 (1), 3 (5), 5 (3); 4 is at 10.5.
-        assert_eq!(i.compute(2, &p, &[], 100), ids(&[1, 2, 3, 5]));
+        assert_eq!(i.compute(2, &p, &[], 100, &mut 0), ids(&[1, 2, 3, 5]));
         // The nearest 2: node 2 (1) and node 5 (3).
-        assert_eq!(i.compute(2, &p, &[], 2), ids(&[2, 5]));
+        assert_eq!(i.compute(2, &p, &[], 2, &mut 0), ids(&[2, 5]));
         // NaN is nowhere.
         i.set_node_position(NodeId(2), [f32::NAN, 0.0, 0.0]);
-        assert_eq!(i.compute(2, &p, &[], 100), ids(&[1, 3, 5]));
+        assert_eq!(i.compute(2, &p, &[], 100, &mut 0), ids(&[1, 3, 5]));
     }
 
     #[test]
@@ -800,10 +813,61 @@ mod tests {
             ..PeerInterest::default()
         };
         // Nothing within 10: nothing new comes in through the margin.
-        assert_eq!(i.compute(2, &p, &[], 100), ids(&[]));
+        assert_eq!(i.compute(2, &p, &[], 100, &mut 0), ids(&[]));
         // Seen before (1 and 3): 1 stays (11 <= 12), 3 goes (12.5 > 12).
         p.sees = ids(&[1, 3]);
-        assert_eq!(i.compute(2, &p, &[], 100), ids(&[1]));
+        assert_eq!(i.compute(2, &p, &[], 100, &mut 0), ids(&[1]));
+    }
+
+    /// An update looks at the nodes near each peer, not at every node: 100 peers with 5
+    /// nodes each around them look at the same number of nodes whether 1,000 or 10,000 more
+    /// stand elsewhere.
+    #[test]
+    fn an_update_costs_what_is_near_not_what_exists() {
+        let examined = |far: u64| {
+            let mut i = Interest {
+                rule: Some(InterestRule::radius_2d(10.0)),
+                ..Interest::default()
+            };
+            let mut peers = Vec::new();
+            for p in 0..100u64 {
+                // Peers 100 apart on a line, each with 5 nodes within 4 of it.
+                let x = p as f32 * 100.0;
+                for k in 0..5 {
+                    i.set_node_position(NodeId(p * 5 + k), [x + k as f32, 0.0, 0.0]);
+                }
+                let peer = p as i32 + 2;
+                i.peers.insert(
+                    peer,
+                    PeerInterest {
+                        pos: Some([x, 0.0, 0.0]),
+                        ..PeerInterest::default()
+                    },
+                );
+                peers.push(peer);
+            }
+            // The others, far from every peer (y = 1,000 and beyond).
+            for n in 0..far {
+                let pos = [(n % 100) as f32 * 100.0, 1000.0 + (n / 100) as f32, 0.0];
+                i.set_node_position(NodeId(1_000_000 + n), pos);
+            }
+            let changes = i.update(&peers, &[], 1024, None);
+            assert_eq!(changes.len(), 100 * 5);
+            i.examined
+        };
+        let (small, large) = (examined(1_000), examined(10_000));
+        // Each peer's 9 cells of side 10 hold its own 5 nodes only.
+        assert_eq!((small, large), (500, 500));
+    }
+
+    /// A session with any rule (a callback included) still moves between threads and is
+    /// shared by reference, as one world per thread needs.
+    #[test]
+    fn a_session_with_a_rule_is_send_and_sync() {
+        fn check<T: Send + Sync>(_: &T) {}
+        let mut s = Session::server(crate::Settings::default());
+        s.set_interest(InterestRule::callback(|_, _| true));
+        check(&s);
     }
 
     #[test]
