@@ -84,6 +84,8 @@ pub(crate) struct SyncObj {
     sync_idx: Vec<usize>,
     /// The watched (delta) properties' indexes.
     watch_idx: Vec<usize>,
+    /// The peers whose visible synchronizers hold this one (their `sync_nodes`).
+    viewers: usize,
     /// The full-SYNC state encoded at this time: shared by every peer in one network frame
     /// (cleared when the state changes).
     encoded_sync: Option<(u64, Vec<u8>)>,
@@ -162,6 +164,7 @@ impl SyncObj {
         Self {
             sync_idx: decl.config.sync_indexes(),
             watch_idx: decl.config.watch_indexes(),
+            viewers: 0,
             encoded_sync: None,
             decl,
             full_path,
@@ -312,16 +315,15 @@ impl Replication {
     /// frame", as the engine's process frame) add no deadline: they run on every
     /// `handle_timeout`.
     pub(crate) fn next_deadline_us(&self) -> Option<u64> {
-        // Asked at every `service()`: nothing to walk without synchronizers, and no set built
-        // (a synchronizer visible to several peers counts once for the minimum anyway).
+        // Asked at every `service()`: one walk of the synchronizers, those some peer sees
+        // (not one per peer and visible synchronizer: 30 times more with 30 neighbours).
         let interest = self.interest.deadline_us();
         if self.syncs.is_empty() {
             return interest;
         }
-        self.peers
+        self.syncs
             .values()
-            .flat_map(|p| p.sync_nodes.iter())
-            .filter_map(|id| self.syncs.get(id))
+            .filter(|s| s.viewers > 0)
             .flat_map(|s| {
                 let full = (s.decl.interval_us > 0)
                     .then(|| s.last_sync_usec.saturating_add(s.decl.interval_us));

@@ -520,11 +520,18 @@ impl Session {
         let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
             return;
         };
-        if visible {
-            p.sync_nodes.insert(sync);
+        let changed = if visible {
+            p.sync_nodes.insert(sync)
         } else {
-            p.sync_nodes.remove(&sync);
             p.last_watch.remove(&sync);
+            p.sync_nodes.remove(&sync)
+        };
+        if let (true, Some(s)) = (changed, self.rep_mut().syncs.get_mut(&sync)) {
+            s.viewers = if visible {
+                s.viewers.saturating_add(1)
+            } else {
+                s.viewers.saturating_sub(1)
+            };
         }
     }
 
@@ -553,6 +560,11 @@ impl Session {
         // `_free_remotes`: what the peer spawned here goes with it (no despawn event).
         self.rep_mut().interest.forget_peer(peer);
         if let Some(p) = self.rep_mut().peers.remove(&peer) {
+            for sid in &p.sync_nodes {
+                if let Some(s) = self.rep_mut().syncs.get_mut(sid) {
+                    s.viewers = s.viewers.saturating_sub(1);
+                }
+            }
             for node in p.recv_nodes.into_values() {
                 self.rep_mut().interest.forget_node(node);
                 if let Some(n) = self.rep_mut().nodes.remove(&node) {

@@ -429,3 +429,38 @@ fn a_rule_on_a_client_leaves_its_own_state_alone() {
         )]
     );
 }
+
+/// `poll_timeout` names a synchronizer's next SYNC while some peer sees it, and forgets it
+/// when none does: the peers seeing it are counted as they come and go.
+#[test]
+fn poll_timeout_follows_who_sees_a_synchronizer() {
+    let mut s = server(Limits::default());
+    s.set_interest(InterestRule::radius_2d(10.0));
+    let node = s
+        .spawn(
+            "World/Spawner",
+            SpawnScene::Index(0),
+            "A",
+            vec![(unit().with_interval(0.5), state(0.0, 0.0))],
+        )
+        .unwrap();
+    s.set_node_position(node, [0.0, 0.0]).unwrap();
+    // Nobody near: no deadline (the rule's interval is 0: every frame, no deadline either).
+    s.update_interest();
+    assert_eq!(s.poll_timeout(), None);
+    // Peers 2 and 3 near: its first SYNC is due 500,000 µs into the session's clock.
+    s.set_peer_position(2, [0.0, 0.0]);
+    s.set_peer_position(3, [1.0, 0.0]);
+    s.update_interest();
+    assert_eq!(s.poll_timeout(), Some(crate::clock::at_us(499_999)));
+    // One leaves the radius, one disconnects: nobody sees it, no deadline.
+    s.set_peer_position(2, [100.0, 0.0]);
+    s.update_interest();
+    assert_eq!(s.poll_timeout(), Some(crate::clock::at_us(499_999)));
+    s.disconnected(3);
+    assert_eq!(s.poll_timeout(), None);
+    // Back in view.
+    s.set_peer_position(2, [0.0, 0.0]);
+    s.update_interest();
+    assert_eq!(s.poll_timeout(), Some(crate::clock::at_us(499_999)));
+}
