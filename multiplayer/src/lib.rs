@@ -12,7 +12,9 @@
 //!   table, dispatch and GDScript from one type, arguments straight from and into the bytes.
 //! - [`args`]: arguments as `encode_and_compress_variant` writes them; typed through serde.
 //! - [`replication`]: spawn, despawn and synchronizer state (`MultiplayerSpawner`,
-//!   `MultiplayerSynchronizer`), and the GDScript that declares them.
+//!   `MultiplayerSynchronizer`), and the GDScript that declares them; interest management
+//!   ([`replication::interest`]: which peer sees which spawned node, by radius, group or
+//!   callback, on an interval).
 //! - [`wire`]: the packet layouts, without state.
 //! - [`transport`]: the [`Transport`](transport::Transport) trait, and the
 //!   [`Host`](transport::Host) that runs one session over any number of transports (ENet and
@@ -73,8 +75,8 @@ pub use godot_serde::Variant;
 pub use godot_serde_multiplayer_derive::Rpcs;
 pub use limits::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};
 pub use replication::{
-    NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId, SyncProperty,
-    Synchronizer,
+    InterestRule, NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId,
+    SyncProperty, Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
 pub use session::Session;

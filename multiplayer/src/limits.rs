@@ -35,6 +35,14 @@ pub struct Limits {
     /// The bounds of [`Rooms`](crate::rooms::Rooms): rooms, the queues between the transport
     /// thread and the rooms' threads, per room and per peer.
     pub rooms: crate::rooms::RoomsLimits,
+    /// Spawned nodes an interest rule may give one peer at once
+    /// ([`replication::interest`](crate::replication::interest); Godot has no interest
+    /// management): default 1,024. Under a radius rule a peer sees the nearest this many, under
+    /// the other rules those of the lowest node ids. It bounds what interest makes the session
+    /// hold and send for a peer: its interest set (8 bytes a node) and, through them, its
+    /// spawned nodes, visible synchronizers and delta times (plus its focus node and the nodes
+    /// whose synchronizers it owns, which it always sees).
+    pub max_interest_per_peer: usize,
 }
 
 impl Default for Limits {
@@ -44,6 +52,7 @@ impl Default for Limits {
             websocket: WsLimits::default(),
             enet: EnetLimits::default(),
             rooms: crate::rooms::RoomsLimits::default(),
+            max_interest_per_peer: 1_024,
         }
     }
 }
@@ -61,6 +70,8 @@ builders! {
 
         /// With other bounds of the rooms.
         with_rooms(rooms: crate::rooms::RoomsLimits) => rooms;
+        /// With another bound on the nodes an interest rule gives one peer.
+        with_max_interest_per_peer(n: usize) => max_interest_per_peer;
     }
 }
 

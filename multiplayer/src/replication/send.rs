@@ -51,7 +51,13 @@ impl Session {
         state: Vec<Variant>,
     ) -> Result<SyncId, ProtocolError> {
         let path = sync.path.clone();
-        self.add_sync(sync, path, None, state)
+        let id = self.add_sync(sync, path, None, state)?;
+        // `on_replication_start`: the synchronizer's visibility for every peer.
+        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
+        for peer in peers {
+            self.update_sync_visibility(peer, id);
+        }
+        Ok(id)
     }
 
     fn add_sync(
@@ -78,11 +84,6 @@ impl Session {
         self.rep_mut()
             .syncs
             .insert(id, SyncObj::new(sync, full_path, node, state));
-        // `on_replication_start`: the synchronizer's visibility for every peer.
-        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
-        for peer in peers {
-            self.update_sync_visibility(peer, id);
-        }
         Ok(id)
     }
 
@@ -194,8 +195,29 @@ impl Session {
                 n.syncs.push(sid);
             }
         }
-        // `_node_ready`: spawn to every peer that may see it.
-        let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
+        // `on_replication_start` of its synchronizers (their visibility, once the node has all
+        // of them: interest lets the owner of any see the node), then `_node_ready`: spawn to
+        // every peer that may see it. Under an interest rule a new node is in nobody's
+        // interest yet: only its synchronizers' authorities can see it.
+        let peers: Vec<i32> = if self.rep().interest.active() {
+            let syncs = self.node_synchronizers(id);
+            let mut owners: Vec<i32> = syncs
+                .iter()
+                .filter_map(|s| self.rep().sync(*s).map(|s| s.decl.authority))
+                .filter(|p| self.rep().peers.contains_key(p))
+                .collect();
+            owners.sort_unstable();
+            owners.dedup();
+            owners
+        } else {
+            self.rep_mut().peers.keys().copied().collect()
+        };
+        let syncs = self.node_synchronizers(id).to_vec();
+        for &peer in &peers {
+            for &sid in &syncs {
+                self.update_sync_visibility(peer, sid);
+            }
+        }
         let visible: Vec<i32> = peers
             .into_iter()
             .filter(|&p| self.spawn_visible(id, p))
@@ -206,10 +228,13 @@ impl Session {
 
     /// Whether a spawned node is visible to `peer`: OR over its synchronizers we own
     /// (`_update_spawn_visibility`); visible when it has none.
-    fn spawn_visible(&self, node: NodeId, peer: i32) -> bool {
+    pub(crate) fn spawn_visible(&self, node: NodeId, peer: i32) -> bool {
         let Some(n) = self.rep().nodes.get(&node) else {
             return false;
         };
+        if !self.interest_allows(peer, node) {
+            return false;
+        }
         let mut visible = true;
         for sid in &n.syncs {
             let Some(s) = self.rep().syncs.get(sid) else {
@@ -227,7 +252,7 @@ impl Session {
     }
 
     /// `_make_spawn_packet` (net ids given on first use) and its sending to `peers`.
-    fn send_spawn(&mut self, node: NodeId, peers: &[i32]) -> Result<(), ProtocolError> {
+    pub(crate) fn send_spawn(&mut self, node: NodeId, peers: &[i32]) -> Result<(), ProtocolError> {
         if peers.is_empty() {
             return Ok(());
         }
@@ -300,7 +325,7 @@ impl Session {
         Ok(())
     }
 
-    fn send_despawn(&mut self, node: NodeId, peers: &[i32]) {
+    pub(crate) fn send_despawn(&mut self, node: NodeId, peers: &[i32]) {
         let net_id = self.rep_mut().nodes.get(&node).map_or(0, |n| n.net_id);
         for &peer in peers {
             let mut packet = Vec::with_capacity(5);
@@ -330,6 +355,7 @@ impl Session {
             .map(|(&id, _)| id)
             .collect();
         self.send_despawn(node, &peers);
+        self.rep_mut().interest.forget_node(node);
         if let Some(n) = self.rep_mut().nodes.remove(&node) {
             for sid in n.syncs {
                 self.remove_sync(sid);
@@ -462,7 +488,11 @@ impl Session {
         Ok(())
     }
 
-    fn update_spawn_visibility(&mut self, peer: i32, node: NodeId) -> Result<(), ProtocolError> {
+    pub(crate) fn update_spawn_visibility(
+        &mut self,
+        peer: i32,
+        node: NodeId,
+    ) -> Result<(), ProtocolError> {
         let visible = self.spawn_visible(node, peer);
         let has = self
             .rep_mut()
@@ -485,15 +515,23 @@ impl Session {
         if s.decl.authority != me || peer == me {
             return;
         }
-        let visible = s.decl.is_visible_to(peer);
+        let (node, visible) = (s.node, s.decl.is_visible_to(peer));
+        let visible = visible && node.is_none_or(|n| self.interest_allows(peer, n));
         let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
             return;
         };
-        if visible {
-            p.sync_nodes.insert(sync);
+        let changed = if visible {
+            p.sync_nodes.insert(sync)
         } else {
-            p.sync_nodes.remove(&sync);
             p.last_watch.remove(&sync);
+            p.sync_nodes.remove(&sync)
+        };
+        if let (true, Some(s)) = (changed, self.rep_mut().syncs.get_mut(&sync)) {
+            s.viewers = if visible {
+                s.viewers.saturating_add(1)
+            } else {
+                s.viewers.saturating_sub(1)
+            };
         }
     }
 
@@ -520,8 +558,15 @@ impl Session {
 
     pub(crate) fn replication_peer_removed(&mut self, peer: i32) {
         // `_free_remotes`: what the peer spawned here goes with it (no despawn event).
+        self.rep_mut().interest.forget_peer(peer);
         if let Some(p) = self.rep_mut().peers.remove(&peer) {
+            for sid in &p.sync_nodes {
+                if let Some(s) = self.rep_mut().syncs.get_mut(sid) {
+                    s.viewers = s.viewers.saturating_sub(1);
+                }
+            }
             for node in p.recv_nodes.into_values() {
+                self.rep_mut().interest.forget_node(node);
                 if let Some(n) = self.rep_mut().nodes.remove(&node) {
                     for sid in n.syncs {
                         self.remove_sync(sid);
@@ -539,6 +584,9 @@ impl Session {
     /// since the peer's last delta (reliable). `now_us` is the session clock's microseconds
     /// (the engine's `get_ticks_usec`); [`Session::handle_timeout`] runs it.
     pub(crate) fn replicate(&mut self, now_us: u64) {
+        // Interest first, so a node that entered a peer's interest is spawned before its
+        // state is sent.
+        self.interest_tick(now_us);
         let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
         for peer in peers {
             let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
@@ -579,17 +627,26 @@ impl Session {
         let mut packet = Vec::new();
         wire::start_sync(&mut packet, time);
         for &sid in syncs {
+            // One lookup in the common case (a spawned synchronizer, room in the packet): the
+            // path-based ids and a full packet need the session between two lookups.
             let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
                 continue;
             };
             if !s.update_outbound_sync_time(usec) {
                 continue;
             }
-            let Some(net_id) = self.verify_synchronizer(peer, sid) else {
-                continue;
-            };
-            let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
-                continue;
+            let mut net_id = s.net_id;
+            let s = if net_id == 0 || net_id & 0x8000_0000 != 0 {
+                let Some(id) = self.verify_synchronizer(peer, sid) else {
+                    continue;
+                };
+                net_id = id;
+                let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
+                    continue;
+                };
+                s
+            } else {
+                s
             };
             // Encoded once per frame, whatever the number of peers.
             if s.encoded_sync.as_ref().is_none_or(|(t, _)| *t != usec) {
@@ -598,15 +655,22 @@ impl Session {
                 };
                 s.encoded_sync = Some((usec, bytes));
             }
-            let size = s.encoded_sync.as_ref().map_or(0, |(_, b)| b.len());
-            if size > mtu {
+            let Some((_, state)) = s.encoded_sync.as_ref() else {
+                continue;
+            };
+            if state.len() > mtu {
                 continue; // "Node states bigger than MTU will not be sent".
             }
-            if packet.len() + 8 + size > mtu {
-                let full = std::mem::take(&mut packet);
-                self.send_command(peer, 0, TransferMode::Unreliable, full);
-                wire::start_sync(&mut packet, time);
+            if packet.len() + 8 + state.len() <= mtu {
+                if !state.is_empty() {
+                    wire::write_sync_entry(&mut packet, net_id, state);
+                }
+                continue;
             }
+            // The packet is full: sent, and the entry starts the next one.
+            let full = std::mem::take(&mut packet);
+            self.send_command(peer, 0, TransferMode::Unreliable, full);
+            wire::start_sync(&mut packet, time);
             let cached = self
                 .rep_mut()
                 .syncs
@@ -625,18 +689,35 @@ impl Session {
 
     fn send_delta(&mut self, peer: i32, syncs: &[SyncId], usec: u64) {
         let mtu = self.rep_mut().delta_mtu;
+        // The peer's delta times, out of the peer for the walk (one lookup, not one a
+        // synchronizer), put back after.
+        let Some(mut last_watch) = self
+            .rep_mut()
+            .peers
+            .get_mut(&peer)
+            .map(|p| std::mem::take(&mut p.last_watch))
+        else {
+            return;
+        };
         let mut packet = Vec::new();
         wire::start_delta(&mut packet);
         for &sid in syncs {
+            // A spawned synchronizer without watched properties has no delta (and no path to
+            // announce): skipped at once. Path-based ones go through the check, which may
+            // announce their path as the engine's does.
+            let spawned_id = |s: &super::SyncObj| s.net_id != 0 && s.net_id & 0x8000_0000 == 0;
+            if self
+                .rep()
+                .syncs
+                .get(&sid)
+                .is_none_or(|s| s.watch_idx.is_empty() && spawned_id(s))
+            {
+                continue;
+            }
             let Some(net_id) = self.verify_synchronizer(peer, sid) else {
                 continue;
             };
-            let last = self
-                .rep_mut()
-                .peers
-                .get(&peer)
-                .and_then(|p| p.last_watch.get(&sid).copied())
-                .unwrap_or(0);
+            let last = last_watch.get(&sid).copied().unwrap_or(0);
             let Some(s) = self.rep_mut().syncs.get_mut(&sid) else {
                 continue;
             };
@@ -656,9 +737,10 @@ impl Session {
             if !state.is_empty() {
                 wire::write_delta_entry(&mut packet, net_id, indexes, &state);
             }
-            if let Some(p) = self.rep_mut().peers.get_mut(&peer) {
-                p.last_watch.insert(sid, usec);
-            }
+            last_watch.insert(sid, usec);
+        }
+        if let Some(p) = self.rep_mut().peers.get_mut(&peer) {
+            p.last_watch = last_watch;
         }
         if packet.len() > 1 {
             self.send_command(peer, 0, TransferMode::Reliable, packet);

@@ -23,6 +23,7 @@ mod ws;
 mod args;
 #[cfg(feature = "enet")]
 mod enet;
+mod interest;
 mod peer_record;
 mod session;
 #[cfg(feature = "tls")]

@@ -40,12 +40,15 @@ mod gdscript;
 mod godot3_enet_hostile;
 mod godot3_protocol;
 mod hostile;
+mod interest;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_client;
 #[cfg(feature = "enet")]
 mod live_gdscript;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_godot3;
+#[cfg(feature = "enet")]
+mod live_interest;
 #[cfg(all(feature = "enet", feature = "derive"))]
 mod live_lobby;
 #[cfg(feature = "enet")]
