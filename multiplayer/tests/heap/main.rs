@@ -47,3 +47,31 @@ fn alone() -> MutexGuard<'static, ()> {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
+
+/// Set in the child process [`in_a_process_of_its_own`] starts.
+const OWN_PROCESS: &str = "GODOT_SERDE_HEAP_OWN_PROCESS";
+
+/// For the tests that count single bytes: the harness's own work beside them (threads of the
+/// tests waiting for [`alone`] starting, finished ones freeing their output) moves the
+/// process-wide count by kilobytes. Returns false in a process that runs `test` (its path in
+/// this binary, `module::name`) alone, where the caller measures; in the test's first process
+/// it runs that process and returns true once it passed.
+fn in_a_process_of_its_own(test: &str) -> bool {
+    if std::env::var_os(OWN_PROCESS).is_some() {
+        return false;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(OWN_PROCESS, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    print!("{stdout}");
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{test} failed in its own process");
+    assert!(
+        stdout.contains("1 passed"),
+        "{test} did not run in its own process"
+    );
+    true
+}

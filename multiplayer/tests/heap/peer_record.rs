@@ -47,6 +47,9 @@ fn held(relay: bool, announce: bool) -> usize {
 /// `bool`: 16 bytes), 32 bytes in all (two one-entry hash maps took 2 × 84 bytes of table).
 #[test]
 fn a_peer_pays_32_bytes_for_a_cached_node() {
+    if crate::in_a_process_of_its_own("peer_record::a_peer_pays_32_bytes_for_a_cached_node") {
+        return;
+    }
     let _alone = crate::alone();
     let bare = held(false, false);
     let cached = held(false, true);
@@ -63,6 +66,9 @@ fn a_peer_pays_32_bytes_for_a_cached_node() {
 /// (the queue grew to 2,048 outputs, 64 KiB, 65 bytes a peer, and kept them).
 #[test]
 fn drained_queues_give_back_a_burst() {
+    if crate::in_a_process_of_its_own("peer_record::drained_queues_give_back_a_burst") {
+        return;
+    }
     let _alone = crate::alone();
     let quiet = held(false, true);
     let notified = held(true, true);
@@ -83,6 +89,9 @@ fn drained_queues_give_back_a_burst() {
 /// 203 + 532 + 32 + 4 = 771. (Hash maps in the record took 884.)
 #[test]
 fn a_connected_peer_costs_at_most_771_bytes() {
+    if crate::in_a_process_of_its_own("peer_record::a_connected_peer_costs_at_most_771_bytes") {
+        return;
+    }
     let _alone = crate::alone();
     let per_peer = held(true, true) / PEERS;
     println!("session memory per connected peer: {per_peer} bytes");
