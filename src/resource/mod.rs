@@ -9,8 +9,14 @@
 //! [`sub_ref`] make one; [`reference`] tells one apart.
 
 mod model;
+mod text;
+mod text_edit;
+mod text_scan;
+mod text_write;
 
 pub use model::{
     Connection, ExtResource, Reference, ResourceFile, ResourceFormat, Scene, SceneNode,
     SubResource, ext_ref, reference, sub_ref,
 };
+pub use text::{Target, TextResource, default_limits};
+pub use text_write::write_text;
