@@ -112,6 +112,8 @@ mod properties;
 mod regressions;
 #[cfg(feature = "resource")]
 mod resource_text;
+#[cfg(feature = "resource")]
+mod resource_text_live;
 mod serde_features;
 mod snapshot_frames;
 mod sorted_maps;
