@@ -56,15 +56,20 @@ fn unhex(h: &str) -> String {
     String::from_utf8(bytes).unwrap()
 }
 
+/// A node as the engine reports it: name, type, parent path, groups, properties.
+type EngineNode = (String, String, String, String, Vec<(String, String)>);
+/// A connection as the engine reports it: signal, from, to, method, flags, binds text.
+type EngineConn = (String, String, String, String, i64, String);
+
 /// What the save script reported, per file.
 #[derive(Default)]
 struct Report {
     /// (resource path, property) -> `var_to_str` text.
     props: HashMap<(String, String), String>,
     /// file -> nodes: (name, type, parent path, groups, properties).
-    nodes: HashMap<String, Vec<(String, String, String, String, Vec<(String, String)>)>>,
+    nodes: HashMap<String, Vec<EngineNode>>,
     /// file -> connections: (signal, from, to, method, flags, binds text).
-    conns: HashMap<String, Vec<(String, String, String, String, i64, String)>>,
+    conns: HashMap<String, Vec<EngineConn>>,
 }
 
 fn report(stdout: &str) -> Report {
