@@ -454,12 +454,16 @@ impl TextResource {
         let s = self.section(target)?;
         let mut edits: Vec<Splice> = Vec::new();
         let mut new_lines = String::new();
+        // What each key must read back as: its value's text, or nothing.
+        let mut expect: Vec<(&str, Option<String>)> = Vec::new();
         for (name, value) in pairs {
             if *value == Variant::Nil {
                 edits.extend(self.prop_removals(s, name));
+                expect.push((name, None));
                 continue;
             }
             let text = variant_to_string_with(value, self.config);
+            expect.push((name, Some(text.clone())));
             match s.prop(name) {
                 Some(p) => edits.push((p.value.clone(), text)),
                 None => {
@@ -477,7 +481,15 @@ impl TextResource {
             }
             edits.push((at..at, new_lines));
         }
-        self.apply(edits)
+        self.apply_checked(edits, |doc| {
+            let Ok(s) = doc.section(target) else {
+                return false;
+            };
+            expect.iter().all(|(name, text)| {
+                let got = s.prop(name).and_then(|p| doc.text.get(p.value.clone()));
+                got == text.as_deref()
+            })
+        })
     }
 
     fn prop_removals(&self, s: &Section, name: &str) -> Vec<Splice> {
@@ -502,6 +514,26 @@ impl TextResource {
         let s = self.section(target)?;
         let edits = self.prop_removals(s, name);
         self.apply(edits)
+    }
+
+    /// [`TextResource::apply`], then `verify` on the result: when it fails, the document is
+    /// left as it was and the edit refused.
+    pub(super) fn apply_checked(
+        &mut self,
+        edits: Vec<Splice>,
+        verify: impl FnOnce(&Self) -> bool,
+    ) -> Result<()> {
+        let before = self.clone();
+        self.apply(edits)?;
+        if verify(self) {
+            return Ok(());
+        }
+        *self = before;
+        Err(unsupported(
+            "the edit would not read back as written (the text around it is read as part of \
+             a key or tag, as the engine reads it); the document is unchanged"
+                .into(),
+        ))
     }
 
     /// Applies `edits` (ranges of the current text, none overlapping) and reads the result

@@ -157,7 +157,8 @@ impl TextResource {
         }
         line.push_str("]\n");
         let body = self.block_at(at, &line);
-        self.apply(vec![(at..at, body)])
+        let path = child_path(Some(parent), name);
+        self.apply_checked(vec![(at..at, body)], |doc| doc.node_index(&path).is_ok())
     }
 
     /// The edits that rewrite every path under `from` to lie under `to`: nodes' `parent` and
@@ -207,7 +208,14 @@ impl TextResource {
         } else {
             check_name(name)?;
         }
-        self.apply(edits)
+        let new_path = match s.field_str("parent") {
+            Some(p) => child_path(Some(&p), name),
+            None => ".".to_owned(),
+        };
+        let count = self.node_paths().len();
+        self.apply_checked(edits, |doc| {
+            doc.node_index(&new_path).is_ok() && doc.node_paths().len() == count
+        })
     }
 
     /// Moves the node at `path` (and its subtree) to be the last child of the node at
@@ -349,6 +357,11 @@ impl TextResource {
             line.push_str(&format!(" binds= {binds}"));
         }
         line.push_str("]\n");
+        let conns = self
+            .sections
+            .iter()
+            .filter(|s| s.tag == "connection")
+            .count();
         let last_conn = self.sections.iter().rev().find(|s| s.tag == "connection");
         let (at, body) = match last_conn {
             Some(s) => {
@@ -379,7 +392,13 @@ impl TextResource {
                 (at, body)
             }
         };
-        self.apply(vec![(at..at, body)])
+        self.apply_checked(vec![(at..at, body)], |doc| {
+            doc.sections
+                .iter()
+                .filter(|s| s.tag == "connection")
+                .count()
+                == conns + 1
+        })
     }
 
     /// Adds an `[ext_resource]` of class `class` at `path` after the others, with an id made
@@ -465,7 +484,16 @@ impl TextResource {
             }
         }
         edits.extend(self.load_steps_edit(1));
-        self.apply(edits)?;
+        let count = exts.len();
+        self.apply_checked(edits, |doc| {
+            let ids: Vec<String> = doc
+                .sections
+                .iter()
+                .filter(|s| s.tag == "ext_resource")
+                .filter_map(|s| s.field_str("id"))
+                .collect();
+            ids.len() == count + 1 && ids.contains(&id)
+        })?;
         Ok(id)
     }
 

@@ -36,6 +36,9 @@ mod json_fuzz;
 mod pck_fuzz;
 #[path = "../common/replay.rs"]
 mod replay;
+#[cfg(feature = "resource")]
+#[path = "../common/resource_text_fuzz.rs"]
+mod resource_text_fuzz;
 #[path = "../common/text_fuzz.rs"]
 mod text_fuzz;
 #[path = "../common/text_roundtrip.rs"]
@@ -112,6 +115,8 @@ mod properties;
 mod regressions;
 #[cfg(feature = "resource")]
 mod resource_text;
+#[cfg(feature = "resource")]
+mod resource_text_fuzz_replay;
 #[cfg(feature = "resource")]
 mod resource_text_live;
 mod serde_features;

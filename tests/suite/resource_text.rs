@@ -298,6 +298,25 @@ fn serde_views_of_properties() {
 }
 
 #[test]
+fn an_edit_that_would_not_read_back_is_refused() {
+    // `]` after the value starts a key (the engine reads `]b` = 2 from what follows): the
+    // new line would not be property `b`. Refused, the document unchanged. (Found by the
+    // `resource_text` fuzz body: the edit used to succeed and `get` then found nothing.)
+    let text = "[gd_resource type=\"Resource\" format=3]\n\n[resource]\na = 1 ]\n";
+    let mut doc = TextResource::parse(text).unwrap();
+    let err = doc
+        .set_property(Target::Resource, "b", &Variant::Int(2))
+        .unwrap_err();
+    assert!(err.to_string().contains("would not read back"), "{err}");
+    assert_eq!(doc.to_string(), text);
+    // The same for a node added after such a line: its header would be read as a key.
+    let scene = "[gd_scene format=3]\n\n[node name=\"A\" type=\"Node\"]\nx = 1 junk";
+    let mut doc = TextResource::parse(scene).unwrap();
+    assert!(doc.add_node(".", "B", "Node").is_err());
+    assert_eq!(doc.to_string(), scene);
+}
+
+#[test]
 fn hostile_input_is_a_clear_error() {
     let cases: &[(&str, (usize, usize))] = &[
         ("", (1, 1)),
