@@ -523,12 +523,11 @@ impl TextResource {
         edits: Vec<Splice>,
         verify: impl FnOnce(&Self) -> bool,
     ) -> Result<()> {
-        let before = self.clone();
-        self.apply(edits)?;
-        if verify(self) {
+        let doc = self.applied(edits)?;
+        if verify(&doc) {
+            *self = doc;
             return Ok(());
         }
-        *self = before;
         Err(unsupported(
             "the edit would not read back as written (the text around it is read as part of \
              a key or tag, as the engine reads it); the document is unchanged"
@@ -538,10 +537,16 @@ impl TextResource {
 
     /// Applies `edits` (ranges of the current text, none overlapping) and reads the result
     /// back; on error the document is unchanged.
-    pub(super) fn apply(&mut self, mut edits: Vec<Splice>) -> Result<()> {
-        if edits.is_empty() {
-            return Ok(());
+    pub(super) fn apply(&mut self, edits: Vec<Splice>) -> Result<()> {
+        if !edits.is_empty() {
+            *self = self.applied(edits)?;
         }
+        Ok(())
+    }
+
+    /// The document `edits` make of this one, read back (not held to the limits the text
+    /// was first read with: the caller chose to edit it).
+    fn applied(&self, mut edits: Vec<Splice>) -> Result<Self> {
         // From the end, so earlier ranges stay valid; at one place, a removal before an
         // insertion (which then lands where the removed text was).
         edits.sort_by_key(|e| core::cmp::Reverse((e.0.start, !e.0.is_empty())));
@@ -555,11 +560,7 @@ impl TextResource {
             }
             text.replace_range(range, &with);
         }
-        let sections = scan(
-            &text,
-            self.config,
-            &Limits::new().with_max_text_size(usize::MAX),
-        )?;
+        let sections = scan(&text, self.config, &Limits::NONE)?;
         let doc = Self {
             text,
             config: self.config,
@@ -567,8 +568,7 @@ impl TextResource {
             sections,
         };
         doc.check()?;
-        *self = doc;
-        Ok(())
+        Ok(doc)
     }
 }
 

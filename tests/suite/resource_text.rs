@@ -317,6 +317,22 @@ fn an_edit_that_would_not_read_back_is_refused() {
 }
 
 #[test]
+fn edits_are_not_held_to_the_limits_the_text_was_read_with() {
+    // 70 000 sections, read with the section limit lifted: an edit reads the result back
+    // without the default limit of 65 536 (it used to fail with LimitExceeded).
+    let mut text = String::from("[gd_scene format=3]\n[node name=\"R\"]\n");
+    text.push_str(&"[editable path=\"x\"]\n".repeat(70_000));
+    let limits = godot_serde::config_file::Limits::new().with_max_sections(usize::MAX);
+    let mut doc = TextResource::parse_with(&text, godot_serde::Config::godot4(), &limits).unwrap();
+    doc.set_property(Target::Node("."), "visible", &Variant::Bool(false))
+        .unwrap();
+    assert!(
+        doc.to_string()
+            .starts_with("[gd_scene format=3]\n[node name=\"R\"]\nvisible = false\n")
+    );
+}
+
+#[test]
 fn hostile_input_is_a_clear_error() {
     let cases: &[(&str, (usize, usize))] = &[
         ("", (1, 1)),
