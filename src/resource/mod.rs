@@ -2,11 +2,11 @@
 //! as text (`.tscn`, `.tres`: `format=2` of Godot 3, `format=3` of Godot 4) and as binary
 //! (`.scn`, `.res`: `RSRC`), read into one model, [`ResourceFile`], that both forms share.
 //!
-//! A property's value is a [`Variant`]; a reference to another resource of the file is the
+//! A property's value is a [`Variant`](crate::Variant); a reference to another resource of the file is the
 //! text form's `ExtResource(id)` / `SubResource(id)`: an [`Object`](crate::Object) of class
 //! `ExtResource` / `SubResource` whose one property `id` holds the id (a `String` in Godot 4,
 //! an `Int` in Godot 3), as the [`text`](crate::text) module reads them. [`ext_ref`] and
-//! [`sub_ref`] make one; [`reference`] tells one apart.
+//! [`sub_ref`] make one; [`reference()`] tells one apart.
 //!
 //! # Text files
 //!
