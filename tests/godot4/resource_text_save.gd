@@ -134,6 +134,9 @@ func _init():
 	root.add_child(inst)
 	inst.owner = root
 	inst.position = Vector2(7, 8)
+	# Editable children: an override on the instance's child is saved too.
+	root.set_editable_instance(inst, true)
+	inst.get_node("Inner").position = Vector2(9, 9.5)
 	player.unique_name_in_owner = true
 	player.connect("visibility_changed", Callable(root, "_on_signal").bind(1, "a"), CONNECT_PERSIST)
 	gone.connect("tree_entered", Callable(root, "_on_signal"), CONNECT_PERSIST)
