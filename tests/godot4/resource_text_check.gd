@@ -29,5 +29,7 @@ func _init():
 	print("ITEM_OFFSETS ", var_to_str(item.stats.offsets))
 	print("ITEM_META ", item.has_meta("note"))
 	print("ITEM_CHILD ", var_to_str(item.child.title))
+	var written = load("res://written_blob.tres")
+	print("BLOB ", written.title, " ", written.blob.hex_encode())
 	print("DONE")
 	quit(0)

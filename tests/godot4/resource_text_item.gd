@@ -7,3 +7,4 @@ extends Resource
 @export var child: Resource
 @export var tags: Array = []
 @export var weights := PackedFloat32Array()
+@export var blob := PackedByteArray()

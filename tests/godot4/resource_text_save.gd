@@ -97,6 +97,14 @@ func _init():
 	anim.track_insert_key(t, 1.5, Vector2(10, -4.25))
 	print("SAVE anim ", ResourceSaver.save(anim, "res://anim.tres"))
 	print("SAVE style ", ResourceSaver.save(sb, "res://style.tres"))
+	# More than 64 bytes in a PackedByteArray: the saver writes format=4 and base64.
+	var blob = load("res://resource_text_item.gd").new()
+	blob.title = "blob"
+	var bytes = PackedByteArray()
+	for i in 100:
+		bytes.append(i * 7 % 256)
+	blob.blob = bytes
+	print("SAVE blob ", ResourceSaver.save(blob, "res://blob.tres"))
 
 	var sroot = Node2D.new()
 	sroot.name = "Sub"
@@ -144,7 +152,7 @@ func _init():
 	print("PACK ", ps.pack(root))
 	print("SAVE main ", ResourceSaver.save(ps, "res://main.tscn"))
 
-	for path in ["res://item.tres", "res://anim.tres", "res://style.tres"]:
+	for path in ["res://item.tres", "res://anim.tres", "res://style.tres", "res://blob.tres"]:
 		print("FILE ", path)
 		dump(load(path), {})
 	for path in ["res://sub.tscn", "res://main.tscn"]:

@@ -34,6 +34,9 @@ const FILES: &[&str] = &[
     "sub.tscn",
     "main.tscn",
 ];
+/// Godot 4 also saves `blob.tres`: a PackedByteArray of more than 64 bytes, which the saver
+/// writes as `format=4` and base64.
+const G4_FILES: &[&str] = &["blob.tres"];
 const SCRIPTS: &[&str] = &[
     "resource_text_save.gd",
     "resource_text_check.gd",
@@ -151,13 +154,36 @@ fn enc(v: &Variant, m: &ResourceFile) -> Variant {
 /// how many values were compared.
 fn compare(dir: &Path, r: &Report, config: Config) -> usize {
     let mut n = 0;
-    for file in FILES {
+    let g4_files = if config.version().is_godot4() {
+        G4_FILES
+    } else {
+        &[]
+    };
+    for file in FILES.iter().chain(g4_files) {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         let doc = TextResource::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(doc.to_string(), text, "{file}: the unedited document");
         let m = doc.to_model().unwrap();
-        // The model written out again is the engine's file.
-        assert_eq!(write_text(&m, config.version()), text, "{file}: write_text");
+        // The model written out again is the engine's file; but `write_text` writes
+        // format=3 and byte arrays as numbers where the engine wrote format=4 and base64
+        // (the check script loads what we wrote: `written_blob.tres`).
+        let written = write_text(&m, config.version());
+        if *file == "blob.tres" {
+            assert!(
+                text.starts_with(
+                    "[gd_resource type=\"Resource\" script_class=\"RtItem\" load_steps=2 format=4]"
+                ),
+                "{text}"
+            );
+            assert!(
+                written.contains(" format=3]")
+                    && written.contains("blob = PackedByteArray(0, 7, 14,"),
+                "{written}"
+            );
+            std::fs::write(dir.join("written_blob.tres"), &written).unwrap();
+        } else {
+            assert_eq!(written, text, "{file}: write_text");
+        }
         let show = |v: &Variant| variant_to_string_with(&enc(v, &m), config);
         let res_path = format!("res://{file}");
         let mut check = |path: &str, props: &[(String, Variant)]| {
@@ -334,6 +360,11 @@ fn check_edits(stdout: &str, g4: bool) {
     has("ITEM_CHILD \"gem\"");
     if g4 {
         has("UNIQUE true");
+        // What `write_text` made of the format=4 file: bytes i * 7 mod 256, i < 100.
+        let hex: String = (0..100u32)
+            .map(|i| format!("{:02x}", i * 7 % 256))
+            .collect();
+        has(&format!("BLOB blob {hex}"));
     }
 }
 
@@ -364,7 +395,7 @@ fn godot4_scenes_and_resources_read_and_edit() {
     check_edits(&String::from_utf8_lossy(&out.stdout), true);
     println!(
         "Godot 4: {} files round-trip, {n} values equal the engine's, edits load",
-        FILES.len()
+        FILES.len() + G4_FILES.len()
     );
 }
 
