@@ -547,19 +547,26 @@ impl TextResource {
     /// The document `edits` make of this one, read back (not held to the limits the text
     /// was first read with: the caller chose to edit it).
     fn applied(&self, mut edits: Vec<Splice>) -> Result<Self> {
-        // From the end, so earlier ranges stay valid; at one place, a removal before an
-        // insertion (which then lands where the removed text was).
-        edits.sort_by_key(|e| core::cmp::Reverse((e.0.start, !e.0.is_empty())));
-        let mut text = self.text.clone();
+        // In one pass from the start (one copy of the text, whatever the number of edits);
+        // at one place, an insertion before a removal, so it lands where the removed text was.
+        edits.sort_by_key(|e| (e.0.start, !e.0.is_empty()));
+        let added: usize = edits.iter().map(|e| e.1.len()).sum();
+        let mut text = String::with_capacity(self.text.len() + added);
+        let mut cursor = 0;
         for (range, with) in edits {
-            if range.end > text.len()
-                || !text.is_char_boundary(range.start)
-                || !text.is_char_boundary(range.end)
-            {
-                return Err(unsupported("an edit fell outside the text".into()));
-            }
-            text.replace_range(range, &with);
+            let (Some(kept), true) = (
+                self.text.get(cursor..range.start),
+                self.text.is_char_boundary(range.end) && range.end <= self.text.len(),
+            ) else {
+                return Err(unsupported(
+                    "an edit fell outside the text or over another".into(),
+                ));
+            };
+            text.push_str(kept);
+            text.push_str(&with);
+            cursor = range.end;
         }
+        text.push_str(self.text.get(cursor..).unwrap_or(""));
         let sections = scan(&text, self.config, &Limits::NONE)?;
         let doc = Self {
             text,

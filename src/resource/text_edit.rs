@@ -72,13 +72,13 @@ impl TextResource {
     }
 
     /// Where a new last child of the node at `parent` goes: after the content of the last
-    /// section of `parent`'s subtree, leaving out the nodes in `skip`.
+    /// section of `parent`'s subtree, leaving out the nodes in `skip` (section indices, sorted).
     fn child_anchor(&self, parent: &str, skip: &[usize]) -> Result<usize> {
         self.node_index(parent)?;
         let last = self
             .subtree(parent)
             .into_iter()
-            .filter(|(i, _)| !skip.contains(i))
+            .filter(|(i, _)| skip.binary_search(i).is_err())
             .map(|(i, _)| i)
             .next_back();
         let s = last
@@ -314,7 +314,7 @@ impl TextResource {
         let nodes: Vec<usize> = self.subtree(path).into_iter().map(|(i, _)| i).collect();
         for (i, s) in self.sections.iter().enumerate() {
             let gone = match s.tag.as_str() {
-                "node" => nodes.contains(&i),
+                "node" => nodes.binary_search(&i).is_ok(),
                 "connection" => ["from", "to"]
                     .iter()
                     .any(|f| s.field_str(f).is_some_and(|p| within(&p, path))),
