@@ -110,9 +110,20 @@ pub(super) fn quoted(s: &str) -> String {
     out
 }
 
-/// The path of a node whose `parent=` is `parent` (relative to the root, as written).
+/// A node path as the engine's loader takes it: relative to the root, `./` in front
+/// dropped (`NodePath::prepend_period` and `simplified`), `.` the root.
+pub(super) fn simplified(path: &str) -> &str {
+    let mut p = path;
+    while let Some(rest) = p.strip_prefix("./") {
+        p = rest;
+    }
+    if p.is_empty() { "." } else { p }
+}
+
+/// The path of a node whose `parent=` is `parent` (relative to the root, `./` in front taken
+/// as the engine takes it).
 pub(super) fn child_path(parent: Option<&str>, name: &str) -> String {
-    match parent {
+    match parent.map(simplified) {
         None => ".".to_owned(),
         Some(".") => name.to_owned(),
         Some(p) => format!("{p}/{name}"),

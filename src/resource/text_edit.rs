@@ -6,7 +6,7 @@ use std::hash::BuildHasher;
 
 use super::model::{Connection, ResourceFormat};
 use super::text::{
-    Splice, TextResource, check_name, child_path, moved, quoted, unsupported, within,
+    Splice, TextResource, check_name, child_path, moved, quoted, simplified, unsupported, within,
 };
 use super::text_scan::Section;
 use crate::text::variant_to_string_with;
@@ -179,7 +179,7 @@ impl TextResource {
                 let (Some(f), Some(old)) = (s.field(name), s.field_str(name)) else {
                     continue;
                 };
-                if let Some(new) = moved(&old, from, to) {
+                if let Some(new) = moved(simplified(&old), from, to) {
                     out.push((f.span.clone(), quoted(&new)));
                 }
             }
@@ -317,8 +317,10 @@ impl TextResource {
                 "node" => nodes.binary_search(&i).is_ok(),
                 "connection" => ["from", "to"]
                     .iter()
-                    .any(|f| s.field_str(f).is_some_and(|p| within(&p, path))),
-                "editable" => s.field_str("path").is_some_and(|p| within(&p, path)),
+                    .any(|f| s.field_str(f).is_some_and(|p| within(simplified(&p), path))),
+                "editable" => s
+                    .field_str("path")
+                    .is_some_and(|p| within(simplified(&p), path)),
                 _ => false,
             };
             if gone {

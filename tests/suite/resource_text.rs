@@ -263,6 +263,25 @@ fn ext_resources_and_connections_are_added_as_the_saver_writes_them() {
 }
 
 #[test]
+fn paths_with_a_leading_period_name_the_same_nodes() {
+    // Hand-written files may say `parent="./A"`, as the engine's loader takes it (it
+    // simplifies paths); the edits find and rewrite them.
+    let text = "[gd_scene format=3]\n\n[node name=\"R\" type=\"Node\"]\n\n\
+                [node name=\"A\" type=\"Node\" parent=\".\"]\n\n\
+                [node name=\"B\" type=\"Node\" parent=\"./A\"]\n\n\
+                [connection signal=\"ready\" from=\"./A/B\" to=\".\" method=\"m\"]\n";
+    let mut doc = TextResource::parse(text).unwrap();
+    assert_eq!(doc.get(Target::Node("A/B"), "x").unwrap(), None);
+    doc.rename_node("A", "C").unwrap();
+    assert!(
+        doc.to_string()
+            .contains("[node name=\"B\" type=\"Node\" parent=\"C\"]"),
+        "{doc}"
+    );
+    assert!(doc.to_string().contains("from=\"C/B\""), "{doc}");
+}
+
+#[test]
 fn serde_views_of_properties() {
     #[derive(serde::Deserialize, serde::Serialize, Debug, PartialEq)]
     struct Player {
