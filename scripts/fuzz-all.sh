@@ -43,7 +43,7 @@ command -v cargo-fuzz >/dev/null || [ -x "$HOME/.cargo/bin/cargo-fuzz" ] || {
 big="-len_control=0 -max_len=1048576 -timeout=60 -rss_limit_mb=4096"
 table=()
 for t in decode_variant typed slice_vs_reader roundtrip_variant parse_text roundtrip_text \
-  json_native container_encrypted container_compressed pck; do
+  json_native container_encrypted container_compressed pck resource_text; do
   table+=("fuzz|fuzz/target|$t|seeds/$t|$big")
 done
 table+=("litebyte/fuzz|litebyte/fuzz/target|decode|../tests/fixtures/fuzz_seeds|-max_len=1048576 -timeout=300 -rss_limit_mb=4096")

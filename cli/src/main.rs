@@ -9,6 +9,7 @@ mod escape;
 mod input;
 mod json;
 mod pck;
+mod resource;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use godot_serde::{Config, GodotVersion};
@@ -150,6 +151,21 @@ pack (the same layout unless --format) through a temporary file.")]
     Pck {
         #[command(subcommand)]
         command: pck::PckCommand,
+    },
+    /// Scenes and resources (.tscn, .tres of Godot 3 and 4): show them, set a property.
+    #[command(after_help = "\
+Examples:
+  godot-serde resource show main.tscn                   # nodes, groups, instances, properties
+  godot-serde resource show item.tres --json
+  godot-serde resource set main.tscn Player position 'Vector2(5, 6.25)'
+  godot-serde resource set item.tres resource title '\"Axe\"' -o edited.tres
+  godot-serde resource set item.tres Gradient_hxh8y offsets 'PackedFloat32Array(0, 0.5)'
+
+set rewrites only the value's text (or adds one line); every other byte of the file is kept.
+VALUE is in the file's engine's text form; null removes the property.")]
+    Resource {
+        #[command(subcommand)]
+        command: resource::ResourceCommand,
     },
     /// Run a Godot debug build under its remote debugger (output, errors, script errors
     /// continued; the game's exit status, or 1 with --fail-on-error after a script error).
@@ -611,6 +627,10 @@ fn run() -> ExitCode {
             pck::PckCommand::Pack(args) => pck::pack(args, &ui),
             pck::PckCommand::Add(args) => pck::add(args, &ui),
             pck::PckCommand::Remove(args) => pck::remove(args, &ui),
+        },
+        Command::Resource { command } => match command {
+            resource::ResourceCommand::Show(args) => resource::show(args, &mut out, &ui),
+            resource::ResourceCommand::Set(args) => resource::set(args, &ui),
         },
         Command::Debug { command } => match command {
             debug::DebugCommand::Run(args) => match debug::run(args, &mut out) {

@@ -175,7 +175,7 @@ impl Default for Limits {
 /// `= " ;`, a leading `[`, and any non-ASCII character, which 3.2's `ConfigFile.load()` reads
 /// byte by byte in a bare key but decodes as UTF-8 in a quoted one), so every other key is
 /// written as the engine writes it.
-fn encode_key(key: &str, config: Config) -> String {
+pub(crate) fn encode_key(key: &str, config: Config) -> String {
     let needs = if config.version.is_godot4() {
         key.chars()
             .any(|c| matches!(c, '=' | '"' | ';' | '[' | ']') || !('!'..='~').contains(&c))

@@ -2,15 +2,53 @@
 //! as text (`.tscn`, `.tres`: `format=2` of Godot 3, `format=3` of Godot 4) and as binary
 //! (`.scn`, `.res`: `RSRC`), read into one model, [`ResourceFile`], that both forms share.
 //!
-//! A property's value is a [`Variant`]; a reference to another resource of the file is the
+//! A property's value is a [`Variant`](crate::Variant); a reference to another resource of the file is the
 //! text form's `ExtResource(id)` / `SubResource(id)`: an [`Object`](crate::Object) of class
 //! `ExtResource` / `SubResource` whose one property `id` holds the id (a `String` in Godot 4,
 //! an `Int` in Godot 3), as the [`text`](crate::text) module reads them. [`ext_ref`] and
-//! [`sub_ref`] make one; [`reference`] tells one apart.
+//! [`sub_ref`] make one; [`reference()`] tells one apart.
+//!
+//! # Text files
+//!
+//! [`TextResource`] keeps a `.tscn` / `.tres` as its text: unedited, it prints its input byte
+//! for byte; [`TextResource::to_model`] reads it into a [`ResourceFile`]; its edits (set or
+//! remove a property, add, remove, rename or reparent a node, add an instance, an
+//! `[ext_resource]` or a `[connection]`) change only the bytes they must and are read back
+//! before they are kept. [`write_text`] lays a [`ResourceFile`] out as the engine's saver
+//! does. The grammar and the saver's layout are those of the engines'
+//! `scene/resources/resource_format_text.cpp` (3.2 and 4.x); see the README's "Scenes and
+//! resources" for what is checked against them.
+//!
+//! ```
+//! use godot_serde::resource::{ext_ref, write_text, Target, TextResource};
+//! use godot_serde::{GodotVersion, Variant};
+//!
+//! let tres = "[gd_resource type=\"Resource\" format=2]\n\n[resource]\nname = \"Sword\"\n";
+//! let mut doc = TextResource::parse(tres)?; // format=2: Godot 3
+//! let script = doc.add_ext_resource("Script", "res://item.gd", None)?;
+//! assert_eq!(script, "1"); // Godot 3's ids are the next integer
+//! doc.set_property(Target::Resource, "script", &ext_ref(1i64))?;
+//! assert_eq!(
+//!     doc.to_string(),
+//!     "[gd_resource type=\"Resource\" load_steps=2 format=2]\n\n\
+//!      [ext_resource path=\"res://item.gd\" type=\"Script\" id=1]\n\n\
+//!      [resource]\nname = \"Sword\"\nscript = ExtResource( 1 )\n"
+//! );
+//! let model = doc.to_model()?;
+//! assert_eq!(model.properties[0], ("name".to_owned(), Variant::from("Sword")));
+//! assert_eq!(write_text(&model, GodotVersion::V3), doc.to_string());
+//! # Ok::<(), godot_serde::Error>(())
+//! ```
 
 mod model;
+mod text;
+mod text_edit;
+mod text_scan;
+mod text_write;
 
 pub use model::{
     Connection, ExtResource, Reference, ResourceFile, ResourceFormat, Scene, SceneNode,
     SubResource, ext_ref, reference, sub_ref,
 };
+pub use text::{Target, TextResource, default_limits};
+pub use text_write::write_text;

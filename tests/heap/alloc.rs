@@ -952,3 +952,6 @@ fn text_writing_holds_at_most_64_kib_plus_4_bytes_per_byte_written() {
         );
     }
 }
+
+#[cfg(feature = "resource")]
+mod resource_text;

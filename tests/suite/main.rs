@@ -36,6 +36,9 @@ mod json_fuzz;
 mod pck_fuzz;
 #[path = "../common/replay.rs"]
 mod replay;
+#[cfg(feature = "resource")]
+#[path = "../common/resource_text_fuzz.rs"]
+mod resource_text_fuzz;
 #[path = "../common/text_fuzz.rs"]
 mod text_fuzz;
 #[path = "../common/text_roundtrip.rs"]
@@ -110,6 +113,12 @@ mod pck_fuzz_replay;
 mod pck_live;
 mod properties;
 mod regressions;
+#[cfg(feature = "resource")]
+mod resource_text;
+#[cfg(feature = "resource")]
+mod resource_text_fuzz_replay;
+#[cfg(feature = "resource")]
+mod resource_text_live;
 mod serde_features;
 mod snapshot_frames;
 mod sorted_maps;
