@@ -52,6 +52,8 @@ mod live_lobby;
 mod live_replication;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_server;
+#[cfg(all(feature = "enet", feature = "websocket"))]
+mod live_swarm;
 #[cfg(all(feature = "enet", feature = "derive"))]
 mod lobby_godot3;
 mod protocol;
