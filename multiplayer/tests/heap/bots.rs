@@ -57,3 +57,36 @@ fn memory_per_bot_is_bounded_and_linear() {
         assert!(large * 10 <= small * 44, "{what}: {small} then {large}");
     }
 }
+
+/// What a bot's session holds for each peer a relaying server announces (SYS ADD_PEER, as
+/// Godot's `server_relay` does for every client): with N bots on such a server, each bot
+/// holds N − 1 of these (at most 4,094: ENet's peer ids).
+#[test]
+fn memory_per_announced_peer() {
+    use godot_serde_multiplayer::{Session, TransferMode, wire};
+    let _alone = alone();
+    let mut s = Session::client(5, Settings::default());
+    s.declare(RpcTable::new("Swarm").with(RpcMethod::any_peer("echo")));
+    s.connected(1, crate::clock::at_ms(0));
+    // Warm the queues up, so their capacity is not counted per peer.
+    for round in 0..2 {
+        for p in 10..100 {
+            let mut d = Vec::new();
+            wire::write_sys(&mut d, wire::SYS_ADD_PEER + round, p);
+            s.receive(1, 0, TransferMode::Reliable, &d);
+        }
+        while s.poll_event().is_some() {}
+        while s.poll_output().is_some() {}
+    }
+    let before = HEAP.current_usage();
+    for p in 10..1010 {
+        let mut d = Vec::new();
+        wire::write_sys(&mut d, wire::SYS_ADD_PEER, p);
+        s.receive(1, 0, TransferMode::Reliable, &d);
+        while s.poll_event().is_some() {}
+    }
+    assert_eq!(s.peers().count(), 1001);
+    let per_peer = HEAP.current_usage().saturating_sub(before) / 1000;
+    println!("a bot's session per announced peer: {per_peer} bytes");
+    assert!(per_peer < 1024, "{per_peer} bytes per announced peer");
+}
