@@ -54,373 +54,22 @@
 //! per swarm at most `max_events` queued events and a 7.8 KB latency histogram. What a server
 //! spawns on a bot is not bounded (nor is it in the engine).
 
+mod bot;
+mod config;
 #[cfg(feature = "enet")]
 mod enet;
 mod stats;
 
-use std::collections::{HashSet, VecDeque};
-use std::net::SocketAddr;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use crate::{Event, ProtocolError, Session};
 
-use crate::{Event, ProtocolError, RpcTable, Session, Settings, Spawner, Variant};
-
+use bot::BotState;
+pub use bot::{Behaviour, Bot, BotEvent, BotPhase, Received, SwarmEvent};
+pub use config::{Link, SwarmConfig};
 pub use stats::Stats;
-
-/// How the bots reach the server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Link {
-    /// ENet (`ENetMultiplayerPeer`), bots sharing UDP sockets.
-    #[cfg(feature = "enet")]
-    Enet,
-    /// WebSocket (`WebSocketMultiplayerPeer`), requesting `url` (`ws://host:port/`).
-    #[cfg(feature = "websocket")]
-    WebSocket {
-        /// The URL each bot requests.
-        url: String,
-    },
-}
-
-/// What a swarm is: the server, how many bots, how fast they start and tick, what each
-/// declares and sends to authenticate.
-#[derive(Debug, Clone)]
-pub struct SwarmConfig {
-    server: SocketAddr,
-    link: Link,
-    count: usize,
-    ramp: f64,
-    rate: f64,
-    settings: Settings,
-    auth: Option<Vec<u8>>,
-    tables: Vec<RpcTable>,
-    spawners: Vec<Spawner>,
-}
-
-impl SwarmConfig {
-    /// `count` ENet bots of the server at `server`; all started at once, ticking 10 times a
-    /// second, with the default client settings.
-    #[cfg(feature = "enet")]
-    pub fn enet(server: SocketAddr, count: usize) -> Self {
-        Self::with_link(server, Link::Enet, count)
-    }
-
-    /// `count` WebSocket bots of the server at `server`, requesting `url`.
-    #[cfg(feature = "websocket")]
-    pub fn websocket(server: SocketAddr, url: &str, count: usize) -> Self {
-        Self::with_link(server, Link::WebSocket { url: url.into() }, count)
-    }
-
-    fn with_link(server: SocketAddr, link: Link, count: usize) -> Self {
-        Self {
-            server,
-            link,
-            count,
-            ramp: 0.0,
-            rate: 10.0,
-            settings: Settings::default(),
-            auth: None,
-            tables: Vec::new(),
-            spawners: Vec::new(),
-        }
-    }
-
-    /// Bots started per second (0, the default: all in the first `service` call).
-    #[must_use]
-    pub fn ramp(mut self, per_second: f64) -> Self {
-        self.ramp = if per_second.is_finite() {
-            per_second.max(0.0)
-        } else {
-            0.0
-        };
-        self
-    }
-
-    /// Ticks per second of each joined bot ([`Behaviour::tick`]; default 10; 0: never).
-    #[must_use]
-    pub fn rate(mut self, hz: f64) -> Self {
-        self.rate = if hz.is_finite() { hz.max(0.0) } else { 0.0 };
-        self
-    }
-
-    /// Each bot's session settings and bounds (`settings.limits` also holds the swarm's
-    /// own, [`BotLimits`](crate::BotLimits)).
-    #[must_use]
-    pub fn settings(mut self, settings: Settings) -> Self {
-        self.settings = settings;
-        self
-    }
-
-    /// The data each bot sends when its server asks it to authenticate (SceneMultiplayer's
-    /// `send_auth` from the `auth_callback`); the bot then completes its side. Turns
-    /// `settings.auth` on.
-    #[must_use]
-    pub fn auth(mut self, data: &[u8]) -> Self {
-        self.auth = Some(data.to_vec());
-        self.settings.auth = true;
-        self
-    }
-
-    /// A node's RPC table every bot declares.
-    #[must_use]
-    pub fn declare(mut self, table: RpcTable) -> Self {
-        self.tables.push(table);
-        self
-    }
-
-    /// A spawner every bot declares (with the synchronizers of its scenes,
-    /// [`Spawner::synchronizer`]), so that the server's spawns and syncs are followed.
-    #[must_use]
-    pub fn spawner(mut self, spawner: Spawner) -> Self {
-        self.spawners.push(spawner);
-        self
-    }
-}
-
-/// Where a bot is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum BotPhase {
-    /// Not started yet (the ramp-up).
-    Waiting,
-    /// Connecting.
-    Connecting,
-    /// Connected, authenticating.
-    Authenticating,
-    /// Admitted by the server.
-    Joined,
-    /// Its connection or authentication failed.
-    Failed,
-    /// It was admitted, then lost its server (or the swarm closed).
-    Left,
-}
-
-/// What a bot received, counted as it came.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Received {
-    /// Remote calls.
-    pub rpcs: u64,
-    /// RAW packets.
-    pub raw: u64,
-    /// Nodes spawned on it.
-    pub spawns: u64,
-    /// Nodes despawned.
-    pub despawns: u64,
-    /// Synchronizer states (full and delta).
-    pub syncs: u64,
-    /// Answers to its timed calls.
-    pub answers: u64,
-    /// Its errors (refused packets, failed sends).
-    pub errors: u64,
-}
-
-impl Received {
-    /// The nodes spawned on it and not despawned.
-    pub fn nodes(&self) -> u64 {
-        self.spawns.saturating_sub(self.despawns)
-    }
-}
-
-/// What happened to one bot.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum BotEvent {
-    /// The server admitted it.
-    Joined,
-    /// Its connection or authentication failed (it was never admitted).
-    Failed(String),
-    /// It lost its server after joining.
-    Left,
-    /// One of its errors (a refused packet, a send above its bounds); it stays.
-    Error(ProtocolError),
-}
-
-/// An event of bot `bot` (its index in the swarm), whose peer id is `id`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SwarmEvent {
-    /// The bot's index (0..count).
-    pub bot: usize,
-    /// Its peer id.
-    pub id: i32,
-    /// What happened.
-    pub event: BotEvent,
-}
-
-/// A bot's script: what it does when it joins, on each event of its session, and on each
-/// tick. A closure `FnMut(&mut Bot)` is a behaviour that only ticks.
-pub trait Behaviour {
-    /// The server admitted `bot`.
-    fn joined(&mut self, bot: &mut Bot<'_>) {
-        let _ = bot;
-    }
-
-    /// An event of `bot`'s session (already counted in [`Bot::received`]).
-    fn event(&mut self, bot: &mut Bot<'_>, event: &Event) {
-        let _ = (bot, event);
-    }
-
-    /// A tick of a joined bot, at the swarm's rate.
-    fn tick(&mut self, bot: &mut Bot<'_>);
-}
-
-impl<F: FnMut(&mut Bot<'_>)> Behaviour for F {
-    fn tick(&mut self, bot: &mut Bot<'_>) {
-        self(bot);
-    }
-}
-
-/// A bot, as its behaviour sees it: its session, what it received, and calls that count in
-/// the swarm's statistics.
-pub struct Bot<'a> {
-    index: usize,
-    state: &'a mut BotState,
-    session: &'a mut Session,
-    stats: &'a mut Stats,
-    max_in_flight: usize,
-    now: Instant,
-}
-
-impl std::fmt::Debug for Bot<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Bot")
-            .field("index", &self.index)
-            .field("id", &self.state.id)
-            .field("phase", &self.state.phase)
-            .finish()
-    }
-}
-
-impl Bot<'_> {
-    /// Its index in the swarm.
-    pub fn index(&self) -> usize {
-        self.index
-    }
-
-    /// Its peer id.
-    pub fn id(&self) -> i32 {
-        self.state.id
-    }
-
-    /// The time of this `service` call.
-    pub fn now(&self) -> Instant {
-        self.now
-    }
-
-    /// What it received so far.
-    pub fn received(&self) -> Received {
-        self.state.received
-    }
-
-    /// Its session: the synchronizers' state ([`Session::state_as`]), calls, RAW bytes.
-    pub fn session(&mut self) -> &mut Session {
-        self.session
-    }
-
-    /// Calls `method` on node `path` of the server (peer 1), counted in
-    /// [`Stats::rpcs_sent`]; an error is counted in [`Stats::errors`] too.
-    ///
-    /// # Errors
-    ///
-    /// As [`Session::rpc`]: an undeclared node or method, arguments that cannot be encoded.
-    pub fn call<A: ?Sized + Serialize>(
-        &mut self,
-        path: &str,
-        method: &str,
-        args: &A,
-    ) -> Result<(), ProtocolError> {
-        let sent = self.session.rpc(1, path, method, args);
-        self.count(sent)
-    }
-
-    /// [`call`](Self::call) with the arguments as `Variant`s.
-    ///
-    /// # Errors
-    ///
-    /// As [`call`](Self::call).
-    pub fn call_variants(
-        &mut self,
-        path: &str,
-        method: &str,
-        args: &[Variant],
-    ) -> Result<(), ProtocolError> {
-        let sent = self.session.rpc_variants(1, path, method, args);
-        self.count(sent)
-    }
-
-    /// [`call`](Self::call), timed: its round trip ends at the [`answered`](Self::answered)
-    /// that takes it (answers are taken oldest first, as a reliable channel delivers them).
-    ///
-    /// # Errors
-    ///
-    /// As [`call`](Self::call); nothing is timed then.
-    pub fn call_timed<A: ?Sized + Serialize>(
-        &mut self,
-        path: &str,
-        method: &str,
-        args: &A,
-    ) -> Result<(), ProtocolError> {
-        self.call(path, method, args)?;
-        self.time_call();
-        Ok(())
-    }
-
-    /// [`call_timed`](Self::call_timed) with the arguments as `Variant`s.
-    ///
-    /// # Errors
-    ///
-    /// As [`call`](Self::call).
-    pub fn call_timed_variants(
-        &mut self,
-        path: &str,
-        method: &str,
-        args: &[Variant],
-    ) -> Result<(), ProtocolError> {
-        self.call_variants(path, method, args)?;
-        self.time_call();
-        Ok(())
-    }
-
-    /// The answer to the oldest timed call arrived: its round trip goes into the swarm's
-    /// percentiles and is returned (`None` when no timed call waits).
-    pub fn answered(&mut self) -> Option<Duration> {
-        let sent = self.state.in_flight.pop_front()?;
-        let rtt = self.now.saturating_duration_since(sent);
-        self.stats.record_latency(rtt);
-        self.state.received.answers += 1;
-        Some(rtt)
-    }
-
-    fn time_call(&mut self) {
-        if self.state.in_flight.len() >= self.max_in_flight {
-            self.state.in_flight.pop_front();
-            self.stats.unanswered += 1;
-        }
-        self.state.in_flight.push_back(self.now);
-    }
-
-    fn count(&mut self, sent: Result<(), ProtocolError>) -> Result<(), ProtocolError> {
-        match &sent {
-            Ok(()) => self.stats.rpcs_sent += 1,
-            Err(_) => {
-                self.stats.errors += 1;
-                self.state.received.errors += 1;
-            }
-        }
-        sent
-    }
-}
-
-/// A bot's own state, besides its connection.
-#[derive(Debug)]
-struct BotState {
-    id: i32,
-    phase: BotPhase,
-    next_tick: Instant,
-    in_flight: VecDeque<Instant>,
-    received: Received,
-}
 
 /// A bot's connection and session.
 enum Conn {
@@ -455,6 +104,10 @@ pub struct Swarm<B> {
     started: usize,
     stats: Stats,
     events: VecDeque<SwarmEvent>,
+    /// The bots to step in this call (news from their socket, a wake-up come, started).
+    due: Vec<usize>,
+    /// The bots' wake-ups, earliest first; an entry whose bot has another `wake` is stale.
+    wakes: BinaryHeap<Reverse<(Instant, usize)>>,
 }
 
 impl<B> std::fmt::Debug for Swarm<B> {
@@ -487,6 +140,8 @@ impl<B: Behaviour> Swarm<B> {
                     next_tick: now,
                     in_flight: VecDeque::new(),
                     received: Received::default(),
+                    wake: None,
+                    marked: false,
                 },
                 conn: Conn::None,
             })
@@ -514,6 +169,8 @@ impl<B: Behaviour> Swarm<B> {
             started: 0,
             stats,
             events: VecDeque::new(),
+            due: Vec::new(),
+            wakes: BinaryHeap::new(),
         }
     }
 
@@ -539,8 +196,10 @@ impl<B: Behaviour> Swarm<B> {
             .map(|b| (b.state.id, b.state.phase, b.state.received))
     }
 
-    /// Bot `index`'s session, while it has a connection.
+    /// Bot `index`'s session, while it has a connection (what is queued on it is sent in the
+    /// next [`service`](Self::service)).
     pub fn session(&mut self, index: usize) -> Option<&mut Session> {
+        self.mark(index);
         match &mut self.bots.get_mut(index)?.conn {
             Conn::None => None,
             #[cfg(feature = "enet")]
@@ -588,14 +247,82 @@ impl<B: Behaviour> Swarm<B> {
         let failed = self.read_enet(now).err();
         #[cfg(not(feature = "enet"))]
         let failed: Option<std::io::Error> = None;
-        for index in 0..self.bots.len() {
-            self.step(index, now);
+        #[cfg(feature = "websocket")]
+        if matches!(self.config.link, Link::WebSocket { .. }) {
+            // Each WebSocket bot reads its own socket.
+            for index in 0..self.started {
+                self.mark(index);
+            }
         }
+        while let Some(&Reverse((at, index))) = self.wakes.peek() {
+            if at > now {
+                break;
+            }
+            self.wakes.pop();
+            if let Some(record) = self.bots.get_mut(index) {
+                if record.state.wake == Some(at) {
+                    record.state.wake = None;
+                    self.mark(index);
+                }
+            }
+        }
+        let due = std::mem::take(&mut self.due);
+        for &index in &due {
+            if let Some(record) = self.bots.get_mut(index) {
+                record.state.marked = false;
+            }
+            self.step(index, now);
+            self.schedule(index);
+        }
+        self.due = due;
+        self.due.clear();
         #[cfg(feature = "enet")]
         if let Some(pool) = &mut self.pool {
             pool.flush();
         }
         failed.map_or(Ok(()), Err)
+    }
+
+    /// Bot `index` is stepped in this call.
+    fn mark(&mut self, index: usize) {
+        if let Some(record) = self.bots.get_mut(index) {
+            if !record.state.marked {
+                record.state.marked = true;
+                self.due.push(index);
+            }
+        }
+    }
+
+    /// Bot `index`'s next wake-up: its tick or its session's timeout, whichever is first.
+    /// An earlier wake-up already set stays (the bot is stepped then and rescheduled).
+    fn schedule(&mut self, index: usize) {
+        let period = self.tick_period();
+        let Some(record) = self.bots.get_mut(index) else {
+            return;
+        };
+        let tick = (record.state.phase == BotPhase::Joined && period.is_some())
+            .then_some(record.state.next_tick);
+        let timeout = session_of(&mut record.conn).and_then(|s| s.poll_timeout());
+        let next = match (tick, timeout) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(at) = next {
+            if record.state.wake.is_none_or(|w| at < w) {
+                record.state.wake = Some(at);
+                self.wakes.push(Reverse((at, index)));
+            }
+        }
+        // Stale entries (wake-ups moved earlier) are dropped when they come up; rebuilt here
+        // when they outnumber the bots, so the heap stays within 2 entries a bot.
+        if self.wakes.len() > 2 * self.bots.len() + 64 {
+            self.wakes = self
+                .bots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, b)| b.state.wake.map(|at| Reverse((at, i))))
+                .collect();
+        }
     }
 
     /// Disconnects every bot now (sending the notices) and forgets their connections.
@@ -697,6 +424,7 @@ impl<B: Behaviour> Swarm<B> {
             Ok(conn) => {
                 record.conn = conn;
                 record.state.phase = BotPhase::Connecting;
+                self.mark(index);
             }
             Err(reason) => {
                 record.state.phase = BotPhase::Failed;
@@ -721,40 +449,35 @@ impl<B: Behaviour> Swarm<B> {
         let Some(pool) = self.pool.as_mut() else {
             return Ok(());
         };
-        let bots = &mut self.bots;
+        let (bots, due) = (&mut self.bots, &mut self.due);
         let mut timed_out = Vec::new();
-        let read = pool.service(|event| match event {
-            enet::PoolEvent::Connected(bot) => {
-                if let Some(BotRecord {
-                    conn: Conn::Enet { session, .. },
-                    ..
-                }) = bots.get_mut(bot)
-                {
-                    session.connected(1, now);
-                }
+        let read = pool.service(|event| {
+            let bot = match event {
+                enet::PoolEvent::Connected(bot)
+                | enet::PoolEvent::Disconnected(bot)
+                | enet::PoolEvent::Packet { bot, .. } => bot,
+            };
+            let Some(record) = bots.get_mut(bot) else {
+                return;
+            };
+            if !record.state.marked {
+                record.state.marked = true;
+                due.push(bot);
             }
-            enet::PoolEvent::Disconnected(bot) => {
-                if let Some(record) = bots.get_mut(bot) {
-                    if record.state.phase == BotPhase::Connecting {
-                        timed_out.push(bot);
-                    } else if let Conn::Enet { session, .. } = &mut record.conn {
-                        session.disconnected(1);
-                    }
-                }
-            }
-            enet::PoolEvent::Packet {
-                bot,
-                channel,
-                mode,
-                data,
-            } => {
-                if let Some(BotRecord {
-                    conn: Conn::Enet { session, .. },
+            let connecting = record.state.phase == BotPhase::Connecting;
+            let Conn::Enet { session, .. } = &mut record.conn else {
+                return;
+            };
+            match event {
+                enet::PoolEvent::Connected(_) => session.connected(1, now),
+                enet::PoolEvent::Disconnected(_) if connecting => timed_out.push(bot),
+                enet::PoolEvent::Disconnected(_) => session.disconnected(1),
+                enet::PoolEvent::Packet {
+                    channel,
+                    mode,
+                    data,
                     ..
-                }) = bots.get_mut(bot)
-                {
-                    session.receive(1, channel, mode, &data);
-                }
+                } => session.receive(1, channel, mode, &data),
             }
         });
         for bot in timed_out {
