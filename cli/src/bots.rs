@@ -177,8 +177,9 @@ pub fn bots(args: &BotsArgs, out: &mut impl Write) -> Result<(), Failure> {
             std::thread::spawn(move || -> std::io::Result<(Stats, usize)> {
                 let mut swarm = Swarm::new(config, behaviour);
                 let result = swarm.run_for(duration);
+                let stats = (swarm.stats(), swarm.sockets());
                 swarm.close();
-                result.map(|()| (swarm.stats(), swarm.sockets()))
+                result.map(|()| stats)
             })
         })
         .collect();

@@ -212,6 +212,11 @@ impl Bot<'_> {
         Ok(())
     }
 
+    /// Its timed calls awaiting their answer.
+    pub fn in_flight(&self) -> usize {
+        self.state.in_flight.len()
+    }
+
     /// The answer to the oldest timed call arrived: its round trip goes into the swarm's
     /// percentiles and is returned (`None` when no timed call waits).
     pub fn answered(&mut self) -> Option<Duration> {

@@ -61,7 +61,9 @@ mod enet;
 mod stats;
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet, VecDeque};
+#[cfg(feature = "enet")]
+use std::collections::HashSet;
+use std::collections::{BinaryHeap, VecDeque};
 use std::time::{Duration, Instant};
 
 use crate::{Event, ProtocolError, Session};
@@ -97,6 +99,8 @@ pub struct Swarm<B> {
     config: SwarmConfig,
     behaviour: B,
     bots: Vec<BotRecord>,
+    /// The ENet bots' ids (each draws one of its own).
+    #[cfg(feature = "enet")]
     ids: HashSet<i32>,
     #[cfg(feature = "enet")]
     pool: Option<enet::Pool>,
@@ -162,6 +166,7 @@ impl<B: Behaviour> Swarm<B> {
             config,
             behaviour,
             bots,
+            #[cfg(feature = "enet")]
             ids: HashSet::new(),
             #[cfg(feature = "enet")]
             pool,
@@ -355,6 +360,7 @@ impl<B: Behaviour> Swarm<B> {
 
     /// A random peer id no other bot of the swarm has (Godot's servers refuse a second
     /// connection with an id in use).
+    #[cfg(feature = "enet")]
     fn fresh_id(&mut self) -> i32 {
         loop {
             let id = crate::generate_unique_id();
@@ -382,7 +388,15 @@ impl<B: Behaviour> Swarm<B> {
     }
 
     fn start_bot(&mut self, index: usize, now: Instant) {
-        let id = self.fresh_id();
+        // An ENet bot picks its id (as Godot's client does); a WebSocket server picks it.
+        #[cfg(feature = "enet")]
+        let id = match self.config.link {
+            Link::Enet => self.fresh_id(),
+            #[cfg(feature = "websocket")]
+            Link::WebSocket { .. } => 0,
+        };
+        #[cfg(not(feature = "enet"))]
+        let id = 0;
         let settings = self.config.settings.clone();
         let conn = match &self.config.link {
             #[cfg(feature = "enet")]
@@ -572,6 +586,10 @@ impl<B: Behaviour> Swarm<B> {
             }
             Event::PeerConnected(1) => {
                 state.phase = BotPhase::Joined;
+                // A WebSocket bot's id is the server's choice, known now.
+                if let Some(session) = session_of(&mut record.conn) {
+                    state.id = session.unique_id();
+                }
                 state.next_tick = period.map_or(now, |p| first_tick(now, p, index));
                 after = After::Joined;
             }

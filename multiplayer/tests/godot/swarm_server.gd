@@ -2,9 +2,11 @@ extends SceneTree
 # The bot swarm's Godot 4 server (tests/suite/live_swarm.rs), what the Rust server in that test
 # does too: a Swarm node (swarm_node.gd) answering echo(seq), and World/Spawner with M objects
 # (the generated res://replication.gd: spawner "objects", synchronizer "object", position
-# synchronized every network frame) moving each frame, at 30 frames a second. With a secret,
-# peers authenticate with it (auth_callback). Arguments: port seconds M transport(enet|ws)
-# [secret]. Prints "PEERS n" at each join, then "MAX_PEERS n", "CALLS n", "AUTH_FAILED n".
+# synchronized every network frame) moving each frame, at 30 frames a second (or `fps`; 0: as
+# fast as it runs, benches/swarm.rs). With a secret, peers authenticate with it
+# (auth_callback); relay 0 turns server_relay off. Arguments: port seconds M
+# transport(enet|ws) [secret [fps [relay]]]. Prints
+# "PEERS n" at each join, then "MAX_PEERS n", "CALLS n", "AUTH_FAILED n".
 
 const H = preload("res://harness.gd")
 const Rep = preload("res://replication.gd")
@@ -35,7 +37,9 @@ func _initialize() -> void:
 	m = int(args[2])
 	if args.size() > 4:
 		secret = args[4]
-	Engine.max_fps = 30
+	Engine.max_fps = int(args[5]) if args.size() > 5 else 30
+	if args.size() > 6:
+		mp.server_relay = args[6] != "0"
 	var scene := PackedScene.new()
 	scene.pack(make_object())
 	ResourceSaver.save(scene, "res://object.tscn")
