@@ -73,7 +73,8 @@ impl SwarmConfig {
         self
     }
 
-    /// Ticks per second of each joined bot ([`Behaviour::tick`]; default 10; 0: never).
+    /// Ticks per second of each joined bot ([`Behaviour::tick`](super::Behaviour::tick);
+    /// default 10; 0: never).
     #[must_use]
     pub fn rate(mut self, hz: f64) -> Self {
         self.rate = if hz.is_finite() { hz.max(0.0) } else { 0.0 };
