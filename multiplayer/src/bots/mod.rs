@@ -810,3 +810,30 @@ fn session_of(conn: &mut Conn) -> Option<&mut Session> {
         Conn::Ws(peer) => Some(peer.session()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{BotLimits, Limits};
+
+    /// Each builder sets its field; the counts that would stop the swarm at 0 are raised to
+    /// 1, the event bound keeps 0 (no events queued).
+    #[test]
+    fn bot_limits_builders() {
+        assert_eq!(
+            BotLimits::default(),
+            BotLimits::default()
+                .with_bots_per_socket(64)
+                .with_max_in_flight(64)
+                .with_max_events(65_536)
+        );
+        let zero = BotLimits::default()
+            .with_bots_per_socket(0)
+            .with_max_in_flight(0)
+            .with_max_events(0);
+        assert_eq!(
+            (zero.bots_per_socket, zero.max_in_flight, zero.max_events),
+            (1, 1, 0)
+        );
+        assert_eq!(Limits::default().with_bots(zero).bots, zero);
+    }
+}

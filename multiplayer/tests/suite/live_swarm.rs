@@ -499,3 +499,78 @@ fn enet_swarm_against_godot4() {
 fn websocket_swarm_against_godot4() {
     against_godot("websocket_swarm_against_godot4", true, 20);
 }
+
+/// The swarm's bounds: events beyond `max_events` are counted, not queued; timed calls beyond
+/// `max_in_flight` forget the oldest, counted as unanswered.
+#[test]
+fn events_and_timed_calls_are_bounded() {
+    // Three WebSocket bots fail at a closed port; two events are queued, one counted.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let limits = Limits::default().with_bots(BotLimits::default().with_max_events(2));
+    let config = SwarmConfig::websocket(addr, &format!("ws://{addr}/"), 3)
+        .settings(Settings::default().with_limits(limits));
+    let mut swarm = Swarm::new(config, |_: &mut Bot<'_>| {});
+    let start = Instant::now();
+    while swarm.stats().failed < 3 && start.elapsed() < Duration::from_secs(10) {
+        swarm.service().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let mut events = 0;
+    while swarm.poll_event().is_some() {
+        events += 1;
+    }
+    assert_eq!((events, swarm.stats().events_dropped), (2, 1));
+
+    // Three timed calls a tick, one remembered: the first two of each tick are forgotten.
+    struct Three(bool);
+    impl Behaviour for Three {
+        fn tick(&mut self, bot: &mut Bot<'_>) {
+            if !self.0 {
+                return;
+            }
+            for seq in 0..3 {
+                bot.call_timed("Swarm", "echo", &(seq,)).unwrap();
+                assert_eq!(bot.in_flight(), 1);
+            }
+        }
+        fn event(&mut self, bot: &mut Bot<'_>, event: &Event) {
+            if matches!(event, Event::Rpc(call) if call.method == "echo") {
+                bot.answered();
+            }
+        }
+    }
+    let (addr, stop, server) = crate_server(None);
+    let limits = Limits::default().with_bots(BotLimits::default().with_max_in_flight(1));
+    let config = SwarmConfig::enet(addr, 2)
+        .settings(Settings::default().with_limits(limits))
+        .rate(HZ)
+        .declare(table())
+        .spawner(spawner().synchronizer(sync()));
+    let mut swarm = Swarm::new(config, Three(true));
+    let start = Instant::now();
+    while swarm.stats().rpcs_sent < 30 && start.elapsed() < Duration::from_secs(20) {
+        swarm.service().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // Stop calling; every call is answered (the forgotten ones too, untimed).
+    swarm.behaviour().0 = false;
+    while swarm.stats().rpcs_received < swarm.stats().rpcs_sent
+        && start.elapsed() < Duration::from_secs(30)
+    {
+        swarm.service().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let s = swarm.stats();
+    swarm.close();
+    stop.store(true, Ordering::Relaxed);
+    server.join().unwrap();
+    assert!(s.rpcs_sent >= 30, "{s:?}");
+    // At least 2 of each tick's 3 calls forgotten; at most the third answered.
+    assert!(3 * s.unanswered >= 2 * s.rpcs_sent, "{s:?}");
+    assert!(3 * s.round_trips() <= s.rpcs_sent, "{s:?}");
+    assert_eq!(s.rpcs_received, s.rpcs_sent, "{s:?}");
+}
