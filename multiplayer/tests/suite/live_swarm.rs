@@ -434,7 +434,7 @@ fn against_godot(name: &str, ws: bool, n: usize) {
         free_udp_port()
     };
     let transport = if ws { "ws" } else { "enet" };
-    let godot = godot_server(&engine, name, port, transport, "s3cret", 12);
+    let godot = godot_server(&engine, name, port, transport, "s3cret", 9);
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     if ws {
         // A WebSocket bot of a port not yet open fails at once: wait for the listener.
