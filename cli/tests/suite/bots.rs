@@ -125,17 +125,17 @@ fn enet_bots_call_and_time_the_answers() {
         "{json}"
     );
     assert_eq!(seen.max_peers, 20);
-    // About 20 calls a bot (less the time to join); every answer the server sent for a call
-    // it got, and only those, ended a round trip; at most the calls of the last moment are
-    // unanswered.
+    // At most 21 calls a bot (less the time to join, and ticks a loaded machine skips);
+    // every answer the server sent for a call it got, and only those, ended a round trip; at
+    // most the calls of the last moment (3 a bot) are unanswered.
     let (sent, trips) = (field(&json, "rpcs_sent"), field(&json, "round_trips"));
-    assert!((200..=420).contains(&sent), "{json}");
+    assert!((100..=420).contains(&sent), "{json}");
     assert!(
         trips <= seen.calls && seen.calls <= sent,
         "{json}, server {}",
         seen.calls
     );
-    assert!(trips + 40 >= sent, "{json}");
+    assert!(trips + 60 >= sent, "{json}");
     assert_eq!(field(&json, "rpcs_received"), trips, "{json}");
     assert!(json["latency_p50_us"].is_u64() && json["latency_p99_us"].is_u64());
 }

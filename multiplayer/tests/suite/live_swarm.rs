@@ -168,9 +168,10 @@ fn check_bots(swarm: &Swarm<Echo>, n: usize, moved: &[f32]) {
         assert_eq!(received.nodes(), M as u64, "bot {i}: {received:?}");
         assert!(received.syncs > 0, "bot {i}: {received:?}");
         assert_eq!(received.errors, 0, "bot {i}: {received:?}");
-        // 2 s at 10 Hz: about 20 calls each (the first tick is spread over one period).
+        // 2 s at 10 Hz: at most 21 calls each (the first tick is spread over one period;
+        // a loaded machine may skip ticks, never add any).
         assert!(
-            (15..=21).contains(&received.answers),
+            (5..=21).contains(&received.answers),
             "bot {i}: {received:?}"
         );
         assert_eq!(received.rpcs, received.answers, "bot {i}: {received:?}");
