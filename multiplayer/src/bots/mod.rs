@@ -813,7 +813,15 @@ fn session_of(conn: &mut Conn) -> Option<&mut Session> {
 
 #[cfg(test)]
 mod tests {
+    use super::{Bot, Swarm};
     use crate::{BotLimits, Limits};
+
+    /// A swarm can be moved to a thread of its own (one per core: `Stats::merge`).
+    #[test]
+    fn a_swarm_is_send() {
+        fn send<T: Send>() {}
+        send::<Swarm<fn(&mut Bot<'_>)>>();
+    }
 
     /// Each builder sets its field; the counts that would stop the swarm at 0 are raised to
     /// 1, the event bound keeps 0 (no events queued).
