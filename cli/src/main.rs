@@ -2,6 +2,7 @@
 //!
 //! See cli/README.md for the commands and the JSON mapping.
 
+mod bots;
 mod commands;
 mod containers;
 mod debug;
@@ -185,6 +186,20 @@ started or never connects (30 s).")]
         #[command(subcommand)]
         command: debug::DebugCommand,
     },
+    /// Load-test a Godot 4 multiplayer server: N protocol-faithful clients (ENet or WebSocket)
+    /// from this process, calling one @rpc method at a rate; prints the statistics.
+    #[command(after_help = "\
+Examples:
+  godot-serde bots 127.0.0.1:7777 --count 1000 --ramp 200 --rpc /root/Game:echo:[1] --duration 30
+  godot-serde bots 127.0.0.1:8080 --ws --count 100 --rpc Game:ping --answer pong --methods chat
+  godot-serde bots game.example:7777 --count 50 --auth s3cret --json
+
+The bots declare the node of --rpc with the called method, --answer and --methods (the node's
+whole @rpc set: its checksum and method ids cover every name). Each call from the server to
+--answer on that node ends the oldest call's round trip. ENet bots share UDP sockets
+(--per-socket, 64); a Godot server accepts at most 4,095 peers from one IP address. Exit code
+1 when no bot joined.")]
+    Bots(bots::BotsArgs),
 }
 
 /// The key of an encrypted file.
@@ -632,6 +647,7 @@ fn run() -> ExitCode {
             resource::ResourceCommand::Show(args) => resource::show(args, &mut out, &ui),
             resource::ResourceCommand::Set(args) => resource::set(args, &ui),
         },
+        Command::Bots(args) => bots::bots(args, &mut out),
         Command::Debug { command } => match command {
             debug::DebugCommand::Run(args) => match debug::run(args, &mut out) {
                 Ok(0) => Ok(()),

@@ -27,6 +27,8 @@
 //!   them.
 //! - [`gdscript`]: the GDScript stubs of a table, for Godot 4 and Godot 3.
 //! - [`godot3`]: Godot 3.2.3's dialect (`MultiplayerAPI` + `NetworkedMultiplayerENet`).
+//! - `bots` (feature `enet` or `websocket`): a swarm of N Godot 4 clients from one thread,
+//!   for load tests (`bots::Swarm`).
 //!
 //! See the crate README for the feature table and what is checked against the live engine.
 #![forbid(unsafe_code)]
@@ -42,6 +44,8 @@
 )]
 
 pub mod args;
+#[cfg(any(feature = "enet", feature = "websocket"))]
+pub mod bots;
 mod core;
 #[cfg(feature = "enet")]
 pub mod enet;
@@ -73,7 +77,7 @@ pub use godot_serde::Variant;
 /// `#[derive(Rpcs)]`: implements [`typed::RpcSet`] for an enum (feature `derive`, default).
 #[cfg(feature = "derive")]
 pub use godot_serde_multiplayer_derive::Rpcs;
-pub use limits::{ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};
+pub use limits::{BotLimits, ENET_PACKET_OVERHEAD, EnetLimits, Limits, Settings, WsLimits};
 pub use replication::{
     InterestRule, NodeId, ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncId,
     SyncProperty, Synchronizer,

@@ -43,6 +43,9 @@ pub struct Limits {
     /// spawned nodes, visible synchronizers and delta times (plus its focus node and the nodes
     /// whose synchronizers it owns, which it always sees).
     pub max_interest_per_peer: usize,
+    /// The bounds of a bot swarm (`bots::Swarm`): its bots are clients, each with these
+    /// `Limits` for its session and connection.
+    pub bots: BotLimits,
 }
 
 impl Default for Limits {
@@ -53,6 +56,7 @@ impl Default for Limits {
             enet: EnetLimits::default(),
             rooms: crate::rooms::RoomsLimits::default(),
             max_interest_per_peer: 1_024,
+            bots: BotLimits::default(),
         }
     }
 }
@@ -72,6 +76,8 @@ builders! {
         with_rooms(rooms: crate::rooms::RoomsLimits) => rooms;
         /// With another bound on the nodes an interest rule gives one peer.
         with_max_interest_per_peer(n: usize) => max_interest_per_peer;
+        /// With other bot-swarm bounds.
+        with_bots(bots: BotLimits) => bots;
     }
 }
 
@@ -302,6 +308,48 @@ builders! {
 
         /// With another count of events taken per call (at least 1).
         with_packets_per_call(n: usize) => packets_per_call, at least 1;
+    }
+}
+
+/// What a bot swarm (`bots::Swarm`) may hold besides its bots' sessions and connections
+/// (which each have the [`Limits`] of a client): bounded per bot and per swarm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BotLimits {
+    /// ENet bots sharing one UDP socket (one ENet host with that many client peers; a server
+    /// sees each as its own peer): default 64, at most 4,095 (ENet's peer ids). 4,000 bots
+    /// take 63 file descriptors instead of 4,000.
+    pub bots_per_socket: usize,
+    /// Timed calls per bot awaiting their answer (the round-trip probes of
+    /// `Bot::call_timed`): default 64; a further call forgets the oldest, counted in
+    /// `Stats::unanswered`. 16 bytes each.
+    pub max_in_flight: usize,
+    /// Swarm events (`SwarmEvent`: joins, failures, departures, per-bot errors) queued until
+    /// `Swarm::poll_event` takes them: default 65,536 (about 100 bytes each); the rest are
+    /// counted in `Stats::events_dropped`, never queued.
+    pub max_events: usize,
+}
+
+impl Default for BotLimits {
+    fn default() -> Self {
+        Self {
+            bots_per_socket: 64,
+            max_in_flight: 64,
+            max_events: 65_536,
+        }
+    }
+}
+
+builders! {
+    BotLimits {
+        /// With another count of ENet bots per UDP socket (1 to 4,095).
+        with_bots_per_socket(n: usize) => bots_per_socket, at least 1;
+
+        /// With another count of timed calls remembered per bot (at least 1).
+        with_max_in_flight(n: usize) => max_in_flight, at least 1;
+
+        /// With another bound on the queued swarm events.
+        with_max_events(n: usize) => max_events;
     }
 }
 

@@ -8,6 +8,7 @@ mod common;
 // The library's one lookup of the engine ($GODOT3, else godot3-server on PATH) and loud skip.
 use godot_serde_test_support::engine;
 
+mod bots;
 mod cli;
 mod containers;
 mod debug_run;

@@ -1,8 +1,9 @@
 //! The memory tests: `peak_alloc` counts the whole process's heap, so no other test may
 //! allocate beside them and they are a binary of their own (`cargo test --test heap`), and
 //! within it they take turns ([`alone`]). What the session holds per connected peer
-//! (`session`), what a typed call holds (`typed_args`), and what hostile peers can make a
-//! server of either dialect hold, over real sockets on 127.0.0.1 (`websocket`, `enet`).
+//! (`session`), what a typed call holds (`typed_args`), what a bot swarm holds per bot
+//! (`bots`), and what hostile peers can make a server of either dialect hold, over real
+//! sockets on 127.0.0.1 (`websocket`, `enet`).
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -21,6 +22,8 @@ mod raw_enet;
 mod ws;
 
 mod args;
+#[cfg(feature = "enet")]
+mod bots;
 #[cfg(feature = "enet")]
 mod enet;
 mod interest;

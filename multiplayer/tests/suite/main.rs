@@ -59,6 +59,8 @@ mod live_rooms;
 mod live_server;
 #[cfg(feature = "tls")]
 mod live_wss;
+#[cfg(all(feature = "enet", feature = "websocket"))]
+mod live_swarm;
 #[cfg(all(feature = "enet", feature = "derive"))]
 mod lobby_godot3;
 mod protocol;
