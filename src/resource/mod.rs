@@ -8,7 +8,15 @@
 //! an `Int` in Godot 3), as the [`text`](crate::text) module reads them. [`ext_ref`] and
 //! [`sub_ref`] make one; [`reference`] tells one apart.
 
+mod binary;
+mod binary_scene;
+mod binary_variant;
 mod model;
+
+pub use binary::{
+    BinaryInfo, BinaryOptions, MAX_FORMAT_VERSION, read_binary, read_binary_with_info, uid_id,
+    uid_text, write_binary,
+};
 
 pub use model::{
     Connection, ExtResource, Reference, ResourceFile, ResourceFormat, Scene, SceneNode,

@@ -110,6 +110,8 @@ mod pck_fuzz_replay;
 mod pck_live;
 mod properties;
 mod regressions;
+#[cfg(feature = "resource")]
+mod resource_binary_live;
 mod serde_features;
 mod snapshot_frames;
 mod sorted_maps;
