@@ -296,6 +296,7 @@ fn check_file(dir: &Path, name: &str, config: Config, godot4: bool, defaults: &B
 }
 
 fn engine_checks(stdout: &str, names: &[String]) {
+    println!("{stdout}");
     for name in names {
         assert!(
             stdout.contains(&format!("CASE {name} PASS")),
