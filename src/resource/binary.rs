@@ -318,29 +318,31 @@ fn parse(data: &[u8], compressed: bool, base: u64) -> Result<(ResourceFile, Bina
     r.internal_ids = internal.iter().map(|(_, path, _)| local_id(path)).collect();
     // The resources follow the table one after another, in table order, as the saver writes
     // them: each is read from its offset up to the next one's, so no byte is read twice.
-    let mut resources = Vec::with_capacity(internal.len());
-    let count = internal.len();
+    let mut starts = Vec::with_capacity(internal.len());
     let mut floor = r.pos;
-    for (i, (entry_at, path, offset)) in internal.iter().enumerate() {
+    for (entry_at, path, offset) in &internal {
         let start = offset
             .checked_sub(base)
             .and_then(|o| usize::try_from(o).ok())
-            .filter(|&o| o >= floor && o <= data.len())
+            .filter(|&o| o >= floor && o < data.len())
             .ok_or_else(|| {
                 corrupt(
                     format!(
-                        "internal resource {path:?} at offset {offset}: not after the previous resource (byte {floor}) within the file's {} bytes",
-                        data.len()
+                        "internal resource {path:?} at offset {offset}: not after the previous resource (byte {}) within the file's {} bytes",
+                        floor as u64 + base,
+                        data.len() as u64 + base
                     ),
                     entry_at + 4 + path.len() + 1,
                 )
             })?;
-        let end = internal
-            .get(i + 1)
-            .and_then(|(_, _, next)| next.checked_sub(base))
-            .and_then(|next| usize::try_from(next).ok())
-            .filter(|&next| next >= start && next <= data.len())
-            .unwrap_or(data.len());
+        starts.push(start);
+        floor = start + 1;
+    }
+    let mut resources = Vec::with_capacity(internal.len());
+    let count = internal.len();
+    for (i, (_, path, _)) in internal.iter().enumerate() {
+        let start = starts.get(i).copied().unwrap_or(data.len());
+        let end = starts.get(i + 1).copied().unwrap_or(data.len());
         r.pos = start;
         let full = r.data;
         r.data = full.get(..end).unwrap_or(full);
@@ -356,7 +358,6 @@ fn parse(data: &[u8], compressed: bool, base: u64) -> Result<(ResourceFile, Bina
             let value = r.variant(0)?;
             properties.push((name, value));
         }
-        floor = r.pos;
         r.data = full;
         let main = i + 1 == count;
         resources.push((local_id(path), path.clone(), class, properties, main));

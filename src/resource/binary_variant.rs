@@ -273,7 +273,11 @@ impl<'a> Reader<'a> {
             VARIANT_BOOL => Variant::Bool(self.u32()? != 0),
             VARIANT_INT => Variant::Int(i64::from(self.u32()? as i32)),
             VARIANT_INT64 => Variant::Int(self.u64()? as i64),
-            VARIANT_FLOAT => Variant::Float(f64::from(self.real()?)),
+            VARIANT_FLOAT => Variant::Float(if self.real_is_double {
+                self.f64()?
+            } else {
+                f64::from(self.f32()?)
+            }),
             VARIANT_DOUBLE => Variant::Float(self.f64()?),
             VARIANT_STRING => Variant::String(self.ustring("String")?.into()),
             VARIANT_STRING_NAME => Variant::StringName(StringName(self.ustring("StringName")?)),
@@ -647,7 +651,8 @@ impl Writer {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
 
-    #[allow(clippy::cast_possible_truncation)]
+    /// A `real_t` of a single-precision engine (both engines' release builds): 32 bits.
+    #[allow(clippy::cast_possible_truncation, clippy::unnecessary_cast)]
     fn real(&mut self, v: Real) {
         self.u32((v as f32).to_bits());
     }

@@ -111,6 +111,8 @@ mod pck_live;
 mod properties;
 mod regressions;
 #[cfg(feature = "resource")]
+mod resource_binary;
+#[cfg(all(feature = "resource", feature = "compression"))]
 mod resource_binary_live;
 mod serde_features;
 mod snapshot_frames;
