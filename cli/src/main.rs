@@ -9,6 +9,7 @@ mod escape;
 mod input;
 mod json;
 mod pck;
+mod resource_convert;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use godot_serde::{Config, GodotVersion};
@@ -150,6 +151,18 @@ pack (the same layout unless --format) through a temporary file.")]
     Pck {
         #[command(subcommand)]
         command: pck::PckCommand,
+    },
+    /// Scenes and resources (.res, .scn): convert between forms and engine versions.
+    #[command(after_help = "\
+Examples:
+  godot-serde resource convert level.scn -o level_c.scn --compress
+  godot-serde resource convert item.res -o item_42.res --engine 4.2
+
+Every count, offset and reference of a binary file is checked before it is used; the output
+is written through a temporary file.")]
+    Resource {
+        #[command(subcommand)]
+        command: resource_convert::ResourceCommand,
     },
     /// Run a Godot debug build under its remote debugger (output, errors, script errors
     /// continued; the game's exit status, or 1 with --fail-on-error after a script error).
@@ -611,6 +624,11 @@ fn run() -> ExitCode {
             pck::PckCommand::Pack(args) => pck::pack(args, &ui),
             pck::PckCommand::Add(args) => pck::add(args, &ui),
             pck::PckCommand::Remove(args) => pck::remove(args, &ui),
+        },
+        Command::Resource { command } => match command {
+            resource_convert::ResourceCommand::Convert(args) => {
+                resource_convert::convert(args, &ui)
+            }
         },
         Command::Debug { command } => match command {
             debug::DebugCommand::Run(args) => match debug::run(args, &mut out) {

@@ -15,4 +15,5 @@ mod godot3_engine;
 mod json_mapping;
 mod malformed;
 mod pck;
+mod resource_convert;
 mod untrusted;
