@@ -138,7 +138,13 @@ impl Ints<'_> {
             .data
             .get(self.pos)
             .copied()
-            .ok_or_else(|| bad(format!("{} end before their count is read", self.what)))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "the ints of the {} end early ({} of them)",
+                    self.what,
+                    self.data.len()
+                ))
+            })?;
         self.pos += 1;
         Ok(v)
     }

@@ -268,6 +268,13 @@ impl<'a> Reader<'a> {
     pub(crate) fn variant(&mut self, depth: usize) -> Result<Variant> {
         let at = self.pos;
         let ty = self.u32()?;
+        if self.godot3 && ty >= VARIANT_CALLABLE {
+            // Godot 3's loader knows the ids up to VARIANT_DOUBLE (41).
+            return Err(corrupt(
+                format!("unknown value type {ty} in a Godot 3 binary resource"),
+                at,
+            ));
+        }
         Ok(match ty {
             VARIANT_NIL => Variant::Nil,
             VARIANT_BOOL => Variant::Bool(self.u32()? != 0),

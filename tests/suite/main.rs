@@ -36,6 +36,9 @@ mod json_fuzz;
 mod pck_fuzz;
 #[path = "../common/replay.rs"]
 mod replay;
+#[cfg(all(feature = "resource", feature = "compression"))]
+#[path = "../common/resource_fuzz.rs"]
+mod resource_fuzz;
 #[path = "../common/text_fuzz.rs"]
 mod text_fuzz;
 #[path = "../common/text_roundtrip.rs"]
@@ -114,6 +117,8 @@ mod regressions;
 mod resource_binary;
 #[cfg(all(feature = "resource", feature = "compression"))]
 mod resource_binary_live;
+#[cfg(all(feature = "resource", feature = "compression"))]
+mod resource_fuzz_replay;
 mod serde_features;
 mod snapshot_frames;
 mod sorted_maps;

@@ -481,3 +481,109 @@ fn compressed_files_need_the_compression_feature() {
     .unwrap_err();
     assert!(e.to_string().contains("`compression` feature"), "{e}");
 }
+
+/// A PackedScene file whose `_bundled` is `bundled` (Godot's text form of the Dictionary).
+fn scene_file(bundled: &str) -> Vec<u8> {
+    let file = ResourceFile {
+        format: ResourceFormat::Godot4,
+        class: "PackedScene".into(),
+        script_class: None,
+        uid: None,
+        ext_resources: vec![],
+        sub_resources: vec![],
+        properties: vec![(
+            "_bundled".into(),
+            godot_serde::text::parse_variant(bundled).unwrap(),
+        )],
+        scene: None,
+    };
+    write_binary(&file, &BinaryOptions::godot4()).unwrap()
+}
+
+#[test]
+fn scene_state_reads_by_its_indices() {
+    // names: Root, Node, Kid, g; variants: 5. Root (parent -1, owner -1, type 1 = Node,
+    // name 0, no instance, no properties, no groups); Kid (parent 0, owner 0, type 1, name 2
+    // with index 0 stored as 1 << 18, instance -1, one property (name 1 = "Node"? no: 3 = "g"
+    // as a property name) = variants[0], one group 3 = "g").
+    let bytes = scene_file(
+        "{\"names\": PackedStringArray(\"Root\", \"Node\", \"Kid\", \"g\"), \"variants\": [5], \
+         \"node_count\": 2, \"nodes\": PackedInt32Array(-1, -1, 1, 0, -1, 0, 0, \
+         0, 0, 1, 262146, -1, 1, 3, 0, 1, 3), \"conn_count\": 1, \
+         \"conns\": PackedInt32Array(1, 0, 3, 2, 2, 1, 0, 0), \"node_paths\": [], \
+         \"editable_instances\": [NodePath(\"Kid\")], \"version\": 3}",
+    );
+    let file = read_binary(&bytes).unwrap();
+    let scene = file.scene.unwrap();
+    assert!(file.properties.is_empty());
+    let kid = &scene.nodes[1];
+    assert_eq!(
+        (kid.name.as_str(), kid.parent.as_deref(), kid.index),
+        ("Kid", Some("."), Some(0))
+    );
+    assert_eq!(kid.class.as_deref(), Some("Node"));
+    assert_eq!(kid.properties, [("g".to_owned(), Variant::Int(5))]);
+    assert_eq!(kid.groups, ["g"]);
+    assert_eq!(scene.nodes[0].parent, None);
+    let c = &scene.connections[0];
+    assert_eq!(
+        (
+            c.from.as_str(),
+            c.to.as_str(),
+            c.signal.as_str(),
+            c.method.as_str()
+        ),
+        ("Kid", ".", "g", "Kid")
+    );
+    assert_eq!(
+        (c.flags, c.binds.as_slice(), c.unbinds),
+        (None, &[Variant::Int(5)][..], None)
+    );
+    assert_eq!(scene.editable, ["Kid"]);
+}
+
+#[test]
+fn forged_scene_states_are_refused() {
+    let base = |nodes: &str, extra: &str| {
+        scene_file(&format!(
+            "{{\"names\": PackedStringArray(\"Root\", \"Node\"), \"variants\": [], \
+             \"node_count\": 2, \"nodes\": PackedInt32Array({nodes}), \"conn_count\": 0, \
+             \"conns\": PackedInt32Array(){extra}, \"version\": 3}}"
+        ))
+    };
+    let ok = "-1, -1, 1, 0, -1, 0, 0, 0, 0, 1, 0, -1, 0, 0";
+    assert!(read_binary(&base(ok, "")).is_ok());
+    for (nodes, extra, message) in [
+        // Two nodes announced, one given.
+        ("-1, -1, 1, 0, -1, 0, 0", "", "the ints of the nodes end early"),
+        // The second node's parent is itself (not an earlier node).
+        (
+            "-1, -1, 1, 0, -1, 0, 0, 1, 0, 1, 0, -1, 0, 0",
+            "",
+            "parent 1 is not an earlier node",
+        ),
+        // A name index beyond the names.
+        (
+            "-1, -1, 1, 0, -1, 0, 0, 0, 0, 1, 9, -1, 0, 0",
+            "",
+            "name index 9",
+        ),
+        // A property count beyond the ints.
+        (
+            "-1, -1, 1, 0, -1, 0, 0, 0, 0, 1, 0, -1, 1000, 0",
+            "",
+            "count of 1000",
+        ),
+        // A value index beyond the values.
+        (
+            "-1, -1, 1, 0, -1, 1, 0, 0, 0, 0, 0, 1, 0, -1, 0, 0",
+            "",
+            "value index 0",
+        ),
+        // Godot 4.6's id paths, which the model cannot hold yet.
+        (ok, ", \"id_paths\": [PackedInt32Array(1)]", "id_paths"),
+    ] {
+        let e = refused(&base(nodes, extra));
+        assert!(e.to_string().contains(message), "{nodes} {extra}: {e}");
+    }
+}
