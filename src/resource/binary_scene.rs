@@ -134,17 +134,13 @@ struct Ints<'a> {
 
 impl Ints<'_> {
     fn next(&mut self) -> Result<i32> {
-        let v = self
-            .data
-            .get(self.pos)
-            .copied()
-            .ok_or_else(|| {
-                bad(format!(
-                    "the ints of the {} end early ({} of them)",
-                    self.what,
-                    self.data.len()
-                ))
-            })?;
+        let v = self.data.get(self.pos).copied().ok_or_else(|| {
+            bad(format!(
+                "the ints of the {} end early ({} of them)",
+                self.what,
+                self.data.len()
+            ))
+        })?;
         self.pos += 1;
         Ok(v)
     }

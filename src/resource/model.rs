@@ -122,7 +122,7 @@ pub struct Connection {
     pub unbinds: Option<i64>,
 }
 
-/// A reference to another resource of the file, as [`reference`] reads it from a value.
+/// A reference to another resource of the file, as [`reference()`] reads it from a value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Reference<'a> {
     /// `ExtResource(id)`.
