@@ -759,7 +759,8 @@ impl Writer {
             Variant::Float(f) => {
                 #[allow(clippy::cast_possible_truncation)]
                 let narrow = *f as f32;
-                if f64::from(narrow) == *f || f.is_nan() {
+                // The saver's test `double(fl) != d`: a NaN is never equal, so it is a double.
+                if f64::from(narrow) == *f {
                     self.u32(VARIANT_FLOAT);
                     self.u32(narrow.to_bits());
                 } else {

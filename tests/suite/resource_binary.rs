@@ -555,7 +555,11 @@ fn forged_scene_states_are_refused() {
     assert!(read_binary(&base(ok, "")).is_ok());
     for (nodes, extra, message) in [
         // Two nodes announced, one given.
-        ("-1, -1, 1, 0, -1, 0, 0", "", "the ints of the nodes end early"),
+        (
+            "-1, -1, 1, 0, -1, 0, 0",
+            "",
+            "the ints of the nodes end early",
+        ),
         // The second node's parent is itself (not an earlier node).
         (
             "-1, -1, 1, 0, -1, 0, 0, 1, 0, 1, 0, -1, 0, 0",
@@ -586,4 +590,25 @@ fn forged_scene_states_are_refused() {
         let e = refused(&base(nodes, extra));
         assert!(e.to_string().contains(message), "{nodes} {extra}: {e}");
     }
+}
+
+#[test]
+fn floats_are_32_bit_when_exact_as_the_saver_decides() {
+    // write_variant: `float fl = d; if (double(fl) != d) VARIANT_DOUBLE (41) else
+    // VARIANT_FLOAT (4)`; a NaN is never equal to itself, so it is written as a double.
+    let value_bytes = |v: f64| {
+        let mut file = godot4_model();
+        file.properties = vec![("hp".into(), Variant::Float(v))];
+        let bytes = write_binary(&file, &BinaryOptions::godot4()).unwrap();
+        // The value follows the property's name index 0, before the final "RSRC".
+        let end = bytes.len() - 4;
+        bytes[..end].to_vec()
+    };
+    assert!(value_bytes(0.5).ends_with(&[0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0x3f]));
+    let mut want = vec![41, 0, 0, 0];
+    want.extend_from_slice(&0.1f64.to_le_bytes());
+    assert!(value_bytes(0.1).ends_with(&want));
+    let mut want = vec![41, 0, 0, 0];
+    want.extend_from_slice(&f64::NAN.to_le_bytes());
+    assert!(value_bytes(f64::NAN).ends_with(&want));
 }
