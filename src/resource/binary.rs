@@ -340,6 +340,8 @@ fn parse(data: &[u8], compressed: bool, base: u64) -> Result<(ResourceFile, Bina
     }
     let mut resources = Vec::with_capacity(internal.len());
     let count = internal.len();
+    // Where the main resource's `_bundled` value starts: a scene state's errors point there.
+    let mut bundled_at = 0;
     for (i, (_, path, _)) in internal.iter().enumerate() {
         let start = starts.get(i).copied().unwrap_or(data.len());
         let end = starts.get(i + 1).copied().unwrap_or(data.len());
@@ -354,6 +356,9 @@ fn parse(data: &[u8], compressed: bool, base: u64) -> Result<(ResourceFile, Bina
             let name = r.table_string()?;
             if name.is_empty() {
                 return Err(corrupt("a property without a name", name_at));
+            }
+            if name == "_bundled" {
+                bundled_at = r.pos;
             }
             let value = r.variant(0)?;
             properties.push((name, value));
@@ -389,7 +394,7 @@ fn parse(data: &[u8], compressed: bool, base: u64) -> Result<(ResourceFile, Bina
         scene: None,
     };
     if file.class == "PackedScene" {
-        binary_scene::unbundle(&mut file, &mut r.budget)?;
+        binary_scene::unbundle(&mut file, &mut r.budget).map_err(|e| e.or_at(bundled_at))?;
     }
     let info = BinaryInfo {
         engine: (major, minor),

@@ -587,8 +587,12 @@ fn forged_scene_states_are_refused() {
         // Godot 4.6's id paths, which the model cannot hold yet.
         (ok, ", \"id_paths\": [PackedInt32Array(1)]", "id_paths"),
     ] {
-        let e = refused(&base(nodes, extra));
+        let bytes = base(nodes, extra);
+        let e = refused(&bytes);
         assert!(e.to_string().contains(message), "{nodes} {extra}: {e}");
+        // The offset is where the `_bundled` value starts: VARIANT_DICTIONARY (26).
+        let at = e.offset().unwrap();
+        assert_eq!(&bytes[at..at + 4], &26u32.to_le_bytes(), "{e}");
     }
 }
 
@@ -611,4 +615,63 @@ fn floats_are_32_bit_when_exact_as_the_saver_decides() {
     let mut want = vec![41, 0, 0, 0];
     want.extend_from_slice(&f64::NAN.to_le_bytes());
     assert!(value_bytes(f64::NAN).ends_with(&want));
+}
+
+#[test]
+fn big_endian_files_read() {
+    // FLAG_SAVE_BIG_ENDIAN: the first field is stored before the switch (1, little-endian),
+    // every later number is big-endian.
+    let be32 = |v: u32| v.to_be_bytes().to_vec();
+    let be64 = |v: u64| v.to_be_bytes().to_vec();
+    let s = |t: &str| [be32(t.len() as u32 + 1), t.as_bytes().to_vec(), vec![0]].concat();
+    let mut b: Vec<u8> = [
+        b"RSRC".to_vec(),
+        1u32.to_le_bytes().to_vec(),
+        be32(0),
+        be32(4),
+        be32(6),
+        be32(6),
+    ]
+    .concat();
+    b.extend(s("Resource"));
+    b.extend(be64(0));
+    b.extend(be32(3));
+    b.extend(be64(u64::MAX));
+    for _ in 0..11 {
+        b.extend(be32(0));
+    }
+    b.extend(be32(2));
+    b.extend(s("hp"));
+    b.extend(s("path"));
+    b.extend(be32(0)); // no external resources
+    b.extend(be32(1));
+    b.extend(s("local://m"));
+    let slot = b.len();
+    b.extend(be64(0));
+    let offset = b.len() as u64;
+    b[slot..slot + 8].copy_from_slice(&be64(offset));
+    b.extend(s("Resource"));
+    b.extend(be32(2));
+    // hp: VARIANT_INT -7.
+    b.extend(be32(0));
+    b.extend(be32(3));
+    b.extend(be32(-7i32 as u32));
+    // path: VARIANT_NODE_PATH, 1 name (u16), 0 subnames, absolute (bit 15), name by index 1.
+    b.extend(be32(1));
+    b.extend(be32(22));
+    b.extend(1u16.to_be_bytes());
+    b.extend(0x8000u16.to_be_bytes());
+    b.extend(be32(1));
+    b.extend(b"RSRC");
+    let (file, info) = read_binary_with_info(&b).unwrap();
+    assert!(info.big_endian);
+    assert_eq!(file.properties[0], ("hp".to_owned(), Variant::Int(-7)));
+    assert_eq!(
+        file.properties[1].1,
+        Variant::NodePath(Box::new(godot_serde::NodePath {
+            names: vec!["path".into()],
+            subnames: vec![],
+            absolute: true
+        }))
+    );
 }
