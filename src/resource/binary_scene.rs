@@ -11,6 +11,9 @@
 //! conn_count int, conns PackedInt32Array, per connection:
 //!   from to signal method flags bind_count bind* [unbinds, version 3]
 //! node_paths Array of NodePath: the paths that parent, owner, from and to name with bit 30
+//! id_paths  Array of PackedInt32Array (Godot 4.6): beside each node path, the unique ids of
+//!   the nodes along it (a path into an instanced scene), else empty; read into the node's
+//!   `parent_id_path` / `owner_id_path` and the connection's `from_id_path` / `to_id_path`
 //! editable_instances Array of NodePath; base_scene int (an inherited scene); version int
 //! ```
 
@@ -83,15 +86,6 @@ fn paths(d: &Dictionary, key: &str) -> Result<Vec<String>> {
     }
 }
 
-fn is_empty_container(v: &Variant) -> bool {
-    match v {
-        Variant::Array(a) => a.items.is_empty(),
-        Variant::PackedInt32Array(a) => a.is_empty(),
-        Variant::PackedInt64Array(a) => a.is_empty(),
-        _ => false,
-    }
-}
-
 /// A NodePath as text: `A/B`, `/root/A`, `A:sub`.
 pub(crate) fn path_text(p: &NodePath) -> String {
     let mut s = String::new();
@@ -111,13 +105,11 @@ pub(crate) fn text_path(s: &str) -> NodePath {
     let absolute = s.starts_with('/');
     let body = s.trim_start_matches('/');
     let mut parts = body.split(':');
-    let names = parts
-        .next()
-        .unwrap_or_default()
-        .split('/')
-        .filter(|n| !n.is_empty())
-        .map(str::to_owned)
-        .collect();
+    // Every name, empty ones too, so that `path_text` gives the text back.
+    let names = match parts.next().unwrap_or_default() {
+        "" => Vec::new(),
+        names => names.split('/').map(str::to_owned).collect(),
+    };
     NodePath {
         names,
         subnames: parts.map(str::to_owned).collect(),
@@ -158,6 +150,7 @@ struct Tables<'a> {
     names: &'a [String],
     variants: &'a [Variant],
     node_paths: &'a [String],
+    id_paths: &'a [&'a [i32]],
 }
 
 impl Tables<'_> {
@@ -187,6 +180,15 @@ impl Tables<'_> {
             })?;
         budget.take(weight(v), 0).map_err(Error::without_offset)?;
         Ok(v.clone())
+    }
+
+    /// The unique-id path beside node path `i` (bit 30 set), as an attribute value, if it has
+    /// one.
+    fn id_path(&self, i: i32) -> Option<Variant> {
+        let ids = usize::try_from(i & FLAG_MASK)
+            .ok()
+            .and_then(|i| self.id_paths.get(i))?;
+        (!ids.is_empty()).then(|| Variant::PackedInt32Array(PackedInt32Array(ids.to_vec())))
     }
 
     fn node_path(&self, i: i32) -> Result<&str> {
@@ -254,21 +256,33 @@ fn read_state(d: &Dictionary, budget: &mut Budget) -> Result<Scene> {
         _ => return Err(bad("\"variants\" is missing or not an Array")),
     };
     let node_paths = paths(d, "node_paths")?;
-    // Godot 4.6 writes beside each node path the unique ids of its nodes, for a path into an
-    // instanced scene; the model has no place for them yet.
-    match get(d, "id_paths") {
-        None => {}
-        Some(Variant::Array(a)) if a.items.iter().all(is_empty_container) => {}
-        Some(_) => {
-            return Err(bad(
-                "\"id_paths\" (Godot 4.6's unique-id paths into instanced scenes) are not supported",
-            ));
-        }
+    // Godot 4.6 writes beside each node path the unique ids of the nodes along it.
+    let id_paths: Vec<&[i32]> = match get(d, "id_paths") {
+        None => Vec::new(),
+        Some(Variant::Array(a)) => a
+            .items
+            .iter()
+            .map(|v| match v {
+                Variant::PackedInt32Array(ids) => Ok(ids.as_slice()),
+                _ => Err(bad(
+                    "\"id_paths\" holds a value that is not a PackedInt32Array",
+                )),
+            })
+            .collect::<Result<_>>()?,
+        Some(_) => return Err(bad("\"id_paths\" is not an Array")),
+    };
+    if id_paths.len() > node_paths.len() {
+        return Err(bad(format!(
+            "{} id paths for {} node paths",
+            id_paths.len(),
+            node_paths.len()
+        )));
     }
     let t = Tables {
         names,
         variants,
         node_paths: &node_paths,
+        id_paths: &id_paths,
     };
     let node_count = int(d, "node_count")?;
     let node_ints = ints(d, "nodes")?;
@@ -316,6 +330,9 @@ fn read_state(d: &Dictionary, budget: &mut Budget) -> Result<Scene> {
         node.parent = if is_root {
             None
         } else if parent & FLAG_ID_IS_PATH != 0 {
+            if let Some(ids) = t.id_path(parent) {
+                node.other.push(("parent_id_path".to_owned(), ids));
+            }
             Some(t.node_path(parent)?.to_owned())
         } else {
             let p = usize::try_from(parent & FLAG_MASK).unwrap_or(usize::MAX);
@@ -334,6 +351,9 @@ fn read_state(d: &Dictionary, budget: &mut Budget) -> Result<Scene> {
         node.owner = if owner < 0 || owner == NO_PARENT_SAVED || (!is_root && owner == 0) {
             None
         } else if owner & FLAG_ID_IS_PATH != 0 {
+            if let Some(ids) = t.id_path(owner) {
+                node.other.push(("owner_id_path".to_owned(), ids));
+            }
             Some(t.node_path(owner)?.to_owned())
         } else {
             let o = usize::try_from(owner & FLAG_MASK).unwrap_or(usize::MAX);
@@ -420,8 +440,18 @@ fn read_state(d: &Dictionary, budget: &mut Budget) -> Result<Scene> {
     };
     let mut connections = Vec::with_capacity(conn_count);
     for _ in 0..conn_count {
-        let from = endpoint(r.next()?)?;
-        let to = endpoint(r.next()?)?;
+        let from_index = r.next()?;
+        let to_index = r.next()?;
+        let from = endpoint(from_index)?;
+        let to = endpoint(to_index)?;
+        let mut other = Vec::new();
+        for (key, index) in [("from_id_path", from_index), ("to_id_path", to_index)] {
+            if index & FLAG_ID_IS_PATH != 0 {
+                if let Some(ids) = t.id_path(index) {
+                    other.push((key.to_owned(), ids));
+                }
+            }
+        }
         let signal = t.name(r.next()?, budget)?;
         let method = t.name(r.next()?, budget)?;
         let flags = i64::from(r.next()?);
@@ -443,6 +473,7 @@ fn read_state(d: &Dictionary, budget: &mut Budget) -> Result<Scene> {
             flags: (flags != CONNECT_PERSIST).then_some(flags),
             binds,
             unbinds,
+            other,
         });
     }
     Ok(Scene {
@@ -460,6 +491,10 @@ struct Builder {
     variants: Vec<Variant>,
     variant_index: Dictionary,
     node_paths: Vec<Variant>,
+    id_paths: Vec<Variant>,
+    /// Godot 4.6 (unique ids): a new node path's names go into `names` too, as the engine
+    /// registers them when it packs the path.
+    path_names: bool,
 }
 
 impl Builder {
@@ -484,21 +519,36 @@ impl Builder {
         Ok(i)
     }
 
-    /// A node by its path: its index among the nodes so far, else a `node_paths` entry.
-    fn node(&mut self, path: &str, paths: &[String]) -> Result<i32> {
+    /// A node by its path: its index among the nodes so far, else a `node_paths` entry (with
+    /// `ids`, its unique-id path, beside it in `id_paths`).
+    fn node(&mut self, path: &str, paths: &[String], ids: Option<&Variant>) -> Result<i32> {
         if let Some(i) = paths.iter().position(|p| p == path) {
             return index_i32(i, FLAG_MASK);
         }
-        let np = Variant::NodePath(Box::new(text_path(path)));
+        let parsed = text_path(path);
+        let np = Variant::NodePath(Box::new(parsed.clone()));
         let i = match self.node_paths.iter().position(|p| *p == np) {
             Some(i) => i,
             None => {
+                if self.path_names {
+                    for name in &parsed.names {
+                        self.name(name)?;
+                    }
+                }
                 self.node_paths.push(np);
+                self.id_paths.push(match ids {
+                    Some(v @ Variant::PackedInt32Array(_)) => v.clone(),
+                    _ => Variant::PackedInt32Array(PackedInt32Array::default()),
+                });
                 self.node_paths.len() - 1
             }
         };
         Ok(index_i32(i, FLAG_MASK)? | FLAG_ID_IS_PATH)
     }
+}
+
+fn attribute<'v>(other: &'v [(String, Variant)], key: &str) -> Option<&'v Variant> {
+    other.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
 fn index_i32(i: usize, max: i32) -> Result<i32> {
@@ -514,7 +564,12 @@ fn index_i32(i: usize, max: i32) -> Result<i32> {
 /// method, signal and binds.
 pub(crate) fn bundle(scene: &Scene, format: ResourceFormat) -> Result<Variant> {
     let godot4 = format == ResourceFormat::Godot4;
-    let mut b = Builder::default();
+    let with_ids =
+        godot4 && !scene.nodes.is_empty() && scene.nodes.iter().all(|n| n.unique_id.is_some());
+    let mut b = Builder {
+        path_names: with_ids,
+        ..Builder::default()
+    };
     let mut paths: Vec<String> = Vec::with_capacity(scene.nodes.len());
     let mut ints: Vec<i32> = Vec::new();
     let mut base_scene = None;
@@ -527,7 +582,7 @@ pub(crate) fn bundle(scene: &Scene, format: ResourceFormat) -> Result<Variant> {
                     format!("node {:?} (not the first) has no parent", node.name).into(),
                 )));
             }
-            (Some(p), _) => b.node(p, &paths)?,
+            (Some(p), _) => b.node(p, &paths, attribute(&node.other, "parent_id_path"))?,
         };
         paths.push(match &node.parent {
             None => ".".to_owned(),
@@ -537,7 +592,7 @@ pub(crate) fn bundle(scene: &Scene, format: ResourceFormat) -> Result<Variant> {
         let owner = match (&node.owner, is_root) {
             (_, true) => -1,
             (None, false) => 0,
-            (Some(o), false) => b.node(o, &paths)?,
+            (Some(o), false) => b.node(o, &paths, attribute(&node.other, "owner_id_path"))?,
         };
         let name = b.name(&node.name)?;
         let name_index = match node.index {
@@ -594,8 +649,8 @@ pub(crate) fn bundle(scene: &Scene, format: ResourceFormat) -> Result<Variant> {
     for c in &scene.connections {
         let method = b.name(&c.method)?;
         let signal = b.name(&c.signal)?;
-        let from = b.node(&c.from, &paths)?;
-        let to = b.node(&c.to, &paths)?;
+        let from = b.node(&c.from, &paths, attribute(&c.other, "from_id_path"))?;
+        let to = b.node(&c.to, &paths, attribute(&c.other, "to_id_path"))?;
         conns.extend([from, to, signal, method]);
         conns.push(
             i32::try_from(c.flags.unwrap_or(CONNECT_PERSIST))
@@ -623,8 +678,6 @@ pub(crate) fn bundle(scene: &Scene, format: ResourceFormat) -> Result<Variant> {
         "nodes".into(),
         Variant::PackedInt32Array(PackedInt32Array(ints)),
     );
-    let with_ids =
-        godot4 && !scene.nodes.is_empty() && scene.nodes.iter().all(|n| n.unique_id.is_some());
     if with_ids {
         let ids = scene
             .nodes
@@ -656,8 +709,14 @@ pub(crate) fn bundle(scene: &Scene, format: ResourceFormat) -> Result<Variant> {
         })),
     );
     if with_ids {
-        // Godot 4.6: the unique-id paths of the node paths, none here.
-        d.insert("id_paths".into(), Variant::Array(Box::default()));
+        // Godot 4.6: the unique-id paths beside the node paths.
+        d.insert(
+            "id_paths".into(),
+            Variant::Array(Box::new(Array {
+                element_type: Default::default(),
+                items: b.id_paths,
+            })),
+        );
     }
     let editable = scene
         .editable

@@ -175,6 +175,28 @@ func scene():
 		print("PACK ", err)
 	return packed
 
+# A scene reaching into an instanced scene (Godot 4.6 writes the unique ids along such paths,
+# `id_paths`): the instance's children editable, a node added under its `Inner`, and a
+# persisted connection from `Inner`.
+func scene_ids():
+	var root = Node2D.new()
+	root.name = "Root"
+	var inst = load("res://out/sub.scn").instantiate()
+	inst.name = "Instance"
+	root.add_child(inst)
+	inst.owner = root
+	root.set_editable_instance(inst, true)
+	var extra = Node.new()
+	extra.name = "Extra"
+	inst.get_node("Inner").add_child(extra)
+	extra.owner = root
+	inst.get_node("Inner").connect("renamed", Callable(root, "show"), CONNECT_PERSIST)
+	var packed = PackedScene.new()
+	var err = packed.pack(root)
+	if err != OK:
+		print("PACK ", err)
+	return packed
+
 func write_desc(path, res):
 	var f = FileAccess.open(path, FileAccess.WRITE)
 	f.store_buffer(var_to_bytes(describe(res, true)))
@@ -194,6 +216,11 @@ func _init():
 		var e2 = ResourceSaver.save(s, "res://out/scene_c.scn", ResourceSaver.FLAG_COMPRESS)
 		write_desc("res://out/scene.desc", ResourceLoader.load("res://out/scene.scn", "", ResourceLoader.CACHE_MODE_IGNORE))
 		print("SAVED scene %d %d" % [e1, e2])
+		var s2 = scene_ids()
+		e1 = ResourceSaver.save(s2, "res://out/scene_ids.scn")
+		e2 = ResourceSaver.save(s2, "res://out/scene_ids_c.scn", ResourceSaver.FLAG_COMPRESS)
+		write_desc("res://out/scene_ids.desc", ResourceLoader.load("res://out/scene_ids.scn", "", ResourceLoader.CACHE_MODE_IGNORE))
+		print("SAVED scene_ids %d %d" % [e1, e2])
 	else:
 		for name in args.slice(1):
 			var ext = "scn" if name.begins_with("scene") else "res"

@@ -584,8 +584,17 @@ fn forged_scene_states_are_refused() {
             "",
             "value index 0",
         ),
-        // Godot 4.6's id paths, which the model cannot hold yet.
-        (ok, ", \"id_paths\": [PackedInt32Array(1)]", "id_paths"),
+        // Godot 4.6's id paths: more of them than node paths, and not PackedInt32Arrays.
+        (
+            ok,
+            ", \"id_paths\": [PackedInt32Array(1)]",
+            "1 id paths for 0 node paths",
+        ),
+        (
+            ok,
+            ", \"node_paths\": [NodePath(\"x\")], \"id_paths\": [1]",
+            "not a PackedInt32Array",
+        ),
     ] {
         let bytes = base(nodes, extra);
         let e = refused(&bytes);

@@ -305,8 +305,8 @@ fn engine_checks(stdout: &str, names: &[String]) {
     }
 }
 
-fn all_names() -> Vec<String> {
-    NAMES
+fn all_names(names: &[&str]) -> Vec<String> {
+    names
         .iter()
         .flat_map(|n| [n.to_string(), format!("{n}_c")])
         .collect()
@@ -324,7 +324,9 @@ fn godot4_resources_read_rewritten_and_loaded() {
     );
     let out = project.run(&engine, "rsrc_save.gd", &["save"], Duration::from_secs(120));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    for name in NAMES {
+    // Godot 4.6 also saves a scene with paths into an instanced scene (its `id_paths`).
+    let godot4_names: Vec<&str> = NAMES.iter().copied().chain(["scene_ids"]).collect();
+    for name in &godot4_names {
         assert!(
             stdout.contains(&format!("SAVED {name} 0 0")),
             "{name}:\n{stdout}"
@@ -332,10 +334,26 @@ fn godot4_resources_read_rewritten_and_loaded() {
     }
     let dir = project.dir.join("out");
     let config = Config::new(GodotVersion::V4_5);
-    for name in NAMES {
+    for name in &godot4_names {
         check_file(&dir, name, config, true, &BinaryOptions::godot4());
     }
-    let names = all_names();
+    let file = read_binary(&std::fs::read(dir.join("scene_ids.scn")).unwrap()).unwrap();
+    let scene = file.scene.as_ref().unwrap();
+    let extra = scene.nodes.iter().find(|n| n.name == "Extra").unwrap();
+    assert_eq!(extra.parent.as_deref(), Some("Instance/Inner"));
+    // The ids along `Instance/Inner`: the instance's own id in this scene first.
+    let Some((_, Variant::PackedInt32Array(ids))) =
+        extra.other.iter().find(|(k, _)| k == "parent_id_path")
+    else {
+        panic!("no parent_id_path: {extra:?}")
+    };
+    let instance = scene.nodes.iter().find(|n| n.name == "Instance").unwrap();
+    assert_eq!(
+        (ids.len(), Some(i64::from(ids[0]))),
+        (2, instance.unique_id)
+    );
+    assert_eq!(scene.editable, ["Instance"]);
+    let names = all_names(&godot4_names);
     let mut args = vec!["check"];
     args.extend(names.iter().map(String::as_str));
     let out = project.run(&engine, "rsrc_save.gd", &args, Duration::from_secs(120));
@@ -368,7 +386,7 @@ fn godot3_resources_read_rewritten_and_loaded() {
     for name in NAMES {
         check_file(&dir, name, config, false, &BinaryOptions::godot3());
     }
-    let names = all_names();
+    let names = all_names(&NAMES);
     let mut args = vec!["check"];
     args.extend(names.iter().map(String::as_str));
     let out = project

@@ -27,17 +27,10 @@ fn fixtures() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for engine in ["godot4", "godot3"] {
         for name in FIXTURES {
-            out.push(
-                std::fs::read(
-                    root()
-                        .join("tests/fixtures/resource")
-                        .join(engine)
-                        .join(name),
-                )
-                .unwrap(),
-            );
+            out.push(fixture(engine, name));
         }
     }
+    out.push(fixture("godot4", "scene_ids.scn"));
     out
 }
 
@@ -72,6 +65,27 @@ fn engine_fixtures_read_to_their_saved_values_and_write_back_exactly() {
                     "{engine}/{name}"
                 );
             }
+        }
+        if engine == "godot4" {
+            // scene_ids: Extra's parent is Instance/Inner, a path into the instance, with the
+            // unique ids along it: the instance's own first.
+            let bytes = fixture(engine, "scene_ids.scn");
+            let (file, info) = read_binary_with_info(&bytes).unwrap();
+            assert!(
+                write_binary(&file, &info.options()).unwrap() == bytes,
+                "scene_ids"
+            );
+            let scene = file.scene.unwrap();
+            let extra = scene.nodes.iter().find(|n| n.name == "Extra").unwrap();
+            assert_eq!(extra.parent.as_deref(), Some("Instance/Inner"));
+            let instance = scene.nodes.iter().find(|n| n.name == "Instance").unwrap();
+            let ids = prop(&extra.other, "parent_id_path");
+            let Variant::PackedInt32Array(ids) = ids else {
+                panic!("{ids:?}")
+            };
+            assert_eq!(Some(i64::from(ids[0])), instance.unique_id);
+            let from = prop(&scene.connections[0].other, "from_id_path");
+            assert_eq!(from, prop(&extra.other, "parent_id_path"));
         }
         // rsrc_save.gd: top.title = "top", top.ratio = 1.5, top.child = mid (title "mid",
         // counts [1, 2, 3]) whose child is leaf (title "leaf", ratio 0.25).
@@ -148,6 +162,7 @@ fn engine_fixtures_read_to_their_saved_values_and_write_back_exactly() {
                         flags: Some(3),
                         binds: vec![],
                         unbinds: None,
+                        other: vec![],
                     },
                     Connection {
                         signal: "tree_entered".into(),
@@ -157,6 +172,7 @@ fn engine_fixtures_read_to_their_saved_values_and_write_back_exactly() {
                         flags: None,
                         binds: vec![Variant::Int(1), Variant::from("x")],
                         unbinds: None,
+                        other: vec![],
                     },
                 ]
             );
