@@ -454,7 +454,13 @@ pub fn write_binary(file: &ResourceFile, options: &BinaryOptions) -> Result<Vec<
     if let Some(scene) = &file.scene {
         let bundled = binary_scene::bundle(scene, file.format)?;
         main_properties.retain(|(name, _)| name != "_bundled");
-        main_properties.insert(0, ("_bundled".to_owned(), bundled));
+        // In the engine's property order: Resource's own (`resource_*`) first, then
+        // PackedScene's `_bundled`, then `script` and metadata.
+        let at = main_properties
+            .iter()
+            .position(|(name, _)| !name.starts_with("resource_"))
+            .unwrap_or(main_properties.len());
+        main_properties.insert(at, ("_bundled".to_owned(), bundled));
     }
     let main = SubResource {
         id: String::new(),

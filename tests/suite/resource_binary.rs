@@ -684,3 +684,24 @@ fn big_endian_files_read() {
         }))
     );
 }
+
+#[test]
+fn a_scene_state_goes_after_the_resource_properties() {
+    // PackedScene's property list: Resource's (resource_local_to_scene, resource_name) before
+    // its own `_bundled`, metadata after; the file keeps that order.
+    let mut file = read_binary(&scene_file(
+        "{\"names\": PackedStringArray(\"Root\", \"Node\"), \"variants\": [], \"node_count\": 1, \
+         \"nodes\": PackedInt32Array(-1, -1, 1, 0, -1, 0, 0), \"conn_count\": 0, \
+         \"conns\": PackedInt32Array(), \"version\": 3}",
+    ))
+    .unwrap();
+    file.properties = vec![
+        ("resource_name".into(), Variant::from("level")),
+        ("metadata/x".into(), Variant::Int(1)),
+    ];
+    let bytes = write_binary(&file, &BinaryOptions::godot4()).unwrap();
+    let order = |name: &[u8]| position(&bytes, name);
+    assert!(order(b"resource_name\0") < order(b"_bundled\0"));
+    assert!(order(b"_bundled\0") < order(b"metadata/x\0"));
+    assert_eq!(read_binary(&bytes).unwrap(), file);
+}

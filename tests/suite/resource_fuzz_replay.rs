@@ -15,12 +15,13 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-const FIXTURES: [&str; 5] = [
+const FIXTURES: [&str; 6] = [
     "custom.res",
     "types.res",
     "animation.res",
     "scene.scn",
     "scene_c.scn",
+    "named.scn",
 ];
 
 fn fixtures() -> Vec<Vec<u8>> {
@@ -87,6 +88,13 @@ fn engine_fixtures_read_to_their_saved_values_and_write_back_exactly() {
             let from = prop(&scene.connections[0].other, "from_id_path");
             assert_eq!(from, prop(&extra.other, "parent_id_path"));
         }
+        // named.scn: resource_name = "level" and metadata x = 1 beside the scene state.
+        let named = read_binary(&fixture(engine, "named.scn")).unwrap();
+        assert_eq!(
+            *prop(&named.properties, "resource_name"),
+            Variant::from("level")
+        );
+        assert_eq!(named.scene.as_ref().unwrap().nodes[0].name, "Root");
         // rsrc_save.gd: top.title = "top", top.ratio = 1.5, top.child = mid (title "mid",
         // counts [1, 2, 3]) whose child is leaf (title "leaf", ratio 0.25).
         let custom = read_binary(&fixture(engine, "custom.res")).unwrap();
