@@ -27,7 +27,8 @@
 use std::collections::HashMap;
 
 use super::binary_scene;
-use super::binary_variant::{Budget, Met, Reader, Tables, Writer, corrupt, id_text, walk_value};
+use super::binary_variant::{Budget, Reader, corrupt};
+use super::binary_writer::{Met, Tables, Writer, id_text, walk_value};
 use super::model::{ExtResource, Reference, ResourceFile, ResourceFormat, SubResource, reference};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::Variant;

@@ -40,6 +40,7 @@
 mod binary;
 mod binary_scene;
 mod binary_variant;
+mod binary_writer;
 mod model;
 
 pub use binary::{
