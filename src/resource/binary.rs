@@ -410,6 +410,9 @@ fn parse(data: &[u8], compressed: bool, base: u64) -> Result<(ResourceFile, Bina
     Ok((file, info))
 }
 
+/// A resource to write: its id, class and properties (borrowed from the model).
+type ToWrite<'a> = (&'a str, &'a str, Vec<(&'a str, &'a Variant)>);
+
 /// The id of an internal resource's path: what follows `local://`, or after `::` for a
 /// `res://file::id` path, or the whole path.
 fn local_id(path: &str) -> String {
@@ -450,28 +453,44 @@ pub fn write_binary(file: &ResourceFile, options: &BinaryOptions) -> Result<Vec<
         )));
     }
     let godot3 = file.format == ResourceFormat::Godot3;
-    // The main resource's properties: a scene's state is its `_bundled` Dictionary.
-    let mut main_properties = file.properties.clone();
-    if let Some(scene) = &file.scene {
-        let bundled = binary_scene::bundle(scene, file.format)?;
-        main_properties.retain(|(name, _)| name != "_bundled");
+    // The main resource's properties: a scene's state is its `_bundled` Dictionary. Borrowed,
+    // not copied: a save game's main resource may hold most of the file.
+    let bundled = match &file.scene {
+        Some(scene) => Some(binary_scene::bundle(scene, file.format)?),
+        None => None,
+    };
+    let mut main_properties: Vec<(&str, &Variant)> = file
+        .properties
+        .iter()
+        .filter(|(name, _)| bundled.is_none() || name != "_bundled")
+        .map(|(name, value)| (name.as_str(), value))
+        .collect();
+    if let Some(bundled) = &bundled {
         // In the engine's property order: Resource's own (`resource_*`) first, then
         // PackedScene's `_bundled`, then `script` and metadata.
         let at = main_properties
             .iter()
             .position(|(name, _)| !name.starts_with("resource_"))
             .unwrap_or(main_properties.len());
-        main_properties.insert(at, ("_bundled".to_owned(), bundled));
+        main_properties.insert(at, ("_bundled", bundled));
     }
-    let main = SubResource {
-        id: String::new(),
-        class: file.class.clone(),
-        properties: main_properties,
-    };
-    let resources: Vec<&SubResource> = file.sub_resources.iter().chain([&main]).collect();
+    // (id, class, properties) of each resource, the main one last.
+    let mut resources: Vec<ToWrite<'_>> = file
+        .sub_resources
+        .iter()
+        .map(|sub| {
+            let props = sub
+                .properties
+                .iter()
+                .map(|(n, v)| (n.as_str(), v))
+                .collect();
+            (sub.id.as_str(), sub.class.as_str(), props)
+        })
+        .collect();
+    resources.push(("", file.class.as_str(), main_properties));
     if options.format_version < 6 {
-        for res in &resources {
-            for (name, value) in &res.properties {
+        for (_, _, properties) in &resources {
+            for (name, value) in properties {
                 if contains_vector4_array(value) {
                     return Err(unsupported(format!(
                         "property {name:?} holds a PackedVector4Array, which format version {} does not have (6 and later)",
@@ -496,20 +515,24 @@ pub fn write_binary(file: &ResourceFile, options: &BinaryOptions) -> Result<Vec<
     }
     let mut path_names: Vec<&str> = Vec::new();
     let mut visited = vec![false; file.sub_resources.len()];
-    walk_paths(file, &main, &mut visited, &mut path_names);
+    if let Some((_, _, main)) = resources.last() {
+        let values: Vec<&Variant> = main.iter().map(|(_, v)| *v).collect();
+        walk_paths(file, &values, &mut visited, &mut path_names);
+    }
     for (i, sub) in file.sub_resources.iter().enumerate() {
         if !visited.get(i).copied().unwrap_or(true) {
             if let Some(slot) = visited.get_mut(i) {
                 *slot = true;
             }
-            walk_paths(file, sub, &mut visited, &mut path_names);
+            let values: Vec<&Variant> = sub.properties.iter().map(|(_, v)| v).collect();
+            walk_paths(file, &values, &mut visited, &mut path_names);
         }
     }
     for s in path_names {
         add(s, &mut strings, &mut index);
     }
-    for res in &resources {
-        for (name, _) in &res.properties {
+    for (_, _, properties) in &resources {
+        for (name, _) in properties {
             add(name, &mut strings, &mut index);
         }
     }
@@ -560,16 +583,16 @@ pub fn write_binary(file: &ResourceFile, options: &BinaryOptions) -> Result<Vec<
     }
     w.u32(u32_len(resources.len())?);
     let mut slots = Vec::with_capacity(resources.len());
-    for (i, res) in resources.iter().enumerate() {
+    for (i, (id, _, _)) in resources.iter().enumerate() {
         let path = if i + 1 == resources.len() {
             options
                 .main_path
                 .clone()
                 .unwrap_or_else(|| format!("local://{}", if godot3 { "0" } else { &file.class }))
-        } else if res.id.contains("://") {
-            res.id.clone()
+        } else if id.contains("://") {
+            (*id).to_owned()
         } else {
-            format!("local://{}", res.id)
+            format!("local://{id}")
         };
         w.ustring(&path)?;
         slots.push(w.out.len());
@@ -583,7 +606,7 @@ pub fn write_binary(file: &ResourceFile, options: &BinaryOptions) -> Result<Vec<
         internal: &internal,
         strings: &index,
     };
-    for (res, slot) in resources.iter().zip(slots) {
+    for ((_, class, properties), slot) in resources.iter().zip(slots) {
         // Offsets count from the start of the file, magic included; a compressed file's
         // from the start of its compressed stream, which has no magic.
         let offset = if options.compress {
@@ -594,10 +617,10 @@ pub fn write_binary(file: &ResourceFile, options: &BinaryOptions) -> Result<Vec<
         if let Some(bytes) = w.out.get_mut(slot..slot + 8) {
             bytes.copy_from_slice(&offset.to_le_bytes());
         }
-        w.ustring(&res.class)?;
-        w.u32(u32_len(res.properties.len())?);
-        for (name, value) in &res.properties {
-            let i = index.get(name.as_str()).copied().unwrap_or(0);
+        w.ustring(class)?;
+        w.u32(u32_len(properties.len())?);
+        for (name, value) in properties {
+            let i = index.get(*name).copied().unwrap_or(0);
             w.u32(i);
             w.variant(value, &tables)
                 .map_err(|e| unsupported(format!("property {name:?}: {}", e.kind())))?;
@@ -651,11 +674,11 @@ fn contains_vector4_array(v: &Variant) -> bool {
 /// properties in order, a sub-resource's before the rest of the property that refers to it.
 fn walk_paths<'f>(
     file: &'f ResourceFile,
-    res: &'f SubResource,
+    values: &[&'f Variant],
     visited: &mut Vec<bool>,
     out: &mut Vec<&'f str>,
 ) {
-    for (_, value) in &res.properties {
+    for value in values {
         let mut met = Vec::new();
         walk_value(value, &mut met);
         for item in met {
@@ -676,7 +699,8 @@ fn walk_paths<'f>(
                         *slot = true;
                     }
                     if let Some(sub) = file.sub_resources.get(i) {
-                        crate::wire::depth::grow(|| walk_paths(file, sub, visited, out));
+                        let values: Vec<&Variant> = sub.properties.iter().map(|(_, v)| v).collect();
+                        crate::wire::depth::grow(|| walk_paths(file, &values, visited, out));
                     }
                 }
             }

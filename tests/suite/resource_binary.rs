@@ -705,3 +705,23 @@ fn a_scene_state_goes_after_the_resource_properties() {
     assert!(order(b"_bundled\0") < order(b"metadata/x\0"));
     assert_eq!(read_binary(&bytes).unwrap(), file);
 }
+
+#[test]
+fn writing_borrows_the_model() {
+    // A main resource of 8 MiB of bytes: the writer holds its output, grown by doubling (the
+    // old and the new buffer at once: up to 3 times the file), and no copy of the model's
+    // values (which would add 8 MiB more).
+    let mut file = godot4_model();
+    let big = 8usize << 20;
+    file.properties.push((
+        "blob".into(),
+        Variant::PackedByteArray(godot_serde::PackedByteArray(vec![7; big])),
+    ));
+    let (bytes, peak) = heap::peak_of(|| write_binary(&file, &BinaryOptions::godot4()).unwrap());
+    assert!(bytes.len() > big);
+    assert!(
+        peak <= heap::budget(3, bytes.len()),
+        "held {peak} bytes to write {} bytes",
+        bytes.len()
+    );
+}
