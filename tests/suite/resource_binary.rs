@@ -725,3 +725,20 @@ fn writing_borrows_the_model() {
         bytes.len()
     );
 }
+
+#[test]
+fn godot3_files_hold_only_godot3_types() {
+    // The 3.x loader knows value types up to VARIANT_DOUBLE (41): a StringName (44) in a
+    // format-3 file is refused, as the engine refuses it, not read as a value Godot 3 lacks.
+    let mut bytes = godot3_file();
+    // The main resource's first property value: VARIANT_OBJECT (24) after the name index 0.
+    let at = bytes.len() - 4 - 2 * 16 + 4;
+    assert_eq!(&bytes[at..at + 4], &24u32.to_le_bytes());
+    bytes[at..at + 4].copy_from_slice(&44u32.to_le_bytes());
+    let e = refused(&bytes);
+    assert!(
+        e.to_string().contains("unknown value type 44 in a Godot 3"),
+        "{e}"
+    );
+    assert_eq!(e.offset(), Some(at));
+}
