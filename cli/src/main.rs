@@ -11,6 +11,7 @@ mod input;
 mod json;
 mod pck;
 mod resource;
+mod resource_convert;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use godot_serde::{Config, GodotVersion};
@@ -153,7 +154,8 @@ pack (the same layout unless --format) through a temporary file.")]
         #[command(subcommand)]
         command: pck::PckCommand,
     },
-    /// Scenes and resources (.tscn, .tres of Godot 3 and 4): show them, set a property.
+    /// Scenes and resources (.tscn, .tres, .scn, .res of Godot 3 and 4): show them, set a
+    /// property, convert between forms and engine versions.
     #[command(after_help = "\
 Examples:
   godot-serde resource show main.tscn                   # nodes, groups, instances, properties
@@ -161,6 +163,8 @@ Examples:
   godot-serde resource set main.tscn Player position 'Vector2(5, 6.25)'
   godot-serde resource set item.tres resource title '\"Axe\"' -o edited.tres
   godot-serde resource set item.tres Gradient_hxh8y offsets 'PackedFloat32Array(0, 0.5)'
+  godot-serde resource convert level.scn -o level_c.scn --compress
+  godot-serde resource convert item.res -o item_42.res --engine 4.2
 
 set rewrites only the value's text (or adds one line); every other byte of the file is kept.
 VALUE is in the file's engine's text form; null removes the property.")]
@@ -646,6 +650,7 @@ fn run() -> ExitCode {
         Command::Resource { command } => match command {
             resource::ResourceCommand::Show(args) => resource::show(args, &mut out, &ui),
             resource::ResourceCommand::Set(args) => resource::set(args, &ui),
+            resource::ResourceCommand::Convert(args) => resource_convert::convert(args, &ui),
         },
         Command::Bots(args) => bots::bots(args, &mut out),
         Command::Debug { command } => match command {

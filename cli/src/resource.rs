@@ -22,6 +22,9 @@ pub enum ResourceCommand {
     /// resource (`resource` for the main one, or a sub-resource's id), keeping every other
     /// byte of the file.
     Set(SetArgs),
+    /// Convert a scene or resource to another form, by the extensions (.res, .scn binary;
+    /// the output compressed with --compress).
+    Convert(crate::resource_convert::ConvertArgs),
 }
 
 /// `resource show` options.

@@ -44,6 +44,12 @@ impl CompressedHeader {
     /// [`ErrorKind::InvalidContainer`] for a wrong magic, an unknown mode or a block size of
     /// 0 (which Godot refuses too); an end-of-input error for fewer than 16 bytes.
     pub fn parse(file: &[u8]) -> Result<Self> {
+        Self::parse_with_magic(file, COMPRESSED_MAGIC)
+    }
+
+    /// [`parse`](Self::parse) for a file whose first four bytes are `magic` (binary resources
+    /// save with `RSCC`, the rest of the layout the same).
+    fn parse_with_magic(file: &[u8], magic: &[u8; 4]) -> Result<Self> {
         let header = file.get(..HEADER).ok_or_else(|| {
             Error::at(
                 ErrorKind::UnexpectedEof {
@@ -52,11 +58,12 @@ impl CompressedHeader {
                 file.len(),
             )
         })?;
-        if header.get(..4) != Some(COMPRESSED_MAGIC) {
+        if header.get(..4) != Some(magic) {
             return Err(invalid(
                 format!(
-                    "not a compressed Godot file: magic {:02x?}, expected \"GCPF\"",
-                    header.get(..4).unwrap_or_default()
+                    "not a compressed Godot file: magic {:02x?}, expected {:?}",
+                    header.get(..4).unwrap_or_default(),
+                    String::from_utf8_lossy(magic)
                 ),
                 0,
             ));
@@ -112,7 +119,17 @@ fn invalid(message: String, offset: usize) -> Error {
 /// a block is cut; [`ErrorKind::InvalidContainer`] for a block that does not decompress to
 /// its size.
 pub fn read_compressed(file: &[u8], limits: &Limits) -> Result<Vec<u8>> {
-    let header = CompressedHeader::parse(file)?;
+    read_compressed_with_magic(file, COMPRESSED_MAGIC, limits)
+}
+
+/// [`read_compressed`] for a file whose first four bytes are `magic` (`RSCC` for a binary
+/// resource saved with `ResourceSaver.FLAG_COMPRESS`).
+pub(crate) fn read_compressed_with_magic(
+    file: &[u8],
+    magic: &[u8; 4],
+    limits: &Limits,
+) -> Result<Vec<u8>> {
+    let header = CompressedHeader::parse_with_magic(file, magic)?;
     if header.total as usize > limits.max_size {
         return Err(Error::at(
             ErrorKind::DecompressedTooLarge {
@@ -197,6 +214,17 @@ fn decompress_block(
 /// [`ErrorKind::Unsupported`] for Brotli, a block size of 0, or data of 4 GiB or more (the
 /// total is a `u32`).
 pub fn write_compressed(data: &[u8], mode: CompressionMode, block_size: u32) -> Result<Vec<u8>> {
+    write_compressed_with_magic(data, COMPRESSED_MAGIC, mode, block_size)
+}
+
+/// [`write_compressed`] with `magic` in place of `GCPF`, at the start and at the end (binary
+/// resources: `RSCC`).
+pub(crate) fn write_compressed_with_magic(
+    data: &[u8],
+    magic: &[u8; 4],
+    mode: CompressionMode,
+    block_size: u32,
+) -> Result<Vec<u8>> {
     let total = u32::try_from(data.len()).map_err(|_| {
         Error::new(ErrorKind::Unsupported(
             "a compressed file holds less than 4 GiB".into(),
@@ -212,7 +240,7 @@ pub fn write_compressed(data: &[u8], mode: CompressionMode, block_size: u32) -> 
     };
     let count = header.block_count() as usize;
     let mut out = Vec::with_capacity(HEADER + 4 * count + data.len() / 2 + 4);
-    out.extend_from_slice(COMPRESSED_MAGIC);
+    out.extend_from_slice(magic);
     out.extend_from_slice(&mode.id().to_le_bytes());
     out.extend_from_slice(&block_size.to_le_bytes());
     out.extend_from_slice(&total.to_le_bytes());
@@ -229,6 +257,6 @@ pub fn write_compressed(data: &[u8], mode: CompressionMode, block_size: u32) -> 
         }
         out.extend_from_slice(&block);
     }
-    out.extend_from_slice(COMPRESSED_MAGIC);
+    out.extend_from_slice(magic);
     Ok(out)
 }

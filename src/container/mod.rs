@@ -77,6 +77,8 @@ pub use encrypted::{
     encrypt_godot4_with_iv,
 };
 
+#[cfg(all(feature = "compression", feature = "resource"))]
+pub(crate) use compressed::{read_compressed_with_magic, write_compressed_with_magic};
 pub use key::Key;
 
 // The encrypted parts of resource packs (the `pck` module).

@@ -2,11 +2,11 @@
 //! as text (`.tscn`, `.tres`: `format=2` of Godot 3, `format=3` of Godot 4) and as binary
 //! (`.scn`, `.res`: `RSRC`), read into one model, [`ResourceFile`], that both forms share.
 //!
-//! A property's value is a [`Variant`](crate::Variant); a reference to another resource of the file is the
-//! text form's `ExtResource(id)` / `SubResource(id)`: an [`Object`](crate::Object) of class
-//! `ExtResource` / `SubResource` whose one property `id` holds the id (a `String` in Godot 4,
-//! an `Int` in Godot 3), as the [`text`](crate::text) module reads them. [`ext_ref`] and
-//! [`sub_ref`] make one; [`reference()`] tells one apart.
+//! A property's value is a [`Variant`](crate::Variant); a reference to another resource of the
+//! file is the text form's `ExtResource(id)` / `SubResource(id)`: an [`Object`](crate::Object)
+//! of class `ExtResource` / `SubResource` whose one property `id` holds the id (a `String` in
+//! Godot 4, an `Int` in Godot 3), as the [`text`](crate::text) module reads them. [`ext_ref`]
+//! and [`sub_ref`] make one; [`reference()`] tells one apart.
 //!
 //! # Text files
 //!
@@ -39,12 +39,50 @@
 //! assert_eq!(write_text(&model, GodotVersion::V3), doc.to_string());
 //! # Ok::<(), godot_serde::Error>(())
 //! ```
+//!
+//! # Binary form
+//!
+//! [`read_binary`] reads a `.res` / `.scn` of Godot 3 (format version 3) or Godot 4 (4–6);
+//! [`write_binary`] writes one in the layout its [`BinaryOptions`] choose, explicitly
+//! ([`BinaryOptions::godot4`], [`BinaryOptions::godot3`], or [`BinaryInfo::options`] of a read
+//! file), never guessed. The layout (`core/io/resource_format_binary.cpp`):
+//!
+//! ```text
+//! "RSRC"  big_endian u32  real_is_double u32  engine major u32  minor u32  format version u32
+//! main resource class (string)  import metadata offset u64
+//! Godot 4: flags u32  uid u64  [script class (string) with flag 8]  11 reserved u32
+//! Godot 3: 14 reserved u32
+//! string table: count u32, strings
+//! external resources: count u32, each class (string) path (string) [uid u64, Godot 4 with flag 2]
+//! internal resources: count u32, each path (string: local://ID or res://…::ID) offset u64
+//! each internal resource at its offset: class (string), property count u32,
+//!   each property: name (string table index u32) value
+//! "RSRC"
+//! ```
+//!
+//! A string is its UTF-8 length plus one (u32), the bytes and a NUL. The last internal
+//! resource is the main one. Flags (Godot 4): 1 named scene ids, 2 uids, 4 `real_t` is double,
+//! 8 script class. Format 4 is Godot 4.0–4.1, 5 (script class) 4.2, 6 (PackedVector4Array)
+//! 4.3 and later; Godot 3 writes 3.
+//!
+//! A compressed file is `RSCC` followed by the rest of a `FileAccessCompressed` file (mode,
+//! block size, size, block table, blocks; [`container`](crate::container) reads and writes
+//! them), whose content is the file above from the byte after `RSRC`.
 
+mod binary;
+mod binary_scene;
+mod binary_variant;
+mod binary_writer;
 mod model;
 mod text;
 mod text_edit;
 mod text_scan;
 mod text_write;
+
+pub use binary::{
+    BinaryInfo, BinaryOptions, MAX_FORMAT_VERSION, read_binary, read_binary_with_info, uid_id,
+    uid_text, write_binary,
+};
 
 pub use model::{
     Connection, ExtResource, Reference, ResourceFile, ResourceFormat, Scene, SceneNode,

@@ -120,6 +120,9 @@ pub struct Connection {
     pub binds: Vec<Variant>,
     /// How many of the signal's arguments are dropped (`unbinds`, Godot 4).
     pub unbinds: Option<i64>,
+    /// Any other attribute, in file order (Godot 4.6: `from_id_path` / `to_id_path`, the
+    /// unique ids along a path into an instanced scene, as a PackedInt32Array).
+    pub other: Vec<(String, Variant)>,
 }
 
 /// A reference to another resource of the file, as [`reference()`] reads it from a value.

@@ -664,6 +664,12 @@ impl TextResource {
                         flags: int("flags")?,
                         binds,
                         unbinds: int("unbinds")?,
+                        other: s
+                            .fields
+                            .iter()
+                            .filter(|f| !CONNECTION_FIELDS.contains(&f.name.as_str()))
+                            .map(|f| (f.name.clone(), f.value.clone()))
+                            .collect(),
                     };
                     if let Some(sc) = out.scene.as_mut() {
                         sc.connections.push(c);
@@ -727,6 +733,11 @@ impl TextResource {
         Ok(node)
     }
 }
+
+/// The attributes of a `[connection]` that [`Connection`] has fields of.
+const CONNECTION_FIELDS: [&str; 7] = [
+    "signal", "from", "to", "method", "flags", "binds", "unbinds",
+];
 
 /// An Array value of `items`.
 pub(super) fn array_of(items: Vec<Variant>) -> Variant {

@@ -130,6 +130,9 @@ pub fn write_text(file: &ResourceFile, version: GodotVersion) -> String {
             let binds = super::text::array_of(c.binds.clone());
             let _ = write!(out, " binds= {}", value(&binds));
         }
+        for (k, v) in &c.other {
+            let _ = write!(out, " {k}={}", value(v));
+        }
         out.push_str("]\n");
     }
     for (i, p) in scene.editable.iter().enumerate() {

@@ -36,6 +36,9 @@ mod json_fuzz;
 mod pck_fuzz;
 #[path = "../common/replay.rs"]
 mod replay;
+#[cfg(all(feature = "resource", feature = "compression"))]
+#[path = "../common/resource_fuzz.rs"]
+mod resource_fuzz;
 #[cfg(feature = "resource")]
 #[path = "../common/resource_text_fuzz.rs"]
 mod resource_text_fuzz;
@@ -113,6 +116,12 @@ mod pck_fuzz_replay;
 mod pck_live;
 mod properties;
 mod regressions;
+#[cfg(feature = "resource")]
+mod resource_binary;
+#[cfg(all(feature = "resource", feature = "compression"))]
+mod resource_binary_live;
+#[cfg(all(feature = "resource", feature = "compression"))]
+mod resource_fuzz_replay;
 #[cfg(feature = "resource")]
 mod resource_text;
 #[cfg(feature = "resource")]

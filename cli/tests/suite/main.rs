@@ -17,4 +17,5 @@ mod json_mapping;
 mod malformed;
 mod pck;
 mod resource;
+mod resource_convert;
 mod untrusted;

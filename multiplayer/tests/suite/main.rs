@@ -57,10 +57,10 @@ mod live_replication;
 mod live_rooms;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_server;
-#[cfg(feature = "tls")]
-mod live_wss;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_swarm;
+#[cfg(feature = "tls")]
+mod live_wss;
 #[cfg(all(feature = "enet", feature = "derive"))]
 mod lobby_godot3;
 mod protocol;
