@@ -122,6 +122,7 @@
 //! comparison per element, so time is linear in the keys (the engine's `Array <` asks `<` both
 //! ways at every level, which doubles per level of Arrays sharing a prefix).
 
+mod base64;
 mod display;
 mod grisu;
 pub(crate) mod lexer;
