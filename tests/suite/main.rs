@@ -116,6 +116,8 @@ mod regressions;
 #[cfg(feature = "resource")]
 mod resource_text;
 #[cfg(feature = "resource")]
+mod resource_text_format4;
+#[cfg(feature = "resource")]
 mod resource_text_fuzz_replay;
 #[cfg(feature = "resource")]
 mod resource_text_live;
