@@ -2,14 +2,15 @@
 //! holds a PackedByteArray of more than 64 bytes or a PackedVector4Array, and then every
 //! PackedByteArray as base64 and (4.5+) negative infinity as `-inf`; `format=3` otherwise.
 //!
-//! Two tests: files Godot 4.6 saved (kept here as text, from a run of
+//! Files Godot 4.6 saved (kept here as text, from a run of
 //! `tests/godot4/resource_text_format4.gd`) read into the model with the values derived by
 //! hand, and `write_text` of the model gives the engine's bytes again; then the same live:
 //! Godot 4.6 saves resources and scenes (100 bytes with a PackedVector4Array, a
 //! PackedVector4Array alone, bytes nested in a Dictionary, in a sub-resource, on a node; and
 //! files with neither, which stay `format=3`), and for every file the crate's `write_text` of
-//! the model it reads is byte-identical, and every value equals the engine's report. Skips
-//! loudly without an engine; fails then when `GODOT_SERDE_REQUIRE_ENGINE=1`.
+//! the model it reads is byte-identical, and every value equals the engine's report (skips
+//! loudly without an engine; fails then when `GODOT_SERDE_REQUIRE_ENGINE=1`). Bad base64 is
+//! an error at its line and column.
 
 use crate::common;
 
@@ -21,7 +22,7 @@ use common::engine::{Godot4Project, godot4_or_skip, godot4_version};
 use godot_serde::resource::{ResourceFile, TextResource, write_text};
 use godot_serde::text::variant_to_string_with;
 use godot_serde::{
-    Config, GodotVersion, PackedByteArray, PackedVector4Array, Real, Variant, Vector4,
+    Config, ErrorKind, GodotVersion, PackedByteArray, PackedVector4Array, Real, Variant, Vector4,
 };
 
 /// `i * 7 mod 256` for `i < n`, the bytes the save script stores.
@@ -108,6 +109,34 @@ fn engine_format4_text_reads_and_writes_back() {
         &Variant::PackedByteArray(PackedByteArray(bytes(64)))
     );
     assert_eq!(write_text(&m, GodotVersion::V4_5), text);
+}
+
+#[test]
+fn bad_base64_is_an_error_at_its_line() {
+    // The engine's decoder (`CryptoCore::b64_decode`) takes whole groups of four digits with
+    // padding only at the end; anything else fails the file at that value.
+    for bad in ["AAc", "AA=A", "AAc!", "A==="] {
+        let text = format!(
+            "[gd_resource type=\"Resource\" format=4]\n\n[resource]\nb = PackedByteArray(\"{bad}\")\n"
+        );
+        let err = TextResource::parse(&text).unwrap_err();
+        // Line 4, column 21: the string, after `b = ` (4 characters) and `PackedByteArray(`
+        // (16).
+        match err.kind() {
+            ErrorKind::TextSyntax {
+                line,
+                column,
+                message,
+            } => {
+                assert_eq!((*line, *column), (4, 21), "{bad}: {err}");
+                assert!(
+                    message.contains("Invalid base64-encoded string"),
+                    "{bad}: {err}"
+                );
+            }
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
 }
 
 /// The files the script saves, and the format each must have (the test's premise: if the
