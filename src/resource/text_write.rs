@@ -303,9 +303,10 @@ mod tests {
 
     #[test]
     fn over_64_bytes_is_format4_with_every_byte_array_in_base64() {
-        // The layout of the file Godot 4.6 saved for these values (`b.tres` in a run of the
-        // engine: small arrays base64 too once the file is format=4, an empty one as
-        // `PackedByteArray()`, negative infinity as `-inf`). "fo" is RFC 4648's `Zm8=`.
+        // Laid out as Godot 4.6 saves such values (`both.tres` and `v4only.tres` of
+        // tests/suite/resource_text_format4.rs: small arrays base64 too once the file is
+        // format=4, an empty one `PackedByteArray()`, negative infinity `-inf`). "fo" is
+        // RFC 4648's `Zm8=`.
         let file = resource(vec![
             ("metadata/blob", bytes(&[0; 65])),
             ("metadata/small", bytes(b"fo")),
@@ -340,7 +341,7 @@ mod tests {
     #[test]
     fn sixty_four_bytes_stay_format3() {
         // The threshold is `size() > 64`: 64 bytes are a list of numbers in a format=3 file,
-        // where negative infinity is `inf_neg` (Godot 4.6 saved `c.tres` so).
+        // where negative infinity is `inf_neg` (as Godot 4.6 saves `neither.tres` there).
         let file = resource(vec![
             ("b", bytes(&[9; 64])),
             ("ninf", Variant::Float(f64::NEG_INFINITY)),
