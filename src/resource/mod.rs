@@ -1,5 +1,5 @@
 //! Godot's resource files (feature `resource`): scenes and resources as the engine saves them,
-//! as text (`.tscn`, `.tres`: `format=2` of Godot 3, `format=3` of Godot 4) and as binary
+//! as text (`.tscn`, `.tres`: `format=2` of Godot 3, `format=3` and `4` of Godot 4) and as binary
 //! (`.scn`, `.res`: `RSRC`), read into one model, [`ResourceFile`], that both forms share.
 //!
 //! A property's value is a [`Variant`](crate::Variant); a reference to another resource of the
@@ -15,7 +15,8 @@
 //! remove a property, add, remove, rename or reparent a node, add an instance, an
 //! `[ext_resource]` or a `[connection]`) change only the bytes they must and are read back
 //! before they are kept. [`write_text`] lays a [`ResourceFile`] out as the engine's saver
-//! does. The grammar and the saver's layout are those of the engines'
+//! does, `format=4` included (Godot 4.3+: base64 byte arrays when the file holds more than
+//! 64 bytes in one PackedByteArray, or a PackedVector4Array). The grammar and the saver's layout are those of the engines'
 //! `scene/resources/resource_format_text.cpp` (3.2 and 4.x); see the README's "Scenes and
 //! resources" for what is checked against them.
 //!

@@ -6,16 +6,76 @@ use core::fmt::Write as _;
 use super::model::{ResourceFile, ResourceFormat, SceneNode};
 use super::text::quoted;
 use crate::config_file::encode_key;
-use crate::text::variant_to_string_with;
+use crate::text::writer::{Dialect, write_variant};
 use crate::{Config, GodotVersion, Variant};
 
 /// `Object.CONNECT_PERSIST`, the flags the saver leaves out.
 const CONNECT_PERSIST: i64 = 2;
 
+/// The saver writes a PackedByteArray of more than this many bytes in base64, and so the
+/// whole file as `format=4` (`ResourceFormatSaverTextInstance::_find_resources`, 4.3+).
+const BASE64_ABOVE: usize = 64;
+
+/// Whether `version`'s saver has the `format=4` form: Godot 4.3 and later (4.0 – 4.2 always
+/// write `format=3`, Godot 3 `format=2`).
+fn has_format4(version: GodotVersion) -> bool {
+    matches!(
+        version,
+        GodotVersion::V4_3 | GodotVersion::V4_4 | GodotVersion::V4_5
+    )
+}
+
+/// Whether the Godot 4.3+ saver writes `file` as `format=4`: when a value it saves holds a
+/// PackedByteArray of more than 64 bytes or a PackedVector4Array (even an empty one), at any
+/// depth of Arrays and Dictionaries (keys too), in the main resource, a sub-resource, a
+/// node's properties or a connection's binds. Resource references are not followed: the
+/// sub-resources are looked at themselves, the external ones are other files. Walked with a
+/// list, not recursion, so nesting depth costs no stack.
+fn needs_format4<'a>(file: &'a ResourceFile) -> bool {
+    let values = |p: &'a [(String, Variant)]| p.iter().map(|(_, v)| v);
+    let mut todo: Vec<&Variant> = values(&file.properties).collect();
+    for s in &file.sub_resources {
+        todo.extend(values(&s.properties));
+    }
+    if let Some(scene) = &file.scene {
+        for n in &scene.nodes {
+            todo.extend(values(&n.properties));
+            todo.extend(values(&n.other));
+            todo.extend(n.instance.iter());
+        }
+        for c in &scene.connections {
+            todo.extend(c.binds.iter());
+        }
+    }
+    while let Some(v) = todo.pop() {
+        match v {
+            Variant::PackedByteArray(a) if a.0.len() > BASE64_ABOVE => return true,
+            Variant::PackedVector4Array(_) => return true,
+            Variant::Array(a) => todo.extend(a.items.iter()),
+            Variant::Dictionary(d) => {
+                for (k, v) in d.iter() {
+                    todo.push(k);
+                    todo.push(v);
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The file's text as the engine's saver lays it out, values written for `version` (Godot 3,
 /// or a Godot 4 version: 4.5+ and 4.0 – 4.4 spell floats differently). A `Godot3` model is
 /// written in Godot 3's layout whatever `version` says, and a `Godot4` one in Godot 4's
-/// (with `GodotVersion::V3` given, as 4.5+ writes floats).
+/// (with `GodotVersion::V3` given, as 4.5+ writes it).
+///
+/// The format number is the engine's: `format=2` for Godot 3; for Godot 4, `format=3`, or
+/// `format=4` when the saver of Godot 4.3+ (`V4_3`, `V4_4`, `V4_5`) would write one: when a
+/// value of the file holds a PackedByteArray of more than 64 bytes or a PackedVector4Array,
+/// at any depth. A `format=4` file then has every PackedByteArray in base64
+/// (`PackedByteArray("AAcO")`, `PackedByteArray()` when empty; lists of numbers otherwise),
+/// and, from 4.5, negative infinity as `-inf` (`inf_neg` otherwise). `V4_0` (4.0 – 4.2)
+/// always writes `format=3`.
 ///
 /// The layout, per engine: the header (`[gd_scene …]` or `[gd_resource type=… …]` with
 /// `script_class` (Godot 4), `load_steps` when above 1, `format`, `uid`), a blank line,
@@ -34,7 +94,18 @@ pub fn write_text(file: &ResourceFile, version: GodotVersion) -> String {
         (true, true) => version,
     };
     let config = Config::new(version).with_allow_objects(true);
-    let value = |v: &Variant| variant_to_string_with(v, config);
+    let format4 = g4 && has_format4(version) && needs_format4(file);
+    let dialect = if format4 {
+        Dialect::of(version).format4()
+    } else {
+        Dialect::of(version)
+    };
+    let value = |v: &Variant| {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = write_variant(&mut out, v, dialect);
+        out
+    };
     let id = |id: &str| {
         if g4 { quoted(id) } else { id.to_owned() }
     };
@@ -55,7 +126,12 @@ pub fn write_text(file: &ResourceFile, version: GodotVersion) -> String {
     if steps > 1 {
         let _ = write!(out, "load_steps={steps} ");
     }
-    let _ = write!(out, "format={}", if g4 { 3 } else { 2 });
+    let format = match (g4, format4) {
+        (false, _) => 2,
+        (true, false) => 3,
+        (true, true) => 4,
+    };
+    let _ = write!(out, "format={format}");
     if let (true, Some(uid)) = (g4, &file.uid) {
         let _ = write!(out, " uid={}", quoted(uid));
     }
@@ -190,4 +266,194 @@ fn write_node(out: &mut String, n: &SceneNode, g4: bool, value: &dyn Fn(&Variant
         let _ = write!(out, " instance={}", value(i));
     }
     out.push_str("]\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::{Connection, Scene, SceneNode, SubResource};
+    use crate::{Array, Dictionary, PackedByteArray, PackedVector4Array, Vector2, Vector4};
+
+    fn resource(properties: Vec<(&str, Variant)>) -> ResourceFile {
+        ResourceFile {
+            format: ResourceFormat::Godot4,
+            class: "Resource".to_owned(),
+            script_class: None,
+            uid: None,
+            ext_resources: Vec::new(),
+            sub_resources: Vec::new(),
+            properties: properties
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+            scene: None,
+        }
+    }
+
+    fn bytes(b: &[u8]) -> Variant {
+        Variant::PackedByteArray(PackedByteArray(b.to_vec()))
+    }
+
+    fn no_v4() -> Variant {
+        Variant::PackedVector4Array(PackedVector4Array(Vec::new()))
+    }
+
+    /// 65 zero bytes in base64, derived by hand: each 3 zero bytes are `AAAA` (21 groups for
+    /// 63 bytes), the last 2 are 3 digits `AAA` and one `=`.
+    fn zeros65() -> String {
+        format!("{}AAA=", "AAAA".repeat(21))
+    }
+
+    #[test]
+    fn over_64_bytes_is_format4_with_every_byte_array_in_base64() {
+        // Laid out as Godot 4.6 saves such values (`both.tres` and `v4only.tres` of
+        // tests/suite/resource_text_format4.rs: small arrays base64 too once the file is
+        // format=4, an empty one `PackedByteArray()`, negative infinity `-inf`). "fo" is
+        // RFC 4648's `Zm8=`.
+        let file = resource(vec![
+            ("metadata/blob", bytes(&[0; 65])),
+            ("metadata/small", bytes(b"fo")),
+            ("metadata/empty", bytes(&[])),
+            ("metadata/ninf", Variant::Float(f64::NEG_INFINITY)),
+            (
+                "metadata/v",
+                Variant::Vector2(Vector2 {
+                    x: crate::Real::NEG_INFINITY,
+                    y: 1.0,
+                }),
+            ),
+        ]);
+        let want = format!(
+            "[gd_resource type=\"Resource\" format=4]\n\n[resource]\n\
+             metadata/blob = PackedByteArray(\"{}\")\n\
+             metadata/small = PackedByteArray(\"Zm8=\")\n\
+             metadata/empty = PackedByteArray()\n\
+             metadata/ninf = -inf\n\
+             metadata/v = Vector2(-inf, 1)\n",
+            zeros65()
+        );
+        assert_eq!(write_text(&file, GodotVersion::V4_5), want);
+        // 4.3 and 4.4: the same rule and base64, their six-digit floats and `inf_neg`.
+        let want_44 = want
+            .replace("ninf = -inf", "ninf = inf_neg")
+            .replace("Vector2(-inf", "Vector2(inf_neg");
+        assert_eq!(write_text(&file, GodotVersion::V4_4), want_44);
+        assert_eq!(write_text(&file, GodotVersion::V4_3), want_44);
+    }
+
+    #[test]
+    fn sixty_four_bytes_stay_format3() {
+        // The threshold is `size() > 64`: 64 bytes are a list of numbers in a format=3 file,
+        // where negative infinity is `inf_neg` (as Godot 4.6 saves `neither.tres` there).
+        let file = resource(vec![
+            ("b", bytes(&[9; 64])),
+            ("ninf", Variant::Float(f64::NEG_INFINITY)),
+        ]);
+        let list = vec!["9"; 64].join(", ");
+        let want = format!(
+            "[gd_resource type=\"Resource\" format=3]\n\n[resource]\n\
+             b = PackedByteArray({list})\nninf = inf_neg\n"
+        );
+        assert_eq!(write_text(&file, GodotVersion::V4_5), want);
+        // 4.0 - 4.2 have no format=4: 65 bytes are numbers too.
+        let file = resource(vec![("b", bytes(&[9; 65]))]);
+        let out = write_text(&file, GodotVersion::V4_0);
+        assert!(
+            out.starts_with("[gd_resource type=\"Resource\" format=3]\n"),
+            "{out}"
+        );
+        assert!(out.contains("b = PackedByteArray(9, 9, "), "{out}");
+    }
+
+    #[test]
+    fn a_packed_vector4_array_anywhere_is_format4() {
+        let vec4 = Variant::PackedVector4Array(PackedVector4Array(vec![Vector4 {
+            x: 1.0,
+            y: 2.5,
+            z: -3.0,
+            w: 0.5,
+        }]));
+        let file = resource(vec![("v", vec4), ("b", bytes(&[1, 2, 3]))]);
+        assert_eq!(
+            write_text(&file, GodotVersion::V4_5),
+            "[gd_resource type=\"Resource\" format=4]\n\n[resource]\n\
+             v = PackedVector4Array(1, 2.5, -3, 0.5)\n\
+             b = PackedByteArray(\"AQID\")\n"
+        );
+        // Empty, as a Dictionary key inside an Array, in a sub-resource only.
+        let mut key = Dictionary::new();
+        key.insert(no_v4(), Variant::Nil);
+        let nested = Variant::from(vec![Variant::from(key)]);
+        let mut file = resource(vec![("b", bytes(&[0xff]))]);
+        file.sub_resources.push(SubResource {
+            id: "Resource_a".to_owned(),
+            class: "Resource".to_owned(),
+            properties: vec![("n".to_owned(), nested)],
+        });
+        let out = write_text(&file, GodotVersion::V4_5);
+        assert!(out.starts_with("[gd_resource type=\"Resource\" load_steps=2 format=4]"));
+        // 0xff: 6 one-bits `/`, 2 one-bits then 4 zero-bits `w`, then `==`.
+        assert!(
+            out.ends_with("[resource]\nb = PackedByteArray(\"/w==\")\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("n = [{\nPackedVector4Array(): null\n}]\n"),
+            "{out}"
+        );
+        // A Godot 3 model stays format=2 with numbers (and has no PackedVector4Array).
+        let mut g3 = resource(vec![("b", bytes(&[0; 65]))]);
+        g3.format = ResourceFormat::Godot3;
+        let out = write_text(&g3, GodotVersion::V4_5);
+        assert!(
+            out.starts_with("[gd_resource type=\"Resource\" format=2]\n"),
+            "{out}"
+        );
+        assert!(out.contains("b = PoolByteArray( 0, 0, "), "{out}");
+    }
+
+    #[test]
+    fn a_scene_is_format4_for_its_node_values_and_binds() {
+        let node = |props: Vec<(String, Variant)>| SceneNode {
+            name: "Root".to_owned(),
+            class: Some("Node".to_owned()),
+            properties: props,
+            ..SceneNode::default()
+        };
+        let scene = |nodes: Vec<SceneNode>, connections: Vec<Connection>| ResourceFile {
+            class: "PackedScene".to_owned(),
+            scene: Some(Scene {
+                nodes,
+                connections,
+                ..Scene::default()
+            }),
+            ..resource(Vec::new())
+        };
+        let big = vec![("metadata/b".to_owned(), bytes(&[0; 65]))];
+        let out = write_text(&scene(vec![node(big)], Vec::new()), GodotVersion::V4_5);
+        assert_eq!(
+            out,
+            format!(
+                "[gd_scene format=4]\n\n[node name=\"Root\" type=\"Node\"]\n\
+                 metadata/b = PackedByteArray(\"{}\")\n",
+                zeros65()
+            )
+        );
+        let conn = Connection {
+            signal: "ready".to_owned(),
+            from: ".".to_owned(),
+            to: ".".to_owned(),
+            method: "f".to_owned(),
+            binds: vec![Variant::from(Array::from(vec![no_v4()]))],
+            ..Connection::default()
+        };
+        let small = vec![("metadata/b".to_owned(), bytes(&[0, 7]))];
+        let out = write_text(&scene(vec![node(small)], vec![conn]), GodotVersion::V4_5);
+        assert!(out.starts_with("[gd_scene format=4]\n"), "{out}");
+        assert!(
+            out.contains("metadata/b = PackedByteArray(\"AAc=\")\n"),
+            "{out}"
+        );
+        assert!(out.contains(" binds= [[PackedVector4Array()]]]\n"), "{out}");
+    }
 }

@@ -52,7 +52,11 @@
 //!   involved. See [`Variant`]'s `Display` for the rules.
 //!
 //! The same writer serves ConfigFile ([`crate::config_file`]: `project.godot`, `.cfg`) and
-//! the values of `.tscn` / `.tres` files, as in the engine. `Display` always prints the 4.5+
+//! the values of `.tscn` / `.tres` files, as in the engine. All of these write the engine's
+//! compat form, but for one case: a resource file the Godot 4.3+ saver writes as `format=4`
+//! (`resource::write_text`, feature `resource`), where every PackedByteArray is base64
+//! (`PackedByteArray("AAcO")`) and, from 4.5, negative infinity is `-inf`, not `inf_neg`.
+//! The parser reads both forms everywhere. `Display` always prints the 4.5+
 //! form. The binary layouts of `V4_4` and `V4_5` are identical.
 //!
 //! # Writing
@@ -122,6 +126,7 @@
 //! comparison per element, so time is linear in the keys (the engine's `Array <` asks `<` both
 //! ways at every level, which doubles per level of Arrays sharing a prefix).
 
+mod base64;
 mod display;
 mod grisu;
 pub(crate) mod lexer;

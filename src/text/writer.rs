@@ -25,6 +25,18 @@ pub(crate) enum Dialect {
     Godot4Lg,
     /// Godot 3 `var2str`.
     Godot3,
+    /// What the Godot 4.5+ resource saver writes in a `format=4` file (`VariantWriter::write`
+    /// with `p_compat` false): [`Dialect::Godot4`], with every PackedByteArray as one base64
+    /// string (`PackedByteArray("AAcO")`, `PackedByteArray()` when empty) and negative
+    /// infinity as `-inf` (not `inf_neg`).
+    // Only the resource saver writes the two format=4 dialects.
+    #[cfg_attr(not(feature = "resource"), allow(dead_code))]
+    Godot4Format4,
+    /// What the Godot 4.3 – 4.4 resource saver writes in a `format=4` file:
+    /// [`Dialect::Godot4Lg`] with base64 byte arrays (their `rtos_fix` has no compat switch:
+    /// `inf_neg` stays).
+    #[cfg_attr(not(feature = "resource"), allow(dead_code))]
+    Godot4LgFormat4,
 }
 
 impl Dialect {
@@ -37,6 +49,22 @@ impl Dialect {
         } else {
             Dialect::Godot4Lg
         }
+    }
+
+    /// The resource saver's `format=4` form of this dialect (the saver's non-compat mode, Godot
+    /// 4.3+); Godot 3 and the one-line form have none and stay as they are.
+    #[cfg_attr(not(feature = "resource"), allow(dead_code))]
+    pub(crate) fn format4(self) -> Self {
+        match self {
+            Dialect::Godot4 => Dialect::Godot4Format4,
+            Dialect::Godot4Lg => Dialect::Godot4LgFormat4,
+            other => other,
+        }
+    }
+
+    /// Byte arrays as base64 (`format=4`).
+    fn base64_bytes(self) -> bool {
+        matches!(self, Dialect::Godot4Format4 | Dialect::Godot4LgFormat4)
     }
 
     /// Godot 4 syntax, on one line or not.
@@ -195,7 +223,10 @@ fn trim_fraction(s: &str) -> &str {
 fn real(v: f64, d: Dialect) -> String {
     match d {
         Dialect::Godot4 | Dialect::Godot4Compact => real4(v),
-        Dialect::Godot4Lg => real4_lg(v),
+        // 4.5+'s `rtos_fix(v, false)`: `inf_neg` only in compat mode.
+        Dialect::Godot4Format4 if v == f64::NEG_INFINITY => "-inf".to_owned(),
+        Dialect::Godot4Format4 => real4(v),
+        Dialect::Godot4Lg | Dialect::Godot4LgFormat4 => real4_lg(v),
         Dialect::Godot3 => real3(v),
     }
 }
@@ -204,9 +235,11 @@ fn real(v: f64, d: Dialect) -> String {
 fn float_literal(v: f64, d: Dialect) -> String {
     let mut s = real(v, d);
     let special = match d {
-        Dialect::Godot4 | Dialect::Godot4Compact | Dialect::Godot4Lg => {
-            s == "inf" || s == "-inf" || s == "nan"
-        }
+        Dialect::Godot4
+        | Dialect::Godot4Compact
+        | Dialect::Godot4Lg
+        | Dialect::Godot4Format4
+        | Dialect::Godot4LgFormat4 => s == "inf" || s == "-inf" || s == "nan",
         Dialect::Godot3 => s == "inf" || s == "inf_neg" || s == "nan",
     };
     if !special && !s.contains('.') && !s.contains('e') && !s.contains('E') {
@@ -441,6 +474,16 @@ fn write_variant_here<W: Write + ?Sized>(w: &mut W, v: &Variant, d: Dialect) -> 
         Variant::Signal(_) => write!(w, "{}()", ctor(T::Signal, d.g4())),
         Variant::Dictionary(dict) => write_dictionary(w, dict, d),
         Variant::Array(a) => write_array(w, a, d),
+        Variant::PackedByteArray(a) if d.base64_bytes() => {
+            write!(w, "{}(", ctor(T::PackedByteArray, d))?;
+            if !a.0.is_empty() {
+                let mut text = String::from("\"");
+                super::base64::encode_into(&mut text, &a.0);
+                text.push('"');
+                w.write_str(&text)?;
+            }
+            w.write_char(')')
+        }
         Variant::PackedByteArray(a) => {
             let name = ctor(T::PackedByteArray, d);
             write_ctor(w, name, ints(a.0.iter()), d)
@@ -676,7 +719,11 @@ where
 fn type_rank(v: &Variant, d: Dialect) -> u32 {
     let ty = v.variant_type();
     match d {
-        Dialect::Godot4 | Dialect::Godot4Compact | Dialect::Godot4Lg => u32::from(ty as u8),
+        Dialect::Godot4
+        | Dialect::Godot4Compact
+        | Dialect::Godot4Lg
+        | Dialect::Godot4Format4
+        | Dialect::Godot4LgFormat4 => u32::from(ty as u8),
         Dialect::Godot3 => ty
             .id(GodotVersion::V3)
             .map_or(100 + u32::from(ty as u8), u32::from),

@@ -125,6 +125,8 @@ mod resource_fuzz_replay;
 #[cfg(feature = "resource")]
 mod resource_text;
 #[cfg(feature = "resource")]
+mod resource_text_format4;
+#[cfg(feature = "resource")]
 mod resource_text_fuzz_replay;
 #[cfg(feature = "resource")]
 mod resource_text_live;

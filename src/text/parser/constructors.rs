@@ -1,6 +1,7 @@
 //! The Godot constructors of the text form (`Vector2(...)`, `Transform3D(...)`,
 //! `Packed*Array(...)`, ...) and the number arguments they take.
 
+use super::super::base64;
 use super::super::lexer::Token;
 use super::{PErr, PResult, Parser};
 use crate::Variant;
@@ -391,7 +392,7 @@ impl<'a> Parser<'a> {
         let mut out = Vec::new();
         match t {
             Token::Str(s) => {
-                out = base64_decode(&s)
+                out = base64::decode(&s)
                     .map_or_else(|| self.fail("Invalid base64-encoded string"), Ok::<_, PErr>)?;
                 self.expect(&Token::ParenClose, "Expected ')' in constructor")?;
             }
@@ -489,40 +490,4 @@ fn basis(dp: bool, a: &[Num]) -> Basis {
     Basis {
         rows: [v3(dp, a, 0), v3(dp, a, 3), v3(dp, a, 6)],
     }
-}
-
-/// Strict standard base64 with padding, as the engine's `CryptoCore::b64_decode`. The output
-/// is at most three quarters of the input.
-fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    if !b.len().is_multiple_of(4) {
-        return None;
-    }
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => u32::from(c - b'A'),
-            b'a'..=b'z' => u32::from(c - b'a') + 26,
-            b'0'..=b'9' => u32::from(c - b'0') + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        })
-    };
-    let mut out = Vec::with_capacity(b.len() / 4 * 3);
-    let chunks = b.len() / 4;
-    for (i, chunk) in b.chunks(4).enumerate() {
-        let last = i + 1 == chunks;
-        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 || (pad > 0 && !last) {
-            return None;
-        }
-        let mut n: u32 = 0;
-        for &c in chunk.get(..4 - pad)? {
-            n = (n << 6) | val(c)?;
-        }
-        n <<= 6 * pad;
-        let bytes = n.to_be_bytes();
-        out.extend_from_slice(bytes.get(1..4 - pad)?);
-    }
-    Some(out)
 }
