@@ -358,6 +358,9 @@ impl TextResource {
             let binds = self.value_text(&super::text::array_of(c.binds.clone()));
             line.push_str(&format!(" binds= {binds}"));
         }
+        for (k, v) in &c.other {
+            line.push_str(&format!(" {k}={}", self.value_text(v)));
+        }
         line.push_str("]\n");
         let conns = self
             .sections

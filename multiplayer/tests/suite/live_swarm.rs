@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use godot_serde::Vector2;
+use godot_serde::{Real, Vector2};
 use godot_serde_multiplayer::bots::{
     Behaviour, Bot, BotEvent, BotPhase, Stats, Swarm, SwarmConfig,
 };
@@ -64,7 +64,7 @@ const CALLING: Duration = Duration::from_secs(2);
 struct Echo {
     calling: bool,
     seq: i64,
-    moved: Vec<f32>,
+    moved: Vec<Real>,
 }
 
 impl Behaviour for Echo {
@@ -159,7 +159,7 @@ fn exercise(swarm: &mut Swarm<Echo>, n: usize, ramp: f64) -> Stats {
 
 /// What every bot received: the M objects spawned, syncs that moved them, an answer to each
 /// of its calls.
-fn check_bots(swarm: &Swarm<Echo>, n: usize, moved: &[f32]) {
+fn check_bots(swarm: &Swarm<Echo>, n: usize, moved: &[Real]) {
     assert_eq!(moved.len(), n);
     for (i, &x) in moved.iter().enumerate() {
         let (id, phase, received) = swarm.bot(i).unwrap();
@@ -176,7 +176,7 @@ fn check_bots(swarm: &Swarm<Echo>, n: usize, moved: &[f32]) {
         );
         assert_eq!(received.rpcs, received.answers, "bot {i}: {received:?}");
         // Positions start at (i, i) on spawn: x above M comes from a frame's move.
-        assert!(x > M as f32, "bot {i}: largest x {x}");
+        assert!(x > M as Real, "bot {i}: largest x {x}");
     }
 }
 
@@ -223,7 +223,7 @@ fn crate_server(
         let mut syncs = Vec::new();
         for i in 0..M {
             let state = Obj {
-                position: Vector2::new(i as f32, i as f32),
+                position: Vector2::new(i as Real, i as Real),
             };
             let values = godot_serde_multiplayer::args::to_arguments(&state).unwrap();
             let node = session
@@ -275,7 +275,7 @@ fn crate_server(
                 frame += 1;
                 let session = server.session();
                 for (i, &sync) in syncs.iter().enumerate() {
-                    let p = Vector2::new((frame as usize + i) as f32, i as f32);
+                    let p = Vector2::new((frame as usize + i) as Real, i as Real);
                     session.set_state_as(sync, &Obj { position: p }).unwrap();
                 }
                 session.handle_timeout(now);
