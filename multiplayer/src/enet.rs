@@ -250,6 +250,10 @@ impl Transport for EnetTransport {
         self.hosts.host.flush();
     }
 
+    fn congested(&self, peer: i32) -> bool {
+        self.hosts.queued(peer) > self.hosts.outbound_limit() / 4
+    }
+
     fn close(&mut self) {
         self.hosts.close();
     }

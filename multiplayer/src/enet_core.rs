@@ -406,6 +406,19 @@ impl Hosts {
         }
     }
 
+    /// The bytes queued for peer `id` and not yet let go by ENet (with their overhead).
+    pub(crate) fn queued(&self, id: i32) -> usize {
+        self.map
+            .queued
+            .get(&id)
+            .map_or(0, |q| q.load(Ordering::Relaxed))
+    }
+
+    /// `outbound_buffer_size`, at least 1.
+    pub(crate) fn outbound_limit(&self) -> usize {
+        self.limits.outbound_buffer_size.max(1)
+    }
+
     /// Forgets peer `id` now and asks ENet to disconnect it.
     pub(crate) fn forget_and_disconnect(&mut self, id: i32) {
         if let Some(slot) = self.map.remove_id(id) {

@@ -70,7 +70,7 @@ pub use replication::{
     Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
-pub use session::Session;
+pub use session::{Announce, Session};
 
 // The README's examples compile (and the runnable ones run) as doc tests: they are what
 // users copy.

@@ -32,6 +32,19 @@ pub struct Limits {
     /// The bounds of the ENet transports (Godot 4's `EnetTransport`, under `EnetPeer`, and
     /// Godot 3's `Enet3Peer`).
     pub enet: EnetLimits,
+    /// `SYS_ADD_PEER` notices (a server with relay on telling its clients of each other,
+    /// [`Announce::All`](crate::Announce::All)) sent to one client in one round (one
+    /// `service` call): default 256. A join burst is announced over as many rounds as it
+    /// needs, each client told of the others in admission order (Godot sends all of them at
+    /// once: N² packets for N joins). Joins within the budgets are announced at admission,
+    /// as Godot does. Nothing waits in a queue: each client keeps a cursor (about 64 bytes
+    /// per client, whatever the burst). At least 1.
+    pub announce_per_round: usize,
+    /// `SYS_ADD_PEER` notices sent to all clients together in one round: default 16,384
+    /// (each an ENet packet of 6 bytes, charged [`ENET_PACKET_OVERHEAD`] against its
+    /// client's `outbound_buffer_size` until acknowledged: about 4 MiB of ENet records at
+    /// most per round). At least 1.
+    pub announce_per_round_total: usize,
 }
 
 impl Default for Limits {
@@ -40,6 +53,8 @@ impl Default for Limits {
             max_cached_paths: 1024,
             websocket: WsLimits::default(),
             enet: EnetLimits::default(),
+            announce_per_round: 256,
+            announce_per_round_total: 16_384,
         }
     }
 }
@@ -54,6 +69,12 @@ builders! {
 
         /// With other ENet bounds.
         with_enet(enet: EnetLimits) => enet;
+
+        /// With another count of announcements per client and round (at least 1).
+        with_announce_per_round(n: usize) => announce_per_round, at least 1;
+
+        /// With another count of announcements per round, all clients together (at least 1).
+        with_announce_per_round_total(n: usize) => announce_per_round_total, at least 1;
     }
 }
 
@@ -290,6 +311,12 @@ pub struct Settings {
     pub auth_timeout_ms: u64,
     /// Memory bounds.
     pub limits: Limits,
+    /// Whom a server with relay on tells its clients of: [`Announce::All`] (Godot's
+    /// behaviour, the default) or [`Announce::None`].
+    ///
+    /// [`Announce::All`]: crate::Announce::All
+    /// [`Announce::None`]: crate::Announce::None
+    pub announce: crate::Announce,
 }
 
 impl Default for Settings {
@@ -299,6 +326,7 @@ impl Default for Settings {
             auth: false,
             auth_timeout_ms: 3000,
             limits: Limits::default(),
+            announce: crate::Announce::All,
         }
     }
 }
@@ -326,6 +354,9 @@ builders! {
 
         /// With other limits.
         with_limits(limits: Limits) => limits;
+
+        /// With another announcement policy (relay on).
+        with_announce(announce: crate::Announce) => announce;
     }
 }
 
