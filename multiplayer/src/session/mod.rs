@@ -334,9 +334,10 @@ impl Session {
                             detail: "relayed, but only the server relays",
                         });
                     }
-                    if !self.paths.is_connected(peer) {
-                        return Err(ProtocolError::NoSuchPeer(peer));
-                    }
+                    // A sender we were not told of (the server's `Announce::None`, or its
+                    // notice still on the way) is processed as Godot's client does: its RAW
+                    // packets arrive; its calls and path announcements need the path cache
+                    // of a known peer, and are its `NoSuchPeer` error.
                     self.process_packet(Came { from: peer, ..came }, inner)
                 }
             }

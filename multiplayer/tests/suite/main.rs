@@ -32,6 +32,8 @@ mod replay;
 #[path = "../common/ws.rs"]
 mod ws;
 
+#[cfg(feature = "enet")]
+mod burst;
 mod core;
 mod fuzz_replay;
 mod fuzz_replay_godot3;
