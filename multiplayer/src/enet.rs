@@ -251,7 +251,10 @@ impl Transport for EnetTransport {
     }
 
     fn congested(&self, peer: i32) -> bool {
-        self.hosts.queued(peer) > self.hosts.outbound_limit() / 4
+        // 64 KiB by default: 250 announcements (6 bytes and ENET_PACKET_OVERHEAD each) in
+        // flight, so that what ENet walks on every flush (its sent and outgoing commands) stays
+        // short for every peer.
+        self.hosts.queued(peer) > self.hosts.outbound_limit() / 16
     }
 
     fn close(&mut self) {

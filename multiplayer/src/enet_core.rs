@@ -34,6 +34,8 @@ use crate::{ENET_PACKET_OVERHEAD, EnetLimits};
 /// errors of one destination or one datagram from being the host's.
 pub(crate) struct Udp {
     socket: UdpSocket,
+    /// `EnetLimits::socket_buffer` (0: the system's default).
+    buffer: usize,
     /// Datagrams this call may still read.
     datagrams: usize,
     /// Bytes this call may still read.
@@ -51,7 +53,14 @@ impl enet::Socket for Udp {
     type Address = SocketAddr;
     type Error = io::Error;
 
-    fn init(&mut self, _options: enet::SocketOptions) -> io::Result<()> {
+    fn init(&mut self, options: enet::SocketOptions) -> io::Result<()> {
+        if self.buffer > 0 {
+            // As ENet sizes its socket's buffers (a refusal is no error of the host: the
+            // system's default stays).
+            let socket = socket2::SockRef::from(&self.socket);
+            let _ = socket.set_recv_buffer_size(self.buffer.max(options.receive_buffer));
+            let _ = socket.set_send_buffer_size(self.buffer.max(options.send_buffer));
+        }
         self.socket.set_nonblocking(true)
     }
 
@@ -185,6 +194,7 @@ fn host(
     };
     let socket = Udp {
         socket,
+        buffer: limits.socket_buffer,
         datagrams: 0,
         bytes: 0,
     };
@@ -479,6 +489,7 @@ mod tests {
         assert!(enet::Socket::send(&mut plain.try_clone().unwrap(), to, b"x").is_err());
         let mut udp = Udp {
             socket: plain,
+            buffer: 0,
             datagrams: 1,
             bytes: 1,
         };
@@ -501,6 +512,7 @@ mod tests {
         }
         let mut udp = Udp {
             socket,
+            buffer: 0,
             datagrams: 3,
             bytes: 1 << 20,
         };

@@ -250,6 +250,14 @@ pub struct EnetLimits {
     /// default 8,192. ENet hands out the packets of different peers in turn; the rest
     /// stays in ENet until the next call, which reads no datagram before they are taken.
     pub packets_per_call: usize,
+    /// The kernel's receive and send buffers of the host's UDP socket (`SO_RCVBUF`,
+    /// `SO_SNDBUF`), in bytes: default 4 MiB (ENet's host asks for 256 KiB, Linux's
+    /// default is 208 KiB; Linux caps it at `net.core.rmem_max` / `wmem_max`). What arrives
+    /// while the server is busy waits there; Linux counts each datagram with its
+    /// bookkeeping (about 1 KiB for a small one), so 208 KiB hold about 200 of them, fewer
+    /// than the acknowledgements of a join burst's second (a full buffer drops datagrams,
+    /// and clients whose connects and acknowledgements are lost time out).
+    pub socket_buffer: usize,
 }
 
 /// What each packet queued for an ENet peer counts toward
@@ -268,6 +276,7 @@ impl Default for EnetLimits {
             datagrams_per_call: 512,
             inbound_bytes_per_call: 128 << 10,
             packets_per_call: 8_192,
+            socket_buffer: 4 << 20,
         }
     }
 }
@@ -294,6 +303,9 @@ builders! {
 
         /// With another count of events taken per call (at least 1).
         with_packets_per_call(n: usize) => packets_per_call, at least 1;
+
+        /// With other kernel socket buffers (bytes; 0 keeps the system's default).
+        with_socket_buffer(bytes: usize) => socket_buffer;
     }
 }
 

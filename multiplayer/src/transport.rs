@@ -110,7 +110,8 @@ pub trait Transport {
 
     /// Whether what is queued for `peer` and not yet taken by it is so much that packets
     /// that can wait (the server's announcements of other clients) should wait: the ENet
-    /// transport answers true above a quarter of its `outbound_buffer_size`. Default false.
+    /// transport answers true above a sixteenth of its `outbound_buffer_size` (64 KiB by
+    /// default). Default false.
     fn congested(&self, _peer: i32) -> bool {
         false
     }
