@@ -258,23 +258,45 @@ fn ours(name: &str, n: usize, ports: usize, settings: Settings) -> Row {
             .name("server".into())
             .spawn(move || {
                 let mut errors = std::collections::BTreeMap::new();
+                let progress = std::env::var_os("GODOT_SERDE_BURST_PROGRESS").is_some();
+                let started = Instant::now();
                 while !stop.load(Ordering::Relaxed) {
                     let t = Instant::now();
                     host.service().unwrap();
+                    let took = t.elapsed();
                     let mut busy = false;
+                    let mut events = 0;
                     while let Some(event) = host.poll_event() {
                         busy = true;
-                        if let Event::Error { error, .. } = event {
-                            let kind = format!("{error:?}");
-                            let kind = kind.split([' ', '(', '{']).next().unwrap_or("").to_string();
-                            *errors.entry(kind).or_insert(0usize) += 1;
+                        events += 1;
+                        match event {
+                            Event::Error { error, .. } => {
+                                let kind = format!("{error:?}");
+                                let kind =
+                                    kind.split([' ', '(', '{']).next().unwrap_or("").to_string();
+                                *errors.entry(kind).or_insert(0usize) += 1;
+                            }
+                            Event::PeerDisconnected(_) => {
+                                *errors.entry("(disconnected)".into()).or_insert(0) += 1;
+                            }
+                            _ => {}
                         }
                     }
-                    longest_us.fetch_max(t.elapsed().as_micros() as u64, Ordering::Relaxed);
+                    if progress && took > Duration::from_millis(200) {
+                        eprintln!(
+                            "server: service() took {took:?}, {events} events, at {:?}",
+                            started.elapsed()
+                        );
+                    }
+                    longest_us.fetch_max(took.as_micros() as u64, Ordering::Relaxed);
                     ticks.fetch_add(1, Ordering::Relaxed);
                     if !busy {
                         std::thread::sleep(Duration::from_millis(1));
                     }
+                }
+                let lagging = host.session().announcing();
+                if lagging > 0 {
+                    errors.insert("(clients not yet told of everyone)".into(), lagging);
                 }
                 host.close();
                 errors

@@ -5,7 +5,8 @@
 //! Every peer is bounded as [`EnetLimits`] says, and so is the work of one `service` call:
 //!
 //! - reads: at most `datagrams_per_call` datagrams and `inbound_bytes_per_call` bytes from the
-//!   socket, and `packets_per_call` ENet events, all peers together; the datagrams left wait
+//!   socket, `packets_per_call` ENet events and `host_passes_per_call` passes of ENet's host
+//!   service (each walks every peer; ENet ends one at each connection), all peers together; the datagrams left wait
 //!   in the kernel's socket buffer, the events in ENet's dispatch queue (which hands out the
 //!   packets of different peers in turn), and ENet reads no datagram before that queue is
 //!   empty, so what it holds is at most one call's datagrams.
@@ -170,6 +171,8 @@ pub(crate) struct Hosts {
     limits: EnetLimits,
     /// ENet events this call may still take.
     events_left: usize,
+    /// Host passes (send, read, send) this call may still make.
+    passes_left: usize,
 }
 
 /// The two-way map between ENet's peer slots and Godot peer ids.
@@ -266,6 +269,7 @@ impl Hosts {
             server: true,
             limits,
             events_left: 0,
+            passes_left: 0,
         })
     }
 
@@ -295,6 +299,7 @@ impl Hosts {
             server: false,
             limits,
             events_left: 0,
+            passes_left: 0,
         };
         hosts.map.insert(peer, 1);
         Ok(hosts)
@@ -311,6 +316,7 @@ impl Hosts {
         socket.datagrams = self.limits.datagrams_per_call.max(1);
         socket.bytes = self.limits.inbound_bytes_per_call.max(1);
         self.events_left = self.limits.packets_per_call.max(1);
+        self.passes_left = self.limits.host_passes_per_call.max(1);
     }
 
     /// The next event of the host that concerns a peer we know (or admit), within the call's
@@ -321,7 +327,17 @@ impl Hosts {
     pub(crate) fn next(&mut self) -> io::Result<Option<HostEvent>> {
         while self.events_left > 0 {
             self.events_left -= 1;
-            let Some(event) = self.host.service()? else {
+            // What ENet has read already first (no walk of the peers); a pass only when that
+            // is empty, and at most `host_passes_per_call` of them.
+            let event = match self.host.check_events() {
+                Some(event) => Some(event),
+                None if self.passes_left > 0 => {
+                    self.passes_left -= 1;
+                    self.host.service()?
+                }
+                None => None,
+            };
+            let Some(event) = event else {
                 return Ok(None);
             };
             match event {

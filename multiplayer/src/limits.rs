@@ -258,6 +258,13 @@ pub struct EnetLimits {
     /// than the acknowledgements of a join burst's second (a full buffer drops datagrams,
     /// and clients whose connects and acknowledgements are lost time out).
     pub socket_buffer: usize,
+    /// Passes of ENet's host service (send, read, send) in one `service` call: default 16.
+    /// Each pass walks every peer and every command it has queued or in flight, and ENet
+    /// ends a pass's reads at each connection or disconnection, so a burst of N joins read
+    /// pass by pass cost N full walks (a 2,000-client burst made one `service` call last
+    /// seconds). Past it, the call takes only the packets ENet has already read; the next
+    /// call goes on reading. At least 1.
+    pub host_passes_per_call: usize,
 }
 
 /// What each packet queued for an ENet peer counts toward
@@ -277,6 +284,7 @@ impl Default for EnetLimits {
             inbound_bytes_per_call: 128 << 10,
             packets_per_call: 8_192,
             socket_buffer: 4 << 20,
+            host_passes_per_call: 16,
         }
     }
 }
@@ -306,6 +314,9 @@ builders! {
 
         /// With other kernel socket buffers (bytes; 0 keeps the system's default).
         with_socket_buffer(bytes: usize) => socket_buffer;
+
+        /// With another count of ENet host passes per call (at least 1).
+        with_host_passes_per_call(n: usize) => host_passes_per_call, at least 1;
     }
 }
 

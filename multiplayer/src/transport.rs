@@ -12,6 +12,11 @@
 //! ([`ws_id_message`], [`parse_ws_id_message`]) and ENet's channel layout
 //! ([`enet_channel`], [`from_enet_channel`]).
 //!
+//! A host of several ENet transports on different ports serves more players than one ENet
+//! host takes (4,095): the relay and the server's announcements cross transports. Each
+//! `service` is one announcement round ([`Session::announce_round`]), paced by what each
+//! peer's transport still holds for it ([`Transport::congested`]).
+//!
 //! Ids are unique across a host's transports: a peer that connects with an id another
 //! transport's peer has (Godot's ENet client picks its own id; the WebSocket server draws one
 //! at random, 31 bits) is refused: its transport disconnects it at once and the session gets
@@ -110,7 +115,7 @@ pub trait Transport {
 
     /// Whether what is queued for `peer` and not yet taken by it is so much that packets
     /// that can wait (the server's announcements of other clients) should wait: the ENet
-    /// transport answers true above a sixteenth of its `outbound_buffer_size` (64 KiB by
+    /// transport answers true above a 64th of its `outbound_buffer_size` (16 KiB by
     /// default). Default false.
     fn congested(&self, _peer: i32) -> bool {
         false

@@ -474,7 +474,7 @@ impl Session {
     /// [`Limits::announce_per_round_total`](crate::Limits::announce_per_round_total) are new,
     /// and the clients not yet told of every other client (after a burst of joins) are sent
     /// the next `SYS_ADD_PEER`s within them, in turn; a client for which `congested` answers
-    /// true (the ENet transport: more than a sixteenth of its `outbound_buffer_size`, 64 KiB,
+    /// true (the ENet transport: more than a 64th of its `outbound_buffer_size`, 16 KiB,
     /// is queued for it) waits for a later round.
     /// The crate's hosts call it once per `service`; a transport of one's own calls it once
     /// per network frame. Nothing to do (and no cost) when every client is told.

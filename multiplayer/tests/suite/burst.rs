@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -30,8 +30,13 @@ fn table() -> RpcTable {
     RpcTable::new("Burst").with(RpcMethod::any_peer("hello"))
 }
 
-/// A server on two ports of 127.0.0.1, served on its own thread until `stop`.
-fn server(settings: Settings, stop: Arc<AtomicBool>) -> ([SocketAddr; 2], JoinHandle<Seen>) {
+/// A server on two ports of 127.0.0.1, served on its own thread until `stop`; `admitted`
+/// counts the peers it admitted.
+fn server(
+    settings: Settings,
+    stop: Arc<AtomicBool>,
+    admitted: Arc<AtomicUsize>,
+) -> ([SocketAddr; 2], JoinHandle<Seen>) {
     let mut host = Host::server(settings.clone());
     host.session().declare(table());
     let mut addrs = Vec::new();
@@ -50,7 +55,10 @@ fn server(settings: Settings, stop: Arc<AtomicBool>) -> ([SocketAddr; 2], JoinHa
             host.service().unwrap();
             while let Some(event) = host.poll_event() {
                 match event {
-                    Event::PeerConnected(p) => seen.admitted.push(p),
+                    Event::PeerConnected(p) => {
+                        seen.admitted.push(p);
+                        admitted.fetch_add(1, Ordering::Relaxed);
+                    }
                     Event::PeerDisconnected(p) => seen.lost.push(p),
                     _ => {}
                 }
@@ -121,7 +129,7 @@ fn service(peers: &mut [EnetPeer], clients: &mut [Client]) {
 fn a_burst_of_300_is_admitted_and_everyone_told_of_everyone_in_order() {
     let stop = Arc::new(AtomicBool::new(false));
     let settings = Settings::default();
-    let (addrs, handle) = server(settings.clone(), stop.clone());
+    let (addrs, handle) = server(settings.clone(), stop.clone(), Arc::default());
     let (mut peers, clients, took) = burst(addrs, &settings, Duration::from_secs(60), &|c| {
         c.joined && c.peers.len() == CLIENTS - 1
     });
@@ -149,10 +157,19 @@ fn a_burst_of_300_is_admitted_and_everyone_told_of_everyone_in_order() {
 fn with_announce_none_no_client_is_told_of_another_and_the_relay_still_forwards() {
     let stop = Arc::new(AtomicBool::new(false));
     let settings = Settings::default().with_announce(Announce::None);
-    let (addrs, handle) = server(settings.clone(), stop.clone());
+    let admitted = Arc::new(AtomicUsize::new(0));
+    let (addrs, handle) = server(settings.clone(), stop.clone(), admitted.clone());
     let (mut peers, mut clients, _) =
         burst(addrs, &settings, Duration::from_secs(60), &|c| c.joined);
     assert!(clients.iter().all(|c| c.joined), "not every client joined");
+    // A client's connection completes before the server admits it (ENet's last
+    // acknowledgement): wait for the server too.
+    let started = Instant::now();
+    while admitted.load(Ordering::Relaxed) < CLIENTS && started.elapsed() < Duration::from_secs(20)
+    {
+        service(&mut peers, &mut clients);
+        std::thread::sleep(Duration::from_millis(1));
+    }
     // Client 2 (port 0) sends a RAW packet to everyone: the relay forwards it to every
     // client, which learns the sender from it (Godot's client too: `peer_packet(2, ...)`).
     peers[0]

@@ -43,6 +43,8 @@ mod godot3_enet_hostile;
 mod godot3_protocol;
 mod hostile;
 #[cfg(all(feature = "enet", feature = "websocket"))]
+mod live_announce;
+#[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_client;
 #[cfg(feature = "enet")]
 mod live_gdscript;
