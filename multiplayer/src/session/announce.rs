@@ -9,8 +9,9 @@
 //! at most [`Limits::announce_per_round`](crate::Limits::announce_per_round) to one peer and
 //! [`Limits::announce_per_round_total`](crate::Limits::announce_per_round_total) to all. What
 //! is not sent yet is not queued anywhere: each peer keeps a cursor into the admission log
-//! ("told of every peer admitted before this one"), so a burst makes the process hold one
-//! log entry and one record per peer, whatever its size. A small burst (every peer's share
+//! ("told of every peer admitted before this one") and one into the log of departures, so a
+//! burst of joins or of departures makes the process hold one log entry and one record per
+//! peer, whatever its size. A small burst (every peer's share
 //! within its budget) is sent at admission, byte for byte and in the order Godot sends it.
 
 use std::collections::{HashMap, VecDeque};
@@ -44,6 +45,8 @@ struct Record {
     seq: u64,
     /// It was told of every peer in the log with a `seq` below this (itself aside).
     cursor: u64,
+    /// It was sent (or needs not be sent) every departure in `gone` with a `dseq` below this.
+    del_cursor: u64,
     /// The round its `used` counts.
     round: u64,
     /// Announcements sent to it in `round`.
@@ -60,6 +63,11 @@ pub(crate) struct Announcer {
     log: Vec<(u64, i32)>,
     /// The next admission's `seq`.
     next_seq: u64,
+    /// The departures not yet sent to every peer that was told of the departed one, in order:
+    /// (`dseq`, the peer, its `seq`). Pruned once every peer has passed an entry.
+    gone: VecDeque<(u64, i32, u64)>,
+    /// The next departure's `dseq`.
+    next_dseq: u64,
     peers: HashMap<i32, Record>,
     /// Peers with a cursor behind the log's end, in turn (entries of departed or caught-up
     /// peers are passed over). At most one entry per admitted peer.
@@ -98,6 +106,8 @@ impl Announcer {
         let mut new = Record {
             seq,
             cursor: 0,
+            // No departure concerns it: it was told of no one yet.
+            del_cursor: self.next_dseq,
             round: self.round,
             used: 0,
             lagging: false,
@@ -105,8 +115,9 @@ impl Announcer {
         let mut new_stopped = false;
         for &(x_seq, x) in &self.log {
             if let Some(old) = self.peers.get_mut(&x) {
-                // Told of everyone before `peer`: it can be told of `peer` now.
-                if old.cursor == seq {
+                // Told of everyone before `peer` and of every departure: it can be told of
+                // `peer` now.
+                if old.cursor == seq && old.del_cursor == self.next_dseq {
                     if take(old, self.round, &mut self.used, limits) {
                         add(x, peer);
                         old.cursor = seq + 1;
@@ -135,21 +146,67 @@ impl Announcer {
         self.peers.insert(peer, new);
     }
 
-    /// Forgets `peer` and sends (`del(to, about)`) its departure to every peer that was told
-    /// of it, as Godot does (at once: one notice per peer). Peers not told of it yet never
-    /// will be.
-    pub(crate) fn remove(&mut self, peer: i32, del: &mut dyn FnMut(i32, i32)) {
+    /// Forgets `peer` and sends (`del(to, about)`) its departure, within the round's
+    /// budgets, to every peer that was told of it (Godot sends it to every peer at once);
+    /// the rest follows in [`round`](Self::round), before any later admission. Peers not
+    /// told of it yet never will be.
+    pub(crate) fn remove(&mut self, peer: i32, limits: &Limits, del: &mut dyn FnMut(i32, i32)) {
         let Some(gone) = self.peers.remove(&peer) else {
             return;
         };
         if let Ok(i) = self.log.binary_search_by_key(&gone.seq, |&(s, _)| s) {
             self.log.remove(i);
         }
+        let dseq = self.next_dseq;
+        self.next_dseq += 1;
+        let mut pending = false;
         for &(_, x) in &self.log {
-            if self.peers.get(&x).is_some_and(|r| r.cursor > gone.seq) {
+            let Some(record) = self.peers.get_mut(&x) else {
+                continue;
+            };
+            if record.del_cursor != dseq {
+                pending = true; // Behind: it takes this one in turn.
+                continue;
+            }
+            if record.cursor <= gone.seq {
+                record.del_cursor = dseq + 1; // Never told of it.
+            } else if take(record, self.round, &mut self.used, limits) {
                 del(x, peer);
+                record.del_cursor = dseq + 1;
+            } else {
+                pending = true;
+                if !record.lagging {
+                    record.lagging = true;
+                    self.lagging.push_back(x);
+                }
             }
         }
+        if pending {
+            self.gone.push_back((dseq, peer, gone.seq));
+        }
+    }
+
+    /// Sends `record` (peer `x`) the departures it was not sent yet, within the budgets:
+    /// whether it is through them.
+    fn departures(
+        gone: &VecDeque<(u64, i32, u64)>,
+        next_dseq: u64,
+        (x, record): (i32, &mut Record),
+        (round, used, limits): (u64, &mut usize, &Limits),
+        del: &mut dyn FnMut(i32, i32),
+    ) -> bool {
+        let start = gone.partition_point(|&(d, _, _)| d < record.del_cursor);
+        for &(d, about, about_seq) in gone.range(start..) {
+            if record.cursor > about_seq {
+                if !take(record, round, used, limits) {
+                    return false;
+                }
+                del(x, about);
+            }
+            record.del_cursor = d + 1;
+        }
+        record.del_cursor = next_dseq;
+        true
     }
 
     /// Starts a round: the budgets are new, and the peers that were not told of everyone are
@@ -160,9 +217,11 @@ impl Announcer {
         limits: &Limits,
         congested: &dyn Fn(i32) -> bool,
         add: &mut dyn FnMut(i32, i32),
+        del: &mut dyn FnMut(i32, i32),
     ) {
         self.round = self.round.wrapping_add(1);
         self.used = 0;
+        self.prune();
         let end = self.next_seq;
         for _ in 0..self.lagging.len() {
             if self.used >= limits.announce_per_round_total {
@@ -175,6 +234,13 @@ impl Announcer {
                 continue;
             };
             if congested(x) {
+                self.lagging.push_back(x);
+                continue;
+            }
+            // Departures first: a peer that left and joined again (the same id) is told
+            // gone, then there.
+            let budget = (self.round, &mut self.used, limits);
+            if !Self::departures(&self.gone, self.next_dseq, (x, record), budget, del) {
                 self.lagging.push_back(x);
                 continue;
             }
@@ -196,6 +262,23 @@ impl Announcer {
             } else {
                 self.lagging.push_back(x);
             }
+        }
+    }
+
+    /// Drops the departures every peer is through (at most one pass over the peers per
+    /// round, and only while some are kept).
+    fn prune(&mut self) {
+        if self.gone.is_empty() {
+            return;
+        }
+        let through = self
+            .peers
+            .values()
+            .map(|r| r.del_cursor)
+            .min()
+            .unwrap_or(self.next_dseq);
+        while self.gone.front().is_some_and(|&(d, _, _)| d < through) {
+            self.gone.pop_front();
         }
     }
 

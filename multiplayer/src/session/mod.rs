@@ -455,9 +455,10 @@ impl Session {
         self.replication_peer_removed(peer);
         if self.announces() {
             let queues = &mut self.common.queues;
-            self.announcer.remove(peer, &mut |to, about| {
-                push_sys(queues, to, wire::SYS_DEL_PEER, about);
-            });
+            self.announcer
+                .remove(peer, &self.settings.limits, &mut |to, about| {
+                    push_sys(queues, to, wire::SYS_DEL_PEER, about);
+                });
         }
         if signal {
             self.common.queues.event(Event::PeerDisconnected(peer));
@@ -484,11 +485,13 @@ impl Session {
         if !self.announces() {
             return;
         }
-        let queues = &mut self.common.queues;
-        self.announcer
-            .round(&self.settings.limits, congested, &mut |to, about| {
-                push_sys(queues, to, wire::SYS_ADD_PEER, about);
-            });
+        let queues = std::cell::RefCell::new(&mut self.common.queues);
+        self.announcer.round(
+            &self.settings.limits,
+            congested,
+            &mut |to, about| push_sys(&mut queues.borrow_mut(), to, wire::SYS_ADD_PEER, about),
+            &mut |to, about| push_sys(&mut queues.borrow_mut(), to, wire::SYS_DEL_PEER, about),
+        );
     }
 
     /// How many clients are not yet told of every other client (their `SYS_ADD_PEER`s wait

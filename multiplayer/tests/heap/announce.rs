@@ -14,14 +14,30 @@ const PEERS: i32 = 1_000;
 
 /// The round's packets, as (to, the peer it is told of), checked to be SYS ADD_PEER.
 fn drain(s: &mut Session) -> Vec<(i32, i32)> {
+    drain_sys(s)
+        .into_iter()
+        .map(|(to, sub, about)| {
+            assert_eq!(sub, wire::SYS_ADD_PEER);
+            (to, about)
+        })
+        .collect()
+}
+
+/// The round's packets, as (to, SYS sub-command, the peer it is about).
+fn drain_sys(s: &mut Session) -> Vec<(i32, u8, i32)> {
     let mut out = Vec::new();
     while let Some(o) = s.poll_output() {
         let Output::Packet { to, data, .. } = o else {
             panic!("{o:?}");
         };
-        // SYS (7), ADD_PEER (0), the peer as a little-endian u32: `_admit_peer`'s buf.
-        assert_eq!((data.len(), data[0], data[1]), (6, 7, wire::SYS_ADD_PEER));
-        out.push((to, i32::from_le_bytes(data[2..6].try_into().unwrap())));
+        // SYS (7), ADD_PEER (0) or DEL_PEER (1), the peer as a little-endian u32:
+        // `_admit_peer`'s and `_del_peer`'s buf.
+        assert_eq!((data.len(), data[0]), (6, 7));
+        out.push((
+            to,
+            data[1],
+            i32::from_le_bytes(data[2..6].try_into().unwrap()),
+        ));
     }
     out
 }
@@ -106,4 +122,70 @@ fn a_congested_peer_waits_and_the_others_go_on() {
     s.announce_round(&|_| false);
     let last = drain(&mut s);
     assert!(!last.is_empty() && last.iter().all(|&(to, _)| to == 2));
+}
+
+#[test]
+fn a_departure_burst_is_paced_too_and_ordered_before_a_return() {
+    let _alone = alone();
+    let mut s = Session::server(Settings::default());
+    for peer in 2..PEERS + 2 {
+        s.connected(peer, crate::clock::at_ms(0));
+    }
+    while s.announcing() > 0 {
+        s.announce_round(&|_| false);
+        drain_sys(&mut s);
+    }
+    drain_sys(&mut s);
+    while s.poll_event().is_some() {}
+    // Half leave in one round: 500 × 999 notices before, all at once (as Godot sends them).
+    let before = HEAP.current_usage();
+    HEAP.reset_peak_usage();
+    for peer in (2..PEERS + 2).filter(|p| p % 2 == 0) {
+        s.disconnected(peer);
+    }
+    // One of them comes back (the same id): it is told gone before it is told there.
+    s.connected(2, crate::clock::at_ms(0));
+    let held = HEAP.peak_usage().saturating_sub(before);
+    println!("500 departures in one round: peak {held} bytes above the start");
+    // At most one round's 16,384 notices (about 1.2 MB) and the departures' log.
+    assert!(held < 3 << 20, "{held} bytes held");
+    let mut told: HashMap<i32, Vec<(u8, i32)>> = HashMap::new();
+    let mut rounds = 0;
+    loop {
+        let round = drain_sys(&mut s);
+        assert!(round.len() <= 16_384, "{} in one round", round.len());
+        for (to, sub, about) in round {
+            told.entry(to).or_default().push((sub, about));
+        }
+        if s.announcing() == 0 {
+            break;
+        }
+        rounds += 1;
+        assert!(rounds < 1_000, "never done");
+        s.announce_round(&|_| false);
+    }
+    drain_sys(&mut s)
+        .into_iter()
+        .for_each(|(to, sub, about)| told.entry(to).or_default().push((sub, about)));
+    // Each one still there: the 500 departures in order, then peer 2 again.
+    let mut expected: Vec<(u8, i32)> = (2..PEERS + 2)
+        .filter(|p| p % 2 == 0)
+        .map(|p| (wire::SYS_DEL_PEER, p))
+        .collect();
+    expected.push((wire::SYS_ADD_PEER, 2));
+    for peer in (2..PEERS + 2).filter(|p| p % 2 == 1) {
+        assert_eq!(told.get(&peer), Some(&expected), "peer {peer}");
+    }
+    // Peer 2, back, is told of the 500 still there, in admission order.
+    let back: Vec<(u8, i32)> = (2..PEERS + 2)
+        .filter(|p| p % 2 == 1)
+        .map(|p| (wire::SYS_ADD_PEER, p))
+        .collect();
+    assert_eq!(told.get(&2), Some(&back));
+    // 500 × 500 DEL_PEER + 2 × 500 ADD_PEER at 16,384 a round: 16 rounds (one more
+    // where the 256 a peer cut a round short).
+    assert!(
+        rounds <= (500 * 500 + 1_000usize).div_ceil(16_384) + 1,
+        "{rounds}"
+    );
 }
