@@ -10,8 +10,17 @@
 //! counting allocator; Godot: resident memory), and server CPU per peer over one idle second
 //! with everyone joined (ours also per peer-tick, a tick being one `service()`).
 //!
+//! Columns: `told%` is the share of the N × (N − 1) `SYS_ADD_PEER` notices the clients
+//! received by the end (relay on); `pass ms` the clients' longest pass over all N of them
+//! (one thread services them all: a pass longer than ENet's 5 s timeout gets clients
+//! dropped by whichever server); `µs/peer/s` the server's CPU per peer over one idle second
+//! once everyone joined and was told (or at the 45 s limit), `ns/peer/t` the same per
+//! `service()` call.
+//!
 //! Run: `GODOT4=... cargo bench -p godot-serde-multiplayer --bench burst`; `-- ours` skips
-//! Godot, `-- quick` runs N = 2,000 only.
+//! Godot, `-- quick` runs N = 2,000 only, `-- on` only the paced relay-on rows;
+//! `GODOT_SERDE_BURST_PROGRESS=1` prints the clients' progress each second and every
+//! `service()` call of ours over 200 ms.
 
 use godot_serde_test_support::engine;
 
@@ -45,6 +54,8 @@ struct Seen {
     joined_ms: Option<u128>,
     /// `SYS_ADD_PEER` notices received, all clients together.
     told: usize,
+    /// The clients' longest pass over all of them (ENet drops a peer silent for 5 to 30 s).
+    longest_pass_ms: u64,
 }
 
 /// The child process: `clients ADDR[,ADDR] N TOLD(0/1)`.
@@ -66,7 +77,9 @@ fn clients_main(args: &[String]) {
     let (mut joined_ms, mut all_ms) = (None, None);
     let mut done_at = None;
     let mut last_report = 0;
+    let mut longest_pass = Duration::ZERO;
     loop {
+        let pass = Instant::now();
         for (i, p) in peers.iter_mut().enumerate() {
             let _ = p.service();
             while let Some(e) = p.poll_event() {
@@ -78,6 +91,7 @@ fn clients_main(args: &[String]) {
                 }
             }
         }
+        longest_pass = longest_pass.max(pass.elapsed());
         let now = started.elapsed();
         if std::env::var_os("GODOT_SERDE_BURST_PROGRESS").is_some() && now.as_secs() != last_report
         {
@@ -115,9 +129,10 @@ fn clients_main(args: &[String]) {
     let dropped_n = (0..n).filter(|&i| dropped[i] || !joined[i]).count();
     let told_n: usize = told.iter().sum();
     println!(
-        "RESULT {joined_n} {dropped_n} {} {} {told_n}",
+        "RESULT {joined_n} {dropped_n} {} {} {told_n} {}",
         joined_ms.map_or(-1, |v| v as i64),
-        all_ms.map_or(-1, |v| v as i64)
+        all_ms.map_or(-1, |v| v as i64),
+        longest_pass.as_millis()
     );
     for p in &mut peers {
         p.close();
@@ -156,6 +171,7 @@ fn run_clients(
             seen.joined_ms = u128::try_from(v[2]).ok();
             seen.all_ms = u128::try_from(v[3]).ok();
             seen.told = v[4] as usize;
+            seen.longest_pass_ms = v[5] as u64;
         }
     }
     child.wait().unwrap();
@@ -203,7 +219,7 @@ struct Row {
 
 fn print_header() {
     println!(
-        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>9} {:>6} {:>10} {:>8} {:>10} {:>10}",
+        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>9} {:>6} {:>7} {:>10} {:>8} {:>10} {:>10}",
         "server",
         "N",
         "joined",
@@ -211,6 +227,7 @@ fn print_header() {
         "joined s",
         "all s",
         "told%",
+        "pass ms",
         "longest ms",
         "B/peer",
         "µs/peer/s",
@@ -221,7 +238,7 @@ fn print_header() {
 fn print_row(r: &Row) {
     let secs = |ms: Option<u128>| ms.map_or("-".to_string(), |v| format!("{:.2}", v as f64 / 1e3));
     println!(
-        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>9} {:>6.1} {:>10.1} {:>8} {:>10.2} {:>10}",
+        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>9} {:>6.1} {:>7} {:>10.1} {:>8} {:>10.2} {:>10}",
         r.name,
         r.n,
         r.seen.joined,
@@ -229,6 +246,7 @@ fn print_row(r: &Row) {
         secs(r.seen.joined_ms),
         secs(r.seen.all_ms),
         r.seen.told as f64 * 100.0 / (r.n as f64 * (r.n as f64 - 1.0)),
+        r.seen.longest_pass_ms,
         r.longest_ms,
         r.bytes_per_peer,
         r.cpu_us_per_peer_s,
@@ -345,6 +363,7 @@ fn godot(godot: &std::path::Path, n: usize, relay: bool) -> Row {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches");
     let project = engine::Godot4Project::new("mp_burst", &[&dir.join("bench_burst_server.gd")]);
     let secs = (LIMIT + HOLD + Duration::from_secs(8)).as_secs();
+    let spawned = Instant::now();
     let mut child = engine::engine_command(
         godot,
         "--headless",
@@ -379,9 +398,21 @@ fn godot(godot: &std::path::Path, n: usize, relay: bool) -> Row {
             measured = (mem, now.1 - cpu);
         }
     });
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
-    let _ = child.wait();
+    // The rest of its output, once its timer ends; a server that is still swamped then (its
+    // frames take seconds) is killed after 20 s more and reports no longest frame.
+    let reader = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut rest);
+        rest
+    });
+    while child.try_wait().ok().flatten().is_none() {
+        if spawned.elapsed() > Duration::from_secs(secs + 20) {
+            let _ = child.kill();
+            println!("  Godot 4.6, relay {relay}: still busy, killed");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let rest = reader.join().unwrap_or_default();
     let longest_us: f64 = rest
         .lines()
         .find_map(|l| l.split("LONGEST_US ").nth(1))
