@@ -207,3 +207,43 @@ fn with_announce_none_no_client_is_told_of_another_and_the_relay_still_forwards(
         assert_eq!(c.lost, Vec::<i32>::new());
     }
 }
+
+/// A small burst is announced at admission, packet for packet as Godot's `_admit_peer` sends
+/// it: for each connected peer in admission order, the peer told of the new one, then the
+/// new one told of the peer; `_del_peer` tells the others in admission order. Each packet is
+/// SYS (7), the sub-command (ADD_PEER 1, DEL_PEER 2: `SYS_COMMAND_AUTH` is 0) and the peer as
+/// a little-endian u32, reliable on channel 0. Ids 9, 5, 7 join in that order (the order of
+/// ids would be 5, 7, 9: checked live against Godot 4.6 in `live_announce.rs`).
+#[test]
+fn a_small_burst_is_announced_at_admission_in_godots_order() {
+    use godot_serde_multiplayer::{Output, Session};
+    let sys = |to: i32, sub: u8, peer: u8| Output::Packet {
+        to,
+        channel: 0,
+        mode: TransferMode::Reliable,
+        data: vec![7, sub, peer, 0, 0, 0],
+    };
+    let mut s = Session::server(Settings::default());
+    for id in [9, 5, 7] {
+        s.connected(id, crate::clock::at_ms(0));
+    }
+    s.disconnected(5);
+    let out: Vec<Output> = std::iter::from_fn(|| s.poll_output()).collect();
+    assert_eq!(
+        out,
+        vec![
+            // 5 joins: 9 told of 5, 5 told of 9.
+            sys(9, 1, 5),
+            sys(5, 1, 9),
+            // 7 joins: 9 told of 7, 7 of 9, 5 of 7, 7 of 5.
+            sys(9, 1, 7),
+            sys(7, 1, 9),
+            sys(5, 1, 7),
+            sys(7, 1, 5),
+            // 5 leaves: 9 and 7 told.
+            sys(9, 2, 5),
+            sys(7, 2, 5),
+        ]
+    );
+    assert_eq!(s.announcing(), 0);
+}
