@@ -516,6 +516,26 @@ mod tests {
         assert_eq!(sent, 1);
     }
 
+    /// The host's socket gets `socket_buffer` bytes of receive buffer (as far as the system
+    /// allows: Linux caps the request at `net.core.rmem_max` and reports twice what it
+    /// granted), not the system's default (Linux: 208 KiB, which a join burst overflowed).
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_socket_gets_its_buffers() {
+        let Some(max) = std::fs::read_to_string("/proc/sys/net/core/rmem_max")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+        else {
+            return;
+        };
+        let limits = crate::EnetLimits::default();
+        let hosts = super::Hosts::server("127.0.0.1:0".parse().unwrap(), 8, 2, limits).unwrap();
+        let socket = socket2::SockRef::from(&hosts.host.socket().socket);
+        let got = socket.recv_buffer_size().unwrap();
+        let asked = limits.socket_buffer.min(max);
+        assert!(got >= asked, "receive buffer {got}, asked {asked}");
+    }
+
     /// Reads stop at the call's datagram budget, whatever is waiting, and the next call
     /// reads the rest.
     #[test]

@@ -445,6 +445,20 @@ mod tests {
             .with_max_packet_size(5_000)
             .with_user_channels(2);
         assert_eq!((enet.max_packet_size, enet.user_channels), (5_000, 2));
+        let bursts = EnetLimits::default()
+            .with_socket_buffer(0)
+            .with_host_passes_per_call(0);
+        assert_eq!((bursts.socket_buffer, bursts.host_passes_per_call), (0, 1));
+        let announce = Limits::default()
+            .with_announce_per_round(0)
+            .with_announce_per_round_total(0);
+        assert_eq!(
+            (
+                announce.announce_per_round,
+                announce.announce_per_round_total
+            ),
+            (1, 1)
+        );
         let limits = Limits::default()
             .with_max_cached_paths(0)
             .with_websocket(ws)
@@ -455,8 +469,10 @@ mod tests {
             .with_auth(true)
             .with_auth_timeout_ms(0)
             .with_relay(false)
-            .with_limits(limits);
+            .with_limits(limits)
+            .with_announce(crate::Announce::None);
         assert!(settings.auth && !settings.relay);
+        assert_eq!(settings.announce, crate::Announce::None);
         assert_eq!((settings.auth_timeout_ms, settings.limits), (0, limits));
     }
 }
