@@ -145,6 +145,7 @@ fn run_clients(
     addrs: &[SocketAddr],
     n: usize,
     want_told: bool,
+    closing: &AtomicBool,
     at_done: &mut dyn FnMut(bool),
 ) -> Seen {
     let list: Vec<String> = addrs.iter().map(ToString::to_string).collect();
@@ -165,6 +166,7 @@ fn run_clients(
             std::thread::sleep(Duration::from_secs(1));
             at_done(false);
         } else if let Some(rest) = line.strip_prefix("RESULT ") {
+            closing.store(true, Ordering::Relaxed);
             let v: Vec<i64> = rest.split(' ').map(|w| w.parse().unwrap()).collect();
             seen.joined = v[0] as usize;
             seen.dropped = v[1] as usize;
@@ -268,10 +270,12 @@ fn ours(name: &str, n: usize, ports: usize, settings: Settings) -> Row {
         host.add(t);
     }
     let stop = Arc::new(AtomicBool::new(false));
+    let closing = Arc::new(AtomicBool::new(false));
     let ticks = Arc::new(AtomicU64::new(0));
     let longest_us = Arc::new(AtomicU64::new(0));
     let server = {
         let (stop, ticks, longest_us) = (stop.clone(), ticks.clone(), longest_us.clone());
+        let closing = closing.clone();
         std::thread::Builder::new()
             .name("server".into())
             .spawn(move || {
@@ -295,7 +299,12 @@ fn ours(name: &str, n: usize, ports: usize, settings: Settings) -> Row {
                                 *errors.entry(kind).or_insert(0usize) += 1;
                             }
                             Event::PeerDisconnected(_) => {
-                                *errors.entry("(disconnected)".into()).or_insert(0) += 1;
+                                let when = if closing.load(Ordering::Relaxed) {
+                                    "(disconnected: the clients closing)"
+                                } else {
+                                    "(disconnected before the end)"
+                                };
+                                *errors.entry(when.into()).or_insert(0) += 1;
                             }
                             _ => {}
                         }
@@ -323,7 +332,7 @@ fn ours(name: &str, n: usize, ports: usize, settings: Settings) -> Row {
     };
     let mut sample = None;
     let mut measured = (0usize, 0.0f64, 0u64);
-    let seen = run_clients(&addrs, n, relay, &mut |first| {
+    let seen = run_clients(&addrs, n, relay, &closing, &mut |first| {
         let now = (
             HEAP.current_usage(),
             cpu_seconds("self"),
@@ -390,7 +399,7 @@ fn godot(godot: &std::path::Path, n: usize, relay: bool) -> Row {
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let mut sample = None;
     let mut measured = (0usize, 0.0f64);
-    let seen = run_clients(&[addr], n, relay, &mut |first| {
+    let seen = run_clients(&[addr], n, relay, &AtomicBool::new(false), &mut |first| {
         let now = (rss(pid), cpu_seconds(&pid.to_string()));
         if first {
             sample = Some(now);
