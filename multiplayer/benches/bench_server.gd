@@ -1,6 +1,7 @@
 extends SceneTree
 # The load benchmark's Godot side: an ENet server whose Bench node answers ping(seq) with
-# pong(seq), the handler the Rust server runs too. Arguments: port seconds.
+# pong(seq), the handler the Rust server runs too. Arguments: port seconds
+# [max_clients (default 256) [relay 0/1 (default 1)]].
 
 var mp := SceneMultiplayer.new()
 
@@ -11,7 +12,8 @@ func _initialize() -> void:
 	root.add_child(bench)
 	set_multiplayer(mp)
 	var peer := ENetMultiplayerPeer.new()
-	var err := peer.create_server(int(args[0]), 256)
+	mp.server_relay = args.size() < 4 or args[3] == "1"
+	var err := peer.create_server(int(args[0]), int(args[2]) if args.size() > 2 else 256)
 	if err != OK:
 		print("FAILED ", err)
 		quit(1)

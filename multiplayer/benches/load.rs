@@ -8,7 +8,8 @@
 //! with a synchronizer each (position every frame, rotation on change), at 30 network frames a
 //! second; bytes received per peer per frame and the server's CPU time per frame (the network
 //! step: receive, SYNC, delta SYNC, send), the Rust server against `benches/bench_sync_server.gd`
-//! in the same run. `-- sync` runs only this scenario.
+//! in the same run. `-- sync` runs only this scenario; `-- 1000` runs the ping load at 1,000
+//! peers only (servers for 4,095 clients, relay off on both).
 
 use godot_serde_test_support::engine;
 
@@ -40,9 +41,13 @@ fn table() -> RpcTable {
 }
 
 /// The Rust server: the same handler as bench_node.gd.
-fn rust_server(stop: Arc<AtomicBool>) -> (SocketAddr, std::thread::JoinHandle<()>) {
+fn rust_server(
+    stop: Arc<AtomicBool>,
+    max_clients: usize,
+    settings: Settings,
+) -> (SocketAddr, std::thread::JoinHandle<()>) {
     let mut server =
-        EnetPeer::server("127.0.0.1:0".parse().unwrap(), 256, Settings::default()).unwrap();
+        EnetPeer::server("127.0.0.1:0".parse().unwrap(), max_clients, settings).unwrap();
     server.session().declare(table());
     let addr = server.local_addr().unwrap();
     let handle = std::thread::spawn(move || {
@@ -398,9 +403,18 @@ fn main() {
         "{:>5} {:>12} {:>9} {:>9} {:>12} {:>9} {:>9} {:>7}",
         "peers", "rust rt/s", "p50 µs", "p99 µs", "godot rt/s", "p50 µs", "p99 µs", "ratio"
     );
-    for peers in [1usize, 16, 128] {
+    // `-- 1000`: 1,000 peers only, on servers for 4,095 clients with the relay off on both
+    // sides (the load is client to server; with the relay on, Godot's join storm of a
+    // million ADD_PEER notices would be measured instead, see the burst bench).
+    let thousand = std::env::args().any(|a| a == "1000");
+    let (counts, max_clients, settings): (&[usize], usize, Settings) = if thousand {
+        (&[1_000], 4_095, Settings::authoritative())
+    } else {
+        (&[1, 16, 128], 256, Settings::default())
+    };
+    for &peers in counts {
         let stop = Arc::new(AtomicBool::new(false));
-        let (addr, server) = rust_server(stop.clone());
+        let (addr, server) = rust_server(stop.clone(), max_clients, settings.clone());
         let rust = load(addr, peers);
         stop.store(true, Ordering::Relaxed);
         server.join().unwrap();
@@ -416,7 +430,12 @@ fn main() {
             project.run(
                 &engine_path,
                 "bench_server.gd",
-                &[&port.to_string(), "6"],
+                &[
+                    &port.to_string(),
+                    if thousand { "40" } else { "6" },
+                    &max_clients.to_string(),
+                    if thousand { "0" } else { "1" },
+                ],
                 Duration::from_secs(60),
             )
         });
@@ -439,5 +458,7 @@ fn main() {
             rust.per_sec / gd.per_sec
         );
     }
-    sync_scenario(Some(&godot));
+    if !thousand {
+        sync_scenario(Some(&godot));
+    }
 }

@@ -18,7 +18,13 @@
 //! [`EnetLimits`](crate::EnetLimits) (`Settings::limits.enet`): packets up to 1 MiB, 64 KiB
 //! of received data waiting and 1 MiB queued out per peer; 512 datagrams, 128 KiB and
 //! 8,192 events per call, by default. A peer that breaks a bound is dropped with an
-//! [`Event::Error`] naming it, then its [`Event::PeerDisconnected`].
+//! [`Event::Error`] naming it, then its [`Event::PeerDisconnected`]. The socket's kernel
+//! buffers are 4 MiB (`EnetLimits::socket_buffer`), so that a join burst's datagrams wait
+//! there instead of being dropped by a full buffer.
+//!
+//! One ENet host takes at most 4,095 peers (`max_clients`); for more, give a
+//! [`Host`](crate::transport::Host) several `EnetTransport`s on different ports (the crate
+//! README, "Join bursts and thousands of players").
 //!
 //! [`Event::Error`]: crate::Event::Error
 //! [`Event::PeerDisconnected`]: crate::Event::PeerDisconnected
@@ -248,6 +254,13 @@ impl Transport for EnetTransport {
 
     fn flush(&mut self) {
         self.hosts.host.flush();
+    }
+
+    fn congested(&self, peer: i32) -> bool {
+        // 16 KiB by default: about 60 announcements (6 bytes and ENET_PACKET_OVERHEAD each)
+        // in flight, so that what ENet walks on every pass (each peer's sent and queued
+        // commands) stays short, and so does what a client has to take per round trip.
+        self.hosts.queued(peer) > self.hosts.outbound_limit() / 64
     }
 
     fn close(&mut self) {

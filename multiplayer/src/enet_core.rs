@@ -5,7 +5,8 @@
 //! Every peer is bounded as [`EnetLimits`] says, and so is the work of one `service` call:
 //!
 //! - reads: at most `datagrams_per_call` datagrams and `inbound_bytes_per_call` bytes from the
-//!   socket, and `packets_per_call` ENet events, all peers together; the datagrams left wait
+//!   socket, `packets_per_call` ENet events and `host_passes_per_call` passes of ENet's host
+//!   service (each walks every peer; ENet ends one at each connection), all peers together; the datagrams left wait
 //!   in the kernel's socket buffer, the events in ENet's dispatch queue (which hands out the
 //!   packets of different peers in turn), and ENet reads no datagram before that queue is
 //!   empty, so what it holds is at most one call's datagrams.
@@ -34,6 +35,8 @@ use crate::{ENET_PACKET_OVERHEAD, EnetLimits};
 /// errors of one destination or one datagram from being the host's.
 pub(crate) struct Udp {
     socket: UdpSocket,
+    /// `EnetLimits::socket_buffer` (0: the system's default).
+    buffer: usize,
     /// Datagrams this call may still read.
     datagrams: usize,
     /// Bytes this call may still read.
@@ -51,7 +54,14 @@ impl enet::Socket for Udp {
     type Address = SocketAddr;
     type Error = io::Error;
 
-    fn init(&mut self, _options: enet::SocketOptions) -> io::Result<()> {
+    fn init(&mut self, options: enet::SocketOptions) -> io::Result<()> {
+        if self.buffer > 0 {
+            // As ENet sizes its socket's buffers (a refusal is no error of the host: the
+            // system's default stays).
+            let socket = socket2::SockRef::from(&self.socket);
+            let _ = socket.set_recv_buffer_size(self.buffer.max(options.receive_buffer));
+            let _ = socket.set_send_buffer_size(self.buffer.max(options.send_buffer));
+        }
         self.socket.set_nonblocking(true)
     }
 
@@ -161,6 +171,8 @@ pub(crate) struct Hosts {
     limits: EnetLimits,
     /// ENet events this call may still take.
     events_left: usize,
+    /// Host passes (send, read, send) this call may still make.
+    passes_left: usize,
 }
 
 /// The two-way map between ENet's peer slots and Godot peer ids.
@@ -185,6 +197,7 @@ fn host(
     };
     let socket = Udp {
         socket,
+        buffer: limits.socket_buffer,
         datagrams: 0,
         bytes: 0,
     };
@@ -256,6 +269,7 @@ impl Hosts {
             server: true,
             limits,
             events_left: 0,
+            passes_left: 0,
         })
     }
 
@@ -285,6 +299,7 @@ impl Hosts {
             server: false,
             limits,
             events_left: 0,
+            passes_left: 0,
         };
         hosts.map.insert(peer, 1);
         Ok(hosts)
@@ -301,6 +316,7 @@ impl Hosts {
         socket.datagrams = self.limits.datagrams_per_call.max(1);
         socket.bytes = self.limits.inbound_bytes_per_call.max(1);
         self.events_left = self.limits.packets_per_call.max(1);
+        self.passes_left = self.limits.host_passes_per_call.max(1);
     }
 
     /// The next event of the host that concerns a peer we know (or admit), within the call's
@@ -311,7 +327,17 @@ impl Hosts {
     pub(crate) fn next(&mut self) -> io::Result<Option<HostEvent>> {
         while self.events_left > 0 {
             self.events_left -= 1;
-            let Some(event) = self.host.service()? else {
+            // What ENet has read already first (no walk of the peers); a pass only when that
+            // is empty, and at most `host_passes_per_call` of them.
+            let event = match self.host.check_events() {
+                Some(event) => Some(event),
+                None if self.passes_left > 0 => {
+                    self.passes_left -= 1;
+                    self.host.service()?
+                }
+                None => None,
+            };
+            let Some(event) = event else {
                 return Ok(None);
             };
             match event {
@@ -406,6 +432,19 @@ impl Hosts {
         }
     }
 
+    /// The bytes queued for peer `id` and not yet let go by ENet (with their overhead).
+    pub(crate) fn queued(&self, id: i32) -> usize {
+        self.map
+            .queued
+            .get(&id)
+            .map_or(0, |q| q.load(Ordering::Relaxed))
+    }
+
+    /// `outbound_buffer_size`, at least 1.
+    pub(crate) fn outbound_limit(&self) -> usize {
+        self.limits.outbound_buffer_size.max(1)
+    }
+
     /// Forgets peer `id` now and asks ENet to disconnect it.
     pub(crate) fn forget_and_disconnect(&mut self, id: i32) {
         if let Some(slot) = self.map.remove_id(id) {
@@ -466,6 +505,7 @@ mod tests {
         assert!(enet::Socket::send(&mut plain.try_clone().unwrap(), to, b"x").is_err());
         let mut udp = Udp {
             socket: plain,
+            buffer: 0,
             datagrams: 1,
             bytes: 1,
         };
@@ -474,6 +514,26 @@ mod tests {
         let other = UdpSocket::bind("127.0.0.1:0").unwrap();
         let sent = enet::Socket::send(&mut udp, other.local_addr().unwrap(), b"y").unwrap();
         assert_eq!(sent, 1);
+    }
+
+    /// The host's socket gets `socket_buffer` bytes of receive buffer (as far as the system
+    /// allows: Linux caps the request at `net.core.rmem_max` and reports twice what it
+    /// granted), not the system's default (Linux: 208 KiB, which a join burst overflowed).
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_socket_gets_its_buffers() {
+        let Some(max) = std::fs::read_to_string("/proc/sys/net/core/rmem_max")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+        else {
+            return;
+        };
+        let limits = crate::EnetLimits::default();
+        let hosts = super::Hosts::server("127.0.0.1:0".parse().unwrap(), 8, 2, limits).unwrap();
+        let socket = socket2::SockRef::from(&hosts.host.socket().socket);
+        let got = socket.recv_buffer_size().unwrap();
+        let asked = limits.socket_buffer.min(max);
+        assert!(got >= asked, "receive buffer {got}, asked {asked}");
     }
 
     /// Reads stop at the call's datagram budget, whatever is waiting, and the next call
@@ -488,6 +548,7 @@ mod tests {
         }
         let mut udp = Udp {
             socket,
+            buffer: 0,
             datagrams: 3,
             bytes: 1 << 20,
         };

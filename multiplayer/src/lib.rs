@@ -83,7 +83,7 @@ pub use replication::{
     SyncProperty, Synchronizer,
 };
 pub use rpc::{RpcMethod, RpcMode, RpcTable, TransferMode};
-pub use session::Session;
+pub use session::{Announce, Session};
 
 // The README's examples compile (and the runnable ones run) as doc tests: they are what
 // users copy.

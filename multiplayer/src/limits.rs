@@ -46,6 +46,19 @@ pub struct Limits {
     /// The bounds of a bot swarm (`bots::Swarm`): its bots are clients, each with these
     /// `Limits` for its session and connection.
     pub bots: BotLimits,
+    /// `SYS_ADD_PEER` notices (a server with relay on telling its clients of each other,
+    /// [`Announce::All`](crate::Announce::All)) sent to one client in one round (one
+    /// `service` call): default 256. A join burst is announced over as many rounds as it
+    /// needs, each client told of the others in admission order (Godot sends all of them at
+    /// once: N² packets for N joins). Joins within the budgets are announced at admission,
+    /// as Godot does. Nothing waits in a queue: each client keeps a cursor (about 64 bytes
+    /// per client, whatever the burst). At least 1.
+    pub announce_per_round: usize,
+    /// `SYS_ADD_PEER` notices sent to all clients together in one round: default 16,384
+    /// (each an ENet packet of 6 bytes, charged [`ENET_PACKET_OVERHEAD`] against its
+    /// client's `outbound_buffer_size` until acknowledged: about 4 MiB of ENet records at
+    /// most per round). At least 1.
+    pub announce_per_round_total: usize,
 }
 
 impl Default for Limits {
@@ -57,6 +70,8 @@ impl Default for Limits {
             rooms: crate::rooms::RoomsLimits::default(),
             max_interest_per_peer: 1_024,
             bots: BotLimits::default(),
+            announce_per_round: 256,
+            announce_per_round_total: 16_384,
         }
     }
 }
@@ -78,6 +93,11 @@ builders! {
         with_max_interest_per_peer(n: usize) => max_interest_per_peer;
         /// With other bot-swarm bounds.
         with_bots(bots: BotLimits) => bots;
+        /// With another count of announcements per client and round (at least 1).
+        with_announce_per_round(n: usize) => announce_per_round, at least 1;
+
+        /// With another count of announcements per round, all clients together (at least 1).
+        with_announce_per_round_total(n: usize) => announce_per_round_total, at least 1;
     }
 }
 
@@ -264,6 +284,21 @@ pub struct EnetLimits {
     /// default 8,192. ENet hands out the packets of different peers in turn; the rest
     /// stays in ENet until the next call, which reads no datagram before they are taken.
     pub packets_per_call: usize,
+    /// The kernel's receive and send buffers of the host's UDP socket (`SO_RCVBUF`,
+    /// `SO_SNDBUF`), in bytes: default 4 MiB (ENet's host asks for 256 KiB, Linux's
+    /// default is 208 KiB; Linux caps it at `net.core.rmem_max` / `wmem_max`). What arrives
+    /// while the server is busy waits there; Linux counts each datagram with its
+    /// bookkeeping (about 1 KiB for a small one), so 208 KiB hold about 200 of them, fewer
+    /// than the acknowledgements of a join burst's second (a full buffer drops datagrams,
+    /// and clients whose connects and acknowledgements are lost time out).
+    pub socket_buffer: usize,
+    /// Passes of ENet's host service (send, read, send) in one `service` call: default 16.
+    /// Each pass walks every peer and every command it has queued or in flight, and ENet
+    /// ends a pass's reads at each connection or disconnection, so a burst of N joins read
+    /// pass by pass cost N full walks (a 2,000-client burst made one `service` call last
+    /// seconds). Past it, the call takes only the packets ENet has already read; the next
+    /// call goes on reading. At least 1.
+    pub host_passes_per_call: usize,
 }
 
 /// What each packet queued for an ENet peer counts toward
@@ -282,6 +317,8 @@ impl Default for EnetLimits {
             datagrams_per_call: 512,
             inbound_bytes_per_call: 128 << 10,
             packets_per_call: 8_192,
+            socket_buffer: 4 << 20,
+            host_passes_per_call: 16,
         }
     }
 }
@@ -308,6 +345,12 @@ builders! {
 
         /// With another count of events taken per call (at least 1).
         with_packets_per_call(n: usize) => packets_per_call, at least 1;
+
+        /// With other kernel socket buffers (bytes; 0 keeps the system's default).
+        with_socket_buffer(bytes: usize) => socket_buffer;
+
+        /// With another count of ENet host passes per call (at least 1).
+        with_host_passes_per_call(n: usize) => host_passes_per_call, at least 1;
     }
 }
 
@@ -367,6 +410,12 @@ pub struct Settings {
     pub auth_timeout_ms: u64,
     /// Memory bounds.
     pub limits: Limits,
+    /// Whom a server with relay on tells its clients of: [`Announce::All`] (Godot's
+    /// behaviour, the default) or [`Announce::None`].
+    ///
+    /// [`Announce::All`]: crate::Announce::All
+    /// [`Announce::None`]: crate::Announce::None
+    pub announce: crate::Announce,
 }
 
 impl Default for Settings {
@@ -376,6 +425,7 @@ impl Default for Settings {
             auth: false,
             auth_timeout_ms: 3000,
             limits: Limits::default(),
+            announce: crate::Announce::All,
         }
     }
 }
@@ -403,6 +453,9 @@ builders! {
 
         /// With other limits.
         with_limits(limits: Limits) => limits;
+
+        /// With another announcement policy (relay on).
+        with_announce(announce: crate::Announce) => announce;
     }
 }
 
@@ -468,6 +521,20 @@ mod tests {
             .with_max_packet_size(5_000)
             .with_user_channels(2);
         assert_eq!((enet.max_packet_size, enet.user_channels), (5_000, 2));
+        let bursts = EnetLimits::default()
+            .with_socket_buffer(0)
+            .with_host_passes_per_call(0);
+        assert_eq!((bursts.socket_buffer, bursts.host_passes_per_call), (0, 1));
+        let announce = Limits::default()
+            .with_announce_per_round(0)
+            .with_announce_per_round_total(0);
+        assert_eq!(
+            (
+                announce.announce_per_round,
+                announce.announce_per_round_total
+            ),
+            (1, 1)
+        );
         let limits = Limits::default()
             .with_max_cached_paths(0)
             .with_websocket(ws)
@@ -478,8 +545,10 @@ mod tests {
             .with_auth(true)
             .with_auth_timeout_ms(0)
             .with_relay(false)
-            .with_limits(limits);
+            .with_limits(limits)
+            .with_announce(crate::Announce::None);
         assert!(settings.auth && !settings.relay);
+        assert_eq!(settings.announce, crate::Announce::None);
         assert_eq!((settings.auth_timeout_ms, settings.limits), (0, limits));
     }
 }

@@ -12,6 +12,11 @@
 //! ([`ws_id_message`], [`parse_ws_id_message`]) and ENet's channel layout
 //! ([`enet_channel`], [`from_enet_channel`]).
 //!
+//! A host of several ENet transports on different ports serves more players than one ENet
+//! host takes (4,095): the relay and the server's announcements cross transports. Each
+//! `service` is one announcement round ([`Session::announce_round`]), paced by what each
+//! peer's transport still holds for it ([`Transport::congested`]).
+//!
 //! Ids are unique across a host's transports: a peer that connects with an id another
 //! transport's peer has (Godot's ENet client picks its own id; the WebSocket server draws one
 //! at random, 31 bits) is refused: its transport disconnects it at once and the session gets
@@ -107,6 +112,14 @@ pub trait Transport {
 
     /// Disconnects every peer and sends the notices.
     fn close(&mut self) {}
+
+    /// Whether what is queued for `peer` and not yet taken by it is so much that packets
+    /// that can wait (the server's announcements of other clients) should wait: the ENet
+    /// transport answers true above a 64th of its `outbound_buffer_size` (16 KiB by
+    /// default). Default false.
+    fn congested(&self, _peer: i32) -> bool {
+        false
+    }
 }
 
 /// The message a Godot 4 `WebSocketMultiplayerPeer` server sends a new client first, once its
@@ -316,6 +329,18 @@ impl<S: Dialect> Router<S> {
         }
         self.drain(transports);
         self.route_outputs(transports);
+        {
+            let (owner, ts): (&HashMap<i32, usize>, &[&mut dyn Transport]) =
+                (&self.owner, transports);
+            let congested = |peer: i32| {
+                owner
+                    .get(&peer)
+                    .and_then(|&i| ts.get(i))
+                    .is_some_and(|t| t.congested(peer))
+            };
+            self.session.on_round(&congested);
+        }
+        self.route_outputs(transports);
         self.session.on_timeout(Instant::now());
         self.route_outputs(transports);
         for transport in transports.iter_mut() {
@@ -474,6 +499,9 @@ pub trait Dialect:
     }
     /// The time, for the session's timeouts (run when its `poll_timeout` is due).
     fn on_timeout(&mut self, now: Instant);
+    /// One `service` round: the paced work (Godot 4's announcements of a join burst), with
+    /// whether a peer's transport is congested.
+    fn on_round(&mut self, _congested: &dyn Fn(i32) -> bool) {}
 }
 
 mod sealed {
@@ -510,6 +538,9 @@ impl Dialect for Session {
         if self.poll_timeout().is_some_and(|due| due <= now) {
             self.handle_timeout(now);
         }
+    }
+    fn on_round(&mut self, congested: &dyn Fn(i32) -> bool) {
+        self.announce_round(congested);
     }
 }
 

@@ -36,10 +36,13 @@
 //! # Ok::<(), godot_serde_multiplayer::ProtocolError>(())
 //! ```
 
+mod announce;
 mod auth;
 pub(crate) mod handoff;
 mod paths;
 mod rpc;
+
+pub use announce::Announce;
 
 use std::time::{Duration, Instant};
 
@@ -71,6 +74,8 @@ pub struct Session {
     paths: paths::Paths,
     auth: auth::Auth,
     rep: Replication,
+    /// Who is told of whom (a server with relay on).
+    announcer: announce::Announcer,
     /// The clock's start: the first `Instant` the session was given. Replication counts
     /// microseconds from it (from 1: the engine's 0 means "never").
     epoch: Option<Instant>,
@@ -96,6 +101,7 @@ impl Session {
             paths: paths::Paths::new(),
             auth: auth::Auth::default(),
             rep: Replication::default(),
+            announcer: announce::Announcer::default(),
             epoch: None,
         }
     }
@@ -329,9 +335,10 @@ impl Session {
                             detail: "relayed, but only the server relays",
                         });
                     }
-                    if !self.paths.is_connected(peer) {
-                        return Err(ProtocolError::NoSuchPeer(peer));
-                    }
+                    // A sender we were not told of (the server's `Announce::None`, or its
+                    // notice still on the way) is processed as Godot's client does: its RAW
+                    // packets arrive; its calls and path announcements need the path cache
+                    // of a known peer, and are its `NoSuchPeer` error.
                     self.process_packet(Came { from: peer, ..came }, inner)
                 }
             }
@@ -426,12 +433,12 @@ impl Session {
         if self.paths.is_connected(peer) || peer == self.common.id {
             return;
         }
-        if self.settings.relay && self.is_server() {
-            let existing: Vec<i32> = self.paths.ids().collect();
-            for other in existing {
-                self.push_sys(other, wire::SYS_ADD_PEER, peer);
-                self.push_sys(peer, wire::SYS_ADD_PEER, other);
-            }
+        if self.announces() {
+            let queues = &mut self.common.queues;
+            self.announcer
+                .admit(peer, &self.settings.limits, &mut |to, about| {
+                    push_sys(queues, to, wire::SYS_ADD_PEER, about);
+                });
         }
         self.paths.add_peer(peer);
         self.replication_peer_added(peer);
@@ -447,15 +454,51 @@ impl Session {
             return;
         }
         self.replication_peer_removed(peer);
-        if self.settings.relay && self.is_server() {
-            let others: Vec<i32> = self.paths.ids().collect();
-            for other in others {
-                self.push_sys(other, wire::SYS_DEL_PEER, peer);
-            }
+        if self.announces() {
+            let queues = &mut self.common.queues;
+            self.announcer
+                .remove(peer, &self.settings.limits, &mut |to, about| {
+                    push_sys(queues, to, wire::SYS_DEL_PEER, about);
+                });
         }
         if signal {
             self.common.queues.event(Event::PeerDisconnected(peer));
         }
+    }
+
+    /// Whether this session tells its clients of each other: a server with relay on and
+    /// [`Announce::All`].
+    fn announces(&self) -> bool {
+        self.settings.relay && self.is_server() && self.settings.announce == Announce::All
+    }
+
+    /// Starts an announcement round: the budgets of [`Limits::announce_per_round`] and
+    /// [`Limits::announce_per_round_total`](crate::Limits::announce_per_round_total) are new,
+    /// and the clients not yet told of every other client (after a burst of joins) are sent
+    /// the next `SYS_ADD_PEER`s within them, in turn; a client for which `congested` answers
+    /// true (the ENet transport: more than a 64th of its `outbound_buffer_size`, 16 KiB,
+    /// is queued for it) waits for a later round.
+    /// The crate's hosts call it once per `service`; a transport of one's own calls it once
+    /// per network frame. Nothing to do (and no cost) when every client is told.
+    ///
+    /// [`Limits::announce_per_round`]: crate::Limits::announce_per_round
+    pub fn announce_round(&mut self, congested: &dyn Fn(i32) -> bool) {
+        if !self.announces() {
+            return;
+        }
+        let queues = std::cell::RefCell::new(&mut self.common.queues);
+        self.announcer.round(
+            &self.settings.limits,
+            congested,
+            &mut |to, about| push_sys(&mut queues.borrow_mut(), to, wire::SYS_ADD_PEER, about),
+            &mut |to, about| push_sys(&mut queues.borrow_mut(), to, wire::SYS_DEL_PEER, about),
+        );
+    }
+
+    /// How many clients are not yet told of every other client (their `SYS_ADD_PEER`s wait
+    /// for the next [`announce_round`](Self::announce_round)s): 0 once a burst is announced.
+    pub fn announcing(&self) -> usize {
+        self.announcer.lagging()
     }
 
     // ---- application side -----------------------------------------------------------------
@@ -495,17 +538,17 @@ impl Session {
         }
     }
 
-    /// Queues a one-command SYS packet for `to` (`sub`: `SYS_ADD_PEER`, `SYS_DEL_PEER`) about
-    /// `peer`, reliable on channel 0, as the server tells its clients of each other.
-    fn push_sys(&mut self, to: i32, sub: u8, peer: i32) {
-        let mut data = Vec::with_capacity(wire::SYS_CMD_SIZE);
-        wire::write_sys(&mut data, sub, peer);
-        self.push_packet(to, 0, TransferMode::Reliable, data);
-    }
-
     fn push_packet(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
         // A client's transport has one peer, the server.
         let to = if self.is_server() { to } else { 1 };
         self.common.queues.packet(to, channel, mode, data);
     }
+}
+
+/// Queues a one-command SYS packet for `to` (`sub`: `SYS_ADD_PEER`, `SYS_DEL_PEER`) about
+/// `peer`, reliable on channel 0, as the server tells its clients of each other.
+fn push_sys(queues: &mut crate::core::Queues, to: i32, sub: u8, peer: i32) {
+    let mut data = Vec::with_capacity(wire::SYS_CMD_SIZE);
+    wire::write_sys(&mut data, sub, peer);
+    queues.packet(to, 0, TransferMode::Reliable, data);
 }

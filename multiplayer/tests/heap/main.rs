@@ -21,6 +21,7 @@ mod raw_enet;
 #[path = "../common/ws.rs"]
 mod ws;
 
+mod announce;
 mod args;
 #[cfg(feature = "enet")]
 mod bots;

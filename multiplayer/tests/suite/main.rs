@@ -32,6 +32,8 @@ mod replay;
 #[path = "../common/ws.rs"]
 mod ws;
 
+#[cfg(feature = "enet")]
+mod burst;
 mod core;
 mod fuzz_replay;
 mod fuzz_replay_godot3;
@@ -41,6 +43,8 @@ mod godot3_enet_hostile;
 mod godot3_protocol;
 mod hostile;
 mod interest;
+#[cfg(all(feature = "enet", feature = "websocket"))]
+mod live_announce;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_client;
 #[cfg(feature = "enet")]
