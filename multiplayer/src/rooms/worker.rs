@@ -117,6 +117,9 @@ impl Worker {
                 for id in ids {
                     self.in_room(id, &mut turn, |room| {
                         room.session.handle_timeout(now);
+                        // A join burst's ADD_PEERs beyond a round's budgets (the transport
+                        // thread's congestion is not known here: the budgets pace alone).
+                        room.session.announce_round(&|_| false);
                         room.logic_frame();
                     });
                 }

@@ -146,6 +146,15 @@ impl Announcer {
         self.peers.insert(peer, new);
     }
 
+    /// Whether `to` was told of `about` (both admitted): its cursor is past `about`'s
+    /// admission.
+    pub(crate) fn told(&self, to: i32, about: i32) -> bool {
+        match (self.peers.get(&to), self.peers.get(&about)) {
+            (Some(t), Some(a)) => t.cursor > a.seq,
+            _ => false,
+        }
+    }
+
     /// Forgets `peer` and sends (`del(to, about)`) its departure, within the round's
     /// budgets, to every peer that was told of it (Godot sends it to every peer at once);
     /// the rest follows in [`round`](Self::round), before any later admission. Peers not

@@ -85,10 +85,13 @@ impl Session {
             write_despawn(&mut packet, net_id);
             self.send_command(peer, 0, TransferMode::Reliable, packet);
         }
-        if self.settings.relay {
+        if self.announces() {
+            // Of the mates it was told of (a join burst's notices may not all be out yet).
             let mates: Vec<i32> = self.paths.ids().filter(|&p| p != peer).collect();
             for mate in mates {
-                self.push_sys(peer, wire::SYS_DEL_PEER, mate);
+                if self.announcer.told(peer, mate) {
+                    super::push_sys(&mut self.common.queues, peer, wire::SYS_DEL_PEER, mate);
+                }
             }
         }
         self.del_peer(peer, true);
@@ -111,12 +114,14 @@ impl Session {
         if self.paths.is_connected(peer) || self.auth.is_pending(peer) || peer == self.common.id {
             return;
         }
-        if self.settings.relay {
-            let mates: Vec<i32> = self.paths.ids().collect();
-            for mate in mates {
-                self.push_sys(mate, wire::SYS_ADD_PEER, peer);
-                self.push_sys(peer, wire::SYS_ADD_PEER, mate);
-            }
+        if self.announces() {
+            // As a join: each mate told of it and it of each, in admission order, within the
+            // round's budgets (the rest in the next announcement rounds).
+            let queues = &mut self.common.queues;
+            self.announcer
+                .admit(peer, &self.settings.limits, &mut |to, about| {
+                    super::push_sys(queues, to, wire::SYS_ADD_PEER, about);
+                });
         }
         self.paths.add_peer(peer);
         let held: HashMap<u32, &str> = handoff

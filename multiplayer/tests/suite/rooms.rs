@@ -266,6 +266,58 @@ fn a_room_reaches_only_its_peers() {
     assert_ne!(stats.rooms[0].thread, stats.rooms[1].thread);
 }
 
+/// Six peers join room A at once with a budget of 2 announcements per client and round: the
+/// ADD_PEERs over the budget follow in the rooms' next network frames, until every client is
+/// told of each of the five others exactly once.
+#[test]
+fn a_join_burst_in_a_room_is_announced_over_its_frames() {
+    let settings = Settings::default().with_limits(
+        Limits::default()
+            .with_announce_per_round(2)
+            .with_announce_per_round_total(4),
+    );
+    let mut rooms = Rooms::new(settings, 1);
+    rooms.add_room(A, chat_room).unwrap();
+    rooms
+        .run_in(A, |room| room.session().declare(chat()))
+        .unwrap();
+    rooms.set_lobby(A);
+    let mut clients = Clients::default();
+    let ids = [5, 6, 7, 8, 9, 10];
+    for id in ids {
+        clients.join(&mut rooms, id, A);
+    }
+    let told = |clients: &Clients, id: i32, other: i32| {
+        clients
+            .got
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .filter(|p| **p == sys(1, other))
+            .count()
+    };
+    let deadline = Instant::now() + SETTLE;
+    loop {
+        clients.pump(&mut rooms);
+        let all = ids.iter().all(|&id| {
+            ids.iter()
+                .filter(|&&o| o != id)
+                .all(|&o| told(&clients, id, o) == 1)
+        });
+        if all {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not every client was told of the others"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for id in ids {
+        assert_eq!(clients.errors(id), Vec::<String>::new(), "client {id}");
+    }
+}
+
 /// Client 5 asks to move from A to B (its room's logic moves it). It is sent, in order: the
 /// despawn of room A's node (net id 1: A's first), DEL_PEER of its old mate 6, then ADD_PEER
 /// of its new mate 7 and room B's node. 6 hears that 5 left, 7 that it came. The client
