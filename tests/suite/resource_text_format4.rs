@@ -77,12 +77,19 @@ fn engine_format4_text_reads_and_writes_back() {
         prop(&m, "metadata/none"),
         &Variant::PackedByteArray(PackedByteArray(Vec::new()))
     );
-    let v4 = |x, y, z, w| Vector4 { x, y, z, w };
+    // The engine is a single-precision build: its reals are read as `float`s (0.1 is
+    // 0.100000001490116… in a double-precision build of this crate).
+    let v4 = |x: f32, y: f32, z: f32, w: f32| Vector4 {
+        x: Real::from(x),
+        y: Real::from(y),
+        z: Real::from(z),
+        w: Real::from(w),
+    };
     assert_eq!(
         prop(&m, "metadata/v4"),
         &Variant::PackedVector4Array(PackedVector4Array(vec![
             v4(1.0, 2.5, -3.0, 0.1),
-            v4(Real::NEG_INFINITY, 0.0, 1e20, 7.0),
+            v4(f32::NEG_INFINITY, 0.0, 1e20, 7.0),
         ]))
     );
     assert_eq!(
