@@ -230,6 +230,7 @@ fn ext_resources_and_connections_are_added_as_the_saver_writes_them() {
         flags: Some(3),
         binds: vec![Variant::Int(7)],
         unbinds: Some(1),
+        other: Vec::new(),
     })
     .unwrap();
     assert!(doc.to_string().ends_with(
