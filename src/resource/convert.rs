@@ -170,9 +170,9 @@ fn has_reference(v: &Variant) -> bool {
             .items
             .iter()
             .any(|x| crate::wire::depth::grow(|| has_reference(x))),
-        Variant::Dictionary(d) => d.iter().any(|(k, x)| {
-            crate::wire::depth::grow(|| has_reference(k) || has_reference(x))
-        }),
+        Variant::Dictionary(d) => d
+            .iter()
+            .any(|(k, x)| crate::wire::depth::grow(|| has_reference(k) || has_reference(x))),
         _ => false,
     }
 }

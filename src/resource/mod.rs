@@ -89,6 +89,13 @@
 //!   An empty or repeated one is replaced by `Class_xxxxx`, as the saver does. Godot 3's are
 //!   integers in both forms (`local://3`, `id=3`): kept; a Godot 3 binary file needs them to
 //!   be integers, which [`write_binary`] checks.
+//! - **Null object properties.** The text saver leaves out a resource's Object-typed
+//!   property holding null (`resource_format_text.cpp`: `pi.type == OBJECT &&
+//!   value.is_zero()`, unless `PROPERTY_USAGE_STORE_IF_NULL`); the binary saver stores it as
+//!   a plain null, the same as an untyped property holding null, which the text saver
+//!   writes (`x = null`) and which loads its default when left out. The file does not tell
+//!   the two apart, so binary to text writes every null (`child = null`): the same value
+//!   loads, and the text has that line more than the engine's conversion.
 //! - **`load_steps`**: not in the model; [`write_text`] counts it (external and
 //!   sub-resources plus the main resource, written when above 1).
 //! - **Scenes**: the binary form stores a scene as its `PackedScene`'s `_bundled` Dictionary,
