@@ -29,7 +29,10 @@ use super::model::{Reference, ResourceFile, ResourceFormat, ext_ref, reference, 
 use super::text::TextResource;
 use super::text_write::write_text;
 use crate::error::Result;
-use crate::{Dictionary, GodotVersion, Variant};
+use crate::{Dictionary, GodotVersion, ObjectId, Variant};
+
+/// Object's `script` property, Object-typed in every class.
+const SCRIPT: &str = "script";
 
 /// The characters of `Resource::generate_scene_unique_id`: `a` to `y`, then `0` to `8`
 /// (`'z' - 'a'` letters and `'9' - '0'` digits).
@@ -249,22 +252,53 @@ impl ResourceFile {
     }
 
     /// The file as the engine's text saver writes it after loading it from a binary file:
-    /// [`with_text_ids`](Self::with_text_ids), then [`write_text`] for `version`.
+    /// [`with_text_ids`](Self::with_text_ids), a resource's null `script` left out (see
+    /// [Conversion](crate::resource#conversion)), then [`write_text`] for `version`.
     #[must_use]
     pub fn to_text(&self, version: GodotVersion) -> String {
-        write_text(&self.with_text_ids(), version)
+        let mut file = self.with_text_ids();
+        let null_script = |(k, v): &(String, Variant)| {
+            k == SCRIPT && matches!(v, Variant::Nil | Variant::ObjectId(ObjectId(0)))
+        };
+        for s in &mut file.sub_resources {
+            s.properties.retain(|p| !null_script(p));
+        }
+        file.properties.retain(|p| !null_script(p));
+        write_text(&file, version)
     }
 
     /// The file in the binary form, laid out by `options` ([`write_binary`]): the text ids
     /// of external resources become table indexes, those of sub-resources their
-    /// `local://` paths, a scene's nodes its `_bundled` state; element types are dropped.
+    /// `local://` paths, a scene's nodes its `_bundled` state; element types are dropped; in
+    /// Godot 4, a resource without `script` gets `script = null` before its metadata, as the
+    /// engine's binary saver stores it.
     ///
     /// # Errors
     ///
     /// As [`write_binary`]: among others a Godot 3 sub-resource id that is not an integer,
     /// a reference to an id the file does not list, a layout of the other engine.
     pub fn to_binary(&self, options: &BinaryOptions) -> Result<Vec<u8>> {
-        write_binary(self, options)
+        if self.format == ResourceFormat::Godot3 {
+            return write_binary(self, options);
+        }
+        // Godot 4's binary saver stores a resource's `script` even when it is null, before
+        // the metadata; its text saver leaves it out.
+        let mut file = self.clone();
+        let add = |props: &mut Vec<(String, Variant)>| {
+            if props.iter().any(|(k, _)| k == SCRIPT) {
+                return;
+            }
+            let at = props
+                .iter()
+                .position(|(k, _)| k.starts_with("metadata/"))
+                .unwrap_or(props.len());
+            props.insert(at, (SCRIPT.to_owned(), Variant::Nil));
+        };
+        for s in &mut file.sub_resources {
+            add(&mut s.properties);
+        }
+        add(&mut file.properties);
+        write_binary(&file, options)
     }
 }
 
@@ -408,5 +442,27 @@ mod tests {
         assert_eq!(t.properties[0].1, ext_ref(1i64));
         assert_eq!(t.properties[1].1, sub_ref(3i64));
         assert_eq!(t.properties[2].1, sub_ref(4i64));
+    }
+
+    #[test]
+    fn a_null_script_is_binary_only_in_godot4() {
+        // Godot 4.6 saves a Gradient with metadata as binary with `script` null between the
+        // class's properties and the metadata, and as text without it
+        // (tests/suite/resource_convert_live.rs).
+        let text = "[gd_resource type=\"Gradient\" format=3]\n\n[resource]\n\
+                    offsets = PackedFloat32Array(0, 1)\nmetadata/tag = 1\n";
+        let bin = text_to_binary(text, &BinaryOptions::godot4()).unwrap();
+        let names: Vec<(String, Variant)> = read_binary(&bin).unwrap().properties;
+        assert_eq!(
+            names.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+            ["offsets", "script", "metadata/tag"]
+        );
+        assert_eq!(names[1].1, Variant::Nil);
+        assert_eq!(binary_to_text(&bin, GodotVersion::V4_5).unwrap(), text);
+        // Godot 3's binary saver stores none.
+        let text3 = "[gd_resource type=\"Gradient\" format=2]\n\n[resource]\noffsets = PoolRealArray( 0, 1 )\n";
+        let bin3 = text_to_binary(text3, &BinaryOptions::godot3()).unwrap();
+        assert_eq!(read_binary(&bin3).unwrap().properties.len(), 1);
+        assert_eq!(binary_to_text(&bin3, GodotVersion::V3).unwrap(), text3);
     }
 }

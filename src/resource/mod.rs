@@ -89,7 +89,12 @@
 //!   An empty or repeated one is replaced by `Class_xxxxx`, as the saver does. Godot 3's are
 //!   integers in both forms (`local://3`, `id=3`): kept; a Godot 3 binary file needs them to
 //!   be integers, which [`write_binary`] checks.
-//! - **Null object properties.** The text saver leaves out a resource's Object-typed
+//! - **A null `script`.** Godot 4's binary saver stores every resource's `script`, null
+//!   ones too (after the class's properties, before the metadata); the text saver leaves
+//!   out a null Object property, which `script` always is. Binary to text leaves a null
+//!   `script` out; text to binary (Godot 4) adds `script = null` where it is missing.
+//!   Godot 3's binary saver stores no null `script`.
+//! - **Other null object properties.** The text saver leaves out a resource's Object-typed
 //!   property holding null (`resource_format_text.cpp`: `pi.type == OBJECT &&
 //!   value.is_zero()`, unless `PROPERTY_USAGE_STORE_IF_NULL`); the binary saver stores it as
 //!   a plain null, the same as an untyped property holding null, which the text saver

@@ -6,7 +6,8 @@
 # Or: ... -- check NAME... : loads res://out/ours_NAME.* (our files) and res://out/NAME.* and
 #   prints CASE NAME PASS|FAIL (their descriptions equal).
 # Or: ... -- totext NAME... : loads res://out/NAME.res|.scn and saves it as engine_NAME.tres|.tscn
-#   (the engine's own conversion); prints TEXT NAME E.
+#   (the engine's own conversion), loads that and saves it as engine_NAME.res|.scn (its own
+#   conversion back); prints TEXT NAME E1 E2.
 # Or: ... -- cmp A=B... : loads res://out/A and res://out/B; prints CASE A=B PASS|FAIL (their
 #   descriptions equal as Godot 3's text form spells them: text_form()).
 extends SceneTree
@@ -217,7 +218,9 @@ func _init():
 			var ext = "scn" if name.begins_with("scene") else "res"
 			var res = ResourceLoader.load("res://out/%s.%s" % [name, ext], "", true)
 			var e = ResourceSaver.save("res://out/engine_%s.t%s" % [name, ext], res)
-			print("TEXT %s %d" % [name, e])
+			var text = ResourceLoader.load("res://out/engine_%s.t%s" % [name, ext], "", true)
+			var e2 = ResourceSaver.save("res://out/engine_%s.%s" % [name, ext], text)
+			print("TEXT %s %d %d" % [name, e, e2])
 	elif args[0] == "cmp":
 		var h = H.new()
 		for i in range(1, args.size()):

@@ -5,7 +5,8 @@
 # Or: ... -- check NAME... : loads res://out/ours_NAME.* (our files) and res://out/NAME.* and
 #   prints CASE NAME PASS|FAIL (their descriptions equal).
 # Or: ... -- totext NAME... : loads res://out/NAME.res|.scn and saves it as engine_NAME.tres|.tscn
-#   (the engine's own conversion); prints TEXT NAME E.
+#   (the engine's own conversion), loads that and saves it as engine_NAME.res|.scn (its own
+#   conversion back); prints TEXT NAME E1 E2.
 # Or: ... -- cmp A=B... : loads res://out/A and res://out/B; prints CASE A=B PASS|FAIL (their
 #   descriptions equal as the text form spells them: text_form()).
 extends SceneTree
@@ -256,7 +257,9 @@ func _init():
 			var ext = "scn" if name.begins_with("scene") else "res"
 			var res = ResourceLoader.load("res://out/%s.%s" % [name, ext], "", ResourceLoader.CACHE_MODE_IGNORE)
 			var e = ResourceSaver.save(res, "res://out/engine_%s.t%s" % [name, ext])
-			print("TEXT %s %d" % [name, e])
+			var text = ResourceLoader.load("res://out/engine_%s.t%s" % [name, ext], "", ResourceLoader.CACHE_MODE_IGNORE)
+			var e2 = ResourceSaver.save(text, "res://out/engine_%s.%s" % [name, ext])
+			print("TEXT %s %d %d" % [name, e, e2])
 	elif args[0] == "cmp":
 		for pair in args.slice(1):
 			var files = pair.split("=")

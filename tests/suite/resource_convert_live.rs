@@ -5,14 +5,16 @@
 //! with binds and an instanced sub-scene):
 //!
 //! - the engine saves each as binary (`ResourceSaver.save`), then loads that file and saves
-//!   it as text (`totext`: the engine's own conversion);
+//!   it as text, and loads that and saves it as binary (`totext`: its own conversions);
 //! - we convert the engine's binary file to text and the engine's text file to binary;
 //! - the engine loads ours and finds the values it finds in the file ours came from (`cmp`:
 //!   every stored property, described as plain data by GDScript);
 //! - our text equals the engine's conversion byte for byte but for the external ids (the
 //!   engine's five characters are random) and the element types of typed containers
 //!   ([`untyped`]), and the null Object properties the engine leaves out (its binary file
-//!   stores them as plain nulls, which we write as `null`).
+//!   stores them as plain nulls, which we write as `null`);
+//! - our binary of the engine's text, with the header and string table of the engine's own
+//!   conversion back to binary, is its bytes for [`BINARY_AS_ENGINE`].
 //!
 //! Skips loudly without an engine; fails then when `GODOT_SERDE_REQUIRE_ENGINE=1`.
 
@@ -20,7 +22,7 @@ use crate::common;
 use common::engine::{Godot3Project, Godot4Project, godot3_or_skip, godot4_or_skip};
 use godot_serde::GodotVersion;
 use godot_serde::resource::{
-    BinaryOptions, TextResource, binary_to_text, read_binary, text_to_binary,
+    BinaryOptions, TextResource, binary_to_text, read_binary, read_binary_with_info, text_to_binary,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -179,6 +181,17 @@ fn without_id_paths(line: &str) -> String {
 }
 
 /// Converts the engine's files of `names` both ways; returns the `cmp` pairs for the engine.
+/// The files whose text our binary converts to byte for byte as the engine does (with the
+/// header and string table of its file). The others, the same values loaded, differ: `custom`
+/// by the null Object property the text leaves out (the engine's binary saver stores the
+/// script variable's null, which no text holds); `animation` by the order of a track's keys
+/// Dictionary (the engine's Animation rebuilds it, `values` before `update`, where the text
+/// has it sorted); `scene` and `scene_ids` by the scene state's layout: ours is packed as
+/// `SceneState` packs a scene (as the engine's own binary files of a scene are), the engine's
+/// conversion dumps the state its text loader built (names in reading order, parents as
+/// paths).
+const BINARY_AS_ENGINE: [&str; 4] = ["gradient", "curve", "stylebox", "types"];
+
 /// `lossy`: files whose text form cannot hold their values exactly in that engine; ours is
 /// loaded against the engine's own conversion instead of its binary file.
 fn convert_all(
@@ -190,6 +203,7 @@ fn convert_all(
 ) -> Vec<String> {
     let mut pairs = Vec::new();
     let (mut typed, mut nulls) = (0, 0);
+    let mut same_binary = Vec::new();
     for name in names {
         let e = ext(name);
         let binary = std::fs::read(dir.join(format!("{name}.{e}"))).unwrap();
@@ -215,6 +229,23 @@ fn convert_all(
         );
         assert_eq!(back.scene.is_some(), text_model.scene.is_some(), "{name}");
         std::fs::write(dir.join(format!("tb_{name}.{e}")), &ours_binary).unwrap();
+        // The engine's own conversion of its text back to binary: ours, with its header and
+        // string table (which lists property names left out for their default value, which
+        // no text holds), is the same bytes.
+        let engine_binary = std::fs::read(dir.join(format!("engine_{name}.{e}"))).unwrap();
+        let (_, info) = read_binary_with_info(&engine_binary).unwrap();
+        let with_header = text_to_binary(&engine_text, &info.options()).unwrap();
+        if with_header == engine_binary {
+            same_binary.push(*name);
+        } else {
+            let at = with_header
+                .iter()
+                .zip(&engine_binary)
+                .position(|(a, b)| a != b);
+            println!(
+                "{name}: our binary of the engine's text differs from the engine's at byte {at:?}"
+            );
+        }
         if lossy.contains(name) {
             pairs.push(format!("engine_{name}.t{e}=bt_{name}.t{e}"));
         } else {
@@ -224,6 +255,11 @@ fn convert_all(
     }
     println!(
         "typed containers written untyped: {typed}; null properties the engine leaves out: {nulls}"
+    );
+    println!("text to binary, the engine's bytes: {same_binary:?}");
+    assert_eq!(
+        same_binary, BINARY_AS_ENGINE,
+        "our binary of the engine's text is the engine's own conversion for these"
     );
     pairs
 }
@@ -262,7 +298,7 @@ fn godot4_binary_and_text_convert_both_ways() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     for name in &names {
         assert!(
-            stdout.contains(&format!("TEXT {name} 0")),
+            stdout.contains(&format!("TEXT {name} 0 0")),
             "{name}:\n{stdout}"
         );
     }
@@ -308,7 +344,7 @@ fn godot3_binary_and_text_convert_both_ways() {
     let stdout = run(&args);
     for name in NAMES {
         assert!(
-            stdout.contains(&format!("TEXT {name} 0")),
+            stdout.contains(&format!("TEXT {name} 0 0")),
             "{name}:\n{stdout}"
         );
     }
