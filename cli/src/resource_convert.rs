@@ -161,7 +161,13 @@ pub fn convert(args: &ConvertArgs, ui: &Ui) -> Result<(), Failure> {
     options = options.with_compression(args.compress);
     let (out, what) = match output_form {
         Form::Binary => (
-            write_binary(&file, &options).map_err(|e| failure(&args.output, &e))?,
+            // From text, as the engine's binary saver writes a resource loaded from text; a
+            // binary file keeps its own properties.
+            match input_form {
+                Form::Text => file.to_binary(&options),
+                Form::Binary => write_binary(&file, &options),
+            }
+            .map_err(|e| failure(&args.output, &e))?,
             format!(
                 "engine {}.{}, format version {}{}",
                 options.engine.0,

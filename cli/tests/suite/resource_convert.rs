@@ -210,11 +210,20 @@ fn converts_binary_to_text_and_back() {
     let r = run(&["resource", "convert", &s(&res), "-o", &s(&tres)], b"");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(std::fs::read_to_string(&tres).unwrap(), G4_TEXT);
-    // The text back to binary: the bytes the library writes for the model.
+    // The text back to binary: the model, each resource with the null `script` Godot 4.6's
+    // binary saver stores (after the class's properties, before the metadata).
+    let mut with_script = model();
+    with_script.sub_resources[0]
+        .properties
+        .push(("script".into(), Variant::Nil));
+    with_script.properties.push(("script".into(), Variant::Nil));
     let back = dir.join("back.res");
     let r = run(&["resource", "convert", &s(&tres), "-o", &s(&back)], b"");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    assert!(std::fs::read(&back).unwrap() == plain);
+    assert_eq!(
+        read_binary(&std::fs::read(&back).unwrap()).unwrap(),
+        with_script
+    );
     // Compressed from text.
     let packed = dir.join("back_c.res");
     let r = run(
@@ -231,7 +240,12 @@ fn converts_binary_to_text_and_back() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let bytes = std::fs::read(&packed).unwrap();
     assert_eq!(&bytes[..4], b"RSCC");
-    assert_eq!(read_binary(&bytes).unwrap(), model());
+    assert_eq!(read_binary(&bytes).unwrap(), with_script);
+    // And to text again: the null scripts left out, as the engine's text saver does.
+    let again = dir.join("again.tres");
+    let r = run(&["resource", "convert", &s(&back), "-o", &s(&again)], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), G4_TEXT);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
