@@ -163,6 +163,9 @@ Examples:
   godot-serde resource set main.tscn Player position 'Vector2(5, 6.25)'
   godot-serde resource set item.tres resource title '\"Axe\"' -o edited.tres
   godot-serde resource set item.tres Gradient_hxh8y offsets 'PackedFloat32Array(0, 0.5)'
+  godot-serde resource show level.scn                   # binary files too
+  godot-serde resource convert level.scn -o level.tscn  # binary to text, as the engine saves it
+  godot-serde resource convert item.tres -o item.res    # text to binary
   godot-serde resource convert level.scn -o level_c.scn --compress
   godot-serde resource convert item.res -o item_42.res --engine 4.2
 

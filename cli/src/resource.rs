@@ -1,11 +1,13 @@
-//! Scenes and resources (`.tscn`, `.tres`): the `resource show` and `resource set` commands.
-//! Every command reads a file through [`load`] (one match arm per form), so another form
-//! (binary `.scn` / `.res`) is one more arm there.
+//! Scenes and resources (`.tscn`, `.tres` text, `.scn`, `.res` binary): the `resource show`
+//! and `resource set` commands. Every command reads a file through [`load`], one match arm
+//! per form (binary by its magic `RSRC` / `RSCC`, text otherwise).
 
 use crate::Ui;
 use crate::input::Failure;
 use clap::{Args, Subcommand};
-use godot_serde::resource::{ResourceFile, ResourceFormat, Target, TextResource, default_limits};
+use godot_serde::resource::{
+    ResourceFile, ResourceFormat, Target, TextResource, default_limits, read_binary,
+};
 use godot_serde::text::{parse_variant_with, variant_to_string_with};
 use godot_serde::{Config, GodotVersion, Variant};
 use serde_json::{Map, Value, json};
@@ -22,15 +24,15 @@ pub enum ResourceCommand {
     /// resource (`resource` for the main one, or a sub-resource's id), keeping every other
     /// byte of the file.
     Set(SetArgs),
-    /// Convert a scene or resource to another form, by the extensions (.res, .scn binary;
-    /// the output compressed with --compress).
+    /// Convert a scene or resource to another form, by the extensions (.res, .scn binary,
+    /// .tres, .tscn text, either way; a binary output compressed with --compress).
     Convert(crate::resource_convert::ConvertArgs),
 }
 
 /// `resource show` options.
 #[derive(Args, Debug)]
 pub struct ShowArgs {
-    /// The `.tscn` / `.tres` file.
+    /// The `.tscn` / `.tres` / `.scn` / `.res` file.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Print JSON (values in the `--json` mapping of `inspect`).
@@ -86,9 +88,32 @@ fn load_text(path: &Path) -> Result<TextResource, Failure> {
     TextResource::parse(&read_text(path)?).map_err(|e| failure(path, &e))
 }
 
-/// A scene or resource file read into the model, whatever its form (text for now).
+/// The largest binary file read: 256 MiB.
+const MAX_BINARY: u64 = 256 << 20;
+
+/// A scene or resource file read into the model, whatever its form: binary when it starts
+/// with `RSRC` or `RSCC` (whatever its extension), text otherwise.
 pub fn load(path: &Path) -> Result<ResourceFile, Failure> {
-    load_text(path)?.to_model().map_err(|e| failure(path, &e))
+    let mut magic = [0u8; 4];
+    let is_binary = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+        .is_ok()
+        && (&magic == b"RSRC" || &magic == b"RSCC");
+    if !is_binary {
+        return load_text(path)?.to_model().map_err(|e| failure(path, &e));
+    }
+    let len = std::fs::metadata(path)
+        .map_err(|e| Failure::input(format!("cannot open {}: {e}", path.display())))?
+        .len();
+    if len > MAX_BINARY {
+        return Err(Failure::input(format!(
+            "{}: {len} bytes, over the limit of {MAX_BINARY} bytes",
+            path.display()
+        )));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::input(format!("cannot read {}: {e}", path.display())))?;
+    read_binary(&bytes).map_err(|e| failure(path, &e))
 }
 
 fn config_of(file: &ResourceFile) -> Config {

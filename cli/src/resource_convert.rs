@@ -1,12 +1,14 @@
 //! `resource convert`: a scene or resource file to another form, by the files' extensions
-//! (`.res` / `.scn` binary; `.tres` / `.tscn` text once the text form is in), through the model
-//! of `godot_serde::resource`.
+//! (`.res` / `.scn` binary, `.tres` / `.tscn` text, either way), through the model of
+//! `godot_serde::resource` and its conversion (`ResourceFile::to_text`, `write_binary`).
 
 use crate::Ui;
 use crate::input::Failure;
 use clap::Args;
+use godot_serde::GodotVersion;
 use godot_serde::resource::{
-    BinaryOptions, ResourceFile, ResourceFormat, read_binary_with_info, write_binary,
+    BinaryInfo, BinaryOptions, ResourceFile, ResourceFormat, read_binary_with_info, write_binary,
+    write_text,
 };
 use std::path::{Path, PathBuf};
 
@@ -16,22 +18,26 @@ const MAX_INPUT: u64 = 256 << 20;
 /// `resource convert IN -o OUT`.
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
-    /// The input file (.res, .scn).
+    /// The input file (.res, .scn binary; .tres, .tscn text).
     #[arg(value_name = "IN")]
     pub input: PathBuf,
-    /// The output file (.res, .scn); written through a temporary file.
+    /// The output file (.res, .scn binary; .tres, .tscn text); written through a temporary
+    /// file.
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
     /// The engine of the output (3 or 4): its layout (binary format version 3 for Godot 3,
-    /// 6 for Godot 4.6). Must be the input's: class and property names differ between the
-    /// engines, which a conversion does not rename. Default: the input's engine and header.
+    /// 6 for Godot 4.6; text format=2 for Godot 3, 3 or 4 for Godot 4). Must be the input's:
+    /// class and property names differ between the engines, which a conversion does not
+    /// rename. Default: the input's engine (and a binary input's header).
     #[arg(long, value_name = "3|4", value_parser = clap::value_parser!(u8).range(3..=4))]
     pub godot: Option<u8>,
-    /// The engine version written in a binary header, e.g. 4.2 (format version 4 for 4.0 and
-    /// 4.1, 5 for 4.2, 6 for 4.3 and later; 3 for 3.x).
+    /// The engine version the output is for, e.g. 4.2: in a binary header (format version 4
+    /// for 4.0 and 4.1, 5 for 4.2, 6 for 4.3 and later; 3 for 3.x); for text, the saver's
+    /// layout (4.3 and later write format=4 when a value needs it, 4.5 and later spell
+    /// floats shortest). Default: a binary input's header, else 4.6 (or 3.2).
     #[arg(long, value_name = "MAJOR.MINOR")]
     pub engine: Option<String>,
-    /// Compress the binary output (RSCC, as ResourceSaver.FLAG_COMPRESS).
+    /// Compress the binary output (RSCC, as ResourceSaver.FLAG_COMPRESS); not for text.
     #[arg(long)]
     pub compress: bool,
 }
@@ -55,13 +61,6 @@ fn form(path: &Path) -> Result<Form, Failure> {
             path.display()
         ))),
     }
-}
-
-fn text_unavailable(path: &Path) -> Failure {
-    Failure::input(format!(
-        "{}: text resources (.tres, .tscn) are not supported by this build's `resource convert` yet; binary ones (.res, .scn) are",
-        path.display()
-    ))
 }
 
 fn failure(path: &Path, e: &godot_serde::Error) -> Failure {
@@ -89,57 +88,106 @@ fn engine_version(text: &str) -> Result<((u32, u32), u32), Failure> {
     Ok(((major, minor), format))
 }
 
+/// The text layout of engine `major.minor` (Godot 3 for 3.x).
+fn text_version(engine: (u32, u32)) -> GodotVersion {
+    match engine {
+        (3, _) => GodotVersion::V3,
+        (4, 0..=2) => GodotVersion::V4_0,
+        (4, 3) => GodotVersion::V4_3,
+        (4, 4) => GodotVersion::V4_4,
+        _ => GodotVersion::V4_5,
+    }
+}
+
 /// `resource convert`.
 pub fn convert(args: &ConvertArgs, ui: &Ui) -> Result<(), Failure> {
     let input_form = form(&args.input)?;
     let output_form = form(&args.output)?;
-    let size = std::fs::metadata(&args.input)
-        .map_err(|e| Failure::input(format!("cannot read {}: {e}", args.input.display())))?
-        .len();
-    if size > MAX_INPUT {
-        return Err(Failure::input(format!(
-            "{}: {size} bytes, over the limit of {MAX_INPUT} bytes",
-            args.input.display()
+    if args.compress && matches!(output_form, Form::Text) {
+        return Err(Failure::usage(format!(
+            "--compress: {} is a text file; only a binary one (.res, .scn) is compressed",
+            args.output.display()
         )));
     }
-    let bytes = std::fs::read(&args.input)
-        .map_err(|e| Failure::input(format!("cannot read {}: {e}", args.input.display())))?;
-    let (file, mut options): (ResourceFile, BinaryOptions) = match input_form {
+    // Refused before it is read: binary files up to 256 MiB, text up to the text limit.
+    let (file, info): (ResourceFile, Option<BinaryInfo>) = match input_form {
         Form::Binary => {
+            let size = std::fs::metadata(&args.input)
+                .map_err(|e| Failure::input(format!("cannot read {}: {e}", args.input.display())))?
+                .len();
+            if size > MAX_INPUT {
+                return Err(Failure::input(format!(
+                    "{}: {size} bytes, over the limit of {MAX_INPUT} bytes",
+                    args.input.display()
+                )));
+            }
+            let bytes = std::fs::read(&args.input).map_err(|e| {
+                Failure::input(format!("cannot read {}: {e}", args.input.display()))
+            })?;
             let (file, info) =
                 read_binary_with_info(&bytes).map_err(|e| failure(&args.input, &e))?;
-            (file, info.options())
+            (file, Some(info))
         }
-        Form::Text => return Err(text_unavailable(&args.input)),
+        Form::Text => (crate::resource::load(&args.input)?, None),
     };
+    let godot3 = file.format == ResourceFormat::Godot3;
     if let Some(godot) = args.godot {
-        let wanted = if godot == 3 {
-            ResourceFormat::Godot3
-        } else {
-            ResourceFormat::Godot4
-        };
-        if wanted != file.format {
+        if (godot == 3) != godot3 {
             return Err(Failure::input(format!(
                 "{} is a Godot {} file; --godot {godot} would need its classes and properties renamed, which convert does not do",
                 args.input.display(),
-                if file.format == ResourceFormat::Godot3 {
-                    3
-                } else {
-                    4
-                }
+                if godot3 { 3 } else { 4 }
             )));
         }
     }
+    let mut options = match &info {
+        Some(info) => info.options(),
+        None if godot3 => BinaryOptions::godot3(),
+        None => BinaryOptions::godot4(),
+    };
     if let Some(engine) = &args.engine {
         let (version, format) = engine_version(engine)?;
+        if (version.0 == 3) != godot3 {
+            return Err(Failure::input(format!(
+                "--engine {engine}: {} is a Godot {} file",
+                args.input.display(),
+                if godot3 { 3 } else { 4 }
+            )));
+        }
         options = options
             .with_engine(version.0, version.1)
             .with_format_version(format);
     }
     options = options.with_compression(args.compress);
-    let out = match output_form {
-        Form::Binary => write_binary(&file, &options).map_err(|e| failure(&args.output, &e))?,
-        Form::Text => return Err(text_unavailable(&args.output)),
+    let (out, what) = match output_form {
+        Form::Binary => (
+            // From text, as the engine's binary saver writes a resource loaded from text; a
+            // binary file keeps its own properties.
+            match input_form {
+                Form::Text => file.to_binary(&options),
+                Form::Binary => write_binary(&file, &options),
+            }
+            .map_err(|e| failure(&args.output, &e))?,
+            format!(
+                "engine {}.{}, format version {}{}",
+                options.engine.0,
+                options.engine.1,
+                options.format_version,
+                if args.compress { ", compressed" } else { "" }
+            ),
+        ),
+        Form::Text => {
+            let version = text_version(options.engine);
+            // From binary, the ids the engine's text saver gives; a text file keeps its own.
+            let text = match input_form {
+                Form::Binary => file.to_text(version),
+                Form::Text => write_text(&file, version),
+            };
+            (
+                text.into_bytes(),
+                format!("text for Godot {}.{}", options.engine.0, options.engine.1),
+            )
+        }
     };
     let mut tmp = args.output.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -151,14 +199,10 @@ pub fn convert(args: &ConvertArgs, ui: &Ui) -> Result<(), Failure> {
             Failure::input(format!("cannot write {}: {e}", args.output.display()))
         })?;
     ui.note(&format!(
-        "{} ({}) written: {} bytes, engine {}.{}, format version {}{}",
+        "{} ({}) written: {} bytes, {what}",
         args.output.display(),
         file.class,
         out.len(),
-        options.engine.0,
-        options.engine.1,
-        options.format_version,
-        if args.compress { ", compressed" } else { "" }
     ));
     Ok(())
 }

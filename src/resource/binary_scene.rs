@@ -592,7 +592,12 @@ pub(crate) fn bundle(scene: &Scene, format: ResourceFormat) -> Result<Variant> {
         let owner = match (&node.owner, is_root) {
             (_, true) => -1,
             (None, false) => 0,
-            (Some(o), false) => b.node(o, &paths, attribute(&node.other, "owner_id_path"))?,
+            (Some(o), false) => {
+                // `owner_uid_path` is what the 4.6 text saver names it.
+                let ids = attribute(&node.other, "owner_id_path")
+                    .or_else(|| attribute(&node.other, "owner_uid_path"));
+                b.node(o, &paths, ids)?
+            }
         };
         let name = b.name(&node.name)?;
         let name_index = match node.index {
@@ -649,8 +654,10 @@ pub(crate) fn bundle(scene: &Scene, format: ResourceFormat) -> Result<Variant> {
     for c in &scene.connections {
         let method = b.name(&c.method)?;
         let signal = b.name(&c.signal)?;
-        let from = b.node(&c.from, &paths, attribute(&c.other, "from_id_path"))?;
-        let to = b.node(&c.to, &paths, attribute(&c.other, "to_id_path"))?;
+        // `from_uid_path` / `to_uid_path` are what the 4.6 text saver names them.
+        let ids = |x: &str, y: &str| attribute(&c.other, x).or_else(|| attribute(&c.other, y));
+        let from = b.node(&c.from, &paths, ids("from_id_path", "from_uid_path"))?;
+        let to = b.node(&c.to, &paths, ids("to_id_path", "to_uid_path"))?;
         conns.extend([from, to, signal, method]);
         conns.push(
             i32::try_from(c.flags.unwrap_or(CONNECT_PERSIST))

@@ -69,11 +69,55 @@
 //! A compressed file is `RSCC` followed by the rest of a `FileAccessCompressed` file (mode,
 //! block size, size, block table, blocks; [`container`](crate::container) reads and writes
 //! them), whose content is the file above from the byte after `RSRC`.
+//!
+//! # Conversion
+//!
+//! [`binary_to_text`] and [`text_to_binary`] (and [`ResourceFile::to_text`],
+//! [`ResourceFile::to_binary`]) convert one form to the other as the engine's savers write a
+//! resource loaded from the other form. Both forms read into the one [`ResourceFile`]; what differs between them for the same
+//! resource is handled here and only here:
+//!
+//! - **External ids.** A binary file refers to its external resources by their index in its
+//!   table and stores no id; the model numbers them `1`, `2`, … in table order. Godot 4's
+//!   text saver names each `N_xxxxx` (`N` its place in the file, 1 first, then five random
+//!   letters and digits of `Resource::generate_scene_unique_id`):
+//!   [`ResourceFile::with_text_ids`] gives the same shape with the five characters derived from the path, so a conversion
+//!   is deterministic (the engine's are random: the one byte-level difference from its own
+//!   conversion). Godot 3 numbers them `1`, `2`, … in both forms: kept.
+//! - **Internal ids.** Godot 4's binary saver stores each sub-resource's scene-unique id
+//!   (`local://Gradient_x7k2p`, header flag 1) and its text saver keeps a loaded one: kept.
+//!   An empty or repeated one is replaced by `Class_xxxxx`, as the saver does. Godot 3's are
+//!   integers in both forms (`local://3`, `id=3`): kept; a Godot 3 binary file needs them to
+//!   be integers, which [`write_binary`] checks.
+//! - **A null `script`.** Godot 4's binary saver stores every resource's `script`, null
+//!   ones too (after the class's properties, before the metadata); the text saver leaves
+//!   out a null Object property, which `script` always is. Binary to text leaves a null
+//!   `script` out; text to binary (Godot 4) adds `script = null` where it is missing.
+//!   Godot 3's binary saver stores no null `script`.
+//! - **Other null object properties.** The text saver leaves out a resource's Object-typed
+//!   property holding null (`resource_format_text.cpp`: `pi.type == OBJECT &&
+//!   value.is_zero()`, unless `PROPERTY_USAGE_STORE_IF_NULL`); the binary saver stores it as
+//!   a plain null, the same as an untyped property holding null, which the text saver
+//!   writes (`x = null`) and which loads its default when left out. The file does not tell
+//!   the two apart, so binary to text writes every null (`child = null`): the same value
+//!   loads, and the text has that line more than the engine's conversion.
+//! - **`load_steps`**: not in the model; [`write_text`] counts it (external and
+//!   sub-resources plus the main resource, written when above 1).
+//! - **Scenes**: the binary form stores a scene as its `PackedScene`'s `_bundled` Dictionary,
+//!   which [`read_binary`] reads into [`Scene`] and [`write_binary`] builds
+//!   back; the text form writes the same nodes and connections as sections.
+//! - **Typed containers**: a binary file does not store an Array's or a Dictionary's element
+//!   types (`resource_format_binary.cpp` writes the count and the elements); text does
+//!   (`Array[int]([1, 2])`). Binary to text writes plain `[1, 2]`: the engine types the
+//!   value when it sets it on a typed property, as it does loading the binary file, so the
+//!   loaded resource is the same, while the engine's own conversion writes the type it then
+//!   knows. Text to binary drops the types, as the engine's binary saver does.
 
 mod binary;
 mod binary_scene;
 mod binary_variant;
 mod binary_writer;
+mod convert;
 mod model;
 mod text;
 mod text_edit;
@@ -84,6 +128,8 @@ pub use binary::{
     BinaryInfo, BinaryOptions, MAX_FORMAT_VERSION, read_binary, read_binary_with_info, uid_id,
     uid_text, write_binary,
 };
+
+pub use convert::{binary_to_text, text_to_binary};
 
 pub use model::{
     Connection, ExtResource, Reference, ResourceFile, ResourceFormat, Scene, SceneNode,

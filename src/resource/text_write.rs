@@ -199,6 +199,16 @@ pub fn write_text(file: &ResourceFile, version: GodotVersion) -> String {
         if let Some(f) = c.flags.filter(|&f| f != CONNECT_PERSIST) {
             let _ = write!(out, " flags={f}");
         }
+        // Godot 4.6: the unique ids along `from` and `to` into an instanced scene, after the
+        // flags, named as the saver names them.
+        for (names, key) in [
+            (CONNECTION_FROM_IDS, "from_uid_path"),
+            (CONNECTION_TO_IDS, "to_uid_path"),
+        ] {
+            if let Some((_, v)) = c.other.iter().find(|(k, _)| names.contains(&k.as_str())) {
+                let _ = write!(out, " {key}={}", value(v));
+            }
+        }
         if let (true, Some(u)) = (g4, c.unbinds.filter(|&u| u > 0)) {
             let _ = write!(out, " unbinds={u}");
         }
@@ -207,6 +217,10 @@ pub fn write_text(file: &ResourceFile, version: GodotVersion) -> String {
             let _ = write!(out, " binds= {}", value(&binds));
         }
         for (k, v) in &c.other {
+            if CONNECTION_FROM_IDS.contains(&k.as_str()) || CONNECTION_TO_IDS.contains(&k.as_str())
+            {
+                continue;
+            }
             let _ = write!(out, " {k}={}", value(v));
         }
         out.push_str("]\n");
@@ -220,17 +234,42 @@ pub fn write_text(file: &ResourceFile, version: GodotVersion) -> String {
     out
 }
 
+/// A node's `parent_id_path` attribute (Godot 4.6).
+const PARENT_ID_PATH: &str = "parent_id_path";
+/// A node's owner's id path: `owner_id_path` as the binary form's state names it,
+/// `owner_uid_path` as the 4.6 text saver writes it.
+const OWNER_ID_PATH: &[&str] = &["owner_id_path", "owner_uid_path"];
+
+/// A connection's id paths: as the binary form's state names them, and as the 4.6 text
+/// saver does.
+const CONNECTION_FROM_IDS: &[&str] = &["from_id_path", "from_uid_path"];
+const CONNECTION_TO_IDS: &[&str] = &["to_id_path", "to_uid_path"];
+
 /// A `[node …]` line.
 fn write_node(out: &mut String, n: &SceneNode, g4: bool, value: &dyn Fn(&Variant) -> String) {
     let _ = write!(out, "[node name={}", quoted(&n.name));
     if let Some(t) = &n.class {
         let _ = write!(out, " type={}", quoted(t));
     }
+    // Godot 4.6: the unique ids along a path into an instanced scene follow the path they
+    // belong to; the saver names the owner's `owner_uid_path`.
+    let attribute = |names: &[&str]| {
+        n.other
+            .iter()
+            .find(|(k, _)| names.contains(&k.as_str()))
+            .map(|(_, v)| v)
+    };
     if let Some(p) = &n.parent {
         let _ = write!(out, " parent={}", quoted(p));
+        if let Some(v) = attribute(&[PARENT_ID_PATH]) {
+            let _ = write!(out, " {PARENT_ID_PATH}={}", value(v));
+        }
     }
     if let Some(o) = n.owner.as_deref().filter(|&o| o != ".") {
         let _ = write!(out, " owner={}", quoted(o));
+        if let Some(v) = attribute(OWNER_ID_PATH) {
+            let _ = write!(out, " owner_uid_path={}", value(v));
+        }
     }
     if let Some(i) = n.index.filter(|&i| i >= 0) {
         let _ = write!(out, " index=\"{i}\"");
@@ -239,6 +278,9 @@ fn write_node(out: &mut String, n: &SceneNode, g4: bool, value: &dyn Fn(&Variant
         let _ = write!(out, " unique_id={u}");
     }
     for (k, v) in &n.other {
+        if k == PARENT_ID_PATH || OWNER_ID_PATH.contains(&k.as_str()) {
+            continue;
+        }
         let _ = write!(out, " {k}={}", value(v));
     }
     if !n.groups.is_empty() {
@@ -455,5 +497,83 @@ mod tests {
             "{out}"
         );
         assert!(out.contains(" binds= [[PackedVector4Array()]]]\n"), "{out}");
+    }
+
+    #[test]
+    fn id_paths_follow_the_paths_they_belong_to() {
+        // Godot 4.6's saver (`resource_format_text.cpp`): `parent_id_path` right after
+        // `parent`, the owner's ids right after `owner` and named `owner_uid_path`, then
+        // `index` and `unique_id`, then the other attributes.
+        let ids = |v: Vec<i32>| Variant::PackedInt32Array(crate::PackedInt32Array(v));
+        let node = SceneNode {
+            name: "Extra".to_owned(),
+            class: Some("Node".to_owned()),
+            parent: Some("Instance/Inner".to_owned()),
+            owner: Some("Instance".to_owned()),
+            index: Some(0),
+            unique_id: Some(3),
+            other: vec![
+                ("owner_id_path".to_owned(), ids(vec![1])),
+                (
+                    "node_paths".to_owned(),
+                    Variant::PackedStringArray(vec!["t".into()].into()),
+                ),
+                ("parent_id_path".to_owned(), ids(vec![1, 2])),
+            ],
+            ..SceneNode::default()
+        };
+        let mut out = String::new();
+        write_node(&mut out, &node, true, &|v| {
+            let mut s = String::new();
+            let _ = write_variant(&mut s, v, Dialect::of(GodotVersion::V4_5));
+            s
+        });
+        assert_eq!(
+            out,
+            "[node name=\"Extra\" type=\"Node\" parent=\"Instance/Inner\" \
+             parent_id_path=PackedInt32Array(1, 2) owner=\"Instance\" \
+             owner_uid_path=PackedInt32Array(1) index=\"0\" unique_id=3 \
+             node_paths=PackedStringArray(\"t\")]\n"
+        );
+    }
+
+    #[test]
+    fn connection_id_paths_follow_the_flags() {
+        // Godot 4.6's saver: `flags`, then `from_uid_path` and `to_uid_path`, then `unbinds`
+        // and `binds`; the binary form's state calls them `from_id_path` / `to_id_path`.
+        let ids = |v: Vec<i32>| Variant::PackedInt32Array(crate::PackedInt32Array(v));
+        let conn = Connection {
+            signal: "renamed".to_owned(),
+            from: "Instance/Inner".to_owned(),
+            to: ".".to_owned(),
+            method: "show".to_owned(),
+            flags: Some(3),
+            binds: vec![Variant::Int(1)],
+            unbinds: Some(1),
+            other: vec![
+                ("to_id_path".to_owned(), ids(vec![5])),
+                ("from_id_path".to_owned(), ids(vec![7, 8])),
+            ],
+        };
+        let file = ResourceFile {
+            class: "PackedScene".to_owned(),
+            scene: Some(Scene {
+                nodes: vec![SceneNode {
+                    name: "Root".to_owned(),
+                    class: Some("Node".to_owned()),
+                    ..SceneNode::default()
+                }],
+                connections: vec![conn],
+                ..Scene::default()
+            }),
+            ..resource(Vec::new())
+        };
+        assert_eq!(
+            write_text(&file, GodotVersion::V4_5),
+            "[gd_scene format=3]\n\n[node name=\"Root\" type=\"Node\"]\n\n\
+             [connection signal=\"renamed\" from=\"Instance/Inner\" to=\".\" method=\"show\" \
+             flags=3 from_uid_path=PackedInt32Array(7, 8) to_uid_path=PackedInt32Array(5) \
+             unbinds=1 binds= [1]]\n"
+        );
     }
 }

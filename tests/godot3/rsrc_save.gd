@@ -5,6 +5,11 @@
 #   var2bytes of what ResourceLoader.load reads back (describe() below); prints SAVED NAME E1 E2.
 # Or: ... -- check NAME... : loads res://out/ours_NAME.* (our files) and res://out/NAME.* and
 #   prints CASE NAME PASS|FAIL (their descriptions equal).
+# Or: ... -- totext NAME... : loads res://out/NAME.res|.scn and saves it as engine_NAME.tres|.tscn
+#   (the engine's own conversion), loads that and saves it as engine_NAME.res|.scn (its own
+#   conversion back); prints TEXT NAME E1 E2.
+# Or: ... -- cmp A=B... : loads res://out/A and res://out/B; prints CASE A=B PASS|FAIL (their
+#   descriptions equal as Godot 3's text form spells them: text_form()).
 extends SceneTree
 
 const H = preload("res://harness.gd")
@@ -32,6 +37,28 @@ static func describe(v, top = false):
 		var d = {}
 		for k in v:
 			d[describe(k)] = describe(v[k])
+		return d
+	return v
+
+# A description as Godot 3's text form keeps it, to compare a resource loaded from text with
+# one loaded from binary: the text saver writes Dictionary keys sorted (VariantWriter) and a
+# connection's from/to simplified (NodePath::simplified drops a leading "./"), so those are
+# the same value spelled in another order or form.
+static func text_form(v):
+	if v is Array:
+		var a = []
+		for x in v:
+			a.append(text_form(x))
+		return a
+	if v is Dictionary:
+		var ks = v.keys()
+		ks.sort()
+		var d = {}
+		for k in ks:
+			d[k] = text_form(v[k])
+		if d.has("from") and d.has("method") and d["from"] is NodePath:
+			d["from"] = NodePath(str(d["from"]).trim_prefix("./"))
+			d["to"] = NodePath(str(d["to"]).trim_prefix("./"))
 		return d
 	return v
 
@@ -185,6 +212,25 @@ func _init():
 		var e2 = ResourceSaver.save("res://out/scene_c.scn", s, ResourceSaver.FLAG_COMPRESS)
 		write_desc("res://out/scene.desc", ResourceLoader.load("res://out/scene.scn", "", true))
 		print("SAVED scene %d %d" % [e1, e2])
+	elif args[0] == "totext":
+		for i in range(1, args.size()):
+			var name = args[i]
+			var ext = "scn" if name.begins_with("scene") else "res"
+			var res = ResourceLoader.load("res://out/%s.%s" % [name, ext], "", true)
+			var e = ResourceSaver.save("res://out/engine_%s.t%s" % [name, ext], res)
+			var text = ResourceLoader.load("res://out/engine_%s.t%s" % [name, ext], "", true)
+			var e2 = ResourceSaver.save("res://out/engine_%s.%s" % [name, ext], text)
+			print("TEXT %s %d %d" % [name, e, e2])
+	elif args[0] == "cmp":
+		var h = H.new()
+		for i in range(1, args.size()):
+			var files = args[i].split("=")
+			var theirs = ResourceLoader.load("res://out/" + files[0], "", true)
+			var ours = ResourceLoader.load("res://out/" + files[1], "", true)
+			var why = "not loaded"
+			if theirs != null and ours != null:
+				why = h.diff(text_form(describe(theirs, true)), text_form(describe(ours, true)))
+			print("CASE %s %s %s" % [args[i], "PASS" if why == "" else "FAIL", why])
 	else:
 		var h = H.new()
 		for i in range(1, args.size()):

@@ -4,6 +4,11 @@
 #   var_to_bytes of what ResourceLoader.load reads back (describe() below); prints SAVED NAME E1 E2.
 # Or: ... -- check NAME... : loads res://out/ours_NAME.* (our files) and res://out/NAME.* and
 #   prints CASE NAME PASS|FAIL (their descriptions equal).
+# Or: ... -- totext NAME... : loads res://out/NAME.res|.scn and saves it as engine_NAME.tres|.tscn
+#   (the engine's own conversion), loads that and saves it as engine_NAME.res|.scn (its own
+#   conversion back); prints TEXT NAME E1 E2.
+# Or: ... -- cmp A=B... : loads res://out/A and res://out/B; prints CASE A=B PASS|FAIL (their
+#   descriptions equal as the text form spells them: text_form()).
 extends SceneTree
 
 const H = preload("res://harness.gd")
@@ -32,6 +37,32 @@ static func describe(v, top = false):
 		var d = {}
 		for k in v:
 			d[describe(k)] = describe(v[k])
+		return d
+	return v
+
+# A description as the text form keeps it, to compare a scene loaded from text with one loaded
+# from binary: the text saver writes a connection's from/to simplified (NodePath.simplified()
+# drops a leading "./"), the same path spelled shorter, and a node's groups sorted; a node's
+# parent is a path in a text-loaded state ("A") and an index in a binary-loaded one, which
+# get_node_path spells "./A".
+static func text_form(v):
+	if v is Array:
+		var a = []
+		for x in v:
+			a.append(text_form(x))
+		return a
+	if v is Dictionary:
+		var d = {}
+		for k in v:
+			d[k] = text_form(v[k])
+		if d.has("from") and d.has("method") and d["from"] is NodePath:
+			d["from"] = NodePath(str(d["from"]).trim_prefix("./"))
+			d["to"] = NodePath(str(d["to"]).trim_prefix("./"))
+		if d.has("groups") and d.has("placeholder"):
+			d["parent"] = NodePath(str(d["parent"]).trim_prefix("./"))
+			var g = Array(d["groups"])
+			g.sort()
+			d["groups"] = PackedStringArray(g)
 		return d
 	return v
 
@@ -221,6 +252,24 @@ func _init():
 		e2 = ResourceSaver.save(s2, "res://out/scene_ids_c.scn", ResourceSaver.FLAG_COMPRESS)
 		write_desc("res://out/scene_ids.desc", ResourceLoader.load("res://out/scene_ids.scn", "", ResourceLoader.CACHE_MODE_IGNORE))
 		print("SAVED scene_ids %d %d" % [e1, e2])
+	elif args[0] == "totext":
+		for name in args.slice(1):
+			var ext = "scn" if name.begins_with("scene") else "res"
+			var res = ResourceLoader.load("res://out/%s.%s" % [name, ext], "", ResourceLoader.CACHE_MODE_IGNORE)
+			var e = ResourceSaver.save(res, "res://out/engine_%s.t%s" % [name, ext])
+			var text = ResourceLoader.load("res://out/engine_%s.t%s" % [name, ext], "", ResourceLoader.CACHE_MODE_IGNORE)
+			var e2 = ResourceSaver.save(text, "res://out/engine_%s.%s" % [name, ext])
+			print("TEXT %s %d %d" % [name, e, e2])
+	elif args[0] == "cmp":
+		for pair in args.slice(1):
+			var files = pair.split("=")
+			var theirs = ResourceLoader.load("res://out/" + files[0], "", ResourceLoader.CACHE_MODE_IGNORE)
+			var ours = ResourceLoader.load("res://out/" + files[1], "", ResourceLoader.CACHE_MODE_IGNORE)
+			var ok = theirs != null and ours != null and H.same(text_form(describe(theirs, true)), text_form(describe(ours, true)))
+			print("CASE %s %s" % [pair, "PASS" if ok else "FAIL"])
+			if not ok and theirs != null and ours != null:
+				print("THEIRS ", var_to_str(text_form(describe(theirs, true))))
+				print("OURS ", var_to_str(text_form(describe(ours, true))))
 	else:
 		for name in args.slice(1):
 			var ext = "scn" if name.begins_with("scene") else "res"

@@ -120,6 +120,8 @@ mod regressions;
 mod resource_binary;
 #[cfg(all(feature = "resource", feature = "compression"))]
 mod resource_binary_live;
+#[cfg(feature = "resource")]
+mod resource_convert_live;
 #[cfg(all(feature = "resource", feature = "compression"))]
 mod resource_fuzz_replay;
 #[cfg(feature = "resource")]
