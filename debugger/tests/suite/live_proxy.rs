@@ -27,6 +27,7 @@ fn script(engine: Engine) -> String {
 
 var frames = 0
 var player
+var quit_at = 0
 
 func boom(x):
 \tvar d = {{}}
@@ -43,8 +44,10 @@ func {process}(_delta):
 \tif frames == 3:
 \t\tboom(1)
 \t\tprint(\"after the error\")
-\tif player.position == Vector2(10, 20):
+\tif player.position == Vector2(10, 20) and quit_at == 0:
 \t\tprint(\"position set\")
+\t\tquit_at = frames + 3
+\tif quit_at > 0 and frames >= quit_at:
 \t\tquit(7)
 \tif {ticks} > 40000:
 \t\tquit(2)
