@@ -498,7 +498,7 @@ struct Walk {
 }
 
 impl Walk {
-    fn new(epoch: Instant, side: f32, n: usize) -> Self {
+    fn new(side: f32, n: usize) -> Self {
         let walkers = (0..n)
             .map(|i| {
                 let f = |k: f64| (i as f64 * k).fract() as f32;
@@ -511,7 +511,7 @@ impl Walk {
             })
             .collect();
         Self {
-            epoch,
+            epoch: Instant::now(),
             side,
             walkers,
             epoch_us: unix_us(),
@@ -595,7 +595,7 @@ fn service_for(swarm: &mut Swarm<Walk>, d: Duration) {
 }
 
 /// `n` bots against the server `pid` at `addr`, whose world side is `side`.
-fn run(server: &mut Server, n: usize, side: f32, epoch: Instant) -> Measured {
+fn run(server: &mut Server, n: usize, side: f32) -> Measured {
     let (pid, addr) = (server.child.id(), server.addr);
     let rss_before = rss(pid);
     let limits = Limits::default().with_bots(BotLimits::default().with_bots_per_socket(PER_SOCKET));
@@ -605,7 +605,7 @@ fn run(server: &mut Server, n: usize, side: f32, epoch: Instant) -> Measured {
         .rate(INPUT_HZ)
         .declare(game())
         .spawner(spawner());
-    let mut swarm = Swarm::new(config, Walk::new(epoch, side, n));
+    let mut swarm = Swarm::new(config, Walk::new(side, n));
     let start = Instant::now();
     while swarm.stats().joined + swarm.stats().failed < n
         && start.elapsed() < Duration::from_secs(30)
@@ -722,7 +722,6 @@ fn main() {
         serve(n);
         return;
     }
-    let epoch = Instant::now();
     println!("load average before: {}", load_average());
     let mut sizes: Vec<usize> = std::env::args()
         .skip(1)
@@ -738,7 +737,7 @@ fn main() {
     let mut ours = Vec::new();
     for &n in &sizes {
         let mut server = crate_server(n);
-        ours.push(run(&mut server, n, side_for(n.div_ceil(2)), epoch));
+        ours.push(run(&mut server, n, side_for(n.div_ceil(2))));
         server.stop();
     }
     let Some(godot) = engine::godot4() else {
@@ -752,7 +751,7 @@ fn main() {
     );
     for &n in &[100, 200, 500] {
         let (mut server, _project) = godot_server(&godot, n, 60);
-        let theirs = run(&mut server, n, side_for(n), epoch);
+        let theirs = run(&mut server, n, side_for(n));
         server.stop();
         if theirs.joined < n {
             println!("  (Godot held {} of {n} bots: not compared)", theirs.joined);
