@@ -465,6 +465,7 @@ impl<B: Behaviour> Swarm<B> {
         };
         let (bots, due) = (&mut self.bots, &mut self.due);
         let mut timed_out = Vec::new();
+        let (mut packets, mut bytes) = (0u64, 0u64);
         let read = pool.service(|event| {
             let bot = match event {
                 enet::PoolEvent::Connected(bot)
@@ -491,9 +492,15 @@ impl<B: Behaviour> Swarm<B> {
                     mode,
                     data,
                     ..
-                } => session.receive(1, channel, mode, &data),
+                } => {
+                    packets += 1;
+                    bytes += data.len() as u64;
+                    session.receive(1, channel, mode, &data);
+                }
             }
         });
+        self.stats.packets_received += packets;
+        self.stats.bytes_received += bytes;
         for bot in timed_out {
             self.fail(
                 bot,

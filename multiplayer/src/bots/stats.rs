@@ -132,6 +132,11 @@ pub struct Stats {
     pub unanswered: u64,
     /// Events not queued because [`BotLimits::max_events`](crate::BotLimits) were waiting.
     pub events_dropped: u64,
+    /// SceneMultiplayer packets the ENet bots received (WebSocket bots' are not counted).
+    pub packets_received: u64,
+    /// The bytes of those packets (ENet's own protocol headers and acknowledgements not
+    /// counted).
+    pub bytes_received: u64,
     latency: Histogram,
 }
 
@@ -172,6 +177,8 @@ impl Stats {
         self.errors += other.errors;
         self.unanswered += other.unanswered;
         self.events_dropped += other.events_dropped;
+        self.packets_received += other.packets_received;
+        self.bytes_received += other.bytes_received;
         self.latency.merge(&other.latency);
     }
 

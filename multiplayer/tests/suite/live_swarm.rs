@@ -575,3 +575,58 @@ fn events_and_timed_calls_are_bounded() {
     assert!(3 * s.round_trips() <= s.rpcs_sent, "{s:?}");
     assert_eq!(s.rpcs_received, s.rpcs_sent, "{s:?}");
 }
+
+/// What the ENet bots received is counted in packets and bytes: two bots, each sent one RAW
+/// packet of 5 bytes by a server without relay (nothing else reaches a bot of it), so
+/// 2 packets of 1 + 5 bytes (the RAW command byte, `NETWORK_COMMAND_RAW`, then the data).
+#[test]
+fn enet_bots_count_the_packets_and_bytes_they_receive() {
+    let mut server =
+        EnetPeer::server("127.0.0.1:0".parse().unwrap(), 8, Settings::authoritative()).unwrap();
+    let addr: SocketAddr = format!("127.0.0.1:{}", server.local_addr().unwrap().port())
+        .parse()
+        .unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    let handle = std::thread::spawn(move || {
+        let mut peers = 0;
+        while !stopped.load(Ordering::Relaxed) {
+            server.service().unwrap();
+            while let Some(event) = server.poll_event() {
+                if let Event::PeerConnected(peer) = event {
+                    peers += 1;
+                    server
+                        .session()
+                        .send_bytes(
+                            peer,
+                            b"hello",
+                            godot_serde_multiplayer::TransferMode::Reliable,
+                            0,
+                        )
+                        .unwrap();
+                }
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        server.close();
+        peers
+    });
+    let mut swarm = Swarm::new(SwarmConfig::enet(addr, 2), |_: &mut Bot<'_>| {});
+    let start = Instant::now();
+    while swarm.stats().raw_received < 2 && start.elapsed() < Duration::from_secs(20) {
+        swarm.service().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // Anything else would have arrived by now.
+    let settle = Instant::now();
+    while settle.elapsed() < Duration::from_millis(300) {
+        swarm.service().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let stats = swarm.stats();
+    swarm.close();
+    stop.store(true, Ordering::Relaxed);
+    assert_eq!(handle.join().unwrap(), 2);
+    assert_eq!(stats.raw_received, 2);
+    assert_eq!((stats.packets_received, stats.bytes_received), (2, 12));
+}

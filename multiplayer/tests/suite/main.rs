@@ -63,6 +63,8 @@ mod live_rooms;
 mod live_server;
 #[cfg(all(feature = "enet", feature = "websocket"))]
 mod live_swarm;
+#[cfg(feature = "enet")]
+mod live_world;
 #[cfg(feature = "tls")]
 mod live_wss;
 #[cfg(all(feature = "enet", feature = "derive"))]
