@@ -146,7 +146,7 @@ impl Session {
             self.rep_mut().sync_by_path.insert(full, id);
             self.rep_mut().syncs.insert(id, obj);
             if net_id != 0 {
-                if let Some(p) = self.rep_mut().peers.get_mut(&from) {
+                if let Some(p) = self.rep_mut().peers.record(from) {
                     p.recv_syncs.insert(net_id, id);
                 }
             }
@@ -163,7 +163,7 @@ impl Session {
                 syncs,
             },
         );
-        if let Some(p) = self.rep_mut().peers.get_mut(&from) {
+        if let Some(p) = self.rep_mut().peers.record(from) {
             p.recv_nodes.insert(spawn.net_id, node);
         }
         // Ours (a client-owned synchronizer in the spawned scene) start sending.
