@@ -49,7 +49,9 @@ fn held(relay: bool, announce: bool) -> usize {
 /// of table, beside a record every peer had).
 #[test]
 fn a_peer_pays_at_most_235_bytes_for_a_cached_node() {
-    if crate::in_a_process_of_its_own("peer_record::a_peer_pays_at_most_235_bytes_for_a_cached_node") {
+    if crate::in_a_process_of_its_own(
+        "peer_record::a_peer_pays_at_most_235_bytes_for_a_cached_node",
+    ) {
         return;
     }
     let _alone = crate::alone();
@@ -131,8 +133,7 @@ fn held_by(mut s: Session, join: impl Fn(&mut Session, i32)) -> usize {
 /// (The records made at the join took 519 bytes a peer, measured.)
 #[test]
 fn an_idle_peer_costs_a_server_at_most_16_bytes() {
-    if crate::in_a_process_of_its_own("peer_record::an_idle_peer_costs_a_server_at_most_16_bytes")
-    {
+    if crate::in_a_process_of_its_own("peer_record::an_idle_peer_costs_a_server_at_most_16_bytes") {
         return;
     }
     let _alone = crate::alone();
@@ -177,9 +178,8 @@ fn a_peer_with_one_spawned_node_costs_at_most_590_bytes() {
 /// measured: 0.5 GB over a swarm of 1,000 bots.)
 #[test]
 fn another_client_costs_a_client_at_most_16_bytes() {
-    if crate::in_a_process_of_its_own(
-        "peer_record::another_client_costs_a_client_at_most_16_bytes",
-    ) {
+    if crate::in_a_process_of_its_own("peer_record::another_client_costs_a_client_at_most_16_bytes")
+    {
         return;
     }
     let _alone = crate::alone();
