@@ -338,8 +338,8 @@ impl Replication {
                 p.spawned.len()
                     + p.sync_nodes.len()
                     + p.last_watch.len()
-                    + p.recv_nodes.len()
-                    + p.recv_syncs.len()
+                    + p.received().nodes.len()
+                    + p.received().syncs.len()
             })
             .sum::<usize>()
             + self.interest.count();

@@ -162,10 +162,46 @@ pub(crate) struct PeerRep {
     pub(crate) last_sent_sync: u16,
     /// When each synchronizer's last delta went to the peer.
     pub(crate) last_watch: SortedMap<SyncId, u64>,
-    /// Nodes this peer spawned here, by its net id (client role).
-    pub(crate) recv_nodes: SortedMap<u32, NodeId>,
+    /// What the peer spawned here (client role: the server's spawns), boxed: a server's
+    /// records never have it, and it takes 8 bytes of theirs where its two maps took 48.
+    received: Option<Box<Received>>,
+}
+
+/// The nodes a peer spawned here, and their synchronizers, by its net ids.
+#[derive(Debug, Default)]
+pub(crate) struct Received {
+    /// The nodes, by net id.
+    pub(crate) nodes: SortedMap<u32, NodeId>,
     /// Their synchronizers, by net id.
-    pub(crate) recv_syncs: SortedMap<u32, SyncId>,
+    pub(crate) syncs: SortedMap<u32, SyncId>,
+}
+
+/// What a record that received nothing reads as.
+static NOTHING: Received = Received {
+    nodes: SortedMap::new(),
+    syncs: SortedMap::new(),
+};
+
+impl PeerRep {
+    /// What the peer spawned here (empty when it spawned nothing).
+    pub(crate) fn received(&self) -> &Received {
+        self.received.as_deref().unwrap_or(&NOTHING)
+    }
+
+    /// What the peer spawned here, to change, if it spawned anything.
+    pub(crate) fn received_mut(&mut self) -> Option<&mut Received> {
+        self.received.as_deref_mut()
+    }
+
+    /// What the peer spawned here, to add to (made now if it spawned nothing yet).
+    pub(crate) fn receiving(&mut self) -> &mut Received {
+        self.received.get_or_insert_default()
+    }
+
+    /// What the peer spawned here, taken out of the record.
+    pub(crate) fn take_received(&mut self) -> Received {
+        self.received.take().map(|r| *r).unwrap_or_default()
+    }
 }
 
 /// What a connected peer without a record reads as.
@@ -174,8 +210,7 @@ static EMPTY: PeerRep = PeerRep {
     sync_nodes: SortedSet::new(),
     last_sent_sync: 0,
     last_watch: SortedMap::new(),
-    recv_nodes: SortedMap::new(),
-    recv_syncs: SortedMap::new(),
+    received: None,
 };
 
 /// The connected peers and the records of those replication works with.

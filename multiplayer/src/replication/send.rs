@@ -563,13 +563,13 @@ impl Session {
     pub(crate) fn replication_peer_removed(&mut self, peer: i32) {
         // `_free_remotes`: what the peer spawned here goes with it (no despawn event).
         self.rep_mut().interest.forget_peer(peer);
-        if let Some(p) = self.rep_mut().peers.disconnect(peer) {
+        if let Some(mut p) = self.rep_mut().peers.disconnect(peer) {
             for sid in &p.sync_nodes {
                 if let Some(s) = self.rep_mut().syncs.get_mut(sid) {
                     s.viewers = s.viewers.saturating_sub(1);
                 }
             }
-            for node in p.recv_nodes.into_values() {
+            for node in p.take_received().nodes.into_values() {
                 self.rep_mut().interest.forget_node(node);
                 if let Some(n) = self.rep_mut().nodes.remove(&node) {
                     for sid in n.syncs {
