@@ -284,3 +284,52 @@ impl Peers {
         self.records.values_mut()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_and_maps_keep_their_keys_sorted_and_grow_one_two_four() {
+        let mut set = SortedSet::new();
+        for v in [5u64, 1, 3, 3] {
+            set.insert(v);
+        }
+        assert_eq!(set.iter().copied().collect::<Vec<_>>(), [1, 3, 5]);
+        assert!(set.remove(&3) && !set.remove(&3) && !set.contains(&3));
+        let mut map = SortedMap::new();
+        let mut capacities = Vec::new();
+        for k in [9u32, 2, 7, 2] {
+            map.insert(k, k * 10);
+            capacities.push(map.0.capacity());
+        }
+        // One entry, then two, then four (not `Vec`'s first four).
+        assert_eq!(capacities, [1, 2, 4, 4]);
+        assert_eq!(map.get(&2), Some(&20));
+        assert_eq!(map.remove(&7), Some(70));
+        assert_eq!(map.into_values().collect::<Vec<_>>(), [20, 90]);
+    }
+
+    #[test]
+    fn a_connected_peer_has_a_record_only_once_asked_for_one() {
+        let mut peers = Peers::default();
+        peers.connect(7);
+        peers.connect(3);
+        assert_eq!(peers.keys().copied().collect::<Vec<_>>(), [3, 7]);
+        // Read as empty, changed only through a record made on purpose.
+        assert!(peers.get(&7).is_some_and(|p| p.spawned.is_empty()));
+        assert!(peers.get_mut(&7).is_none());
+        assert!(peers.record(9).is_none(), "not connected");
+        if let Some(p) = peers.record(7) {
+            p.spawned.insert(NodeId(1));
+        }
+        assert_eq!(peers.iter().map(|(&id, _)| id).collect::<Vec<_>>(), [7]);
+        assert!(
+            peers
+                .disconnect(7)
+                .is_some_and(|p| p.spawned.contains(&NodeId(1)))
+        );
+        assert!(peers.disconnect(3).is_none());
+        assert_eq!(peers.keys().count(), 0);
+    }
+}
