@@ -175,6 +175,13 @@ pub(crate) struct PeerPaths<V> {
 
 impl<V> Default for PeerPaths<V> {
     fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V> PeerPaths<V> {
+    /// An empty record (no allocation).
+    pub(crate) const fn new() -> Self {
         Self {
             recv: Vec::new(),
             confirmed: Vec::new(),

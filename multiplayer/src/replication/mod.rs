@@ -46,18 +46,20 @@
 mod config;
 pub mod gdscript;
 pub mod interest;
+mod peers;
 mod recv;
 mod send;
 pub mod typed;
 pub mod wire;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 pub use config::{
     ReplicationConfig, ReplicationMode, SpawnScene, Spawner, SyncProperty, Synchronizer,
 };
 use godot_serde::Variant;
 pub use interest::{InterestRule, Position};
+use peers::Peers;
 
 /// `sync_mtu`'s default: full SYNC packets are split above this size.
 pub const SYNC_MTU: usize = 1350;
@@ -109,18 +111,6 @@ pub(crate) struct NodeObj {
     syncs: Vec<SyncId>,
 }
 
-#[derive(Debug, Default)]
-pub(crate) struct PeerRep {
-    spawned: BTreeSet<NodeId>,
-    sync_nodes: BTreeSet<SyncId>,
-    last_sent_sync: u16,
-    last_watch: HashMap<SyncId, u64>,
-    /// Nodes this peer spawned here, by its net id (client role).
-    recv_nodes: HashMap<u32, NodeId>,
-    /// Their synchronizers, by net id.
-    recv_syncs: HashMap<u32, SyncId>,
-}
-
 /// The replication state of a session.
 #[derive(Debug)]
 pub(crate) struct Replication {
@@ -129,7 +119,8 @@ pub(crate) struct Replication {
     syncs: HashMap<SyncId, SyncObj, IdHash>,
     nodes: BTreeMap<NodeId, NodeObj>,
     sync_by_path: HashMap<String, SyncId>,
-    peers: BTreeMap<i32, PeerRep>,
+    /// The connected peers, with a record for those replication works with.
+    peers: Peers,
     next_handle: u64,
     last_net_id: u32,
     sync_mtu: usize,
@@ -144,7 +135,7 @@ impl Default for Replication {
             syncs: HashMap::default(),
             nodes: BTreeMap::new(),
             sync_by_path: HashMap::new(),
-            peers: BTreeMap::new(),
+            peers: Peers::default(),
             next_handle: 1,
             last_net_id: 0,
             sync_mtu: SYNC_MTU,
@@ -347,8 +338,8 @@ impl Replication {
                 p.spawned.len()
                     + p.sync_nodes.len()
                     + p.last_watch.len()
-                    + p.recv_nodes.len()
-                    + p.recv_syncs.len()
+                    + p.received().nodes.len()
+                    + p.received().syncs.len()
             })
             .sum::<usize>()
             + self.interest.count();
@@ -368,7 +359,12 @@ impl Replication {
     /// Continues `peer`'s SYNC sequence from another session, whose synchronizers the client
     /// may keep (a synchronizer outside any spawner refuses a time older than its last).
     pub(crate) fn set_last_sent_sync(&mut self, peer: i32, time: u16) {
-        if let Some(p) = self.peers.get_mut(&peer) {
+        let record = if time == 0 {
+            self.peers.get_mut(&peer)
+        } else {
+            self.peers.record(peer)
+        };
+        if let Some(p) = record {
             p.last_sent_sync = time;
         }
     }

@@ -68,7 +68,7 @@ impl Session {
             .peers
             .get(&from)
             .ok_or(ProtocolError::NoSuchPeer(from))?;
-        if peer.recv_nodes.contains_key(&spawn.net_id) {
+        if peer.received().nodes.contains_key(&spawn.net_id) {
             return Err(invalid(
                 "spawn net id",
                 6,
@@ -146,8 +146,8 @@ impl Session {
             self.rep_mut().sync_by_path.insert(full, id);
             self.rep_mut().syncs.insert(id, obj);
             if net_id != 0 {
-                if let Some(p) = self.rep_mut().peers.get_mut(&from) {
-                    p.recv_syncs.insert(net_id, id);
+                if let Some(p) = self.rep_mut().peers.record(from) {
+                    p.receiving().syncs.insert(net_id, id);
                 }
             }
             syncs.push(id);
@@ -163,8 +163,8 @@ impl Session {
                 syncs,
             },
         );
-        if let Some(p) = self.rep_mut().peers.get_mut(&from) {
-            p.recv_nodes.insert(spawn.net_id, node);
+        if let Some(p) = self.rep_mut().peers.record(from) {
+            p.receiving().nodes.insert(spawn.net_id, node);
         }
         // Ours (a client-owned synchronizer in the spawned scene) start sending.
         let peers: Vec<i32> = self.rep_mut().peers.keys().copied().collect();
@@ -202,7 +202,7 @@ impl Session {
             .rep_mut()
             .peers
             .get_mut(&from)
-            .and_then(|p| p.recv_nodes.remove(&net_id))
+            .and_then(|p| p.received_mut()?.nodes.remove(&net_id))
             .ok_or(ProtocolError::UnknownNetId { peer: from, net_id })?;
         let Some(obj) = self.rep_mut().nodes.remove(&node) else {
             return Ok(());
@@ -210,8 +210,9 @@ impl Session {
         for sid in obj.syncs {
             if let Some(s) = self.rep_mut().syncs.remove(&sid) {
                 self.rep_mut().sync_by_path.remove(&s.full_path);
-                if let Some(p) = self.rep_mut().peers.get_mut(&from) {
-                    p.recv_syncs.remove(&s.net_id);
+                let record = self.rep_mut().peers.get_mut(&from);
+                if let Some(p) = record.and_then(super::peers::PeerRep::received_mut) {
+                    p.syncs.remove(&s.net_id);
                 }
                 self.forget_path(&s.full_path);
             }
@@ -232,7 +233,8 @@ impl Session {
                 .rep()
                 .peers
                 .get(&from)?
-                .recv_syncs
+                .received()
+                .syncs
                 .get(&net_id)
                 .copied();
         }

@@ -7,7 +7,7 @@ use godot_serde::Variant;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{NodeId, NodeObj, PeerRep, SpawnScene, Spawner, SyncId, SyncObj, Synchronizer, wire};
+use super::{NodeId, NodeObj, SpawnScene, Spawner, SyncId, SyncObj, Synchronizer, wire};
 use crate::args;
 use crate::{ProtocolError, Session, TransferMode};
 
@@ -318,7 +318,7 @@ impl Session {
                 &state,
             );
             self.send_command(peer, 0, TransferMode::Reliable, packet);
-            if let Some(p) = self.rep_mut().peers.get_mut(&peer) {
+            if let Some(p) = self.rep_mut().peers.record(peer) {
                 p.spawned.insert(node);
             }
         }
@@ -517,12 +517,16 @@ impl Session {
         }
         let (node, visible) = (s.node, s.decl.is_visible_to(peer));
         let visible = visible && node.is_none_or(|n| self.interest_allows(peer, n));
-        let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
-            return;
-        };
+        // A record is made for a synchronizer the peer comes to see, not for one it does not.
         let changed = if visible {
+            let Some(p) = self.rep_mut().peers.record(peer) else {
+                return;
+            };
             p.sync_nodes.insert(sync)
         } else {
+            let Some(p) = self.rep_mut().peers.get_mut(&peer) else {
+                return;
+            };
             p.last_watch.remove(&sync);
             p.sync_nodes.remove(&sync)
         };
@@ -536,7 +540,7 @@ impl Session {
     }
 
     pub(crate) fn replication_peer_added(&mut self, peer: i32) {
-        self.rep_mut().peers.insert(peer, PeerRep::default());
+        self.rep_mut().peers.connect(peer);
         let nodes: Vec<NodeId> = self.rep().nodes.keys().copied().collect();
         for node in nodes {
             let ours = self
@@ -559,13 +563,13 @@ impl Session {
     pub(crate) fn replication_peer_removed(&mut self, peer: i32) {
         // `_free_remotes`: what the peer spawned here goes with it (no despawn event).
         self.rep_mut().interest.forget_peer(peer);
-        if let Some(p) = self.rep_mut().peers.remove(&peer) {
+        if let Some(mut p) = self.rep_mut().peers.disconnect(peer) {
             for sid in &p.sync_nodes {
                 if let Some(s) = self.rep_mut().syncs.get_mut(sid) {
                     s.viewers = s.viewers.saturating_sub(1);
                 }
             }
-            for node in p.recv_nodes.into_values() {
+            for node in p.take_received().nodes.into_values() {
                 self.rep_mut().interest.forget_node(node);
                 if let Some(n) = self.rep_mut().nodes.remove(&node) {
                     for sid in n.syncs {

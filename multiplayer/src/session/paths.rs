@@ -45,6 +45,12 @@ impl Peer {
     }
 }
 
+/// What a connected peer without a record reads as.
+static EMPTY: Peer = Peer {
+    paths: PeerPaths::new(),
+    mismatched: Vec::new(),
+};
+
 impl HasPaths<usize> for Peer {
     fn paths(&self) -> &PeerPaths<usize> {
         &self.paths
@@ -54,10 +60,14 @@ impl HasPaths<usize> for Peer {
     }
 }
 
-/// The path-cache room: the connected peers are the ones it keeps a record of.
+/// The path-cache room: the connected peers (a sorted vector of ids, 4 bytes each), and a
+/// record only for the peers that announced a path to us or were sent one of ours: a peer
+/// that never names a node (every other client, on a client) costs its id alone.
 #[derive(Debug)]
 pub(super) struct Paths {
     cache: PathCache<RpcTable>,
+    /// Sorted.
+    connected: Vec<i32>,
     peers: BTreeMap<i32, Peer>,
 }
 
@@ -73,6 +83,7 @@ impl Paths {
     pub(super) fn new() -> Self {
         Self {
             cache: PathCache::new(u32::MAX),
+            connected: Vec::new(),
             peers: BTreeMap::new(),
         }
     }
@@ -99,24 +110,49 @@ impl Paths {
 
     // ---- peers ----------------------------------------------------------------------------
 
-    /// Starts the record of a connected peer.
+    /// Adds a connected peer (its record comes with its first path).
     pub(super) fn add_peer(&mut self, peer: i32) {
-        self.peers.entry(peer).or_default();
+        if let Err(at) = self.connected.binary_search(&peer) {
+            self.connected.insert(at, peer);
+        }
     }
 
-    /// Drops a peer's record; whether it was connected.
+    /// Drops a peer and its record; whether it was connected.
     pub(super) fn remove_peer(&mut self, peer: i32) -> bool {
-        self.peers.remove(&peer).is_some()
+        self.peers.remove(&peer);
+        match self.connected.binary_search(&peer) {
+            Ok(at) => {
+                self.connected.remove(at);
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// Whether `peer` is connected.
     pub(super) fn is_connected(&self, peer: i32) -> bool {
-        self.peers.contains_key(&peer)
+        self.connected.binary_search(&peer).is_ok()
     }
 
     /// The connected peers, in id order.
     pub(super) fn ids(&self) -> impl Iterator<Item = i32> + '_ {
-        self.peers.keys().copied()
+        self.connected.iter().copied()
+    }
+
+    /// A connected peer's record (an empty one while it has none); `NoSuchPeer` otherwise.
+    fn record(&self, peer: i32) -> Result<&Peer, ProtocolError> {
+        if !self.is_connected(peer) {
+            return Err(ProtocolError::NoSuchPeer(peer));
+        }
+        Ok(self.peers.get(&peer).unwrap_or(&EMPTY))
+    }
+
+    /// A connected peer's record, made now if it has none.
+    fn record_mut(&mut self, peer: i32) -> Result<&mut Peer, ProtocolError> {
+        if !self.is_connected(peer) {
+            return Err(ProtocolError::NoSuchPeer(peer));
+        }
+        Ok(self.peers.entry(peer).or_default())
     }
 
     // ---- receiving ------------------------------------------------------------------------
@@ -125,10 +161,7 @@ impl Paths {
     /// disagrees with are refused ([`ProtocolError::MismatchedCall`]): its method ids would
     /// name other methods here.
     pub(super) fn resolve(&self, from: i32, node: &NodeRef<'_>) -> Result<usize, ProtocolError> {
-        let peer = self
-            .peers
-            .get(&from)
-            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        let peer = self.record(from)?;
         let index =
             match *node {
                 NodeRef::Cached(id) => peer
@@ -156,10 +189,7 @@ impl Paths {
 
     /// Whether `from` announced `id` already (Godot 4 refuses a second announcement).
     pub(super) fn announced(&self, from: i32, id: u32) -> Result<bool, ProtocolError> {
-        let peer = self
-            .peers
-            .get(&from)
-            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        let peer = self.record(from)?;
         Ok(peer.paths.lookup(id).is_some())
     }
 
@@ -183,10 +213,7 @@ impl Paths {
             ours: table.md5().to_owned(),
             methods: table.method_names(),
         });
-        let peer = self
-            .peers
-            .get_mut(&from)
-            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        let peer = self.record_mut(from)?;
         peer.paths
             .remember(from, id, index, limit, Repeat::Refuse)?;
         if !valid {
@@ -205,10 +232,12 @@ impl Paths {
         let Some(index) = self.cache.index_of_id(id) else {
             return Ok(()); // Godot: may confirm a node that was removed.
         };
-        let peer = self
-            .peers
-            .get_mut(&from)
-            .ok_or(ProtocolError::NoSuchPeer(from))?;
+        if !self.is_connected(from) {
+            return Err(ProtocolError::NoSuchPeer(from));
+        }
+        // A peer without a record was sent no path: its confirmation is refused below.
+        let mut none = Peer::default();
+        let peer = self.peers.get_mut(&from).unwrap_or(&mut none);
         if !peer.paths.confirm(index) {
             return Err(ProtocolError::State {
                 peer: from,
@@ -241,6 +270,10 @@ impl Paths {
     /// `send_object_cache`): gives the id, and records the SIMPLIFY_PATH the caller sends.
     pub(super) fn send(&mut self, index: usize, targets: &[i32]) -> Send {
         let id = self.cache.id_for(index);
+        // The targets' records (a SIMPLIFY_PATH goes to those that have none).
+        for &target in targets {
+            let _ = self.record_mut(target);
+        }
         let mut announce = Vec::new();
         let all_confirmed = cache::announce(&mut self.peers, index, targets, |t| announce.push(t));
         Send {
