@@ -13,79 +13,18 @@
 //! ann moved to room B. B's frames, from ann's arrival: 20, BFar to (3, 0) (ann's).
 
 use crate::engine;
+use crate::world::{Log, at, interest_client, player_sync, project, serve_until_prefix, spawner};
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use godot_serde::{Variant, Vector2};
 use godot_serde_multiplayer::enet::EnetTransport;
-use godot_serde_multiplayer::replication::gdscript;
 use godot_serde_multiplayer::rooms::{Room, RoomId, RoomLogic, RoomsEvent, RoomsHost};
-use godot_serde_multiplayer::{
-    Event, InterestRule, NodeId, ReplicationConfig, ReplicationMode, Settings, SpawnScene, Spawner,
-    Synchronizer, TransferMode,
-};
-use serde::{Deserialize, Serialize};
+use godot_serde_multiplayer::{Event, InterestRule, NodeId, Settings, SpawnScene, TransferMode};
 
 const A: RoomId = RoomId(1);
 const B: RoomId = RoomId(2);
-
-/// The config `replication_world.gd` builds its player with (as `live_interest.rs`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-struct Player {
-    position: Vector2,
-    rotation: f64,
-    z_index: i64,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-struct Input {
-    skew: f64,
-}
-
-fn player_sync() -> Synchronizer {
-    let config = ReplicationConfig::for_struct::<Player>(ReplicationMode::Always)
-        .unwrap()
-        .set(".:rotation", true, ReplicationMode::OnChange)
-        .set(".:z_index", true, ReplicationMode::Never);
-    Synchronizer::new("Sync", config)
-}
-
-fn input_sync() -> Synchronizer {
-    let config = ReplicationConfig::for_struct::<Input>(ReplicationMode::Always).unwrap();
-    Synchronizer::new("Input", config)
-}
-
-fn spawner() -> Spawner {
-    Spawner::new("World/Spawner", "World/Players").scene("res://player.tscn")
-}
-
-fn project(name: &str) -> engine::Godot4Project {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/godot");
-    let scripts = [
-        dir.join("interest_client.gd"),
-        dir.join("replication_world.gd"),
-    ];
-    let project = engine::Godot4Project::new(name, &scripts.each_ref().map(PathBuf::as_path));
-    let generated = gdscript::script(
-        &[("players", &spawner())],
-        &[("player", &player_sync()), ("input", &input_sync())],
-    );
-    std::fs::write(project.dir.join("replication.gd"), generated).unwrap();
-    project
-}
-
-fn at(x: f32) -> Vec<Variant> {
-    let p = Player {
-        position: Vector2::new(godot_serde::Real::from(x), 0.0),
-        rotation: 0.0,
-        z_index: 0,
-    };
-    godot_serde_multiplayer::args::to_arguments(&p).unwrap()
-}
-
-type Log = Arc<Mutex<Vec<String>>>;
 
 /// A room's logic: its nodes, its peers in arrival order, its frames since the script began.
 struct World {
@@ -193,35 +132,12 @@ impl RoomLogic for World {
     }
 }
 
-fn serve_until(host: &mut RoomsHost, log: &Log, until: &str, events: &mut Vec<RoomsEvent>) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        host.service().unwrap();
-        while let Some(e) = host.rooms().poll_event() {
-            events.push(e);
-        }
-        if log.lock().unwrap().iter().any(|l| l.starts_with(until)) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    panic!("not seen: {until:?}; log {:?}", log.lock().unwrap());
-}
-
-/// A client run on a thread: its id, its SPAWNED/DESPAWNED names in order, its final HAS line.
-struct Client {
-    id: i32,
-    events: Vec<String>,
-    has: String,
-    stdout: String,
-}
-
 fn client(
     engine: &Path,
     port: u16,
     name: &'static str,
 ) -> std::thread::JoinHandle<std::process::Output> {
-    let (engine, project) = (engine.to_path_buf(), project(name));
+    let (engine, project) = (engine.to_path_buf(), project(name, "interest_client.gd"));
     std::thread::spawn(move || {
         project.run(
             &engine,
@@ -230,39 +146,6 @@ fn client(
             Duration::from_secs(60),
         )
     })
-}
-
-fn parse(out: &std::process::Output) -> Client {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    println!("{stdout}\n--- stderr\n{stderr}");
-    let engine_errors: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.starts_with("ERROR:") && !l.contains("global script cache"))
-        .collect();
-    assert!(engine_errors.is_empty(), "engine errors: {engine_errors:?}");
-    assert_eq!(out.status.code(), Some(0), "client failed: {stdout}");
-    let id = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("ID "))
-        .and_then(|id| id.trim().parse().ok())
-        .expect("the client's id");
-    let events = stdout
-        .lines()
-        .filter(|l| l.starts_with("SPAWNED") || l.starts_with("DESPAWNED"))
-        .map(|l| l.split(' ').take(2).collect::<Vec<_>>().join(" "))
-        .collect();
-    let has = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("HAS "))
-        .unwrap_or("(none)")
-        .to_owned();
-    Client {
-        id,
-        events,
-        has,
-        stdout,
-    }
 }
 
 #[test]
@@ -284,9 +167,9 @@ fn godot4_clients_see_their_room_within_their_radius_and_a_move() {
 
     let mut events = Vec::new();
     let ann = client(&engine, port, "mp_world_ann");
-    serve_until(&mut host, &log, "A joined", &mut events);
+    serve_until_prefix(&mut host, &log, "A joined", &mut events);
     let bob = client(&engine, port, "mp_world_bob");
-    serve_until(&mut host, &log, "B settled", &mut events);
+    serve_until_prefix(&mut host, &log, "B settled", &mut events);
     for room in [A, B] {
         host.rooms()
             .run_in(room, |room| {
@@ -305,7 +188,7 @@ fn godot4_clients_see_their_room_within_their_radius_and_a_move() {
             host.service().unwrap();
             std::thread::sleep(Duration::from_millis(2));
         }
-        outs.push(parse(&handle.join().unwrap()));
+        outs.push(interest_client(&handle.join().unwrap()));
     }
     host.close();
     let log = log.lock().unwrap().clone();
