@@ -5,6 +5,7 @@
 
 use crate::common::engine::{Godot3Project, Godot4Project};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The files `rsrc_save.gd -- save` writes in both engines (Godot 4 also `scene_ids`).
 pub const NAMES: [&str; 7] = [
@@ -46,6 +47,21 @@ pub fn project4(test: &str) -> Godot4Project {
 /// A Godot 3 project holding the scripts.
 pub fn project3(test: &str) -> Godot3Project {
     Godot3Project::new(test, &scripts(3))
+}
+
+/// The stdout of `rsrc_save.gd -- args` in the Godot 4 `project` (2 minutes at most).
+pub fn run4(project: &Godot4Project, engine: &Path, args: &[&str]) -> String {
+    let out = project.run(engine, "rsrc_save.gd", args, Duration::from_secs(120));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The stdout of `rsrc_save.gd -- args` in the Godot 3 `project` (2 minutes at most).
+pub fn run3(project: &Godot3Project, engine: &Path, args: &[&str]) -> String {
+    let out = project
+        .spawn(engine, "rsrc_save.gd", args, Duration::from_secs(120))
+        .join()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Asserts that `stdout` holds `{what} {name} 0 0` for every name: `SAVED` (both saves, plain

@@ -13,14 +13,13 @@
 //!   of the engine) and finds the same values as in its own.
 
 use crate::common::engine::{godot3_or_skip, godot4_or_skip, godot4_version};
-use crate::rsrc_live::{NAMES, all_ok, engine_checks, ext, project3, project4};
+use crate::rsrc_live::{NAMES, all_ok, engine_checks, ext, project3, project4, run3, run4};
 use godot_serde::resource::{
     BinaryOptions, Reference, ResourceFile, Scene, read_binary, read_binary_with_info, reference,
     write_binary,
 };
 use godot_serde::{Config, GodotVersion, Variant};
 use std::path::Path;
-use std::time::Duration;
 
 fn s(text: &str) -> Variant {
     Variant::String(text.into())
@@ -285,8 +284,7 @@ fn godot4_resources_read_rewritten_and_loaded() {
     };
     println!("Godot 4 engine: {}", godot4_version(&engine));
     let project = project4("rsrc");
-    let out = project.run(&engine, "rsrc_save.gd", &["save"], Duration::from_secs(120));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = run4(&project, &engine, &["save"]);
     // Godot 4.6 also saves a scene with paths into an instanced scene (its `id_paths`).
     let godot4_names: Vec<&str> = NAMES.iter().copied().chain(["scene_ids"]).collect();
     all_ok(&stdout, "SAVED", &godot4_names);
@@ -314,8 +312,7 @@ fn godot4_resources_read_rewritten_and_loaded() {
     let names = all_names(&godot4_names);
     let mut args = vec!["check"];
     args.extend(names.iter().map(String::as_str));
-    let out = project.run(&engine, "rsrc_save.gd", &args, Duration::from_secs(120));
-    engine_checks(&String::from_utf8_lossy(&out.stdout), &names);
+    engine_checks(&run4(&project, &engine, &args), &names);
 }
 
 #[test]
@@ -324,11 +321,7 @@ fn godot3_resources_read_rewritten_and_loaded() {
         return;
     };
     let project = project3("rsrc");
-    let out = project
-        .spawn(&engine, "rsrc_save.gd", &["save"], Duration::from_secs(120))
-        .join()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = run3(&project, &engine, &["save"]);
     all_ok(&stdout, "SAVED", &NAMES);
     let dir = project.dir.join("out");
     let config = Config::new(GodotVersion::V3);
@@ -338,9 +331,5 @@ fn godot3_resources_read_rewritten_and_loaded() {
     let names = all_names(&NAMES);
     let mut args = vec!["check"];
     args.extend(names.iter().map(String::as_str));
-    let out = project
-        .spawn(&engine, "rsrc_save.gd", &args, Duration::from_secs(120))
-        .join()
-        .unwrap();
-    engine_checks(&String::from_utf8_lossy(&out.stdout), &names);
+    engine_checks(&run3(&project, &engine, &args), &names);
 }

@@ -19,13 +19,12 @@
 //! Skips loudly without an engine; fails then when `GODOT_SERDE_REQUIRE_ENGINE=1`.
 
 use crate::common::engine::{godot3_or_skip, godot4_or_skip};
-use crate::rsrc_live::{NAMES, all_ok, engine_checks, ext, project3, project4};
+use crate::rsrc_live::{NAMES, all_ok, engine_checks, ext, project3, project4, run3, run4};
 use godot_serde::GodotVersion;
 use godot_serde::resource::{
     BinaryOptions, TextResource, binary_to_text, read_binary, read_binary_with_info, text_to_binary,
 };
 use std::path::Path;
-use std::time::Duration;
 
 /// `text` with every typed container's type taken off (`Array[int]([1])` is `[1]`,
 /// `Dictionary[String, int]({...})` is `{...}`), and how many there were: the binary file does
@@ -249,13 +248,11 @@ fn godot4_binary_and_text_convert_both_ways() {
     };
     let project = project4("rsrc_convert");
     let names: Vec<&str> = NAMES.iter().copied().chain(["scene_ids"]).collect();
-    let out = project.run(&engine, "rsrc_save.gd", &["save"], Duration::from_secs(120));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = run4(&project, &engine, &["save"]);
     all_ok(&stdout, "SAVED", &names);
     let mut args = vec!["totext"];
     args.extend(names.iter().copied());
-    let out = project.run(&engine, "rsrc_save.gd", &args, Duration::from_secs(120));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = run4(&project, &engine, &args);
     all_ok(&stdout, "TEXT", &names);
     let dir = project.dir.join("out");
     let pairs = convert_all(
@@ -267,8 +264,7 @@ fn godot4_binary_and_text_convert_both_ways() {
     );
     let mut args = vec!["cmp"];
     args.extend(pairs.iter().map(String::as_str));
-    let out = project.run(&engine, "rsrc_save.gd", &args, Duration::from_secs(120));
-    engine_checks(&String::from_utf8_lossy(&out.stdout), &pairs);
+    engine_checks(&run4(&project, &engine, &args), &pairs);
 }
 
 #[test]
@@ -277,13 +273,7 @@ fn godot3_binary_and_text_convert_both_ways() {
         return;
     };
     let project = project3("rsrc_convert");
-    let run = |args: &[&str]| {
-        let out = project
-            .spawn(&engine, "rsrc_save.gd", args, Duration::from_secs(120))
-            .join()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let run = |args: &[&str]| run3(&project, &engine, args);
     let stdout = run(&["save"]);
     all_ok(&stdout, "SAVED", &NAMES);
     let mut args = vec!["totext"];
