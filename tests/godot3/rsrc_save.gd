@@ -16,27 +16,11 @@ extends "res://rsrc_common.gd"
 
 const H = preload("res://harness.gd")
 
-# A description as Godot 3's text form keeps it, to compare a resource loaded from text with
-# one loaded from binary: the text saver writes Dictionary keys sorted (VariantWriter) and a
-# connection's from/to simplified (NodePath::simplified drops a leading "./"), so those are
-# the same value spelled in another order or form.
-static func text_form(v):
-	if v is Array:
-		var a = []
-		for x in v:
-			a.append(text_form(x))
-		return a
-	if v is Dictionary:
-		var ks = v.keys()
-		ks.sort()
-		var d = {}
-		for k in ks:
-			d[k] = text_form(v[k])
-		if d.has("from") and d.has("method") and d["from"] is NodePath:
-			d["from"] = NodePath(str(d["from"]).trim_prefix("./"))
-			d["to"] = NodePath(str(d["to"]).trim_prefix("./"))
-		return d
-	return v
+# Godot 3's text saver writes Dictionary keys sorted (VariantWriter).
+func text_keys(d):
+	var ks = d.keys()
+	ks.sort()
+	return ks
 
 func values():
 	var sub = Gradient.new()

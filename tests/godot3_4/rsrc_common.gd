@@ -40,6 +40,14 @@ func connect_bound(_source, _sig, _target, _method, _binds, _flags):
 func write_desc(_path, _res):
 	pass
 
+# The keys of the Dictionary `d` in the order the engine's text saver writes them.
+func text_keys(d):
+	return d.keys()
+
+# The node description `d` (of describe_state) as a text-loaded SceneState describes it.
+func text_node(d):
+	return d
+
 # Further scenes the engine saves after `scene` (name: PackedScene), built once `scene` has
 # saved res://out/sub.scn.
 func more_scenes():
@@ -106,6 +114,28 @@ static func describe_state(s):
 			c["unbinds"] = s.get_connection_unbinds(i)
 		conns.append(c)
 	return {"@scene": nodes, "@conns": conns}
+
+# A description as the engine's text form keeps it, to compare a resource loaded from text
+# with one loaded from binary: the text saver writes a connection's from/to simplified
+# (NodePath::simplified drops a leading "./"), the same path spelled shorter; what else it
+# writes in another order or form is the engine's (text_keys, text_node).
+func text_form(v):
+	if v is Array:
+		var a = []
+		for x in v:
+			a.append(text_form(x))
+		return a
+	if v is Dictionary:
+		var d = {}
+		for k in text_keys(v):
+			d[k] = text_form(v[k])
+		if d.has("from") and d.has("method") and d["from"] is NodePath:
+			d["from"] = NodePath(str(d["from"]).trim_prefix("./"))
+			d["to"] = NodePath(str(d["to"]).trim_prefix("./"))
+		if d.has("groups") and d.has("placeholder"):
+			d = text_node(d)
+		return d
+	return v
 
 func resources():
 	var Item = load("res://rsrc_item.gd")

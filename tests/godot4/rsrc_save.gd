@@ -15,31 +15,14 @@ extends "res://rsrc_common.gd"
 
 const H = preload("res://harness.gd")
 
-# A description as the text form keeps it, to compare a scene loaded from text with one loaded
-# from binary: the text saver writes a connection's from/to simplified (NodePath.simplified()
-# drops a leading "./"), the same path spelled shorter, and a node's groups sorted; a node's
-# parent is a path in a text-loaded state ("A") and an index in a binary-loaded one, which
-# get_node_path spells "./A".
-static func text_form(v):
-	if v is Array:
-		var a = []
-		for x in v:
-			a.append(text_form(x))
-		return a
-	if v is Dictionary:
-		var d = {}
-		for k in v:
-			d[k] = text_form(v[k])
-		if d.has("from") and d.has("method") and d["from"] is NodePath:
-			d["from"] = NodePath(str(d["from"]).trim_prefix("./"))
-			d["to"] = NodePath(str(d["to"]).trim_prefix("./"))
-		if d.has("groups") and d.has("placeholder"):
-			d["parent"] = NodePath(str(d["parent"]).trim_prefix("./"))
-			var g = Array(d["groups"])
-			g.sort()
-			d["groups"] = PackedStringArray(g)
-		return d
-	return v
+# Godot 4's text saver writes a node's groups sorted; a node's parent is a path in a
+# text-loaded state ("A") and an index in a binary-loaded one, which get_node_path spells "./A".
+func text_node(d):
+	d["parent"] = NodePath(str(d["parent"]).trim_prefix("./"))
+	var g = Array(d["groups"])
+	g.sort()
+	d["groups"] = PackedStringArray(g)
+	return d
 
 func values():
 	var ta: Array[int] = [1, 2]
