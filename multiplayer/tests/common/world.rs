@@ -12,8 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use godot_serde::{Variant, Vector2};
+use godot_serde_multiplayer::TransferMode;
 use godot_serde_multiplayer::replication::gdscript;
-use godot_serde_multiplayer::rooms::{RoomsEvent, RoomsHost};
+use godot_serde_multiplayer::rooms::{RoomId, RoomsEvent, RoomsHost};
 use godot_serde_multiplayer::{ReplicationConfig, ReplicationMode, Spawner, Synchronizer};
 use serde::{Deserialize, Serialize};
 
@@ -165,4 +166,34 @@ fn serve_until(
         std::thread::sleep(Duration::from_millis(2));
     }
     panic!("not seen: {what:?}; log {:?}", log.lock().unwrap());
+}
+
+/// Sends "done" (reliable, channel 0) to every peer of each of `rooms`: the clients' cue to
+/// report and quit.
+pub fn say_done(host: &mut RoomsHost, rooms: &[RoomId]) {
+    for &room in rooms {
+        host.rooms()
+            .run_in(room, |room| {
+                let s = room.session();
+                for peer in s.peers().collect::<Vec<_>>() {
+                    s.send_bytes(peer, b"done", TransferMode::Reliable, 0)
+                        .unwrap();
+                }
+            })
+            .unwrap();
+    }
+}
+
+/// Serves `host` until the client thread `handle` ends (or `patience` passes), then joins it.
+pub fn serve_while_running<T>(
+    host: &mut RoomsHost,
+    handle: std::thread::JoinHandle<T>,
+    patience: Duration,
+) -> T {
+    let deadline = Instant::now() + patience;
+    while !handle.is_finished() && Instant::now() < deadline {
+        host.service().unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    handle.join().unwrap()
 }

@@ -8,17 +8,15 @@
 
 use crate::dialect::free_udp_port;
 use crate::engine;
-use crate::world::{Log, script, serve_until_line};
+use crate::world::{Log, say_done, script, serve_until_line, serve_while_running};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use godot_serde_multiplayer::enet::EnetTransport;
 use godot_serde_multiplayer::rooms::{Room, RoomId, RoomsEvent, RoomsHost};
-use godot_serde_multiplayer::{
-    Event, RpcMethod, RpcTable, Settings, SpawnScene, Spawner, TransferMode,
-};
+use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Settings, SpawnScene, Spawner};
 
 const A: RoomId = RoomId(1);
 const B: RoomId = RoomId(2);
@@ -153,25 +151,11 @@ fn godot4_clients_see_only_their_room_and_a_move() {
     let stats = host.rooms().stats();
     let per_room: Vec<(RoomId, usize)> = stats.rooms.iter().map(|r| (r.id, r.peers)).collect();
     assert_eq!((stats.peers, per_room), (3, vec![(A, 1), (B, 2)]));
-    for room in [A, B] {
-        host.rooms()
-            .run_in(room, |room| {
-                let s = room.session();
-                for peer in s.peers().collect::<Vec<_>>() {
-                    s.send_bytes(peer, b"done", TransferMode::Reliable, 0)
-                        .unwrap();
-                }
-            })
-            .unwrap();
-    }
+    say_done(&mut host, &[A, B]);
     let mut outs = Vec::new();
     for (name, handle) in [("ann", ann), ("bob", bob), ("cat", cat)] {
-        let deadline = Instant::now() + Duration::from_secs(55);
-        while !handle.is_finished() && Instant::now() < deadline {
-            host.service().unwrap();
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        let (stdout, stderr, code) = handle.join().unwrap();
+        let (stdout, stderr, code) =
+            serve_while_running(&mut host, handle, Duration::from_secs(55));
         println!("--- {name}\n{stdout}\n--- {name} stderr\n{stderr}");
         outs.push((stdout, stderr, code));
     }

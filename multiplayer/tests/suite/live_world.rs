@@ -13,15 +13,18 @@
 //! ann moved to room B. B's frames, from ann's arrival: 20, BFar to (3, 0) (ann's).
 
 use crate::engine;
-use crate::world::{Log, at, interest_client, player_sync, project, serve_until_prefix, spawner};
+use crate::world::{
+    Log, at, interest_client, player_sync, project, say_done, serve_until_prefix,
+    serve_while_running, spawner,
+};
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use godot_serde_multiplayer::enet::EnetTransport;
 use godot_serde_multiplayer::rooms::{Room, RoomId, RoomLogic, RoomsEvent, RoomsHost};
-use godot_serde_multiplayer::{Event, InterestRule, NodeId, Settings, SpawnScene, TransferMode};
+use godot_serde_multiplayer::{Event, InterestRule, NodeId, Settings, SpawnScene};
 
 const A: RoomId = RoomId(1);
 const B: RoomId = RoomId(2);
@@ -170,25 +173,11 @@ fn godot4_clients_see_their_room_within_their_radius_and_a_move() {
     serve_until_prefix(&mut host, &log, "A joined", &mut events);
     let bob = client(&engine, port, "mp_world_bob");
     serve_until_prefix(&mut host, &log, "B settled", &mut events);
-    for room in [A, B] {
-        host.rooms()
-            .run_in(room, |room| {
-                let s = room.session();
-                for peer in s.peers().collect::<Vec<_>>() {
-                    s.send_bytes(peer, b"done", TransferMode::Reliable, 0)
-                        .unwrap();
-                }
-            })
-            .unwrap();
-    }
+    say_done(&mut host, &[A, B]);
     let mut outs = Vec::new();
     for handle in [ann, bob] {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !handle.is_finished() && Instant::now() < deadline {
-            host.service().unwrap();
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        outs.push(interest_client(&handle.join().unwrap()));
+        let out = serve_while_running(&mut host, handle, Duration::from_secs(60));
+        outs.push(interest_client(&out));
     }
     host.close();
     let log = log.lock().unwrap().clone();
