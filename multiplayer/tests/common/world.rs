@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use godot_serde::{Variant, Vector2};
-use godot_serde_multiplayer::TransferMode;
 use godot_serde_multiplayer::replication::gdscript;
 use godot_serde_multiplayer::rooms::{RoomId, RoomsEvent, RoomsHost};
+use godot_serde_multiplayer::{NodeId, Session, SpawnScene, TransferMode};
 use godot_serde_multiplayer::{ReplicationConfig, ReplicationMode, Spawner, Synchronizer};
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +81,21 @@ pub fn at(x: f32) -> Vec<Variant> {
         z_index: 0,
     };
     godot_serde_multiplayer::args::to_arguments(&p).unwrap()
+}
+
+/// Spawns the player `name` (scene 0 of [`spawner`]) with its state at (`x`, 0) and places the
+/// node there for the interest rule.
+pub fn spawn_player_at(s: &mut Session, name: &str, x: f32) -> NodeId {
+    let node = s
+        .spawn(
+            "World/Spawner",
+            SpawnScene::Index(0),
+            name,
+            vec![(player_sync(), at(x))],
+        )
+        .unwrap();
+    s.set_node_position(node, [x, 0.0]).unwrap();
+    node
 }
 
 /// What an `interest_client.gd` run reports: its id, its SPAWNED/DESPAWNED names in order,

@@ -9,13 +9,13 @@
 //! 40: Mover to (95, 0) (B's); frame 60: A moves to (100, 0) (Far and Mover, not Near).
 
 use crate::engine;
-use crate::world::{at, interest_client, player_sync, project, spawner};
+use crate::world::{at, interest_client, project, spawn_player_at, spawner};
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use godot_serde_multiplayer::enet::EnetPeer;
-use godot_serde_multiplayer::{Event, InterestRule, Settings, SpawnScene, TransferMode};
+use godot_serde_multiplayer::{Event, InterestRule, Settings, TransferMode};
 
 /// The server: returns (the peers in join order, the errors it saw).
 fn serve(mut server: EnetPeer, deadline: Instant) -> (Vec<i32>, Vec<String>) {
@@ -38,16 +38,7 @@ fn serve(mut server: EnetPeer, deadline: Instant) -> (Vec<i32>, Vec<String>) {
         }
         if peers.len() == 2 && nodes.is_empty() {
             for (name, x) in [("Near", 0.0), ("Far", 100.0), ("Mover", 50.0)] {
-                let node = session
-                    .spawn(
-                        "World/Spawner",
-                        SpawnScene::Index(0),
-                        name,
-                        vec![(player_sync(), at(x))],
-                    )
-                    .unwrap();
-                session.set_node_position(node, [x, 0.0]).unwrap();
-                nodes.insert(name, node);
+                nodes.insert(name, spawn_player_at(session, name, x));
             }
         }
         if !nodes.is_empty() {

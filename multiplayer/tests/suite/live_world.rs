@@ -14,8 +14,8 @@
 
 use crate::engine;
 use crate::world::{
-    Log, at, interest_client, player_sync, project, say_done, serve_until_prefix,
-    serve_while_running, spawner,
+    Log, at, interest_client, project, say_done, serve_until_prefix, serve_while_running,
+    spawn_player_at, spawner,
 };
 
 use std::path::Path;
@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use godot_serde_multiplayer::enet::EnetTransport;
 use godot_serde_multiplayer::rooms::{Room, RoomId, RoomLogic, RoomsEvent, RoomsHost};
-use godot_serde_multiplayer::{Event, InterestRule, NodeId, Settings, SpawnScene};
+use godot_serde_multiplayer::{Event, InterestRule, NodeId, Settings};
 
 const A: RoomId = RoomId(1);
 const B: RoomId = RoomId(2);
@@ -72,15 +72,7 @@ impl RoomLogic for World {
         s.declare_spawner(spawner());
         s.set_interest(InterestRule::radius_2d(10.0).with_interval(0.05));
         for &(name, x) in layout {
-            let node = s
-                .spawn(
-                    "World/Spawner",
-                    SpawnScene::Index(0),
-                    name,
-                    vec![(player_sync(), at(x))],
-                )
-                .unwrap();
-            s.set_node_position(node, [x, 0.0]).unwrap();
+            let node = spawn_player_at(s, name, x);
             self.nodes.push((name, x, node));
         }
     }
