@@ -212,3 +212,16 @@ pub fn serve_while_running<T>(
     }
     handle.join().unwrap()
 }
+
+/// Closes `host` and returns its rooms' log, printed with `events`; asserts that no room
+/// logged an error.
+pub fn close_and_log(mut host: RoomsHost, log: &Log, events: &[RoomsEvent]) -> Vec<String> {
+    host.close();
+    let log = log.lock().unwrap().clone();
+    println!("server log: {log:?}\nrooms events: {events:?}");
+    assert!(
+        !log.iter().any(|l| l.contains("ERROR")),
+        "server errors: {log:?}"
+    );
+    log
+}

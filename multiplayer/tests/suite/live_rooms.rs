@@ -8,7 +8,7 @@
 
 use crate::dialect::free_udp_port;
 use crate::engine;
-use crate::world::{Log, say_done, script, serve_until_line, serve_while_running};
+use crate::world::{Log, close_and_log, say_done, script, serve_until_line, serve_while_running};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -159,13 +159,7 @@ fn godot4_clients_see_only_their_room_and_a_move() {
         println!("--- {name}\n{stdout}\n--- {name} stderr\n{stderr}");
         outs.push((stdout, stderr, code));
     }
-    host.close();
-    let log = log.lock().unwrap().clone();
-    println!("server log: {log:?}\nrooms events: {events:?}");
-    assert!(
-        !log.iter().any(|l| l.contains("ERROR")),
-        "server errors: {log:?}"
-    );
+    close_and_log(host, &log, &events);
     for (stdout, stderr, code) in &outs {
         let engine_errors: Vec<&str> = stderr
             .lines()

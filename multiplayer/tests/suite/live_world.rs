@@ -14,8 +14,8 @@
 
 use crate::engine;
 use crate::world::{
-    Log, at, interest_client, project, say_done, serve_until_prefix, serve_while_running,
-    spawn_player_at, spawner,
+    Log, at, close_and_log, interest_client, project, say_done, serve_until_prefix,
+    serve_while_running, spawn_player_at, spawner,
 };
 
 use std::path::Path;
@@ -171,13 +171,7 @@ fn godot4_clients_see_their_room_within_their_radius_and_a_move() {
         let out = serve_while_running(&mut host, handle, Duration::from_secs(60));
         outs.push(interest_client(&out));
     }
-    host.close();
-    let log = log.lock().unwrap().clone();
-    println!("server log: {log:?}\nrooms events: {events:?}");
-    assert!(
-        !log.iter().any(|l| l.contains("ERROR")),
-        "server errors: {log:?}"
-    );
+    let log = close_and_log(host, &log, &events);
     let (ann, bob) = (&outs[0], &outs[1]);
     assert_eq!(
         log.iter()
