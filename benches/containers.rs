@@ -8,12 +8,13 @@
 //! `open_encrypted_with_pass` then `get_buffer(get_length())`), best of several rounds; the
 //! ratio engine time / our time is what is reported.
 
+mod engine_bench;
+
+use engine_bench::{best, run_engine};
 use godot_serde::container::{self, CompressionMode, Key, Layout, Limits, Wrapping};
 use godot_serde::save::SaveWriter;
 use godot_serde::{Config, Variant};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
 
 /// Rounds per side and file, the best one kept: enough that a best-of survives a shared,
 /// loaded machine (each round takes 2 to 12 ms here).
@@ -36,16 +37,6 @@ fn plain() -> Vec<u8> {
         w.write(&v).unwrap();
     }
     out
-}
-
-fn best(mut f: impl FnMut()) -> f64 {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 struct Case {
@@ -91,33 +82,8 @@ fn script(cases: &[Case], godot3: bool) -> String {
     s + "\tquit(0)\n"
 }
 
-fn run_engine(cmd: &Path, dir: &Path, cases: &[Case], godot3: bool) -> Option<String> {
-    let project = dir.join(if godot3 { "p3" } else { "p4" });
-    std::fs::create_dir_all(&project).ok()?;
-    let proj = if godot3 {
-        "config_version=4\n[logging]\nfile_logging/enable_file_logging=false\nfile_logging/enable_file_logging.pc=false\n"
-    } else {
-        "config_version=5\n[application]\nconfig/name=\"bench\"\n"
-    };
-    std::fs::write(project.join("project.godot"), proj).ok()?;
-    let gd = project.join("bench.gd");
-    std::fs::write(&gd, script(cases, godot3)).ok()?;
-    let mut c = Command::new("timeout");
-    c.arg("600").arg(cmd);
-    if godot3 {
-        c.arg("--no-window");
-    } else {
-        c.arg("--headless");
-    }
-    let out = c
-        .arg("--path")
-        .arg(&project)
-        .arg("-s")
-        .arg(&gd)
-        .env("LANG", "en_US.UTF-8")
-        .env("LC_ALL", "en_US.UTF-8")
-        .output()
-        .ok()?;
+fn engine(cmd: &Path, dir: &Path, cases: &[Case], godot3: bool) -> Option<String> {
+    let out = run_engine(cmd, dir, godot3, &[], &script(cases, godot3))?;
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -164,7 +130,7 @@ fn main() {
         let file = container::seal(&data, &wrapping, Some(&key)).unwrap();
         let path = dir.join(format!("{name}.bin"));
         std::fs::write(&path, &file).unwrap();
-        let ours = best(|| {
+        let ours = best(ROUNDS, || {
             let bytes = std::fs::read(&path).unwrap();
             let opened = container::open(&bytes, Some(&key), &Limits::new()).unwrap();
             assert_eq!(opened.data.len(), data.len());
@@ -193,10 +159,10 @@ fn main() {
     };
     let g4 = std::env::var_os("GODOT4")
         .map(PathBuf::from)
-        .and_then(|e| run_engine(&e, &dir, &only("encrypted-g3"), false))
+        .and_then(|e| engine(&e, &dir, &only("encrypted-g3"), false))
         .map(|s| engine_times(&s))
         .unwrap_or_default();
-    let g3 = run_engine(
+    let g3 = engine(
         Path::new("godot3-server"),
         &dir,
         &only("encrypted-g4"),

@@ -10,14 +10,15 @@
 //! (above 1: we are faster). Godot 4.6 reads v3 (plain, and encrypted with the zero key its
 //! build has), Godot 3.2.3 reads v1.
 
+mod engine_bench;
+
+use engine_bench::{best, run_engine, time_line};
 use godot_serde::container::Key;
 use godot_serde::pck::{
     EngineVersion, PackFormat, PackOptions, PackReader, PackWriter, ReadOptions,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
 
 const ROUNDS: usize = 7;
 
@@ -38,16 +39,6 @@ fn files() -> Vec<(String, Vec<u8>)> {
     out
 }
 
-fn best(mut f: impl FnMut()) -> f64 {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
 fn ours(path: &Path, key: Option<&Key>, md5: bool, total: usize) -> f64 {
     let mut options = ReadOptions::new();
     if !md5 {
@@ -57,7 +48,7 @@ fn ours(path: &Path, key: Option<&Key>, md5: bool, total: usize) -> f64 {
         options = options.with_key(k.clone());
     }
     let mut buf = Vec::new();
-    best(|| {
+    best(ROUNDS, || {
         let mut pack = PackReader::open(path, &options).unwrap();
         let mut n = 0;
         for entry in pack.entries().to_vec() {
@@ -73,14 +64,6 @@ fn ours(path: &Path, key: Option<&Key>, md5: bool, total: usize) -> f64 {
 }
 
 fn engine(cmd: &Path, dir: &Path, pack: &Path, names: &[String], godot3: bool) -> Option<f64> {
-    let project = dir.join(if godot3 { "p3" } else { "p4" });
-    std::fs::create_dir_all(&project).ok()?;
-    let proj = if godot3 {
-        "config_version=4\n[logging]\nfile_logging/enable_file_logging=false\nfile_logging/enable_file_logging.pc=false\n"
-    } else {
-        "config_version=5\n[application]\nconfig/name=\"bench\"\n"
-    };
-    std::fs::write(project.join("project.godot"), proj).ok()?;
     let list = names
         .iter()
         .map(|n| format!("\"res://{n}\""))
@@ -104,26 +87,9 @@ fn engine(cmd: &Path, dir: &Path, pack: &Path, names: &[String], godot3: bool) -
          \tprint(\"TIME \", best)\n\tquit(0)\n",
         pack.display()
     );
-    std::fs::write(project.join("bench.gd"), gd).ok()?;
-    let mut c = Command::new("timeout");
-    c.arg("600")
-        .arg(cmd)
-        .arg(if godot3 { "--no-window" } else { "--headless" });
-    let out = c
-        .arg("--path")
-        .arg(&project)
-        .arg("-s")
-        .arg("res://bench.gd")
-        .env("LANG", "en_US.UTF-8")
-        .env("LC_ALL", "en_US.UTF-8")
-        .output()
-        .ok()?;
+    let out = run_engine(cmd, dir, godot3, &[], &gd)?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("TIME "))
-        .and_then(|t| t.trim().parse::<f64>().ok())
-        .map(|us| us / 1e6)
+    time_line(&stdout)
 }
 
 fn write(path: &Path, options: PackOptions, files: &[(String, Vec<u8>)], encrypt: bool) {

@@ -11,13 +11,14 @@
 //! Best of several rounds; the ratio engine time / our time is what is reported (above 1: we
 //! are faster).
 
+mod engine_bench;
+
+use engine_bench::{best, run_engine, time_line};
 use godot_serde::resource::{
     BinaryOptions, ResourceFile, ResourceFormat, SubResource, read_binary, sub_ref, write_binary,
 };
 use godot_serde::{Color, PackedByteArray, PackedColorArray, PackedFloat32Array, Variant};
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
 
 const ROUNDS: usize = 7;
 const GRADIENTS: usize = 3000;
@@ -88,26 +89,7 @@ fn model(format: ResourceFormat) -> ResourceFile {
     }
 }
 
-fn best(mut f: impl FnMut()) -> f64 {
-    (0..ROUNDS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
 fn engine(cmd: &Path, dir: &Path, file: &[u8], godot3: bool) -> Option<f64> {
-    let project = dir.join(if godot3 { "p3" } else { "p4" });
-    std::fs::create_dir_all(&project).ok()?;
-    let proj = if godot3 {
-        "config_version=4\n[logging]\nfile_logging/enable_file_logging=false\nfile_logging/enable_file_logging.pc=false\n"
-    } else {
-        "config_version=5\n[application]\nconfig/name=\"bench\"\n"
-    };
-    std::fs::write(project.join("project.godot"), proj).ok()?;
-    std::fs::write(project.join("big.res"), file).ok()?;
     let (ticks, load) = if godot3 {
         (
             "OS.get_ticks_usec()",
@@ -124,31 +106,14 @@ fn engine(cmd: &Path, dir: &Path, file: &[u8], godot3: bool) -> Option<f64> {
          \t\tvar res = {load}\n\t\tbest = min(best, {ticks} - t)\n\t\tprint(\"COUNT \", res.get_meta(\"list\").size())\n\
          \tprint(\"TIME \", best)\n\tquit(0)\n"
     );
-    std::fs::write(project.join("bench.gd"), gd).ok()?;
-    let out = Command::new("timeout")
-        .arg("600")
-        .arg(cmd)
-        .arg(if godot3 { "--no-window" } else { "--headless" })
-        .arg("--path")
-        .arg(&project)
-        .arg("-s")
-        .arg("res://bench.gd")
-        .env("LANG", "en_US.UTF-8")
-        .env("LC_ALL", "en_US.UTF-8")
-        .env("HOME", &project)
-        .output()
-        .ok()?;
+    let out = run_engine(cmd, dir, godot3, &[("big.res", file)], &gd)?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains(&format!("COUNT {GRADIENTS}")),
         "the engine did not load the file:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("TIME "))
-        .and_then(|t| t.trim().parse::<f64>().ok())
-        .map(|us| us / 1e6)
+    time_line(&stdout)
 }
 
 fn main() {
@@ -167,7 +132,7 @@ fn main() {
         ("Godot 3.2", ResourceFormat::Godot3, BinaryOptions::godot3()),
     ] {
         let file = write_binary(&model(format), &options).unwrap();
-        let t_ours = best(|| {
+        let t_ours = best(ROUNDS, || {
             let model = read_binary(&file).unwrap();
             assert_eq!(model.sub_resources.len(), GRADIENTS);
         });

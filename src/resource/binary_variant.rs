@@ -203,17 +203,25 @@ impl<'a> Reader<'a> {
     pub(crate) fn count(&mut self, what: &'static str, size: usize) -> Result<usize> {
         let at = self.pos;
         let n = self.u32()? as usize;
-        if n.saturating_mul(size.max(1)) > self.remaining() {
-            return Err(Error::at(
-                ErrorKind::LengthTooLarge {
-                    what,
-                    len: n as u64,
-                    remaining: self.remaining(),
-                },
-                at,
-            ));
-        }
+        self.fits(n, size.max(1), what, at)?;
         Ok(n)
+    }
+
+    /// A packed array: its count (checked by [`Self::count`] against the bytes left, at
+    /// `size` bytes an element, before anything is allocated), then each element read by
+    /// `item`.
+    fn packed<T>(
+        &mut self,
+        what: &'static str,
+        size: usize,
+        mut item: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let n = self.count(what, size)?;
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(item(self)?);
+        }
+        Ok(v)
     }
 
     /// A string as `save_unicode_string` writes it: its UTF-8 length plus one, the bytes and
@@ -390,84 +398,41 @@ impl<'a> Reader<'a> {
                 self.bytes(padding(n))?;
                 Variant::PackedByteArray(PackedByteArray(bytes))
             }
-            VARIANT_PACKED_INT32_ARRAY => {
-                let n = self.count("PackedInt32Array length", 4)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    v.push(self.u32()? as i32);
-                }
-                Variant::PackedInt32Array(PackedInt32Array(v))
-            }
-            VARIANT_PACKED_INT64_ARRAY => {
-                let n = self.count("PackedInt64Array length", 8)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    v.push(self.u64()? as i64);
-                }
-                Variant::PackedInt64Array(PackedInt64Array(v))
-            }
+            VARIANT_PACKED_INT32_ARRAY => Variant::PackedInt32Array(PackedInt32Array(
+                self.packed("PackedInt32Array length", 4, |r| Ok(r.u32()? as i32))?,
+            )),
+            VARIANT_PACKED_INT64_ARRAY => Variant::PackedInt64Array(PackedInt64Array(
+                self.packed("PackedInt64Array length", 8, |r| Ok(r.u64()? as i64))?,
+            )),
             VARIANT_PACKED_FLOAT32_ARRAY => {
                 // Godot 3's PoolRealArray is `real_t`; Godot 4's PackedFloat32Array is `float`.
-                let n = self.count("PackedFloat32Array length", 4)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    #[allow(clippy::cast_possible_truncation)]
-                    v.push(if self.godot3 && self.real_is_double {
-                        self.f64()? as f32
-                    } else {
-                        self.f32()?
-                    });
-                }
+                let double = self.godot3 && self.real_is_double;
+                #[allow(clippy::cast_possible_truncation)]
+                let v = self.packed("PackedFloat32Array length", 4, |r| {
+                    if double { Ok(r.f64()? as f32) } else { r.f32() }
+                })?;
                 Variant::PackedFloat32Array(PackedFloat32Array(v))
             }
-            VARIANT_PACKED_FLOAT64_ARRAY => {
-                let n = self.count("PackedFloat64Array length", 8)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    v.push(self.f64()?);
-                }
-                Variant::PackedFloat64Array(PackedFloat64Array(v))
-            }
-            VARIANT_PACKED_STRING_ARRAY => {
-                let n = self.count("PackedStringArray length", 4)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    v.push(self.ustring("PackedStringArray element")?);
-                }
-                Variant::PackedStringArray(PackedStringArray(v))
-            }
-            VARIANT_PACKED_VECTOR2_ARRAY => {
-                let n = self.count("PackedVector2Array length", 8)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    v.push(self.vector2()?);
-                }
-                Variant::PackedVector2Array(PackedVector2Array(v))
-            }
-            VARIANT_PACKED_VECTOR3_ARRAY => {
-                let n = self.count("PackedVector3Array length", 12)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    v.push(self.vector3()?);
-                }
-                Variant::PackedVector3Array(PackedVector3Array(v))
-            }
-            VARIANT_PACKED_COLOR_ARRAY => {
-                let n = self.count("PackedColorArray length", 16)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    v.push(self.color()?);
-                }
-                Variant::PackedColorArray(PackedColorArray(v))
-            }
-            VARIANT_PACKED_VECTOR4_ARRAY => {
-                let n = self.count("PackedVector4Array length", 16)?;
-                let mut v = Vec::with_capacity(n);
-                for _ in 0..n {
-                    v.push(self.vector4()?);
-                }
-                Variant::PackedVector4Array(PackedVector4Array(v))
-            }
+            VARIANT_PACKED_FLOAT64_ARRAY => Variant::PackedFloat64Array(PackedFloat64Array(
+                self.packed("PackedFloat64Array length", 8, Self::f64)?,
+            )),
+            VARIANT_PACKED_STRING_ARRAY => Variant::PackedStringArray(PackedStringArray(
+                self.packed("PackedStringArray length", 4, |r| {
+                    r.ustring("PackedStringArray element")
+                })?,
+            )),
+            VARIANT_PACKED_VECTOR2_ARRAY => Variant::PackedVector2Array(PackedVector2Array(
+                self.packed("PackedVector2Array length", 8, Self::vector2)?,
+            )),
+            VARIANT_PACKED_VECTOR3_ARRAY => Variant::PackedVector3Array(PackedVector3Array(
+                self.packed("PackedVector3Array length", 12, Self::vector3)?,
+            )),
+            VARIANT_PACKED_COLOR_ARRAY => Variant::PackedColorArray(PackedColorArray(
+                self.packed("PackedColorArray length", 16, Self::color)?,
+            )),
+            VARIANT_PACKED_VECTOR4_ARRAY => Variant::PackedVector4Array(PackedVector4Array(
+                self.packed("PackedVector4Array length", 16, Self::vector4)?,
+            )),
             other => {
                 return Err(corrupt(
                     format!("unknown value type {other} in a binary resource"),

@@ -10,85 +10,17 @@
 #   conversion back); prints TEXT NAME E1 E2.
 # Or: ... -- cmp A=B... : loads res://out/A and res://out/B; prints CASE A=B PASS|FAIL (their
 #   descriptions equal as Godot 3's text form spells them: text_form()).
-extends SceneTree
+# What both engines' scripts share is res://rsrc_common.gd (tests/godot3_4/); this script holds
+# Godot 3's spelling of the calls and values, and its text form.
+extends "res://rsrc_common.gd"
 
 const H = preload("res://harness.gd")
 
-# A value as plain data: a resource with a file of its own is {"@ext": path}, one saved inside
-# the file (or the file's main resource, `top`) {"@class": class, property: value...} over its
-# stored properties, a scene (top) its SceneState.
-static func describe(v, top = false):
-	if v is Resource:
-		if not top and v.resource_path != "" and not ("::" in v.resource_path):
-			return {"@ext": v.resource_path}
-		if v is PackedScene:
-			return describe_state(v.get_state())
-		var d = {"@class": v.get_class()}
-		for p in v.get_property_list():
-			if p.usage & PROPERTY_USAGE_STORAGE and p.name != "resource_path":
-				d[p.name] = describe(v.get(p.name))
-		return d
-	if v is Array:
-		var a = []
-		for x in v:
-			a.append(describe(x))
-		return a
-	if v is Dictionary:
-		var d = {}
-		for k in v:
-			d[describe(k)] = describe(v[k])
-		return d
-	return v
-
-# A description as Godot 3's text form keeps it, to compare a resource loaded from text with
-# one loaded from binary: the text saver writes Dictionary keys sorted (VariantWriter) and a
-# connection's from/to simplified (NodePath::simplified drops a leading "./"), so those are
-# the same value spelled in another order or form.
-static func text_form(v):
-	if v is Array:
-		var a = []
-		for x in v:
-			a.append(text_form(x))
-		return a
-	if v is Dictionary:
-		var ks = v.keys()
-		ks.sort()
-		var d = {}
-		for k in ks:
-			d[k] = text_form(v[k])
-		if d.has("from") and d.has("method") and d["from"] is NodePath:
-			d["from"] = NodePath(str(d["from"]).trim_prefix("./"))
-			d["to"] = NodePath(str(d["to"]).trim_prefix("./"))
-		return d
-	return v
-
-static func describe_state(s):
-	var nodes = []
-	for i in s.get_node_count():
-		var props = {}
-		for j in s.get_node_property_count(i):
-			props[s.get_node_property_name(i, j)] = describe(s.get_node_property_value(i, j))
-		var inst = s.get_node_instance(i)
-		nodes.append({
-			"name": s.get_node_name(i),
-			"type": s.get_node_type(i),
-			"parent": s.get_node_path(i, true),
-			"groups": s.get_node_groups(i),
-			"instance": describe(inst) if inst != null else null,
-			"placeholder": s.get_node_instance_placeholder(i),
-			"props": props,
-		})
-	var conns = []
-	for i in s.get_connection_count():
-		conns.append({
-			"from": s.get_connection_source(i),
-			"to": s.get_connection_target(i),
-			"signal": s.get_connection_signal(i),
-			"method": s.get_connection_method(i),
-			"flags": s.get_connection_flags(i),
-			"binds": describe(s.get_connection_binds(i)),
-		})
-	return {"@scene": nodes, "@conns": conns}
+# Godot 3's text saver writes Dictionary keys sorted (VariantWriter).
+func text_keys(d):
+	var ks = d.keys()
+	ks.sort()
+	return ks
 
 func values():
 	var sub = Gradient.new()
@@ -116,79 +48,21 @@ func values():
 		"v_colors": PoolColorArray([Color(1, 0, 0, 1), Color(0, 0, 1, 0.5)]),
 	}
 
-func resources():
-	var Item = load("res://rsrc_item.gd")
-	var leaf = Item.new()
-	leaf.title = "leaf"
-	leaf.ratio = 0.25
-	var mid = Item.new()
-	mid.title = "mid"
-	mid.child = leaf
-	mid.counts = [1, 2, 3]
-	mid.table = {"a": 1, "b": 2}
-	var top = Item.new()
-	top.title = "top"
-	top.child = mid
-	top.ratio = 1.5
-	var g = Gradient.new()
-	g.add_point(0.5, Color(0.1, 0.2, 0.3))
-	var c = Curve.new()
-	c.add_point(Vector2(0, 0))
-	c.add_point(Vector2(1, 1), 0.5, -0.5)
-	var sb = StyleBoxFlat.new()
-	sb.bg_color = Color(1, 0, 0)
-	sb.corner_radius_top_left = 4
-	var an = Animation.new()
-	var t = an.add_track(Animation.TYPE_VALUE)
-	an.track_set_path(t, "Node:position")
-	an.track_insert_key(t, 0.0, Vector2(0, 0))
-	an.track_insert_key(t, 1.0, Vector2(10, 5))
-	an.length = 2.0
-	var types = Resource.new()
-	var v = values()
-	for k in v:
-		types.set_meta(k, v[k])
-	return {"custom": top, "gradient": g, "curve": c, "stylebox": sb, "animation": an, "types": types}
+func save_res(res, path, flags):
+	return ResourceSaver.save(path, res, flags)
 
-func scene():
-	var sub_root = Node2D.new()
-	sub_root.name = "Sub"
-	var inner = Node.new()
-	inner.name = "Inner"
-	sub_root.add_child(inner)
-	inner.owner = sub_root
-	var sub = PackedScene.new()
-	sub.pack(sub_root)
-	ResourceSaver.save("res://out/sub.scn", sub)
-	var sub_loaded = load("res://out/sub.scn")
-	var root = Node2D.new()
-	root.name = "Root"
-	root.position = Vector2(3, 4)
-	root.add_to_group("roots", true)
-	var a = Node2D.new()
-	a.name = "A"
-	a.rotation = 0.5
-	a.add_to_group("things", true)
-	a.add_to_group("more", true)
-	a.set_meta("tag", "x")
-	root.add_child(a)
-	a.owner = root
-	var b = Node.new()
-	b.name = "B"
-	a.add_child(b)
-	b.owner = root
-	var inst = sub_loaded.instance()
-	inst.name = "Instance"
-	inst.position = Vector2(7, 8)
-	root.add_child(inst)
-	inst.owner = root
-	b.connect("tree_entered", a, "queue_free", [1, "x"], CONNECT_PERSIST)
-	a.connect("renamed", root, "show", [], CONNECT_PERSIST | CONNECT_DEFERRED)
-	var packed = PackedScene.new()
-	var err = packed.pack(root)
-	if err != OK:
-		print("PACK ", err)
-	return packed
+func load_fresh(path):
+	return ResourceLoader.load(path, "", true)
+
+func set_containers(item):
+	item.counts = [1, 2, 3]
+	item.table = {"a": 1, "b": 2}
+
+func instance_of(packed):
+	return packed.instance()
+
+func connect_bound(source, sig, target, method, binds, flags):
+	source.connect(sig, target, method, binds, flags)
 
 func write_desc(path, res):
 	var f = File.new()
@@ -201,32 +75,15 @@ func _init():
 	var d = Directory.new()
 	d.make_dir_recursive("res://out")
 	if args[0] == "save":
-		var all = resources()
-		for name in all:
-			var e1 = ResourceSaver.save("res://out/%s.res" % name, all[name])
-			var e2 = ResourceSaver.save("res://out/%s_c.res" % name, all[name], ResourceSaver.FLAG_COMPRESS)
-			write_desc("res://out/%s.desc" % name, ResourceLoader.load("res://out/%s.res" % name, "", true))
-			print("SAVED %s %d %d" % [name, e1, e2])
-		var s = scene()
-		var e1 = ResourceSaver.save("res://out/scene.scn", s)
-		var e2 = ResourceSaver.save("res://out/scene_c.scn", s, ResourceSaver.FLAG_COMPRESS)
-		write_desc("res://out/scene.desc", ResourceLoader.load("res://out/scene.scn", "", true))
-		print("SAVED scene %d %d" % [e1, e2])
+		save_all()
 	elif args[0] == "totext":
-		for i in range(1, args.size()):
-			var name = args[i]
-			var ext = "scn" if name.begins_with("scene") else "res"
-			var res = ResourceLoader.load("res://out/%s.%s" % [name, ext], "", true)
-			var e = ResourceSaver.save("res://out/engine_%s.t%s" % [name, ext], res)
-			var text = ResourceLoader.load("res://out/engine_%s.t%s" % [name, ext], "", true)
-			var e2 = ResourceSaver.save("res://out/engine_%s.%s" % [name, ext], text)
-			print("TEXT %s %d %d" % [name, e, e2])
+		to_text(args)
 	elif args[0] == "cmp":
 		var h = H.new()
 		for i in range(1, args.size()):
 			var files = args[i].split("=")
-			var theirs = ResourceLoader.load("res://out/" + files[0], "", true)
-			var ours = ResourceLoader.load("res://out/" + files[1], "", true)
+			var theirs = load_fresh("res://out/" + files[0])
+			var ours = load_fresh("res://out/" + files[1])
 			var why = "not loaded"
 			if theirs != null and ours != null:
 				why = h.diff(text_form(describe(theirs, true)), text_form(describe(ours, true)))
@@ -236,8 +93,8 @@ func _init():
 		for i in range(1, args.size()):
 			var name = args[i]
 			var ext = "scn" if name.begins_with("scene") else "res"
-			var theirs = ResourceLoader.load("res://out/%s.%s" % [name, ext], "", true)
-			var ours = ResourceLoader.load("res://out/ours_%s.%s" % [name, ext], "", true)
+			var theirs = load_fresh("res://out/%s.%s" % [name, ext])
+			var ours = load_fresh("res://out/ours_%s.%s" % [name, ext])
 			var why = "not loaded"
 			if ours != null:
 				why = h.diff(describe(theirs, true), describe(ours, true))

@@ -1,35 +1,25 @@
-# Loads the files resource_text_live.rs edited and reports what the engine made of them.
-extends SceneTree
+# Godot 4's side of tests/godot3_4/resource_text_common.gd: loads the files
+# resource_text_live.rs edited and reports what the engine made of them (check_edits), with
+# the unique name and the format=4 PackedByteArray only Godot 4 has.
+extends "res://resource_text_common.gd"
 
-func tree(node, root):
-	var script = node.get_script()
-	var sp = script.resource_path if script else ""
-	print("TREE %s %s %s" % [str(root.get_path_to(node)), node.get_class(), sp])
-	for c in node.get_children():
-		tree(c, root)
+func var_text(v):
+	return var_to_str(v)
 
-func _init():
-	var scene = load("res://edited_main.tscn")
-	print("LOADED main ", scene != null)
-	var root = scene.instantiate()
-	tree(root, root)
-	var hero = root.get_node("Hero")
-	print("HERO_POS ", var_to_str(hero.position))
+func instance_of(packed):
+	return packed.instantiate()
+
+func conn_target(c):
+	return c.callable.get_object()
+
+func conn_method(c):
+	return c.callable.get_method()
+
+func more_checks(root, hero):
 	print("UNIQUE ", root.get_node("%Hero") == hero)
-	print("GROUPS ", ",".join(hero.get_groups().map(func(g): return str(g))))
-	for c in hero.get_signal_connection_list("renamed"):
-		print("CONN renamed %s %s" % [str(root.get_path_to(c.callable.get_object())), c.callable.get_method()])
-	for c in hero.get_signal_connection_list("visibility_changed"):
-		print("CONN visibility_changed %s %s" % [str(root.get_path_to(c.callable.get_object())), c.callable.get_method()])
-	var added = root.get_node("Hero/Added")
-	print("MARKER ", added.marker)
-	var item = load("res://edited_item.tres")
-	print("LOADED item ", item != null)
-	print("ITEM_TITLE ", var_to_str(item.title))
-	print("ITEM_OFFSETS ", var_to_str(item.stats.offsets))
-	print("ITEM_META ", item.has_meta("note"))
-	print("ITEM_CHILD ", var_to_str(item.child.title))
 	var written = load("res://written_blob.tres")
 	print("BLOB ", written.title, " ", written.blob.hex_encode())
-	print("DONE")
+
+func _init():
+	check_edits()
 	quit(0)

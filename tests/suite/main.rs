@@ -42,6 +42,9 @@ mod resource_fuzz;
 #[cfg(feature = "resource")]
 #[path = "../common/resource_text_fuzz.rs"]
 mod resource_text_fuzz;
+#[cfg(feature = "resource")]
+#[path = "../common/rsrc_live.rs"]
+mod rsrc_live;
 #[path = "../common/text_fuzz.rs"]
 mod text_fuzz;
 #[path = "../common/text_roundtrip.rs"]

@@ -3,14 +3,9 @@
 //! random mutations of them and of packs of our writer, through the body the fuzz target
 //! runs (`tests/common/pck_fuzz.rs`).
 
-use crate::pck_fuzz;
+use crate::{pck_fuzz, replay};
 
 use godot_serde::pck::{self, EngineVersion, PackFormat, PackOptions, PackWriter};
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The engine-written fixtures, each with the selector byte of its key.
 fn fixtures() -> Vec<Vec<u8>> {
@@ -22,7 +17,7 @@ fn fixtures() -> Vec<Vec<u8>> {
     .iter()
     .map(|(name, selector)| {
         let mut data = vec![*selector];
-        data.extend(std::fs::read(root().join("tests/fixtures/pck").join(name)).unwrap());
+        data.extend(std::fs::read(replay::root().join("tests/fixtures/pck").join(name)).unwrap());
         data
     })
     .collect()
@@ -76,18 +71,9 @@ fn generated() -> Vec<Vec<u8>> {
     out
 }
 
-fn seed_files() -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(root().join("fuzz/seeds/pck")) else {
-        return Vec::new();
-    };
-    let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn pck_seed_corpus_replays_clean() {
-    let files = seed_files();
+    let files = replay::seed_files("pck");
     assert!(
         files.len() >= 10,
         "fuzz/seeds/pck has {} files; regenerate with \
@@ -101,44 +87,15 @@ fn pck_seed_corpus_replays_clean() {
 
 #[test]
 fn every_prefix_of_every_pack_fixture_replays_clean() {
-    let mut n = 0;
-    for data in fixtures() {
-        for cut in 0..=data.len() {
-            pck_fuzz::pck(&data[..cut]);
-            n += 1;
-        }
-    }
+    let n = replay::every_prefix(&fixtures(), pck_fuzz::pck);
     assert!(n > 800, "{n} prefixes");
 }
 
 #[test]
 fn random_mutations_replay_clean() {
-    // The shared seeded generator: deterministic, so a failure reproduces.
-    let mut rng = crate::generate::Rng::new(0x2545_f491_4f6c_dd1d);
-    let mut next = move || rng.next();
     let mut seeds = fixtures();
     seeds.extend(generated());
-    let mut runs = 0;
-    for data in &seeds {
-        for _ in 0..60 {
-            let mut m = data.clone();
-            for _ in 0..1 + next() % 4 {
-                let at = 1 + (next() as usize) % (m.len() - 1);
-                match next() % 3 {
-                    0 => m[at] ^= 1 << (next() % 8),
-                    1 => m[at] = [0, 0xff, 0x7f, 0x80][(next() % 4) as usize],
-                    _ => {
-                        // A 32-bit field forged to a large value.
-                        let v = [u32::MAX, 0x8000_0000, 1 << 20, 4097][(next() % 4) as usize];
-                        let end = (at + 4).min(m.len());
-                        m[at..end].copy_from_slice(&v.to_le_bytes()[..end - at]);
-                    }
-                }
-            }
-            pck_fuzz::pck(&m);
-            runs += 1;
-        }
-    }
+    let runs = replay::forged_mutations(&seeds, 0x2545_f491_4f6c_dd1d, 60, 1, pck_fuzz::pck);
     assert!(runs >= 600, "{runs} runs");
 }
 
@@ -146,9 +103,5 @@ fn random_mutations_replay_clean() {
 #[test]
 #[ignore]
 fn write_seed_corpus() {
-    let dir = root().join("fuzz/seeds/pck");
-    std::fs::create_dir_all(&dir).unwrap();
-    for (i, data) in fixtures().into_iter().chain(generated()).enumerate() {
-        std::fs::write(dir.join(format!("seed_{i:02}")), data).unwrap();
-    }
+    replay::write_seeds("pck", fixtures().into_iter().chain(generated()));
 }

@@ -63,35 +63,50 @@ fn godot4_file() -> Vec<u8> {
     b = b.u32(4).s("hp").s("pos").s("grad").s("script");
     // External resources: Script at res://a.gd, uid 34 ("uid://ba").
     b = b.u32(1).s("Script").s("res://a.gd").u64(34);
-    // Internal resources: the Gradient, then the main one; offsets patched below.
-    b = b.u32(2).s("local://g1");
+    // Internal resources: the Gradient, then the main one.
+    two_internal(
+        b,
+        ["local://g1", "local://main"],
+        |b| b.s("Gradient").u32(0),
+        |b| {
+            b.s("Resource")
+                .u32(4)
+                .u32(0)
+                .u32(3)
+                .u32(7)
+                .u32(1)
+                .u32(10)
+                .u32(1.5f32.to_bits())
+                .u32((-2.0f32).to_bits())
+                .u32(2)
+                .u32(24)
+                .u32(2)
+                .u32(0)
+                .u32(3)
+                .u32(24)
+                .u32(3)
+                .u32(0)
+        },
+    )
+}
+
+/// The end of a file of two internal resources: their table (`ids`, each offset patched to
+/// where its body starts), the bodies `first` and `second` write, and the closing "RSRC".
+fn two_internal(
+    b: B,
+    ids: [&str; 2],
+    first: impl FnOnce(B) -> B,
+    second: impl FnOnce(B) -> B,
+) -> Vec<u8> {
+    let mut b = b.u32(2).s(ids[0]);
     let slot0 = b.len();
-    b = b.u64(0).s("local://main");
+    b = b.u64(0).s(ids[1]);
     let slot1 = b.len();
     b = b.u64(0);
     let off0 = b.len();
-    b = b.s("Gradient").u32(0);
+    b = first(b);
     let off1 = b.len();
-    b = b
-        .s("Resource")
-        .u32(4)
-        .u32(0)
-        .u32(3)
-        .u32(7)
-        .u32(1)
-        .u32(10)
-        .u32(1.5f32.to_bits())
-        .u32((-2.0f32).to_bits())
-        .u32(2)
-        .u32(24)
-        .u32(2)
-        .u32(0)
-        .u32(3)
-        .u32(24)
-        .u32(3)
-        .u32(0)
-        .raw(b"RSRC");
-    let mut out = b.0;
+    let mut out = second(b).raw(b"RSRC").0;
     out[slot0..slot0 + 8].copy_from_slice(&(off0 as u64).to_le_bytes());
     out[slot1..slot1 + 8].copy_from_slice(&(off1 as u64).to_le_bytes());
     out
@@ -174,30 +189,23 @@ fn godot3_file() -> Vec<u8> {
     }
     b = b.u32(2).s("sub").s("tex");
     b = b.u32(1).s("Texture").s("res://t.png");
-    b = b.u32(2).s("local://3");
-    let slot0 = b.len();
-    b = b.u64(0).s("local://4");
-    let slot1 = b.len();
-    b = b.u64(0);
-    let off0 = b.len();
-    b = b.s("Curve").u32(0);
-    let off1 = b.len();
-    b = b
-        .s("Resource")
-        .u32(2)
-        .u32(0)
-        .u32(24)
-        .u32(2)
-        .u32(3)
-        .u32(1)
-        .u32(24)
-        .u32(3)
-        .u32(0)
-        .raw(b"RSRC");
-    let mut out = b.0;
-    out[slot0..slot0 + 8].copy_from_slice(&(off0 as u64).to_le_bytes());
-    out[slot1..slot1 + 8].copy_from_slice(&(off1 as u64).to_le_bytes());
-    out
+    two_internal(
+        b,
+        ["local://3", "local://4"],
+        |b| b.s("Curve").u32(0),
+        |b| {
+            b.s("Resource")
+                .u32(2)
+                .u32(0)
+                .u32(24)
+                .u32(2)
+                .u32(3)
+                .u32(1)
+                .u32(24)
+                .u32(3)
+                .u32(0)
+        },
+    )
 }
 
 #[test]

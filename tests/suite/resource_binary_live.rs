@@ -12,39 +12,14 @@
 //! - the engine loads the files we write (with the file's options, and with the default options
 //!   of the engine) and finds the same values as in its own.
 
-use crate::common;
-use common::engine::{
-    Godot3Project, Godot4Project, godot3_or_skip, godot4_or_skip, godot4_version,
-};
+use crate::common::engine::{godot3_or_skip, godot4_or_skip, godot4_version};
+use crate::rsrc_live::{NAMES, all_ok, engine_checks, ext, project3, project4, run3, run4};
 use godot_serde::resource::{
     BinaryOptions, Reference, ResourceFile, Scene, read_binary, read_binary_with_info, reference,
     write_binary,
 };
 use godot_serde::{Config, GodotVersion, Variant};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-fn script(engine: u8, name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/godot{engine}/{name}"))
-}
-
-const NAMES: [&str; 7] = [
-    "custom",
-    "gradient",
-    "curve",
-    "stylebox",
-    "animation",
-    "types",
-    "scene",
-];
-
-fn ext(name: &str) -> &'static str {
-    if name.starts_with("scene") {
-        "scn"
-    } else {
-        "res"
-    }
-}
+use std::path::Path;
 
 fn s(text: &str) -> Variant {
     Variant::String(text.into())
@@ -295,16 +270,6 @@ fn check_file(dir: &Path, name: &str, config: Config, godot4: bool, defaults: &B
     std::fs::write(dir.join(format!("ours_{name}_c.{}", ext(name))), &ours_c).unwrap();
 }
 
-fn engine_checks(stdout: &str, names: &[String]) {
-    println!("{stdout}");
-    for name in names {
-        assert!(
-            stdout.contains(&format!("CASE {name} PASS")),
-            "{name}:\n{stdout}"
-        );
-    }
-}
-
 fn all_names(names: &[&str]) -> Vec<String> {
     names
         .iter()
@@ -318,20 +283,11 @@ fn godot4_resources_read_rewritten_and_loaded() {
         return;
     };
     println!("Godot 4 engine: {}", godot4_version(&engine));
-    let project = Godot4Project::new(
-        "rsrc",
-        &[&script(4, "rsrc_save.gd"), &script(4, "rsrc_item.gd")],
-    );
-    let out = project.run(&engine, "rsrc_save.gd", &["save"], Duration::from_secs(120));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let project = project4("rsrc");
+    let stdout = run4(&project, &engine, &["save"]);
     // Godot 4.6 also saves a scene with paths into an instanced scene (its `id_paths`).
     let godot4_names: Vec<&str> = NAMES.iter().copied().chain(["scene_ids"]).collect();
-    for name in &godot4_names {
-        assert!(
-            stdout.contains(&format!("SAVED {name} 0 0")),
-            "{name}:\n{stdout}"
-        );
-    }
+    all_ok(&stdout, "SAVED", &godot4_names);
     let dir = project.dir.join("out");
     let config = Config::new(GodotVersion::V4_5);
     for name in &godot4_names {
@@ -356,8 +312,7 @@ fn godot4_resources_read_rewritten_and_loaded() {
     let names = all_names(&godot4_names);
     let mut args = vec!["check"];
     args.extend(names.iter().map(String::as_str));
-    let out = project.run(&engine, "rsrc_save.gd", &args, Duration::from_secs(120));
-    engine_checks(&String::from_utf8_lossy(&out.stdout), &names);
+    engine_checks(&run4(&project, &engine, &args), &names);
 }
 
 #[test]
@@ -365,22 +320,9 @@ fn godot3_resources_read_rewritten_and_loaded() {
     let Some(engine) = godot3_or_skip("godot3_resources_read_rewritten_and_loaded") else {
         return;
     };
-    let project = Godot3Project::new(
-        "rsrc",
-        &[script(3, "rsrc_save.gd"), script(3, "rsrc_item.gd")],
-    );
-    let out = project
-        .spawn(&engine, "rsrc_save.gd", &["save"], Duration::from_secs(120))
-        .join()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    for name in NAMES {
-        assert!(
-            stdout.contains(&format!("SAVED {name} 0 0")),
-            "{name}:\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    let project = project3("rsrc");
+    let stdout = run3(&project, &engine, &["save"]);
+    all_ok(&stdout, "SAVED", &NAMES);
     let dir = project.dir.join("out");
     let config = Config::new(GodotVersion::V3);
     for name in NAMES {
@@ -389,9 +331,5 @@ fn godot3_resources_read_rewritten_and_loaded() {
     let names = all_names(&NAMES);
     let mut args = vec!["check"];
     args.extend(names.iter().map(String::as_str));
-    let out = project
-        .spawn(&engine, "rsrc_save.gd", &args, Duration::from_secs(120))
-        .join()
-        .unwrap();
-    engine_checks(&String::from_utf8_lossy(&out.stdout), &names);
+    engine_checks(&run3(&project, &engine, &args), &names);
 }

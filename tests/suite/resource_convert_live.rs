@@ -18,36 +18,13 @@
 //!
 //! Skips loudly without an engine; fails then when `GODOT_SERDE_REQUIRE_ENGINE=1`.
 
-use crate::common;
-use common::engine::{Godot3Project, Godot4Project, godot3_or_skip, godot4_or_skip};
+use crate::common::engine::{godot3_or_skip, godot4_or_skip};
+use crate::rsrc_live::{NAMES, all_ok, engine_checks, ext, project3, project4, run3, run4};
 use godot_serde::GodotVersion;
 use godot_serde::resource::{
     BinaryOptions, TextResource, binary_to_text, read_binary, read_binary_with_info, text_to_binary,
 };
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-fn script(engine: u8, name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/godot{engine}/{name}"))
-}
-
-const NAMES: [&str; 7] = [
-    "custom",
-    "gradient",
-    "curve",
-    "stylebox",
-    "animation",
-    "types",
-    "scene",
-];
-
-fn ext(name: &str) -> &'static str {
-    if name.starts_with("scene") {
-        "scn"
-    } else {
-        "res"
-    }
-}
+use std::path::Path;
 
 /// `text` with every typed container's type taken off (`Array[int]([1])` is `[1]`,
 /// `Dictionary[String, int]({...})` is `{...}`), and how many there were: the binary file does
@@ -264,44 +241,19 @@ fn convert_all(
     pairs
 }
 
-fn engine_checks(stdout: &str, pairs: &[String]) {
-    println!("{stdout}");
-    for pair in pairs {
-        assert!(
-            stdout.contains(&format!("CASE {pair} PASS")),
-            "{pair}:\n{stdout}"
-        );
-    }
-}
-
 #[test]
 fn godot4_binary_and_text_convert_both_ways() {
     let Some(engine) = godot4_or_skip("godot4_binary_and_text_convert_both_ways") else {
         return;
     };
-    let project = Godot4Project::new(
-        "rsrc_convert",
-        &[&script(4, "rsrc_save.gd"), &script(4, "rsrc_item.gd")],
-    );
+    let project = project4("rsrc_convert");
     let names: Vec<&str> = NAMES.iter().copied().chain(["scene_ids"]).collect();
-    let out = project.run(&engine, "rsrc_save.gd", &["save"], Duration::from_secs(120));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    for name in &names {
-        assert!(
-            stdout.contains(&format!("SAVED {name} 0 0")),
-            "{name}:\n{stdout}"
-        );
-    }
+    let stdout = run4(&project, &engine, &["save"]);
+    all_ok(&stdout, "SAVED", &names);
     let mut args = vec!["totext"];
     args.extend(names.iter().copied());
-    let out = project.run(&engine, "rsrc_save.gd", &args, Duration::from_secs(120));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    for name in &names {
-        assert!(
-            stdout.contains(&format!("TEXT {name} 0 0")),
-            "{name}:\n{stdout}"
-        );
-    }
+    let stdout = run4(&project, &engine, &args);
+    all_ok(&stdout, "TEXT", &names);
     let dir = project.dir.join("out");
     let pairs = convert_all(
         &dir,
@@ -312,8 +264,7 @@ fn godot4_binary_and_text_convert_both_ways() {
     );
     let mut args = vec!["cmp"];
     args.extend(pairs.iter().map(String::as_str));
-    let out = project.run(&engine, "rsrc_save.gd", &args, Duration::from_secs(120));
-    engine_checks(&String::from_utf8_lossy(&out.stdout), &pairs);
+    engine_checks(&run4(&project, &engine, &args), &pairs);
 }
 
 #[test]
@@ -321,33 +272,14 @@ fn godot3_binary_and_text_convert_both_ways() {
     let Some(engine) = godot3_or_skip("godot3_binary_and_text_convert_both_ways") else {
         return;
     };
-    let project = Godot3Project::new(
-        "rsrc_convert",
-        &[script(3, "rsrc_save.gd"), script(3, "rsrc_item.gd")],
-    );
-    let run = |args: &[&str]| {
-        let out = project
-            .spawn(&engine, "rsrc_save.gd", args, Duration::from_secs(120))
-            .join()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let project = project3("rsrc_convert");
+    let run = |args: &[&str]| run3(&project, &engine, args);
     let stdout = run(&["save"]);
-    for name in NAMES {
-        assert!(
-            stdout.contains(&format!("SAVED {name} 0 0")),
-            "{name}:\n{stdout}"
-        );
-    }
+    all_ok(&stdout, "SAVED", &NAMES);
     let mut args = vec!["totext"];
     args.extend(NAMES);
     let stdout = run(&args);
-    for name in NAMES {
-        assert!(
-            stdout.contains(&format!("TEXT {name} 0 0")),
-            "{name}:\n{stdout}"
-        );
-    }
+    all_ok(&stdout, "TEXT", &NAMES);
     let dir = project.dir.join("out");
     // Godot 3's text form writes reals with six significant digits, so `types` (a
     // Transform2D of cos 0.5 among them) loads other values from any text, the engine's own

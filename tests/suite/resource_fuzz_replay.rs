@@ -4,16 +4,11 @@
 //! every prefix of every fixture and seeded mutations replayed through the target's body
 //! (`tests/common/resource_fuzz.rs`).
 
-use crate::resource_fuzz;
+use crate::{replay, resource_fuzz};
 use godot_serde::resource::{
     BinaryOptions, Connection, ResourceFormat, read_binary, read_binary_with_info, write_binary,
 };
 use godot_serde::{Variant, Vector2};
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 const FIXTURES: [&str; 6] = [
     "custom.res",
@@ -37,7 +32,7 @@ fn fixtures() -> Vec<Vec<u8>> {
 
 fn fixture(engine: &str, name: &str) -> Vec<u8> {
     std::fs::read(
-        root()
+        replay::root()
             .join("tests/fixtures/resource")
             .join(engine)
             .join(name),
@@ -188,15 +183,6 @@ fn engine_fixtures_read_to_their_saved_values_and_write_back_exactly() {
     }
 }
 
-fn seed_files() -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(root().join("fuzz/seeds/resource_binary")) else {
-        return Vec::new();
-    };
-    let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-    files.sort();
-    files
-}
-
 /// Our writer's files of the fixtures: plain and compressed, Godot 4 layouts 4 to 6.
 fn generated() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
@@ -221,18 +207,12 @@ fn generated() -> Vec<Vec<u8>> {
 #[test]
 #[ignore = "writes the seed corpus: cargo test --all-features --test suite -- --ignored resource_fuzz_replay::write_seed_corpus"]
 fn write_seed_corpus() {
-    let dir = root().join("fuzz/seeds/resource_binary");
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut all = fixtures();
-    all.extend(generated());
-    for (i, data) in all.iter().enumerate() {
-        std::fs::write(dir.join(format!("seed_{i:02}")), data).unwrap();
-    }
+    replay::write_seeds("resource_binary", fixtures().into_iter().chain(generated()));
 }
 
 #[test]
 fn seed_corpus_replays_clean() {
-    let files = seed_files();
+    let files = replay::seed_files("resource_binary");
     assert!(
         files.len() >= 30,
         "fuzz/seeds/resource_binary has {} files; regenerate with \
@@ -246,43 +226,20 @@ fn seed_corpus_replays_clean() {
 
 #[test]
 fn every_prefix_of_every_fixture_replays_clean() {
-    let mut n = 0;
-    for data in fixtures() {
-        for cut in 0..=data.len() {
-            resource_fuzz::resource_binary(&data[..cut]);
-            n += 1;
-        }
-    }
+    let n = replay::every_prefix(&fixtures(), resource_fuzz::resource_binary);
     assert!(n > 5000, "{n} prefixes");
 }
 
 #[test]
 fn random_mutations_replay_clean() {
-    // The shared seeded generator: deterministic, so a failure reproduces.
-    let mut rng = crate::generate::Rng::new(0x0005_eed0_fbad_f11e);
-    let mut next = move || rng.next();
     let mut seeds = fixtures();
     seeds.extend(generated());
-    let mut runs = 0;
-    for data in &seeds {
-        for _ in 0..60 {
-            let mut m = data.clone();
-            for _ in 0..1 + next() % 4 {
-                let at = (next() as usize) % m.len();
-                match next() % 3 {
-                    0 => m[at] ^= 1 << (next() % 8),
-                    1 => m[at] = [0, 0xff, 0x7f, 0x80][(next() % 4) as usize],
-                    _ => {
-                        // A 32-bit field forged to a large value.
-                        let v = [u32::MAX, 0x8000_0000, 1 << 20, 4097][(next() % 4) as usize];
-                        let end = (at + 4).min(m.len());
-                        m[at..end].copy_from_slice(&v.to_le_bytes()[..end - at]);
-                    }
-                }
-            }
-            resource_fuzz::resource_binary(&m);
-            runs += 1;
-        }
-    }
+    let runs = replay::forged_mutations(
+        &seeds,
+        0x0005_eed0_fbad_f11e,
+        60,
+        0,
+        resource_fuzz::resource_binary,
+    );
     assert!(runs >= 1800, "{runs} mutations");
 }

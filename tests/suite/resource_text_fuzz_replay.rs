@@ -4,31 +4,14 @@
 //! mutations of them, through the body the fuzz target runs
 //! (`tests/common/resource_text_fuzz.rs`).
 
+use crate::replay;
 use crate::resource_text_fuzz::resource_text;
-
-use std::path::PathBuf;
-
-fn seeds() -> Vec<Vec<u8>> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/resource_text");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    files.iter().map(|f| std::fs::read(f).unwrap()).collect()
-}
 
 #[test]
 fn seed_corpus_and_every_prefix_replay_clean() {
-    let seeds = seeds();
+    let seeds = replay::seeds("resource_text");
     assert!(seeds.len() >= 6, "{} seeds", seeds.len());
-    let mut n = 0;
-    for data in &seeds {
-        for cut in 0..=data.len() {
-            resource_text(&data[..cut]);
-            n += 1;
-        }
-    }
+    let n = replay::every_prefix(&seeds, resource_text);
     assert!(n > 2500, "{n} prefixes");
 }
 
@@ -40,7 +23,7 @@ fn random_mutations_replay_clean() {
     // Bytes that matter to the grammar.
     const BYTES: &[u8] = b"[]=\"\\;(){},.:\n 0123456789_abcnodeparentidtype&^#";
     let mut runs = 0;
-    for data in seeds() {
+    for data in replay::seeds("resource_text") {
         for _ in 0..300 {
             let mut m = data.clone();
             for _ in 0..1 + next() % 4 {

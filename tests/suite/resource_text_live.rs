@@ -45,10 +45,13 @@ const SCRIPTS: &[&str] = &[
     "resource_text_extra.gd",
 ];
 
+/// The engine's scripts, and their shared base `tests/godot3_4/resource_text_common.gd`.
 fn scripts(engine: u8) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     SCRIPTS
         .iter()
-        .map(|s| Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/godot{engine}/{s}")))
+        .map(|s| root.join(format!("tests/godot{engine}/{s}")))
+        .chain([root.join("tests/godot3_4/resource_text_common.gd")])
         .collect()
 }
 

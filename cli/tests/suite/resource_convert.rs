@@ -2,13 +2,13 @@
 //! way, compressed on request, their header's engine version set; `resource show` of a binary
 //! file; bad input refused with exit code 1.
 
-use crate::common::run;
+use crate::common::{Run, run};
 use godot_serde::Variant;
 use godot_serde::resource::{
     BinaryOptions, ResourceFile, ResourceFormat, read_binary, read_binary_with_info, sub_ref,
     write_binary,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -20,11 +20,26 @@ fn temp(name: &str) -> PathBuf {
     dir
 }
 
-fn s(p: &std::path::Path) -> String {
+fn s(p: &Path) -> String {
     p.to_str().unwrap().to_owned()
 }
 
 /// A Godot 4 resource with a sub-resource, written by the library.
+/// Runs `resource convert input -o output` with the options `extra`.
+fn convert(input: &Path, output: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["resource", "convert"];
+    let (input, output) = (s(input), s(output));
+    args.extend([input.as_str(), "-o", output.as_str()]);
+    args.extend(extra);
+    run(&args, b"")
+}
+
+/// [`convert`], asserting that it succeeded.
+fn convert_ok(input: &Path, output: &Path, extra: &[&str]) {
+    let r = convert(input, output, extra);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
 fn model() -> ResourceFile {
     ResourceFile {
         format: ResourceFormat::Godot4,
@@ -57,43 +72,19 @@ fn converts_compresses_and_sets_the_engine_version() {
 
     // Compressed: RSCC, the same model.
     let packed = dir.join("item_c.scn");
-    let r = run(
-        &[
-            "resource",
-            "convert",
-            &s(&input),
-            "-o",
-            &s(&packed),
-            "--compress",
-        ],
-        b"",
-    );
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&input, &packed, &["--compress"]);
     let bytes = std::fs::read(&packed).unwrap();
     assert_eq!(&bytes[..4], b"RSCC");
     assert_eq!(read_binary(&bytes).unwrap(), model());
 
     // Back to plain: the bytes we started from.
     let back = dir.join("back.res");
-    let r = run(&["resource", "convert", &s(&packed), "-o", &s(&back)], b"");
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&packed, &back, &[]);
     assert!(std::fs::read(&back).unwrap() == plain);
 
     // Engine 4.2: format version 5 in the header (bytes 16..20), the same model.
     let old = dir.join("old.res");
-    let r = run(
-        &[
-            "resource",
-            "convert",
-            &s(&input),
-            "-o",
-            &s(&old),
-            "--engine",
-            "4.2",
-        ],
-        b"",
-    );
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&input, &old, &["--engine", "4.2"]);
     let (file, info) = read_binary_with_info(&std::fs::read(&old).unwrap()).unwrap();
     assert_eq!((info.engine, info.format_version), ((4, 2), 5));
     assert_eq!(file, model());
@@ -108,81 +99,38 @@ fn refuses_what_it_cannot_convert() {
     std::fs::write(&input, &plain).unwrap();
     let out = dir.join("out.res");
     // Another engine's layout.
-    run(
-        &[
-            "resource",
-            "convert",
-            &s(&input),
-            "-o",
-            &s(&out),
-            "--godot",
-            "3",
-        ],
-        b"",
-    )
-    .fails_with("is a Godot 4 file");
+    convert(&input, &out, &["--godot", "3"]).fails_with("is a Godot 4 file");
     // A corrupt file: the string table's count (after the 40-byte header, "Resource" and
     // the 68 bytes of import offset, flags, uid and reserved fields) forged.
     let mut bad = plain.clone();
     let at = 4 + 20 + 13 + 8 + 4 + 8 + 44;
     bad[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
     std::fs::write(&input, &bad).unwrap();
-    let r = run(&["resource", "convert", &s(&input), "-o", &s(&out)], b"");
+    let r = convert(&input, &out, &[]);
     r.fails_with("string table size 4294967295 does not fit");
     assert!(r.stderr.contains(&format!("(byte {at})")), "{}", r.stderr);
     assert!(!out.exists(), "no output after a failure");
     // --compress is for a binary output only: a usage error for text.
     std::fs::write(&input, &plain).unwrap();
-    let r = run(
-        &[
-            "resource",
-            "convert",
-            &s(&input),
-            "-o",
-            &s(&dir.join("x.tres")),
-            "--compress",
-        ],
-        b"",
-    );
+    let r = convert(&input, &dir.join("x.tres"), &["--compress"]);
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("--compress"), "{}", r.stderr);
     // A text file of the other engine's --engine.
     let tres = dir.join("g4.tres");
     std::fs::write(&tres, G4_TEXT).unwrap();
-    run(
-        &[
-            "resource",
-            "convert",
-            &s(&tres),
-            "-o",
-            &s(&out),
-            "--engine",
-            "3.2",
-        ],
-        b"",
-    )
-    .fails_with("is a Godot 4 file");
+    convert(&tres, &out, &["--engine", "3.2"]).fails_with("is a Godot 4 file");
     // Broken text: the parser's error with its line.
     std::fs::write(
         &tres,
         "[gd_resource type=\"Resource\" format=3]\n\n[resource]\nhp = \n",
     )
     .unwrap();
-    let r = run(&["resource", "convert", &s(&tres), "-o", &s(&out)], b"");
+    let r = convert(&tres, &out, &[]);
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert!(r.stderr.contains("g4.tres"), "{}", r.stderr);
     assert!(!out.exists(), "no output after a failure");
     // An unknown extension is a usage error.
-    let r = run(
-        &[
-            "resource",
-            "convert",
-            &s(&input),
-            "-o",
-            &s(&dir.join("x.bin")),
-        ],
-        b"",
-    );
+    let r = convert(&input, &dir.join("x.bin"), &[]);
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -207,8 +155,7 @@ fn converts_binary_to_text_and_back() {
     let plain = write_binary(&model(), &BinaryOptions::godot4()).unwrap();
     std::fs::write(&res, &plain).unwrap();
     let tres = dir.join("item.tres");
-    let r = run(&["resource", "convert", &s(&res), "-o", &s(&tres)], b"");
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&res, &tres, &[]);
     assert_eq!(std::fs::read_to_string(&tres).unwrap(), G4_TEXT);
     // The text back to binary: the model, each resource with the null `script` Godot 4.6's
     // binary saver stores (after the class's properties, before the metadata).
@@ -218,33 +165,20 @@ fn converts_binary_to_text_and_back() {
         .push(("script".into(), Variant::Nil));
     with_script.properties.push(("script".into(), Variant::Nil));
     let back = dir.join("back.res");
-    let r = run(&["resource", "convert", &s(&tres), "-o", &s(&back)], b"");
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&tres, &back, &[]);
     assert_eq!(
         read_binary(&std::fs::read(&back).unwrap()).unwrap(),
         with_script
     );
     // Compressed from text.
     let packed = dir.join("back_c.res");
-    let r = run(
-        &[
-            "resource",
-            "convert",
-            &s(&tres),
-            "-o",
-            &s(&packed),
-            "--compress",
-        ],
-        b"",
-    );
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&tres, &packed, &["--compress"]);
     let bytes = std::fs::read(&packed).unwrap();
     assert_eq!(&bytes[..4], b"RSCC");
     assert_eq!(read_binary(&bytes).unwrap(), with_script);
     // And to text again: the null scripts left out, as the engine's text saver does.
     let again = dir.join("again.tres");
-    let r = run(&["resource", "convert", &s(&back), "-o", &s(&again)], b"");
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&back, &again, &[]);
     assert_eq!(std::fs::read_to_string(&again).unwrap(), G4_TEXT);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -264,8 +198,7 @@ name = \"Sword\"
     let tres = dir.join("item.tres");
     std::fs::write(&tres, text).unwrap();
     let res = dir.join("item.res");
-    let r = run(&["resource", "convert", &s(&tres), "-o", &s(&res)], b"");
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&tres, &res, &[]);
     let (file, info) = read_binary_with_info(&std::fs::read(&res).unwrap()).unwrap();
     // Godot 3.2's header: engine 3.2, format version 3.
     assert_eq!((info.engine, info.format_version), ((3, 2), 3));
@@ -279,8 +212,7 @@ name = \"Sword\"
         ]
     );
     let again = dir.join("again.tres");
-    let r = run(&["resource", "convert", &s(&res), "-o", &s(&again)], b"");
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    convert_ok(&res, &again, &[]);
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -606,27 +606,14 @@ impl<B: Behaviour> Swarm<B> {
                 after = After::Fail(error.to_string());
             }
             Event::Error { error, .. } => after = After::Error(error.clone()),
-            Event::Rpc(_) | Event::Rset(_) => {
-                self.stats.rpcs_received += 1;
-                state.received.rpcs += 1;
+            other => {
+                if let Some((total, own)) =
+                    received_counters(other, &mut self.stats, &mut state.received)
+                {
+                    *total += 1;
+                    *own += 1;
+                }
             }
-            Event::Raw { .. } => {
-                self.stats.raw_received += 1;
-                state.received.raw += 1;
-            }
-            Event::Spawned { .. } => {
-                self.stats.spawns += 1;
-                state.received.spawns += 1;
-            }
-            Event::Despawned { .. } => {
-                self.stats.despawns += 1;
-                state.received.despawns += 1;
-            }
-            Event::Synchronized { .. } => {
-                self.stats.syncs += 1;
-                state.received.syncs += 1;
-            }
-            _ => {}
         }
         let joined = matches!(after, After::Joined);
         match after {
@@ -815,6 +802,23 @@ fn session_of(conn: &mut Conn) -> Option<&mut Session> {
         Conn::Enet { session, .. } => Some(session),
         #[cfg(feature = "websocket")]
         Conn::Ws(peer) => Some(peer.session()),
+    }
+}
+
+/// The two counters of a received RPC, raw packet, spawn, despawn or sync: the swarm's in
+/// `stats` and the bot's own in `received` (`None` for another event).
+fn received_counters<'a>(
+    event: &Event,
+    stats: &'a mut Stats,
+    received: &'a mut Received,
+) -> Option<(&'a mut u64, &'a mut u64)> {
+    match event {
+        Event::Rpc(_) | Event::Rset(_) => Some((&mut stats.rpcs_received, &mut received.rpcs)),
+        Event::Raw { .. } => Some((&mut stats.raw_received, &mut received.raw)),
+        Event::Spawned { .. } => Some((&mut stats.spawns, &mut received.spawns)),
+        Event::Despawned { .. } => Some((&mut stats.despawns, &mut received.despawns)),
+        Event::Synchronized { .. } => Some((&mut stats.syncs, &mut received.syncs)),
+        _ => None,
     }
 }
 

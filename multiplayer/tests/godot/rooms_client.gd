@@ -17,6 +17,18 @@ var chat: Node
 var spawns := 0
 var despawns := 0
 
+# A spawner `name` of res://thing.tscn under `world`, spawning into its sibling `into`.
+func add_spawner(world: Node, name: String, into: String) -> MultiplayerSpawner:
+	var holder := Node.new()
+	holder.name = into
+	world.add_child(holder)
+	var spawner := MultiplayerSpawner.new()
+	spawner.name = name
+	world.add_child(spawner)
+	spawner.spawn_path = NodePath("../" + into)
+	spawner.add_spawnable_scene("res://thing.tscn")
+	return spawner
+
 func _initialize() -> void:
 	me = OS.get_cmdline_user_args()[1]
 	chat = Chat.new()
@@ -30,27 +42,13 @@ func _initialize() -> void:
 	var world := Node.new()
 	world.name = "World"
 	root.add_child(world)
-	var things := Node.new()
-	things.name = "Things"
-	world.add_child(things)
-	var spawner := MultiplayerSpawner.new()
-	spawner.name = "Spawner"
-	world.add_child(spawner)
-	spawner.spawn_path = NodePath("../Things")
-	spawner.add_spawnable_scene("res://thing.tscn")
+	var spawner := add_spawner(world, "Spawner", "Things")
 	spawner.spawned.connect(_on_spawned)
 	spawner.despawned.connect(func(n):
 		despawns += 1
 		print("DESPAWNED ", n.name))
 	# Room A's first spawner: its path-cache id is A's first, another path than B's first.
-	var extras := Node.new()
-	extras.name = "Extras"
-	world.add_child(extras)
-	var extra := MultiplayerSpawner.new()
-	extra.name = "Extra"
-	world.add_child(extra)
-	extra.spawn_path = NodePath("../Extras")
-	extra.add_spawnable_scene("res://thing.tscn")
+	var extra := add_spawner(world, "Extra", "Extras")
 	extra.spawned.connect(func(n): print("SPAWNED ", n.name))
 	extra.despawned.connect(func(n): print("DESPAWNED ", n.name))
 	mp.peer_connected.connect(func(id): print("PEER+ ", id))

@@ -5,44 +5,20 @@
 //! (`_make_spawn_packet`, `_make_despawn_packet`, `_send_sync`, `_send_delta`), as in
 //! `replication.rs`; checked against the live engine in `live_interest.rs`.
 
+use crate::replication::{le, simplify};
+
 use godot_serde::{Real, Variant, Vector2};
 use godot_serde_multiplayer::{
-    InterestRule, Limits, Output, ReplicationConfig, ReplicationMode, Session, Settings,
+    InterestRule, Limits, NodeId, ReplicationConfig, ReplicationMode, Session, Settings,
     SpawnScene, Spawner, Synchronizer, TransferMode,
 };
-
-/// MD5 of no RPC names (a spawner or synchronizer without `@rpc` methods).
-const EMPTY_MD5: &[u8] = b"d41d8cd98f00b204e9800998ecf8427e";
 
 /// The packets queued, peer by peer (each peer's in their order: what reaches a peer; the
 /// order between two peers' queues is not on any wire).
 fn outputs(s: &mut Session) -> Vec<(i32, TransferMode, Vec<u8>)> {
-    let mut v = Vec::new();
-    while let Some(o) = s.poll_output() {
-        // SYS packets (the relay's ADD_PEER) aside.
-        if let Output::Packet { to, mode, data, .. } = o {
-            if data.first() != Some(&7) {
-                v.push((to, mode, data));
-            }
-        }
-    }
+    let mut v = crate::replication::outputs(s);
     v.sort_by_key(|(to, _, _)| *to);
     v
-}
-
-/// SIMPLIFY_PATH: command 1, the MD5, a 0 byte, the cache id, the path and its NUL.
-fn simplify(id: u32, path: &str) -> Vec<u8> {
-    let mut p = vec![1];
-    p.extend_from_slice(EMPTY_MD5);
-    p.push(0);
-    p.extend_from_slice(&id.to_le_bytes());
-    p.extend_from_slice(path.as_bytes());
-    p.push(0);
-    p
-}
-
-fn le(v: u32) -> [u8; 4] {
-    v.to_le_bytes()
 }
 
 /// position (ALWAYS, spawned) and rotation (ON_CHANGE, not spawned).
@@ -62,6 +38,18 @@ fn state(x: f32, rot: f64) -> Vec<Variant> {
         Variant::Vector2(Vector2::new(Real::from(x), 2.0)),
         Variant::Float(rot),
     ]
+}
+
+/// Spawns `name` (scene 0) with the one synchronizer `sync` of [`unit`], its state at
+/// (0, 2) with rotation `rot`.
+fn spawn_unit(s: &mut Session, name: &str, sync: Synchronizer, rot: f64) -> NodeId {
+    s.spawn(
+        "World/Spawner",
+        SpawnScene::Index(0),
+        name,
+        vec![(sync, state(0.0, rot))],
+    )
+    .unwrap()
 }
 
 /// Vector2(x, 2): type 5, then two f32.
@@ -130,14 +118,7 @@ fn server(limits: Limits) -> Session {
 fn entering_spawns_leaving_despawns_and_state_follows_interest() {
     let mut s = server(Limits::default());
     s.set_interest(InterestRule::radius_2d(10.0));
-    let node = s
-        .spawn(
-            "World/Spawner",
-            SpawnScene::Index(0),
-            "A",
-            vec![(unit(), state(0.0, 0.5))],
-        )
-        .unwrap();
+    let node = spawn_unit(&mut s, "A", unit(), 0.5);
     // No position yet: nobody sees it, nothing is sent.
     assert_eq!(outputs(&mut s), []);
     s.set_node_position(node, [0.0, 0.0]).unwrap();
@@ -198,14 +179,7 @@ fn the_engines_visibility_still_gates_and_the_authority_always_sees() {
     let mut s = server(Limits::default());
     s.set_interest(InterestRule::radius_2d(10.0));
     // Not public: interest alone does not spawn it.
-    let hidden = s
-        .spawn(
-            "World/Spawner",
-            SpawnScene::Index(0),
-            "Hidden",
-            vec![(unit().with_public(false), state(0.0, 0.0))],
-        )
-        .unwrap();
+    let hidden = spawn_unit(&mut s, "Hidden", unit().with_public(false), 0.0);
     // Owned by peer 3 (a client-owned synchronizer besides the server's): 3 sees it anywhere.
     let owned = s
         .spawn(
@@ -265,14 +239,7 @@ fn a_peer_sees_its_nearest_up_to_the_limit_and_its_focus() {
     // Nodes at z = 50, 10, 40, 20, 30 from peer 2 at the origin: the nearest two are the
     // second (10) and the fourth (20).
     for (i, z) in [50.0, 10.0, 40.0, 20.0, 30.0].into_iter().enumerate() {
-        let n = s
-            .spawn(
-                "World/Spawner",
-                SpawnScene::Index(0),
-                &format!("N{i}"),
-                vec![(unit(), state(0.0, 0.0))],
-            )
-            .unwrap();
+        let n = spawn_unit(&mut s, &format!("N{i}"), unit(), 0.0);
         s.set_node_position(n, [0.0, 0.0, z]).unwrap();
         nodes.push(n);
     }
@@ -302,15 +269,7 @@ fn groups_and_callback_rules() {
     let mut s = server(Limits::default());
     let mut nodes = Vec::new();
     for name in ["Red", "Blue"] {
-        nodes.push(
-            s.spawn(
-                "World/Spawner",
-                SpawnScene::Index(0),
-                name,
-                vec![(unit(), state(0.0, 0.0))],
-            )
-            .unwrap(),
-        );
+        nodes.push(spawn_unit(&mut s, name, unit(), 0.0));
     }
     // Without a rule both peers have both.
     assert_eq!(s.spawned_on(nodes[0]).len(), 2);
@@ -364,14 +323,7 @@ fn the_interval_schedules_updates_and_poll_timeout_says_when() {
 fn interest_state_goes_with_its_peer_and_its_node() {
     let mut s = server(Limits::default());
     s.set_interest(InterestRule::radius_2d(10.0));
-    let node = s
-        .spawn(
-            "World/Spawner",
-            SpawnScene::Index(0),
-            "A",
-            vec![(unit(), state(0.0, 0.0))],
-        )
-        .unwrap();
+    let node = spawn_unit(&mut s, "A", unit(), 0.0);
     s.set_node_position(node, [0.0, 0.0]).unwrap();
     s.set_peer_position(2, [0.0, 0.0]);
     s.set_peer_position(3, [1.0, 0.0]);
@@ -436,14 +388,7 @@ fn a_rule_on_a_client_leaves_its_own_state_alone() {
 fn poll_timeout_follows_who_sees_a_synchronizer() {
     let mut s = server(Limits::default());
     s.set_interest(InterestRule::radius_2d(10.0));
-    let node = s
-        .spawn(
-            "World/Spawner",
-            SpawnScene::Index(0),
-            "A",
-            vec![(unit().with_interval(0.5), state(0.0, 0.0))],
-        )
-        .unwrap();
+    let node = spawn_unit(&mut s, "A", unit().with_interval(0.5), 0.0);
     s.set_node_position(node, [0.0, 0.0]).unwrap();
     // Nobody near: no deadline (the rule's interval is 0: every frame, no deadline either).
     s.update_interest();

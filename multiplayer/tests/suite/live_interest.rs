@@ -9,73 +9,13 @@
 //! 40: Mover to (95, 0) (B's); frame 60: A moves to (100, 0) (Far and Mover, not Near).
 
 use crate::engine;
+use crate::world::{at, interest_client, project, spawn_player_at, spawner};
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use godot_serde::{Variant, Vector2};
 use godot_serde_multiplayer::enet::EnetPeer;
-use godot_serde_multiplayer::replication::gdscript;
-use godot_serde_multiplayer::{
-    Event, InterestRule, ReplicationConfig, ReplicationMode, Settings, SpawnScene, Spawner,
-    Synchronizer, TransferMode,
-};
-use serde::{Deserialize, Serialize};
-
-/// The config `replication_world.gd` builds its player with (as `live_replication.rs`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-struct Player {
-    position: Vector2,
-    rotation: f64,
-    z_index: i64,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-struct Input {
-    skew: f64,
-}
-
-fn player_sync() -> Synchronizer {
-    let config = ReplicationConfig::for_struct::<Player>(ReplicationMode::Always)
-        .unwrap()
-        .set(".:rotation", true, ReplicationMode::OnChange)
-        .set(".:z_index", true, ReplicationMode::Never);
-    Synchronizer::new("Sync", config)
-}
-
-fn input_sync() -> Synchronizer {
-    let config = ReplicationConfig::for_struct::<Input>(ReplicationMode::Always).unwrap();
-    Synchronizer::new("Input", config)
-}
-
-fn spawner() -> Spawner {
-    Spawner::new("World/Spawner", "World/Players").scene("res://player.tscn")
-}
-
-fn project(name: &str) -> engine::Godot4Project {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/godot");
-    let scripts = [
-        dir.join("interest_client.gd"),
-        dir.join("replication_world.gd"),
-    ];
-    let project = engine::Godot4Project::new(name, &scripts.each_ref().map(PathBuf::as_path));
-    let generated = gdscript::script(
-        &[("players", &spawner())],
-        &[("player", &player_sync()), ("input", &input_sync())],
-    );
-    std::fs::write(project.dir.join("replication.gd"), generated).unwrap();
-    project
-}
-
-fn at(x: f32) -> Vec<Variant> {
-    let p = Player {
-        position: Vector2::new(godot_serde::Real::from(x), 0.0),
-        rotation: 0.0,
-        z_index: 0,
-    };
-    godot_serde_multiplayer::args::to_arguments(&p).unwrap()
-}
+use godot_serde_multiplayer::{Event, InterestRule, Settings, TransferMode};
 
 /// The server: returns (the peers in join order, the errors it saw).
 fn serve(mut server: EnetPeer, deadline: Instant) -> (Vec<i32>, Vec<String>) {
@@ -98,16 +38,7 @@ fn serve(mut server: EnetPeer, deadline: Instant) -> (Vec<i32>, Vec<String>) {
         }
         if peers.len() == 2 && nodes.is_empty() {
             for (name, x) in [("Near", 0.0), ("Far", 100.0), ("Mover", 50.0)] {
-                let node = session
-                    .spawn(
-                        "World/Spawner",
-                        SpawnScene::Index(0),
-                        name,
-                        vec![(player_sync(), at(x))],
-                    )
-                    .unwrap();
-                session.set_node_position(node, [x, 0.0]).unwrap();
-                nodes.insert(name, node);
+                nodes.insert(name, spawn_player_at(session, name, x));
             }
         }
         if !nodes.is_empty() {
@@ -164,7 +95,11 @@ fn godot4_clients_get_what_their_radius_gives_them() {
     let clients: Vec<_> = ["mp_interest_a", "mp_interest_b"]
         .into_iter()
         .map(|name| {
-            let (engine, port, project) = (engine.clone(), port.clone(), project(name));
+            let (engine, port, project) = (
+                engine.clone(),
+                port.clone(),
+                project(name, "interest_client.gd"),
+            );
             let run = std::thread::spawn(move || {
                 project.run(
                     &engine,
@@ -185,32 +120,8 @@ fn godot4_clients_get_what_their_radius_gives_them() {
     assert_eq!(peers.len(), 2, "both clients joined");
     let mut by_id = HashMap::new();
     for out in &outputs {
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        println!("{stdout}\n--- stderr\n{stderr}");
-        // The engine refused nothing we sent (its only error line is the harmless script cache).
-        let engine_errors: Vec<&str> = stderr
-            .lines()
-            .filter(|l| l.starts_with("ERROR:") && !l.contains("global script cache"))
-            .collect();
-        assert!(engine_errors.is_empty(), "engine errors: {engine_errors:?}");
-        assert_eq!(out.status.code(), Some(0), "client failed");
-        let id: i32 = stdout
-            .lines()
-            .find_map(|l| l.strip_prefix("ID "))
-            .and_then(|id| id.trim().parse().ok())
-            .expect("the client's id");
-        let events: Vec<String> = stdout
-            .lines()
-            .filter(|l| l.starts_with("SPAWNED") || l.starts_with("DESPAWNED"))
-            .map(|l| l.split(' ').take(2).collect::<Vec<_>>().join(" "))
-            .collect();
-        let has = stdout
-            .lines()
-            .find_map(|l| l.strip_prefix("HAS "))
-            .unwrap_or("(none)")
-            .to_owned();
-        by_id.insert(id, (events, has, stdout));
+        let c = interest_client(out);
+        by_id.insert(c.id, (c.events, c.has, c.stdout));
     }
     let (a_events, a_has, a_out) = &by_id[&peers[0]];
     let (b_events, b_has, b_out) = &by_id[&peers[1]];

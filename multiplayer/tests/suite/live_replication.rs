@@ -7,54 +7,17 @@
 
 use crate::dialect::free_udp_port;
 use crate::engine;
+use crate::world::{self, Input, Player, player_sync, project, spawner};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use godot_serde::{Dictionary, Variant, Vector2};
 use godot_serde_multiplayer::enet::EnetPeer;
-use godot_serde_multiplayer::replication::gdscript;
-use godot_serde_multiplayer::{
-    Event, ReplicationConfig, ReplicationMode, Settings, SpawnScene, Spawner, Synchronizer,
-    TransferMode,
-};
-use serde::{Deserialize, Serialize};
-
-/// The player's synchronized state, in the config's order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-struct Player {
-    position: Vector2,
-    rotation: f64,
-    z_index: i64,
-}
-
-/// The client-owned input.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-struct Input {
-    skew: f64,
-}
-
-fn player_sync() -> Synchronizer {
-    let config = ReplicationConfig::for_struct::<Player>(ReplicationMode::Always)
-        .unwrap()
-        .set(".:rotation", true, ReplicationMode::OnChange)
-        .set(".:z_index", true, ReplicationMode::Never);
-    Synchronizer::new("Sync", config)
-}
+use godot_serde_multiplayer::{Event, Settings, SpawnScene, Synchronizer, TransferMode};
 
 fn input_sync(owner: i32) -> Synchronizer {
-    let config = ReplicationConfig::for_struct::<Input>(ReplicationMode::Always).unwrap();
-    Synchronizer::new("Input", config).with_authority(owner)
-}
-
-fn spawner() -> Spawner {
-    Spawner::new("World/Spawner", "World/Players").scene("res://player.tscn")
-}
-
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/godot")
-        .join(name)
+    world::input_sync().with_authority(owner)
 }
 
 #[derive(Default)]
@@ -327,19 +290,6 @@ fn our_packets(peer: i32) -> Vec<Vec<u8>> {
     }
     drain(&mut s);
     out
-}
-
-/// The Godot 4 project `name` of the replication script `main`: with `replication_world.gd`
-/// and the declarations generated from the Rust ones as `res://replication.gd`.
-fn project(name: &str, main: &str) -> engine::Godot4Project {
-    let scripts = [&script(main), &script("replication_world.gd")];
-    let project = engine::Godot4Project::new(name, &scripts.map(PathBuf::as_path));
-    let generated = gdscript::script(
-        &[("players", &spawner())],
-        &[("player", &player_sync()), ("input", &input_sync(0))],
-    );
-    std::fs::write(project.dir.join("replication.gd"), generated).unwrap();
-    project
 }
 
 /// Starts `replication_server.gd` (with the generated replication script of [`spawner`],

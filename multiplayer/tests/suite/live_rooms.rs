@@ -8,27 +8,18 @@
 
 use crate::dialect::free_udp_port;
 use crate::engine;
+use crate::world::{Log, close_and_log, say_done, script, serve_until_line, serve_while_running};
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use godot_serde_multiplayer::enet::EnetTransport;
 use godot_serde_multiplayer::rooms::{Room, RoomId, RoomsEvent, RoomsHost};
-use godot_serde_multiplayer::{
-    Event, RpcMethod, RpcTable, Settings, SpawnScene, Spawner, TransferMode,
-};
+use godot_serde_multiplayer::{Event, RpcMethod, RpcTable, Settings, SpawnScene, Spawner};
 
 const A: RoomId = RoomId(1);
 const B: RoomId = RoomId(2);
-
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/godot")
-        .join(name)
-}
-
-type Log = Arc<Mutex<Vec<String>>>;
 
 /// A room's logic: `say(text)` is answered with `said(from, text)` to the room (target 0),
 /// logged as "ROOM said TEXT"; "/move N" moves the caller; bob's hello moves him to B.
@@ -60,22 +51,6 @@ fn logic(log: Log) -> impl FnMut(&mut Room<'_>, Event) + Send + 'static {
             _ => {}
         }
     }
-}
-
-/// Serves until `until` is in the log (or the deadline); the rooms' events are kept.
-fn serve_until(host: &mut RoomsHost, log: &Log, until: &str, events: &mut Vec<RoomsEvent>) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        host.service().unwrap();
-        while let Some(e) = host.rooms().poll_event() {
-            events.push(e);
-        }
-        if log.lock().unwrap().iter().any(|l| l == until) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    panic!("not seen: {until:?}; log {:?}", log.lock().unwrap());
 }
 
 /// A client in a project of its own, run on a thread: its stdout and stderr.
@@ -167,44 +142,24 @@ fn godot4_clients_see_only_their_room_and_a_move() {
 
     let mut events = Vec::new();
     let ann = client(&engine, port, "ann");
-    serve_until(&mut host, &log, "1 said hello from ann", &mut events);
+    serve_until_line(&mut host, &log, "1 said hello from ann", &mut events);
     let bob = client(&engine, port, "bob");
-    serve_until(&mut host, &log, "2 said moved bob", &mut events);
+    serve_until_line(&mut host, &log, "2 said moved bob", &mut events);
     let cat = client(&engine, port, "cat");
-    serve_until(&mut host, &log, "2 said moved cat", &mut events);
+    serve_until_line(&mut host, &log, "2 said moved cat", &mut events);
     assert!(health.is_healthy(Duration::from_secs(5)));
     let stats = host.rooms().stats();
     let per_room: Vec<(RoomId, usize)> = stats.rooms.iter().map(|r| (r.id, r.peers)).collect();
     assert_eq!((stats.peers, per_room), (3, vec![(A, 1), (B, 2)]));
-    for room in [A, B] {
-        host.rooms()
-            .run_in(room, |room| {
-                let s = room.session();
-                for peer in s.peers().collect::<Vec<_>>() {
-                    s.send_bytes(peer, b"done", TransferMode::Reliable, 0)
-                        .unwrap();
-                }
-            })
-            .unwrap();
-    }
+    say_done(&mut host, &[A, B]);
     let mut outs = Vec::new();
     for (name, handle) in [("ann", ann), ("bob", bob), ("cat", cat)] {
-        let deadline = Instant::now() + Duration::from_secs(55);
-        while !handle.is_finished() && Instant::now() < deadline {
-            host.service().unwrap();
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        let (stdout, stderr, code) = handle.join().unwrap();
+        let (stdout, stderr, code) =
+            serve_while_running(&mut host, handle, Duration::from_secs(55));
         println!("--- {name}\n{stdout}\n--- {name} stderr\n{stderr}");
         outs.push((stdout, stderr, code));
     }
-    host.close();
-    let log = log.lock().unwrap().clone();
-    println!("server log: {log:?}\nrooms events: {events:?}");
-    assert!(
-        !log.iter().any(|l| l.contains("ERROR")),
-        "server errors: {log:?}"
-    );
+    close_and_log(host, &log, &events);
     for (stdout, stderr, code) in &outs {
         let engine_errors: Vec<&str> = stderr
             .lines()

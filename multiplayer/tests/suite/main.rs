@@ -28,6 +28,9 @@ mod peer;
 mod raw_enet;
 #[path = "../common/replay.rs"]
 mod replay;
+#[cfg(feature = "enet")]
+#[path = "../common/world.rs"]
+mod world;
 #[cfg(feature = "websocket")]
 #[path = "../common/ws.rs"]
 mod ws;

@@ -11,9 +11,10 @@ use godot_serde_multiplayer::{
 use serde::{Deserialize, Serialize};
 
 /// MD5 of no RPC names (a spawner or synchronizer without `@rpc` methods).
-const EMPTY_MD5: &[u8] = b"d41d8cd98f00b204e9800998ecf8427e";
+pub(crate) const EMPTY_MD5: &[u8] = b"d41d8cd98f00b204e9800998ecf8427e";
 
-fn outputs(s: &mut Session) -> Vec<(i32, TransferMode, Vec<u8>)> {
+/// The packets queued, in their order (SYS packets aside); `interest.rs` shares it.
+pub(crate) fn outputs(s: &mut Session) -> Vec<(i32, TransferMode, Vec<u8>)> {
     let mut v = Vec::new();
     while let Some(o) = s.poll_output() {
         // SYS packets (the relay's ADD_PEER) aside.
@@ -36,7 +37,8 @@ fn errors(s: &mut Session) -> Vec<ProtocolError> {
     v
 }
 
-fn simplify(id: u32, path: &str) -> Vec<u8> {
+/// SIMPLIFY_PATH: command 1, the MD5, a 0 byte, the cache id, the path and its NUL.
+pub(crate) fn simplify(id: u32, path: &str) -> Vec<u8> {
     let mut p = vec![1];
     p.extend_from_slice(EMPTY_MD5);
     p.push(0);
@@ -46,7 +48,7 @@ fn simplify(id: u32, path: &str) -> Vec<u8> {
     p
 }
 
-fn le(v: u32) -> [u8; 4] {
+pub(crate) fn le(v: u32) -> [u8; 4] {
     v.to_le_bytes()
 }
 

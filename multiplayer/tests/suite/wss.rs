@@ -281,16 +281,39 @@ fn until_closed(server: &mut WsPeer, s: &mut Seen, tcps: &mut [TcpStream], what:
 /// and never finished.
 const HALF_HELLO: [u8; 9] = [0x16, 0x03, 0x01, 0x00, 0xC8, 0x01, 0x00, 0x00, 0xC4];
 
-/// Then a good client joins, whatever the hostile connections before it did.
-fn a_good_client_joins(server: &mut WsPeer, s: &mut Seen, what: &str) {
+/// A `wss://` server with the WebSocket limits `ws` (the rest default), and its address.
+fn tls_server(ws: WsLimits) -> (WsPeer, SocketAddr) {
+    let limits = Limits::default().with_websocket(ws);
+    let server = WsPeer::server_tls(
+        any_addr(),
+        server_tls(),
+        Settings::default().with_limits(limits),
+    )
+    .unwrap();
     let addr = server.local_addr().unwrap();
+    (server, addr)
+}
+
+/// A `wss://localhost` client of the server at `addr`, trusting the test CA.
+fn tls_client(addr: SocketAddr) -> WsPeer {
     let url = format!("wss://localhost:{}/", addr.port());
-    let mut client = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
+    WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap()
+}
+
+/// A [`tls_client`] of `server`, pumped until both sides see it joined; it and what it saw.
+fn joined_client(server: &mut WsPeer, s: &mut Seen, what: &str) -> (WsPeer, Seen) {
+    let mut client = tls_client(server.local_addr().unwrap());
     let before = s.connected.len();
     let mut c = Seen::default();
     pump(server, s, &mut client, &mut c, what, |s, c| {
         s.connected.len() > before && c.connected.contains(&1)
     });
+    (client, c)
+}
+
+/// Then a good client joins, whatever the hostile connections before it did.
+fn a_good_client_joins(server: &mut WsPeer, s: &mut Seen, what: &str) {
+    joined_client(server, s, what);
 }
 
 /// Hostile TLS connections, each closed on its own while the server goes on: garbage
@@ -300,15 +323,7 @@ fn a_good_client_joins(server: &mut WsPeer, s: &mut Seen, what: &str) {
 /// handshake timeout. No peer exists for any of them; a good client joins after them.
 #[test]
 fn garbage_oversized_and_unfinished_client_hellos_are_closed() {
-    let limits =
-        Limits::default().with_websocket(WsLimits::default().with_handshake_timeout_ms(800));
-    let mut server = WsPeer::server_tls(
-        any_addr(),
-        server_tls(),
-        Settings::default().with_limits(limits),
-    )
-    .unwrap();
-    let addr = server.local_addr().unwrap();
+    let (mut server, addr) = tls_server(WsLimits::default().with_handshake_timeout_ms(800));
     let mut s = Seen::default();
     let connect = |bytes: &[u8]| {
         let mut tcp = TcpStream::connect(addr).unwrap();
@@ -343,19 +358,12 @@ fn garbage_oversized_and_unfinished_client_hellos_are_closed() {
 #[test]
 fn many_unfinished_tls_handshakes_are_bounded() {
     const N: usize = 120;
-    let limits = Limits::default().with_websocket(
+    let (mut server, addr) = tls_server(
         WsLimits::default()
             .with_max_pending(16)
             .with_max_pending_per_address(1_000)
             .with_handshake_timeout_ms(1_500),
     );
-    let mut server = WsPeer::server_tls(
-        any_addr(),
-        server_tls(),
-        Settings::default().with_limits(limits),
-    )
-    .unwrap();
-    let addr = server.local_addr().unwrap();
     let mut s = Seen::default();
     let mut tcps: Vec<TcpStream> = (0..N)
         .map(|_| {
@@ -388,25 +396,13 @@ fn many_unfinished_tls_handshakes_are_bounded() {
 /// server goes on: a good client joins after them.
 #[test]
 fn per_peer_bounds_hold_over_tls() {
-    let limits = Limits::default().with_websocket(
+    let (mut server, addr) = tls_server(
         WsLimits::default()
             .with_inbound_buffer_size(4_096)
             .with_idle_timeout_ms(600),
     );
-    let mut server = WsPeer::server_tls(
-        any_addr(),
-        server_tls(),
-        Settings::default().with_limits(limits),
-    )
-    .unwrap();
-    let addr = server.local_addr().unwrap();
-    let url = format!("wss://localhost:{}/", addr.port());
     let mut s = Seen::default();
-    let mut big = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
-    let mut c = Seen::default();
-    pump(&mut server, &mut s, &mut big, &mut c, "join", |s, c| {
-        !s.connected.is_empty() && c.connected.contains(&1)
-    });
+    let (mut big, mut c) = joined_client(&mut server, &mut s, "join");
     let id = s.connected[0];
     big.session()
         .send_bytes(1, &[1; 5_000], TransferMode::Reliable, 0)
@@ -431,8 +427,7 @@ fn per_peer_bounds_hold_over_tls() {
 
     // A silent TLS peer: a raw TLS client that completes the upgrade and then never reads
     // nor writes (so it answers no ping).
-    let silent = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
-    let mut silent = Some(silent);
+    let mut silent = Some(tls_client(addr));
     let mut sc = Seen::default();
     let start = Instant::now();
     while s.connected.len() < 2 {
@@ -471,15 +466,7 @@ fn per_peer_bounds_hold_over_tls() {
 #[test]
 fn the_read_budget_bounds_decrypted_bytes_too() {
     use godot_serde_multiplayer::tls::rustls;
-    let limits =
-        Limits::default().with_websocket(WsLimits::default().with_inbound_buffer_size(4_096));
-    let mut server = WsPeer::server_tls(
-        any_addr(),
-        server_tls(),
-        Settings::default().with_limits(limits),
-    )
-    .unwrap();
-    let addr = server.local_addr().unwrap();
+    let (mut server, addr) = tls_server(WsLimits::default().with_inbound_buffer_size(4_096));
     let sender = std::thread::spawn(move || {
         let config = client_tls().client_config();
         let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
@@ -553,21 +540,9 @@ fn the_read_budget_bounds_decrypted_bytes_too() {
 /// hold is full. The server goes on: a good client joins after it.
 #[test]
 fn a_wss_peer_that_never_reads_is_dropped() {
-    let limits =
-        Limits::default().with_websocket(WsLimits::default().with_outbound_buffer_size(8_192));
-    let mut server = WsPeer::server_tls(
-        any_addr(),
-        server_tls(),
-        Settings::default().with_limits(limits),
-    )
-    .unwrap();
-    let addr = server.local_addr().unwrap();
-    let url = format!("wss://localhost:{}/", addr.port());
-    let mut deaf = WsPeer::client_tls(addr, &url, &client_tls(), Settings::default()).unwrap();
-    let (mut s, mut c) = (Seen::default(), Seen::default());
-    pump(&mut server, &mut s, &mut deaf, &mut c, "join", |s, c| {
-        !s.connected.is_empty() && c.connected.contains(&1)
-    });
+    let (mut server, _) = tls_server(WsLimits::default().with_outbound_buffer_size(8_192));
+    let mut s = Seen::default();
+    let (deaf, _) = joined_client(&mut server, &mut s, "join");
     let id = s.connected[0];
     // From now on the client is never serviced: nothing reads its socket.
     let start = Instant::now();
@@ -656,18 +631,11 @@ fn a_token_as_subprotocol_is_answered_with_the_chosen_one() {
 fn tls_handshakes_per_call_are_bounded() {
     use godot_serde_multiplayer::tls::rustls;
     const N: usize = 10;
-    let limits = Limits::default().with_websocket(
+    let (mut server, addr) = tls_server(
         WsLimits::default()
             .with_tls_handshakes_per_call(3)
             .with_max_pending_per_address(N),
     );
-    let mut server = WsPeer::server_tls(
-        any_addr(),
-        server_tls(),
-        Settings::default().with_limits(limits),
-    )
-    .unwrap();
-    let addr = server.local_addr().unwrap();
     let config = client_tls().client_config();
     let mut tcps: Vec<TcpStream> = (0..N)
         .map(|_| {
