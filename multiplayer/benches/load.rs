@@ -109,19 +109,22 @@ struct Load {
     socket_drops: Option<u64>,
 }
 
-/// The `drops` count of the UDP socket bound to `port` (`/proc/net/udp`, Linux).
+/// The `drops` count of the UDP socket bound to `port` (`/proc/net/udp` or `udp6`, Linux:
+/// Godot binds a dual-stack IPv6 socket).
 fn udp_drops(port: u16) -> Option<u64> {
-    let table = std::fs::read_to_string("/proc/net/udp").ok()?;
     let local = format!(":{port:04X}");
-    table
-        .lines()
-        .skip(1)
-        .find(|l| {
-            l.split_whitespace()
-                .nth(1)
-                .is_some_and(|a| a.ends_with(&local))
-        })
-        .and_then(|l| l.split_whitespace().last()?.parse().ok())
+    ["/proc/net/udp", "/proc/net/udp6"].iter().find_map(|file| {
+        std::fs::read_to_string(file)
+            .ok()?
+            .lines()
+            .skip(1)
+            .find(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|a| a.ends_with(&local))
+            })
+            .and_then(|l| l.split_whitespace().last()?.parse().ok())
+    })
 }
 
 /// Clients per UDP socket in the load generator (as the bot swarm shares sockets): one
