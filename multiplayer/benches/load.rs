@@ -261,13 +261,13 @@ fn load(addr: SocketAddr, peers: usize, server_cpu: Option<Cpu>) -> Load {
         );
         if issued == connected && issued < peers {
             let h = issued / PER_SOCKET;
-            for i in issued..(issued + PER_SOCKET).min(peers) {
-                let id = clients[i].id;
-                let peer = hosts[h].connect(addr, 255, id as u32).unwrap().id();
+            let end = (issued + PER_SOCKET).min(peers);
+            for (i, c) in clients.iter_mut().enumerate().take(end).skip(issued) {
+                let peer = hosts[h].connect(addr, 255, c.id as u32).unwrap().id();
                 slots[h][peer.0] = i;
-                clients[i].peer = peer;
-                issued += 1;
+                c.peer = peer;
             }
+            issued = end;
         }
         let start_all = !started && connected == peers;
         if start_all {
