@@ -58,6 +58,26 @@ impl Target {
         peers.into_iter().filter(|&p| self.includes(p)).collect()
     }
 
+    /// As [`expand`](Self::expand), with `is_peer` telling whether an id is connected: a
+    /// [`Peer`](Self::Peer) target is answered by one lookup instead of a walk over every
+    /// connected peer (a server answering one client of 1,000 does not touch the other 999).
+    pub(crate) fn expand_with(
+        self,
+        peers: impl IntoIterator<Item = i32>,
+        is_peer: impl Fn(i32) -> bool,
+    ) -> Vec<i32> {
+        match self {
+            Self::Peer(n) => {
+                if is_peer(n) {
+                    vec![n]
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => self.expand(peers),
+        }
+    }
+
     /// The server's relay of a client's packet (`source`) for this target, with `peers`
     /// connected: whether the server's own side receives it, and the clients it is forwarded
     /// to (never back to `source`). The rule of Godot 3.2.3's `NetworkedMultiplayerENet::poll`
@@ -69,6 +89,20 @@ impl Target {
             _ => self.expand(peers.into_iter().filter(|&p| p != source && p != 1)),
         };
         (self.includes(1), forward)
+    }
+
+    /// As [`relay`](Self::relay), with `is_peer` telling whether an id is connected: a
+    /// [`Peer`](Self::Peer) target is one lookup, not a walk over every connected peer.
+    pub(crate) fn relay_with(
+        self,
+        source: i32,
+        peers: impl IntoIterator<Item = i32>,
+        is_peer: impl Fn(i32) -> bool,
+    ) -> (bool, Vec<i32>) {
+        match self {
+            Self::Peer(_) => (self.includes(1), self.expand_with(peers, is_peer)),
+            _ => self.relay(source, peers),
+        }
     }
 }
 

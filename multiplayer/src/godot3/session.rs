@@ -496,7 +496,8 @@ impl Session {
         }
         let cache_id = self.cache.id_for(index);
         // `_send_confirm_path`: SIMPLIFY_PATH to the targets that were never sent it.
-        let targets = target.expand(self.peers.keys().copied());
+        let targets =
+            target.expand_with(self.peers.keys().copied(), |p| self.peers.contains_key(&p));
         let mut fresh = Vec::new();
         let all_confirmed = cache::announce(&mut self.peers, index, &targets, |t| fresh.push(t));
         for t in fresh {

@@ -319,7 +319,8 @@ impl Session {
                     wire::write_sys(&mut data, wire::SYS_RELAY, from);
                     data.extend_from_slice(inner);
                     let target = Target::from_engine(peer);
-                    let (local, forward) = target.relay(from, self.paths.ids());
+                    let (local, forward) =
+                        target.relay_with(from, self.paths.ids(), |p| self.paths.is_connected(p));
                     for to in forward {
                         self.common.queues.packet(to, channel, mode, data.clone());
                     }

@@ -116,7 +116,8 @@ impl Session {
         if self.target_gone(Target::from_engine(to))? {
             return Ok(());
         }
-        let targets = Target::from_engine(to).expand(self.paths.ids());
+        let targets =
+            Target::from_engine(to).expand_with(self.paths.ids(), |p| self.paths.is_connected(p));
         let send = self.paths.send(index, &targets);
         // SIMPLIFY_PATH to every target that has not been sent it (SceneCacheInterface).
         for target in send.announce {

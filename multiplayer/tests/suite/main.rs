@@ -38,6 +38,7 @@ mod ws;
 #[cfg(feature = "enet")]
 mod burst;
 mod core;
+mod dispatch;
 mod fuzz_replay;
 mod fuzz_replay_godot3;
 mod gdscript;
