@@ -48,6 +48,13 @@ impl Udp {
     fn dead(&self) -> bool {
         self.socket.local_addr().is_err()
     }
+
+    /// Starts a call: the datagrams and bytes it may read (`datagrams_per_call`,
+    /// `inbound_bytes_per_call`).
+    pub(crate) fn refill(&mut self, limits: &EnetLimits) {
+        self.datagrams = limits.datagrams_per_call.max(1);
+        self.bytes = limits.inbound_bytes_per_call.max(1);
+    }
 }
 
 impl enet::Socket for Udp {
@@ -107,6 +114,17 @@ struct Tracked {
     charge: usize,
 }
 
+impl Tracked {
+    /// `data`, charged `charge` bytes in `queued` (the caller added them) until dropped.
+    fn new(data: Vec<u8>, queued: &Arc<AtomicUsize>, charge: usize) -> Self {
+        Self {
+            data,
+            queued: Arc::clone(queued),
+            charge,
+        }
+    }
+}
+
 impl AsRef<[u8]> for Tracked {
     fn as_ref(&self) -> &[u8] {
         &self.data
@@ -117,6 +135,56 @@ impl Drop for Tracked {
     fn drop(&mut self) {
         self.queued.fetch_sub(self.charge, Ordering::Relaxed);
     }
+}
+
+/// Why [`charge`] did not make a packet.
+pub(crate) enum Over {
+    /// Above `max_packet_size`, or above `outbound_buffer_size` on its own: not sent, the
+    /// peer stays.
+    TooLarge {
+        /// The packet's size.
+        size: usize,
+        /// The bound it is above.
+        limit: usize,
+    },
+    /// The peer's outbound total would pass `outbound_buffer_size` (`limit`): the caller
+    /// resets the peer.
+    Full {
+        /// The bound.
+        limit: usize,
+    },
+}
+
+/// `data` as an ENet packet of `kind` for a peer whose outbound total is `queued`: its
+/// bytes plus [`ENET_PACKET_OVERHEAD`] are counted there until ENet lets go of it; or why
+/// not, by `limits` (`max_packet_size`, `outbound_buffer_size`).
+pub(crate) fn charge(
+    limits: &EnetLimits,
+    queued: &Arc<AtomicUsize>,
+    data: Vec<u8>,
+    kind: enet::PacketKind,
+) -> Result<enet::Packet, Over> {
+    let size = data.len();
+    let largest = limits.max_packet_size.max(1);
+    if size > largest {
+        return Err(Over::TooLarge {
+            size,
+            limit: largest,
+        });
+    }
+    let limit = limits.outbound_buffer_size.max(1);
+    let charge = size.saturating_add(ENET_PACKET_OVERHEAD);
+    if charge > limit {
+        return Err(Over::TooLarge { size, limit });
+    }
+    if queued.load(Ordering::Relaxed).saturating_add(charge) > limit {
+        return Err(Over::Full { limit });
+    }
+    queued.fetch_add(charge, Ordering::Relaxed);
+    Ok(enet::Packet::new(
+        Box::new(Tracked::new(data, queued, charge)),
+        kind,
+    ))
 }
 
 /// What became of a packet given to [`Hosts::send`].
@@ -184,7 +252,7 @@ pub(crate) struct PeerMap {
     queued: HashMap<i32, Arc<AtomicUsize>>,
 }
 
-fn host(
+pub(crate) fn host(
     socket: UdpSocket,
     peer_limit: usize,
     channels: usize,
@@ -312,9 +380,7 @@ impl Hosts {
 
     /// Starts a `service` call: its budget of datagrams, bytes and events.
     pub(crate) fn begin(&mut self) {
-        let socket = self.host.socket_mut();
-        socket.datagrams = self.limits.datagrams_per_call.max(1);
-        socket.bytes = self.limits.inbound_bytes_per_call.max(1);
+        self.host.socket_mut().refill(&self.limits);
         self.events_left = self.limits.packets_per_call.max(1);
         self.passes_left = self.limits.host_passes_per_call.max(1);
     }
@@ -397,30 +463,14 @@ impl Hosts {
         else {
             return Sent::NoPeer;
         };
-        let size = data.len();
-        let largest = self.limits.max_packet_size.max(1);
-        if size > largest {
-            return Sent::TooLarge {
-                size,
-                limit: largest,
-            };
-        }
-        let limit = self.limits.outbound_buffer_size.max(1);
-        let charge = size.saturating_add(ENET_PACKET_OVERHEAD);
-        if charge > limit {
-            return Sent::TooLarge { size, limit };
-        }
-        if queued.load(Ordering::Relaxed).saturating_add(charge) > limit {
-            self.drop_now(id);
-            return Sent::Dropped { limit };
-        }
-        queued.fetch_add(charge, Ordering::Relaxed);
-        let tracked = Tracked {
-            data,
-            queued: Arc::clone(queued),
-            charge,
+        let packet = match charge(&self.limits, queued, data, kind) {
+            Ok(packet) => packet,
+            Err(Over::TooLarge { size, limit }) => return Sent::TooLarge { size, limit },
+            Err(Over::Full { limit }) => {
+                self.drop_now(id);
+                return Sent::Dropped { limit };
+            }
         };
-        let packet = enet::Packet::new(Box::new(tracked), kind);
         match self
             .host
             .get_peer_mut(slot)

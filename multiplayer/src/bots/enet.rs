@@ -9,13 +9,14 @@
 use std::io;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 
 use rusty_enet as enet;
 
 use crate::enet::EnetError;
+use crate::enet_core::{Over, Udp, charge, host};
 use crate::transport::{enet_channel, from_enet_channel};
-use crate::{ENET_PACKET_OVERHEAD, EnetLimits, TransferMode};
+use crate::{EnetLimits, TransferMode};
 
 /// ENet's largest peer count per host (its 12-bit peer ids).
 pub(crate) const MAX_PER_SOCKET: usize = 4095;
@@ -28,75 +29,6 @@ pub(crate) fn channels(limits: &EnetLimits) -> usize {
         n => n
             .saturating_add(usize::from(crate::transport::ENET_SYSCH_MAX))
             .min(255),
-    }
-}
-
-/// A UDP socket read within a call's budget; the errors of one destination or datagram are
-/// lost datagrams, not the host's (as the transports' socket).
-struct Udp {
-    socket: UdpSocket,
-    datagrams: usize,
-    bytes: usize,
-}
-
-impl Udp {
-    fn dead(&self) -> bool {
-        self.socket.local_addr().is_err()
-    }
-}
-
-impl enet::Socket for Udp {
-    type Address = SocketAddr;
-    type Error = io::Error;
-
-    fn init(&mut self, _options: enet::SocketOptions) -> io::Result<()> {
-        self.socket.set_nonblocking(true)
-    }
-
-    fn send(&mut self, address: SocketAddr, buffer: &[u8]) -> io::Result<usize> {
-        match self.socket.send_to(buffer, address) {
-            Ok(sent) => Ok(sent),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock || !self.dead() => Ok(0),
-            Err(e) => Err(e),
-        }
-    }
-
-    fn receive(
-        &mut self,
-        buffer: &mut [u8; enet::MTU_MAX],
-    ) -> io::Result<Option<(SocketAddr, enet::PacketReceived)>> {
-        while self.datagrams > 0 && self.bytes > 0 {
-            match self.socket.recv_from(buffer) {
-                Ok((len, from)) => {
-                    self.datagrams -= 1;
-                    self.bytes = self.bytes.saturating_sub(len);
-                    return Ok(Some((from, enet::PacketReceived::Complete(len))));
-                }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
-                Err(_) if !self.dead() => self.datagrams -= 1,
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(None)
-    }
-}
-
-/// A packet's bytes, counted in its bot's outbound total until ENet lets go of it.
-struct Tracked {
-    data: Vec<u8>,
-    queued: Arc<AtomicUsize>,
-    charge: usize,
-}
-
-impl AsRef<[u8]> for Tracked {
-    fn as_ref(&self) -> &[u8] {
-        &self.data
-    }
-}
-
-impl Drop for Tracked {
-    fn drop(&mut self) {
-        self.queued.fetch_sub(self.charge, Ordering::Relaxed);
     }
 }
 
@@ -179,21 +111,14 @@ impl Pool {
         } else {
             SocketAddr::from(([0u16; 8], 0))
         };
-        let socket = Udp {
-            socket: UdpSocket::bind(bind)?,
-            datagrams: 0,
-            bytes: 0,
-        };
-        let settings = enet::HostSettings {
-            peer_limit: self.per_socket,
-            channel_limit: self.channels,
-            ..Default::default()
-        };
-        let mut host =
-            enet::Host::new(socket, settings).map_err(|e| EnetError::Enet(format!("{e:?}")))?;
-        host.set_maximum_packet_size(self.limits.max_packet_size.max(1))
-            .and_then(|()| host.set_maximum_waiting_data(self.limits.max_waiting_data.max(1)))
-            .map_err(|e| EnetError::Enet(e.to_string()))?;
+        // The transports' host: socket buffers of `socket_buffer`, reads within a call's
+        // budget, the errors of one destination or datagram lost datagrams.
+        let host = host(
+            UdpSocket::bind(bind)?,
+            self.per_socket,
+            self.channels,
+            &self.limits,
+        )?;
         Ok(Shared {
             host,
             slots: (0..self.per_socket).map(|_| None).collect(),
@@ -243,9 +168,7 @@ impl Pool {
     pub(crate) fn service(&mut self, mut on: impl FnMut(PoolEvent)) -> io::Result<()> {
         let mut failed = None;
         for shared in &mut self.hosts {
-            let socket = shared.host.socket_mut();
-            socket.datagrams = self.limits.datagrams_per_call.max(1);
-            socket.bytes = self.limits.inbound_bytes_per_call.max(1);
+            shared.host.socket_mut().refill(&self.limits);
             for _ in 0..self.limits.packets_per_call.max(1) {
                 let event = match shared.host.service() {
                     Ok(Some(event)) => event.no_ref(),
@@ -304,29 +227,6 @@ impl Pool {
         let Some(Some((_, queued))) = shared.slots.get(slot.peer.0) else {
             return Sent::Queued;
         };
-        let size = data.len();
-        let largest = self.limits.max_packet_size.max(1);
-        if size > largest {
-            return Sent::TooLarge {
-                size,
-                limit: largest,
-            };
-        }
-        let limit = self.limits.outbound_buffer_size.max(1);
-        let charge = size.saturating_add(ENET_PACKET_OVERHEAD);
-        if charge > limit {
-            return Sent::TooLarge { size, limit };
-        }
-        if queued.load(Ordering::Relaxed).saturating_add(charge) > limit {
-            self.reset(slot);
-            return Sent::Dropped { limit };
-        }
-        queued.fetch_add(charge, Ordering::Relaxed);
-        let tracked = Tracked {
-            data,
-            queued: Arc::clone(queued),
-            charge,
-        };
         let kind = match mode {
             TransferMode::Unreliable => enet::PacketKind::AlwaysUnreliable { sequenced: false },
             TransferMode::UnreliableOrdered => {
@@ -334,7 +234,14 @@ impl Pool {
             }
             _ => enet::PacketKind::Reliable,
         };
-        let packet = enet::Packet::new(Box::new(tracked), kind);
+        let packet = match charge(&self.limits, queued, data, kind) {
+            Ok(packet) => packet,
+            Err(Over::TooLarge { size, limit }) => return Sent::TooLarge { size, limit },
+            Err(Over::Full { limit }) => {
+                self.reset(slot);
+                return Sent::Dropped { limit };
+            }
+        };
         match shared
             .host
             .get_peer_mut(slot.peer)
