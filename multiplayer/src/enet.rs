@@ -31,9 +31,7 @@
 
 use std::net::SocketAddr;
 
-use rusty_enet as enet;
-
-use crate::enet_core::{HostEvent, Hosts, Sent};
+use crate::enet_core::{HostEvent, Hosts, Sent, packet_kind};
 use crate::transport::{Events, Peer, Transport, TransportEvent, enet_channel, from_enet_channel};
 use crate::{Limits, ProtocolError, Session, Settings, TransferMode};
 
@@ -222,13 +220,7 @@ impl Transport for EnetTransport {
     }
 
     fn send(&mut self, to: i32, channel: u8, mode: TransferMode, data: Vec<u8>) {
-        let kind = match mode {
-            TransferMode::Unreliable => enet::PacketKind::AlwaysUnreliable { sequenced: false },
-            TransferMode::UnreliableOrdered => {
-                enet::PacketKind::AlwaysUnreliable { sequenced: true }
-            }
-            _ => enet::PacketKind::Reliable,
-        };
+        let kind = packet_kind(mode);
         let error = match self.hosts.send(to, enet_channel(channel, mode), data, kind) {
             Sent::Queued | Sent::NoPeer => return,
             Sent::TooLarge { size, limit } => ProtocolError::SendTooLarge {

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rusty_enet as enet;
 
 use crate::enet::EnetError;
-use crate::{ENET_PACKET_OVERHEAD, EnetLimits};
+use crate::{ENET_PACKET_OVERHEAD, EnetLimits, TransferMode};
 
 /// The UDP socket under the ENet host: it reads within the call's budget, and keeps the
 /// errors of one destination or one datagram from being the host's.
@@ -134,6 +134,16 @@ impl AsRef<[u8]> for Tracked {
 impl Drop for Tracked {
     fn drop(&mut self) {
         self.queued.fetch_sub(self.charge, Ordering::Relaxed);
+    }
+}
+
+/// The ENet packet kind of a Godot 4 transfer mode, for the transport and the bots alike:
+/// unreliable modes stay unreliable whatever their size, the ordered one sequenced.
+pub(crate) fn packet_kind(mode: TransferMode) -> enet::PacketKind {
+    match mode {
+        TransferMode::Unreliable => enet::PacketKind::AlwaysUnreliable { sequenced: false },
+        TransferMode::UnreliableOrdered => enet::PacketKind::AlwaysUnreliable { sequenced: true },
+        _ => enet::PacketKind::Reliable,
     }
 }
 

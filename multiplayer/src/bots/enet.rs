@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicUsize;
 use rusty_enet as enet;
 
 use crate::enet::EnetError;
-use crate::enet_core::{Over, Udp, charge, host};
+use crate::enet_core::{Over, Udp, charge, host, packet_kind};
 use crate::transport::{enet_channel, from_enet_channel};
 use crate::{EnetLimits, TransferMode};
 
@@ -227,13 +227,7 @@ impl Pool {
         let Some(Some((_, queued))) = shared.slots.get(slot.peer.0) else {
             return Sent::Queued;
         };
-        let kind = match mode {
-            TransferMode::Unreliable => enet::PacketKind::AlwaysUnreliable { sequenced: false },
-            TransferMode::UnreliableOrdered => {
-                enet::PacketKind::AlwaysUnreliable { sequenced: true }
-            }
-            _ => enet::PacketKind::Reliable,
-        };
+        let kind = packet_kind(mode);
         let packet = match charge(&self.limits, queued, data, kind) {
             Ok(packet) => packet,
             Err(Over::TooLarge { size, limit }) => return Sent::TooLarge { size, limit },
